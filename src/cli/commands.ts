@@ -1,0 +1,116 @@
+// The subcommands of `dealflow`. Each one opens the database the service would use, does its work
+// through the operations, and closes it.
+import type { ParseArgsOptionsConfig } from 'node:util';
+import type { Config } from '../config.ts';
+import { AppError } from '../domain/errors.ts';
+import { isRole } from '../domain/principal.ts';
+import { serveUntilSignalled } from '../main.ts';
+import { createToken, listTokens, revokeToken } from '../operations/tokens.ts';
+import { type Database, openDatabase } from '../store/database.ts';
+import { migrateToLatest } from '../store/migrate.ts';
+
+export interface Command {
+  summary: string;
+  help: string;
+  options: ParseArgsOptionsConfig;
+  run(config: Config, values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<number | void>;
+}
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+
+async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
+  const database = await openDatabase(config);
+  try {
+    await migrateToLatest(database.db);
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+export const commands: Record<string, Command> = {
+  serve: {
+    summary: 'run the HTTP service (what npm start does)',
+    help: `dealflow serve [--no-demo]
+
+Runs the service on PORT (default 3000). Without DATABASE_URL it uses the embedded database in
+DATA_DIR; on its first run it creates an admin token and prints it once.
+  --no-demo   do not seed the demo deal on the first embedded run`,
+    options: { 'no-demo': { type: 'boolean' } },
+    async run(config, values) {
+      await serveUntilSignalled(config, { demo: !values['no-demo'] });
+    },
+  },
+  migrate: {
+    summary: 'bring the database schema up to date',
+    help: `dealflow migrate
+
+Runs every pending migration; running it again changes nothing.`,
+    options: {},
+    async run(config) {
+      await withDatabase(config, async ({ db }) => {
+        // withDatabase already migrated; report what the schema is at.
+        const results = await migrateToLatest(db);
+        out(results.length === 0 ? 'The database schema is up to date.' : `Applied ${results.length} migration(s).`);
+      });
+    },
+  },
+  token: {
+    summary: 'create, list or revoke API tokens',
+    help: `dealflow token create --role admin --name <name>
+dealflow token create --role investor --investor <investorUserId> [--name <name>]
+dealflow token list
+dealflow token revoke <id>
+
+A new token is printed once; only its SHA-256 hash is stored.`,
+    options: { role: { type: 'string' }, name: { type: 'string' }, investor: { type: 'string' } },
+    async run(config, values, positionals) {
+      const [action, id] = positionals;
+      switch (action) {
+        case 'create': {
+          const role = values.role;
+          if (!isRole(role)) throw new AppError('validation', '--role must be admin or investor');
+          const investor = typeof values.investor === 'string' ? values.investor : undefined;
+          const name = typeof values.name === 'string' ? values.name : role === 'investor' ? `investor ${investor ?? ''}` : '';
+          if (!name) throw new AppError('validation', '--name is required for an admin token');
+          const created = await withDatabase(config, ({ db }) =>
+            createToken(db, { name, role, ...(investor ? { investorUserId: investor } : {}) }),
+          );
+          out(`Created ${created.role} token ${created.id} (${created.name}). Shown once, keep it:`);
+          out(created.token);
+          return;
+        }
+        case 'list': {
+          const tokens = await withDatabase(config, ({ db }) => listTokens(db));
+          out(['id'.padEnd(36), 'role'.padEnd(8), 'created'.padEnd(24), 'last used'.padEnd(24), 'status'.padEnd(8), 'name'].join('  '));
+          for (const t of tokens) {
+            out(
+              [t.id, t.role.padEnd(8), t.createdAt, (t.lastUsedAt ?? '-').padEnd(24), (t.revokedAt ? 'revoked' : 'live').padEnd(8), t.name + (t.investorUserId ? ` (investor ${t.investorUserId})` : '')].join('  '),
+            );
+          }
+          return;
+        }
+        case 'revoke': {
+          if (!id) throw new AppError('validation', 'usage: dealflow token revoke <id>');
+          await withDatabase(config, ({ db }) => revokeToken(db, id));
+          out(`Revoked token ${id}.`);
+          return;
+        }
+        default:
+          process.stderr.write(`${this.help}\n`);
+          return 1;
+      }
+    },
+  },
+  openapi: {
+    summary: 'print the OpenAPI 3.1 document (npm run openapi writes openapi.json)',
+    help: `dealflow openapi
+
+Prints the OpenAPI document of this version, as served at /openapi.json.`,
+    options: {},
+    async run(config) {
+      const { generateOpenApi } = await import('../http/openapi.ts');
+      out(JSON.stringify(await generateOpenApi(config), null, 2));
+    },
+  },
+};

@@ -1,0 +1,137 @@
+// The only reader of process.env. Every variable is validated once, at start; a bad value is a
+// ConfigError that names the variable, and the entry points exit 1 with its message.
+
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+export interface JwtConfig {
+  /** HS256 shared secret, or undefined when a JWKS URL is used. */
+  secret?: string;
+  jwksUrl?: URL;
+  roleClaim: string;
+  investorClaim: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  basePath: string;
+  /** Unset: embedded PGlite in `dataDir`. */
+  databaseUrl?: string;
+  dataDir: string;
+  logLevel: LogLevel;
+  jwt?: JwtConfig;
+  bodyLimit: number;
+  /** Requests per minute per token; 0 turns rate limiting off. */
+  rateLimitPerMinute: number;
+  /** Milliseconds a request may wait for a pooled connection, and a statement may run. */
+  databaseTimeoutMs: number;
+  databasePoolSize: number;
+  /** How long a stored idempotent response is kept. */
+  idempotencyTtlHours: number;
+  /** Slow clients: a request (headers and body) must arrive within this many milliseconds. */
+  requestTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  readonly variable: string;
+  constructor(variable: string, problem: string) {
+    super(`${variable}: ${problem}`);
+    this.variable = variable;
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(values as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${values.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function basePath(env: Env): string {
+  const raw = env.BASE_PATH ?? '';
+  if (raw === '' || raw === '/') return '';
+  if (!/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(raw)) {
+    throw new ConfigError('BASE_PATH', `must look like /kong/core/api/gateway, got "${raw}"`);
+  }
+  return raw.replace(/\/$/, '');
+}
+
+function databaseUrl(env: Env): string | undefined {
+  const raw = env.DATABASE_URL;
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('DATABASE_URL', 'is not a URL (expected postgres://user@host:5432/database)');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError('DATABASE_URL', `must start with postgres:// or postgresql://, got "${url.protocol}"`);
+  }
+  return raw;
+}
+
+function jwt(env: Env): JwtConfig | undefined {
+  const secret = env.JWT_SECRET || undefined;
+  const jwks = env.JWT_JWKS_URL || undefined;
+  if (secret && jwks) throw new ConfigError('JWT_SECRET', 'set either JWT_SECRET or JWT_JWKS_URL, not both');
+  if (secret !== undefined && secret.length < 32) {
+    throw new ConfigError('JWT_SECRET', 'must be at least 32 characters (HS256 needs 256 bits)');
+  }
+  let jwksUrl: URL | undefined;
+  if (jwks !== undefined) {
+    try {
+      jwksUrl = new URL(jwks);
+    } catch {
+      throw new ConfigError('JWT_JWKS_URL', `is not a URL: "${jwks}"`);
+    }
+    if (jwksUrl.protocol !== 'https:' && jwksUrl.protocol !== 'http:') {
+      throw new ConfigError('JWT_JWKS_URL', 'must be an http(s) URL');
+    }
+  }
+  if (!secret && !jwksUrl) return undefined;
+  const claim = (name: string, fallback: string) => {
+    const value = env[name] || fallback;
+    if (!/^[A-Za-z0-9_.:/-]+$/.test(value)) throw new ConfigError(name, `is not a claim name: "${value}"`);
+    return value;
+  };
+  return {
+    ...(secret ? { secret } : {}),
+    ...(jwksUrl ? { jwksUrl } : {}),
+    roleClaim: claim('JWT_ROLE_CLAIM', 'role'),
+    investorClaim: claim('JWT_INVESTOR_CLAIM', 'investor_user_id'),
+  };
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const url = databaseUrl(env);
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    basePath: basePath(env),
+    ...(url ? { databaseUrl: url } : {}),
+    dataDir: env.DATA_DIR || './.data',
+    logLevel: oneOf(env, 'LOG_LEVEL', logLevels, 'info'),
+    jwt: jwt(env),
+    bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
+    databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 5000, 100, 600_000),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    idempotencyTtlHours: integer(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 365),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
+  };
+}

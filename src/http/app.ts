@@ -1,0 +1,139 @@
+// buildApp assembles the Fastify application without listening, so tests use app.inject().
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import rateLimit from '@fastify/rate-limit';
+import { registerAjvFormats, TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import type { Config } from '../config.ts';
+import { AppError } from '../domain/errors.ts';
+import type { Deps } from '../operations/deps.ts';
+import { createAuthenticator, registerAuth } from './auth.ts';
+import { errorToProblem } from './errors.ts';
+import { registerJsonBody } from './json-body.ts';
+import { sendProblem } from './problems.ts';
+import { routes } from './routes/index.ts';
+import { Problem } from './schemas/common.ts';
+
+export type Api = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+export interface AppContext extends Deps {
+  config: Config;
+}
+
+export interface BuildOptions {
+  /** Fastify logger options; false in tests. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<Api> {
+  const { config } = ctx;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: config.bodyLimit,
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs,
+    return503OnClosing: true,
+    // Request ids: the caller's X-Request-Id when it is a plain token, otherwise a new UUID.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    maxParamLength: 500,
+    // Bad URLs and over-long path parameters, rejected by the router before any route runs.
+    frameworkErrors: (error, _request, reply) =>
+      sendProblem(reply, new AppError('validation', error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : 'The URL is malformed')),
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Bodies are validated as sent; query and path parameters are converted from text (TypeBox
+  // compiler: Value.Convert applies to every part but the body).
+  registerAjvFormats();
+  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  registerJsonBody(app);
+  app.addSchema(Problem);
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  app.setErrorHandler((error, request, reply) => {
+    const appError = errorToProblem(error, config.bodyLimit);
+    if (appError.kind === 'internal') request.log.error({ err: error }, 'unhandled error');
+    else if (appError.kind === 'database-unavailable') {
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('Retry-After', '5');
+    }
+    return sendProblem(reply, appError);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, new AppError('not-found', `No route ${request.method} ${request.url.split('?')[0]}`)),
+  );
+
+  // Every route documents its problem responses with the shared schema.
+  app.addHook('onRoute', (route) => {
+    if (!route.schema || route.config?.public) return;
+    route.schema.response ??= {};
+    const response = route.schema.response as Record<string, unknown>;
+    response['4XX'] ??= { $ref: 'Problem#', description: 'Problem document (RFC 9457)' };
+    response['5XX'] ??= { $ref: 'Problem#', description: 'Problem document (RFC 9457)' };
+    (route.schema as { security?: unknown }).security ??= [{ bearer: [] }];
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'dealflow',
+        version: '1',
+        description: 'Runs investors through private-market deals. Errors are RFC 9457 problem documents.',
+      },
+      servers: [{ url: config.basePath || '/' }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (dfk_…) or JWT' } } },
+    },
+    transform: ({ schema, url }) => ({ schema, url: url.startsWith(config.basePath) ? url.slice(config.basePath.length) || '/' : url }),
+  });
+
+  // Public scope: probes, the OpenAPI document and its UI.
+  await app.register(
+    async (scope) => {
+      await scope.register(swaggerUi, { routePrefix: '/docs' });
+      scope.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
+      scope.get('/healthz', { schema: { hide: true }, config: { public: true } }, async () => ({ status: 'ok' }));
+      scope.get('/readyz', { schema: { hide: true }, config: { public: true } }, async (_request, reply) => {
+        const { sql } = await import('kysely');
+        try {
+          await sql`select 1`.execute(ctx.db);
+          return { status: 'ready' };
+        } catch (err) {
+          reply.header('Retry-After', '5');
+          return sendProblem(reply, new AppError('database-unavailable', `The database does not answer: ${(err as Error).message}`));
+        }
+      });
+    },
+    { prefix: config.basePath },
+  );
+
+  // Authenticated scope: the API.
+  await app.register(
+    async (scope) => {
+      registerAuth(scope, createAuthenticator(ctx.db, config.jwt, ctx.clock));
+      if (config.rateLimitPerMinute > 0) {
+        await scope.register(rateLimit, {
+          global: true,
+          hook: 'preHandler',
+          max: config.rateLimitPerMinute,
+          timeWindow: 60_000,
+          keyGenerator: (request) => request.principal?.tokenKey ?? request.ip,
+          errorResponseBuilder: (_request, context) =>
+            new AppError('rate-limited', `More than ${context.max} requests a minute with this token; retry after ${Math.ceil(context.ttl / 1000)} s`),
+        });
+      }
+      for (const register of routes) await register(scope as unknown as Api, ctx);
+    },
+    { prefix: config.basePath },
+  );
+
+  return app as unknown as Api;
+}

@@ -1,0 +1,89 @@
+// Bearer authentication (API keys and JWTs) and the per-route role check, both before the body is
+// read. Every route declares `config.roles` or `config.public`; a route that declares neither is
+// admin-only, so forgetting fails closed. 401s carry `WWW-Authenticate: Bearer` (RFC 6750 §3).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import type { Kysely } from 'kysely';
+import type { JwtConfig } from '../config.ts';
+import { AppError } from '../domain/errors.ts';
+import { isRole, type Principal, type Role } from '../domain/principal.ts';
+import { authenticateApiKey } from '../operations/tokens.ts';
+import type { DB } from '../store/schema.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Roles allowed to call the route (default: admin only). */
+    roles?: readonly Role[];
+    /** No authentication at all (health, docs). */
+    public?: boolean;
+  }
+  interface FastifyRequest {
+    principal: Principal | undefined;
+  }
+}
+
+const unauthenticated = (detail: string) => new AppError('unauthenticated', detail);
+
+export type Authenticate = (header: string | undefined) => Promise<Principal>;
+
+export function createAuthenticator(db: Kysely<DB>, jwt: JwtConfig | undefined, clock: () => Date): Authenticate {
+  const verifyJwt = jwt ? jwtVerifier(jwt) : undefined;
+  return async (header) => {
+    if (header === undefined || header === '') throw unauthenticated('Send an Authorization: Bearer <token> header');
+    const match = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i.exec(header);
+    if (!match) throw unauthenticated('The Authorization header must be "Bearer <token>"');
+    const token = match[1]!;
+    if (token.split('.').length === 3) {
+      if (!verifyJwt) throw unauthenticated('JWTs are not accepted by this installation; use an API key');
+      return verifyJwt(token);
+    }
+    const principal = await authenticateApiKey(db, token, clock());
+    if (!principal) throw unauthenticated('The token is unknown or revoked');
+    return principal;
+  };
+}
+
+function jwtVerifier(config: JwtConfig) {
+  const key = config.secret ? new TextEncoder().encode(config.secret) : createRemoteJWKSet(config.jwksUrl!);
+  const algorithms = config.secret ? ['HS256'] : ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA'];
+  return async (token: string): Promise<Principal> => {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, key as Parameters<typeof jwtVerify>[1] & Uint8Array, { algorithms }));
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw unauthenticated('The token has expired');
+      throw unauthenticated('The token could not be verified');
+    }
+    const role = payload[config.roleClaim];
+    if (typeof payload.sub !== 'string' || payload.sub === '') throw unauthenticated('The token has no subject (sub)');
+    if (!isRole(role)) throw unauthenticated(`The token's ${config.roleClaim} claim must be admin or investor`);
+    const investorClaim = payload[config.investorClaim];
+    const investorUserId = typeof investorClaim === 'string' && investorClaim !== '' ? investorClaim : payload.sub;
+    return {
+      userId: payload.sub,
+      role,
+      ...(role === 'investor' ? { investorUserId } : {}),
+      tokenKey: `jwt:${payload.sub}`,
+    };
+  };
+}
+
+export function registerAuth(app: FastifyInstance, authenticate: Authenticate) {
+  app.decorateRequest('principal', undefined);
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const config = request.routeOptions.config;
+    if (config?.public) return;
+    const principal = await authenticate(request.headers.authorization);
+    request.principal = principal;
+    const allowed = config?.roles ?? ['admin'];
+    if (!allowed.includes(principal.role)) {
+      throw new AppError('forbidden', `This route is for ${allowed.join(' or ')} tokens; yours has the ${principal.role} role`);
+    }
+  });
+}
+
+/** The authenticated caller; only for routes that are not public. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new AppError('unauthenticated', 'Authentication required');
+  return request.principal;
+}

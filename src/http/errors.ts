@@ -1,0 +1,86 @@
+// Turns anything thrown during a request into an AppError of the closed table: our own errors,
+// Fastify's (validation, media type, body size), and the database's.
+import type { FastifyError } from 'fastify';
+import { AppError, type FieldError } from '../domain/errors.ts';
+import { isDatabaseUnavailable } from '../store/errors.ts';
+
+const partOf: Record<string, FieldError['in']> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+interface ValidationIssue {
+  instancePath?: string;
+  schemaPath?: string;
+  keyword?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+const field = (pointer: string) =>
+  pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
+
+function fieldErrors(issues: ValidationIssue[], where: FieldError['in']): FieldError[] {
+  const out: FieldError[] = [];
+  for (const issue of issues) {
+    const base = field(issue.instancePath ?? '');
+    const join = (name: string) => (base ? `${base}.${name}` : name);
+    const params = issue.params ?? {};
+    // TypeBox reports each unknown property twice: as `additionalProperties: false` failing on the
+    // property, and as the parent's additionalProperties error; the latter names them all.
+    if (issue.keyword === 'boolean' && issue.schemaPath?.endsWith('/additionalProperties')) continue;
+    if (issue.keyword === 'additionalProperties') {
+      const names = (params.additionalProperties ?? params.additionalProperty) as string[] | string | undefined;
+      for (const name of [names ?? []].flat()) out.push({ in: where, field: join(name), detail: 'is not a known property' });
+      continue;
+    }
+    if (issue.keyword === 'required') {
+      const names = (params.requiredProperties ?? params.missingProperty) as string[] | string | undefined;
+      for (const name of [names ?? []].flat()) out.push({ in: where, field: join(name), detail: 'is required' });
+      continue;
+    }
+    out.push({ in: where, field: base, detail: issue.message ?? 'is not valid' });
+  }
+  // One line per field and problem, in a stable order.
+  const seen = new Set<string>();
+  return out.filter((e) => !seen.has(`${e.field}\0${e.detail}`) && seen.add(`${e.field}\0${e.detail}`));
+}
+
+const byStatus: Record<number, AppError['kind']> = {
+  400: 'validation',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not-found',
+  409: 'conflict',
+  413: 'payload-too-large',
+  415: 'unsupported-media-type',
+  422: 'unprocessable',
+  429: 'rate-limited',
+  503: 'database-unavailable',
+};
+
+export function errorToProblem(error: unknown, bodyLimit: number): AppError {
+  if (error instanceof AppError) return error;
+  const fastifyError = error as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
+  if (fastifyError?.validation) {
+    const where = partOf[fastifyError.validationContext ?? 'body'] ?? 'body';
+    const errors = fieldErrors(fastifyError.validation, where);
+    const names = errors.map((e) => e.field || where).join(', ');
+    return new AppError('validation', `Invalid ${where === 'path' ? 'path parameter' : where}: ${names}`, { errors });
+  }
+  switch (fastifyError?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload-too-large', `The body is larger than ${bodyLimit} bytes`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('unsupported-media-type', 'Send the body as application/json');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('validation', 'Content-Length does not match the body');
+  }
+  if (isDatabaseUnavailable(error)) return new AppError('database-unavailable', 'The database is unavailable; retry shortly');
+  const status = fastifyError?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new AppError(byStatus[status] ?? 'validation', fastifyError.message);
+  }
+  return new AppError('internal', 'An unexpected error occurred; quote the request id when you report it');
+}

@@ -1,0 +1,89 @@
+// One way to open the database: Kysely over embedded PGlite (no DATABASE_URL) or over a `pg` pool.
+// Nothing outside store/ knows which one it got.
+import { mkdirSync } from 'node:fs';
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.ts';
+import type { DB } from './schema.ts';
+import { acquireDataDirLock } from './data-dir-lock.ts';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface Database {
+  readonly db: Kysely<DB>;
+  readonly kind: DatabaseKind;
+  /** Closes the pool (or the embedded database) and releases the data folder. */
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL only: run every statement in this schema (tests give each run its own). */
+  schema?: string;
+  /** Called for errors of idle pooled connections (a restarted server, say). */
+  onPoolError?: (err: Error) => void;
+}
+
+// Both drivers hand out numeric and int8 as strings and timestamptz as Date; the store converts once.
+const INT8 = 20;
+const NUMERIC = 1700;
+
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databaseTimeoutMs' | 'databasePoolSize'>,
+  options: OpenOptions = {},
+): Promise<Database> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config, options);
+  return openPGlite(config.dataDir);
+}
+
+function openPostgres(
+  url: string,
+  config: Pick<Config, 'databaseTimeoutMs' | 'databasePoolSize'>,
+  options: OpenOptions,
+): Database {
+  const timeout = config.databaseTimeoutMs;
+  const settings = [`-c statement_timeout=${timeout}`, `-c lock_timeout=${timeout}`];
+  if (options.schema) settings.push(`-c search_path=${options.schema}`);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: config.databasePoolSize,
+    // No unbounded waits: a full pool or a dead server fails the request after `timeout`.
+    connectionTimeoutMillis: timeout,
+    idleTimeoutMillis: 30_000,
+    query_timeout: timeout + 1000,
+    keepAlive: true,
+    options: settings.join(' '),
+  });
+  // An idle client whose server went away emits 'error'; unhandled, it would crash the process.
+  pool.on('error', (err) => options.onPoolError?.(err));
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'postgres', close: () => db.destroy() };
+}
+
+async function openPGlite(dataDir: string): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const inMemory = dataDir.startsWith('memory://');
+  let release = () => {};
+  if (!inMemory) {
+    mkdirSync(dataDir, { recursive: true });
+    release = acquireDataDirLock(dataDir);
+  }
+  try {
+    const pglite = await PGlite.create(inMemory ? dataDir : dataDir, {
+      parsers: { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v },
+      extensions: { pg_trgm },
+    });
+    const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+    return {
+      db,
+      kind: 'pglite',
+      close: async () => {
+        await db.destroy();
+        release();
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}

@@ -1,0 +1,46 @@
+// Database errors by SQLSTATE (err.code), never by class: `pg` and PGlite throw different classes.
+
+export const SQLSTATE = {
+  uniqueViolation: '23505',
+  foreignKeyViolation: '23503',
+  checkViolation: '23514',
+  serializationFailure: '40001',
+  deadlockDetected: '40P01',
+  lockNotAvailable: '55P03',
+  queryCanceled: '57014',
+} as const;
+
+export const sqlState = (err: unknown): string | undefined => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+};
+
+export const isUniqueViolation = (err: unknown, constraint?: string) =>
+  sqlState(err) === SQLSTATE.uniqueViolation &&
+  (constraint === undefined || (err as { constraint?: string }).constraint === constraint);
+
+const networkCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
+const unavailableMessages = [
+  'timeout exceeded when trying to connect',
+  'Connection terminated',
+  'Query read timeout',
+  'Client has encountered a connection error',
+  'Cannot use a pool after calling end',
+  'the database system is',
+];
+
+/**
+ * True when the database did not answer, rather than refusing the statement: class 08 (connection
+ * exception), 57P0x (shutdown, cannot connect now), 53300 (too many connections), a statement or
+ * lock timeout, socket errors, and the pool's own connect timeout.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const code = sqlState(err);
+  if (code !== undefined) {
+    if (code.startsWith('08') || code.startsWith('57P') || code === '53300') return true;
+    if (code === SQLSTATE.queryCanceled || code === SQLSTATE.lockNotAvailable) return true;
+    if (networkCodes.has(code)) return true;
+  }
+  const message = err instanceof Error ? err.message : '';
+  return unavailableMessages.some((m) => message.includes(m));
+}

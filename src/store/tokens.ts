@@ -1,0 +1,88 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { ApiTokensTable, DB } from './schema.ts';
+
+export interface TokenRecord {
+  id: string;
+  name: string;
+  role: string;
+  investorUserId: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+const toRecord = (row: Selectable<ApiTokensTable>): TokenRecord => ({
+  id: row.id,
+  name: row.name,
+  role: row.role,
+  investorUserId: row.investor_user_id,
+  createdAt: row.created_at.toISOString(),
+  lastUsedAt: row.last_used_at?.toISOString() ?? null,
+  revokedAt: row.revoked_at?.toISOString() ?? null,
+});
+
+export async function insertToken(
+  db: Kysely<DB>,
+  token: { id: string; name: string; role: string; investorUserId: string | null; tokenHash: string; createdAt: Date },
+): Promise<void> {
+  await db
+    .insertInto('api_tokens')
+    .values({
+      id: token.id,
+      name: token.name,
+      role: token.role,
+      investor_user_id: token.investorUserId,
+      token_hash: token.tokenHash,
+      created_at: token.createdAt,
+    })
+    .execute();
+}
+
+/** The live (not revoked) token with this hash, or undefined. */
+export async function findLiveTokenByHash(db: Kysely<DB>, tokenHash: string) {
+  const row = await db
+    .selectFrom('api_tokens')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row ? toRecord(row) : undefined;
+}
+
+/** Records use at most once a minute per token, so authentication does not write on every request. */
+export async function touchToken(db: Kysely<DB>, id: string, now: Date): Promise<void> {
+  const minuteAgo = new Date(now.getTime() - 60_000);
+  await db
+    .updateTable('api_tokens')
+    .set({ last_used_at: now })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', minuteAgo)]))
+    .execute();
+}
+
+export async function listTokens(db: Kysely<DB>): Promise<TokenRecord[]> {
+  const rows = await db.selectFrom('api_tokens').selectAll().orderBy('created_at').orderBy('id').execute();
+  return rows.map(toRecord);
+}
+
+/** True when a live token was revoked now. */
+export async function revokeToken(db: Kysely<DB>, id: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('api_tokens')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function hasLiveAdminToken(db: Kysely<DB>): Promise<boolean> {
+  const row = await db
+    .selectFrom('api_tokens')
+    .select('id')
+    .where('role', '=', 'admin')
+    .where('revoked_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+describe('configuration', () => {
+  test('defaults', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 3000);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.basePath, '');
+    assert.equal(config.databaseUrl, undefined);
+    assert.equal(config.dataDir, './.data');
+    assert.equal(config.bodyLimit, 1024 * 1024);
+    assert.equal(config.rateLimitPerMinute, 0);
+    assert.equal(config.jwt, undefined);
+  });
+
+  const bad: [string, Record<string, string>][] = [
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['BASE_PATH', { BASE_PATH: 'no-leading-slash' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://localhost/db' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['JWT_SECRET', { JWT_SECRET: 'short' }],
+    ['JWT_JWKS_URL', { JWT_JWKS_URL: 'not a url' }],
+    ['BODY_LIMIT', { BODY_LIMIT: '-1' }],
+    ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '1.5' }],
+  ];
+  for (const [variable, env] of bad) {
+    test(`a bad ${variable} (${JSON.stringify(env)}) is refused, naming it`, () => {
+      assert.throws(
+        () => loadConfig(env),
+        (err: unknown) => err instanceof ConfigError && err.variable === variable && err.message.startsWith(variable),
+      );
+    });
+  }
+
+  test('the CLI exits 1 with a message naming the variable', () => {
+    const result = spawnSync(process.execPath, ['src/cli/main.ts', 'migrate'], {
+      env: { ...process.env, PORT: 'abc' },
+      encoding: 'utf8',
+    });
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /invalid configuration: PORT: must be a whole number/);
+  });
+});

@@ -1,0 +1,126 @@
+// Each test file gets its own database: an in-memory PGlite, or (with TEST_DATABASE_URL) a fresh
+// schema on that PostgreSQL server, dropped at the end. Tests create their own data, so they never
+// depend on each other.
+import { randomUUID } from 'node:crypto';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { type Api, buildApp } from '../../src/http/app.ts';
+import { type Clock, newUuid, systemClock } from '../../src/operations/deps.ts';
+import { createToken } from '../../src/operations/tokens.ts';
+import { type Database, openDatabase } from '../../src/store/database.ts';
+import { migrateToLatest } from '../../src/store/migrate.ts';
+
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL || undefined;
+export const onPostgres = testDatabaseUrl !== undefined;
+/** For tests that need real concurrency: PGlite runs one query at a time. */
+export const skipUnlessPostgres = onPostgres ? false : 'needs PostgreSQL (set TEST_DATABASE_URL); PGlite runs one query at a time';
+
+export interface TestDatabase extends Database {
+  /** PostgreSQL only: the schema this test file runs in. */
+  schema?: string;
+}
+
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const base = loadConfig({});
+  if (!testDatabaseUrl) {
+    const database = await openDatabase({ ...base, dataDir: 'memory://' });
+    await migrateToLatest(database.db);
+    return database;
+  }
+  const schema = `test_${randomUUID().replace(/-/g, '')}`;
+  const admin = new pg.Client({ connectionString: testDatabaseUrl });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const database = await openDatabase({ ...base, databaseUrl: testDatabaseUrl }, { schema });
+  await migrateToLatest(database.db);
+  return {
+    ...database,
+    schema,
+    async close() {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: testDatabaseUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop schema ${schema} cascade`);
+      await cleanup.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: Api;
+  database: TestDatabase;
+  config: Config;
+  adminToken: string;
+  /** A new API key bound to this investor. */
+  investorToken(investorUserId: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...options.env });
+  const app = await buildApp({ db: database.db, config, clock: options.clock ?? systemClock, newId: newUuid });
+  await app.ready();
+  const admin = await createToken(database.db, { name: 'test admin', role: 'admin' });
+  return {
+    app,
+    database,
+    config,
+    adminToken: admin.token,
+    investorToken: async (investorUserId) =>
+      (await createToken(database.db, { name: `investor ${investorUserId}`, role: 'investor', investorUserId })).token,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/** A small client over app.inject(): JSON in, parsed JSON out. */
+export function client(app: Api, token?: string, basePath = '') {
+  const call = async (method: InjectOptions['method'], url: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response: LightMyRequestResponse = await app.inject({
+      method,
+      url: basePath + url,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+    const text = response.body;
+    let json: any;
+    try {
+      json = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: response.statusCode, headers: response.headers, body: json, text };
+  };
+  return {
+    get: (url: string, headers?: Record<string, string>) => call('GET', url, undefined, headers),
+    post: (url: string, body?: unknown, headers?: Record<string, string>) => call('POST', url, body, headers),
+    put: (url: string, body?: unknown, headers?: Record<string, string>) => call('PUT', url, body, headers),
+    delete: (url: string, headers?: Record<string, string>) => call('DELETE', url, undefined, headers),
+    raw: (options: InjectOptions) => app.inject(options),
+  };
+}
+
+export type Client = ReturnType<typeof client>;
+
+/** Asserts a response is an RFC 9457 problem document with this status and returns it. */
+export function expectProblem(response: { status: number; headers: Record<string, unknown>; body: any }, status: number) {
+  if (response.status !== status) {
+    throw new Error(`expected status ${status}, got ${response.status}: ${JSON.stringify(response.body)}`);
+  }
+  const contentType = String(response.headers['content-type'] ?? '');
+  if (!contentType.startsWith('application/problem+json')) throw new Error(`expected a problem document, got ${contentType}`);
+  for (const member of ['type', 'title', 'status', 'detail']) {
+    if (!(member in response.body)) throw new Error(`problem document lacks "${member}": ${JSON.stringify(response.body)}`);
+  }
+  if (response.body.status !== status) throw new Error(`problem status ${response.body.status} != ${status}`);
+  return response.body as { type: string; title: string; status: number; detail: string; errors?: { in: string; field: string; detail: string }[]; [k: string]: unknown };
+}
