@@ -14,3 +14,13 @@ export interface Deps {
 
 export const systemClock: Clock = () => new Date();
 export const newUuid = () => randomUUID();
+
+/**
+ * Runs `work` in one database transaction: a new one, or the caller's when `deps.db` is already a
+ * transaction (so an operation can be composed into a larger one, e.g. an idempotent request, or
+ * an approval that edits an event).
+ */
+export async function inTransaction<T>(deps: Deps, work: (tx: Deps) => Promise<T>): Promise<T> {
+  if (deps.db.isTransaction) return work(deps);
+  return deps.db.transaction().execute((trx) => work({ ...deps, db: trx }));
+}
