@@ -25,9 +25,25 @@ export interface DealsTable {
   updated_at: Date;
 }
 
+export interface InvestorsTable {
+  id: string;
+  remote_id: string;
+  data_source: string;
+  team_user_id: string | null;
+  kyc_check_level: number | null;
+  /** The investor's contact object as in the interface (endpoint 7), whole. */
+  contact: ColumnType<unknown, string, string>;
+  full_name: string;
+  email: string | null;
+  status: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
 export interface DB {
   api_tokens: ApiTokensTable;
   deals: DealsTable;
+  investors: InvestorsTable;
 }
 
 export type { Generated };
