@@ -1,0 +1,105 @@
+// One measurement: a warm-up, then a fixed-duration autocannon run, with the service's resident
+// memory sampled throughout. Statuses other than the expected ones are errors, except those listed
+// as `tolerated` (the 409s of a contended jump), which are counted on their own.
+import autocannon from 'autocannon';
+import { sampleResidentMemory } from './processes.ts';
+
+/** Rows of the baseline table (bench/baseline-server.ts). */
+export const BASELINE_ROWS = 1000;
+
+export interface LoadSpec {
+  method: 'GET' | 'POST' | 'PUT';
+  /** A fixed path, or one made per request (spreading load over investors, rows, keys). */
+  path: string | (() => string);
+  body?: unknown | (() => unknown);
+  headers?: Record<string, string> | (() => Record<string, string>);
+  /** Statuses that count as success. */
+  expect: readonly number[];
+  /** Statuses counted separately, neither success nor error. */
+  tolerated?: readonly number[];
+  connections: number;
+}
+
+export interface Timing {
+  warmupSeconds: number;
+  seconds: number;
+}
+
+export interface Measurement {
+  requests: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Connection errors, timeouts and unexpected statuses. */
+  errors: number;
+  /** Responses with a tolerated status (e.g. 409 under contention). */
+  tolerated: number;
+  statuses: Record<string, number>;
+  peakRssBytes: number | undefined;
+  /** The first unexpected response, to say what went wrong. */
+  firstError?: string;
+}
+
+const evaluate = <T>(value: T | (() => T)): T => (typeof value === 'function' ? (value as () => T)() : value);
+
+function run(url: string, spec: LoadSpec, seconds: number, token: string, onUnexpected: (status: number, body: string) => void) {
+  const ok = new Set([...spec.expect, ...(spec.tolerated ?? [])]);
+  return autocannon({
+    url,
+    connections: spec.connections,
+    duration: seconds,
+    timeout: 30,
+    requests: [
+      {
+        method: spec.method,
+        setupRequest: (request) => {
+          const body = spec.body === undefined ? undefined : evaluate(spec.body);
+          return {
+            ...request,
+            method: spec.method,
+            path: evaluate(spec.path),
+            headers: {
+              ...(token ? { authorization: `Bearer ${token}` } : {}),
+              ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+              ...(spec.headers ? evaluate(spec.headers) : {}),
+            },
+            ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+          };
+        },
+        onResponse: (status, body) => {
+          if (!ok.has(status)) onUnexpected(status, body);
+        },
+      },
+    ],
+  });
+}
+
+/** Warms up, then measures; `pid` is the server whose memory is sampled. */
+export async function measure(url: string, spec: LoadSpec, timing: Timing, token: string, pid: number): Promise<Measurement> {
+  let firstError: string | undefined;
+  const onUnexpected = (status: number, body: string) => {
+    firstError ??= `${status} ${body.slice(0, 300)}`;
+  };
+  if (timing.warmupSeconds > 0) await run(url, spec, timing.warmupSeconds, token, () => {});
+  const memory = sampleResidentMemory(pid);
+  const result = await run(url, spec, timing.seconds, token, onUnexpected);
+  const { peakBytes } = memory.stop();
+
+  const statuses: Record<string, number> = {};
+  for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[status] = Number(count ?? 0);
+  const count = (list: readonly number[] | undefined) => (list ?? []).reduce((sum, s) => sum + (statuses[String(s)] ?? 0), 0);
+  const expected = count(spec.expect);
+  const tolerated = count(spec.tolerated);
+  const answered = Object.values(statuses).reduce((a, b) => a + b, 0);
+  return {
+    requests: result.requests.total,
+    requestsPerSecond: expected / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + (answered - expected - tolerated), // autocannon counts timeouts among errors
+    tolerated,
+    statuses,
+    peakRssBytes: peakBytes || undefined,
+    ...(firstError ? { firstError } : {}),
+  };
+}

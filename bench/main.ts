@@ -1,0 +1,190 @@
+// `npm run bench [-- --quick] [-- --scale] [-- --only 1,4a] [-- --profile]`
+//
+// Makes a throwaway database (a new PostgreSQL database when DATABASE_URL is set, a temporary PGlite
+// folder otherwise), seeds it with `dealflow seed`, measures the two baselines with the bare app in
+// bench/baseline-server.ts, then starts the service (`dealflow serve`) as a child process and
+// measures each scenario of issue #8 with autocannon after a warm-up. Prints a table and writes
+// bench/results.json; removes the database at the end, whatever happened.
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createBenchDatabase } from './database.ts';
+import { availableRoutes, createFixtures } from './fixtures.ts';
+import { httpClient } from './http.ts';
+import { type Measurement, measure, type Timing } from './load.ts';
+import { type RunningChild, runCli, startServer } from './processes.ts';
+import { checkTargets, renderScale, renderTable, type ScenarioResult, toResult } from './report.ts';
+import { type BaselineKind, baselineScenarios, type Scenario, scaleScenarios, serviceScenarios } from './scenarios.ts';
+import { canSeed, discover, seed } from './seed.ts';
+
+const usage = `npm run bench [-- options]
+
+  --quick      small data and short runs (a smoke run, under two minutes)
+  --scale      also run scenario 4 on deals of 1,000, 10,000 and 100,000 investors
+               (with --quick: a few hundred to a few thousand)
+  --only IDS   run only these scenarios, e.g. --only 1,4a,6 (baselines always run)
+  --profile    run the service with --cpu-prof; profiles land in bench/profiles/
+  --help
+
+DATABASE_URL set: a new database dealflow_bench_<time> on that server, dropped at the end.
+Unset: PGlite in a temporary folder, removed at the end.`;
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    scale: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    profile: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+if (args.help) {
+  process.stdout.write(`${usage}\n`);
+  process.exit(0);
+}
+
+interface Profile {
+  timing: Timing;
+  /** Investors of the deal of scenarios 4 and 5, of the deal of scenario 6, and the --scale sizes. */
+  largeDeal: number;
+  referencesDeal: number;
+  scaleDeals: number[];
+  /** Investors moved in the low-contention jump scenario. */
+  manyInvestors: number;
+}
+
+const profile: Profile = args.quick
+  ? { timing: { warmupSeconds: 1, seconds: 3 }, largeDeal: 2_000, referencesDeal: 500, scaleDeals: [200, 2_000], manyInvestors: 100 }
+  : { timing: { warmupSeconds: 3, seconds: 10 }, largeDeal: 100_000, referencesDeal: 10_000, scaleDeals: [1_000, 10_000, 100_000], manyInvestors: 1_000 };
+const only = args.only ? new Set(args.only.split(',').map((s) => s.trim())) : undefined;
+const log = (line: string) => process.stdout.write(`· ${line}\n`);
+const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
+const started = Date.now();
+
+const database = await createBenchDatabase(process.env.DATABASE_URL || undefined);
+const children = new Set<RunningChild>();
+let cleaning: Promise<void> | undefined;
+const cleanUp = () =>
+  (cleaning ??= (async () => {
+    for (const child of children) await child.stop().catch(() => {});
+    await database.drop().catch((err: Error) => process.stderr.write(`could not remove ${database.label}: ${err.message}\n`));
+  })());
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`\n${signal}: stopping and removing ${database.label}\n`);
+    void cleanUp().then(() => process.exit(130));
+  });
+}
+
+async function start(name: string, args: string[], options: { healthPath: string; nodeOptions?: string[] }) {
+  const child = await startServer(name, args, database.env, options);
+  children.add(child);
+  return {
+    child,
+    async stop() {
+      await child.stop();
+      children.delete(child);
+    },
+  };
+}
+
+/** Measures each scenario; a crash of the server under test ends the run. */
+async function runAll(scenarios: Scenario[], child: RunningChild, token: string, baselines: Partial<Record<BaselineKind, Measurement>>) {
+  const results: ScenarioResult[] = [];
+  for (const scenario of scenarios) {
+    if (only && !scenario.id.startsWith('B-') && !only.has(scenario.id)) continue;
+    if ('unavailable' in scenario.load) {
+      log(`${scenario.id.padEnd(4)} ${scenario.name}: ${scenario.load.unavailable}`);
+      results.push(toResult(scenario, undefined, baselines));
+      continue;
+    }
+    const measurement = await Promise.race([measure(child.url, scenario.load, profile.timing, token, child.pid), child.crashed]);
+    const result = toResult(scenario, measurement, baselines);
+    results.push(result);
+    log(
+      `${scenario.id.padEnd(4)} ${scenario.name}: ${measurement.requestsPerSecond.toFixed(0)} req/s, p50 ${measurement.p50Ms} ms, p99 ${measurement.p99Ms} ms` +
+        (measurement.errors ? `, ${measurement.errors} errors (first: ${measurement.firstError ?? 'connection error'})` : '') +
+        (measurement.tolerated ? `, ${measurement.tolerated} tolerated` : ''),
+    );
+  }
+  return results;
+}
+
+let exitCode = 0;
+try {
+  log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB; load average ${load()}`);
+  log(`database: ${database.label}`);
+  await runCli(database.env, ['migrate']);
+  const tokenOutput = await runCli(database.env, ['token', 'create', '--role', 'admin', '--name', 'bench']);
+  const token = tokenOutput.trim().split('\n').pop()!.trim();
+
+  const seedable = await canSeed(database);
+  const sizes = [...new Set([profile.largeDeal, profile.referencesDeal, ...(args.scale ? profile.scaleDeals : [])])].sort((a, b) => b - a);
+  if (seedable) await seed(database, { dealSizes: sizes }, log);
+  else log('dealflow seed is not in this build: the scenarios on seeded deals are not available');
+  const discovered = await discover(database);
+  const dealOfSize = (size: number) => discovered.deals.find((d) => d.investors === size) ?? undefined;
+
+  // Baselines first, on their own (PGlite allows one process on the folder at a time).
+  log('baselines: bench/baseline-server.ts');
+  const baseline = await start('baseline', [fileURLToPath(new URL('./baseline-server.ts', import.meta.url))], { healthPath: '/healthz' });
+  const baselineResults = await runAll(baselineScenarios(), baseline.child, '', {});
+  await baseline.stop();
+  const baselines: Partial<Record<BaselineKind, Measurement>> = {
+    read: baselineResults.find((r) => r.id === 'B-read')?.measurement,
+    write: baselineResults.find((r) => r.id === 'B-write')?.measurement,
+  };
+
+  log('service: dealflow serve');
+  const nodeOptions = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${fileURLToPath(new URL('./profiles', import.meta.url))}`] : [];
+  const service = await start('service', ['src/cli/main.ts', 'serve', '--no-demo'], { healthPath: '/healthz', nodeOptions });
+  const routes = await availableRoutes(service.child.url);
+  const fixtures = await createFixtures(httpClient(service.child.url, token), routes, { manyInvestors: profile.manyInvestors, log });
+  const largeDeal = dealOfSize(profile.largeDeal);
+  const scenarios = serviceScenarios({
+    fixtures,
+    routes,
+    ...(largeDeal ? { largeDeal } : {}),
+    ...(dealOfSize(profile.referencesDeal) ? { referencesDeal: dealOfSize(profile.referencesDeal)! } : {}),
+    activeInvestors: discovered.activeInvestors,
+    deepPage: Math.max(1, Math.min(500, Math.floor((largeDeal?.investors ?? 0) / 20))),
+  });
+  const results = [...baselineResults, ...(await runAll(scenarios, service.child, token, baselines))];
+  const scale = args.scale
+    ? await runAll(scaleScenarios(profile.scaleDeals.flatMap((size) => dealOfSize(size) ?? []), routes), service.child, token, baselines)
+    : [];
+  await service.stop();
+
+  const serviceRuns = [...results, ...scale].filter((r) => !r.id.startsWith('B-') && r.measurement);
+  const peaks = serviceRuns.map((r) => r.measurement!.peakRssBytes ?? 0);
+  const peakRssBytes = peaks.length ? Math.max(...peaks) : undefined;
+  const targets = checkTargets(results, scale, peakRssBytes);
+  const machine = {
+    cores: os.cpus().length,
+    cpu: os.cpus()[0]?.model.trim(),
+    memoryGiB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
+    loadAverageAtEnd: os.loadavg(),
+    node: process.version,
+    database: database.kind,
+  };
+  process.stdout.write(`\n${renderTable(results, targets)}\n`);
+  if (args.scale) process.stdout.write(`\n${renderScale(scale)}\n`);
+  const seconds = (Date.now() - started) / 1000;
+  process.stdout.write(
+    `\n${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.database}, load average ${load()} (1, 5, 15 min); ` +
+      `${args.quick ? 'quick' : 'full'} run in ${seconds.toFixed(0)} s; service peak RSS ${peakRssBytes ? (peakRssBytes / 2 ** 20).toFixed(0) : '?'} MB\n`,
+  );
+  const file = fileURLToPath(new URL('./results.json', import.meta.url));
+  writeFileSync(
+    file,
+    `${JSON.stringify({ date: new Date().toISOString(), mode: args.quick ? 'quick' : 'full', seconds, machine, timing: profile.timing, results, scale, targets }, null, 2)}\n`,
+  );
+  log(`wrote ${file}`);
+} catch (err) {
+  process.stderr.write(`bench failed: ${(err as Error).stack ?? String(err)}\n`);
+  exitCode = 1;
+} finally {
+  await cleanUp();
+}
+process.exit(exitCode);

@@ -1,0 +1,137 @@
+// The targets of issue #8, checked against a run's figures, and the terminal table.
+import type { Measurement } from './load.ts';
+import type { BaselineKind, Scenario } from './scenarios.ts';
+
+export interface ScenarioResult {
+  id: string;
+  name: string;
+  route?: string;
+  connections?: number;
+  compareTo?: BaselineKind;
+  /** requests/s relative to the matching baseline's. */
+  ratio?: number;
+  unavailable?: string;
+  measurement?: Measurement;
+}
+
+export interface TargetResult {
+  id: string;
+  description: string;
+  scenarios: string[];
+  /** undefined: could not be checked in this run (scenario unavailable, or not asked for). */
+  met: boolean | undefined;
+  value: string;
+}
+
+const MB = 1024 * 1024;
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+export function toResult(scenario: Scenario, measurement: Measurement | undefined, baselines: Partial<Record<BaselineKind, Measurement>>): ScenarioResult {
+  if ('unavailable' in scenario.load) return { id: scenario.id, name: scenario.name, unavailable: scenario.load.unavailable };
+  const base = scenario.compareTo ? baselines[scenario.compareTo] : undefined;
+  return {
+    id: scenario.id,
+    name: scenario.name,
+    ...(scenario.route ? { route: scenario.route } : {}),
+    connections: scenario.load.connections,
+    ...(scenario.compareTo ? { compareTo: scenario.compareTo } : {}),
+    ...(measurement && base && base.requestsPerSecond > 0 ? { ratio: measurement.requestsPerSecond / base.requestsPerSecond } : {}),
+    ...(measurement ? { measurement } : {}),
+  };
+}
+
+export function checkTargets(results: ScenarioResult[], scale: ScenarioResult[], peakRssBytes: number | undefined): TargetResult[] {
+  const byId = new Map([...results, ...scale].map((r) => [r.id, r]));
+  const m = (id: string) => byId.get(id)?.measurement;
+  const targets: TargetResult[] = [];
+  const add = (id: string, description: string, scenarios: string[], check: () => { met: boolean; value: string } | undefined) => {
+    const outcome = scenarios.every((s) => m(s)) ? check() : undefined;
+    targets.push({ id, description, scenarios, met: outcome?.met, value: outcome?.value ?? 'not measured' });
+  };
+
+  for (const id of ['1', '2']) {
+    add(`reads-${id}`, `scenario ${id}: at least 0.8× the read baseline's requests/s`, [id], () => {
+      const ratio = byId.get(id)!.ratio ?? 0;
+      return { met: ratio >= 0.8, value: `${fmt(ratio, 2)}×` };
+    });
+  }
+  add('jump', 'scenario 3 (low contention): at least 0.7× the write baseline', ['3a'], () => {
+    const ratio = byId.get('3a')!.ratio ?? 0;
+    return { met: ratio >= 0.7, value: `${fmt(ratio, 2)}×` };
+  });
+  for (const [deep, first, label] of [['4b', '4a', 'without query'], ['4d', '4c', 'with query']] as const) {
+    add(`deep-page-${deep}`, `scenario 4 ${label}: the deep page no slower than 2× page 1 (p50)`, [first, deep], () => {
+      const ratio = m(deep)!.p50Ms / Math.max(m(first)!.p50Ms, 0.5);
+      return { met: ratio <= 2, value: `${fmt(m(deep)!.p50Ms)} ms vs ${fmt(m(first)!.p50Ms)} ms (${fmt(ratio, 2)}×)` };
+    });
+  }
+  add('list-p99', 'scenario 4: p99 under 50 ms', ['4a', '4b', '4c', '4d'], () => {
+    const worst = Math.max(...['4a', '4b', '4c', '4d'].map((id) => m(id)!.p99Ms));
+    return { met: worst < 50, value: `worst p99 ${fmt(worst)} ms` };
+  });
+  const sizes = scale.filter((r) => r.id.endsWith('-p1') && r.measurement);
+  if (sizes.length >= 2) {
+    const smallest = sizes[0]!;
+    const largest = sizes[sizes.length - 1]!;
+    add('growth', `scenario 4 growth from ${smallest.name.split(',')[1]!.trim()} to ${largest.name.split(',')[1]!.trim()}: p50 within 2×`, [smallest.id, largest.id], () => {
+      const ratio = largest.measurement!.p50Ms / Math.max(smallest.measurement!.p50Ms, 0.5);
+      return { met: ratio <= 2, value: `${fmt(smallest.measurement!.p50Ms)} → ${fmt(largest.measurement!.p50Ms)} ms (${fmt(ratio, 2)}×)` };
+    });
+  } else {
+    targets.push({ id: 'growth', description: 'scenario 4 growth from 1,000 to 100,000 investors: p50 within 2×', scenarios: [], met: undefined, value: 'run with --scale' });
+  }
+  add('references', 'scenario 6: payment references in under 100 ms (p99)', ['6'], () => ({ met: m('6')!.p99Ms < 100, value: `p99 ${fmt(m('6')!.p99Ms)} ms` }));
+  targets.push({
+    id: 'memory',
+    description: 'resident memory of the service under load below 200 MB',
+    scenarios: [],
+    met: peakRssBytes === undefined ? undefined : peakRssBytes < 200 * MB,
+    value: peakRssBytes === undefined ? 'not measured' : `peak ${fmt(peakRssBytes / MB, 0)} MB`,
+  });
+  return targets;
+}
+
+const mark = (met: boolean | undefined) => (met === undefined ? '–' : met ? 'met' : 'MISSED');
+
+export function renderTable(results: ScenarioResult[], targets: TargetResult[]): string {
+  const header = ['#', 'scenario', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'errors', '409s', 'vs base', 'target'];
+  const rows = results.map((r) => {
+    const own = targets.filter((t) => t.scenarios.includes(r.id));
+    const target = own.length === 0 ? '' : own.every((t) => t.met === true) ? 'met' : own.some((t) => t.met === false) ? 'MISSED' : '–';
+    const me = r.measurement;
+    if (!me) return [r.id, r.name, '', '', '', '', '', '', '', r.unavailable ? 'not available' : 'not run'];
+    return [
+      r.id,
+      r.name,
+      String(r.connections ?? ''),
+      fmt(me.requestsPerSecond, 0),
+      fmt(me.p50Ms),
+      fmt(me.p99Ms),
+      String(me.errors),
+      me.tolerated ? String(me.tolerated) : '',
+      r.ratio !== undefined ? `${fmt(r.ratio, 2)}× ${r.compareTo}` : '',
+      target,
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 8 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const out = [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line), '', 'Targets:'];
+  for (const t of targets) out.push(`  ${mark(t.met).padEnd(6)}  ${t.description}: ${t.value}`);
+  return out.join('\n');
+}
+
+/** How p50 grows with the size of the deal, for --scale. */
+export function renderScale(scale: ScenarioResult[]): string {
+  const measured = scale.filter((r) => r.measurement);
+  if (measured.length === 0) return 'Scale: ' + (scale[0]?.unavailable ?? 'not measured');
+  const out = ['Scale (scenario 4, 1 connection):'];
+  const firsts = new Map<string, number>();
+  for (const r of measured) {
+    const kind = r.id.split('-').pop()!;
+    const p50 = r.measurement!.p50Ms;
+    if (!firsts.has(kind)) firsts.set(kind, p50);
+    const growth = p50 / Math.max(firsts.get(kind)!, 0.5);
+    out.push(`  ${r.name.padEnd(80)} p50 ${fmt(p50).padStart(7)} ms  p99 ${fmt(r.measurement!.p99Ms).padStart(7)} ms  ×${fmt(growth, 2)}`);
+  }
+  return out.join('\n');
+}
