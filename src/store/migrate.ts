@@ -4,15 +4,20 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { FileMigrationProvider, type MigrationResult, Migrator } from 'kysely/migration';
 
 const folder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResult[]> {
+  // Kysely looks for its bookkeeping tables in every schema unless told which one: a fresh schema
+  // beside another that has them (concurrent test files, each in its own schema) would skip creating
+  // its own and then fail on "relation kysely_migration_lock does not exist".
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   const migrator = new Migrator({
     db,
     provider: new FileMigrationProvider({ fs, path, migrationFolder: folder }),
+    ...(rows[0]?.schema ? { migrationTableSchema: rows[0].schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
