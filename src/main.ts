@@ -1,6 +1,7 @@
 // Composition root: config → database → app → listen, and a graceful shutdown.
 import type { Config } from './config.ts';
 import { buildApp } from './http/app.ts';
+import { Caches, connectCaches } from './operations/caches.ts';
 import { newUuid, systemClock } from './operations/deps.ts';
 import { createToken } from './operations/tokens.ts';
 import { openDatabase } from './store/database.ts';
@@ -38,7 +39,10 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     firstRun.push(`Admin token (shown once, keep it): ${created.token}`);
   }
 
-  const app = await buildApp({ db, config, clock: systemClock, newId: newUuid }, { logger });
+  // Token lookups and workflow structures are cached; other instances' changes arrive by NOTIFY.
+  const caches = new Caches();
+  const unlisten = await connectCaches(database, caches);
+  const app = await buildApp({ db, config, clock: systemClock, newId: newUuid, caches }, { logger });
   log = app.log;
   const address = await app.listen({ port: config.port, host: config.host });
   const url = `${address}${config.basePath}`;
@@ -54,6 +58,8 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const close = () =>
     (closing ??= (async () => {
       await app.close(); // stops accepting, lets in-flight requests finish
+      await unlisten();
+      caches.close();
       await database.close();
     })());
   return { url, close };

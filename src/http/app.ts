@@ -118,7 +118,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // Authenticated scope: the API.
   await app.register(
     async (scope) => {
-      registerAuth(scope, createAuthenticator(ctx.db, config.jwt, ctx.clock));
+      registerAuth(scope, createAuthenticator(ctx.db, config.jwt, ctx.clock, ctx.caches));
       if (config.rateLimitPerMinute > 0) {
         await scope.register(rateLimit, {
           global: true,

@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { JwtConfig } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { isRole, type Principal, type Role } from '../domain/principal.ts';
+import type { Caches } from '../operations/caches.ts';
 import { authenticateApiKey } from '../operations/tokens.ts';
 import type { DB } from '../store/schema.ts';
 
@@ -26,7 +27,7 @@ const unauthenticated = (detail: string) => new AppError('unauthenticated', deta
 
 export type Authenticate = (header: string | undefined) => Promise<Principal>;
 
-export function createAuthenticator(db: Kysely<DB>, jwt: JwtConfig | undefined, clock: () => Date): Authenticate {
+export function createAuthenticator(db: Kysely<DB>, jwt: JwtConfig | undefined, clock: () => Date, caches?: Caches): Authenticate {
   const verifyJwt = jwt ? jwtVerifier(jwt) : undefined;
   return async (header) => {
     if (header === undefined || header === '') throw unauthenticated('Send an Authorization: Bearer <token> header');
@@ -37,7 +38,7 @@ export function createAuthenticator(db: Kysely<DB>, jwt: JwtConfig | undefined, 
       if (!verifyJwt) throw unauthenticated('JWTs are not accepted by this installation; use an API key');
       return verifyJwt(token);
     }
-    const principal = await authenticateApiKey(db, token, clock());
+    const principal = await authenticateApiKey(db, token, clock(), caches);
     if (!principal) throw unauthenticated('The token is unknown or revoked');
     return principal;
   };

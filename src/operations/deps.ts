@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../store/schema.ts';
+import type { Caches } from './caches.ts';
 
 export type Clock = () => Date;
 
@@ -10,6 +11,8 @@ export interface Deps {
   db: Kysely<DB>;
   clock: Clock;
   newId: () => string;
+  /** This instance's caches (caches.ts); absent in the CLI, which reads everything afresh. */
+  caches?: Caches;
 }
 
 export const systemClock: Clock = () => new Date();

@@ -5,6 +5,7 @@ import { AppError } from '../domain/errors.ts';
 import { isRole, type Principal, type Role } from '../domain/principal.ts';
 import type { DB } from '../store/schema.ts';
 import * as tokens from '../store/tokens.ts';
+import { type Caches, invalidateLocally, publishInvalidation } from './caches.ts';
 
 export const API_KEY_PREFIX = 'dfk_';
 
@@ -42,25 +43,49 @@ export async function createToken(db: Kysely<DB>, input: CreateTokenInput, now =
   return { id, name, role: input.role, investorUserId, token };
 }
 
-/** The principal of a live API key, or undefined for an unknown or revoked one. */
-export async function authenticateApiKey(db: Kysely<DB>, token: string, now = new Date()): Promise<Principal | undefined> {
-  const record = await tokens.findLiveTokenByHash(db, hashToken(token));
-  if (!record || !isRole(record.role)) return undefined;
-  if (!record.lastUsedAt || now.getTime() - Date.parse(record.lastUsedAt) > 60_000) {
-    await tokens.touchToken(db, record.id, now);
+/**
+ * The principal of a live API key, or undefined for an unknown or revoked one. With `caches`, a key
+ * found live is remembered for a few seconds (see caches.ts for how revocation reaches it); unknown
+ * keys are not remembered, so guessing cannot fill the cache.
+ */
+export async function authenticateApiKey(db: Kysely<DB>, token: string, now = new Date(), caches?: Caches): Promise<Principal | undefined> {
+  const hash = hashToken(token);
+  const cached = caches?.tokens.get(hash, now.getTime());
+  if (cached) {
+    if (cached.lastUsedAt === null || now.getTime() - cached.lastUsedAt > 60_000) {
+      cached.lastUsedAt = now.getTime();
+      await tokens.touchToken(db, cached.tokenId, now);
+    }
+    return cached.principal as Principal;
   }
-  return {
+  const generation = caches?.tokens.generation ?? 0;
+  const record = await tokens.findLiveTokenByHash(db, hash);
+  if (!record || !isRole(record.role)) return undefined;
+  let lastUsedAt = record.lastUsedAt ? Date.parse(record.lastUsedAt) : null;
+  if (lastUsedAt === null || now.getTime() - lastUsedAt > 60_000) {
+    await tokens.touchToken(db, record.id, now);
+    lastUsedAt = now.getTime();
+  }
+  const principal: Principal = {
     userId: record.role === 'investor' && record.investorUserId ? record.investorUserId : record.id,
     role: record.role,
     ...(record.investorUserId ? { investorUserId: record.investorUserId } : {}),
     tokenKey: record.id,
   };
+  caches?.tokens.set(hash, { tokenId: record.id, principal, lastUsedAt }, now.getTime(), generation);
+  return principal;
 }
 
 export const listTokens = tokens.listTokens;
 
+/** Revokes a live token; every instance refuses it from the commit on (caches.ts). */
 export async function revokeToken(db: Kysely<DB>, id: string, now = new Date()): Promise<void> {
-  if (!/^[0-9a-f-]{36}$/i.test(id) || !(await tokens.revokeToken(db, id, now))) {
-    throw new AppError('not-found', `no live token with id "${id}"`);
-  }
+  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new AppError('not-found', `no live token with id "${id}"`);
+  const revoked = await db.transaction().execute(async (trx) => {
+    if (!(await tokens.revokeToken(trx, id, now))) return false;
+    await publishInvalidation(trx, { kind: 'token', tokenId: id });
+    return true;
+  });
+  if (!revoked) throw new AppError('not-found', `no live token with id "${id}"`);
+  invalidateLocally({ kind: 'token', tokenId: id });
 }

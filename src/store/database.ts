@@ -12,6 +12,13 @@ export type DatabaseKind = 'pglite' | 'postgres';
 export interface Database {
   readonly db: Kysely<DB>;
   readonly kind: DatabaseKind;
+  /**
+   * LISTENs on `channel`; `onMessage` gets each NOTIFY payload, from this process or any other on
+   * the same database. PostgreSQL: one dedicated connection outside the pool, reconnected when lost;
+   * `onState(false)` when it is lost (notifications may be missed until then), `onState(true)` when
+   * it listens again. Returns the unsubscribe.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onState?: (listening: boolean) => void): Promise<() => Promise<void>>;
   /** Closes the pool (or the embedded database) and releases the data folder. */
   close(): Promise<void>;
 }
@@ -56,7 +63,85 @@ function openPostgres(
   // An idle client whose server went away emits 'error'; unhandled, it would crash the process.
   pool.on('error', (err) => options.onPoolError?.(err));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', close: () => db.destroy() };
+  const listeners = new Set<{ stop(): Promise<void> }>();
+  return {
+    db,
+    kind: 'postgres',
+    async listen(channel, onMessage, onState) {
+      const listener = listenPostgres(url, options.schema, channel, onMessage, onState ?? (() => {}), options.onPoolError);
+      try {
+        await listener.ready;
+      } catch (err) {
+        await listener.stop();
+        throw err;
+      }
+      listeners.add(listener);
+      return async () => {
+        listeners.delete(listener);
+        await listener.stop();
+      };
+    },
+    async close() {
+      await Promise.all([...listeners].map((l) => l.stop()));
+      await db.destroy();
+    },
+  };
+}
+
+/**
+ * A connection of its own that LISTENs (a pooled one would be handed to other queries). When it
+ * fails it reports `onState(false)` and reconnects after a second, until stopped.
+ */
+function listenPostgres(
+  url: string,
+  schema: string | undefined,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onState: (listening: boolean) => void,
+  onError: ((err: Error) => void) | undefined,
+) {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const current = new pg.Client({ connectionString: url, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
+    client = current;
+    const lost = (err?: Error) => {
+      if (stopped || client !== current) return;
+      if (err) onError?.(err);
+      client = undefined;
+      current.removeAllListeners('end');
+      current.end().catch(() => {});
+      onState(false);
+      retry = setTimeout(() => connect().catch(() => lost()), 1000);
+      retry.unref();
+    };
+    current.on('error', lost);
+    current.on('end', () => lost());
+    current.on('notification', (n) => {
+      if (n.channel === channel && n.payload !== undefined) onMessage(n.payload);
+    });
+    try {
+      await current.connect();
+      await current.query(`listen ${pg.escapeIdentifier(channel)}`);
+      onState(true);
+    } catch (err) {
+      lost(err as Error);
+      throw err;
+    }
+  };
+  const ready = connect();
+  ready.catch(() => {}); // lost() retries; the first failure is also reported through `ready`
+  return {
+    ready,
+    async stop() {
+      stopped = true;
+      clearTimeout(retry);
+      const current = client;
+      client = undefined;
+      await current?.end().catch(() => {});
+    },
+  };
 }
 
 async function openPGlite(dataDir: string): Promise<Database> {
@@ -77,6 +162,8 @@ async function openPGlite(dataDir: string): Promise<Database> {
     return {
       db,
       kind: 'pglite',
+      // One process holds the folder, so every NOTIFY comes from this process.
+      listen: (channel, onMessage) => pglite.listen(channel, onMessage).then((unlisten) => () => unlisten()),
       close: async () => {
         await db.destroy();
         release();

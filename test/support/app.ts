@@ -6,6 +6,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type Api, buildApp } from '../../src/http/app.ts';
+import { Caches, connectCaches } from '../../src/operations/caches.ts';
 import { type Clock, newUuid, systemClock } from '../../src/operations/deps.ts';
 import { createToken } from '../../src/operations/tokens.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
@@ -52,6 +53,8 @@ export interface TestApp {
   app: Api;
   database: TestDatabase;
   config: Config;
+  /** The app's caches, connected to the database's invalidations as in production. */
+  caches: Caches;
   adminToken: string;
   /** A new API key bound to this investor. */
   investorToken(investorUserId: string): Promise<string>;
@@ -61,18 +64,23 @@ export interface TestApp {
 export async function startTestApp(options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   const config = loadConfig({ LOG_LEVEL: 'silent', ...options.env });
-  const app = await buildApp({ db: database.db, config, clock: options.clock ?? systemClock, newId: newUuid });
+  const caches = new Caches();
+  const unlisten = await connectCaches(database, caches);
+  const app = await buildApp({ db: database.db, config, clock: options.clock ?? systemClock, newId: newUuid, caches });
   await app.ready();
   const admin = await createToken(database.db, { name: 'test admin', role: 'admin' });
   return {
     app,
     database,
     config,
+    caches,
     adminToken: admin.token,
     investorToken: async (investorUserId) =>
       (await createToken(database.db, { name: `investor ${investorUserId}`, role: 'investor', investorUserId })).token,
     async close() {
       await app.close();
+      await unlisten();
+      caches.close();
       await database.close();
     },
   };

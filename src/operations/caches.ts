@@ -1,0 +1,167 @@
+// In-process caches of what nearly every request reads and rarely changes: API-key lookups and
+// workflow structures (issue #8). Each entry lives at most a short TTL. Changes are pushed:
+//
+// - The operation that changes a cached thing (revoking a token, re-applying a workflow) sends
+//   `NOTIFY dealflow_invalidations` in its transaction; PostgreSQL delivers it on commit to every
+//   instance LISTENing on the same database (`connectCaches`), which drops the entry. Once committed
+//   the operation also drops it from every cache of its own process at once. So revocation takes
+//   effect immediately in the process that revoked and within milliseconds in the others.
+// - A notification can be missed while an instance's LISTEN connection is down: the cache is then
+//   switched off (every read goes to the database) until the connection is back, and the TTL bounds
+//   whatever slips through anyway.
+// - A read that raced with an invalidation (it read the database before the change committed and
+//   would store the old value after the invalidation arrived) is not stored: every invalidation
+//   bumps a generation, and `set` only stores when the generation is the one the read started in.
+// On PGlite one process holds the database, so the in-process clearing is all there is to it.
+import { EventEmitter } from 'node:events';
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Database } from '../store/database.ts';
+import type { DB } from '../store/schema.ts';
+
+export const INVALIDATIONS_CHANNEL = 'dealflow_invalidations';
+
+export type Invalidation = { kind: 'token'; tokenId: string } | { kind: 'workflow'; dealId: string };
+
+interface Entry<V> {
+  value: V;
+  expiresAt: number;
+}
+
+/** A small map with a TTL, a size bound (oldest out first) and the generation guard above. */
+export class TtlCache<V> {
+  readonly #entries = new Map<string, Entry<V>>();
+  readonly #ttlMs: number;
+  readonly #maxEntries: number;
+  #generation = 0;
+  #enabled = true;
+
+  constructor(ttlMs: number, maxEntries: number) {
+    this.#ttlMs = ttlMs;
+    this.#maxEntries = maxEntries;
+  }
+
+  /** Taken before reading the database; hand it back to `set`. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  get(key: string, now: number): V | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= now) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(key: string, value: V, now: number, generation: number): void {
+    if (!this.#enabled || generation !== this.#generation) return;
+    this.#entries.delete(key);
+    this.#entries.set(key, { value, expiresAt: now + this.#ttlMs });
+    if (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+  }
+
+  deleteWhere(match: (key: string, value: V) => boolean): void {
+    this.#generation++;
+    for (const [key, entry] of this.#entries) if (match(key, entry.value)) this.#entries.delete(key);
+  }
+
+  clear(): void {
+    this.#generation++;
+    this.#entries.clear();
+  }
+
+  /** Off: nothing is stored (reads all go to the database) until switched on again. */
+  setEnabled(enabled: boolean): void {
+    if (enabled === this.#enabled) return;
+    this.#enabled = enabled;
+    this.clear();
+  }
+}
+
+export interface CachedToken {
+  tokenId: string;
+  /** What authentication returns for it (a Principal). */
+  principal: unknown;
+  /** When the token's last use was recorded (at most once a minute, see store/tokens.ts). */
+  lastUsedAt: number | null;
+}
+
+export interface CacheOptions {
+  tokenTtlMs?: number;
+  workflowTtlMs?: number;
+}
+
+const local = new Set<Caches>();
+
+export class Caches {
+  readonly tokens: TtlCache<CachedToken>;
+  /** Workflow structures by deal id (the value type belongs to the workflow operations). */
+  readonly workflows: TtlCache<unknown>;
+  /** Emits 'invalidated' after applying an invalidation (tests wait on it). */
+  readonly events = new EventEmitter();
+
+  constructor(options: CacheOptions = {}) {
+    this.tokens = new TtlCache(options.tokenTtlMs ?? 10_000, 10_000);
+    this.workflows = new TtlCache(options.workflowTtlMs ?? 30_000, 1_000);
+    local.add(this);
+  }
+
+  apply(message: Invalidation): void {
+    switch (message.kind) {
+      case 'token':
+        this.tokens.deleteWhere((_, entry) => entry.tokenId === message.tokenId);
+        break;
+      case 'workflow':
+        this.workflows.deleteWhere((dealId) => dealId === message.dealId);
+        break;
+      default:
+        message satisfies never;
+    }
+    this.events.emit('invalidated', message);
+  }
+
+  setEnabled(enabled: boolean): void {
+    this.tokens.setEnabled(enabled);
+    this.workflows.setEnabled(enabled);
+  }
+
+  /** Stops receiving this process's invalidations. */
+  close(): void {
+    local.delete(this);
+  }
+}
+
+/**
+ * Tells every instance to drop `message`: call it in the transaction that makes the change (the
+ * NOTIFY is delivered on commit, to this instance's listener too), then `invalidateLocally` once the
+ * change has committed, so this process does not wait for its own notification.
+ */
+export async function publishInvalidation(db: Kysely<DB>, message: Invalidation): Promise<void> {
+  await sql`select pg_notify(${INVALIDATIONS_CHANNEL}, ${JSON.stringify(message)})`.execute(db);
+}
+
+/** Drops `message` from every cache of this process, at once. */
+export function invalidateLocally(message: Invalidation): void {
+  for (const caches of local) caches.apply(message);
+}
+
+/** LISTENs for the invalidations of every instance; returns the unsubscribe. */
+export function connectCaches(database: Database, caches: Caches): Promise<() => Promise<void>> {
+  return database.listen(
+    INVALIDATIONS_CHANNEL,
+    (payload) => {
+      let message: Invalidation;
+      try {
+        message = JSON.parse(payload) as Invalidation;
+      } catch {
+        return; // not ours
+      }
+      caches.apply(message);
+    },
+    // While the connection is down notifications are lost: no caching until it listens again.
+    (listening) => caches.setEnabled(listening),
+  );
+}
