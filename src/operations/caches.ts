@@ -98,7 +98,7 @@ const local = new Set<Caches>();
 
 export class Caches {
   readonly tokens: TtlCache<CachedToken>;
-  /** Workflow structures by deal id (the value type belongs to the workflow operations). */
+  /** Workflow structures by deal id (a CachedWorkflow of workflows.ts). */
   readonly workflows: TtlCache<unknown>;
   /** Emits 'invalidated' after applying an invalidation (tests wait on it). */
   readonly events = new EventEmitter();

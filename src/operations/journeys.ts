@@ -10,9 +10,9 @@ import { findInvestor } from '../store/investors.ts';
 import { countPendingEditRequests, deleteEmptyJourney, lockJourney, pageJourneyInvestors, recordMove } from '../store/journeys.ts';
 import { generatePaymentReference } from '../store/payment-references.ts';
 import type { DB } from '../store/schema.ts';
-import { findWorkflow } from '../store/workflows.ts';
 import type { Kysely } from 'kysely';
 import { type Deps, inTransaction } from './deps.ts';
+import { loadWorkflow } from './workflows.ts';
 
 export interface JumpInput {
   investorUserId: string;
@@ -40,9 +40,10 @@ async function dealNotFound(db: Kysely<DB>, dealId: string): Promise<AppError> {
  */
 export async function jumpToStep(deps: Deps, principal: Principal, dealId: string, input: JumpInput): Promise<WorkflowEvent> {
   if (principal.role !== 'admin') throw forbidden('Only staff move investors');
-  return inTransaction(deps, async ({ db, clock, newId }) => {
+  return inTransaction(deps, async (tx) => {
+    const { db, clock, newId } = tx;
     // FOR SHARE: many moves of one deal run side by side; a re-applied workflow waits for them.
-    const workflow = await findWorkflow(db, dealId, { lock: 'share' });
+    const workflow = (await loadWorkflow(tx, dealId, { lock: 'share' }))?.workflow;
     if (!workflow) throw await dealNotFound(db, dealId);
     const investor = await findInvestor(db, input.investorUserId);
     if (!investor) throw notFound('investor', input.investorUserId);

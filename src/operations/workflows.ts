@@ -7,6 +7,7 @@ import type { Workflow } from '../domain/workflow.ts';
 import { findDeal } from '../store/deals.ts';
 import { findJourney } from '../store/journeys.ts';
 import * as workflows from '../store/workflows.ts';
+import { invalidateLocally, publishInvalidation } from './caches.ts';
 import { type Deps, inTransaction } from './deps.ts';
 
 /** Endpoint 1's Workflow: the stored workflow with its steps ordered and linked. */
@@ -16,6 +17,37 @@ export interface WorkflowView extends Omit<Workflow, 'steps' | 'links'> {
 
 export const viewOf = ({ links, steps, ...workflow }: Workflow): WorkflowView => ({ ...workflow, steps: stepViews(steps, links) });
 
+/** What the workflow cache holds per deal: the structure, and endpoint 1's view of it. */
+export interface CachedWorkflow {
+  workflow: Workflow;
+  view: WorkflowView;
+}
+
+/**
+ * The deal's workflow, from this instance's cache when it has it (caches.ts: dropped on every PUT
+ * of the workflow, here and in other instances by NOTIFY). With `lock: 'share'` (moves) it takes
+ * the workflow row FOR SHARE and trusts the cache only when its `version` is the row's: a move never
+ * plans against a stale structure, whatever a notification's delay.
+ */
+export async function loadWorkflow(deps: Deps, dealId: string, options: { lock?: 'share' } = {}): Promise<CachedWorkflow | undefined> {
+  const cache = deps.caches?.workflows;
+  const now = deps.clock().getTime();
+  const cached = cache?.get(dealId, now) as CachedWorkflow | undefined;
+  if (options.lock === 'share') {
+    const version = await workflows.lockWorkflowVersion(deps.db, dealId);
+    if (version === undefined) return undefined;
+    if (cached && cached.workflow.version === version) return cached;
+  } else if (cached) {
+    return cached;
+  }
+  const generation = cache?.generation ?? 0;
+  const workflow = await workflows.findWorkflow(deps.db, dealId);
+  if (!workflow) return undefined;
+  const loaded = { workflow, view: viewOf(workflow) };
+  cache?.set(dealId, loaded, now, generation);
+  return loaded;
+}
+
 /**
  * Sets the workflow of a deal (201 when it is the first, 200 when re-applied). Re-applying keeps
  * every journey valid: a step where an investor stands cannot be removed (409 naming them); other
@@ -24,7 +56,7 @@ export const viewOf = ({ links, steps, ...workflow }: Workflow): WorkflowView =>
 export async function putWorkflow(deps: Deps, dealId: string, doc: WorkflowDocument): Promise<{ workflow: WorkflowView; created: boolean }> {
   const problems = workflowProblems(doc);
   if (problems.length > 0) throw invalid(problems, `The workflow is not valid: ${problems.map((p) => `${p.field} ${p.detail}`).join('; ')}`);
-  return inTransaction(deps, async ({ db, clock, newId }) => {
+  const result = await inTransaction(deps, async ({ db, clock, newId }) => {
     if (!(await findDeal(db, dealId))) throw notFound('deal', dealId);
     // The row lock orders this against moves of the deal's investors (they hold it FOR SHARE), so a
     // step cannot be retired under an investor who is moving onto it.
@@ -44,8 +76,11 @@ export async function putWorkflow(deps: Deps, dealId: string, doc: WorkflowDocum
     const { notWritten } = await workflows.saveWorkflow(db, { id: existing?.id ?? newId(), dealId, ...doc }, clock());
     if (notWritten.length > 0) throw conflict(`Step ids belong to another deal: ${notWritten.join(', ')}`, { stepIds: notWritten });
     const saved = await workflows.findWorkflow(db, dealId);
+    await publishInvalidation(db, { kind: 'workflow', dealId });
     return { workflow: viewOf(saved!), created: existing === undefined };
   });
+  invalidateLocally({ kind: 'workflow', dealId });
+  return result;
 }
 
 /** Endpoint 1. Investors may read the workflow of a deal they are in. */
@@ -54,7 +89,7 @@ export async function getWorkflowStatus(deps: Deps, principal: Principal, dealId
     const journey = principal.investorUserId ? await findJourney(deps.db, dealId, principal.investorUserId) : undefined;
     if (!journey) throw forbidden('An investor may read the workflow of a deal they are in only');
   }
-  const workflow = await workflows.findWorkflow(deps.db, dealId);
-  if (workflow) return viewOf(workflow);
+  const workflow = await loadWorkflow(deps, dealId);
+  if (workflow) return workflow.view;
   throw (await findDeal(deps.db, dealId)) ? notFound('workflow of deal', dealId) : notFound('deal', dealId);
 }

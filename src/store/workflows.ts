@@ -46,6 +46,12 @@ export async function findWorkflow(db: Kysely<DB>, dealId: string, options: { lo
   };
 }
 
+/** Takes the workflow row FOR SHARE and returns its version; undefined when the deal has none. */
+export async function lockWorkflowVersion(db: Kysely<DB>, dealId: string): Promise<number | undefined> {
+  const row = await db.selectFrom('workflows').select('version').where('deal_id', '=', dealId).forShare().executeTakeFirst();
+  return row?.version;
+}
+
 /** One step by id, retired or not, with the deal it belongs to. */
 export async function findStep(db: Kysely<DB>, stepId: string): Promise<StoredStep | undefined> {
   const row = await db.selectFrom('workflow_steps').selectAll().where('id', '=', stepId).executeTakeFirst();

@@ -1,5 +1,6 @@
 // The caches of issue #8 (src/operations/caches.ts): a cached API key stops working as soon as it is
-// revoked, in this instance at once and in the others when the NOTIFY arrives.
+// revoked, and a re-applied workflow is seen at once; in this instance at once, in the others when
+// the NOTIFY arrives (simulated here by changing rows behind the service's back, then notifying).
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
@@ -7,6 +8,7 @@ import { sql } from 'kysely';
 import { publishInvalidation } from '../../src/operations/caches.ts';
 import { createToken, revokeToken } from '../../src/operations/tokens.ts';
 import { client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { createDeal, workflowBody } from '../support/workflows.ts';
 
 describe('token cache', () => {
   let t: TestApp;
@@ -37,5 +39,67 @@ describe('token cache', () => {
     const [message] = await arrived;
     assert.deepEqual(message, { kind: 'token', tokenId: created.id });
     expectProblem(await api.get('/whoami'), 401);
+  });
+});
+
+describe('workflow cache', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  const labels = (body: any) => body.steps.map((s: { label: string }) => s.label);
+
+  test('a re-applied workflow is seen at once by workflow-status and by the next move', async () => {
+    const admin = client(t.app, t.adminToken);
+    const deal = await createDeal(admin);
+    const investor = await deal.addInvestor();
+    const before = await admin.get(`/deals/deal/${deal.dealId}/workflow-status`);
+    assert.equal(before.status, 200);
+    assert.equal((await admin.get(`/deals/deal/${deal.dealId}/workflow-status`)).status, 200, 'now cached');
+    await deal.move(investor, 'interest');
+
+    // Re-apply: the interest step is renamed and a new entry step "waitlist" leads to it.
+    const body = workflowBody(deal.dealId);
+    body.steps[0]!.label = 'Expression of interest';
+    body.steps.push({ id: deal.step('waitlist'), label: 'Waitlist', type: 'default', stepFields: [] });
+    body.links.push({ fromStepId: deal.step('waitlist'), toStepId: deal.step('interest') });
+    assert.equal((await admin.put(`/deals/deal/${deal.dealId}/workflow`, body)).status, 200);
+
+    const after = await admin.get(`/deals/deal/${deal.dealId}/workflow-status`);
+    assert.equal(after.body.version, before.body.version + 1);
+    assert.ok(labels(after.body).includes('Expression of interest'));
+    assert.ok(labels(after.body).includes('Waitlist'));
+    // A move to the new step works at once (the old structure would answer 404 for it).
+    await deal.move(investor, 'waitlist');
+  });
+
+  test('a workflow changed by another instance is refused to moves at once and reaches reads by notification', async () => {
+    const admin = client(t.app, t.adminToken);
+    const deal = await createDeal(admin);
+    const investor = await deal.addInvestor();
+    await deal.move(investor, 'interest');
+    assert.equal((await admin.get(`/deals/deal/${deal.dealId}/workflow-status`)).status, 200);
+
+    // Another instance retires a step (as its PUT would: the rows, a new version, then NOTIFY).
+    const retire = async (name: string) => {
+      await sql`update workflow_steps set retired_at = now() where id = ${deal.step(name)}`.execute(t.database.db);
+      await sql`update workflows set version = version + 1 where deal_id = ${deal.dealId}`.execute(t.database.db);
+    };
+    await retire('withdrawn');
+    const stale = await admin.get(`/deals/deal/${deal.dealId}/workflow-status`);
+    assert.ok(labels(stale.body).includes('Withdrawn'), 'reads are served from the cache until the notification');
+    // Moves check the version under the row lock, so they see the change before any notification.
+    const move = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step('withdrawn'), data: {} });
+    expectProblem(move, 404);
+
+    await retire('kyc');
+    const arrived = once(t.caches.events, 'invalidated');
+    await publishInvalidation(t.database.db, { kind: 'workflow', dealId: deal.dealId });
+    await arrived;
+    const fresh = await admin.get(`/deals/deal/${deal.dealId}/workflow-status`);
+    assert.ok(!labels(fresh.body).includes('KYC'));
+    assert.ok(!labels(fresh.body).includes('Withdrawn'));
   });
 });
