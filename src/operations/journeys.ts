@@ -5,9 +5,9 @@ import { dataObject, type WorkflowEvent } from '../domain/event.ts';
 import { planJump } from '../domain/jump.ts';
 import { canActFor, type Principal } from '../domain/principal.ts';
 import { findDeal } from '../store/deals.ts';
-import { insertEvent, listJourneyEvents, listJourneysEvents, publicEvent, type StoredEvent } from '../store/events.ts';
+import { insertEventAndMove, listJourneyEvents, listJourneysEvents, publicEvent, readJourney, type StoredEvent } from '../store/events.ts';
 import { findInvestor } from '../store/investors.ts';
-import { countPendingEditRequests, deleteEmptyJourney, lockJourney, pageJourneyInvestors, recordMove } from '../store/journeys.ts';
+import { countPendingEditRequests, deleteEmptyJourney, lockJourney, pageJourneyInvestors } from '../store/journeys.ts';
 import { generatePaymentReference } from '../store/payment-references.ts';
 import type { DB } from '../store/schema.ts';
 import type { Kysely } from 'kysely';
@@ -63,7 +63,10 @@ export async function jumpToStep(deps: Deps, principal: Principal, dealId: strin
           visitedStepIds: earlier.map((e) => e.toStepId),
           captured: capturedData(earlier),
           investor: { kycCheckLevel: investor.kycCheckLevel, classes: investor.contact.classifications.map((c) => c.investorClass) },
-          pendingEditRequests: await countPendingEditRequests(db, dealId, investor.id),
+          // Counted only when the target step asks (issue #8: one query less on most moves).
+          pendingEditRequests: workflow.steps.find((s) => s.id === input.targetStepId)!.requirements.some((r) => r.kind === 'no-pending-edit-requests')
+            ? await countPendingEditRequests(db, dealId, investor.id)
+            : 0,
         },
         {
           targetStepId: input.targetStepId,
@@ -87,8 +90,7 @@ export async function jumpToStep(deps: Deps, principal: Principal, dealId: strin
       investorUserId: investor.id,
       seq: journey.eventCount + 1,
     };
-    await insertEvent(db, event);
-    await recordMove(db, key, event.toStepId, event.seq, now);
+    await insertEventAndMove(db, event);
     return publicEvent(event);
   });
 }
@@ -101,9 +103,9 @@ export interface InvestorJourney {
 /** Endpoint 3: an investor's events in a deal, oldest first (empty before their first move). */
 export async function getInvestorJourney(deps: Deps, principal: Principal, dealId: string, investorUserId: string): Promise<InvestorJourney> {
   if (!canActFor(principal, investorUserId)) throw forbidden('An investor token may read only its own journey');
-  if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
-  if (!(await findInvestor(deps.db, investorUserId))) throw notFound('investor', investorUserId);
-  const events = await listJourneyEvents(deps.db, dealId, investorUserId);
+  const { dealExists, investorExists, events } = await readJourney(deps.db, dealId, investorUserId);
+  if (!dealExists) throw notFound('deal', dealId);
+  if (!investorExists) throw notFound('investor', investorUserId);
   return { investor: { id: investorUserId }, journey: events.map(publicEvent) };
 }
 

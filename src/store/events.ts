@@ -1,6 +1,6 @@
 // Workflow events and the revisions of their data. `workflow_events.data` is the current version;
 // `event_revisions` holds every version, revision 1 being what the move captured.
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { EventRevision, WorkflowEvent } from '../domain/event.ts';
 import type { DB, WorkflowEventsTable } from './schema.ts';
 
@@ -51,6 +51,31 @@ export async function listJourneyEvents(db: Kysely<DB>, dealId: string, investor
   return rows.map(toEvent);
 }
 
+/**
+ * Endpoint 3 in one round trip (issue #8): whether the deal and the investor exist, and the
+ * investor's events in the deal, oldest first.
+ */
+export async function readJourney(
+  db: Kysely<DB>,
+  dealId: string,
+  investorUserId: string,
+): Promise<{ dealExists: boolean; investorExists: boolean; events: StoredEvent[] }> {
+  type Row = Selectable<WorkflowEventsTable> & { found_deal: string | null; found_investor: string | null };
+  const { rows } = await sql<Row>`
+    select d.id as found_deal, i.id as found_investor, e.*
+    from (values (1)) as one (x)
+    left join deals d on d.id = ${dealId}
+    left join investors i on i.id = ${investorUserId}
+    left join workflow_events e on e.deal_id = d.id and e.investor_user_id = i.id
+    order by e.seq`.execute(db);
+  const first = rows[0];
+  return {
+    dealExists: first?.found_deal != null,
+    investorExists: first?.found_investor != null,
+    events: rows.filter((r) => r.id !== null).map(toEvent),
+  };
+}
+
 /** The journeys of several investors in one deal, in one query, each oldest first. */
 export async function listJourneysEvents(db: Kysely<DB>, dealId: string, investorUserIds: string[]): Promise<Map<string, StoredEvent[]>> {
   const byInvestor = new Map<string, StoredEvent[]>(investorUserIds.map((id) => [id, []]));
@@ -88,6 +113,26 @@ export async function insertEvent(db: Kysely<DB>, event: StoredEvent): Promise<v
     .insertInto('event_revisions')
     .values({ event_id: event.id, revision: 1, data, set_by_user_id: event.createdByUserId, set_at: new Date(event.createdAt), reason: null })
     .execute();
+}
+
+/**
+ * A move's writes in one statement (issue #8: one round trip instead of three): the new event, its
+ * revision 1, and the journey's new position and event count. The caller holds the journey lock.
+ */
+export async function insertEventAndMove(db: Kysely<DB>, event: StoredEvent): Promise<void> {
+  const data = JSON.stringify(event.data);
+  const at = new Date(event.createdAt);
+  await sql`
+    with event as (
+      insert into workflow_events (id, deal_id, investor_user_id, seq, from_step_id, to_step_id, data, created_by_user_id, created_at)
+      values (${event.id}, ${event.dealId}, ${event.investorUserId}, ${event.seq}, ${event.fromStepId}, ${event.toStepId}, ${data}::jsonb, ${event.createdByUserId}, ${at})
+      returning id
+    ), revision as (
+      insert into event_revisions (event_id, revision, data, set_by_user_id, set_at, reason)
+      select id, 1, ${data}::jsonb, ${event.createdByUserId}, ${at}, null from event
+    )
+    update journeys set current_step_id = ${event.toStepId}, event_count = ${event.seq}, moved_at = ${at}
+    where deal_id = ${event.dealId} and investor_user_id = ${event.investorUserId}`.execute(db);
 }
 
 /** Replaces the event's data and records it as the next revision. */
