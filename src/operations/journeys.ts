@@ -128,13 +128,13 @@ export interface JourneyPage {
  * e-mail. Two queries whatever the page size: the page of investors, then all of their events.
  */
 export async function listInvestorJourneys(deps: Deps, dealId: string, query: JourneyPageQuery): Promise<JourneyPage> {
-  if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
   const search = query.query?.trim();
-  const { total, investorUserIds } = await pageJourneyInvestors(deps.db, dealId, {
+  const { dealExists, total, investorUserIds } = await pageJourneyInvestors(deps.db, dealId, {
     limit: query.limit,
     offset: (query.page - 1) * query.limit,
     ...(search ? { query: search } : {}),
   });
+  if (!dealExists) throw notFound('deal', dealId);
   const events = await listJourneysEvents(deps.db, dealId, investorUserIds);
   return {
     output: investorUserIds.map((id) => ({

@@ -1,6 +1,6 @@
 // Journeys: one row per investor per deal, holding the current position, the number of events, the
 // payment reference, and (as a row lock) the serialization point of that investor's moves.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB } from './schema.ts';
 
 export interface JourneyState {
@@ -120,26 +120,35 @@ export async function countPendingEditRequests(db: Kysely<DB>, dealId: string, i
 export const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * One page of the investors with a journey in the deal, ordered by full name then id, and how many
- * there are in all. Only the page's ids are read; their events come in one more query.
+ * One page of the investors with a journey in the deal, ordered by full name then id, how many
+ * there are in all, and whether the deal exists: one round trip. Only the page's ids are read; their
+ * events come in one more query. Without a search the page is one range of journeys_deal_name and
+ * the total comes from deal_journey_counts; with one, the trigram indexes find the matching
+ * investors (migration 0008).
  */
 export async function pageJourneyInvestors(
   db: Kysely<DB>,
   dealId: string,
   options: { limit: number; offset: number; query?: string },
-): Promise<{ total: number; investorUserIds: string[] }> {
-  let base = db
-    .selectFrom('journeys as j')
-    .innerJoin('investors as i', 'i.id', 'j.investor_user_id')
-    .where('j.deal_id', '=', dealId)
-    .where('j.event_count', '>', 0);
-  if (options.query) {
-    const pattern = likeContaining(options.query);
-    base = base.where((eb) => eb.or([eb('i.full_name', 'ilike', pattern), eb('i.email', 'ilike', pattern)]));
-  }
-  const [count, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-    base.select('i.id').orderBy('i.full_name').orderBy('i.id').limit(options.limit).offset(options.offset).execute(),
-  ]);
-  return { total: Number(count.n), investorUserIds: rows.map((r) => r.id) };
+): Promise<{ dealExists: boolean; total: number; investorUserIds: string[] }> {
+  type Row = { deal_exists: boolean; total: string | null; ids: string[] };
+  const { rows } = options.query
+    ? await sql<Row>`
+        with matches as (
+          select j.investor_user_id, j.investor_full_name
+          from journeys j join investors i on i.id = j.investor_user_id
+          where j.deal_id = ${dealId} and j.event_count > 0
+            and (i.full_name ilike ${likeContaining(options.query)} or i.email ilike ${likeContaining(options.query)})
+        )
+        select exists (select 1 from deals where id = ${dealId}) as deal_exists,
+          (select count(*) from matches)::text as total,
+          array(select investor_user_id from matches order by investor_full_name, investor_user_id
+                limit ${options.limit} offset ${options.offset}) as ids`.execute(db)
+    : await sql<Row>`
+        select exists (select 1 from deals where id = ${dealId}) as deal_exists,
+          (select sum(journeys) from deal_journey_counts where deal_id = ${dealId})::text as total,
+          array(select investor_user_id from journeys where deal_id = ${dealId} and event_count > 0
+                order by investor_full_name, investor_user_id limit ${options.limit} offset ${options.offset}) as ids`.execute(db);
+  const row = rows[0]!;
+  return { dealExists: row.deal_exists, total: Number(row.total ?? 0), investorUserIds: row.ids };
 }

@@ -88,6 +88,15 @@ export interface JourneysTable {
   payment_reference: string;
   started_at: Date;
   moved_at: Date;
+  /** A copy of the investor's full name, the list order; kept by triggers (migration 0008). */
+  investor_full_name: Generated<string>;
+}
+
+/** Journeys with an event per deal, in 16 rows per deal summed when read (migration 0008). */
+export interface DealJourneyCountsTable {
+  deal_id: string;
+  shard: number;
+  journeys: string;
 }
 
 export interface WorkflowEventsTable {
@@ -149,6 +158,7 @@ export interface DB {
   event_revisions: EventRevisionsTable;
   form_implementations: FormImplementationsTable;
   edit_requests: EditRequestsTable;
+  deal_journey_counts: DealJourneyCountsTable;
 }
 
 export type { Generated };
