@@ -135,6 +135,8 @@ export interface EditRequestsTable {
   decided_at: Date | null;
   decided_by_user_id: string | null;
   decision_reason: string | null;
+  /** Arrival order (migration 0005): newest first is seq descending. */
+  seq: Generated<string>;
 }
 
 export interface DB {

@@ -1,9 +1,21 @@
 // Every route module of the authenticated API, registered in this order.
 import type { Api, AppContext } from '../app.ts';
+import { activeInvestorRoutes } from './active-investors.ts';
 import { dealRoutes } from './deals.ts';
+import { editRequestRoutes } from './edit-requests.ts';
+import { formImplementationRoutes } from './form-implementations.ts';
 import { investorRoutes } from './investors.ts';
+import { paymentReferenceRoutes } from './payment-references.ts';
 import { whoamiRoutes } from './whoami.ts';
 
 export type RouteModule = (app: Api, ctx: AppContext) => void | Promise<void>;
 
-export const routes: RouteModule[] = [whoamiRoutes, dealRoutes, investorRoutes];
+export const routes: RouteModule[] = [
+  whoamiRoutes,
+  dealRoutes,
+  investorRoutes,
+  formImplementationRoutes,
+  activeInvestorRoutes,
+  paymentReferenceRoutes,
+  editRequestRoutes,
+];
