@@ -83,7 +83,7 @@ describe('active investors (endpoint 7)', () => {
     assert.deepEqual(await page('limit=2&page=3'), { output: [], page: 3, totalPages: 2 });
     assert.deepEqual(await page('limit=2&page=9007199254740991'), { output: [], page: 9007199254740991, totalPages: 2 });
     assert.equal((await page('limit=100')).output.length, 3);
-    for (const bad of ['page=0', 'limit=0', 'limit=101', 'limit=abc', 'page=-1', 'limit=1.5']) {
+    for (const bad of ['page=0', 'limit=0', 'limit=101', 'limit=abc', 'page=-1']) {
       expectProblem(await admin.post(`${URL}?${bad}`, {}), 400);
     }
     const none = await admin.post(URL, { nameOrEmail: uniqueId('nobody-matches') });

