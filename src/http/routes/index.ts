@@ -3,10 +3,13 @@ import type { Api, AppContext } from '../app.ts';
 import { activeInvestorRoutes } from './active-investors.ts';
 import { dealRoutes } from './deals.ts';
 import { editRequestRoutes } from './edit-requests.ts';
+import { eventRoutes } from './events.ts';
 import { formImplementationRoutes } from './form-implementations.ts';
 import { investorRoutes } from './investors.ts';
+import { journeyRoutes } from './journeys.ts';
 import { paymentReferenceRoutes } from './payment-references.ts';
 import { whoamiRoutes } from './whoami.ts';
+import { workflowRoutes } from './workflows.ts';
 
 export type RouteModule = (app: Api, ctx: AppContext) => void | Promise<void>;
 
@@ -14,6 +17,9 @@ export const routes: RouteModule[] = [
   whoamiRoutes,
   dealRoutes,
   investorRoutes,
+  workflowRoutes,
+  journeyRoutes,
+  eventRoutes,
   formImplementationRoutes,
   activeInvestorRoutes,
   paymentReferenceRoutes,
