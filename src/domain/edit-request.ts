@@ -1,6 +1,8 @@
 // Edit requests: an investor's request to change a captured event, decided by staff. The pure rules:
 // what a request may carry, and which `withdrawn` step an approved withdrawal moves the investor to.
 import type { FieldError } from './errors.ts';
+import { valueProblem } from './field-value.ts';
+import { descendants, graphOf } from './workflow-graph.ts';
 import type { Step, Workflow } from './workflow.ts';
 
 /** The interface's values (`type`); the set is ours and closed. */
@@ -27,9 +29,6 @@ export interface EditRequest {
   decidedByUserId: string | null;
   decisionReason: string | null;
 }
-
-/** Amount values as step fields of kind `amount` hold them: a non-negative decimal string. */
-export const isAmountValue = (value: unknown) => typeof value === 'string' && /^\d{1,18}(\.\d{1,8})?$/.test(value);
 
 /**
  * The keys of an event's amount fields: the `amount` fields of its target step, and the keys it
@@ -75,26 +74,14 @@ export function checkRequestData(type: EditRequestType, newData: Readonly<Record
     if (!amountFields.has(key)) {
       const known = [...amountFields].join(', ') || 'none';
       errors.push({ in: 'body', field: `newData.${key}`, detail: `is not an amount field of the event (amount fields: ${known})` });
-    } else if (!isAmountValue(newData[key])) {
-      errors.push({ in: 'body', field: `newData.${key}`, detail: 'must be a non-negative decimal string, e.g. "25000.00"' });
+    } else {
+      // Checked as the edit will check it (the field kind's rule), so approval does not fail on it.
+      const value = newData[key];
+      const problem = typeof value === 'string' ? valueProblem({ kind: 'amount', options: null }, value) : 'must be a string';
+      if (problem) errors.push({ in: 'body', field: `newData.${key}`, detail: problem });
     }
   }
   return errors;
-}
-
-/** Steps reachable from `from` by following links forward (`from` itself excluded). */
-export function reachableFrom(workflow: Pick<Workflow, 'links'>, from: string): Set<string> {
-  const next = new Map<string, string[]>();
-  for (const link of workflow.links) next.set(link.fromStepId, [...(next.get(link.fromStepId) ?? []), link.toStepId]);
-  const seen = new Set<string>();
-  const queue = [...(next.get(from) ?? [])];
-  while (queue.length > 0) {
-    const id = queue.shift()!;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    queue.push(...(next.get(id) ?? []));
-  }
-  return seen;
 }
 
 export type WithdrawalTarget = { ok: true; step: Step } | { ok: false; detail: string };
@@ -109,7 +96,7 @@ export function withdrawalTarget(workflow: Pick<Workflow, 'steps' | 'links'>, cu
   const withdrawn = workflow.steps.filter((s) => s.type === 'withdrawn');
   if (withdrawn.length === 0) return { ok: false, detail: 'The deal\'s workflow has no step of type "withdrawn"' };
   if (withdrawn.some((s) => s.id === currentStepId)) return { ok: false, detail: 'The investor has already withdrawn from this deal' };
-  const reachable = reachableFrom(workflow, currentStepId);
+  const reachable = descendants(graphOf(workflow.steps.map((s) => s.id), workflow.links), currentStepId);
   const step = withdrawn.find((s) => reachable.has(s.id));
   if (!step) {
     const ids = withdrawn.map((s) => s.id).join(', ');

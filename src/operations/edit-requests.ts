@@ -18,7 +18,9 @@ import { canActFor, type Principal } from '../domain/principal.ts';
 import { findDeal } from '../store/deals.ts';
 import * as store from '../store/edit-requests.ts';
 import { isUniqueViolation } from '../store/errors.ts';
+import { findEvent } from '../store/events.ts';
 import { findInvestor } from '../store/investors.ts';
+import { findJourney } from '../store/journeys.ts';
 import { findWorkflow } from '../store/workflows.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { editEvent } from './events.ts';
@@ -35,7 +37,7 @@ export interface CreateEditRequestInput {
 
 export async function createEditRequest(deps: Deps, principal: Principal, input: CreateEditRequestInput): Promise<EditRequest> {
   return inTransaction(deps, async (tx) => {
-    const event = await store.findEventForRequest(tx.db, input.workflowEventId);
+    const event = await findEvent(tx.db, input.workflowEventId);
     if (!event) throw notFound('workflow event', input.workflowEventId);
     if (!canActFor(principal, event.investorUserId)) throw forbidden('An investor token may request edits only of its own events');
 
@@ -126,7 +128,7 @@ async function applyApproval(tx: Deps, principal: Principal, request: EditReques
   const note = `edit request ${request.id} (${request.type}) approved${reason ? `: ${reason}` : ''}`;
   switch (request.type) {
     case 'Investment Amount': {
-      const event = await store.findEventForRequest(tx.db, request.workflowEventId);
+      const event = await findEvent(tx.db, request.workflowEventId);
       if (!event) throw notFound('workflow event', request.workflowEventId);
       // The edit operation (endpoint 4) checks the merged data like any edit and keeps the
       // previous version, recording the approver as who set the new one.
@@ -135,8 +137,8 @@ async function applyApproval(tx: Deps, principal: Principal, request: EditReques
     }
     case 'Withdraw Investment': {
       const workflow = await findWorkflow(tx.db, request.dealId);
-      const current = await store.findCurrentStepId(tx.db, request.dealId, request.investorUserId);
-      if (!workflow || current === undefined) throw conflict('The investor has no position in this deal to withdraw from');
+      const current = (await findJourney(tx.db, request.dealId, request.investorUserId))?.currentStepId;
+      if (!workflow || current == null) throw conflict('The investor has no position in this deal to withdraw from');
       const target = withdrawalTarget(workflow, current);
       if (!target.ok) throw conflict(target.detail);
       // The jump operation (endpoint 2) checks its rules as for any move; expectedCurrentStepId

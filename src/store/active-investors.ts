@@ -3,6 +3,7 @@
 import { type Kysely, sql } from 'kysely';
 import { ACTIVE_STATUS, type Investor } from '../domain/investor.ts';
 import { toInvestor } from './investors.ts';
+import { likeContaining } from './journeys.ts';
 import type { DB } from './schema.ts';
 
 export interface ActiveInvestorEntry {
@@ -11,9 +12,6 @@ export interface ActiveInvestorEntry {
   dealsInProgressCount: string;
   dealsTotal: string;
 }
-
-/** `%text%` for ILIKE with the pattern characters (`%`, `_`, `\`) taken literally. */
-export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * One page and the number of matches, in one statement. The inner query pages the matching
@@ -29,9 +27,9 @@ export async function listActiveInvestors(
   const matching = db
     .selectFrom('investors as i')
     .where('i.status', '=', ACTIVE_STATUS)
-    .where(({ exists, selectFrom }) => exists(selectFrom('journeys as j').select(sql`1`.as('one')).whereRef('j.investor_user_id', '=', 'i.id')))
+    .where(({ exists, selectFrom }) => exists(selectFrom('journeys as j').select(sql`1`.as('one')).whereRef('j.investor_user_id', '=', 'i.id').where('j.event_count', '>', 0)))
     .$if(options.nameOrEmail !== undefined, (qb) => {
-      const pattern = containsPattern(options.nameOrEmail!);
+      const pattern = likeContaining(options.nameOrEmail!);
       return qb.where(sql<boolean>`(i.full_name ilike ${pattern} escape '\\' or i.email ilike ${pattern} escape '\\')`);
     });
 
@@ -52,6 +50,7 @@ export async function listActiveInvestors(
           .selectFrom('journeys as j')
           .innerJoin('workflow_steps as s', 's.id', 'j.current_step_id')
           .whereRef('j.investor_user_id', '=', 'p.id')
+          .where('j.event_count', '>', 0)
           .select([
             sql<string>`count(*) filter (where s.type = 'complete')`.as('completed'),
             sql<string>`count(*) filter (where s.type = 'default')`.as('in_progress'),

@@ -23,27 +23,6 @@ const toEditRequest = (row: Selectable<EditRequestsTable>): EditRequest => ({
   decisionReason: row.decision_reason,
 });
 
-/** The event an edit request is made against: whose it is, where it moved them, what it holds. */
-export async function findEventForRequest(db: Kysely<DB>, eventId: string) {
-  const row = await db
-    .selectFrom('workflow_events')
-    .select(['id', 'deal_id', 'investor_user_id', 'to_step_id', 'data'])
-    .where('id', '=', eventId)
-    .executeTakeFirst();
-  return row ? { id: row.id, dealId: row.deal_id, investorUserId: row.investor_user_id, toStepId: row.to_step_id, data: row.data } : undefined;
-}
-
-/** The investor's current step in the deal, or undefined when they have no journey there. */
-export async function findCurrentStepId(db: Kysely<DB>, dealId: string, investorUserId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('journeys')
-    .select('current_step_id')
-    .where('deal_id', '=', dealId)
-    .where('investor_user_id', '=', investorUserId)
-    .executeTakeFirst();
-  return row?.current_step_id;
-}
-
 /** Throws SQLSTATE 23505 on edit_requests_one_pending when the event already has a pending request. */
 export async function insertEditRequest(
   db: Kysely<DB>,

@@ -18,6 +18,7 @@ export async function listDealPaymentReferences(db: Kysely<DB>, dealId: string):
     .selectFrom('journeys')
     .select(['investor_user_id', 'payment_reference'])
     .where('deal_id', '=', dealId)
+    .where('event_count', '>', 0) // a row is created under the first move's lock; it counts once that move commits
     .orderBy(sql`investor_user_id collate "C"`)
     .execute();
   return rows.map((r) => ({ investorUserId: r.investor_user_id, paymentReference: r.payment_reference }));
@@ -29,6 +30,7 @@ export async function findByPaymentReference(db: Kysely<DB>, reference: string) 
     .selectFrom('journeys')
     .select(['deal_id', 'investor_user_id', 'payment_reference'])
     .where('payment_reference', '=', reference)
+    .where('event_count', '>', 0)
     .executeTakeFirst();
   return row ? { dealId: row.deal_id, investorUserId: row.investor_user_id, paymentReference: row.payment_reference } : undefined;
 }
