@@ -33,8 +33,9 @@ export async function listActiveInvestors(
       return qb.where(sql<boolean>`(i.full_name ilike ${pattern} escape '\\' or i.email ilike ${pattern} escape '\\')`);
     });
 
+  // Only the sort key travels through the sort; the page's rows are joined back for the rest.
   const page = matching
-    .select(['i.id', 'i.remote_id', 'i.data_source', 'i.team_user_id', 'i.kyc_check_level', 'i.contact', 'i.full_name'])
+    .select(['i.id', 'i.full_name'])
     .select(sql<string>`count(*) over ()`.as('total'))
     .orderBy('i.full_name')
     .orderBy('i.id')
@@ -44,6 +45,7 @@ export async function listActiveInvestors(
 
   const rows = await db
     .selectFrom(page)
+    .innerJoin('investors as inv', 'inv.id', 'p.id')
     .innerJoinLateral(
       (eb) =>
         eb
@@ -59,7 +61,7 @@ export async function listActiveInvestors(
           .as('c'),
       (join) => join.onTrue(),
     )
-    .selectAll('p')
+    .select(['inv.id', 'inv.remote_id', 'inv.data_source', 'inv.team_user_id', 'inv.kyc_check_level', 'inv.contact', 'p.total'])
     .select(['c.completed', 'c.in_progress', 'c.deals_total'])
     .orderBy('p.full_name')
     .orderBy('p.id')
