@@ -2,8 +2,9 @@
 import type { Api, AppContext } from '../app.ts';
 import { dealRoutes } from './deals.ts';
 import { investorRoutes } from './investors.ts';
+import { portfolioRoutes } from './portfolio.ts';
 import { whoamiRoutes } from './whoami.ts';
 
 export type RouteModule = (app: Api, ctx: AppContext) => void | Promise<void>;
 
-export const routes: RouteModule[] = [whoamiRoutes, dealRoutes, investorRoutes];
+export const routes: RouteModule[] = [whoamiRoutes, dealRoutes, investorRoutes, portfolioRoutes];
