@@ -6,8 +6,15 @@ import { decimalOf, numberOf } from '../../domain/money.ts';
 import { fundingSources, type Subscription, type SubscriptionInput } from '../../domain/subscription.ts';
 import { ExternalId, StrictObject, Timestamp } from './common.ts';
 
-/** Positive integer ids of assets (the interface's `asset_id` is a number); bigint in storage. */
-export const AssetId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+/** Positive integer ids of assets (the interface's `asset_id` is a number), up to 15 digits; bigint in storage. */
+export const AssetId = Type.Integer({ minimum: 1, maximum: 999_999_999_999_999 });
+
+/**
+ * The same id in a path or query string, kept as text and converted by `assetIdOf`: TypeBox's
+ * conversion would quietly turn "1.5" into 1 and "0x10" into 16.
+ */
+export const AssetIdText = Type.String({ pattern: '^[1-9][0-9]{0,14}$', description: 'positive integer, up to 15 digits' });
+export const assetIdOf = (text: string) => Number(text);
 
 /** Upper bound of every amount: 15 digits before the point is already more than any real booking. */
 const MAX_AMOUNT = 1e15;
