@@ -76,7 +76,7 @@ describe('exact amounts', () => {
     ['0.1234567890123456', '0.1234567890123456'],
     ['1e400', '1e400'],
     ['1e-400', '1e-400'],
-  ]) {
+  ] as const) {
     test(`${name} is refused with a 400, not rounded`, async () => {
       const { assetId, investorId } = await given();
       for (const body of [
