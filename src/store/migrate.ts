@@ -10,14 +10,14 @@ import { FileMigrationProvider, type MigrationResult, Migrator } from 'kysely/mi
 const folder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResult[]> {
-  // Name the schema of the migration tables: without it Kysely looks for them in every schema, so
-  // one database holding several schemas (tests run one per file, at the same time) could see
-  // another schema's kysely_migration, skip creating its own, and fail with 42P01.
+  // Kysely looks for its migration tables in every schema unless told which one: with another
+  // schema holding them (a test file running beside this one, another app in the database) it
+  // would skip creating its own and fail (42P01). Ours live in the current schema.
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   const migrator = new Migrator({
     db,
-    migrationTableSchema: rows[0]!.schema,
     provider: new FileMigrationProvider({ fs, path, migrationFolder: folder }),
+    migrationTableSchema: rows[0]!.schema,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
