@@ -84,16 +84,16 @@ export async function idempotent<T>(
   let outcome: Awaited<ReturnType<typeof runIdempotently>>;
   try {
     outcome = await runIdempotently(
-    ctx,
-    { scope: principalOf(request).tokenKey, key, fingerprint: fingerprintOf(request) },
-    { ttlMs: ctx.config.idempotencyTtlHours * 3_600_000 },
-    async (tx) => {
-      const result = await work({ ...ctx, ...tx });
-      const code = statusOf(result);
-      reply.code(code); // reply.serialize picks the response schema of the reply's status
-      return { status: code, body: reply.serialize(result) as string };
-    },
-  );
+      ctx,
+      { scope: principalOf(request).tokenKey, key, fingerprint: fingerprintOf(request) },
+      { ttlMs: ctx.config.idempotencyTtlHours * 3_600_000 },
+      async (tx) => {
+        const result = await work({ ...ctx, ...tx });
+        const code = statusOf(result);
+        reply.code(code); // reply.serialize picks the response schema of the reply's status
+        return { status: code, body: reply.serialize(result) as string };
+      },
+    );
   } catch (err) {
     if (err instanceof AppError && err.kind === 'conflict' && err.extensions?.retryable) reply.header('Retry-After', '1');
     throw err;
