@@ -8,6 +8,7 @@ import { formImplementationRoutes } from './form-implementations.ts';
 import { investorRoutes } from './investors.ts';
 import { journeyRoutes } from './journeys.ts';
 import { paymentReferenceRoutes } from './payment-references.ts';
+import { portfolioRoutes } from './portfolio.ts';
 import { whoamiRoutes } from './whoami.ts';
 import { workflowRoutes } from './workflows.ts';
 
@@ -24,4 +25,5 @@ export const routes: RouteModule[] = [
   activeInvestorRoutes,
   paymentReferenceRoutes,
   editRequestRoutes,
+  portfolioRoutes,
 ];
