@@ -6,6 +6,7 @@ import { afterEach, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { createDispatcher } from '../../src/operations/webhook-dispatcher.ts';
 import { newWebhookSecret } from '../../src/operations/webhook-signature.ts';
+import { claimDueDeliveries, recordAttempt } from '../../src/store/webhook-deliveries.ts';
 import { client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
 import { commitStepEntered, dealWithTriggers, depsOf, manualClock, type Receiver, startReceiver } from './support.ts';
 
@@ -224,6 +225,32 @@ describe('webhook delivery', () => {
       const [delivery] = await deliveriesOf(dealId);
       assert.equal(delivery.status, 'pending', 'the schedule started over: one more retry before it is dead');
       assert.equal(delivery.attempts, 2);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('a dispatcher that dies after claiming only delays the delivery until its lease ends', async () => {
+    await start();
+    receiver = await startReceiver();
+    try {
+      const deps = depsOf(t.database.db, clock);
+      const dealId = await dealWithTriggers(client(t.app, t.adminToken), deps, { s: [{ kind: 'webhook', url: receiver.url }] });
+      await commitStepEntered(deps, dealId, 's');
+      // The dead dispatcher: it claimed the delivery and never came back.
+      const [lost] = await claimDueDeliveries(t.database.db, { now: clock(), leaseMs: 60_000, limit: 10, claimId: crypto.randomUUID() });
+      assert.ok(lost);
+      const survivor = createDispatcher({ db: t.database.db, clock });
+      assert.equal(await survivor.runOnce(), 0, 'the claim holds while its lease lasts');
+      clock.advance(60_000);
+      assert.equal(await survivor.runOnce(), 1);
+      assert.equal(receiver.received.length, 1);
+      const [delivery] = await deliveriesOf(dealId);
+      assert.equal(delivery.status, 'delivered');
+      assert.equal(delivery.attempts, 2, 'the lost attempt counts');
+      // Were it to come back, its outcome would be ignored.
+      assert.equal(await recordAttempt(t.database.db, lost, { kind: 'dead', status: 500, error: 'HTTP 500' }, clock()), false);
+      assert.equal((await deliveriesOf(dealId))[0].status, 'delivered');
     } finally {
       await receiver.close();
     }
