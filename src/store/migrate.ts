@@ -4,15 +4,20 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { FileMigrationProvider, type MigrationResult, Migrator } from 'kysely/migration';
 
 const folder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResult[]> {
+  // Kysely looks for its migration tables in every schema unless told which one: with another
+  // schema holding them (a test file running beside this one, another app in the database) it
+  // would skip creating its own and fail (42P01). Ours live in the current schema.
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   const migrator = new Migrator({
     db,
     provider: new FileMigrationProvider({ fs, path, migrationFolder: folder }),
+    migrationTableSchema: rows[0]!.schema,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
