@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { getInvestorJourney, jumpToStep, listInvestorJourneys } from '../../operations/journeys.ts';
 import type { Api, AppContext } from '../app.ts';
 import { principalOf } from '../auth.ts';
+import { wholeNumberQuery } from '../whole-number-query.ts';
 import { ExternalId, Page, PageQuery, StrictObject } from '../schemas/common.ts';
 import { AbbreviatedEvent, EventData, StepId, WorkflowEvent } from '../schemas/workflow.ts';
 
@@ -49,6 +50,7 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
   app.get(
     '/deals/deal/:dealId/all-investor-workflows',
     {
+      preValidation: wholeNumberQuery(['limit', 'page']),
       schema: {
         tags: ['journeys'],
         summary: 'Load All Investor Journeys (endpoint 5): by full name then id',
