@@ -25,6 +25,7 @@ import { findWorkflow } from '../store/workflows.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { editEvent } from './events.ts';
 import { jumpToStep } from './journeys.ts';
+import { recordEditRequest } from './outbox-events.ts';
 
 export type { EditRequest } from '../domain/edit-request.ts';
 
@@ -52,8 +53,9 @@ export async function createEditRequest(deps: Deps, principal: Principal, input:
     const errors = checkRequestData(input.type, input.newData, amountFields);
     if (errors.length > 0) throw invalid(errors);
 
+    let created: EditRequest;
     try {
-      return await store.insertEditRequest(
+      created = await store.insertEditRequest(
         tx.db,
         {
           id: tx.newId(),
@@ -73,6 +75,14 @@ export async function createEditRequest(deps: Deps, principal: Principal, input:
       }
       throw err;
     }
+    // Issue #6: the outbox entry commits with the request, or not at all.
+    await recordEditRequest(tx, 'edit-request.created', {
+      dealId: event.dealId,
+      investorUserId: event.investorUserId,
+      stepId: event.toStepId,
+      editRequest: { ...created },
+    });
+    return created;
   });
 }
 
@@ -119,6 +129,16 @@ export async function decideEditRequest(
       { status: decision === 'approve' ? 'approved' : 'rejected', decidedByUserId: principal.userId, reason },
       tx.clock(),
     );
+    // Issue #6: the decision's outbox entry, then the effect's own (event.edited or
+    // journey.step-entered); all commit together with the decision, or none does.
+    const event = await findEvent(tx.db, request.workflowEventId);
+    await recordEditRequest(tx, decision === 'approve' ? 'edit-request.approved' : 'edit-request.rejected', {
+      dealId: request.dealId,
+      investorUserId: request.investorUserId,
+      stepId: event?.toStepId ?? '',
+      editRequest: { ...decided },
+      decidedByUserId: principal.userId,
+    });
     if (decision === 'approve') await applyApproval(tx, principal, request, reason);
     return decided;
   });

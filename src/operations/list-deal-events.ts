@@ -4,7 +4,7 @@
 // have no gaps and are never reordered by a late commit (see store/outbox.ts).
 import { notFound } from '../domain/errors.ts';
 import { findDeal } from '../store/deals.ts';
-import { listDealFeed } from '../store/outbox.ts';
+import { listDealFeed, listPlatformFeed } from '../store/outbox.ts';
 import type { Deps } from './deps.ts';
 
 export type { OutboxEntry } from '../store/outbox.ts';
@@ -13,5 +13,15 @@ export async function listDealEvents(deps: Deps, dealId: string, query: { after?
   if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
   const after = query.after ?? 0;
   const { entries, hasMore } = await listDealFeed(deps.db, dealId, after, query.limit ?? 20);
+  return { output: entries, lastSequence: entries.at(-1)?.sequence ?? after, hasMore };
+}
+
+/**
+ * GET /webhooks/events?after&limit: the same feed for the events that belong to no deal
+ * (`subscription.created`), numbered in one platform-wide sequence.
+ */
+export async function listPlatformEvents(deps: Deps, query: { after?: number; limit?: number }) {
+  const after = query.after ?? 0;
+  const { entries, hasMore } = await listPlatformFeed(deps.db, after, query.limit ?? 20);
   return { output: entries, lastSequence: entries.at(-1)?.sequence ?? after, hasMore };
 }

@@ -13,6 +13,7 @@ import { sqlState, SQLSTATE } from '../store/errors.ts';
 import { findInvestor } from '../store/investors.ts';
 import * as subscriptions from '../store/subscriptions.ts';
 import { inTransaction, type Deps } from './deps.ts';
+import { recordSubscriptionCreated } from './outbox-events.ts';
 
 export async function createSubscription(deps: Deps, principal: Principal, input: SubscriptionInput): Promise<Subscription> {
   if (settlesBeforeInvoice(input)) {
@@ -40,6 +41,9 @@ export async function createSubscription(deps: Deps, principal: Principal, input
     }
     const stored = await subscriptions.findSubscription(tx.db, id);
     if (!stored) throw new Error(`subscription ${id} vanished inside its own transaction`);
+    // Issue #6: the outbox entry commits with the booking. A subscription names no deal, so it is
+    // sequenced in the platform stream (GET /webhooks/events); amounts stay exact decimal strings.
+    await recordSubscriptionCreated(tx, { subscription: { ...stored } });
     return stored;
   });
 }

@@ -103,12 +103,18 @@ export const toOutboxEntry = (row: {
   data: row.payload,
 });
 
-/** A deal's entries with a sequence above `after`, in order; one more than `limit` tells if more follow. */
-export async function listDealFeed(db: Kysely<DB>, dealId: string, after: number, limit: number) {
+/** A deal's entries with a sequence above `after`, in order. */
+export const listDealFeed = (db: Kysely<DB>, dealId: string, after: number, limit: number) => listStreamFeed(db, dealStream(dealId), after, limit);
+
+/** The entries without a deal (subscriptions) with a sequence above `after`, in order. */
+export const listPlatformFeed = (db: Kysely<DB>, after: number, limit: number) => listStreamFeed(db, PLATFORM_STREAM, after, limit);
+
+/** A stream's entries above `after`, in order; reading one more than `limit` tells if more follow. */
+async function listStreamFeed(db: Kysely<DB>, stream: string, after: number, limit: number) {
   const rows = await db
     .selectFrom('outbox')
     .select(['id', 'type', 'occurred_at', 'deal_id', 'sequence', 'payload'])
-    .where('stream', '=', dealStream(dealId))
+    .where('stream', '=', stream)
     .where('sequence', '>', String(after))
     .orderBy('sequence')
     .limit(limit + 1)

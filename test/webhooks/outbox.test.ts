@@ -120,15 +120,15 @@ describe('the outbox', () => {
 
   test('triggers are checked on save: http(s) only, no credentials, Standard Webhooks secrets, known events', () => {
     const bad = [
-      { kind: 'webhook' as const, url: 'ftp://example.com/hook' },
-      { kind: 'webhook' as const, url: 'https://user:pw@example.com/hook' },
+      { kind: 'webhook' as const, url: 'ftp://127.0.0.1/hook' },
+      { kind: 'webhook' as const, url: 'http://user:pw@127.0.0.1:9/hook' },
       { kind: 'webhook' as const, url: 'not a url' },
-      { kind: 'webhook' as const, url: 'https://example.com/a', secret: 'hunter2' },
-      { kind: 'webhook' as const, url: 'https://example.com/b', events: ['journey.step-left'] },
-      { kind: 'webhook' as const, url: 'https://example.com/c', events: [] },
+      { kind: 'webhook' as const, url: 'http://127.0.0.1:9/a', secret: 'hunter2' },
+      { kind: 'webhook' as const, url: 'http://127.0.0.1:9/b', events: ['journey.step-left'] },
+      { kind: 'webhook' as const, url: 'http://127.0.0.1:9/c', events: [] },
     ];
     try {
-      checkWorkflowTriggers([{ id: 'ok', triggers: [{ kind: 'webhook', url: 'https://example.com/ok' }] }, { id: 's', triggers: bad }]);
+      checkWorkflowTriggers([{ id: 'ok', triggers: [{ kind: 'webhook', url: 'http://127.0.0.1:9/ok' }] }, { id: 's', triggers: bad }]);
       assert.fail('expected a validation error');
     } catch (err) {
       assert.ok(err instanceof AppError);
@@ -145,16 +145,16 @@ describe('the outbox', () => {
     const deps = depsOf(t.database.db);
     const secret = newWebhookSecret();
     const dealId = await dealWithTriggers(client(t.app, t.adminToken), deps, {
-      sign: [{ kind: 'webhook', url: 'https://example.com/sign', secret }],
-      pay: [{ kind: 'webhook', url: 'https://example.com/pay' }],
+      sign: [{ kind: 'webhook', url: 'http://127.0.0.1:9/sign', secret }],
+      pay: [{ kind: 'webhook', url: 'http://127.0.0.1:9/pay' }],
     });
     const listed = await listWorkflowStepTriggers(deps, dealId);
-    assert.deepEqual(listed.get('sign'), [{ kind: 'webhook', url: 'https://example.com/sign', events: ['journey.step-entered'], hasSecret: true }]);
-    assert.deepEqual(listed.get('pay'), [{ kind: 'webhook', url: 'https://example.com/pay', events: ['journey.step-entered'], hasSecret: false }]);
+    assert.deepEqual(listed.get('sign'), [{ kind: 'webhook', url: 'http://127.0.0.1:9/sign', events: ['journey.step-entered'], hasSecret: true }]);
+    assert.deepEqual(listed.get('pay'), [{ kind: 'webhook', url: 'http://127.0.0.1:9/pay', events: ['journey.step-entered'], hasSecret: false }]);
     assert.doesNotMatch(JSON.stringify([...listed]), /whsec_/);
 
     // Saved back as read (no secret): the secret stays.
-    const again = checkWorkflowTriggers([{ id: 'sign', triggers: [{ kind: 'webhook', url: 'https://example.com/sign' }] }]);
+    const again = checkWorkflowTriggers([{ id: 'sign', triggers: [{ kind: 'webhook', url: 'http://127.0.0.1:9/sign' }] }]);
     await inTransaction(deps, (tx) => saveStepTriggers(tx, dealId, again));
     const relisted = await listWorkflowStepTriggers(deps, dealId);
     assert.equal(relisted.get('sign')![0]!.hasSecret, true);

@@ -2,7 +2,7 @@
 // pull feed of a deal's outbox. Secrets never appear in any response.
 import { Type } from 'typebox';
 import { outboxEventTypes } from '../../domain/outbox-event.ts';
-import { listDealEvents } from '../../operations/list-deal-events.ts';
+import { listDealEvents, listPlatformEvents } from '../../operations/list-deal-events.ts';
 import { listWebhookDeliveries } from '../../operations/list-webhook-deliveries.ts';
 import { retryWebhookDelivery } from '../../operations/retry-webhook-delivery.ts';
 import type { Api, AppContext } from '../app.ts';
@@ -38,6 +38,17 @@ const OutboxEntry = Type.Object({
   dealId: Nullable(Type.String()),
   sequence: Type.Integer({ minimum: 1, description: 'position in the deal’s feed: 1, 2, 3, … without gaps' }),
   data: Type.Unknown(),
+});
+
+const FeedQuery = Type.Object({
+  after: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'the last sequence already seen' })),
+  limit: PageQuery.limit,
+});
+
+const Feed = Type.Object({
+  output: Type.Array(OutboxEntry),
+  lastSequence: Type.Integer({ description: 'pass as `after` to read on' }),
+  hasMore: Type.Boolean(),
 });
 
 export function webhookRoutes(app: Api, ctx: AppContext) {
@@ -78,19 +89,23 @@ export function webhookRoutes(app: Api, ctx: AppContext) {
         tags: ['webhooks'],
         summary: 'The pull feed: the deal’s events after a sequence number, in order',
         params: Type.Object({ dealId: ExternalId }),
-        querystring: Type.Object({
-          after: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'the last sequence already seen' })),
-          limit: PageQuery.limit,
-        }),
-        response: {
-          200: Type.Object({
-            output: Type.Array(OutboxEntry),
-            lastSequence: Type.Integer({ description: 'pass as `after` to read on' }),
-            hasMore: Type.Boolean(),
-          }),
-        },
+        querystring: FeedQuery,
+        response: { 200: Feed },
       },
     },
     async (request) => listDealEvents(ctx, request.params.dealId, request.query),
+  );
+
+  app.get(
+    '/webhooks/events',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'The platform feed: events that belong to no deal (subscription.created), in order',
+        querystring: FeedQuery,
+        response: { 200: Feed },
+      },
+    },
+    async (request) => listPlatformEvents(ctx, request.query),
   );
 }
