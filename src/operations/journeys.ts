@@ -12,6 +12,7 @@ import { generatePaymentReference } from '../store/payment-references.ts';
 import type { DB } from '../store/schema.ts';
 import type { Kysely } from 'kysely';
 import { type Deps, inTransaction } from './deps.ts';
+import { recordStepEntered } from './outbox-events.ts';
 import { loadWorkflow } from './workflows.ts';
 
 export interface JumpInput {
@@ -91,6 +92,8 @@ export async function jumpToStep(deps: Deps, principal: Principal, dealId: strin
       seq: journey.eventCount + 1,
     };
     await insertEventAndMove(db, event);
+    // Issue #6: the outbox entry commits with the move, or not at all.
+    await recordStepEntered({ db, clock, newId }, { dealId, investorUserId: investor.id, event: publicEvent(event) });
     return publicEvent(event);
   });
 }

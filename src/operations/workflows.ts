@@ -9,10 +9,11 @@ import { findJourney } from '../store/journeys.ts';
 import * as workflows from '../store/workflows.ts';
 import { invalidateLocally, publishInvalidation } from './caches.ts';
 import { type Deps, inTransaction } from './deps.ts';
+import { checkStepTriggersOfWorkflow, listWorkflowStepTriggers, saveStepTriggers, type StepTriggerView, type WorkflowStepTriggersInput } from './step-triggers.ts';
 
 /** Endpoint 1's Workflow: the stored workflow with its steps ordered and linked. */
 export interface WorkflowView extends Omit<Workflow, 'steps' | 'links'> {
-  steps: StepView[];
+  steps: (StepView & { workflowCustomStepTriggers?: StepTriggerView[] })[];
 }
 
 export const viewOf = ({ links, steps, ...workflow }: Workflow): WorkflowView => ({ ...workflow, steps: stepViews(steps, links) });
@@ -21,6 +22,8 @@ export const viewOf = ({ links, steps, ...workflow }: Workflow): WorkflowView =>
 export interface CachedWorkflow {
   workflow: Workflow;
   view: WorkflowView;
+  /** The view with the steps' webhook triggers (issue #6), for staff; filled on first use. */
+  adminView?: WorkflowView;
 }
 
 /**
@@ -49,12 +52,34 @@ export async function loadWorkflow(deps: Deps, dealId: string, options: { lock?:
 }
 
 /**
+ * Issue #6: the webhook triggers of each step that has some, as `workflowCustomStepTriggers`; for
+ * staff only (the URLs are the platform's own systems). Steps without triggers stay as they were.
+ */
+async function withTriggers(deps: Deps, view: WorkflowView): Promise<WorkflowView> {
+  const byStep = await listWorkflowStepTriggers(deps, view.dealId);
+  if (byStep.size === 0) return view;
+  return {
+    ...view,
+    steps: view.steps.map((step) => {
+      const triggers = byStep.get(step.id);
+      return triggers ? { ...step, workflowCustomStepTriggers: triggers } : step;
+    }),
+  };
+}
+
+/**
  * Sets the workflow of a deal (201 when it is the first, 200 when re-applied). Re-applying keeps
  * every journey valid: a step where an investor stands cannot be removed (409 naming them); other
  * removed steps are retired, so past events keep naming them.
  */
-export async function putWorkflow(deps: Deps, dealId: string, doc: WorkflowDocument): Promise<{ workflow: WorkflowView; created: boolean }> {
-  const problems = workflowProblems(doc);
+export async function putWorkflow(
+  deps: Deps,
+  dealId: string,
+  doc: WorkflowDocument,
+  triggers: WorkflowStepTriggersInput = [],
+): Promise<{ workflow: WorkflowView; created: boolean }> {
+  const checkedTriggers = checkStepTriggersOfWorkflow(triggers);
+  const problems = [...workflowProblems(doc), ...checkedTriggers.errors];
   if (problems.length > 0) throw invalid(problems, `The workflow is not valid: ${problems.map((p) => `${p.field} ${p.detail}`).join('; ')}`);
   const result = await inTransaction(deps, async ({ db, clock, newId }) => {
     if (!(await findDeal(db, dealId))) throw notFound('deal', dealId);
@@ -75,9 +100,10 @@ export async function putWorkflow(deps: Deps, dealId: string, doc: WorkflowDocum
     }
     const { notWritten } = await workflows.saveWorkflow(db, { id: existing?.id ?? newId(), dealId, ...doc }, clock());
     if (notWritten.length > 0) throw conflict(`Step ids belong to another deal: ${notWritten.join(', ')}`, { stepIds: notWritten });
+    await saveStepTriggers({ db, clock, newId }, dealId, checkedTriggers.steps);
     const saved = await workflows.findWorkflow(db, dealId);
     await publishInvalidation(db, { kind: 'workflow', dealId });
-    return { workflow: viewOf(saved!), created: existing === undefined };
+    return { workflow: await withTriggers({ db, clock, newId }, viewOf(saved!)), created: existing === undefined };
   });
   invalidateLocally({ kind: 'workflow', dealId });
   return result;
@@ -90,6 +116,8 @@ export async function getWorkflowStatus(deps: Deps, principal: Principal, dealId
     if (!journey) throw forbidden('An investor may read the workflow of a deal they are in only');
   }
   const workflow = await loadWorkflow(deps, dealId);
-  if (workflow) return workflow.view;
-  throw (await findDeal(deps.db, dealId)) ? notFound('workflow of deal', dealId) : notFound('deal', dealId);
+  if (!workflow) throw (await findDeal(deps.db, dealId)) ? notFound('workflow of deal', dealId) : notFound('deal', dealId);
+  if (principal.role !== 'admin') return workflow.view;
+  // Triggers are written only by putWorkflow, which drops the cached entry: safe to keep with it.
+  return (workflow.adminView ??= await withTriggers(deps, workflow.view));
 }
