@@ -102,6 +102,8 @@ async function runAll(scenarios: Scenario[], child: RunningChild, token: string,
     const measurement = await Promise.race([measure(child.url, scenario.load, profile.timing, token, child.pid), child.crashed]);
     const result = toResult(scenario, measurement, baselines);
     results.push(result);
+    // Slowness is reported, never fatal; a scenario that got no answer right is a broken bench.
+    if (measurement.requestsPerSecond === 0) broken.push(`${scenario.id} (${measurement.firstError ?? 'no response'})`);
     log(
       `${scenario.id.padEnd(4)} ${scenario.name}: ${measurement.requestsPerSecond.toFixed(0)} req/s, p50 ${measurement.p50Ms} ms, p99 ${measurement.p99Ms} ms` +
         (measurement.errors ? `, ${measurement.errors} errors (first: ${measurement.firstError ?? 'connection error'})` : '') +
@@ -112,6 +114,7 @@ async function runAll(scenarios: Scenario[], child: RunningChild, token: string,
 }
 
 let exitCode = 0;
+const broken: string[] = [];
 try {
   log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB; load average ${load()}`);
   log(`database: ${database.label}`);
@@ -181,6 +184,10 @@ try {
     `${JSON.stringify({ date: new Date().toISOString(), mode: args.quick ? 'quick' : 'full', seconds, machine, timing: profile.timing, results, scale, targets }, null, 2)}\n`,
   );
   log(`wrote ${file}`);
+  if (broken.length > 0) {
+    process.stderr.write(`bench failed: no successful response in ${broken.join('; ')}\n`);
+    exitCode = 1;
+  }
 } catch (err) {
   process.stderr.write(`bench failed: ${(err as Error).stack ?? String(err)}\n`);
   exitCode = 1;

@@ -33,11 +33,13 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   const admin = new pg.Client({ connectionString: testDatabaseUrl });
   await admin.connect();
   // Extensions belong to the database: in public, never in a test schema whose drop would take it
-  // (and every other schema's trigram indexes) along. Concurrent first runs may race to create it.
-  await admin.query('create extension if not exists pg_trgm with schema public').catch(async (err) => {
-    const { rowCount } = await admin.query(`select 1 from pg_extension where extname = 'pg_trgm'`);
-    if (!rowCount) throw err;
-  });
+  // (and every other schema's trigram indexes) along. Test files starting together take turns.
+  await admin.query(`select pg_advisory_lock(hashtext('dealflow test extensions'))`);
+  try {
+    await admin.query('create extension if not exists pg_trgm with schema public');
+  } finally {
+    await admin.query(`select pg_advisory_unlock(hashtext('dealflow test extensions'))`);
+  }
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const database = await openDatabase({ ...base, databaseUrl: testDatabaseUrl }, { schema });
