@@ -30,6 +30,12 @@ export interface Measurement {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /**
+   * Mean time per request: elapsed time × connections / answers. At 1 connection this is the mean
+   * service time as the client sees it, in fractions of a millisecond (autocannon's percentiles are
+   * whole milliseconds, too coarse to compare 1 ms with 2 ms).
+   */
+  meanMs: number;
   /** Connection errors, timeouts and unexpected statuses. */
   errors: number;
   /** Responses with a tolerated status (e.g. 409 under contention). */
@@ -96,6 +102,7 @@ export async function measure(url: string, spec: LoadSpec, timing: Timing, token
     requestsPerSecond: expected / result.duration,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
+    meanMs: answered > 0 ? (result.duration * 1000 * spec.connections) / answered : 0,
     errors: result.errors + (answered - expected - tolerated), // autocannon counts timeouts among errors
     tolerated,
     statuses,

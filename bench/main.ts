@@ -136,6 +136,7 @@ try {
   await baseline.stop();
   const baselines: Partial<Record<BaselineKind, Measurement>> = {
     read: baselineResults.find((r) => r.id === 'B-read')?.measurement,
+    'read-1': baselineResults.find((r) => r.id === 'B-read-1')?.measurement,
     write: baselineResults.find((r) => r.id === 'B-write')?.measurement,
   };
 

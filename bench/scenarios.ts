@@ -9,7 +9,8 @@ import type { SeededDeal } from './seed.ts';
 export const THROUGHPUT_CONNECTIONS = 10;
 export const LATENCY_CONNECTIONS = 1;
 
-export type BaselineKind = 'read' | 'write';
+/** read and write at THROUGHPUT_CONNECTIONS; read-1 at LATENCY_CONNECTIONS, for the list scenarios. */
+export type BaselineKind = 'read' | 'read-1' | 'write';
 
 export interface Scenario {
   id: string;
@@ -45,6 +46,11 @@ export function baselineScenarios(): Scenario[] {
       id: 'B-read',
       name: 'baseline: read one row by primary key',
       load: { method: 'GET', path: () => `/read/${row()}`, expect: [200], connections: THROUGHPUT_CONNECTIONS },
+    },
+    {
+      id: 'B-read-1',
+      name: 'baseline: read one row by primary key, 1 connection',
+      load: { method: 'GET', path: () => `/read/${row()}`, expect: [200], connections: LATENCY_CONNECTIONS },
     },
     {
       id: 'B-write',
@@ -128,7 +134,7 @@ export function serviceScenarios(inputs: Inputs): Scenario[] {
       id: `4${suffix}`,
       name: `all-investor-workflows, ${large ? large.investors.toLocaleString('en') : '?'} investors, page ${page}${query !== undefined ? `, query "${query}"` : ''}`,
       route: allWorkflows,
-      compareTo: 'read',
+      compareTo: 'read-1',
       load: !has(allWorkflows)
         ? missing(allWorkflows)
         : !large
@@ -143,7 +149,7 @@ export function serviceScenarios(inputs: Inputs): Scenario[] {
       id: `5${suffix}`,
       name: `all-transactions, ${inputs.activeInvestors.toLocaleString('en')} active investors${nameOrEmail !== undefined ? `, nameOrEmail "${nameOrEmail}"` : ''}`,
       route: allTransactions,
-      compareTo: 'read',
+      compareTo: 'read-1',
       load: !has(allTransactions)
         ? missing(allTransactions)
         : !large
@@ -158,7 +164,7 @@ export function serviceScenarios(inputs: Inputs): Scenario[] {
     id: '6',
     name: `all-payment-refernces, ${refs ? refs.investors.toLocaleString('en') : '?'} investors`,
     route: references,
-    compareTo: 'read',
+    compareTo: 'read-1',
     load: !has(references)
       ? missing(references)
       : !refs
