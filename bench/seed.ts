@@ -39,6 +39,9 @@ export interface Discovered {
 export async function discover(database: BenchDatabase): Promise<Discovered> {
   const { db, close } = await database.open();
   try {
+    // After a bulk load the planner has no statistics yet (autovacuum would gather them within
+    // minutes); figures should not depend on when it gets round to it.
+    await sql`vacuum analyze`.execute(db);
     const { rows: deals } = await sql<{ deal_id: string; n: string }>`
       select deal_id, count(*)::text as n from journeys group by deal_id order by count(*) desc`.execute(db);
     const seeded: SeededDeal[] = [];

@@ -5,7 +5,7 @@ import { dataObject, type WorkflowEvent } from '../domain/event.ts';
 import { planJump } from '../domain/jump.ts';
 import { canActFor, type Principal } from '../domain/principal.ts';
 import { findDeal } from '../store/deals.ts';
-import { insertEventAndMove, listJourneyEvents, listJourneysEvents, publicEvent, readJourney, type StoredEvent } from '../store/events.ts';
+import { insertEventAndMove, listJourneyEvents, listJourneysEvents, publicEvent, type StoredEvent } from '../store/events.ts';
 import { findInvestor } from '../store/investors.ts';
 import { countPendingEditRequests, deleteEmptyJourney, lockJourney, pageJourneyInvestors } from '../store/journeys.ts';
 import { generatePaymentReference } from '../store/payment-references.ts';
@@ -106,9 +106,13 @@ export interface InvestorJourney {
 /** Endpoint 3: an investor's events in a deal, oldest first (empty before their first move). */
 export async function getInvestorJourney(deps: Deps, principal: Principal, dealId: string, investorUserId: string): Promise<InvestorJourney> {
   if (!canActFor(principal, investorUserId)) throw forbidden('An investor token may read only its own journey');
-  const { dealExists, investorExists, events } = await readJourney(deps.db, dealId, investorUserId);
-  if (!dealExists) throw notFound('deal', dealId);
-  if (!investorExists) throw notFound('investor', investorUserId);
+  // Events exist only for a known deal and investor (foreign keys through journeys), so the usual
+  // case is one simple query; only an empty journey needs to tell a 404 from "no move yet".
+  const events = await listJourneyEvents(deps.db, dealId, investorUserId);
+  if (events.length === 0) {
+    if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
+    if (!(await findInvestor(deps.db, investorUserId))) throw notFound('investor', investorUserId);
+  }
   return { investor: { id: investorUserId }, journey: events.map(publicEvent) };
 }
 

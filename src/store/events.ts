@@ -51,31 +51,6 @@ export async function listJourneyEvents(db: Kysely<DB>, dealId: string, investor
   return rows.map(toEvent);
 }
 
-/**
- * Endpoint 3 in one round trip (issue #8): whether the deal and the investor exist, and the
- * investor's events in the deal, oldest first.
- */
-export async function readJourney(
-  db: Kysely<DB>,
-  dealId: string,
-  investorUserId: string,
-): Promise<{ dealExists: boolean; investorExists: boolean; events: StoredEvent[] }> {
-  type Row = Selectable<WorkflowEventsTable> & { found_deal: string | null; found_investor: string | null };
-  const { rows } = await sql<Row>`
-    select d.id as found_deal, i.id as found_investor, e.*
-    from (values (1)) as one (x)
-    left join deals d on d.id = ${dealId}
-    left join investors i on i.id = ${investorUserId}
-    left join workflow_events e on e.deal_id = d.id and e.investor_user_id = i.id
-    order by e.seq`.execute(db);
-  const first = rows[0];
-  return {
-    dealExists: first?.found_deal != null,
-    investorExists: first?.found_investor != null,
-    events: rows.filter((r) => r.id !== null).map(toEvent),
-  };
-}
-
 /** The journeys of several investors in one deal, in one query, each oldest first. */
 export async function listJourneysEvents(db: Kysely<DB>, dealId: string, investorUserIds: string[]): Promise<Map<string, StoredEvent[]>> {
   const byInvestor = new Map<string, StoredEvent[]>(investorUserIds.map((id) => [id, []]));
