@@ -72,7 +72,7 @@ export function checkTargets(results: ScenarioResult[], scale: ScenarioResult[],
   if (sizes.length >= 2) {
     const smallest = sizes[0]!;
     const largest = sizes[sizes.length - 1]!;
-    const size = (r: ScenarioResult) => r.name.split(',')[1]!.trim();
+    const size = (r: ScenarioResult) => `${Number(r.id.split('-')[1]).toLocaleString('en')} investors`;
     // p50 is whole milliseconds (autocannon); the mean time at 1 connection decides, p50 is shown.
     add('growth', `scenario 4 growth from ${size(smallest)} to ${size(largest)}: within 2× (mean time, 1 connection)`, [smallest.id, largest.id], () => {
       const a = smallest.measurement!;
