@@ -35,6 +35,14 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     bodyLimit: config.bodyLimit,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs,
+    // Node enforces requestTimeout and headersTimeout only when it sweeps its connections, every
+    // 30 s by default: a client trickling a header byte at a time held a socket for 30 s past
+    // REQUEST_TIMEOUT_MS (found by the reliability suite, issue 7). Sweep often enough that a slow
+    // client is cut off within a second of its deadline.
+    http: {
+      connectionsCheckingInterval: Math.max(250, Math.min(1000, Math.floor(config.requestTimeoutMs / 4))),
+      headersTimeout: config.requestTimeoutMs,
+    },
     return503OnClosing: true,
     // Request ids: the caller's X-Request-Id when it is a plain token, otherwise a new UUID.
     genReqId: (req) => {
