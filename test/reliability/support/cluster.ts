@@ -1,8 +1,8 @@
 // A throwaway PostgreSQL cluster for the outage check: initdb into a temp folder, start on a free
 // loopback port, stop and start at will, removed at the end. The shared server is never touched.
 // As root, the server must run as the `postgres` OS user (PostgreSQL refuses to run as root).
-import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './service.ts';
@@ -13,6 +13,9 @@ export interface Cluster {
   start(): void;
   /** `fast` shutdown: sessions are terminated, as when the database host is taken down. */
   stop(): void;
+  /** SIGSTOP every process of the cluster: it accepts nothing and answers nothing (a dead link). */
+  freeze(): void;
+  thaw(): void;
   destroy(): void;
 }
 
@@ -55,6 +58,31 @@ export async function createCluster(): Promise<Cluster> {
   const pgCtl = (action: string, extra: string[] = []) =>
     run([join(bin, 'pg_ctl'), '-D', data, '-l', join(dir, 'log'), '-w', '-t', '30', ...extra, action], 45_000);
   let running = false;
+  const pids = (): number[] => {
+    const file = join(data, 'postmaster.pid');
+    if (!existsSync(file)) return [];
+    const postmaster = Number(readFileSync(file, 'utf8').split('\n')[0]);
+    if (!(postmaster > 0)) return [];
+    let children: number[] = [];
+    try {
+      children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' })
+        .split('\n')
+        .map((line) => Number(line.trim()))
+        .filter((pid) => pid > 0);
+    } catch {
+      // no children
+    }
+    return [postmaster, ...children];
+  };
+  const signal = (sig: NodeJS.Signals) => {
+    for (const pid of pids()) {
+      try {
+        process.kill(pid, sig);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  };
   const cluster: Cluster = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
@@ -66,7 +94,10 @@ export async function createCluster(): Promise<Cluster> {
       pgCtl('stop', ['-m', 'fast']);
       running = false;
     },
+    freeze: () => signal('SIGSTOP'),
+    thaw: () => signal('SIGCONT'),
     destroy() {
+      signal('SIGCONT');
       try {
         if (running) pgCtl('stop', ['-m', 'immediate']);
       } catch {
