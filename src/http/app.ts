@@ -12,6 +12,7 @@ import { createAuthenticator, registerAuth } from './auth.ts';
 import { errorToProblem } from './errors.ts';
 import { registerJsonBody } from './json-body.ts';
 import { sendProblem } from './problems.ts';
+import { registerStorableText } from './storable-text.ts';
 import { routes } from './routes/index.ts';
 import { Problem } from './schemas/common.ts';
 
@@ -127,6 +128,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(
     async (scope) => {
       registerAuth(scope, createAuthenticator(ctx.db, config.jwt, ctx.clock));
+      registerStorableText(scope);
       if (config.rateLimitPerMinute > 0) {
         await scope.register(rateLimit, {
           global: true,
