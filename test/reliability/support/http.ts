@@ -44,6 +44,9 @@ export function createClient(baseUrl: string, options: { maxSockets?: number } =
           headers['content-type'] ??= 'application/json';
         }
       }
+      // Node's client frames a GET or DELETE body with no length at all (the bytes would run into
+      // the next request on the connection): say how long it is, unless sent chunked on purpose.
+      if (body !== undefined && headers['transfer-encoding'] === undefined) headers['content-length'] = String(Buffer.byteLength(body));
       let settled = false;
       const finish = (result: Omit<Received, 'ms'>) => {
         if (settled) return;
