@@ -9,6 +9,7 @@ import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Deps } from '../operations/deps.ts';
 import { createAuthenticator, registerAuth } from './auth.ts';
+import { clientErrorHandler } from './client-errors.ts';
 import { errorToProblem } from './errors.ts';
 import { registerJsonBody } from './json-body.ts';
 import { sendProblem } from './problems.ts';
@@ -45,6 +46,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       headersTimeout: config.requestTimeoutMs,
     },
     return503OnClosing: true,
+    clientErrorHandler,
     // Request ids: the caller's X-Request-Id when it is a plain token, otherwise a new UUID.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -52,11 +52,13 @@ const byStatus: Record<number, AppError['kind']> = {
   401: 'unauthenticated',
   403: 'forbidden',
   404: 'not-found',
+  408: 'request-timeout',
   409: 'conflict',
   413: 'payload-too-large',
   415: 'unsupported-media-type',
   422: 'unprocessable',
   429: 'rate-limited',
+  431: 'headers-too-large',
   503: 'database-unavailable',
 };
 

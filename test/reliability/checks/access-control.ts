@@ -18,6 +18,8 @@ export const investorRoutes = new Set([
   'GET /investors/{investorUserId}',
   'GET /deals/deal/{dealId}/workflow-status',
   'GET /deals/deal/{dealId}/investor-data/{investorUserId}',
+  // The history of an investor's own events is part of their journey.
+  'GET /deals/event/{eventId}/revisions',
   'GET /deals/workflow/step/{stepId}/investor-form-implementation',
   'GET /deals/request-to-edit/filtered',
   'GET /deals/request-to-edit/{requestId}',

@@ -63,10 +63,10 @@ async function settle(client: Client, token: string, path: string, outcomes: Key
   let finalReplays = 0;
   for (const [k, { key }] of outcomes.entries()) {
     let response: Received | undefined;
-    for (let attempt = 0; attempt < 20; attempt++) {
+    for (let attempt = 0; attempt < 5; attempt++) {
       response = await client.post(path, bodies[k], token, { 'idempotency-key': key });
       if (response.status !== 409) break;
-      await sleep(100);
+      await sleep(50 * (attempt + 1));
     }
     if (response?.status !== 201) {
       result.failures.push(`${label}: a later retry of ${key} got ${response?.status} ${response?.text.slice(0, 200)}`);
@@ -121,8 +121,10 @@ export async function retries(): Promise<CheckResult> {
     }
 
     // Jumps: each key is one investor's first move; a duplicate effect would be a second event.
-    const deal = await seedDeal(clients[0]!, admin, KEYS);
+    const idempotency = await findTable(db.pool, 'idempot');
+    const deal = await seedDeal(clients[0]!, admin, idempotency ? KEYS : 0);
     if (!deal.workflow) result.skipped.push('jumps: PUT /deals/deal/{dealId}/workflow is not served yet (issue 3)');
+    else if (!idempotency) result.skipped.push('jumps: Idempotency-Key is not supported yet (issue 5)');
     else {
       const path = `/deals/deal/${deal.dealId}/jump-to-step`;
       const bodies = deal.investors.map((investorUserId) => ({ investorUserId, targetStepId: deal.chain[1], data: { committed_amount: '1000.00' } }));
