@@ -7,6 +7,7 @@ import { selectForUpdate } from '../store/journeys.ts';
 import { findStep } from '../store/workflows.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { capturedData } from './journeys.ts';
+import { recordEventEdited } from './outbox-events.ts';
 
 /**
  * Endpoint 4: replaces an event's data (rules in domain/event.ts) and keeps the previous version
@@ -21,7 +22,7 @@ export async function editEvent(
   options: { reason?: string } = {},
 ): Promise<WorkflowEvent> {
   if (principal.role !== 'admin') throw forbidden('Only staff edit events; investors send edit requests');
-  return inTransaction(deps, async ({ db, clock }) => {
+  return inTransaction(deps, async ({ db, clock, newId }) => {
     const found = await findEvent(db, eventId);
     if (!found) throw notFound('event', eventId);
     await selectForUpdate(db, { dealId: found.dealId, investorUserId: found.investorUserId });
@@ -32,7 +33,22 @@ export async function editEvent(
     const newData = new Map(Object.entries(data));
     checkEventEdit(step, new Map(Object.entries(event.data)), capturedData(journey.filter((e) => e.seq < event.seq)), newData);
     const stored = dataObject(newData);
-    await reviseEvent(db, eventId, stored, { userId: principal.userId, at: clock(), reason: options.reason ?? null });
+    const at = clock();
+    await reviseEvent(db, eventId, stored, { userId: principal.userId, at, reason: options.reason ?? null });
+    // Issue #6: the outbox entry commits with the edit, or not at all.
+    await recordEventEdited(
+      { db, clock, newId },
+      {
+        dealId: found.dealId,
+        investorUserId: found.investorUserId,
+        eventId,
+        stepId: event.toStepId,
+        oldData: event.data,
+        newData: stored,
+        editedByUserId: principal.userId,
+        editedAt: at.toISOString(),
+      },
+    );
     return publicEvent({ ...event, data: stored });
   });
 }

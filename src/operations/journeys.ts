@@ -13,6 +13,7 @@ import type { DB } from '../store/schema.ts';
 import { findWorkflow } from '../store/workflows.ts';
 import type { Kysely } from 'kysely';
 import { type Deps, inTransaction } from './deps.ts';
+import { recordStepEntered } from './outbox-events.ts';
 
 export interface JumpInput {
   investorUserId: string;
@@ -88,6 +89,8 @@ export async function jumpToStep(deps: Deps, principal: Principal, dealId: strin
     };
     await insertEvent(db, event);
     await recordMove(db, key, event.toStepId, event.seq, now);
+    // Issue #6: the outbox entry commits with the move, or not at all.
+    await recordStepEntered({ db, clock, newId }, { dealId, investorUserId: investor.id, event: publicEvent(event) });
     return publicEvent(event);
   });
 }

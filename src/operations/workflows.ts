@@ -8,21 +8,44 @@ import { findDeal } from '../store/deals.ts';
 import { findJourney } from '../store/journeys.ts';
 import * as workflows from '../store/workflows.ts';
 import { type Deps, inTransaction } from './deps.ts';
+import { checkStepTriggersOfWorkflow, listWorkflowStepTriggers, saveStepTriggers, type StepTriggerView, type WorkflowStepTriggersInput } from './step-triggers.ts';
 
 /** Endpoint 1's Workflow: the stored workflow with its steps ordered and linked. */
 export interface WorkflowView extends Omit<Workflow, 'steps' | 'links'> {
-  steps: StepView[];
+  steps: (StepView & { workflowCustomStepTriggers?: StepTriggerView[] })[];
 }
 
 export const viewOf = ({ links, steps, ...workflow }: Workflow): WorkflowView => ({ ...workflow, steps: stepViews(steps, links) });
+
+/**
+ * Issue #6: the webhook triggers of each step that has some, as `workflowCustomStepTriggers`; for
+ * staff only (the URLs are the platform's own systems). Steps without triggers stay as they were.
+ */
+async function withTriggers(deps: Deps, view: WorkflowView): Promise<WorkflowView> {
+  const byStep = await listWorkflowStepTriggers(deps, view.dealId);
+  if (byStep.size === 0) return view;
+  return {
+    ...view,
+    steps: view.steps.map((step) => {
+      const triggers = byStep.get(step.id);
+      return triggers ? { ...step, workflowCustomStepTriggers: triggers } : step;
+    }),
+  };
+}
 
 /**
  * Sets the workflow of a deal (201 when it is the first, 200 when re-applied). Re-applying keeps
  * every journey valid: a step where an investor stands cannot be removed (409 naming them); other
  * removed steps are retired, so past events keep naming them.
  */
-export async function putWorkflow(deps: Deps, dealId: string, doc: WorkflowDocument): Promise<{ workflow: WorkflowView; created: boolean }> {
-  const problems = workflowProblems(doc);
+export async function putWorkflow(
+  deps: Deps,
+  dealId: string,
+  doc: WorkflowDocument,
+  triggers: WorkflowStepTriggersInput = [],
+): Promise<{ workflow: WorkflowView; created: boolean }> {
+  const checkedTriggers = checkStepTriggersOfWorkflow(triggers);
+  const problems = [...workflowProblems(doc), ...checkedTriggers.errors];
   if (problems.length > 0) throw invalid(problems, `The workflow is not valid: ${problems.map((p) => `${p.field} ${p.detail}`).join('; ')}`);
   return inTransaction(deps, async ({ db, clock, newId }) => {
     if (!(await findDeal(db, dealId))) throw notFound('deal', dealId);
@@ -43,8 +66,9 @@ export async function putWorkflow(deps: Deps, dealId: string, doc: WorkflowDocum
     }
     const { notWritten } = await workflows.saveWorkflow(db, { id: existing?.id ?? newId(), dealId, ...doc }, clock());
     if (notWritten.length > 0) throw conflict(`Step ids belong to another deal: ${notWritten.join(', ')}`, { stepIds: notWritten });
+    await saveStepTriggers({ db, clock, newId }, dealId, checkedTriggers.steps);
     const saved = await workflows.findWorkflow(db, dealId);
-    return { workflow: viewOf(saved!), created: existing === undefined };
+    return { workflow: await withTriggers({ db, clock, newId }, viewOf(saved!)), created: existing === undefined };
   });
 }
 
@@ -55,6 +79,6 @@ export async function getWorkflowStatus(deps: Deps, principal: Principal, dealId
     if (!journey) throw forbidden('An investor may read the workflow of a deal they are in only');
   }
   const workflow = await workflows.findWorkflow(deps.db, dealId);
-  if (workflow) return viewOf(workflow);
+  if (workflow) return principal.role === 'admin' ? withTriggers(deps, viewOf(workflow)) : viewOf(workflow);
   throw (await findDeal(deps.db, dealId)) ? notFound('workflow of deal', dealId) : notFound('deal', dealId);
 }

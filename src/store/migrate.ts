@@ -10,10 +10,9 @@ import { FileMigrationProvider, type MigrationResult, Migrator } from 'kysely/mi
 const folder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResult[]> {
-  // The migrator looks for its own tables in every schema unless told which one: a database holding
-  // another copy in another schema (another test run, a second installation) made it think they
-  // existed here, then fail to find them ("relation kysely_migration_lock does not exist"). Ours
-  // live in the schema the connection works in.
+  // Kysely looks for its migration tables in every schema unless told which one: with another
+  // schema holding them (a test file running beside this one, another app in the database) it
+  // would skip creating its own and fail (42P01). Ours live in the current schema.
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   const migrator = new Migrator({
     db,

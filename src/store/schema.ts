@@ -135,6 +135,107 @@ export interface EditRequestsTable {
   decided_at: Date | null;
   decided_by_user_id: string | null;
   decision_reason: string | null;
+  /** Arrival order (migration 0006a): newest first is seq descending. */
+  seq: Generated<string>;
+}
+
+export interface AssetsTable {
+  /** bigint: read back as a string, converted in store/assets.ts. */
+  id: ColumnType<string, number, never>;
+  name: string;
+  currency: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** numeric: written and read as decimal text, never as a JS number. */
+type Numeric = ColumnType<string, string, never>;
+
+export interface SubscriptionsTable {
+  id: string;
+  asset_id: ColumnType<string, number, never>;
+  investor_id: string;
+  units: Numeric;
+  price_per_unit: Numeric;
+  total: Numeric;
+  fee: Numeric;
+  funding_source: string;
+  /** date: written as YYYY-MM-DD; read as text (store selects `::text`, never a JS Date). */
+  invoice_date: ColumnType<unknown, string, never>;
+  settlement_date: ColumnType<unknown, string, never>;
+  source: string | null;
+  source_id: string | null;
+  description: string | null;
+  created_by_user_id: string;
+  created_at: Date;
+}
+
+export interface IdempotencyKeysTable {
+  /** The caller's token (Principal.tokenKey). */
+  scope: string;
+  key: string;
+  /** SHA-256 of method, path and canonical body. */
+  fingerprint: string;
+  status: 'in-progress' | 'done';
+  lease_id: string;
+  response_status: number | null;
+  /** The response body exactly as first sent (text, not jsonb, so a replay is byte-identical). */
+  response_body: string | null;
+  created_at: Date;
+  expires_at: Date;
+}
+
+export interface OutboxSequencesTable {
+  /** `deal:<dealId>`, or `platform` for entries without a deal. */
+  stream: string;
+  last_sequence: string;
+}
+
+export interface OutboxTable {
+  id: string;
+  stream: string;
+  sequence: ColumnType<string, number | string, never>;
+  type: string;
+  occurred_at: Date;
+  deal_id: string | null;
+  payload: ColumnType<unknown, string, never>;
+}
+
+export interface WebhookSecretsTable {
+  id: string;
+  secret: string;
+  created_at: Date;
+}
+
+export interface StepTriggersTable {
+  id: string;
+  deal_id: string;
+  step_id: string;
+  position: number;
+  kind: string;
+  url: string;
+  secret_id: string | null;
+  events: string[];
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  outbox_id: string;
+  deal_id: string | null;
+  event_type: string;
+  url: string;
+  secret_id: string | null;
+  created_at: Date;
+  attempts: Generated<number>;
+  failures: Generated<number>;
+  last_status: number | null;
+  last_error: string | null;
+  last_attempt_at: Date | null;
+  next_attempt_at: Date;
+  claimed_until: Date | null;
+  claim_id: string | null;
+  delivered_at: Date | null;
+  dead_at: Date | null;
 }
 
 export interface DB {
@@ -149,6 +250,14 @@ export interface DB {
   event_revisions: EventRevisionsTable;
   form_implementations: FormImplementationsTable;
   edit_requests: EditRequestsTable;
+  assets: AssetsTable;
+  subscriptions: SubscriptionsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  outbox_sequences: OutboxSequencesTable;
+  outbox: OutboxTable;
+  webhook_secrets: WebhookSecretsTable;
+  step_triggers: StepTriggersTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type { Generated };

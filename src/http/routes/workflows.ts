@@ -54,7 +54,8 @@ export function workflowRoutes(app: Api, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const { workflow, created } = await putWorkflow(ctx, request.params.dealId, toDocument(request.body));
+      const triggers = request.body.steps.map((step) => ({ id: step.id, triggers: step.triggers }));
+      const { workflow, created } = await putWorkflow(ctx, request.params.dealId, toDocument(request.body), triggers);
       return reply.code(created ? 201 : 200).send(workflow);
     },
   );

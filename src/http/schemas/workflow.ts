@@ -3,6 +3,7 @@
 // checked by domain/workflow-graph.ts, so one 400 names every problem of a document at once.
 import { type Static, Type } from 'typebox';
 import { StrictObject, Timestamp } from './common.ts';
+import { StepTriggersBody, WorkflowCustomStepTriggers } from './step-trigger.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -47,6 +48,7 @@ export const WorkflowBody = StrictObject({
         ),
       ),
       formId: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 }))),
+      triggers: Type.Optional(StepTriggersBody),
     }),
     { maxItems: 200 },
   ),
@@ -81,6 +83,7 @@ export const Workflow = Type.Object({
       ),
       requirements: Type.Array(Requirement),
       formId: Nullable(Type.String()),
+      workflowCustomStepTriggers: WorkflowCustomStepTriggers,
     }),
   ),
 });

@@ -1,0 +1,33 @@
+// Step triggers in the workflow document (issue #6): what a client sends on PUT …/workflow, and
+// what endpoint 1 returns as `workflowCustomStepTriggers` (our additive field; never the secret).
+import { Type } from 'typebox';
+import { MAX_TRIGGERS_PER_STEP } from '../../domain/step-trigger.ts';
+import { outboxEventTypes } from '../../domain/outbox-event.ts';
+import { StrictObject } from './common.ts';
+
+const eventsDescription = `event types that fire it: ${outboxEventTypes.join(', ')} (default: journey.step-entered)`;
+
+export const StepTriggerBody = StrictObject({
+  kind: Type.Literal('webhook'),
+  url: Type.String({ minLength: 1, maxLength: 2048, description: 'http(s) URL without credentials' }),
+  secret: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description: 'whsec_<base64 of 24–64 bytes>: signs deliveries (Standard Webhooks). Left out: the secret already set for this step and URL is kept; none set: deliveries are unsigned.',
+    }),
+  ),
+  events: Type.Optional(Type.Array(Type.String(), { maxItems: outboxEventTypes.length, description: eventsDescription })),
+});
+
+export const StepTriggersBody = Type.Array(StepTriggerBody, { maxItems: MAX_TRIGGERS_PER_STEP });
+
+export const StepTriggerView = Type.Object({
+  kind: Type.Literal('webhook'),
+  url: Type.String(),
+  events: Type.Array(Type.String()),
+  hasSecret: Type.Boolean({ description: 'a secret is set (it is never shown)' }),
+});
+
+export const WorkflowCustomStepTriggers = Type.Optional(
+  Type.Array(StepTriggerView, { description: 'Webhook triggers of the step, when it has some (staff only; an investor never sees them)' }),
+);
