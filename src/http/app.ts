@@ -14,6 +14,7 @@ import { errorToProblem } from './errors.ts';
 import { registerJsonBody } from './json-body.ts';
 import { sendProblem } from './problems.ts';
 import { registerStorableText } from './storable-text.ts';
+import { registerWholeNumbers } from './whole-number-query.ts';
 import { routes } from './routes/index.ts';
 import { Problem } from './schemas/common.ts';
 
@@ -131,6 +132,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     async (scope) => {
       registerAuth(scope, createAuthenticator(ctx.db, config.jwt, ctx.clock));
       registerStorableText(scope);
+      registerWholeNumbers(scope);
       if (config.rateLimitPerMinute > 0) {
         await scope.register(rateLimit, {
           global: true,
