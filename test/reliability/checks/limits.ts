@@ -81,7 +81,8 @@ export async function limits(): Promise<CheckResult> {
     for (const op of paged) {
       const { method, path, body } = requestOf(op, hints);
       const join = path.includes('?') ? '&' : '?';
-      for (const bad of ['limit=0', 'limit=101', 'limit=-1', 'limit=abc', 'limit=1.5', 'limit=1e3', 'limit=99999999999999999999', 'page=0', 'page=-1']) {
+      const pages = op.queryParams.some((q) => q.name === 'page') ? ['page=0', 'page=-1', 'page=1.5'] : [];
+      for (const bad of ['limit=0', 'limit=101', 'limit=-1', 'limit=abc', 'limit=1.5', 'limit=1e3', 'limit=0x10', 'limit=99999999999999999999', ...pages]) {
         const response = await client.request({ method, path: `${path}${join}${bad}`, headers: { authorization: `Bearer ${admin}` }, ...(body !== undefined ? { body: body as object } : {}) });
         const field = bad.split('=')[0];
         if (response.status !== 400 || !isProblem(response) || !response.json.errors?.some((e: any) => e.field === field)) {
