@@ -44,7 +44,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    maxParamLength: 500,
+    routerOptions: { maxParamLength: 500 },
     // Bad URLs and over-long path parameters, rejected by the router before any route runs.
     frameworkErrors: (error, _request, reply) =>
       sendProblem(reply, new AppError('validation', error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : 'The URL is malformed')),

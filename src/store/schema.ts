@@ -25,9 +25,130 @@ export interface DealsTable {
   updated_at: Date;
 }
 
+export interface InvestorsTable {
+  id: string;
+  remote_id: string;
+  data_source: string;
+  team_user_id: string | null;
+  kyc_check_level: number | null;
+  /** The investor's contact object as in the interface (endpoint 7), whole. */
+  contact: ColumnType<unknown, string, string>;
+  full_name: string;
+  email: string | null;
+  status: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** jsonb: written as a JSON string, read back parsed. */
+type Json<T = unknown> = ColumnType<T, string, string>;
+
+export interface WorkflowsTable {
+  deal_id: string;
+  id: string;
+  label: string;
+  description: string;
+  investor_engagement_enabled: boolean;
+  /** Incremented on every PUT of the workflow (cache invalidation, optimistic checks). */
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface WorkflowStepsTable {
+  id: string;
+  deal_id: string;
+  label: string;
+  type: string;
+  /** Order of the step in the workflow document as last applied. */
+  position: number;
+  /** StepField[] (domain/workflow.ts). */
+  fields: Json;
+  /** Requirement[] (domain/workflow.ts). */
+  requirements: Json;
+  form_id: string | null;
+  /** Step triggers (webhooks), issue #6. */
+  triggers: ColumnType<unknown, string | undefined, string>;
+  /** Set when a re-applied workflow no longer has the step; past events still name it. */
+  retired_at: Date | null;
+}
+
+export interface WorkflowLinksTable {
+  deal_id: string;
+  from_step_id: string;
+  to_step_id: string;
+}
+
+export interface JourneysTable {
+  deal_id: string;
+  investor_user_id: string;
+  current_step_id: string;
+  event_count: number;
+  /** ISO 11649 RF creditor reference, assigned with the first event, never changed. */
+  payment_reference: string;
+  started_at: Date;
+  moved_at: Date;
+}
+
+export interface WorkflowEventsTable {
+  id: string;
+  deal_id: string;
+  investor_user_id: string;
+  /** 1, 2, 3… within the journey. */
+  seq: number;
+  from_step_id: string | null;
+  to_step_id: string;
+  /** The current data (the latest revision). */
+  data: Json<Record<string, string>>;
+  created_by_user_id: string;
+  created_at: Date;
+}
+
+export interface EventRevisionsTable {
+  event_id: string;
+  revision: number;
+  data: Json<Record<string, string>>;
+  set_by_user_id: string;
+  set_at: Date;
+  reason: string | null;
+}
+
+export interface FormImplementationsTable {
+  id: string;
+  step_id: string;
+  investor_user_id: string;
+  form_id: string;
+  created_at: Date;
+}
+
+export interface EditRequestsTable {
+  id: string;
+  workflow_event_id: string;
+  deal_id: string;
+  investor_user_id: string;
+  type: string;
+  reason: string;
+  new_data: Json<Record<string, string> | null> | null;
+  status: string;
+  created_by_user_id: string;
+  created_at: Date;
+  decided_at: Date | null;
+  decided_by_user_id: string | null;
+  decision_reason: string | null;
+}
+
 export interface DB {
   api_tokens: ApiTokensTable;
   deals: DealsTable;
+  investors: InvestorsTable;
+  workflows: WorkflowsTable;
+  workflow_steps: WorkflowStepsTable;
+  workflow_links: WorkflowLinksTable;
+  journeys: JourneysTable;
+  workflow_events: WorkflowEventsTable;
+  event_revisions: EventRevisionsTable;
+  form_implementations: FormImplementationsTable;
+  edit_requests: EditRequestsTable;
 }
 
 export type { Generated };

@@ -1,0 +1,45 @@
+// The investor directory entry: the investor object of endpoint 7 (all-transactions).
+
+export interface InvestorClassification {
+  investorClassId: string;
+  organisation: string | null;
+  investorClass: string;
+  name: string;
+}
+
+export interface PersonalContact {
+  forename: string;
+  middleNames: string | null;
+  surname: string;
+  title: string | null;
+  nickname: string | null;
+  dateOfBirth: string | null;
+  email: string | null;
+}
+
+export interface InvestorContact {
+  guid: string;
+  externalId: string | null;
+  userType: number;
+  status: string;
+  contact: PersonalContact;
+  username: string;
+  profilePhotoFileKey: string | null;
+  name: string;
+  classifications: InvestorClassification[];
+  fullName: string;
+  tfaEnabled: boolean;
+  compliance: string;
+}
+
+export interface Investor {
+  id: string;
+  remoteId: string;
+  dataSource: string;
+  teamUserId: string | null;
+  kycCheckLevel: number | null;
+  contact: InvestorContact;
+}
+
+/** Active investors (endpoint 7) are those whose contact status is `active`. */
+export const ACTIVE_STATUS = 'active';

@@ -1,0 +1,58 @@
+// The workflow of a deal: a DAG of steps joined by links. Types and closed vocabularies; the graph
+// rules and the jump rules live beside this file.
+
+export const stepTypes = ['default', 'complete', 'withdrawn'] as const;
+export type StepType = (typeof stepTypes)[number];
+
+/** Value kinds of step fields (our extension; `text` when absent). Values are strings on the wire. */
+export const fieldKinds = ['text', 'amount', 'currency', 'date', 'email', 'choice'] as const;
+export type FieldKind = (typeof fieldKinds)[number];
+
+export const requirementKinds = ['kyc-level', 'classification', 'no-pending-edit-requests', 'previous-fields-complete'] as const;
+export type RequirementKind = (typeof requirementKinds)[number];
+
+export type Requirement =
+  /** The investor's kycCheckLevel is at least `minimumLevel`. */
+  | { kind: 'kyc-level'; minimumLevel: number }
+  /** The investor holds one of these investor classes (classification `investorClass`). */
+  | { kind: 'classification'; classes: string[] }
+  /** No edit request of this investor in this deal is pending. */
+  | { kind: 'no-pending-edit-requests' }
+  /** Every required field of every step on the investor's path so far is captured. */
+  | { kind: 'previous-fields-complete' };
+
+export interface StepField {
+  fieldKey: string;
+  required: boolean;
+  kind: FieldKind;
+  label: string | null;
+  /** Allowed values of a `choice` field. */
+  options: string[] | null;
+}
+
+export interface Step {
+  id: string;
+  label: string;
+  type: StepType;
+  stepFields: StepField[];
+  requirements: Requirement[];
+  formId: string | null;
+}
+
+export interface Link {
+  fromStepId: string;
+  toStepId: string;
+}
+
+export interface Workflow {
+  id: string;
+  dealId: string;
+  label: string;
+  description: string;
+  investorEngagementEnabled: boolean;
+  /** Incremented every time the workflow is set. */
+  version: number;
+  /** Live steps, in document order. */
+  steps: Step[];
+  links: Link[];
+}
