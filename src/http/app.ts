@@ -162,11 +162,15 @@ async function registerBackOfficeApp(scope: FastifyInstance) {
     root: webDist,
     prefix: '/app/',
     decorateReply: false,
-    redirect: true,
     index: ['index.html'],
     schemaHide: true,
     setHeaders: (reply, path) => {
       reply.header('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
+  });
+  // The app's asset URLs are relative, so it must be opened as …/app/ (with the slash).
+  scope.get('/app', { schema: { hide: true }, config: { public: true } }, async (request, reply) => {
+    const [path, query] = request.url.split('?');
+    return reply.redirect(`${path}/${query === undefined ? '' : `?${query}`}`, 301);
   });
 }
