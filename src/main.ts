@@ -42,9 +42,10 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   log = app.log;
   const address = await app.listen({ port: config.port, host: config.host });
   const url = `${address}${config.basePath}`;
-  app.log.info({ url, database: database.kind }, 'dealflow listening');
+  app.log.info({ url, backOffice: `${url}/app/`, database: database.kind }, 'dealflow listening');
   for (const line of firstRun) print(line);
   if (firstRun.length > 0) {
+    print(`Back office: ${url}/app/`);
     print(`API docs:   ${url}/docs`);
     print(`Health:     ${url}/healthz`);
     print(`Try:        curl -H "Authorization: Bearer <token>" ${url}/whoami`);
