@@ -202,7 +202,7 @@ describe('back office, end to end', { skip: skipE2e }, () => {
     await page.setViewportSize({ width: 420, height: 820 });
     await page.getByRole('link', { name: 'Board' }).click();
     await page.locator('.column').first().waitFor();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth') as number;
     assert.ok(overflow <= 1, `the page itself does not scroll sideways (${overflow}px)`);
     await screenshot(page, 'board-narrow');
     await page.setViewportSize({ width: 1440, height: 900 });
