@@ -51,7 +51,7 @@ function Shell({ who, onSignOut }: { who: Whoami; onSignOut: () => void }) {
         </a>
         <div className="topbar-right">
           <span className="who" title={`Signed in as ${who.userId}`}>
-            {who.userId}
+            {who.role} · {who.userId.slice(0, 8)}
           </span>
           <button type="button" className="button button-quiet" onClick={onSignOut}>
             Sign out

@@ -234,7 +234,7 @@ function Column({ dealId, step, summary, loading, query, workflow, onOpen, onMov
             {loading && !summary ? '…' : count.toLocaleString('en-GB')}
           </span>
         </div>
-        <div className="column-total muted small">{summary ? formatTotals(summary.committed) : '\u00a0'}</div>
+        <div className="column-total muted small">{!summary ? (loading ? '\u00a0' : 'no commitments') : summary.committed.length ? formatTotals(summary.committed) : 'no commitments'}</div>
       </header>
       <div
         className="column-body"
@@ -316,7 +316,7 @@ function BoardCard({ card, style, workflow, onOpen, onMove }: CardProps) {
     >
       <button type="button" className="card-main" onClick={() => onOpen(card.investorUserId)} title="Open the journey">
         <span className="card-name">{card.fullName}</span>
-        <span className="card-amount">{formatMoney(card.committedAmount, card.currency)}</span>
+        <span className="card-amount">{card.committedAmount ? formatMoney(card.committedAmount, card.currency) : <span className="muted">no commitment yet</span>}</span>
         <span className="card-meta">
           <span className="card-email">{card.email ?? card.investorUserId}</span>
           <span className={days > 30 ? 'card-days stale' : 'card-days'} title={`At this step since ${new Date(card.enteredStepAt).toLocaleString()}`}>

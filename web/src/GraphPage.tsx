@@ -9,25 +9,34 @@ import { useLoad } from './hooks.ts';
 import { describeRequirement } from './MoveDialog.tsx';
 import { Empty, ErrorState, Spinner } from './ui.tsx';
 
-const NODE_WIDTH = 240;
-const NODE_HEIGHT = 150;
+const NODE_WIDTH = 220;
+const MAX_FIELDS = 4;
+/** Height of a node: title and totals, a line per field (up to MAX_FIELDS), and a row of badges. */
+const nodeHeight = (step: Step) => {
+  const badges = (step.requirements ?? []).length + (step.formId ? 1 : 0) + (triggersOf(step).length > 0 ? 1 : 0);
+  return 72 + Math.min(step.stepFields.length, MAX_FIELDS + 1) * 20 + (badges === 0 ? 0 : badges === 1 ? 30 : 56);
+};
+const triggersOf = (step: Step) => step.workflowCustomStepTriggers ?? step.triggers ?? [];
+const hasBadges = (step: Step) => (step.requirements ?? []).length > 0 || !!step.formId || triggersOf(step).length > 0;
 
 interface Placed {
   step: Step;
   x: number;
   y: number;
+  height: number;
 }
 
 function layout(workflow: Workflow) {
   const graph = new dagre.graphlib.Graph();
-  graph.setGraph({ rankdir: 'LR', nodesep: 28, ranksep: 64, marginx: 16, marginy: 16 });
+  graph.setGraph({ rankdir: 'LR', nodesep: 24, ranksep: 56, marginx: 12, marginy: 12 });
   graph.setDefaultEdgeLabel(() => ({}));
-  for (const step of workflow.steps) graph.setNode(step.id, { width: NODE_WIDTH, height: NODE_HEIGHT });
+  for (const step of workflow.steps) graph.setNode(step.id, { width: NODE_WIDTH, height: nodeHeight(step) });
   for (const step of workflow.steps) for (const link of step.nextStepLinks) graph.setEdge(link.fromStepId, link.toStepId);
   dagre.layout(graph);
   const nodes: Placed[] = workflow.steps.map((step) => {
     const node = graph.node(step.id);
-    return { step, x: node.x - NODE_WIDTH / 2, y: node.y - NODE_HEIGHT / 2 };
+    const height = nodeHeight(step);
+    return { step, x: node.x - NODE_WIDTH / 2, y: node.y - height / 2, height };
   });
   const edges = graph.edges().map((e) => ({ id: `${e.v}->${e.w}`, points: graph.edge(e).points ?? [] }));
   const { width = 0, height = 0 } = graph.graph();
@@ -54,7 +63,7 @@ export function GraphPage({ dealId }: { dealId: string }) {
           {workflow.label || 'Workflow'} · {plural(workflow.steps.length, 'step')} · {plural(board.total, 'investor')}
         </span>
         <span className="legend muted small">
-          <span className="badge badge-blue">fields</span> <span className="badge badge-amber">requirements</span> <span className="badge badge-violet">form</span>{' '}
+          <span className="badge badge-blue">field kind</span> <span className="required">*</span> required <span className="badge badge-amber">requirements</span> <span className="badge badge-violet">form</span>{' '}
           <span className="badge badge-green">trigger</span>
         </span>
       </div>
@@ -71,12 +80,13 @@ export function GraphPage({ dealId }: { dealId: string }) {
             {placed.edges.map((edge) => (
               <path key={edge.id} d={path(edge.points)} className="graph-edge" markerEnd="url(#arrow)" />
             ))}
-            {placed.nodes.map(({ step, x, y }) => {
+            {placed.nodes.map(({ step, x, y, height }) => {
               const column = columns.get(step.id);
               const required = step.stepFields.filter((f) => f.required).length;
-              const triggers = step.workflowCustomStepTriggers ?? step.triggers ?? [];
+              const triggers = triggersOf(step);
+              const shown = step.stepFields.length > MAX_FIELDS + 1 ? step.stepFields.slice(0, MAX_FIELDS) : step.stepFields;
               return (
-                <foreignObject key={step.id} x={x} y={y} width={NODE_WIDTH} height={NODE_HEIGHT}>
+                <foreignObject key={step.id} x={x} y={y} width={NODE_WIDTH} height={height}>
                   <div className={`node node-${step.type}`} data-step-id={step.id}>
                     <div className="node-head">
                       <span className="node-title">{step.label}</span>
@@ -86,15 +96,20 @@ export function GraphPage({ dealId }: { dealId: string }) {
                     </div>
                     <div className="node-sub muted small">
                       {step.type !== 'default' ? `${step.type} · ` : ''}
-                      {column ? formatTotals(column.committed) : '—'}
+                      {column && column.committed.length > 0 ? formatTotals(column.committed) : 'no commitments'}
                     </div>
+                    {step.stepFields.length > 0 && (
+                      <ul className="node-fields" aria-label={`${plural(step.stepFields.length, 'field')}, ${required} required`}>
+                        {shown.map((f) => (
+                          <li key={f.fieldKey}>
+                            <span className="badge badge-blue">{f.kind ?? 'text'}</span> {fieldLabel(f)}
+                            {f.required && <span className="required"> *</span>}
+                          </li>
+                        ))}
+                        {shown.length < step.stepFields.length && <li className="muted">+ {step.stepFields.length - shown.length} more</li>}
+                      </ul>
+                    )}
                     <div className="node-badges">
-                      {step.stepFields.length > 0 && (
-                        <span className="badge badge-blue" title={step.stepFields.map((f) => `${fieldLabel(f)}${f.required ? ' (required)' : ''}`).join(', ')}>
-                          {plural(step.stepFields.length, 'field')}
-                          {required ? ` · ${required} req.` : ''}
-                        </span>
-                      )}
                       {(step.requirements ?? []).map((r, i) => (
                         <span key={i} className="badge badge-amber" title="Requirement to enter this step">
                           {describeRequirement(r)}
