@@ -1,0 +1,42 @@
+// Values of step fields: strings on the wire, checked against the field's kind.
+import { isCurrencyCode } from './currency.ts';
+import type { StepField } from './workflow.ts';
+
+/** A non-negative decimal string: money is never a float ("25000.00", "0.5"; not "1e3", "-1", "01"). */
+const AMOUNT = /^(0|[1-9]\d{0,17})(\.\d{1,8})?$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A date that exists on the calendar: "2026-02-29" does not. */
+export function isCalendarDate(value: string): boolean {
+  const match = DATE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** Why `value` does not fit `field`, or undefined when it does. */
+export function valueProblem(field: Pick<StepField, 'kind' | 'options'>, value: string): string | undefined {
+  switch (field.kind) {
+    case 'text':
+      return undefined;
+    case 'amount':
+      return AMOUNT.test(value) ? undefined : 'must be a non-negative decimal string such as "25000.00"';
+    case 'currency':
+      return isCurrencyCode(value) ? undefined : 'must be an ISO 4217 currency code such as "EUR"';
+    case 'date':
+      return isCalendarDate(value) ? undefined : 'must be a date that exists, as YYYY-MM-DD';
+    case 'email':
+      return value.length <= 320 && EMAIL.test(value) ? undefined : 'must be an e-mail address';
+    case 'choice':
+      return (field.options ?? []).includes(value) ? undefined : `must be one of ${(field.options ?? []).map((o) => JSON.stringify(o)).join(', ')}`;
+    default: {
+      const exhaustive: never = field.kind;
+      return `unknown kind ${String(exhaustive)}`;
+    }
+  }
+}
+
+/** A field counts as populated when its value holds more than white space. */
+export const isPopulated = (value: string | undefined): boolean => value !== undefined && value.trim() !== '';

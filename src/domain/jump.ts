@@ -1,0 +1,162 @@
+// The jump rules of the brief ("Workflows and the jump"), as one pure function: given the workflow,
+// where the investor stands and what they captured so far, decide whether a move is allowed. The
+// operation (operations/journeys.ts) loads the facts under a lock and writes the event.
+import { AppError, conflict, invalid, notFound, unprocessable, type FieldError } from './errors.ts';
+import { isPopulated, valueProblem } from './field-value.ts';
+import { ancestors, descendants, graphOf } from './workflow-graph.ts';
+import type { Link, Requirement, Step, StepField } from './workflow.ts';
+
+export interface JumpFacts {
+  /** The deal's live steps and links. */
+  steps: readonly Step[];
+  links: readonly Link[];
+  /** Where the investor stands: the `toStepId` of their latest event, null before the first. */
+  currentStepId: string | null;
+  /** The `toStepId` of every earlier event, oldest first. */
+  visitedStepIds: readonly string[];
+  /** Data captured by the investor's earlier events in this deal, later events winning. */
+  captured: ReadonlyMap<string, string>;
+  investor: { kycCheckLevel: number | null; classes: readonly string[] };
+  /** Pending edit requests of this investor in this deal. */
+  pendingEditRequests: number;
+}
+
+export interface JumpRequest {
+  targetStepId: string;
+  data: ReadonlyMap<string, string>;
+  /** undefined: unconditional; null: only if the investor is not yet in the workflow. */
+  expectedCurrentStepId?: string | null;
+}
+
+export type Direction = 'first' | 'forward' | 'backward';
+
+export interface JumpPlan {
+  direction: Direction;
+  /** Steps the move passes over (rule 2 and 3), in the workflow's document order. */
+  intermediaryStepIds: string[];
+}
+
+export interface FailedRequirement {
+  kind: Requirement['kind'];
+  detail: string;
+}
+
+/** Decides a move; throws the AppError of the first rule it breaks (404, 409, 400, then 422). */
+export function planJump(facts: JumpFacts, request: JumpRequest): JumpPlan {
+  const steps = new Map(facts.steps.map((s) => [s.id, s]));
+  const target = steps.get(request.targetStepId);
+  // Rule 1.
+  if (!target) throw notFound('step', request.targetStepId);
+
+  // Rule 8: a conditional move.
+  if (request.expectedCurrentStepId !== undefined && request.expectedCurrentStepId !== facts.currentStepId) {
+    throw conflict(
+      facts.currentStepId === null
+        ? 'The investor is not in the workflow yet; the move expected them elsewhere'
+        : `The investor stands at "${facts.currentStepId}", not at the expected step`,
+      { currentStepId: facts.currentStepId },
+    );
+  }
+
+  // Rules 2 and 3.
+  const graph = graphOf(steps.keys(), facts.links);
+  const plan = direction(graph, facts.currentStepId, target.id);
+  const order = new Map(facts.steps.map((s, i) => [s.id, i]));
+  plan.intermediaryStepIds.sort((a, b) => order.get(a)! - order.get(b)!);
+  const intermediaries = plan.intermediaryStepIds.map((id) => steps.get(id)!);
+
+  // Rule 4: keys of the target or of intermediary steps, values of the field's kind.
+  const fieldsByKey = new Map<string, StepField[]>();
+  for (const step of [target, ...intermediaries]) {
+    for (const field of step.stepFields) fieldsByKey.set(field.fieldKey, [...(fieldsByKey.get(field.fieldKey) ?? []), field]);
+  }
+  const errors: FieldError[] = [];
+  for (const [key, value] of request.data) {
+    const fields = fieldsByKey.get(key);
+    if (!fields) {
+      errors.push({ in: 'body', field: `data.${key}`, detail: 'is not a field of the target step or of a step the move passes over' });
+      continue;
+    }
+    const problem = fields.map((f) => valueProblem(f, value)).find((p) => p !== undefined);
+    if (problem) errors.push({ in: 'body', field: `data.${key}`, detail: problem });
+  }
+  if (errors.length > 0) throw invalid(errors, `The data does not fit the steps of this move: ${errors.map((e) => e.field).join(', ')}`);
+
+  // Rule 5: required fields, from this move's data or captured earlier.
+  const populated = (key: string) => isPopulated(request.data.get(key)) || isPopulated(facts.captured.get(key));
+  const missing = new Set<string>();
+  const supplied = (step: Step) => step.stepFields.some((f) => request.data.has(f.fieldKey));
+  for (const step of [target, ...intermediaries.filter(supplied)]) {
+    for (const field of step.stepFields) if (field.required && !populated(field.fieldKey)) missing.add(field.fieldKey);
+  }
+
+  // Rule 6: requirements of the target step.
+  const failed: FailedRequirement[] = [];
+  for (const requirement of target.requirements) {
+    const detail = requirementFailure(requirement, facts, [...facts.visitedStepIds, ...plan.intermediaryStepIds], steps, populated);
+    if (detail) failed.push({ kind: requirement.kind, detail });
+  }
+  if (missing.size > 0 || failed.length > 0) {
+    const parts = [
+      ...(missing.size > 0 ? [`required fields missing: ${[...missing].join(', ')}`] : []),
+      ...(failed.length > 0 ? [`requirements not met: ${failed.map((f) => f.kind).join(', ')}`] : []),
+    ];
+    throw unprocessable(`The move to "${target.id}" is not allowed: ${parts.join('; ')}`, {
+      ...(missing.size > 0 ? { missingFields: [...missing] } : {}),
+      ...(failed.length > 0 ? { failedRequirements: failed } : {}),
+    });
+  }
+  return plan;
+}
+
+function direction(graph: ReturnType<typeof graphOf>, currentStepId: string | null, targetId: string): JumpPlan {
+  if (currentStepId === null) {
+    // In a DAG every step is reachable from some entry step, and every ancestor of the target lies
+    // on a path from an entry step to it.
+    return { direction: 'first', intermediaryStepIds: [...ancestors(graph, targetId)] };
+  }
+  if (currentStepId === targetId) throw conflict(`The investor already stands at "${targetId}"`, { currentStepId });
+  const after = descendants(graph, currentStepId);
+  if (after.has(targetId)) {
+    const before = ancestors(graph, targetId);
+    return { direction: 'forward', intermediaryStepIds: [...after].filter((id) => before.has(id)) };
+  }
+  // Backward: the investor returns to an earlier step, whose own fields may be captured again; the
+  // steps in between are not passed over, so they contribute no fields.
+  if (descendants(graph, targetId).has(currentStepId)) return { direction: 'backward', intermediaryStepIds: [] };
+  throw conflict(`"${targetId}" is on another branch: it is neither reachable from "${currentStepId}" nor before it`, { currentStepId });
+}
+
+function requirementFailure(
+  requirement: Requirement,
+  facts: JumpFacts,
+  pathStepIds: readonly string[],
+  steps: ReadonlyMap<string, Step>,
+  populated: (key: string) => boolean,
+): string | undefined {
+  switch (requirement.kind) {
+    case 'kyc-level': {
+      const level = facts.investor.kycCheckLevel;
+      return level !== null && level >= requirement.minimumLevel
+        ? undefined
+        : `the investor's KYC check level is ${level ?? 'not set'}; at least ${requirement.minimumLevel} is required`;
+    }
+    case 'classification':
+      return facts.investor.classes.some((c) => requirement.classes.includes(c))
+        ? undefined
+        : `the investor holds none of the classes ${requirement.classes.join(', ')}`;
+    case 'no-pending-edit-requests':
+      return facts.pendingEditRequests === 0 ? undefined : `the investor has ${facts.pendingEditRequests} pending edit request(s) in this deal`;
+    case 'previous-fields-complete': {
+      const missing = new Set<string>();
+      for (const id of pathStepIds) {
+        for (const field of steps.get(id)?.stepFields ?? []) if (field.required && !populated(field.fieldKey)) missing.add(field.fieldKey);
+      }
+      return missing.size === 0 ? undefined : `required fields of earlier steps are not captured: ${[...missing].join(', ')}`;
+    }
+    default: {
+      const exhaustive: never = requirement;
+      throw new AppError('internal', `unknown requirement ${JSON.stringify(exhaustive)}`);
+    }
+  }
+}

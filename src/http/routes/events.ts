@@ -1,0 +1,41 @@
+// Endpoint 4 (edit an event's data) and the revisions of an event (management API).
+import { Type } from 'typebox';
+import { editEvent, getEventRevisions } from '../../operations/events.ts';
+import type { Api, AppContext } from '../app.ts';
+import { principalOf } from '../auth.ts';
+import { EventData, EventRevision, WorkflowEvent } from '../schemas/workflow.ts';
+
+const Params = Type.Object({ eventId: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export function eventRoutes(app: Api, ctx: AppContext) {
+  app.post(
+    '/deals/event/:eventId/edit',
+    {
+      schema: {
+        tags: ['journeys'],
+        summary: "Edit Workflow Event (endpoint 4): the body is the event's new data",
+        description:
+          "Allowed keys: the fields of the event's step and the keys the event already holds (else 400); the step's required fields stay " +
+          'populated (else 422, missingFields). The previous version is kept (GET …/revisions).',
+        params: Params,
+        body: EventData,
+        response: { 200: WorkflowEvent },
+      },
+    },
+    async (request) => editEvent(ctx, principalOf(request), request.params.eventId, request.body),
+  );
+
+  app.get(
+    '/deals/event/:eventId/revisions',
+    {
+      config: { roles: ['admin', 'investor'] },
+      schema: {
+        tags: ['management'],
+        summary: "Every version of an event's data, oldest first, with who set it and when",
+        params: Params,
+        response: { 200: Type.Array(EventRevision) },
+      },
+    },
+    async (request) => getEventRevisions(ctx, principalOf(request), request.params.eventId),
+  );
+}

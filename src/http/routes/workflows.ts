@@ -1,0 +1,76 @@
+// PUT /deals/deal/{dealId}/workflow (management API, admin) and endpoint 1, workflow-status.
+import { Type } from 'typebox';
+import type { Requirement } from '../../domain/workflow.ts';
+import type { WorkflowDocument } from '../../domain/workflow-graph.ts';
+import { getWorkflowStatus, putWorkflow } from '../../operations/workflows.ts';
+import type { Api, AppContext } from '../app.ts';
+import { principalOf } from '../auth.ts';
+import { ExternalId } from '../schemas/common.ts';
+import { Workflow, WorkflowBody } from '../schemas/workflow.ts';
+
+const Params = Type.Object({ dealId: ExternalId });
+
+/** Only the members of the requirement's kind are kept; a missing one is reported by the domain. */
+function toRequirement(r: { kind: string; minimumLevel?: number; classes?: string[] }): Requirement {
+  if (r.kind === 'kyc-level') return { kind: 'kyc-level', minimumLevel: r.minimumLevel as number };
+  if (r.kind === 'classification') return { kind: 'classification', classes: r.classes as string[] };
+  return { kind: r.kind } as Requirement;
+}
+
+/** Optional members get their defaults; requirement members are checked by the domain. */
+const toDocument = (body: WorkflowBody): WorkflowDocument => ({
+  label: body.label,
+  description: body.description,
+  investorEngagementEnabled: body.investorEngagementEnabled,
+  steps: body.steps.map((step) => ({
+    id: step.id,
+    label: step.label,
+    type: step.type as WorkflowDocument['steps'][number]['type'],
+    stepFields: step.stepFields.map((f) => ({
+      fieldKey: f.fieldKey,
+      required: f.required,
+      kind: (f.kind ?? 'text') as WorkflowDocument['steps'][number]['stepFields'][number]['kind'],
+      label: f.label ?? null,
+      options: f.options ?? null,
+    })),
+    requirements: (step.requirements ?? []).map(toRequirement),
+    formId: step.formId ?? null,
+  })),
+  links: body.links,
+});
+
+export function workflowRoutes(app: Api, ctx: AppContext) {
+  app.put(
+    '/deals/deal/:dealId/workflow',
+    {
+      schema: {
+        tags: ['management'],
+        summary: "Set a deal's workflow (201 the first time, 200 when re-applied)",
+        description:
+          'Step ids are chosen by the caller and belong to one deal. Removing a step where an investor stands is a 409 naming them; other removed steps are retired.',
+        params: Params,
+        body: WorkflowBody,
+        response: { 200: Workflow, 201: Workflow },
+      },
+    },
+    async (request, reply) => {
+      const { workflow, created } = await putWorkflow(ctx, request.params.dealId, toDocument(request.body));
+      return reply.code(created ? 201 : 200).send(workflow);
+    },
+  );
+
+  app.get(
+    '/deals/deal/:dealId/workflow-status',
+    {
+      config: { roles: ['admin', 'investor'] },
+      schema: {
+        tags: ['journeys'],
+        summary: 'Load Workflow Structure (endpoint 1)',
+        description: 'Steps in a stable order: entry steps first, then by depth (longest path from an entry step), then by label.',
+        params: Params,
+        response: { 200: Workflow },
+      },
+    },
+    async (request) => getWorkflowStatus(ctx, principalOf(request), request.params.dealId),
+  );
+}

@@ -1,0 +1,110 @@
+// Workflow (endpoint 1), the workflow document of the management API, and Workflow Events.
+// Closed vocabularies (step types, field kinds, requirement kinds) are plain strings here and are
+// checked by domain/workflow-graph.ts, so one 400 names every problem of a document at once.
+import { type Static, Type } from 'typebox';
+import { StrictObject, Timestamp } from './common.ts';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const StepId = Type.String({ minLength: 1, maxLength: 64, description: 'letters, digits, "-", "_", "." and ":"' });
+
+/** Event data: field keys to string values (money as decimal strings). */
+export const EventData = Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 10_000 }), { maxProperties: 200 });
+
+const Requirement = Type.Object({
+  kind: Type.String({ description: 'kyc-level, classification, no-pending-edit-requests or previous-fields-complete' }),
+  minimumLevel: Type.Optional(Type.Integer()),
+  classes: Type.Optional(Type.Array(Type.String())),
+});
+
+export const WorkflowBody = StrictObject({
+  label: Type.String({ minLength: 1, maxLength: 200 }),
+  description: Type.String({ maxLength: 10_000 }),
+  investorEngagementEnabled: Type.Boolean(),
+  steps: Type.Array(
+    StrictObject({
+      id: StepId,
+      label: Type.String({ minLength: 1, maxLength: 200 }),
+      type: Type.String({ description: 'default, complete or withdrawn' }),
+      stepFields: Type.Array(
+        StrictObject({
+          fieldKey: Type.String({ minLength: 1, maxLength: 64 }),
+          required: Type.Boolean(),
+          kind: Type.Optional(Type.String({ description: 'text (default), amount, currency, date, email or choice' })),
+          label: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+          options: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 }))),
+        }),
+        { maxItems: 100 },
+      ),
+      requirements: Type.Optional(
+        Type.Array(
+          StrictObject({
+            kind: Type.String(),
+            minimumLevel: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+            classes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 })),
+          }),
+          { maxItems: 20 },
+        ),
+      ),
+      formId: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 }))),
+    }),
+    { maxItems: 200 },
+  ),
+  links: Type.Array(StrictObject({ fromStepId: StepId, toStepId: StepId }), { maxItems: 1000 }),
+});
+export type WorkflowBody = Static<typeof WorkflowBody>;
+
+const Link = Type.Object({ fromStepId: Type.String(), toStepId: Type.String() });
+
+export const Workflow = Type.Object({
+  id: Type.String(),
+  dealId: Type.String(),
+  label: Type.String(),
+  description: Type.String(),
+  investorEngagementEnabled: Type.Boolean(),
+  version: Type.Integer({ description: 'incremented every time the workflow is set' }),
+  steps: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      label: Type.String(),
+      type: Type.String(),
+      previousStepLinks: Type.Array(Link),
+      nextStepLinks: Type.Array(Link),
+      stepFields: Type.Array(
+        Type.Object({
+          fieldKey: Type.String(),
+          required: Type.Boolean(),
+          kind: Type.String(),
+          label: Nullable(Type.String()),
+          options: Nullable(Type.Array(Type.String())),
+        }),
+      ),
+      requirements: Type.Array(Requirement),
+      formId: Nullable(Type.String()),
+    }),
+  ),
+});
+
+export const WorkflowEvent = Type.Object({
+  id: Type.String(),
+  fromStepId: Nullable(Type.String()),
+  toStepId: Type.String(),
+  data: Type.Record(Type.String(), Type.String()),
+  createdByUserId: Type.String(),
+  createdAt: Timestamp,
+});
+
+export const AbbreviatedEvent = Type.Object({
+  id: Type.String(),
+  toStepId: Type.String(),
+  data: Type.Record(Type.String(), Type.String()),
+  createdAt: Timestamp,
+});
+
+export const EventRevision = Type.Object({
+  revision: Type.Integer({ description: '1 is the data the move captured' }),
+  data: Type.Record(Type.String(), Type.String()),
+  setByUserId: Type.String(),
+  setAt: Timestamp,
+  reason: Nullable(Type.String()),
+});

@@ -1,0 +1,111 @@
+// Workflow events and the revisions of their data. `workflow_events.data` is the current version;
+// `event_revisions` holds every version, revision 1 being what the move captured.
+import type { Kysely, Selectable } from 'kysely';
+import type { EventRevision, WorkflowEvent } from '../domain/event.ts';
+import type { DB, WorkflowEventsTable } from './schema.ts';
+
+export interface StoredEvent extends WorkflowEvent {
+  dealId: string;
+  investorUserId: string;
+  seq: number;
+}
+
+const toEvent = (row: Selectable<WorkflowEventsTable>): StoredEvent => ({
+  id: row.id,
+  fromStepId: row.from_step_id,
+  toStepId: row.to_step_id,
+  data: row.data,
+  createdByUserId: row.created_by_user_id,
+  createdAt: row.created_at.toISOString(),
+  dealId: row.deal_id,
+  investorUserId: row.investor_user_id,
+  seq: row.seq,
+});
+
+export const publicEvent = ({ id, fromStepId, toStepId, data, createdByUserId, createdAt }: WorkflowEvent): WorkflowEvent => ({
+  id,
+  fromStepId,
+  toStepId,
+  data,
+  createdByUserId,
+  createdAt,
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function findEvent(db: Kysely<DB>, eventId: string): Promise<StoredEvent | undefined> {
+  if (!UUID.test(eventId)) return undefined; // the column is uuid: any other text would be a SQL error
+  const row = await db.selectFrom('workflow_events').selectAll().where('id', '=', eventId).executeTakeFirst();
+  return row && toEvent(row);
+}
+
+/** The journey of one investor in one deal, oldest first. */
+export async function listJourneyEvents(db: Kysely<DB>, dealId: string, investorUserId: string): Promise<StoredEvent[]> {
+  const rows = await db
+    .selectFrom('workflow_events')
+    .selectAll()
+    .where('deal_id', '=', dealId)
+    .where('investor_user_id', '=', investorUserId)
+    .orderBy('seq')
+    .execute();
+  return rows.map(toEvent);
+}
+
+/** The journeys of several investors in one deal, in one query, each oldest first. */
+export async function listJourneysEvents(db: Kysely<DB>, dealId: string, investorUserIds: string[]): Promise<Map<string, StoredEvent[]>> {
+  const byInvestor = new Map<string, StoredEvent[]>(investorUserIds.map((id) => [id, []]));
+  if (investorUserIds.length === 0) return byInvestor;
+  const rows = await db
+    .selectFrom('workflow_events')
+    .selectAll()
+    .where('deal_id', '=', dealId)
+    .where('investor_user_id', 'in', investorUserIds)
+    .orderBy('investor_user_id')
+    .orderBy('seq')
+    .execute();
+  for (const row of rows) byInvestor.get(row.investor_user_id)?.push(toEvent(row));
+  return byInvestor;
+}
+
+/** Writes a new event and its revision 1. */
+export async function insertEvent(db: Kysely<DB>, event: StoredEvent): Promise<void> {
+  const data = JSON.stringify(event.data);
+  await db
+    .insertInto('workflow_events')
+    .values({
+      id: event.id,
+      deal_id: event.dealId,
+      investor_user_id: event.investorUserId,
+      seq: event.seq,
+      from_step_id: event.fromStepId,
+      to_step_id: event.toStepId,
+      data,
+      created_by_user_id: event.createdByUserId,
+      created_at: new Date(event.createdAt),
+    })
+    .execute();
+  await db
+    .insertInto('event_revisions')
+    .values({ event_id: event.id, revision: 1, data, set_by_user_id: event.createdByUserId, set_at: new Date(event.createdAt), reason: null })
+    .execute();
+}
+
+/** Replaces the event's data and records it as the next revision. */
+export async function reviseEvent(db: Kysely<DB>, eventId: string, data: Record<string, string>, by: { userId: string; at: Date; reason: string | null }) {
+  const json = JSON.stringify(data);
+  const last = await db
+    .selectFrom('event_revisions')
+    .select((eb) => eb.fn.max('revision').as('revision'))
+    .where('event_id', '=', eventId)
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('event_revisions')
+    .values({ event_id: eventId, revision: Number(last.revision ?? 0) + 1, data: json, set_by_user_id: by.userId, set_at: by.at, reason: by.reason })
+    .execute();
+  await db.updateTable('workflow_events').set({ data: json }).where('id', '=', eventId).execute();
+}
+
+export async function listRevisions(db: Kysely<DB>, eventId: string): Promise<EventRevision[]> {
+  const rows = await db.selectFrom('event_revisions').selectAll().where('event_id', '=', eventId).orderBy('revision').execute();
+  return rows.map((r) => ({ revision: r.revision, data: r.data, setByUserId: r.set_by_user_id, setAt: r.set_at.toISOString(), reason: r.reason }));
+}

@@ -1,0 +1,145 @@
+// Journeys: one row per investor per deal, holding the current position, the number of events, the
+// payment reference, and (as a row lock) the serialization point of that investor's moves.
+import type { Kysely } from 'kysely';
+import type { DB } from './schema.ts';
+
+export interface JourneyState {
+  dealId: string;
+  investorUserId: string;
+  /** null before the first event (a row just created under the lock). */
+  currentStepId: string | null;
+  eventCount: number;
+  paymentReference: string;
+}
+
+/** The journey row, unlocked; undefined when the investor has no event in the deal. */
+export async function findJourney(db: Kysely<DB>, dealId: string, investorUserId: string): Promise<JourneyState | undefined> {
+  const row = await db
+    .selectFrom('journeys')
+    .select(['deal_id', 'investor_user_id', 'current_step_id', 'event_count', 'payment_reference'])
+    .where('deal_id', '=', dealId)
+    .where('investor_user_id', '=', investorUserId)
+    .executeTakeFirst();
+  return row && toState(row);
+}
+
+const toState = (row: { deal_id: string; investor_user_id: string; current_step_id: string; event_count: number; payment_reference: string }): JourneyState => ({
+  dealId: row.deal_id,
+  investorUserId: row.investor_user_id,
+  currentStepId: row.event_count === 0 ? null : row.current_step_id,
+  eventCount: row.event_count,
+  paymentReference: row.payment_reference,
+});
+
+/**
+ * Locks the journey row of an investor in a deal (SELECT … FOR UPDATE) for the rest of the
+ * transaction, creating it first when the investor has no journey yet.
+ *
+ * Moves of one investor in one deal are serialized on this row lock: a second move waits here until
+ * the first commits, then reads the position the first one left (READ COMMITTED takes a new snapshot
+ * per statement), so two moves never both apply from the same position. A row that does not exist
+ * cannot be locked, so the first move inserts it with ON CONFLICT DO NOTHING (event_count 0, meaning
+ * "no position yet") and then locks it: two first moves racing both reach the insert, the second
+ * waits on the primary key until the first commits (and then does nothing) or rolls back (and then
+ * inserts), and either way the lock that follows sees the winner's row. ON CONFLICT without a target
+ * also absorbs a clash of the fresh payment reference with another journey's (about 1 in 10^15):
+ * then no row exists, and we retry with a new reference. `created` says the row is new, so a move
+ * that is refused can remove it again (the caller's transaction may commit: an idempotency record).
+ */
+export async function lockJourney(
+  db: Kysely<DB>,
+  key: { dealId: string; investorUserId: string },
+  create: { stepId: string; now: Date; newReference: () => string },
+): Promise<JourneyState & { created: boolean }> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const existing = await selectForUpdate(db, key);
+    if (existing) return { ...existing, created: false };
+    const inserted = await db
+      .insertInto('journeys')
+      .values({
+        deal_id: key.dealId,
+        investor_user_id: key.investorUserId,
+        current_step_id: create.stepId,
+        event_count: 0,
+        payment_reference: create.newReference(),
+        started_at: create.now,
+        moved_at: create.now,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returning('deal_id')
+      .executeTakeFirst();
+    const locked = await selectForUpdate(db, key);
+    if (locked) return { ...locked, created: inserted !== undefined };
+  }
+  throw new Error('could not create a journey row: payment references kept colliding');
+}
+
+/** Locks an existing journey row (FOR UPDATE); undefined when there is none. */
+export async function selectForUpdate(db: Kysely<DB>, key: { dealId: string; investorUserId: string }) {
+  const row = await db
+    .selectFrom('journeys')
+    .select(['deal_id', 'investor_user_id', 'current_step_id', 'event_count', 'payment_reference'])
+    .where('deal_id', '=', key.dealId)
+    .where('investor_user_id', '=', key.investorUserId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row && toState(row);
+}
+
+/** Removes a journey row that has no event (a first move that was refused). */
+export async function deleteEmptyJourney(db: Kysely<DB>, key: { dealId: string; investorUserId: string }): Promise<void> {
+  await db
+    .deleteFrom('journeys')
+    .where('deal_id', '=', key.dealId)
+    .where('investor_user_id', '=', key.investorUserId)
+    .where('event_count', '=', 0)
+    .execute();
+}
+
+export async function recordMove(db: Kysely<DB>, key: { dealId: string; investorUserId: string }, toStepId: string, eventCount: number, now: Date) {
+  await db
+    .updateTable('journeys')
+    .set({ current_step_id: toStepId, event_count: eventCount, moved_at: now })
+    .where('deal_id', '=', key.dealId)
+    .where('investor_user_id', '=', key.investorUserId)
+    .execute();
+}
+
+export async function countPendingEditRequests(db: Kysely<DB>, dealId: string, investorUserId: string): Promise<number> {
+  const row = await db
+    .selectFrom('edit_requests')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('deal_id', '=', dealId)
+    .where('investor_user_id', '=', investorUserId)
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** `%`, `_` and `\` match themselves in the LIKE pattern built from a search text. */
+export const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * One page of the investors with a journey in the deal, ordered by full name then id, and how many
+ * there are in all. Only the page's ids are read; their events come in one more query.
+ */
+export async function pageJourneyInvestors(
+  db: Kysely<DB>,
+  dealId: string,
+  options: { limit: number; offset: number; query?: string },
+): Promise<{ total: number; investorUserIds: string[] }> {
+  let base = db
+    .selectFrom('journeys as j')
+    .innerJoin('investors as i', 'i.id', 'j.investor_user_id')
+    .where('j.deal_id', '=', dealId)
+    .where('j.event_count', '>', 0);
+  if (options.query) {
+    const pattern = likeContaining(options.query);
+    base = base.where((eb) => eb.or([eb('i.full_name', 'ilike', pattern), eb('i.email', 'ilike', pattern)]));
+  }
+  const [count, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    base.select('i.id').orderBy('i.full_name').orderBy('i.id').limit(options.limit).offset(options.offset).execute(),
+  ]);
+  return { total: Number(count.n), investorUserIds: rows.map((r) => r.id) };
+}
