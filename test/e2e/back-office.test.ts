@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { screenshot, skipE2e, startE2e, type E2e } from './harness.ts';
+import { demoDealId, screenshot, skipE2e, startE2e, type E2e } from './harness.ts';
 
 interface Step {
   id: string;
@@ -54,10 +54,7 @@ describe('back office, end to end', { skip: skipE2e }, () => {
 
   before(async () => {
     e = await startE2e();
-    const deals = await e.api('GET', '/back-office/deals');
-    const demo = deals.body.find((d: { investors: { total: number } }) => d.investors.total > 0);
-    assert.ok(demo, `the demo deal is seeded on first start (printed: ${e.printed.join(' | ')})`);
-    dealId = demo.id;
+    ({ dealId } = await demoDealId(e));
     steps = (await e.api('GET', `/deals/deal/${encodeURIComponent(dealId)}/workflow-status`)).body.steps;
     // A step with investors whose next step asks for a required field: the refused move.
     const board = (await e.api('GET', `/back-office/deals/${encodeURIComponent(dealId)}/board`)).body;
@@ -115,7 +112,7 @@ describe('back office, end to end', { skip: skipE2e }, () => {
     const { page } = e;
     await page.getByRole('searchbox').fill(mover.fullName);
     await page.locator(`.card[data-investor-id="${mover.id}"]`).waitFor();
-    await page.getByText(/investors? match/).waitFor();
+    await page.getByText(/investors? match(es)? “/).waitFor();
   });
 
   test('a move without the required field is refused in the dialog, naming the field, and nothing moves', async () => {
@@ -154,6 +151,7 @@ describe('back office, end to end', { skip: skipE2e }, () => {
     await drawer.locator('.timeline-item.latest').filter({ hasText: `${from.label} → ${to.label}` }).waitFor();
     await drawer.getByRole('button', { name: 'Copy payment reference' }).waitFor();
     assert.match(await drawer.locator('#payment-reference').innerText(), /^RF/);
+    await screenshot(page, 'drawer');
   });
 
   test('an edit request is approved from the drawer and the event shows the new amount', async (t) => {

@@ -91,3 +91,84 @@ export async function screenshot(page: Page, name: string) {
   mkdirSync(screenshotDir, { recursive: true });
   await page.screenshot({ path: join(screenshotDir, `${name}.png`) });
 }
+
+/**
+ * The deal the tests work on: the demo deal seeded on first start, or, on a build whose service
+ * does not seed one yet, a small deal of the same shape built through the public API.
+ */
+export async function demoDealId(e: E2e): Promise<{ dealId: string; seeded: boolean }> {
+  const deals = await e.api('GET', '/back-office/deals');
+  const demo = deals.body.find((d: { investors: { total: number } }) => d.investors.total > 0);
+  if (demo) return { dealId: demo.id, seeded: true };
+  const dealId = 'e2e-harbour-series-b';
+  const must = async (method: string, path: string, body?: unknown) => {
+    const response = await e.api(method, path, body);
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body;
+  };
+  await must('PUT', `/deals/deal/${dealId}`, { name: 'Harbour Logistics Series B', currency: 'EUR' });
+  const step = (id: string, label: string, extra: object = {}) => ({ id: `${dealId}:${id}`, label, type: 'default', stepFields: [], ...extra });
+  await must('PUT', `/deals/deal/${dealId}/workflow`, {
+    label: 'Series B subscription',
+    description: 'Interest to completion',
+    investorEngagementEnabled: true,
+    steps: [
+      step('interest', 'Interest'),
+      step('commitment', 'Commitment', {
+        stepFields: [
+          { fieldKey: 'committed_amount', required: true, kind: 'amount', label: 'Committed amount' },
+          { fieldKey: 'currency', required: true, kind: 'currency', label: 'Currency' },
+        ],
+      }),
+      step('kyc', 'KYC', { stepFields: [{ fieldKey: 'kyc_provider', required: false, kind: 'choice', options: ['Onfido', 'Jumio'] }], requirements: [{ kind: 'kyc-level', minimumLevel: 2 }] }),
+      step('documents', 'Documents', { stepFields: [{ fieldKey: 'signed_on', required: true, kind: 'date', label: 'Signed on' }], formId: 'subscription-agreement' }),
+      step('payment', 'Payment', { stepFields: [{ fieldKey: 'paid_on', required: false, kind: 'date' }] }),
+      step('complete', 'Complete', { type: 'complete' }),
+      step('withdrawn', 'Withdrawn', { type: 'withdrawn' }),
+    ],
+    links: [
+      ['interest', 'commitment'],
+      ['commitment', 'kyc'],
+      ['kyc', 'documents'],
+      ['documents', 'payment'],
+      ['payment', 'complete'],
+      ['interest', 'withdrawn'],
+      ['commitment', 'withdrawn'],
+    ].map(([from, to]) => ({ fromStepId: `${dealId}:${from}`, toStepId: `${dealId}:${to}` })),
+  });
+  const people = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Edsger Dijkstra', 'Barbara Liskov', 'Donald Knuth', 'Margaret Hamilton', 'Ken Thompson', 'Frances Allen', 'John Backus', 'Radia Perlman', 'Leslie Lamport'];
+  const paths: [string, Record<string, string>][][] = [
+    [['interest', {}]],
+    [['commitment', { committed_amount: '50000.00', currency: 'EUR' }]],
+    [['kyc', { committed_amount: '125000.00', currency: 'EUR', kyc_provider: 'Onfido' }]],
+    [['documents', { committed_amount: '80000.00', currency: 'USD', signed_on: '2026-11-02' }]],
+  ];
+  for (const [n, name] of people.entries()) {
+    const [forename, surname] = name.split(' ') as [string, string];
+    const id = `${dealId}-investor-${n + 1}`;
+    await must('PUT', `/investors/${id}`, {
+      remoteId: `remote-${n + 1}`,
+      dataSource: 'platform',
+      teamUserId: null,
+      kycCheckLevel: 2,
+      contact: {
+        guid: `00000000-0000-4000-8000-${String(n + 1).padStart(12, '0')}`,
+        externalId: null,
+        userType: 1,
+        status: 'active',
+        contact: { forename, middleNames: null, surname, title: null, nickname: null, dateOfBirth: null, email: `${forename}.${surname}@example.com`.toLowerCase() },
+        username: `${forename}.${surname}`.toLowerCase(),
+        profilePhotoFileKey: null,
+        name,
+        classifications: [],
+        fullName: name,
+        tfaEnabled: true,
+        compliance: 'approved',
+      },
+    });
+    for (const [to, data] of paths[n % paths.length]!) {
+      await must('POST', `/deals/deal/${dealId}/jump-to-step`, { investorUserId: id, targetStepId: `${dealId}:${to}`, data });
+    }
+  }
+  return { dealId, seeded: false };
+}

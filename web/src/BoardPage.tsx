@@ -79,7 +79,7 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
           <input type="search" placeholder="Search by name or e-mail" value={search} onChange={(e) => setSearch(e.target.value)} />
         </label>
         <span className="muted" aria-live="polite" id="board-title">
-          {total === undefined ? '\u00a0' : query ? `${plural(total, 'investor')} match “${query}”` : `${plural(total, 'investor')} on ${workflow.label || 'the workflow'}`}
+          {total === undefined ? '\u00a0' : query ? `${plural(total, 'investor')} ${total === 1 ? 'matches' : 'match'} “${query}”` : `${plural(total, 'investor')} on ${workflow.label || 'the workflow'}`}
         </span>
       </div>
       {notice && (

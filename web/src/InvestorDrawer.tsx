@@ -264,25 +264,23 @@ function EventEditor({ event, workflow, onCancel, onSaved }: { event: WorkflowEv
 }
 
 function RevisionHistory({ eventId }: { eventId: string }) {
-  const [revisions, reload] = useLoad(async () => {
-    const result = await api.revisions(eventId);
-    return Array.isArray(result) ? result : result.revisions;
-  }, [eventId]);
+  const [revisions, reload] = useLoad(() => api.revisions(eventId), [eventId]);
   if (revisions.status === 'loading') return <Spinner label="Loading history…" />;
   if (revisions.status === 'error') return <ErrorState error={revisions.error} retry={reload} />;
   return (
     <ol className="revisions" aria-label="Versions, oldest first">
       {revisions.value.map((revision, index) => {
-        const who = revision.createdByUserId ?? revision.editedByUserId ?? revision.changedByUserId ?? revision.userId;
-        const when = revision.createdAt ?? revision.editedAt ?? revision.changedAt;
+        const who = revision.setByUserId;
+        const when = revision.setAt;
         return (
           <li key={index}>
             <div className="muted small">
-              Version {index + 1}
+              Version {revision.revision ?? index + 1}
               {index === revisions.value.length - 1 ? ' (current)' : ''}
               {typeof when === 'string' ? ` · ${formatDateTime(when)}` : ''}
               {typeof who === 'string' ? ` · by ${who}` : ''}
             </div>
+            {revision.reason && <div className="small">“{revision.reason}”</div>}
             <DataList data={revision.data} />
           </li>
         );

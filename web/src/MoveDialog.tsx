@@ -130,7 +130,7 @@ export function MoveDialog({ dealId, dealCurrency, workflow, card, initialTarget
   const targets = workflow.steps.filter((s) => s.id !== card.stepId);
   const [targetId, setTargetId] = useState(initialTargetStepId ?? current?.nextStepLinks[0]?.toStepId ?? targets[0]?.id ?? '');
   const [values, setValues] = useState<Record<string, string>>({});
-  const [refusal, setRefusal] = useState<{ message: string; keys: string[] }>();
+  const [refusal, setRefusal] = useState<{ message: string; detail?: string; keys: string[] }>();
   const [busy, setBusy] = useState(false);
   const [journey] = useLoad(() => api.journey(dealId, card.investorUserId), [dealId, card.investorUserId]);
 
@@ -169,12 +169,20 @@ export function MoveDialog({ dealId, dealCurrency, workflow, card, initialTarget
         return field ? fieldLabel(field) : k;
       });
       let message = describeError(err);
-      if (err instanceof ApiError && err.status === 422 && labels.length > 0) {
-        message = `The move was refused. Still needed: ${labels.join(', ')}. ${err.message}`;
+      let detail: string | undefined;
+      if (err instanceof ApiError && err.status === 422) {
+        const list = labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}` : labels[0];
+        message = list
+          ? `Not moved: ${list} ${labels.length > 1 ? 'are' : 'is'} still needed for ${target.label}. Fill ${labels.length > 1 ? 'them' : 'it'} in and try again.`
+          : `Not moved: ${target.label} has requirements ${card.fullName} does not meet yet.`;
+        detail = err.message;
       } else if (err instanceof ApiError && err.status === 409) {
-        message = `${card.fullName} cannot go to ${target.label} from ${current?.label ?? 'here'}: ${err.message} Nothing was moved.`;
+        message = `Not moved: ${card.fullName} cannot go to ${target.label} from ${current?.label ?? 'where they stand'}.`;
+        detail = err.message;
+      } else if (err instanceof ApiError && err.status === 400) {
+        message = `Not moved: some values were not accepted. ${err.message}`;
       }
-      setRefusal({ message, keys });
+      setRefusal({ message, keys, ...(detail ? { detail } : {}) });
     } finally {
       setBusy(false);
     }
@@ -251,7 +259,8 @@ export function MoveDialog({ dealId, dealCurrency, workflow, card, initialTarget
           </p>
           {refusal && (
             <div className="alert alert-error" role="alert" data-testid="move-refusal">
-              {refusal.message}
+              <strong>{refusal.message}</strong>
+              {refusal.detail && <div className="alert-detail">{refusal.detail}</div>}
             </div>
           )}
         </div>

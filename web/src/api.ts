@@ -57,8 +57,11 @@ export interface Journey {
 }
 
 export interface Revision {
-  data: Record<string, unknown>;
-  [key: string]: unknown;
+  revision?: number;
+  data: Record<string, string>;
+  setByUserId?: string;
+  setAt?: string;
+  reason?: string | null;
 }
 
 export interface EditRequest {
@@ -225,7 +228,7 @@ export const api = {
   jump: (dealId: string, body: { investorUserId: string; targetStepId: string; data: Record<string, string>; expectedCurrentStepId?: string | null }) =>
     call<WorkflowEvent>('POST', `/deals/deal/${enc(dealId)}/jump-to-step`, body),
   editEvent: (eventId: string, data: Record<string, string>) => call<WorkflowEvent>('POST', `/deals/event/${enc(eventId)}/edit`, data),
-  revisions: (eventId: string) => call<Revision[] | { revisions: Revision[] }>('GET', `/deals/event/${enc(eventId)}/revisions`),
+  revisions: (eventId: string) => call<Revision[]>('GET', `/deals/event/${enc(eventId)}/revisions`),
   editRequests: (dealId: string, investorUserId: string) =>
     call<EditRequest[]>('GET', `/deals/request-to-edit/filtered${qs({ dealId, investorUserId })}`),
   decide: (requestId: string, decision: 'approve' | 'reject', reason?: string) =>
