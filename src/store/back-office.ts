@@ -85,7 +85,8 @@ const toMoney = (rows: { currency: string | null; amount: string | null }[]): Mo
 export async function listDealSummaries(db: Kysely<DB>): Promise<DealSummary[]> {
   const deals = await db.selectFrom('deals').select(['id', 'name', 'description', 'currency']).orderBy('name').orderBy('id').execute();
   const { rows } = await sql<{ deal_id: string; type: string; currency: string | null; investors: string; committed: string | null }>`
-    with keys as (
+    -- materialized: inlined, the key lookups (jsonb expansions) would run once per journey.
+    with keys as materialized (
       select d.id as deal_id, d.currency as deal_currency,
              ${fieldKeyOfKind(sql.ref('d.id'), 'amount', 'committed_amount')} as amount_key,
              ${fieldKeyOfKind(sql.ref('d.id'), 'currency', 'currency')} as currency_key
