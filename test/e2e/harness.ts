@@ -11,10 +11,10 @@ import { onPostgres } from '../support/app.ts';
 
 export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-/** Why the end-to-end tests cannot run here, or false. */
+/** Why the end-to-end tests cannot run here, or false. In CI a missing browser fails, never skips. */
 export const skipE2e: string | false = onPostgres
   ? 'end-to-end tests run once, on PGlite (TEST_DATABASE_URL is set)'
-  : !existsSync(chromiumPath)
+  : !existsSync(chromiumPath) && !process.env.CI
     ? `no Chromium at ${chromiumPath} (apt-get install chromium, as .ci/run does)`
     : false;
 
