@@ -143,6 +143,18 @@ describe('back office, end to end', { skip: skipE2e }, () => {
     assert.equal(summary.body.stepId, to.id);
   });
 
+  test('dragging a card onto another column opens the dialog for that step; cancelling moves nothing', async () => {
+    const { page } = e;
+    const card = page.locator(`.column[data-step-id="${to.id}"] .card[data-investor-id="${mover.id}"]`);
+    await card.dragTo(page.locator(`.column[data-step-id="${from.id}"] .column-body`));
+    const dialog = page.getByRole('dialog', { name: `Move ${mover.fullName}` });
+    await dialog.waitFor();
+    assert.equal(await dialog.locator('select[name="targetStepId"]').inputValue(), from.id);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await card.waitFor();
+  });
+
   test('the drawer shows the move in the journey timeline and the payment reference', async () => {
     const { page } = e;
     await page.locator(`.card[data-investor-id="${mover.id}"] .card-main`).click();

@@ -65,7 +65,7 @@ export function InvestorDrawer({ dealId, investorUserId, workflow, version, onCl
                   <dt>Step</dt>
                   <dd>
                     <Badge tone={stepTone(workflow.steps.find((s) => s.id === investor.value.stepId)?.type ?? 'default')}>{stepLabel(investor.value.stepId)}</Badge>{' '}
-                    <span className="muted small">for {formatDays(daysSince(investor.value.enteredStepAt))}</span>
+                    <span className="muted small">{daysSince(investor.value.enteredStepAt) === 0 ? 'since today' : `for ${formatDays(daysSince(investor.value.enteredStepAt))}`}</span>
                   </dd>
                 </div>
                 <div>
@@ -86,7 +86,7 @@ export function InvestorDrawer({ dealId, investorUserId, workflow, version, onCl
           <section aria-labelledby="requests-title" className="drawer-section">
             <h3 id="requests-title">Edit requests</h3>
             {requests.status === 'loading' && <Spinner />}
-            {requests.status === 'error' && <ErrorState error={requests.error} retry={reloadRequests} />}
+            {requests.status === 'error' && <ErrorState compact error={requests.error} retry={reloadRequests} />}
             {requests.status === 'ready' && requests.value.length === 0 && <p className="muted">No edit requests.</p>}
             {requests.status === 'ready' &&
               requests.value.map((request) => <EditRequestItem key={request.id} request={request} stepLabel={stepLabel} journey={journey.status === 'ready' ? journey.value.journey : []} onDecided={changed} />)}
@@ -95,7 +95,7 @@ export function InvestorDrawer({ dealId, investorUserId, workflow, version, onCl
           <section aria-labelledby="timeline-title" className="drawer-section">
             <h3 id="timeline-title">Journey</h3>
             {journey.status === 'loading' && <Spinner />}
-            {journey.status === 'error' && <ErrorState error={journey.error} retry={reloadJourney} />}
+            {journey.status === 'error' && <ErrorState compact error={journey.error} retry={reloadJourney} />}
             {journey.status === 'ready' && journey.value.journey.length === 0 && <p className="muted">No moves yet.</p>}
             {journey.status === 'ready' && (
               <ol className="timeline">
@@ -139,8 +139,10 @@ function CopyReference({ reference }: { reference: string }) {
   );
 }
 
-function DataList({ data }: { data: Record<string, unknown> }) {
-  const entries = Object.entries(data);
+function DataList({ data, order = [] }: { data: Record<string, unknown>; order?: string[] }) {
+  // jsonb does not keep key order: show the step's fields in the workflow's order, others after.
+  const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
+  const entries = Object.entries(data).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
   if (entries.length === 0) return <p className="muted small">No data captured.</p>;
   return (
     <dl className="data-list">
@@ -182,7 +184,7 @@ function TimelineEvent({
       {editing ? (
         <EventEditor event={event} workflow={workflow} onCancel={() => setEditing(false)} onSaved={() => (setEditing(false), onEdited())} />
       ) : (
-        <DataList data={event.data} />
+        <DataList data={event.data} order={workflow.steps.flatMap((s) => s.stepFields.map((f) => f.fieldKey))} />
       )}
       {!editing && (
         <div className="timeline-actions">
@@ -266,7 +268,7 @@ function EventEditor({ event, workflow, onCancel, onSaved }: { event: WorkflowEv
 function RevisionHistory({ eventId }: { eventId: string }) {
   const [revisions, reload] = useLoad(() => api.revisions(eventId), [eventId]);
   if (revisions.status === 'loading') return <Spinner label="Loading history…" />;
-  if (revisions.status === 'error') return <ErrorState error={revisions.error} retry={reload} />;
+  if (revisions.status === 'error') return <ErrorState compact error={revisions.error} retry={reload} />;
   return (
     <ol className="revisions" aria-label="Versions, oldest first">
       {revisions.value.map((revision, index) => {

@@ -9,8 +9,8 @@ export const Spinner = ({ label = 'Loading…' }: { label?: string }) => (
   </div>
 );
 
-export const ErrorState = ({ error, retry }: { error: unknown; retry?: () => void }) => (
-  <div className="state state-error" role="alert">
+export const ErrorState = ({ error, retry, compact }: { error: unknown; retry?: () => void; compact?: boolean }) => (
+  <div className={compact ? 'state state-error state-compact' : 'state state-error'} role="alert">
     <strong>Something went wrong.</strong>
     <span>{describeError(error)}</span>
     {retry && (
