@@ -2,10 +2,13 @@
 import type { Config } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { newUuid, systemClock } from './operations/deps.ts';
+import { purgeExpiredKeys } from './operations/idempotency.ts';
 import { createToken } from './operations/tokens.ts';
 import { openDatabase } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
 import { hasLiveAdminToken } from './store/tokens.ts';
+
+const PURGE_INTERVAL_MS = 10 * 60_000;
 
 export interface ServeOptions {
   /** First run on the embedded database: seed the demo deal (issue #3's `--no-demo` turns it off). */
@@ -51,9 +54,21 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     print(`Try:        curl -H "Authorization: Bearer <token>" ${url}/whoami`);
   }
 
+  // Expired idempotency keys are already ignored; this only keeps the table small. Every instance
+  // runs it; the deletes are idempotent.
+  const purge = () =>
+    purgeExpiredKeys({ db, clock: systemClock }).then(
+      (count) => count > 0 && app.log.info({ count }, 'purged expired idempotency keys'),
+      (err: unknown) => app.log.warn({ err }, 'purging idempotency keys failed'),
+    );
+  void purge();
+  const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
+  purgeTimer.unref();
+
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      clearInterval(purgeTimer);
       await app.close(); // stops accepting, lets in-flight requests finish
       await database.close();
     })());

@@ -10,14 +10,14 @@ import { FileMigrationProvider, type MigrationResult, Migrator } from 'kysely/mi
 const folder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResult[]> {
-  // Kysely looks for its own tables in every schema unless told which one: with several schemas in
-  // one database (each test file's, or other installations') it would find another schema's
-  // kysely_migration and skip creating ours. Pin it to the schema this connection works in.
+  // Kysely looks for its migration tables in every schema unless told which one: with another
+  // schema holding them (a test file running beside this one, another app in the database) it
+  // would skip creating its own and fail (42P01). Ours live in the current schema.
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   const migrator = new Migrator({
     db,
     provider: new FileMigrationProvider({ fs, path, migrationFolder: folder }),
-    ...(rows[0]?.schema ? { migrationTableSchema: rows[0].schema } : {}),
+    migrationTableSchema: rows[0]!.schema,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;

@@ -135,6 +135,54 @@ export interface EditRequestsTable {
   decided_at: Date | null;
   decided_by_user_id: string | null;
   decision_reason: string | null;
+  /** Arrival order (migration 0005): newest first is seq descending. */
+  seq: Generated<string>;
+}
+
+export interface AssetsTable {
+  /** bigint: read back as a string, converted in store/assets.ts. */
+  id: ColumnType<string, number, never>;
+  name: string;
+  currency: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** numeric: written and read as decimal text, never as a JS number. */
+type Numeric = ColumnType<string, string, never>;
+
+export interface SubscriptionsTable {
+  id: string;
+  asset_id: ColumnType<string, number, never>;
+  investor_id: string;
+  units: Numeric;
+  price_per_unit: Numeric;
+  total: Numeric;
+  fee: Numeric;
+  funding_source: string;
+  /** date: written as YYYY-MM-DD; read as text (store selects `::text`, never a JS Date). */
+  invoice_date: ColumnType<unknown, string, never>;
+  settlement_date: ColumnType<unknown, string, never>;
+  source: string | null;
+  source_id: string | null;
+  description: string | null;
+  created_by_user_id: string;
+  created_at: Date;
+}
+
+export interface IdempotencyKeysTable {
+  /** The caller's token (Principal.tokenKey). */
+  scope: string;
+  key: string;
+  /** SHA-256 of method, path and canonical body. */
+  fingerprint: string;
+  status: 'in-progress' | 'done';
+  lease_id: string;
+  response_status: number | null;
+  /** The response body exactly as first sent (text, not jsonb, so a replay is byte-identical). */
+  response_body: string | null;
+  created_at: Date;
+  expires_at: Date;
 }
 
 export interface DB {
@@ -149,6 +197,9 @@ export interface DB {
   event_revisions: EventRevisionsTable;
   form_implementations: FormImplementationsTable;
   edit_requests: EditRequestsTable;
+  assets: AssetsTable;
+  subscriptions: SubscriptionsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type { Generated };

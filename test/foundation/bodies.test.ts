@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
 
 describe('request bodies', () => {
   let t: TestApp;
@@ -97,5 +98,34 @@ describe('request bodies', () => {
     const problem = expectProblem(await admin.put('/deals/deal/d9', { name: 'x', currency: 'XYZ' }), 400);
     assert.deepEqual(problem.errors?.map((e) => e.field), ['currency']);
     await nothingWritten('d9');
+  });
+
+  describe('on the subscription route (numbers must be JSON numbers)', () => {
+    const URL = '/portfolio/transactions/subscriptions';
+    async function given() {
+      const assetId = uniqueAssetId();
+      const investorId = uniqueId('inv');
+      await admin.put(`/portfolio/assets/${assetId}`, { name: 'Fund', currency: 'EUR' });
+      await admin.put(`/investors/${investorId}`, investorBody());
+      return { assetId, investorId };
+    }
+    const nothingStored = async (investorId: string) =>
+      assert.deepEqual((await admin.get(`${URL}?investor_id=${investorId}`)).body.output, []);
+
+    test('a string where a number is required ("100" for units) is a 400, nothing written', async () => {
+      const { assetId, investorId } = await given();
+      const problem = expectProblem(await admin.post(URL, subscriptionBody(assetId, investorId, { units: '100', total: 10050 })), 400);
+      assert.deepEqual(problem.errors?.map((e) => e.field), ['units']);
+      await nothingStored(investorId);
+    });
+
+    test('true where a number is required is a 400, nothing written', async () => {
+      const { assetId, investorId } = await given();
+      for (const field of ['units', 'price_per_unit', 'total', 'fee']) {
+        const problem = expectProblem(await admin.post(URL, subscriptionBody(assetId, investorId, { [field]: true })), 400);
+        assert.deepEqual(problem.errors?.map((e) => e.field), [field]);
+      }
+      await nothingStored(investorId);
+    });
   });
 });

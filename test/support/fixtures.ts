@@ -42,3 +42,25 @@ export function investorBody(overrides: { forename?: string; surname?: string; e
     },
   };
 }
+
+/** A fresh positive integer asset id (assets have the platform's integer ids). */
+export const uniqueAssetId = () => 1 + Math.floor(Math.random() * 1e12);
+
+/** A POST /portfolio/transactions/subscriptions body: 10 units at 100.5 = 1005. */
+export function subscriptionBody(assetId: number, investorId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    asset_id: assetId,
+    investor_id: investorId,
+    units: 10,
+    price_per_unit: 100.5,
+    total: 1005,
+    fee: 12.5,
+    funding_source: 'cash_account',
+    invoice_date: '2026-03-01',
+    settlement_date: '2026-03-05',
+    source: 'crm',
+    source_id: uniqueId('crm'),
+    description: 'Series A allocation',
+    ...overrides,
+  };
+}

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { editEvent, getEventRevisions } from '../../operations/events.ts';
 import type { Api, AppContext } from '../app.ts';
 import { principalOf } from '../auth.ts';
+import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
 import { EventData, EventRevision, WorkflowEvent } from '../schemas/workflow.ts';
 
 const Params = Type.Object({ eventId: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -18,11 +19,12 @@ export function eventRoutes(app: Api, ctx: AppContext) {
           "Allowed keys: the fields of the event's step and the keys the event already holds (else 400); the step's required fields stay " +
           'populated (else 422, missingFields). The previous version is kept (GET …/revisions).',
         params: Params,
+        headers: IdempotencyHeaders,
         body: EventData,
         response: { 200: WorkflowEvent },
       },
     },
-    async (request) => editEvent(ctx, principalOf(request), request.params.eventId, request.body),
+    async (request, reply) => idempotent(ctx, request, reply, 200, (deps) => editEvent(deps, principalOf(request), request.params.eventId, request.body)),
   );
 
   app.get(

@@ -1,13 +1,31 @@
 // Every route module of the authenticated API, registered in this order.
 import type { Api, AppContext } from '../app.ts';
+import { activeInvestorRoutes } from './active-investors.ts';
 import { backOfficeRoutes } from './back-office.ts';
 import { dealRoutes } from './deals.ts';
+import { editRequestRoutes } from './edit-requests.ts';
 import { eventRoutes } from './events.ts';
+import { formImplementationRoutes } from './form-implementations.ts';
 import { investorRoutes } from './investors.ts';
 import { journeyRoutes } from './journeys.ts';
+import { paymentReferenceRoutes } from './payment-references.ts';
+import { portfolioRoutes } from './portfolio.ts';
 import { whoamiRoutes } from './whoami.ts';
 import { workflowRoutes } from './workflows.ts';
 
 export type RouteModule = (app: Api, ctx: AppContext) => void | Promise<void>;
 
-export const routes: RouteModule[] = [whoamiRoutes, dealRoutes, investorRoutes, workflowRoutes, journeyRoutes, eventRoutes, backOfficeRoutes];
+export const routes: RouteModule[] = [
+  whoamiRoutes,
+  dealRoutes,
+  investorRoutes,
+  workflowRoutes,
+  journeyRoutes,
+  eventRoutes,
+  formImplementationRoutes,
+  activeInvestorRoutes,
+  paymentReferenceRoutes,
+  editRequestRoutes,
+  portfolioRoutes,
+  backOfficeRoutes,
+];

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { getInvestorJourney, jumpToStep, listInvestorJourneys } from '../../operations/journeys.ts';
 import type { Api, AppContext } from '../app.ts';
 import { principalOf } from '../auth.ts';
+import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
 import { ExternalId, Page, PageQuery, StrictObject } from '../schemas/common.ts';
 import { AbbreviatedEvent, EventData, StepId, WorkflowEvent } from '../schemas/workflow.ts';
 
@@ -20,6 +21,7 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
           'a data key outside the target and intermediary steps, or a value of the wrong kind 400; missing required fields (missingFields) ' +
           'or unmet requirements (failedRequirements) 422. 201 with the new Workflow Event.',
         params: DealParams,
+        headers: IdempotencyHeaders,
         body: StrictObject({
           investorUserId: ExternalId,
           targetStepId: StepId,
@@ -29,7 +31,7 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
         response: { 201: WorkflowEvent },
       },
     },
-    async (request, reply) => reply.code(201).send(await jumpToStep(ctx, principalOf(request), request.params.dealId, request.body)),
+    async (request, reply) => idempotent(ctx, request, reply, 201, (deps) => jumpToStep(deps, principalOf(request), request.params.dealId, request.body)),
   );
 
   app.get(

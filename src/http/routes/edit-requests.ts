@@ -1,0 +1,97 @@
+// Edit requests: create (investor for own events, or admin), read, list (endpoint 9), and decide
+// (admin). Wire names keep the interface's spelling (`dateRecieved`).
+import { Type } from 'typebox';
+import { createEditRequest, decideEditRequest, getEditRequest, listEditRequests } from '../../operations/edit-requests.ts';
+import type { Api, AppContext } from '../app.ts';
+import { principalOf } from '../auth.ts';
+import { ExternalId, StrictObject, Timestamp } from '../schemas/common.ts';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const Data = Type.Record(Type.String(), Type.String());
+// The closed vocabularies of domain/edit-request.ts, spelled out so the types stay literal.
+const RequestType = Type.Union([Type.Literal('Investment Amount'), Type.Literal('Withdraw Investment')]);
+const Status = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]);
+
+const EditRequest = Type.Object({
+  workflowEventId: Type.String(),
+  dateRecieved: Type.String({ format: 'date-time', description: 'when the request was made (spelled as in the interface)' }),
+  reason: Type.String(),
+  type: RequestType,
+  id: Type.String(),
+  status: Status,
+  decidedAt: Nullable(Timestamp),
+  decidedByUserId: Nullable(Type.String()),
+  decisionReason: Nullable(Type.String()),
+  newData: Nullable(Data),
+});
+
+const RequestParams = Type.Object({ requestId: Type.String({ format: 'uuid' }) });
+const DecisionBody = StrictObject({ reason: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))) });
+
+export function editRequestRoutes(app: Api, ctx: AppContext) {
+  app.post(
+    '/deals/request-to-edit',
+    {
+      config: { roles: ['admin', 'investor'] },
+      schema: {
+        tags: ['investor side'],
+        summary: 'Request a change to an event: a new investment amount, or withdrawal',
+        description:
+          'Investment Amount: newData holds new values of the event\'s amount fields only. Withdraw Investment: no newData. One pending request per event (409).',
+        body: StrictObject({
+          workflowEventId: Type.String({ format: 'uuid' }),
+          type: RequestType,
+          reason: Type.String({ minLength: 1, maxLength: 2000 }),
+          newData: Type.Optional(Nullable(Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 100 }), { maxProperties: 50 }))),
+        }),
+        response: { 201: EditRequest },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createEditRequest(ctx, principalOf(request), request.body)),
+  );
+
+  app.get(
+    '/deals/request-to-edit/filtered',
+    {
+      config: { roles: ['admin', 'investor'] },
+      schema: {
+        tags: ['investor side'],
+        summary: "An investor's edit requests in a deal, newest first",
+        querystring: Type.Object({ dealId: ExternalId, investorUserId: ExternalId }),
+        response: { 200: Type.Array(EditRequest) },
+      },
+    },
+    async (request) => listEditRequests(ctx, principalOf(request), request.query.dealId, request.query.investorUserId),
+  );
+
+  app.get(
+    '/deals/request-to-edit/:requestId',
+    {
+      config: { roles: ['admin', 'investor'] },
+      schema: { tags: ['investor side'], summary: 'Read an edit request', params: RequestParams, response: { 200: EditRequest } },
+    },
+    async (request) => getEditRequest(ctx, principalOf(request), request.params.requestId),
+  );
+
+  for (const decision of ['approve', 'reject'] as const) {
+    app.post(
+      `/deals/request-to-edit/:requestId/${decision}`,
+      {
+        schema: {
+          tags: ['investor side'],
+          summary:
+            decision === 'approve'
+              ? 'Approve a pending request and apply it (edit the event, or move the investor to the withdrawn step)'
+              : 'Reject a pending request',
+          params: RequestParams,
+          body: DecisionBody,
+          response: { 200: EditRequest },
+        },
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
+      },
+      async (request) => decideEditRequest(ctx, principalOf(request), request.params.requestId, decision, request.body.reason ?? null),
+    );
+  }
+}

@@ -1,0 +1,106 @@
+// Portfolio: assets (management API, admin) and subscription transactions (endpoint 10, admin).
+// POST is idempotent with an Idempotency-Key header (src/http/idempotency.ts).
+import { Type } from 'typebox';
+import { getAsset, putAsset } from '../../operations/assets.ts';
+import { createSubscription, getSubscription, listSubscriptions } from '../../operations/subscriptions.ts';
+import type { Api, AppContext } from '../app.ts';
+import { principalOf } from '../auth.ts';
+import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
+import { ExternalId, Page, PageQuery } from '../schemas/common.ts';
+import { Asset, AssetBody, AssetIdText, assetIdOf, SubscriptionBody, SubscriptionRecord, toSubscriptionInput, toSubscriptionRecord } from '../schemas/portfolio.ts';
+
+const AssetParams = Type.Object({ assetId: AssetIdText });
+const SUBSCRIPTIONS = '/portfolio/transactions/subscriptions';
+
+export function portfolioRoutes(app: Api, ctx: AppContext) {
+  app.put(
+    '/portfolio/assets/:assetId',
+    {
+      schema: {
+        tags: ['portfolio'],
+        summary: 'Create (201) or update (200) an asset',
+        params: AssetParams,
+        body: AssetBody,
+        response: { 200: Asset, 201: Asset },
+      },
+    },
+    async (request, reply) => {
+      const { asset, created } = await putAsset(ctx, assetIdOf(request.params.assetId), request.body);
+      return reply.code(created ? 201 : 200).send(asset);
+    },
+  );
+
+  app.get(
+    '/portfolio/assets/:assetId',
+    { schema: { tags: ['portfolio'], summary: 'Read an asset', params: AssetParams, response: { 200: Asset } } },
+    async (request) => getAsset(ctx, assetIdOf(request.params.assetId)),
+  );
+
+  app.post(
+    SUBSCRIPTIONS,
+    {
+      schema: {
+        tags: ['portfolio'],
+        summary: 'Create a subscription transaction (endpoint 10)',
+        description:
+          'Amounts are stored as exact decimals and returned as the same numbers. total must equal units × price_per_unit to the cent ' +
+          '(422 with expectedTotal otherwise); settlement_date must not be before invoice_date (422). Unknown asset or investor: 404.',
+        headers: IdempotencyHeaders,
+        body: SubscriptionBody,
+        response: { 201: SubscriptionRecord },
+      },
+    },
+    async (request, reply) =>
+      idempotent(ctx, request, reply, 201, async (deps) =>
+        toSubscriptionRecord(await createSubscription(deps, principalOf(request), toSubscriptionInput(request.body))),
+      ),
+  );
+
+  app.get(
+    `${SUBSCRIPTIONS}/:id`,
+    {
+      schema: {
+        tags: ['portfolio'],
+        summary: 'Read a subscription transaction',
+        params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
+        response: { 200: SubscriptionRecord },
+      },
+    },
+    async (request) => toSubscriptionRecord(await getSubscription(ctx, request.params.id)),
+  );
+
+  app.get(
+    SUBSCRIPTIONS,
+    {
+      schema: {
+        tags: ['portfolio'],
+        summary: 'List subscription transactions, oldest first, filtered by investor, asset and source',
+        querystring: Type.Object(
+          {
+            investor_id: Type.Optional(ExternalId),
+            asset_id: Type.Optional(AssetIdText),
+            source: Type.Optional(Type.String({ maxLength: 200 })),
+            source_id: Type.Optional(Type.String({ maxLength: 200 })),
+            ...PageQuery,
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Page(SubscriptionRecord) },
+      },
+    },
+    async (request) => {
+      const { investor_id, asset_id, source, source_id, limit = 20, page = 1 } = request.query;
+      const result = await listSubscriptions(
+        ctx,
+        {
+          ...(investor_id !== undefined ? { investorId: investor_id } : {}),
+          ...(asset_id !== undefined ? { assetId: assetIdOf(asset_id) } : {}),
+          ...(source !== undefined ? { source } : {}),
+          ...(source_id !== undefined ? { sourceId: source_id } : {}),
+        },
+        { limit, page },
+      );
+      return { ...result, output: result.output.map(toSubscriptionRecord) };
+    },
+  );
+}

@@ -1,0 +1,105 @@
+// Idempotent requests (issue #5): the protocol behind the `Idempotency-Key` header.
+//
+// 1. Claim: one autocommit INSERT … ON CONFLICT DO NOTHING marks (scope, key) 'in-progress' under
+//    a short lease. Because it commits at once, a concurrent request with the same key never waits
+//    for our effect: it finds the row and answers 409 (still running) straight away.
+// 2. Effect: the work runs in ONE transaction, and the response (status and body) is stored in that
+//    same transaction, marking the key 'done' for the TTL. Effect and stored response commit
+//    together or not at all. The update names our lease: if the lease ran out and another request
+//    took the key over, our update matches nothing and our effect rolls back.
+// 3. Failure: if the work throws (a 4xx, a lost database), the effect rolls back and the claim is
+//    deleted, so a retry runs again. If even that delete fails, or the process dies, the lease
+//    expires and the key can be taken over.
+//
+// A row past `expires_at` counts as absent (purgeExpiredKeys deletes them in the background).
+import { randomUUID } from 'node:crypto';
+import { conflict, unprocessable } from '../domain/errors.ts';
+import * as keys from '../store/idempotency.ts';
+import type { Deps } from './deps.ts';
+
+/** How long a claimed key may stay 'in-progress' before a retry may take it over. */
+export const IDEMPOTENCY_LEASE_MS = 60_000;
+
+export interface IdempotentRequest {
+  /** The caller's token (Principal.tokenKey): keys of different callers never meet. */
+  scope: string;
+  key: string;
+  /** Hash of method, path and canonical body. */
+  fingerprint: string;
+}
+
+export interface StoredResponse {
+  status: number;
+  /** The serialized body, replayed byte for byte. */
+  body: string;
+}
+
+export interface IdempotentOutcome extends StoredResponse {
+  replayed: boolean;
+}
+
+export interface IdempotencyOptions {
+  ttlMs: number;
+  leaseMs?: number;
+}
+
+/**
+ * Runs `work` once per key: the first request runs it, a repeat gets the stored response, a
+ * different request with the key is a 422, a repeat while the first runs is a 409. `deps.db` must
+ * not be a transaction (the claim has to commit on its own).
+ */
+export async function runIdempotently(
+  deps: Deps,
+  request: IdempotentRequest,
+  options: IdempotencyOptions,
+  work: (tx: Deps) => Promise<StoredResponse>,
+): Promise<IdempotentOutcome> {
+  if (deps.db.isTransaction) throw new Error('runIdempotently needs a database handle outside any transaction');
+  const leaseId = randomUUID();
+  const leaseMs = options.leaseMs ?? IDEMPOTENCY_LEASE_MS;
+
+  // Rarely more than one round: only when the row changes between our statements.
+  for (let attempt = 0; ; attempt++) {
+    const now = deps.clock();
+    const claim = { ...request, leaseId, now, leaseUntil: new Date(now.getTime() + leaseMs) };
+    if (await keys.claimKey(deps.db, claim)) break;
+    const existing = await keys.findKey(deps.db, request);
+    if (existing === undefined || existing.expiresAt <= now) {
+      if (existing !== undefined && (await keys.takeOverExpiredKey(deps.db, claim))) break;
+      if (attempt < 3) continue;
+      throw stillRunning();
+    }
+    if (existing.fingerprint !== request.fingerprint) {
+      throw unprocessable(
+        'This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request',
+        { idempotencyKey: request.key },
+      );
+    }
+    if (existing.status === 'done' && existing.response) return { ...existing.response, replayed: true };
+    throw stillRunning();
+  }
+
+  const ref = { scope: request.scope, key: request.key, leaseId };
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      const response = await work({ ...deps, db: trx });
+      const expiresAt = new Date(deps.clock().getTime() + options.ttlMs);
+      if (!(await keys.completeKey(trx, ref, response, expiresAt))) {
+        throw conflict('This request took longer than its idempotency lease and was taken over by a retry; nothing was stored by this one');
+      }
+      return { ...response, replayed: false };
+    });
+  } catch (err) {
+    // Best effort: when this fails too, the lease expiring frees the key.
+    await keys.releaseKey(deps.db, ref).catch(() => undefined);
+    throw err;
+  }
+}
+
+const stillRunning = () =>
+  conflict('A request with this Idempotency-Key is still being processed; nothing was stored by this one, retry shortly', {
+    retryable: true,
+  });
+
+/** Deletes keys past their expiry; the service calls it periodically. */
+export const purgeExpiredKeys = (deps: Pick<Deps, 'db' | 'clock'>) => keys.deleteExpiredKeys(deps.db, deps.clock());

@@ -1,0 +1,118 @@
+// Idempotency keys (see operations/idempotency.ts for the protocol). Times come from the caller's
+// clock, not the database's now(), so every instance and every test agrees on what has expired.
+import type { Kysely } from 'kysely';
+import type { DB } from './schema.ts';
+
+export interface KeyRef {
+  scope: string;
+  key: string;
+}
+
+export interface StoredKey {
+  fingerprint: string;
+  status: 'in-progress' | 'done';
+  leaseId: string;
+  response: { status: number; body: string } | undefined;
+  expiresAt: Date;
+}
+
+export interface Claim extends KeyRef {
+  fingerprint: string;
+  leaseId: string;
+  now: Date;
+  leaseUntil: Date;
+}
+
+/**
+ * Claims a free key (autocommit, one statement). False when a row exists. On PostgreSQL a
+ * concurrent claim of the same key waits only for this one statement, never for the effect.
+ */
+export async function claimKey(db: Kysely<DB>, claim: Claim): Promise<boolean> {
+  const row = await db
+    .insertInto('idempotency_keys')
+    .values({
+      scope: claim.scope,
+      key: claim.key,
+      fingerprint: claim.fingerprint,
+      status: 'in-progress',
+      lease_id: claim.leaseId,
+      created_at: claim.now,
+      expires_at: claim.leaseUntil,
+    })
+    .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
+    .returning('key')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Takes over a row that has expired (a finished key past its TTL, or a lease a crash left). */
+export async function takeOverExpiredKey(db: Kysely<DB>, claim: Claim): Promise<boolean> {
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set({
+      fingerprint: claim.fingerprint,
+      status: 'in-progress',
+      lease_id: claim.leaseId,
+      response_status: null,
+      response_body: null,
+      created_at: claim.now,
+      expires_at: claim.leaseUntil,
+    })
+    .where('scope', '=', claim.scope)
+    .where('key', '=', claim.key)
+    .where('expires_at', '<=', claim.now)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function findKey(db: Kysely<DB>, ref: KeyRef): Promise<StoredKey | undefined> {
+  const row = await db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('scope', '=', ref.scope)
+    .where('key', '=', ref.key)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    fingerprint: row.fingerprint,
+    status: row.status,
+    leaseId: row.lease_id,
+    response: row.response_status !== null && row.response_body !== null ? { status: row.response_status, body: row.response_body } : undefined,
+    expiresAt: row.expires_at,
+  };
+}
+
+/** Stores the response of the claim `leaseId`, in the effect's transaction. False if the lease was lost. */
+export async function completeKey(
+  db: Kysely<DB>,
+  ref: KeyRef & { leaseId: string },
+  response: { status: number; body: string },
+  expiresAt: Date,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set({ status: 'done', response_status: response.status, response_body: response.body, expires_at: expiresAt })
+    .where('scope', '=', ref.scope)
+    .where('key', '=', ref.key)
+    .where('lease_id', '=', ref.leaseId)
+    .where('status', '=', 'in-progress')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Frees the key of a request whose effect failed, so a retry runs it again. */
+export async function releaseKey(db: Kysely<DB>, ref: KeyRef & { leaseId: string }): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('scope', '=', ref.scope)
+    .where('key', '=', ref.key)
+    .where('lease_id', '=', ref.leaseId)
+    .where('status', '=', 'in-progress')
+    .execute();
+}
+
+/** Deletes expired keys; returns how many. */
+export async function deleteExpiredKeys(db: Kysely<DB>, now: Date): Promise<number> {
+  const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,84 @@
+// Endpoint 6: GET /deals/workflow/step/{stepId}/investor-form-implementation.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { uniqueId } from '../support/fixtures.ts';
+import { makeDeal, makeInvestor } from './setup.ts';
+
+const path = (stepId: string, query: Record<string, string> = {}) => {
+  const qs = new URLSearchParams(query).toString();
+  return `/deals/workflow/step/${stepId}/investor-form-implementation${qs ? `?${qs}` : ''}`;
+};
+
+describe('form implementations (endpoint 6)', () => {
+  let t: TestApp;
+  let admin: Client;
+  before(async () => {
+    t = await startTestApp();
+    admin = client(t.app, t.adminToken);
+  });
+  after(() => t.close());
+
+  test('the first call creates it, every later call returns the same id; shape field by field', async () => {
+    const deal = await makeDeal(admin);
+    const investor = await makeInvestor(admin);
+    const first = await admin.get(path(deal.steps.commit, { investorUserId: investor.id, dealId: deal.dealId }));
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.deepEqual(Object.keys(first.body).sort(), ['createdAt', 'formId', 'id', 'investorUserId', 'stepId']);
+    assert.match(first.body.id, /^[0-9a-f-]{36}$/);
+    assert.equal(first.body.stepId, deal.steps.commit);
+    assert.equal(first.body.investorUserId, investor.id);
+    assert.equal(first.body.formId, 'form-commitment');
+    assert.match(first.body.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    const again = await admin.get(path(deal.steps.commit, { investorUserId: investor.id }));
+    assert.deepEqual(again.body, first.body);
+    // The investor's own token, without investorUserId, gets the same one.
+    const own = client(t.app, await t.investorToken(investor.id));
+    assert.deepEqual((await own.get(path(deal.steps.commit))).body, first.body);
+  });
+
+  test('concurrent first calls agree on one id (unique step + investor)', async () => {
+    const deal = await makeDeal(admin);
+    const investor = await makeInvestor(admin);
+    const responses = await Promise.all(Array.from({ length: 8 }, () => admin.get(path(deal.steps.commit, { investorUserId: investor.id }))));
+    assert.deepEqual(responses.map((r) => r.status), Array(8).fill(200));
+    assert.equal(new Set(responses.map((r) => r.body.id)).size, 1);
+  });
+
+  test('different investors and different steps get different implementations', async () => {
+    const deal = await makeDeal(admin);
+    const a = await makeInvestor(admin);
+    const b = await makeInvestor(admin);
+    const ra = await admin.get(path(deal.steps.commit, { investorUserId: a.id }));
+    const rb = await admin.get(path(deal.steps.commit, { investorUserId: b.id }));
+    assert.notEqual(ra.body.id, rb.body.id);
+  });
+
+  test('404: unknown step, step without a form, unknown investor', async () => {
+    const deal = await makeDeal(admin);
+    const investor = await makeInvestor(admin);
+    expectProblem(await admin.get(path(uniqueId('no-such-step'), { investorUserId: investor.id })), 404);
+    const noForm = expectProblem(await admin.get(path(deal.steps.interest, { investorUserId: investor.id })), 404);
+    assert.match(noForm.detail, /no form/);
+    expectProblem(await admin.get(path(deal.steps.commit, { investorUserId: uniqueId('nobody') })), 404);
+  });
+
+  test("400: dealId that is not the step's deal; admin without investorUserId", async () => {
+    const deal = await makeDeal(admin);
+    const other = await makeDeal(admin);
+    const investor = await makeInvestor(admin);
+    const wrongDeal = expectProblem(await admin.get(path(deal.steps.commit, { investorUserId: investor.id, dealId: other.dealId })), 400);
+    assert.deepEqual(wrongDeal.errors?.map((e) => [e.in, e.field]), [['query', 'dealId']]);
+    const noInvestor = expectProblem(await admin.get(path(deal.steps.commit)), 400);
+    assert.deepEqual(noInvestor.errors?.map((e) => [e.in, e.field]), [['query', 'investorUserId']]);
+  });
+
+  test("403: an investor asking for another investor's form implementation", async () => {
+    const deal = await makeDeal(admin);
+    const mine = await makeInvestor(admin);
+    const theirs = await makeInvestor(admin);
+    const investor = client(t.app, await t.investorToken(mine.id));
+    expectProblem(await investor.get(path(deal.steps.commit, { investorUserId: theirs.id })), 403);
+    assert.equal((await investor.get(path(deal.steps.commit, { investorUserId: mine.id }))).status, 200);
+  });
+});
