@@ -31,6 +31,12 @@ export interface Config {
   idempotencyTtlHours: number;
   /** Slow clients: a request (headers and body) must arrive within this many milliseconds. */
   requestTimeoutMs: number;
+  /** Whether `serve` runs the webhook dispatcher in-process (WEBHOOKS_DISPATCHER=on|off). */
+  webhooksDispatcher: boolean;
+  /** Longest wait for a webhook receiver's answer. */
+  webhooksTimeoutMs: number;
+  /** Pause of an idle dispatcher between scans for due deliveries. */
+  webhooksPollMs: number;
 }
 
 export class ConfigError extends Error {
@@ -133,5 +139,8 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     idempotencyTtlHours: integer(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 365),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
+    webhooksDispatcher: oneOf(env, 'WEBHOOKS_DISPATCHER', ['on', 'off'] as const, 'on') === 'on',
+    webhooksTimeoutMs: integer(env, 'WEBHOOKS_TIMEOUT_MS', 10_000, 100, 120_000),
+    webhooksPollMs: integer(env, 'WEBHOOKS_POLL_MS', 1000, 10, 60_000),
   };
 }

@@ -4,6 +4,7 @@ import { buildApp } from './http/app.ts';
 import { newUuid, systemClock } from './operations/deps.ts';
 import { purgeExpiredKeys } from './operations/idempotency.ts';
 import { createToken } from './operations/tokens.ts';
+import { createDispatcher, type Dispatcher } from './operations/webhook-dispatcher.ts';
 import { openDatabase } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
 import { hasLiveAdminToken } from './store/tokens.ts';
@@ -46,6 +47,19 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const address = await app.listen({ port: config.port, host: config.host });
   const url = `${address}${config.basePath}`;
   app.log.info({ url, backOffice: `${url}/app/`, database: database.kind }, 'dealflow listening');
+  // Issue #6: the webhook dispatcher runs beside the API unless WEBHOOKS_DISPATCHER=off (then run
+  // `dealflow worker` against the same PostgreSQL, or nothing is delivered).
+  let dispatcher: Dispatcher | undefined;
+  if (config.webhooksDispatcher) {
+    dispatcher = createDispatcher({
+      db,
+      clock: systemClock,
+      timeoutMs: config.webhooksTimeoutMs,
+      pollMs: config.webhooksPollMs,
+      log: app.log.child({ component: 'webhooks' }),
+    });
+    dispatcher.start();
+  }
   for (const line of firstRun) print(line);
   if (firstRun.length > 0) {
     print(`Back office: ${url}/app/`);
@@ -70,15 +84,14 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     (closing ??= (async () => {
       clearInterval(purgeTimer);
       await app.close(); // stops accepting, lets in-flight requests finish
+      await dispatcher?.stop(); // lets attempts in flight finish (each bounded by the webhook timeout)
       await database.close();
     })());
   return { url, close };
 }
 
-/** Runs until SIGTERM or SIGINT, then shuts down gracefully. */
-export async function serveUntilSignalled(config: Config, options: ServeOptions = {}): Promise<void> {
-  const service = await serve(config, options);
-  await new Promise<void>((resolve) => {
+function untilSignalled(): Promise<void> {
+  return new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
@@ -87,5 +100,51 @@ export async function serveUntilSignalled(config: Config, options: ServeOptions 
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
+}
+
+/** Runs until SIGTERM or SIGINT, then shuts down gracefully. */
+export async function serveUntilSignalled(config: Config, options: ServeOptions = {}): Promise<void> {
+  const service = await serve(config, options);
+  await untilSignalled();
   await service.close();
+}
+
+const levelRank: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: 100 };
+
+/** JSON lines on stderr, like the service's log (the worker has no Fastify to lend its logger). */
+function lineLogger(level: Config['logLevel']) {
+  const write = (name: string, obj: object, msg: string) => {
+    if ((levelRank[name] ?? 0) < (levelRank[level] ?? 30)) return;
+    const fields = Object.fromEntries(
+      Object.entries(obj).map(([k, v]) => [k, v instanceof Error ? { message: v.message, code: (v as { code?: unknown }).code } : v]),
+    );
+    process.stderr.write(`${JSON.stringify({ level: name, time: new Date().toISOString(), component: 'webhooks', ...fields, msg })}\n`);
+  };
+  return {
+    info: (obj: object, msg: string) => write('info', obj, msg),
+    warn: (obj: object, msg: string) => write('warn', obj, msg),
+    debug: (obj: object, msg: string) => write('debug', obj, msg),
+  };
+}
+
+/** `dealflow worker`: the webhook dispatcher alone, until SIGTERM or SIGINT. */
+export async function runWorkerUntilSignalled(config: Config): Promise<void> {
+  const database = await openDatabase(config);
+  try {
+    await migrateToLatest(database.db);
+    const log = lineLogger(config.logLevel);
+    const dispatcher = createDispatcher({
+      db: database.db,
+      clock: systemClock,
+      timeoutMs: config.webhooksTimeoutMs,
+      pollMs: config.webhooksPollMs,
+      log,
+    });
+    dispatcher.start();
+    log.info({ database: database.kind }, 'dealflow worker delivering webhooks');
+    await untilSignalled();
+    await dispatcher.stop();
+  } finally {
+    await database.close();
+  }
 }

@@ -4,7 +4,7 @@ import type { ParseArgsOptionsConfig } from 'node:util';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { isRole } from '../domain/principal.ts';
-import { serveUntilSignalled } from '../main.ts';
+import { runWorkerUntilSignalled, serveUntilSignalled } from '../main.ts';
 import { createToken, listTokens, revokeToken } from '../operations/tokens.ts';
 import { type Database, openDatabase } from '../store/database.ts';
 import { migrateToLatest } from '../store/migrate.ts';
@@ -39,6 +39,20 @@ DATA_DIR; on its first run it creates an admin token and prints it once.
     options: { 'no-demo': { type: 'boolean' } },
     async run(config, values) {
       await serveUntilSignalled(config, { demo: !values['no-demo'] });
+    },
+  },
+  worker: {
+    summary: 'deliver webhooks: the dispatcher alone, without the HTTP API',
+    help: `dealflow worker
+
+Delivers the webhooks of step triggers from the outbox until stopped (SIGTERM or Ctrl-C). Any
+number of workers and services may run against one PostgreSQL; each delivery attempt is made by
+one of them. \`serve\` runs the same dispatcher unless WEBHOOKS_DISPATCHER=off. On the embedded
+database (no DATABASE_URL) only one process may open DATA_DIR: there the service already
+delivers, and a worker is for when the service is stopped.`,
+    options: {},
+    async run(config) {
+      await runWorkerUntilSignalled(config);
     },
   },
   migrate: {

@@ -185,6 +185,59 @@ export interface IdempotencyKeysTable {
   expires_at: Date;
 }
 
+export interface OutboxSequencesTable {
+  /** `deal:<dealId>`, or `platform` for entries without a deal. */
+  stream: string;
+  last_sequence: string;
+}
+
+export interface OutboxTable {
+  id: string;
+  stream: string;
+  sequence: ColumnType<string, number | string, never>;
+  type: string;
+  occurred_at: Date;
+  deal_id: string | null;
+  payload: ColumnType<unknown, string, never>;
+}
+
+export interface WebhookSecretsTable {
+  id: string;
+  secret: string;
+  created_at: Date;
+}
+
+export interface StepTriggersTable {
+  id: string;
+  deal_id: string;
+  step_id: string;
+  position: number;
+  kind: string;
+  url: string;
+  secret_id: string | null;
+  events: string[];
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  outbox_id: string;
+  deal_id: string | null;
+  event_type: string;
+  url: string;
+  secret_id: string | null;
+  created_at: Date;
+  attempts: Generated<number>;
+  failures: Generated<number>;
+  last_status: number | null;
+  last_error: string | null;
+  last_attempt_at: Date | null;
+  next_attempt_at: Date;
+  claimed_until: Date | null;
+  claim_id: string | null;
+  delivered_at: Date | null;
+  dead_at: Date | null;
+}
+
 export interface DB {
   api_tokens: ApiTokensTable;
   deals: DealsTable;
@@ -200,6 +253,11 @@ export interface DB {
   assets: AssetsTable;
   subscriptions: SubscriptionsTable;
   idempotency_keys: IdempotencyKeysTable;
+  outbox_sequences: OutboxSequencesTable;
+  outbox: OutboxTable;
+  webhook_secrets: WebhookSecretsTable;
+  step_triggers: StepTriggersTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type { Generated };

@@ -10,6 +10,7 @@ import { investorRoutes } from './investors.ts';
 import { journeyRoutes } from './journeys.ts';
 import { paymentReferenceRoutes } from './payment-references.ts';
 import { portfolioRoutes } from './portfolio.ts';
+import { webhookRoutes } from './webhooks.ts';
 import { whoamiRoutes } from './whoami.ts';
 import { workflowRoutes } from './workflows.ts';
 
@@ -27,5 +28,6 @@ export const routes: RouteModule[] = [
   paymentReferenceRoutes,
   editRequestRoutes,
   portfolioRoutes,
+  webhookRoutes,
   backOfficeRoutes,
 ];

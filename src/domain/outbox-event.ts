@@ -1,0 +1,19 @@
+// The domain events written to the outbox (issue #6): a closed list, one name per event in every
+// layer (outbox rows, webhook bodies, trigger `events`, the pull feed).
+
+export const outboxEventTypes = [
+  'journey.step-entered', // an investor moved to a step (jump-to-step, an approved withdrawal)
+  'event.edited', // a workflow event's data was replaced (old and new data)
+  'edit-request.created',
+  'edit-request.approved',
+  'edit-request.rejected',
+  'subscription.created',
+] as const;
+export type OutboxEventType = (typeof outboxEventTypes)[number];
+
+export const isOutboxEventType = (value: unknown): value is OutboxEventType =>
+  (outboxEventTypes as readonly unknown[]).includes(value);
+
+/** Where a webhook delivery stands: due (now or later), delivered (a 2xx), or dead (schedule exhausted). */
+export const deliveryStatuses = ['pending', 'delivered', 'dead'] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];

@@ -1,0 +1,96 @@
+// Webhooks and the event feed (issue #6), admin only: the delivery list, a manual retry, and the
+// pull feed of a deal's outbox. Secrets never appear in any response.
+import { Type } from 'typebox';
+import { outboxEventTypes } from '../../domain/outbox-event.ts';
+import { listDealEvents } from '../../operations/list-deal-events.ts';
+import { listWebhookDeliveries } from '../../operations/list-webhook-deliveries.ts';
+import { retryWebhookDelivery } from '../../operations/retry-webhook-delivery.ts';
+import type { Api, AppContext } from '../app.ts';
+import { ExternalId, Page, PageQuery, Timestamp } from '../schemas/common.ts';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+// The literals of domain/outbox-event.ts `deliveryStatuses`, spelled out so the type follows.
+const DeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('dead')]);
+
+const Delivery = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  eventId: Type.String({ format: 'uuid', description: 'the outbox entry: the Webhook-Id header of every attempt' }),
+  eventType: Type.String({ description: outboxEventTypes.join(', ') }),
+  dealId: Nullable(Type.String()),
+  url: Type.String(),
+  status: DeliveryStatus,
+  attempts: Type.Integer(),
+  lastStatus: Nullable(Type.Integer({ description: 'HTTP status of the last answer' })),
+  lastError: Nullable(Type.String()),
+  lastAttemptAt: Nullable(Timestamp),
+  nextAttemptAt: Nullable(Timestamp),
+  deliveredAt: Nullable(Timestamp),
+  deadAt: Nullable(Timestamp),
+  createdAt: Timestamp,
+});
+
+/** An outbox entry: the body of a webhook, and an element of the pull feed. */
+const OutboxEntry = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  type: Type.String({ description: outboxEventTypes.join(', ') }),
+  timestamp: Timestamp,
+  dealId: Nullable(Type.String()),
+  sequence: Type.Integer({ minimum: 1, description: 'position in the deal’s feed: 1, 2, 3, … without gaps' }),
+  data: Type.Unknown(),
+});
+
+export function webhookRoutes(app: Api, ctx: AppContext) {
+  app.get(
+    '/webhooks/deliveries',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Webhook deliveries, newest first',
+        querystring: Type.Object({
+          status: Type.Optional(DeliveryStatus),
+          dealId: Type.Optional(ExternalId),
+          ...PageQuery,
+        }),
+        response: { 200: Page(Delivery) },
+      },
+    },
+    async (request) => listWebhookDeliveries(ctx, request.query),
+  );
+
+  app.post(
+    '/webhooks/deliveries/:deliveryId/retry',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Deliver again now: a pending or dead delivery is due at once, its retry schedule restarted',
+        params: Type.Object({ deliveryId: Type.String({ format: 'uuid' }) }),
+        response: { 200: Delivery },
+      },
+    },
+    async (request) => retryWebhookDelivery(ctx, request.params.deliveryId),
+  );
+
+  app.get(
+    '/deals/deal/:dealId/events',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'The pull feed: the deal’s events after a sequence number, in order',
+        params: Type.Object({ dealId: ExternalId }),
+        querystring: Type.Object({
+          after: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'the last sequence already seen' })),
+          limit: PageQuery.limit,
+        }),
+        response: {
+          200: Type.Object({
+            output: Type.Array(OutboxEntry),
+            lastSequence: Type.Integer({ description: 'pass as `after` to read on' }),
+            hasMore: Type.Boolean(),
+          }),
+        },
+      },
+    },
+    async (request) => listDealEvents(ctx, request.params.dealId, request.query),
+  );
+}

@@ -1,0 +1,87 @@
+// `dealflow worker` end to end on an embedded database folder, and the dispatcher's configuration.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { inTransaction, newUuid, systemClock } from '../../src/operations/deps.ts';
+import { recordStepEntered } from '../../src/operations/outbox-events.ts';
+import { checkWorkflowTriggers, saveStepTriggers } from '../../src/operations/step-triggers.ts';
+import { openDatabase } from '../../src/store/database.ts';
+import { upsertDeal } from '../../src/store/deals.ts';
+import { migrateToLatest } from '../../src/store/migrate.ts';
+import { onPostgres } from '../support/app.ts';
+import { eventually, startReceiver } from './support.ts';
+
+describe('dispatcher configuration', () => {
+  test('defaults: on, 10 s timeout, 1 s poll', () => {
+    const config = loadConfig({});
+    assert.equal(config.webhooksDispatcher, true);
+    assert.equal(config.webhooksTimeoutMs, 10_000);
+    assert.equal(config.webhooksPollMs, 1000);
+    assert.equal(loadConfig({ WEBHOOKS_DISPATCHER: 'off' }).webhooksDispatcher, false);
+  });
+
+  for (const [variable, value] of [['WEBHOOKS_DISPATCHER', 'maybe'], ['WEBHOOKS_TIMEOUT_MS', '10s'], ['WEBHOOKS_POLL_MS', '0']] as const) {
+    test(`a bad ${variable} (${value}) is refused, naming it`, () => {
+      assert.throws(() => loadConfig({ [variable]: value }), (err: unknown) => err instanceof ConfigError && err.variable === variable);
+    });
+  }
+});
+
+// Like test/foundation/cli.test.ts: the CLI opens the database the service would use, so this runs
+// on the embedded database only.
+describe('dealflow worker', { skip: onPostgres ? 'runs on the embedded database only' : false }, () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'dealflow-worker-'));
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  test('--help explains it', () => {
+    const help = spawnSync(process.execPath, ['src/cli/main.ts', 'worker', '--help'], { encoding: 'utf8' });
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /Delivers the webhooks/);
+    assert.match(spawnSync(process.execPath, ['src/cli/main.ts', '--help'], { encoding: 'utf8' }).stdout, /\bworker\b/);
+  });
+
+  test('delivers what is due, and stops on SIGTERM', async () => {
+    const receiver = await startReceiver();
+    try {
+      // Write a deal, a trigger and a move into the folder, then hand it to the worker.
+      const database = await openDatabase({ ...loadConfig({}), dataDir });
+      let entryId: string;
+      try {
+        await migrateToLatest(database.db);
+        const deps = { db: database.db, clock: systemClock, newId: newUuid };
+        await upsertDeal(database.db, { id: 'deal-w', name: 'Worker deal', description: null, currency: null }, new Date());
+        await inTransaction(deps, (tx) => saveStepTriggers(tx, 'deal-w', checkWorkflowTriggers([{ id: 's', triggers: [{ kind: 'webhook', url: receiver.url }] }])));
+        entryId = await inTransaction(deps, (tx) =>
+          recordStepEntered(tx, {
+            dealId: 'deal-w',
+            investorUserId: 'inv-w',
+            event: { id: newUuid(), fromStepId: null, toStepId: 's', data: {}, createdByUserId: 'ops', createdAt: new Date().toISOString() },
+          }),
+        );
+      } finally {
+        await database.close();
+      }
+      const worker = spawn(process.execPath, ['src/cli/main.ts', 'worker'], {
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', WEBHOOKS_POLL_MS: '50', LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      worker.stderr.on('data', (chunk) => (stderr += chunk));
+      try {
+        await eventually(async () => (receiver.received.length > 0 ? true : undefined), 30_000, `the worker to deliver (stderr: ${stderr})`);
+        assert.equal(receiver.received[0]!.headers['webhook-id'], entryId!);
+      } finally {
+        worker.kill('SIGTERM');
+        const [code] = await once(worker, 'exit');
+        assert.equal(code, 0, stderr);
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+});
