@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { newUuid, systemClock } from './operations/deps.ts';
 import { purgeExpiredKeys } from './operations/idempotency.ts';
+import { seedDemo } from './operations/seed.ts';
 import { createToken } from './operations/tokens.ts';
 import { createDispatcher, type Dispatcher } from './operations/webhook-dispatcher.ts';
 import { openDatabase } from './store/database.ts';
@@ -40,6 +41,10 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   if (database.kind === 'pglite' && !(await hasLiveAdminToken(db))) {
     const created = await createToken(db, { name: 'first-run admin', role: 'admin' });
     firstRun.push(`Admin token (shown once, keep it): ${created.token}`);
+    if (options.demo !== false) {
+      const demo = await seedDemo({ db, clock: systemClock, newId: newUuid });
+      if (demo.created) firstRun.push(`Demo deal:  ${demo.dealId} (${demo.investors} investors; see README "Management API and journeys")`);
+    }
   }
 
   const app = await buildApp({ db, config, clock: systemClock, newId: newUuid }, { logger });
@@ -65,6 +70,9 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     print(`API docs:   ${url}/docs`);
     print(`Health:     ${url}/healthz`);
     print(`Try:        curl -H "Authorization: Bearer <token>" ${url}/whoami`);
+    if (firstRun.some((line) => line.startsWith('Demo deal'))) {
+      print(`            curl -H "Authorization: Bearer <token>" "${url}/deals/deal/demo/all-investor-workflows?limit=5"`);
+    }
   }
 
   // Expired idempotency keys are already ignored; this only keeps the table small. Every instance

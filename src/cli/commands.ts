@@ -5,6 +5,8 @@ import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { isRole } from '../domain/principal.ts';
 import { runWorkerUntilSignalled, serveUntilSignalled } from '../main.ts';
+import { newUuid, systemClock } from '../operations/deps.ts';
+import { seedDemo, seedScale } from '../operations/seed.ts';
 import { createToken, listTokens, revokeToken } from '../operations/tokens.ts';
 import { type Database, openDatabase } from '../store/database.ts';
 import { migrateToLatest } from '../store/migrate.ts';
@@ -17,6 +19,26 @@ export interface Command {
 }
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
+
+/** A progress bar on a terminal; nothing when stderr is a file or a pipe. */
+function progressBar(label: string) {
+  const started = Date.now();
+  return (done: number, total: number) => {
+    if (!process.stderr.isTTY) return;
+    const width = 30;
+    const filled = Math.round((done / total) * width);
+    const seconds = ((Date.now() - started) / 1000).toFixed(0);
+    process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${seconds}s`);
+    if (done >= total) process.stderr.write('\n');
+  };
+}
+
+function positiveInteger(value: string | boolean | undefined, option: string, max: number): number {
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
+    throw new AppError('validation', `${option} must be a whole number from 1 to ${max}`);
+  }
+  return Number(value);
+}
 
 async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
   const database = await openDatabase(config);
@@ -114,6 +136,36 @@ A new token is printed once; only its SHA-256 hash is stored.`,
           process.stderr.write(`${this.help}\n`);
           return 1;
       }
+    },
+  },
+  seed: {
+    summary: 'create the demo deal, or bigger data sets for benchmarks',
+    help: `dealflow seed --demo
+dealflow seed --investors <N> --deals <M>
+
+--demo creates the deal "demo" (a workflow of eight steps: interest, commitment, a KYC branch with a
+KYC-level requirement beside a professional-investor review, documents, payment, complete,
+withdrawn) with 200 investors spread across it; it does nothing when that deal exists. The first
+start of the embedded database runs it (unless serve --no-demo).
+
+--investors N --deals M creates M new deals with the same workflow and N new investors, each with a
+journey in every deal, written in bulk (a progress bar shows on a terminal).`,
+    options: { demo: { type: 'boolean' }, investors: { type: 'string' }, deals: { type: 'string' } },
+    async run(config, values) {
+      const deps = (db: Database['db']) => ({ db, clock: systemClock, newId: newUuid });
+      if (values.demo) {
+        const result = await withDatabase(config, ({ db }) => seedDemo(deps(db)));
+        out(result.created ? `Created the demo deal "${result.dealId}" with ${result.investors} investors.` : `The demo deal "${result.dealId}" exists already.`);
+        return;
+      }
+      if (values.investors === undefined && values.deals === undefined) {
+        process.stderr.write(`${this.help}\n`);
+        return 1;
+      }
+      const investors = positiveInteger(values.investors, '--investors', 10_000_000);
+      const deals = positiveInteger(values.deals ?? '1', '--deals', 1000);
+      const result = await withDatabase(config, ({ db }) => seedScale(deps(db), { investors, deals, onProgress: progressBar('journeys') }));
+      out(`Created ${result.investors} investors and ${result.journeys} journeys in ${result.dealIds.length} deal(s): ${result.dealIds.join(', ')}`);
     },
   },
   openapi: {

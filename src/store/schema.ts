@@ -135,7 +135,7 @@ export interface EditRequestsTable {
   decided_at: Date | null;
   decided_by_user_id: string | null;
   decision_reason: string | null;
-  /** Arrival order (migration 0005): newest first is seq descending. */
+  /** Arrival order (migration 0006a): newest first is seq descending. */
   seq: Generated<string>;
 }
 

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { createEditRequest, decideEditRequest, getEditRequest, listEditRequests } from '../../operations/edit-requests.ts';
 import type { Api, AppContext } from '../app.ts';
 import { principalOf } from '../auth.ts';
+import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
 import { ExternalId, StrictObject, Timestamp } from '../schemas/common.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -44,10 +45,11 @@ export function editRequestRoutes(app: Api, ctx: AppContext) {
           reason: Type.String({ minLength: 1, maxLength: 2000 }),
           newData: Type.Optional(Nullable(Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 100 }), { maxProperties: 50 }))),
         }),
+        headers: IdempotencyHeaders,
         response: { 201: EditRequest },
       },
     },
-    async (request, reply) => reply.code(201).send(await createEditRequest(ctx, principalOf(request), request.body)),
+    async (request, reply) => idempotent(ctx, request, reply, 201, (deps) => createEditRequest(deps, principalOf(request), request.body)),
   );
 
   app.get(
@@ -84,6 +86,7 @@ export function editRequestRoutes(app: Api, ctx: AppContext) {
               ? 'Approve a pending request and apply it (edit the event, or move the investor to the withdrawn step)'
               : 'Reject a pending request',
           params: RequestParams,
+          headers: IdempotencyHeaders,
           body: DecisionBody,
           response: { 200: EditRequest },
         },
@@ -91,7 +94,8 @@ export function editRequestRoutes(app: Api, ctx: AppContext) {
           request.body ??= {};
         },
       },
-      async (request) => decideEditRequest(ctx, principalOf(request), request.params.requestId, decision, request.body.reason ?? null),
+      async (request, reply) =>
+        idempotent(ctx, request, reply, 200, (deps) => decideEditRequest(deps, principalOf(request), request.params.requestId, decision, request.body.reason ?? null)),
     );
   }
 }

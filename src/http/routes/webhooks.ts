@@ -7,6 +7,7 @@ import { listWebhookDeliveries } from '../../operations/list-webhook-deliveries.
 import { retryWebhookDelivery } from '../../operations/retry-webhook-delivery.ts';
 import type { Api, AppContext } from '../app.ts';
 import { ExternalId, Page, PageQuery, Timestamp } from '../schemas/common.ts';
+import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -76,10 +77,11 @@ export function webhookRoutes(app: Api, ctx: AppContext) {
         tags: ['webhooks'],
         summary: 'Deliver again now: a pending or dead delivery is due at once, its retry schedule restarted',
         params: Type.Object({ deliveryId: Type.String({ format: 'uuid' }) }),
+        headers: IdempotencyHeaders,
         response: { 200: Delivery },
       },
     },
-    async (request) => retryWebhookDelivery(ctx, request.params.deliveryId),
+    async (request, reply) => idempotent(ctx, request, reply, 200, (deps) => retryWebhookDelivery(deps, request.params.deliveryId)),
   );
 
   app.get(

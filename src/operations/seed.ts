@@ -1,0 +1,242 @@
+// `dealflow seed`: the demo deal (also created on the first start of the embedded database) and
+// larger data sets for benchmarks. Journeys are written in bulk, not move by move, but every
+// generated move is first checked with the jump rules (domain/jump.ts), so the data is what the
+// API would have produced: chained events, seq 1…n, revision 1 of each, a payment reference each.
+import { type JumpFacts, planJump } from '../domain/jump.ts';
+import type { Investor } from '../domain/investor.ts';
+import type { WorkflowDocument } from '../domain/workflow-graph.ts';
+import { insertInvestors, insertJourneys, type SeededJourney } from '../store/bulk.ts';
+import { findDeal } from '../store/deals.ts';
+import type { StoredEvent } from '../store/events.ts';
+import { generatePaymentReference } from '../store/payment-references.ts';
+import { putDeal } from './deals.ts';
+import { type Deps, inTransaction } from './deps.ts';
+import { putWorkflow } from './workflows.ts';
+
+export const DEMO_DEAL_ID = 'demo';
+const SEED_USER = 'seed';
+
+/** The demo workflow; step ids are `<prefix>.<name>` (step ids belong to one deal). */
+export function demoWorkflow(prefix: string): WorkflowDocument {
+  const s = (name: string) => `${prefix}.${name}`;
+  const links: [string, string][] = [
+    ['interest', 'commitment'],
+    ['commitment', 'kyc'],
+    ['commitment', 'professional-review'],
+    ['kyc', 'documents'],
+    ['professional-review', 'documents'],
+    ['documents', 'payment'],
+    ['payment', 'complete'],
+    ['commitment', 'withdrawn'],
+    ['kyc', 'withdrawn'],
+    ['professional-review', 'withdrawn'],
+    ['documents', 'withdrawn'],
+    ['payment', 'withdrawn'],
+  ];
+  const field = (fieldKey: string, required: boolean, kind: 'text' | 'amount' | 'currency' | 'date' | 'choice', label: string, options: string[] | null = null) => ({
+    fieldKey,
+    required,
+    kind,
+    label,
+    options,
+  });
+  return {
+    label: 'Harbour Logistics Series A',
+    description: 'Equity round of Harbour Logistics Ltd: expressions of interest, commitments, KYC, subscription documents and payment.',
+    investorEngagementEnabled: true,
+    steps: [
+      { id: s('interest'), label: 'Interest', type: 'default', stepFields: [field('source', false, 'choice', 'How they heard of the deal', ['website', 'event', 'referral', 'adviser'])], requirements: [], formId: null },
+      { id: s('commitment'), label: 'Commitment', type: 'default', stepFields: [field('committed_amount', true, 'amount', 'Committed amount'), field('currency', true, 'currency', 'Currency')], requirements: [], formId: 'commitment-form' },
+      { id: s('kyc'), label: 'KYC check', type: 'default', stepFields: [field('kyc_reference', true, 'text', 'KYC provider reference')], requirements: [{ kind: 'kyc-level', minimumLevel: 2 }], formId: null },
+      { id: s('professional-review'), label: 'Professional investor review', type: 'default', stepFields: [field('reviewer', false, 'text', 'Reviewed by')], requirements: [{ kind: 'classification', classes: ['professional', 'institutional'] }], formId: null },
+      { id: s('documents'), label: 'Subscription documents', type: 'default', stepFields: [field('agreement_signed_on', true, 'date', 'Agreement signed on')], requirements: [], formId: 'subscription-agreement' },
+      { id: s('payment'), label: 'Payment', type: 'default', stepFields: [field('amount_received', true, 'amount', 'Amount received'), field('received_on', true, 'date', 'Received on')], requirements: [{ kind: 'previous-fields-complete' }], formId: null },
+      { id: s('complete'), label: 'Complete', type: 'complete', stepFields: [], requirements: [], formId: null },
+      { id: s('withdrawn'), label: 'Withdrawn', type: 'withdrawn', stepFields: [field('reason', false, 'text', 'Reason')], requirements: [], formId: null },
+    ],
+    links: links.map(([from, to]) => ({ fromStepId: s(from), toStepId: s(to) })),
+  };
+}
+
+/** A small seeded PRNG (mulberry32): the demo is the same on every machine. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
+  const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)]!;
+  return { next, int, pick };
+}
+type Random = ReturnType<typeof random>;
+
+const forenames = ['Amelia', 'Oliver', 'Isla', 'George', 'Ava', 'Noah', 'Mia', 'Arthur', 'Ivy', 'Leo', 'Freya', 'Oscar', 'Sofia', 'Theo', 'Grace', 'Lucas', 'Chloé', 'Mateo', 'Ingrid', 'Kenji', 'Priya', 'Tomás', 'Zainab', 'Hugo', 'Elena', 'Rafael', 'Nadia', 'Felix', 'Aoife', 'Samuel'];
+const surnames = ['Smith', 'Jones', 'Taylor', 'Brown', 'Williams', 'Wilson', 'Johnson', 'Davies', 'Patel', 'Wright', 'Müller', 'García', 'Rossi', 'Dubois', 'Nakamura', "O'Brien", 'Kowalski', 'Andersson', 'Silva', 'Chen', 'Okafor', 'Haddad', 'Novak', 'Larsen', 'Fischer', 'Moreau', 'Costa', 'Ivanova', 'Murphy', 'Khan'];
+const classes = ['retail', 'sophisticated', 'professional', 'institutional'] as const;
+const currencies = ['EUR', 'GBP', 'USD', 'CHF'];
+
+function makeInvestor(id: string, n: number, rnd: Random): Investor {
+  const forename = rnd.pick(forenames);
+  const surname = rnd.pick(surnames);
+  const fullName = `${forename} ${surname}`;
+  const email = `${forename}.${surname}.${n}@example.com`.toLowerCase().normalize('NFD').replace(/[^a-z0-9.@]/g, '');
+  const investorClass = rnd.pick(classes);
+  return {
+    id,
+    remoteId: `crm-${id}`,
+    dataSource: 'crm',
+    teamUserId: null,
+    kycCheckLevel: rnd.int(0, 3),
+    contact: {
+      guid: `guid-${id}`,
+      externalId: null,
+      userType: 1,
+      status: rnd.next() < 0.9 ? 'active' : 'inactive',
+      contact: { forename, middleNames: null, surname, title: null, nickname: null, dateOfBirth: `19${rnd.int(50, 99)}-0${rnd.int(1, 9)}-1${rnd.int(0, 9)}`, email },
+      username: email,
+      profilePhotoFileKey: null,
+      name: fullName,
+      classifications: [{ investorClassId: `class-${investorClass}`, organisation: null, investorClass, name: investorClass[0]!.toUpperCase() + investorClass.slice(1) }],
+      fullName,
+      tfaEnabled: rnd.next() < 0.7,
+      compliance: 'approved',
+    },
+  };
+}
+
+const DAY = 86_400_000;
+const isoDate = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+/**
+ * A plausible journey: along interest → commitment → (KYC or professional review) → documents →
+ * payment → complete, stopping anywhere, sometimes withdrawn. Investors who go through KYC are
+ * given the level it requires. Every move is checked with the jump rules.
+ */
+function makeJourney(dealId: string, workflow: WorkflowDocument, investor: Investor, rnd: Random, deps: Pick<Deps, 'newId'>, now: number, reference: string): SeededJourney {
+  const s = (name: string) => `${dealId}.${name}`;
+  const professional = ['professional', 'institutional'].includes(investor.contact.classifications[0]!.investorClass);
+  const path = ['interest', 'commitment', professional ? 'professional-review' : 'kyc', 'documents', 'payment', 'complete'];
+  const length = rnd.pick([1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 6, 6, 6]);
+  const names = path.slice(0, length);
+  if (length >= 2 && length < 6 && rnd.next() < 0.15) names.push('withdrawn');
+  if (names.includes('kyc') && (investor.kycCheckLevel ?? 0) < 2) investor.kycCheckLevel = rnd.int(2, 3);
+
+  const amount = rnd.pick([5000, 10000, 25000, 50000, 100000, 250000]);
+  const currency = rnd.pick(currencies);
+  let time = now - rnd.int(20, 120) * DAY;
+  const events: StoredEvent[] = [];
+  for (const name of names) {
+    time += rnd.int(1, 96) * 3_600_000 + rnd.int(0, 3_599_999);
+    const data: Record<string, string> = {};
+    if (name === 'interest' && rnd.next() < 0.8) data.source = rnd.pick(['website', 'event', 'referral', 'adviser']);
+    if (name === 'commitment') Object.assign(data, { committed_amount: `${amount}.00`, currency });
+    if (name === 'kyc') data.kyc_reference = `KYC-${rnd.int(100000, 999999)}`;
+    if (name === 'professional-review') data.reviewer = rnd.pick(['compliance team', 'J. Okafor', 'M. Larsen']);
+    if (name === 'documents') data.agreement_signed_on = isoDate(time);
+    if (name === 'payment') Object.assign(data, { amount_received: `${amount}.00`, received_on: isoDate(time) });
+    if (name === 'withdrawn' && rnd.next() < 0.7) data.reason = rnd.pick(['changed circumstances', 'allocation too small', 'timing']);
+    const previous = events.at(-1);
+    const facts: JumpFacts = {
+      steps: workflow.steps,
+      links: workflow.links,
+      currentStepId: previous?.toStepId ?? null,
+      visitedStepIds: events.map((e) => e.toStepId),
+      captured: new Map(events.flatMap((e) => Object.entries(e.data))),
+      investor: { kycCheckLevel: investor.kycCheckLevel, classes: investor.contact.classifications.map((c) => c.investorClass) },
+      pendingEditRequests: 0,
+    };
+    planJump(facts, { targetStepId: s(name), data: new Map(Object.entries(data)) }); // throws on a bug here
+    events.push({
+      id: deps.newId(),
+      fromStepId: previous?.toStepId ?? null,
+      toStepId: s(name),
+      data,
+      createdByUserId: SEED_USER,
+      createdAt: new Date(Math.min(time, now)).toISOString(),
+      dealId,
+      investorUserId: investor.id,
+      seq: events.length + 1,
+    });
+  }
+  return { dealId, investorUserId: investor.id, paymentReference: reference, events };
+}
+
+function referenceSource() {
+  const used = new Set<string>();
+  return () => {
+    for (;;) {
+      const reference = generatePaymentReference();
+      if (!used.has(reference)) {
+        used.add(reference);
+        return reference;
+      }
+    }
+  };
+}
+
+/** The demo deal (id `demo`) with about 200 investors; does nothing when it exists already. */
+export async function seedDemo(deps: Deps, options: { investors?: number } = {}): Promise<{ dealId: string; created: boolean; investors: number }> {
+  const count = options.investors ?? 200;
+  return inTransaction(deps, async (tx) => {
+    if (await findDeal(tx.db, DEMO_DEAL_ID)) return { dealId: DEMO_DEAL_ID, created: false, investors: 0 };
+    await putDeal(tx, DEMO_DEAL_ID, { name: 'Harbour Logistics Series A (demo)', description: 'Demo deal created by dealflow seed --demo', currency: 'GBP' });
+    const workflow = demoWorkflow(DEMO_DEAL_ID);
+    await putWorkflow(tx, DEMO_DEAL_ID, workflow);
+    const rnd = random(20261121);
+    const now = tx.clock();
+    const investors = Array.from({ length: count }, (_, i) => makeInvestor(`demo-investor-${String(i + 1).padStart(3, '0')}`, i + 1, rnd));
+    const nextReference = referenceSource();
+    const journeys = investors.map((investor) => makeJourney(DEMO_DEAL_ID, workflow, investor, rnd, tx, now.getTime(), nextReference()));
+    await insertInvestors(tx.db, investors, now);
+    await insertJourneys(tx.db, journeys);
+    return { dealId: DEMO_DEAL_ID, created: true, investors: count };
+  });
+}
+
+export interface ScaleSeed {
+  investors: number;
+  deals: number;
+  /** Called after every chunk with journeys written so far and in all. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * `seed --investors N --deals M`: M new deals with the demo workflow and N new investors, each with
+ * a journey in every deal. Written in chunks of 1,000 investors, one transaction per chunk.
+ */
+export async function seedScale(deps: Deps, options: ScaleSeed): Promise<{ dealIds: string[]; investors: number; journeys: number }> {
+  const run = deps.newId().slice(0, 8);
+  const dealIds = Array.from({ length: options.deals }, (_, i) => `bench-${run}-${i + 1}`);
+  const workflows = new Map<string, WorkflowDocument>();
+  for (const dealId of dealIds) {
+    await putDeal(deps, dealId, { name: `Benchmark deal ${dealId}`, currency: 'EUR' });
+    const workflow = demoWorkflow(dealId);
+    await putWorkflow(deps, dealId, workflow);
+    workflows.set(dealId, workflow);
+  }
+  const rnd = random(Number.parseInt(run, 16));
+  const nextReference = referenceSource();
+  const total = options.investors * options.deals;
+  const CHUNK = 1000;
+  let done = 0;
+  for (let start = 0; start < options.investors; start += CHUNK) {
+    const size = Math.min(CHUNK, options.investors - start);
+    await inTransaction(deps, async (tx) => {
+      const now = tx.clock();
+      const investors = Array.from({ length: size }, (_, i) => makeInvestor(`bench-${run}-investor-${start + i + 1}`, start + i + 1, rnd));
+      const journeys = dealIds.flatMap((dealId) =>
+        investors.map((investor) => makeJourney(dealId, workflows.get(dealId)!, investor, rnd, tx, now.getTime(), nextReference())),
+      );
+      // After the journeys: a journey through KYC may have raised the investor's level.
+      await insertInvestors(tx.db, investors, now);
+      await insertJourneys(tx.db, journeys);
+    });
+    done += size * options.deals;
+    options.onProgress?.(done, total);
+  }
+  return { dealIds, investors: options.investors, journeys: total };
+}
