@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import rateLimit from '@fastify/rate-limit';
-import { registerAjvFormats, TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
@@ -15,6 +15,7 @@ import { createAuthenticator, registerAuth } from './auth.ts';
 import { errorToProblem } from './errors.ts';
 import { registerJsonBody } from './json-body.ts';
 import { sendProblem } from './problems.ts';
+import { validatorCompiler } from './validation.ts';
 import { routes } from './routes/index.ts';
 import { Problem } from './schemas/common.ts';
 
@@ -54,7 +55,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // Bodies are validated as sent; query and path parameters are converted from text (TypeBox
   // compiler: Value.Convert applies to every part but the body).
   registerAjvFormats();
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.setValidatorCompiler(validatorCompiler);
   registerJsonBody(app);
   app.addSchema(Problem);
 
