@@ -19,7 +19,12 @@ export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResult[
     provider: new FileMigrationProvider({ fs, path, migrationFolder: folder }),
     migrationTableSchema: rows[0]!.schema,
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error;
-  return results ?? [];
+  // Kysely's table check introspects every schema (has_schema_privilege on each name); a schema
+  // dropped meanwhile by someone else (another test file finishing) makes it fail with 3F000
+  // (invalid_schema_name). Nothing was applied then, so trying again is safe.
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return results ?? [];
+    if ((error as { code?: unknown }).code !== '3F000' || attempt >= 5) throw error;
+  }
 }
