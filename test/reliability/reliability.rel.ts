@@ -11,7 +11,8 @@ import { hostileInput } from './checks/hostile-input.ts';
 import { limits } from './checks/limits.ts';
 import { outage } from './checks/outage.ts';
 import { retries } from './checks/retries.ts';
-import { serverUnavailable } from './support/postgres.ts';
+import { destroyAllClusters } from './support/cluster.ts';
+import { dropAll, serverUnavailable } from './support/postgres.ts';
 import { seed } from './support/random.ts';
 import { type CheckResult, record, summaryTable } from './support/report.ts';
 import { stopAll } from './support/service.ts';
@@ -33,7 +34,10 @@ const checks: [string, () => Promise<CheckResult>, number][] = [
 describe('reliability and security', { skip: unavailable ?? false }, () => {
   before(() => process.stdout.write(`reliability seed ${seed} (replay with RELIABILITY_SEED=${seed})\n`));
   after(async () => {
+    // Even when a check failed half-way: no service process, cluster or database outlives the run.
     await stopAll();
+    await dropAll();
+    destroyAllClusters();
     process.stdout.write(`\n${summaryTable()}\n\nseed ${seed}\n`);
   });
 

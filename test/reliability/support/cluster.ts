@@ -35,6 +35,14 @@ export function clusterUnavailable(): string | undefined {
   return undefined;
 }
 
+const clusters = new Set<Cluster>();
+process.on('exit', destroyAllClusters);
+
+/** Stops and removes every cluster still there (the `after` hook calls this, and so does exit). */
+export function destroyAllClusters() {
+  for (const cluster of clusters) cluster.destroy();
+}
+
 export async function createCluster(): Promise<Cluster> {
   const bin = binDir();
   if (!bin) throw new Error('no PostgreSQL server binaries');
@@ -97,6 +105,7 @@ export async function createCluster(): Promise<Cluster> {
     freeze: () => signal('SIGSTOP'),
     thaw: () => signal('SIGCONT'),
     destroy() {
+      clusters.delete(cluster);
       signal('SIGCONT');
       try {
         if (running) pgCtl('stop', ['-m', 'immediate']);
@@ -107,6 +116,7 @@ export async function createCluster(): Promise<Cluster> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  clusters.add(cluster);
   try {
     cluster.start();
   } catch (err) {

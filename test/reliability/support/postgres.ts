@@ -51,6 +51,13 @@ export interface FreshDatabase {
 }
 
 let counter = 0;
+const undropped = new Set<FreshDatabase>();
+
+/** Drops every database of this run still there (the `after` hook calls this even on failure). */
+export async function dropAll(): Promise<void> {
+  await Promise.all([...undropped].map((d) => d.drop()));
+}
+
 const runStamp = `${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}_${process.pid}`;
 
 /** A new, migrated database on `server` (the shared one unless told otherwise). */
@@ -74,7 +81,7 @@ export async function freshDatabase(label: string, server = serverUrl): Promise<
   const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 10_000 });
   pool.on('error', () => {});
   let dropped = false;
-  return {
+  const fresh: FreshDatabase = {
     name,
     url,
     adminToken,
@@ -83,6 +90,7 @@ export async function freshDatabase(label: string, server = serverUrl): Promise<
     async drop() {
       if (dropped) return;
       dropped = true;
+      undropped.delete(fresh);
       await database.close().catch(() => {});
       await pool.end().catch(() => {});
       await adminQuery(withDatabase(server, 'postgres'), `drop database if exists ${name} with (force)`).catch((err) =>
@@ -90,6 +98,8 @@ export async function freshDatabase(label: string, server = serverUrl): Promise<
       );
     },
   };
+  undropped.add(fresh);
+  return fresh;
 }
 
 /** Tables of the service's schema, without the migrator's own. */
