@@ -66,6 +66,13 @@ export async function accessControl(): Promise<CheckResult> {
     const tables = await serviceTables(db.pool);
     const before = await fingerprint(db.pool, tables);
 
+    const investorIds = (id: string) => ({ investorUserId: [id], investor_id: [id], investorId: [id] });
+    // A's own records, but B named as the investor: an authorization that looks at one id only
+    // (the deal's, the event's) and not at whose data it returns would answer.
+    const hintsAasB = { ...hintsA, ...investorIds(world.b.investorUserId) };
+    const namesInvestor = (op: Operation) =>
+      [...op.pathParams.map((p) => p.name), ...op.queryParams.map((q) => q.name), ...Object.keys(op.body?.properties ?? {})].some((n) => /^investor(_?id|UserId)$/i.test(n));
+    const secretsB = [...world.b.secrets, ...world.b.eventIds, ...world.b.requestIds, ...world.b.formImplementationIds, ...world.b.subscriptionIds];
     const cases: { name: string; expect: number[]; token?: string; authorization?: string; hints: Hints; applies: (op: Operation) => boolean }[] = [
       { name: 'no token', expect: [401], hints: hintsB, applies: () => true },
       { name: 'malformed', expect: [401], hints: hintsB, applies: () => true },
@@ -73,6 +80,7 @@ export async function accessControl(): Promise<CheckResult> {
       { name: 'revoked', expect: [401], token: revoked.token, hints: hintsB, applies: () => true },
       { name: 'expired JWT', expect: [401], token: expired, hints: hintsB, applies: () => true },
       { name: "investor A on B's records", expect: [403], token: tokenA, hints: hintsB, applies: (op) => investorRoutes.has(op.key) && !aboutTheCaller.has(op.key) },
+      { name: "investor A naming B on A's records", expect: [403], token: tokenA, hints: hintsAasB, applies: (op) => investorRoutes.has(op.key) && namesInvestor(op) },
       { name: 'investor on admin route', expect: [403], token: tokenA, hints: hintsA, applies: (op) => !investorRoutes.has(op.key) },
     ];
     const counts: Record<string, number> = {};
@@ -98,7 +106,7 @@ export async function accessControl(): Promise<CheckResult> {
         }
         if (!isProblem(response)) result.failures.push(`${where}: not a problem document`);
         if (response.status === 401 && response.headers['www-authenticate'] !== 'Bearer') result.failures.push(`${where}: 401 without WWW-Authenticate: Bearer`);
-        const leaked = world.b.secrets.filter((s) => s && response.text.includes(s) && !path.includes(encodeURIComponent(s)));
+        const leaked = secretsB.filter((s) => s && response.text.includes(s) && !path.includes(encodeURIComponent(s)));
         if (leaked.length) result.failures.push(`${where}: the answer holds B's data (${leaked.join(', ')})`);
       }
     }
