@@ -137,8 +137,12 @@ export async function pageJourneyInvestors(
     const pattern = likeContaining(options.query);
     base = base.where((eb) => eb.or([eb('i.full_name', 'ilike', pattern), eb('i.email', 'ilike', pattern)]));
   }
+  // Without a search every journey counts (its investor exists: foreign key), so no join is needed.
+  const counted = options.query
+    ? base.select((eb) => eb.fn.countAll<string>().as('n'))
+    : db.selectFrom('journeys').select((eb) => eb.fn.countAll<string>().as('n')).where('deal_id', '=', dealId).where('event_count', '>', 0);
   const [count, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    counted.executeTakeFirstOrThrow(),
     base.select('i.id').orderBy('i.full_name').orderBy('i.id').limit(options.limit).offset(options.offset).execute(),
   ]);
   return { total: Number(count.n), investorUserIds: rows.map((r) => r.id) };
