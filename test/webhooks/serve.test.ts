@@ -19,7 +19,7 @@ describe('the service with its dispatcher', { skip: onPostgres ? 'runs on the em
     try {
       const token = /dfk_[A-Za-z0-9_-]+/.exec(lines.join('\n'))?.[0];
       assert.ok(token, 'the first run prints an admin token');
-      const call = async (method: string, path: string, body: unknown) => {
+      const call = async (method: string, path: string, body: unknown): Promise<any> => {
         const response = await fetch(`${service.url}${path}`, {
           method,
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
