@@ -12,9 +12,11 @@ import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Deps } from '../operations/deps.ts';
 import { createAuthenticator, registerAuth } from './auth.ts';
+import { clientErrorHandler } from './client-errors.ts';
 import { errorToProblem } from './errors.ts';
 import { registerJsonBody } from './json-body.ts';
 import { sendProblem } from './problems.ts';
+import { registerStorableText } from './storable-text.ts';
 import { validatorCompiler } from './validation.ts';
 import { routes } from './routes/index.ts';
 import { Problem } from './schemas/common.ts';
@@ -39,7 +41,16 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     bodyLimit: config.bodyLimit,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs,
+    // Node enforces requestTimeout and headersTimeout only when it sweeps its connections, every
+    // 30 s by default: a client trickling a header byte at a time held a socket for 30 s past
+    // REQUEST_TIMEOUT_MS (found by the reliability suite, issue 7). Sweep often enough that a slow
+    // client is cut off within a second of its deadline.
+    http: {
+      connectionsCheckingInterval: Math.max(250, Math.min(1000, Math.floor(config.requestTimeoutMs / 4))),
+      headersTimeout: config.requestTimeoutMs,
+    },
     return503OnClosing: true,
+    clientErrorHandler,
     // Request ids: the caller's X-Request-Id when it is a plain token, otherwise a new UUID.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -124,6 +135,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(
     async (scope) => {
       registerAuth(scope, createAuthenticator(ctx.db, config.jwt, ctx.clock));
+      registerStorableText(scope);
       if (config.rateLimitPerMinute > 0) {
         await scope.register(rateLimit, {
           global: true,
