@@ -35,7 +35,7 @@ export async function concurrentMoves(): Promise<CheckResult> {
       return body;
     });
     const responses: Received[] = await Promise.all(
-      requests.map((body, i) => clients[i % 2]!.post(`/deals/deal/${deal.dealId}/jump-to-step`, body, db.adminToken, {}).then((r) => r)),
+      requests.map((body, i) => clients[i % 2]!.post(`/deals/deal/${deal.dealId}/jump-to-step`, body, db.adminToken)),
     );
     const applied = new Map<string, { request: Record<string, unknown>; event: any }>();
     let refused = 0;

@@ -33,7 +33,7 @@ async function installChangeLog(pool: pg.Pool, tables: string[]) {
 
 const lastChange = async (pool: pg.Pool) => Number((await pool.query(`select coalesce(max(id), 0) as n from rel_changes`)).rows[0].n);
 
-const describe = (r: FuzzRequest) => {
+const summarize = (r: FuzzRequest) => {
   const body = r.body === undefined ? '' : Buffer.isBuffer(r.body) ? `<${r.body.length} bytes>` : r.body.length > 200 ? `${r.body.slice(0, 200)}… (${r.body.length} chars)` : r.body;
   return `${r.method} ${r.path.slice(0, 200)} [${r.tags.join('; ')}] ${JSON.stringify({ ...r.headers, authorization: r.headers.authorization?.slice(0, 20) })} ${body}`;
 };
@@ -89,7 +89,7 @@ export async function hostileInput(): Promise<CheckResult> {
         const key = request.tags[0]!;
         perRoute.set(key, (perRoute.get(key) ?? 0) + 1);
         statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-        const where = `#${chunk * CHUNK + i} (seed ${seed}, chunk ${chunk}, index ${i}) ${describe(request)}`;
+        const where = `#${chunk * CHUNK + i} (seed ${seed}, chunk ${chunk}, index ${i}) ${summarize(request)}`;
         if (response.status >= 500 || response.status === 0) {
           serverErrors++;
           if (serverErrors <= 20) result.failures.push(`${response.status || response.error}: ${where} → ${response.text.slice(0, 300)}`);
