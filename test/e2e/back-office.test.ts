@@ -71,8 +71,11 @@ describe('back office, end to end', { skip: skipE2e }, () => {
     }
     assert.ok(from && to, 'the demo workflow has a step followed by one with required fields');
     const cards = await e.api('GET', `/back-office/deals/${encodeURIComponent(dealId)}/board/cards?stepId=${encodeURIComponent(from.id)}&limit=100`);
-    // An investor who has not captured the next step's required fields yet.
+    // An investor who has not captured the next step's required fields yet, and whose name is
+    // unique in the deal (the tests find their card and dialogs by name; demo names can repeat).
     for (const card of cards.body.output) {
+      const namesakes = await e.api('GET', `/deals/deal/${encodeURIComponent(dealId)}/all-investor-workflows?limit=2&query=${encodeURIComponent(card.fullName)}`);
+      if (namesakes.body.output.length !== 1) continue;
       const journey = (await e.api('GET', `/deals/deal/${encodeURIComponent(dealId)}/investor-data/${encodeURIComponent(card.investorUserId)}`)).body.journey;
       const captured = new Set(journey.flatMap((ev: { data: object }) => Object.keys(ev.data)));
       if (to.stepFields.filter((f) => f.required).every((f) => !captured.has(f.fieldKey))) {
