@@ -55,7 +55,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   log = app.log;
   const address = await app.listen({ port: config.port, host: config.host });
   const url = `${address}${config.basePath}`;
-  app.log.info({ url, database: database.kind }, 'dealflow listening');
+  app.log.info({ url, backOffice: `${url}/app/`, database: database.kind }, 'dealflow listening');
   // Issue #6: the webhook dispatcher runs beside the API unless WEBHOOKS_DISPATCHER=off (then run
   // `dealflow worker` against the same PostgreSQL, or nothing is delivered).
   let dispatcher: Dispatcher | undefined;
@@ -71,6 +71,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   }
   for (const line of firstRun) print(line);
   if (firstRun.length > 0) {
+    print(`Back office: ${url}/app/`);
     print(`API docs:   ${url}/docs`);
     print(`Health:     ${url}/healthz`);
     print(`Try:        curl -H "Authorization: Bearer <token>" ${url}/whoami`);

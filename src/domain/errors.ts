@@ -9,6 +9,8 @@ export const errorKinds = [
   'conflict', // 409: concurrent change, duplicate, move not allowed from the current position
   'payload-too-large', // 413: body over BODY_LIMIT
   'unsupported-media-type', // 415: body that is not application/json
+  'request-timeout', // 408: the request did not arrive whole within REQUEST_TIMEOUT_MS
+  'headers-too-large', // 431: request headers over 16 KiB
   'unprocessable', // 422: well-formed but breaks a business rule
   'rate-limited', // 429: over RATE_LIMIT_PER_MINUTE for this token
   'internal', // 500: a bug; the response carries only the request id

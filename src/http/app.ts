@@ -1,17 +1,23 @@
 // buildApp assembles the Fastify application without listening, so tests use app.inject().
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import rateLimit from '@fastify/rate-limit';
-import { registerAjvFormats, TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Deps } from '../operations/deps.ts';
 import { createAuthenticator, registerAuth } from './auth.ts';
+import { clientErrorHandler } from './client-errors.ts';
 import { errorToProblem } from './errors.ts';
 import { registerJsonBody } from './json-body.ts';
 import { sendProblem } from './problems.ts';
+import { registerStorableText } from './storable-text.ts';
+import { validatorCompiler } from './validation.ts';
 import { routes } from './routes/index.ts';
 import { Problem } from './schemas/common.ts';
 
@@ -35,7 +41,16 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     bodyLimit: config.bodyLimit,
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs,
+    // Node enforces requestTimeout and headersTimeout only when it sweeps its connections, every
+    // 30 s by default: a client trickling a header byte at a time held a socket for 30 s past
+    // REQUEST_TIMEOUT_MS (found by the reliability suite, issue 7). Sweep often enough that a slow
+    // client is cut off within a second of its deadline.
+    http: {
+      connectionsCheckingInterval: Math.max(250, Math.min(1000, Math.floor(config.requestTimeoutMs / 4))),
+      headersTimeout: config.requestTimeoutMs,
+    },
     return503OnClosing: true,
+    clientErrorHandler,
     // Request ids: the caller's X-Request-Id when it is a plain token, otherwise a new UUID.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -51,7 +66,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // Bodies are validated as sent; query and path parameters are converted from text (TypeBox
   // compiler: Value.Convert applies to every part but the body).
   registerAjvFormats();
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.setValidatorCompiler(validatorCompiler);
   registerJsonBody(app);
   app.addSchema(Problem);
 
@@ -95,10 +110,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     transform: ({ schema, url }) => ({ schema, url: url.startsWith(config.basePath) ? url.slice(config.basePath.length) || '/' : url }),
   });
 
-  // Public scope: probes, the OpenAPI document and its UI.
+  // Public scope: probes, the OpenAPI document and its UI, the back-office app (issue 9).
   await app.register(
     async (scope) => {
       await scope.register(swaggerUi, { routePrefix: '/docs' });
+      await registerBackOfficeApp(scope);
       scope.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       scope.get('/healthz', { schema: { hide: true }, config: { public: true } }, async () => ({ status: 'ok' }));
       scope.get('/readyz', { schema: { hide: true }, config: { public: true } }, async (_request, reply) => {
@@ -119,6 +135,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(
     async (scope) => {
       registerAuth(scope, createAuthenticator(ctx.db, config.jwt, ctx.clock, ctx.caches));
+      registerStorableText(scope);
       if (config.rateLimitPerMinute > 0) {
         await scope.register(rateLimit, {
           global: true,
@@ -136,4 +153,37 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   );
 
   return app as unknown as Api;
+}
+
+/** Where `vite build` writes the back-office app (web/ in this repository). */
+export const webDist = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+
+// The back-office single-page app: static files, no token (the app sends the token on its own API
+// calls). index.html is revalidated on every load; hashed assets are cached for good.
+async function registerBackOfficeApp(scope: FastifyInstance) {
+  if (!existsSync(`${webDist}index.html`)) {
+    const notBuilt = async (_request: FastifyRequest, reply: FastifyReply) =>
+      reply
+        .code(503)
+        .type('text/html; charset=utf-8')
+        .send('<!doctype html><title>dealflow back office</title><p>The back office is not built. Run <code>npm run build:web</code> (npm install does it) and restart.</p>');
+    scope.get('/app', { schema: { hide: true }, config: { public: true } }, notBuilt);
+    scope.get('/app/*', { schema: { hide: true }, config: { public: true } }, notBuilt);
+    return;
+  }
+  await scope.register(fastifyStatic, {
+    root: webDist,
+    prefix: '/app/',
+    decorateReply: false,
+    index: ['index.html'],
+    schemaHide: true,
+    setHeaders: (reply, path) => {
+      reply.header('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  // The app's asset URLs are relative, so it must be opened as …/app/ (with the slash).
+  scope.get('/app', { schema: { hide: true }, config: { public: true } }, async (request, reply) => {
+    const [path, query] = request.url.split('?');
+    return reply.redirect(`${path}/${query === undefined ? '' : `?${query}`}`, 301);
+  });
 }

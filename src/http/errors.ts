@@ -2,7 +2,7 @@
 // Fastify's (validation, media type, body size), and the database's.
 import type { FastifyError } from 'fastify';
 import { AppError, type FieldError } from '../domain/errors.ts';
-import { isDatabaseUnavailable } from '../store/errors.ts';
+import { isDatabaseUnavailable, isUnstorableText } from '../store/errors.ts';
 
 const partOf: Record<string, FieldError['in']> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
@@ -52,11 +52,13 @@ const byStatus: Record<number, AppError['kind']> = {
   401: 'unauthenticated',
   403: 'forbidden',
   404: 'not-found',
+  408: 'request-timeout',
   409: 'conflict',
   413: 'payload-too-large',
   415: 'unsupported-media-type',
   422: 'unprocessable',
   429: 'rate-limited',
+  431: 'headers-too-large',
   503: 'database-unavailable',
 };
 
@@ -77,6 +79,7 @@ export function errorToProblem(error: unknown, bodyLimit: number): AppError {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('validation', 'Content-Length does not match the body');
   }
+  if (isUnstorableText(error)) return new AppError('validation', 'A value holds characters that cannot be stored (NUL or an unpaired surrogate)');
   if (isDatabaseUnavailable(error)) return new AppError('database-unavailable', 'The database is unavailable; retry shortly');
   const status = fastifyError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -5,6 +5,7 @@
 // rather than rounded. `__proto__` keys are refused, as Fastify's secure-json-parse does.
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../domain/errors.ts';
+import { isStorableText, unstorableDetail } from './storable-text.ts';
 
 export const MAX_SIGNIFICANT_DIGITS = 15;
 
@@ -17,6 +18,10 @@ export function significantDigits(source: string): number {
 
 function reviver(this: unknown, key: string, value: unknown, context?: { source?: string }) {
   if (key === '__proto__') throw new AppError('validation', 'The body may not contain a "__proto__" key');
+  if (!isStorableText(key) || (typeof value === 'string' && !isStorableText(value))) {
+    const field = isStorableText(key) ? key : JSON.stringify(key).slice(1, -1);
+    throw new AppError('validation', `The body member "${field}" ${unstorableDetail}`, { errors: [{ in: 'body', field, detail: unstorableDetail }] });
+  }
   if (typeof value === 'number' && context?.source !== undefined) {
     const source = context.source;
     if (!Number.isFinite(value) || (value === 0 && /[1-9]/.test(source.replace(/[eE].*$/, '')))) {

@@ -10,6 +10,8 @@ export const problemTable: Record<ErrorKind, { status: number; title: string }> 
   conflict: { status: 409, title: 'Conflict' },
   'payload-too-large': { status: 413, title: 'Request body too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
+  'request-timeout': { status: 408, title: 'Request timeout' },
+  'headers-too-large': { status: 431, title: 'Request headers too large' },
   unprocessable: { status: 422, title: 'The request breaks a business rule' },
   'rate-limited': { status: 429, title: 'Too many requests' },
   internal: { status: 500, title: 'Internal error' },

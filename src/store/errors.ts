@@ -8,6 +8,8 @@ export const SQLSTATE = {
   deadlockDetected: '40P01',
   lockNotAvailable: '55P03',
   queryCanceled: '57014',
+  characterNotInRepertoire: '22021',
+  untranslatableCharacter: '22P05',
 } as const;
 
 export const sqlState = (err: unknown): string | undefined => {
@@ -44,3 +46,10 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   const message = err instanceof Error ? err.message : '';
   return unavailableMessages.some((m) => message.includes(m));
 }
+
+/**
+ * True when the database refused a value's characters (NUL in text or jsonb). Input is checked
+ * before it gets here (http/storable-text.ts); this keeps any path we missed a 400, not a 500.
+ */
+export const isUnstorableText = (err: unknown) =>
+  sqlState(err) === SQLSTATE.characterNotInRepertoire || sqlState(err) === SQLSTATE.untranslatableCharacter;

@@ -129,3 +129,43 @@ describe('request bodies', () => {
     });
   });
 });
+
+// Found by the reliability suite's fuzzer (issue 7): PostgreSQL cannot store NUL in text or jsonb
+// (a 500), and an unpaired surrogate was silently stored as U+FFFD.
+describe('text that cannot be stored', () => {
+  let t: TestApp;
+  let admin: Client;
+  before(async () => {
+    t = await startTestApp();
+    admin = client(t.app, t.adminToken);
+  });
+  after(() => t.close());
+
+  for (const [name, text] of [
+    ['a NUL character', 'a\u0000b'],
+    ['an unpaired high surrogate', '\ud800'],
+    ['an unpaired low surrogate', 'x\udfffy'],
+  ] as const) {
+    test(`${name} in a body member is a 400 naming it, and nothing is stored`, async () => {
+      const problem = expectProblem(await admin.put('/deals/deal/text-1', { name: text }), 400);
+      assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['body', 'name']]);
+      const investor = investorBody();
+      (investor.contact.contact as { title: string | null }).title = text;
+      const nested = expectProblem(await admin.put('/investors/text-inv', investor), 400);
+      assert.deepEqual(nested.errors?.map((e) => e.field), ['title']);
+      expectProblem(await admin.get('/deals/deal/text-1'), 404);
+      expectProblem(await admin.get('/investors/text-inv'), 404);
+    });
+  }
+
+  test('in a member name too', async () => {
+    expectProblem(await admin.put('/deals/deal/text-2', '{"name":"x","a\\u0000":1}'), 400);
+    expectProblem(await admin.get('/deals/deal/text-2'), 404);
+  });
+
+  test('in a query or path parameter', async () => {
+    const query = expectProblem(await admin.get('/whoami?q=a%00b'), 400);
+    assert.deepEqual(query.errors?.map((e) => [e.in, e.field]), [['query', 'q']]);
+    expectProblem(await admin.get('/investors/a%00b'), 400);
+  });
+});

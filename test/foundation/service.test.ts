@@ -1,6 +1,9 @@
 // Probes, BASE_PATH, rate limiting, an unreachable database, migrations, and the OpenAPI document.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { sql } from 'kysely';
+import pg from 'pg';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { buildApp } from '../../src/http/app.ts';
@@ -8,7 +11,7 @@ import { generateOpenApi } from '../../src/http/openapi.ts';
 import { newUuid, systemClock } from '../../src/operations/deps.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
-import { client, expectProblem, openTestDatabase, startTestApp, type TestApp } from '../support/app.ts';
+import { client, expectProblem, openTestDatabase, startTestApp, testDatabaseUrl, type TestApp } from '../support/app.ts';
 
 describe('probes and prefix', () => {
   let t: TestApp;
@@ -108,3 +111,51 @@ describe('the committed OpenAPI document', () => {
     assert.deepEqual(generated, committed);
   });
 });
+
+describe('migrations beside another copy of the schema', () => {
+  // Issue 7: the migrator found another schema's kysely_migration tables (another test run on the
+  // same server) and then failed to read its own.
+  test('migrate in a fresh schema while another schema holds migration tables', async () => {
+    const { schema, open, drop } = await unmigratedDatabase();
+    try {
+      const db = await open();
+      try {
+        await sql`create schema ${sql.id(`${schema}_decoy`)}`.execute(db.db);
+        await sql`create table ${sql.id(`${schema}_decoy`, 'kysely_migration')} (name varchar(255) primary key, timestamp varchar(255))`.execute(db.db);
+        await sql`create table ${sql.id(`${schema}_decoy`, 'kysely_migration_lock')} (id varchar(255) primary key, is_locked integer)`.execute(db.db);
+        const applied = await migrateToLatest(db.db);
+        assert.ok(applied.length > 0);
+        assert.deepEqual(await migrateToLatest(db.db), []);
+      } finally {
+        await sql`drop schema ${sql.id(`${schema}_decoy`)} cascade`.execute(db.db);
+        await db.close();
+      }
+    } finally {
+      await drop();
+    }
+  });
+});
+
+/** A database (PGlite in memory, or a fresh schema on TEST_DATABASE_URL) that is not migrated yet. */
+async function unmigratedDatabase() {
+  const schema = `test_${randomUUID().replace(/-/g, '')}`;
+  const base = loadConfig({});
+  if (!testDatabaseUrl) {
+    return { schema, open: () => openDatabase({ ...base, dataDir: 'memory://' }), drop: async () => {} };
+  }
+  const run = async (text: string) => {
+    const client = new pg.Client({ connectionString: testDatabaseUrl });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create schema ${schema}`);
+  return {
+    schema,
+    open: () => openDatabase({ ...base, databaseUrl: testDatabaseUrl }, { schema }),
+    drop: () => run(`drop schema ${schema} cascade`),
+  };
+}

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { makeDeal, makeInvestor } from './setup.ts';
+import { jump, makeDeal, makeInvestor } from './setup.ts';
 
 const path = (stepId: string, query: Record<string, string> = {}) => {
   const qs = new URLSearchParams(query).toString();
@@ -32,7 +32,8 @@ describe('form implementations (endpoint 6)', () => {
     assert.match(first.body.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     const again = await admin.get(path(deal.steps.commit, { investorUserId: investor.id }));
     assert.deepEqual(again.body, first.body);
-    // The investor's own token, without investorUserId, gets the same one.
+    // The investor's own token, without investorUserId, gets the same one (once in the deal).
+    await jump(admin, deal.dealId, investor.id, deal.steps.interest);
     const own = client(t.app, await t.investorToken(investor.id));
     assert.deepEqual((await own.get(path(deal.steps.commit))).body, first.body);
   });
@@ -79,6 +80,10 @@ describe('form implementations (endpoint 6)', () => {
     const theirs = await makeInvestor(admin);
     const investor = client(t.app, await t.investorToken(mine.id));
     expectProblem(await investor.get(path(deal.steps.commit, { investorUserId: theirs.id })), 403);
+    // Not in the deal yet: the deal's forms are not theirs to open (as its workflow is not theirs to read).
+    const outsider = expectProblem(await investor.get(path(deal.steps.commit)), 403);
+    assert.match(outsider.detail, /deals they are in/);
+    await jump(admin, deal.dealId, mine.id, deal.steps.interest);
     assert.equal((await investor.get(path(deal.steps.commit, { investorUserId: mine.id }))).status, 200);
   });
 });

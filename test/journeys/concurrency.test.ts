@@ -10,8 +10,9 @@ describe('concurrent moves of one investor', { skip: skipUnlessPostgres }, () =>
   let t: TestApp;
   let admin: Client;
   before(async () => {
-    // The test database's pool (10 connections) runs the moves side by side on real connections.
-    t = await startTestApp();
+    // The pool (10 connections) runs the moves side by side on real connections. The 50 requests
+    // queue for them; a loaded CI machine must not turn that wait into 503s, hence the timeout.
+    t = await startTestApp({ env: { DATABASE_TIMEOUT_MS: '30000' } });
     admin = client(t.app, t.adminToken);
   });
   after(() => t.close());

@@ -22,8 +22,9 @@ export interface TestDatabase extends Database {
   schema?: string;
 }
 
-export async function openTestDatabase(): Promise<TestDatabase> {
-  const base = loadConfig({});
+/** `env` may tune the connection (DATABASE_TIMEOUT_MS, DATABASE_POOL_SIZE); the URL is the test one. */
+export async function openTestDatabase(env: Record<string, string> = {}): Promise<TestDatabase> {
+  const base = loadConfig({ ...env, DATABASE_URL: '' });
   if (!testDatabaseUrl) {
     const database = await openDatabase({ ...base, dataDir: 'memory://' });
     await migrateToLatest(database.db);
@@ -70,7 +71,7 @@ export interface TestApp {
 }
 
 export async function startTestApp(options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestApp> {
-  const database = await openTestDatabase();
+  const database = await openTestDatabase(options.env);
   const config = loadConfig({ LOG_LEVEL: 'silent', ...options.env });
   const caches = new Caches();
   const unlisten = await connectCaches(database, caches);

@@ -2,7 +2,7 @@
 // 500, a timeout and a refused connection, death after the last attempt, and the manual retry.
 // The dispatcher is driven scan by scan (runOnce) with a clock the test moves: no sleeps.
 import assert from 'node:assert/strict';
-import { afterEach, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { createDispatcher } from '../../src/operations/webhook-dispatcher.ts';
 import { newWebhookSecret } from '../../src/operations/webhook-signature.ts';
@@ -10,24 +10,31 @@ import { claimDueDeliveries, recordAttempt } from '../../src/store/webhook-deliv
 import { client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
 import { commitStepEntered, dealWithTriggers, depsOf, manualClock, type Receiver, startReceiver } from './support.ts';
 
-// Each test has its own database, so a dispatcher's scan sees only that test's deliveries and the
-// counts of runOnce are exact.
+// One database for the file, and one clock that only moves forward. Every test leaves its
+// deliveries delivered or dead (checked after each), so the next test's scans see only its own and
+// the counts of runOnce are exact. The signature test comes first: a Standard Webhooks library
+// checks the timestamp against the real time.
 describe('webhook delivery', () => {
   let t: TestApp;
   let receiver: Receiver;
   const clock = manualClock();
-  const start = async () => {
-    clock.set(new Date());
+  before(async () => {
     t = await startTestApp({ clock });
-  };
+  });
+  after(() => t.close());
   afterEach(async () => {
-    await t.close();
+    const left = await t.database.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('delivered_at', 'is', null)
+      .where('dead_at', 'is', null)
+      .execute();
+    assert.deepEqual(left, [], 'a test left a delivery pending');
   });
 
   const deliveriesOf = async (dealId: string) => (await client(t.app, t.adminToken).get(`/webhooks/deliveries?dealId=${dealId}`)).body.output;
 
   test('a move is posted once, signed so that a Standard Webhooks library accepts it', async () => {
-    await start();
     receiver = await startReceiver();
     try {
       const secret = newWebhookSecret();
@@ -79,7 +86,6 @@ describe('webhook delivery', () => {
   });
 
   test('a trigger without a secret is posted unsigned', async () => {
-    await start();
     receiver = await startReceiver();
     try {
       const deps = depsOf(t.database.db, clock);
@@ -95,7 +101,6 @@ describe('webhook delivery', () => {
   });
 
   test('a 500 is retried after the scheduled delay, with the same Webhook-Id', async () => {
-    await start();
     receiver = await startReceiver((n) => (n === 1 ? 500 : 200));
     try {
       const deps = depsOf(t.database.db, clock);
@@ -127,7 +132,6 @@ describe('webhook delivery', () => {
   });
 
   test('a receiver that does not answer in time is retried', async () => {
-    await start();
     receiver = await startReceiver((n) => (n === 1 ? 'hang' : 200));
     try {
       const deps = depsOf(t.database.db, clock);
@@ -150,22 +154,26 @@ describe('webhook delivery', () => {
     }
   });
 
-  test('a refused connection is retried', async () => {
-    await start();
+  test('a refused connection is retried, and dead when the schedule runs out', async () => {
     const gone = await startReceiver();
     const url = gone.url;
     await gone.close(); // nothing listens on that port any more
     const deps = depsOf(t.database.db, clock);
     const dealId = await dealWithTriggers(client(t.app, t.adminToken), deps, { crm: [{ kind: 'webhook', url }] });
     await commitStepEntered(deps, dealId, 'crm');
-    await createDispatcher({ db: t.database.db, clock, schedule: [1000] }).runOnce();
-    const [delivery] = await deliveriesOf(dealId);
+    const dispatcher = createDispatcher({ db: t.database.db, clock, schedule: [1000] });
+    assert.equal(await dispatcher.runOnce(), 1);
+    let [delivery] = await deliveriesOf(dealId);
     assert.equal(delivery.status, 'pending');
     assert.match(delivery.lastError, /^connection failed: ECONNREFUSED$/);
+    clock.advance(2000);
+    assert.equal(await dispatcher.runOnce(), 1, 'tried again');
+    [delivery] = await deliveriesOf(dealId);
+    assert.equal(delivery.status, 'dead', 'the one retry of this schedule failed too');
+    assert.equal(delivery.attempts, 2);
   });
 
   test('after the last scheduled attempt a delivery is dead; a manual retry delivers it', async () => {
-    await start();
     receiver = await startReceiver(() => 503);
     try {
       const deps = depsOf(t.database.db, clock);
@@ -210,7 +218,6 @@ describe('webhook delivery', () => {
   });
 
   test('a manual retry restarts the schedule of a failing delivery', async () => {
-    await start();
     receiver = await startReceiver(() => 500);
     try {
       const deps = depsOf(t.database.db, clock);
@@ -222,16 +229,20 @@ describe('webhook delivery', () => {
       const [failing] = await deliveriesOf(dealId);
       assert.equal((await admin.post(`/webhooks/deliveries/${failing.id}/retry`)).status, 200);
       assert.equal(await dispatcher.runOnce(), 1, 'due at once, not in an hour');
-      const [delivery] = await deliveriesOf(dealId);
+      let [delivery] = await deliveriesOf(dealId);
       assert.equal(delivery.status, 'pending', 'the schedule started over: one more retry before it is dead');
       assert.equal(delivery.attempts, 2);
+      clock.advance(2 * 3_600_000);
+      assert.equal(await dispatcher.runOnce(), 1);
+      [delivery] = await deliveriesOf(dealId);
+      assert.equal(delivery.status, 'dead');
+      assert.equal(delivery.attempts, 3);
     } finally {
       await receiver.close();
     }
   });
 
   test('a dispatcher that dies after claiming only delays the delivery until its lease ends', async () => {
-    await start();
     receiver = await startReceiver();
     try {
       const deps = depsOf(t.database.db, clock);
@@ -257,7 +268,6 @@ describe('webhook delivery', () => {
   });
 
   test('retrying an unknown delivery is a 404, a malformed id a 400; investors may not', async () => {
-    await start();
     const admin = client(t.app, t.adminToken);
     expectProblem(await admin.post('/webhooks/deliveries/00000000-0000-4000-8000-000000000000/retry'), 404);
     expectProblem(await admin.post('/webhooks/deliveries/not-a-uuid/retry'), 400);

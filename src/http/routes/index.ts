@@ -1,6 +1,7 @@
 // Every route module of the authenticated API, registered in this order.
 import type { Api, AppContext } from '../app.ts';
 import { activeInvestorRoutes } from './active-investors.ts';
+import { backOfficeRoutes } from './back-office.ts';
 import { dealRoutes } from './deals.ts';
 import { editRequestRoutes } from './edit-requests.ts';
 import { eventRoutes } from './events.ts';
@@ -28,4 +29,5 @@ export const routes: RouteModule[] = [
   editRequestRoutes,
   portfolioRoutes,
   webhookRoutes,
+  backOfficeRoutes,
 ];

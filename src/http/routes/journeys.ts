@@ -4,7 +4,6 @@ import { getInvestorJourney, jumpToStep, listInvestorJourneys } from '../../oper
 import type { Api, AppContext } from '../app.ts';
 import { principalOf } from '../auth.ts';
 import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
-import { wholeNumberQuery } from '../whole-number-query.ts';
 import { ExternalId, Page, PageQuery, StrictObject } from '../schemas/common.ts';
 import { AbbreviatedEvent, EventData, StepId, WorkflowEvent } from '../schemas/workflow.ts';
 
@@ -52,7 +51,6 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
   app.get(
     '/deals/deal/:dealId/all-investor-workflows',
     {
-      preValidation: wholeNumberQuery(['limit', 'page']),
       schema: {
         tags: ['journeys'],
         summary: 'Load All Investor Journeys (endpoint 5): by full name then id',

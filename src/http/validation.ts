@@ -1,0 +1,34 @@
+// The validator compiler: TypeBox's, which checks bodies as sent and converts query and path text
+// first. Its conversion is lenient with whole numbers ("1.5" becomes 1, "2e1" becomes 20, "0x10"
+// becomes 16), so for query and path parameters whose schema is an integer the text itself must be
+// a plain whole number before conversion. One place, for every route.
+import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { TSchema } from 'typebox';
+
+const WHOLE_NUMBER = /^[+-]?\d+$/;
+
+const isInteger = (schema: unknown): boolean => {
+  const s = schema as { type?: unknown; anyOf?: unknown[] } | undefined;
+  return s?.type === 'integer' || (Array.isArray(s?.anyOf) && s.anyOf.some(isInteger));
+};
+
+function integerProperties(schema: TSchema): string[] {
+  const properties = (schema as { properties?: Record<string, unknown> }).properties ?? {};
+  return Object.keys(properties).filter((name) => isInteger(properties[name]));
+}
+
+export const validatorCompiler: FastifySchemaCompiler<TSchema> = (route) => {
+  const validate = TypeBoxValidatorCompiler(route);
+  if (route.httpPart === 'body') return validate;
+  const integers = integerProperties(route.schema);
+  if (integers.length === 0) return validate;
+  return (value: unknown) => {
+    const input = (value ?? {}) as Record<string, unknown>;
+    const bad = integers.filter((name) => typeof input[name] === 'string' && !WHOLE_NUMBER.test(input[name] as string));
+    if (bad.length > 0) {
+      return { error: bad.map((name) => ({ keyword: 'type', schemaPath: '', instancePath: `/${name}`, params: {}, message: 'must be a whole number' })) };
+    }
+    return validate(value);
+  };
+};

@@ -1,0 +1,174 @@
+// End-to-end harness: the real service (src/main.ts serve, as `npm start` runs it) on an in-memory
+// PGlite with the demo deal, and Debian's Chromium driven by playwright-core. Chromium gets the
+// flags that keep it off the network (this machine has none; without them it waits on connections).
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { loadConfig } from '../../src/config.ts';
+import { serve, type RunningService } from '../../src/main.ts';
+import { onPostgres } from '../support/app.ts';
+
+export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/** Why the end-to-end tests cannot run here, or false. In CI a missing browser fails, never skips. */
+export const skipE2e: string | false = onPostgres
+  ? 'end-to-end tests run once, on PGlite (TEST_DATABASE_URL is set)'
+  : !existsSync(chromiumPath) && !process.env.CI
+    ? `no Chromium at ${chromiumPath} (apt-get install chromium, as .ci/run does)`
+    : false;
+
+export const screenshotDir = new URL('../../docs/screenshots/', import.meta.url).pathname;
+
+export interface E2e {
+  service: RunningService;
+  /** The service's base URL (with BASE_PATH). */
+  url: string;
+  adminToken: string;
+  printed: string[];
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Calls the API as the admin, JSON in and out. */
+  api<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  close(): Promise<void>;
+}
+
+export async function startE2e(options: { basePath?: string } = {}): Promise<E2e> {
+  const printed: string[] = [];
+  const userDataDir = mkdtempSync(join(tmpdir(), 'dealflow-chromium-'));
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://', LOG_LEVEL: 'warn', BASE_PATH: options.basePath ?? '' });
+  const service = await serve(config, { demo: true, print: (line) => printed.push(line) });
+  const adminToken = /dfk_[A-Za-z0-9_-]+/.exec(printed.join('\n'))?.[0];
+  if (!adminToken) throw new Error(`the service printed no admin token:\n${printed.join('\n')}`);
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+    timeout: 30_000,
+  });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const url = service.url;
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(url + path, {
+      method,
+      headers: { authorization: `Bearer ${adminToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+  return {
+    service,
+    url,
+    adminToken,
+    printed,
+    browser,
+    context,
+    page,
+    api,
+    async close() {
+      await browser.close().catch(() => {});
+      await service.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`) });
+}
+
+/**
+ * The deal the tests work on: the demo deal seeded on first start, or, on a build whose service
+ * does not seed one yet, a small deal of the same shape built through the public API.
+ */
+export async function demoDealId(e: E2e): Promise<{ dealId: string; seeded: boolean }> {
+  const deals = await e.api('GET', '/back-office/deals');
+  const demo = deals.body.find((d: { investors: { total: number } }) => d.investors.total > 0);
+  if (demo) return { dealId: demo.id, seeded: true };
+  const dealId = 'e2e-harbour-series-b';
+  const must = async (method: string, path: string, body?: unknown) => {
+    const response = await e.api(method, path, body);
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body;
+  };
+  await must('PUT', `/deals/deal/${dealId}`, { name: 'Harbour Logistics Series B', currency: 'EUR' });
+  const step = (id: string, label: string, extra: object = {}) => ({ id: `${dealId}:${id}`, label, type: 'default', stepFields: [], ...extra });
+  await must('PUT', `/deals/deal/${dealId}/workflow`, {
+    label: 'Series B subscription',
+    description: 'Interest to completion',
+    investorEngagementEnabled: true,
+    steps: [
+      step('interest', 'Interest'),
+      step('commitment', 'Commitment', {
+        stepFields: [
+          { fieldKey: 'committed_amount', required: true, kind: 'amount', label: 'Committed amount' },
+          { fieldKey: 'currency', required: true, kind: 'currency', label: 'Currency' },
+        ],
+      }),
+      step('kyc', 'KYC', { stepFields: [{ fieldKey: 'kyc_provider', required: false, kind: 'choice', options: ['Onfido', 'Jumio'] }], requirements: [{ kind: 'kyc-level', minimumLevel: 2 }] }),
+      step('documents', 'Documents', { stepFields: [{ fieldKey: 'signed_on', required: true, kind: 'date', label: 'Signed on' }], formId: 'subscription-agreement' }),
+      step('payment', 'Payment', { stepFields: [{ fieldKey: 'paid_on', required: false, kind: 'date' }] }),
+      step('complete', 'Complete', { type: 'complete' }),
+      step('withdrawn', 'Withdrawn', { type: 'withdrawn' }),
+    ],
+    links: [
+      ['interest', 'commitment'],
+      ['commitment', 'kyc'],
+      ['kyc', 'documents'],
+      ['documents', 'payment'],
+      ['payment', 'complete'],
+      ['interest', 'withdrawn'],
+      ['commitment', 'withdrawn'],
+    ].map(([from, to]) => ({ fromStepId: `${dealId}:${from}`, toStepId: `${dealId}:${to}` })),
+  });
+  const people = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Edsger Dijkstra', 'Barbara Liskov', 'Donald Knuth', 'Margaret Hamilton', 'Ken Thompson', 'Frances Allen', 'John Backus', 'Radia Perlman', 'Leslie Lamport'];
+  const paths: [string, Record<string, string>][][] = [
+    [['interest', {}]],
+    [['commitment', { committed_amount: '50000.00', currency: 'EUR' }]],
+    [['kyc', { committed_amount: '125000.00', currency: 'EUR', kyc_provider: 'Onfido' }]],
+    [['documents', { committed_amount: '80000.00', currency: 'USD', signed_on: '2026-11-02' }]],
+  ];
+  for (const [n, name] of people.entries()) {
+    const [forename, surname] = name.split(' ') as [string, string];
+    const id = `${dealId}-investor-${n + 1}`;
+    await must('PUT', `/investors/${id}`, {
+      remoteId: `remote-${n + 1}`,
+      dataSource: 'platform',
+      teamUserId: null,
+      kycCheckLevel: 2,
+      contact: {
+        guid: `00000000-0000-4000-8000-${String(n + 1).padStart(12, '0')}`,
+        externalId: null,
+        userType: 1,
+        status: 'active',
+        contact: { forename, middleNames: null, surname, title: null, nickname: null, dateOfBirth: null, email: `${forename}.${surname}@example.com`.toLowerCase() },
+        username: `${forename}.${surname}`.toLowerCase(),
+        profilePhotoFileKey: null,
+        name,
+        classifications: [],
+        fullName: name,
+        tfaEnabled: true,
+        compliance: 'approved',
+      },
+    });
+    for (const [to, data] of paths[n % paths.length]!) {
+      await must('POST', `/deals/deal/${dealId}/jump-to-step`, { investorUserId: id, targetStepId: `${dealId}:${to}`, data });
+    }
+  }
+  return { dealId, seeded: false };
+}

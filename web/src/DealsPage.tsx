@@ -1,0 +1,67 @@
+// Every deal with its investors by state and what they committed, per currency.
+import { api } from './api.ts';
+import { formatTotals, plural } from './format.ts';
+import { navigate, useLoad } from './hooks.ts';
+import { Empty, ErrorState, Spinner } from './ui.tsx';
+
+export function DealsPage() {
+  const [deals, reload] = useLoad(() => api.deals(), []);
+  return (
+    <section aria-labelledby="deals-title">
+      <div className="page-head">
+        <div>
+          <h1 id="deals-title">Deals</h1>
+          <p className="muted">Investors per state and committed amounts. Open a deal to work its board.</p>
+        </div>
+      </div>
+      {deals.status === 'loading' && <Spinner label="Loading deals…" />}
+      {deals.status === 'error' && <ErrorState error={deals.error} retry={reload} />}
+      {deals.status === 'ready' && deals.value.length === 0 && (
+        <Empty title="No deals yet">
+          Create one with <code>PUT /deals/deal/&#123;dealId&#125;</code> and set its workflow, or run <code>npx dealflow seed --demo</code>.
+        </Empty>
+      )}
+      {deals.status === 'ready' && deals.value.length > 0 && (
+        <div className="table-wrap">
+          <table className="table deals-table">
+            <thead>
+              <tr>
+                <th scope="col">Deal</th>
+                <th scope="col" className="num">In progress</th>
+                <th scope="col" className="num">Complete</th>
+                <th scope="col" className="num">Withdrawn</th>
+                <th scope="col" className="num">Committed</th>
+              </tr>
+            </thead>
+            <tbody>
+              {deals.value.map((deal) => (
+                <tr key={deal.id} className="row-link" onClick={() => navigate('deals', deal.id)}>
+                  <td>
+                    <a href={`#/deals/${encodeURIComponent(deal.id)}`} className="deal-name" onClick={(e) => e.stopPropagation()}>
+                      {deal.name}
+                    </a>
+                    <div className="muted small">
+                      {deal.id} · {plural(deal.investors.total, 'investor')}
+                    </div>
+                  </td>
+                  <td className="num" data-label="In progress">
+                    {deal.investors.inProgress.toLocaleString('en-GB')}
+                  </td>
+                  <td className="num" data-label="Complete">
+                    {deal.investors.complete.toLocaleString('en-GB')}
+                  </td>
+                  <td className="num" data-label="Withdrawn">
+                    {deal.investors.withdrawn.toLocaleString('en-GB')}
+                  </td>
+                  <td className="num money" data-label="Committed">
+                    {deal.committed.length === 0 ? '—' : deal.committed.map((m) => <div key={m.currency}>{formatTotals([m])}</div>)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,360 @@
+// One investor in one deal: where they stand, their payment reference, their edit requests (approve
+// or reject) and their journey as a timeline, where each event's data can be corrected and its
+// earlier versions read.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { api, describeError, type Card, type EditRequest, type Revision, type Workflow, type WorkflowEvent } from './api.ts';
+import { daysSince, fieldLabel, formatAmount, formatDateTime, formatDays, formatMoney } from './format.ts';
+import { useLoad } from './hooks.ts';
+import { FieldInput, checkValue } from './MoveDialog.tsx';
+import { Badge, ErrorState, Spinner, stepTone } from './ui.tsx';
+
+interface Props {
+  dealId: string;
+  investorUserId: string;
+  workflow: Workflow;
+  version: number;
+  onClose: () => void;
+  onChanged: () => void;
+  onMove: (card: Card) => void;
+}
+
+export function InvestorDrawer({ dealId, investorUserId, workflow, version, onClose, onChanged, onMove }: Props) {
+  const [local, setLocal] = useState(0);
+  const [investor, reloadInvestor] = useLoad(() => api.investor(dealId, investorUserId), [dealId, investorUserId, version, local]);
+  const [journey, reloadJourney] = useLoad(() => api.journey(dealId, investorUserId), [dealId, investorUserId, version, local]);
+  const [requests, reloadRequests] = useLoad(() => api.editRequests(dealId, investorUserId), [dealId, investorUserId, version, local]);
+  const panel = useRef<HTMLElement>(null);
+  const changed = () => {
+    setLocal((v) => v + 1);
+    onChanged();
+  };
+
+  useEffect(() => {
+    panel.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !document.querySelector('dialog[open]')) onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
+
+  const stepLabel = (id: string | null) => (id === null ? 'start' : (workflow.steps.find((s) => s.id === id)?.label ?? id));
+
+  return (
+    <>
+      <div className="scrim" onClick={onClose} aria-hidden="true" />
+      <aside className="drawer" ref={panel} tabIndex={-1} aria-labelledby="drawer-title" role="dialog" aria-modal="false">
+        <header className="drawer-head">
+          <div>
+            <h2 id="drawer-title">{investor.status === 'ready' ? investor.value.fullName : investorUserId}</h2>
+            <p className="muted small">{investor.status === 'ready' ? (investor.value.email ?? investorUserId) : '\u00a0'}</p>
+          </div>
+          <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+            <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
+              <path d="M5 5l10 10M15 5L5 15" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            </svg>
+          </button>
+        </header>
+        <div className="drawer-body">
+          {investor.status === 'loading' && <Spinner />}
+          {investor.status === 'error' && <ErrorState error={investor.error} retry={reloadInvestor} />}
+          {investor.status === 'ready' && (
+            <section className="facts" aria-label="Summary">
+              <dl>
+                <div>
+                  <dt>Step</dt>
+                  <dd>
+                    <Badge tone={stepTone(workflow.steps.find((s) => s.id === investor.value.stepId)?.type ?? 'default')}>{stepLabel(investor.value.stepId)}</Badge>{' '}
+                    <span className="muted small">{daysSince(investor.value.enteredStepAt) === 0 ? 'since today' : `for ${formatDays(daysSince(investor.value.enteredStepAt))}`}</span>
+                  </dd>
+                </div>
+                <div>
+                  <dt>Committed</dt>
+                  <dd className="money">{formatMoney(investor.value.committedAmount, investor.value.currency)}</dd>
+                </div>
+                <div>
+                  <dt>Payment reference</dt>
+                  <dd>{investor.value.paymentReference ? <CopyReference reference={investor.value.paymentReference} /> : <span className="muted">not assigned</span>}</dd>
+                </div>
+              </dl>
+              <button type="button" className="button" onClick={() => onMove(investor.value)}>
+                Move…
+              </button>
+            </section>
+          )}
+
+          <section aria-labelledby="requests-title" className="drawer-section">
+            <h3 id="requests-title">Edit requests</h3>
+            {requests.status === 'loading' && <Spinner />}
+            {requests.status === 'error' && <ErrorState compact error={requests.error} retry={reloadRequests} />}
+            {requests.status === 'ready' && requests.value.length === 0 && <p className="muted">No edit requests.</p>}
+            {requests.status === 'ready' &&
+              requests.value.map((request) => <EditRequestItem key={request.id} request={request} stepLabel={stepLabel} journey={journey.status === 'ready' ? journey.value.journey : []} onDecided={changed} />)}
+          </section>
+
+          <section aria-labelledby="timeline-title" className="drawer-section">
+            <h3 id="timeline-title">Journey</h3>
+            {journey.status === 'loading' && <Spinner />}
+            {journey.status === 'error' && <ErrorState compact error={journey.error} retry={reloadJourney} />}
+            {journey.status === 'ready' && journey.value.journey.length === 0 && <p className="muted">No moves yet.</p>}
+            {journey.status === 'ready' && (
+              <ol className="timeline">
+                {[...journey.value.journey].reverse().map((event, index) => (
+                  <TimelineEvent key={event.id} event={event} latest={index === 0} workflow={workflow} stepLabel={stepLabel} onEdited={changed} />
+                ))}
+              </ol>
+            )}
+          </section>
+        </div>
+      </aside>
+    </>
+  );
+}
+
+function CopyReference({ reference }: { reference: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(reference);
+    } catch {
+      // Clipboard refused (insecure context): select the text so Ctrl+C works.
+      const range = document.createRange();
+      const node = document.getElementById('payment-reference');
+      if (node) {
+        range.selectNodeContents(node);
+        getSelection()?.removeAllRanges();
+        getSelection()?.addRange(range);
+      }
+    }
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1500);
+  };
+  return (
+    <span className="reference">
+      <code id="payment-reference">{reference.replace(/(.{4})(?=.)/g, '$1 ')}</code>
+      <button type="button" className="button button-small" onClick={copy} aria-label="Copy payment reference">
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </span>
+  );
+}
+
+function DataList({ data, order = [] }: { data: Record<string, unknown>; order?: string[] }) {
+  // jsonb does not keep key order: show the step's fields in the workflow's order, others after.
+  const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
+  const entries = Object.entries(data).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
+  if (entries.length === 0) return <p className="muted small">No data captured.</p>;
+  return (
+    <dl className="data-list">
+      {entries.map(([key, value]) => (
+        <div key={key}>
+          <dt>{fieldLabel({ fieldKey: key })}</dt>
+          <dd>{typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) && key.includes('amount') ? formatAmount(value) : String(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function TimelineEvent({
+  event,
+  latest,
+  workflow,
+  stepLabel,
+  onEdited,
+}: {
+  event: WorkflowEvent;
+  latest: boolean;
+  workflow: Workflow;
+  stepLabel: (id: string | null) => string;
+  onEdited: () => void;
+}) {
+  const [editing, setEditing] = useState(false);
+  const [showHistory, setShowHistory] = useState(false);
+  return (
+    <li className={latest ? 'timeline-item latest' : 'timeline-item'} data-event-id={event.id}>
+      <div className="timeline-head">
+        <strong>
+          {stepLabel(event.fromStepId)} → {stepLabel(event.toStepId)}
+        </strong>
+        <span className="muted small">
+          {formatDateTime(event.createdAt)} · by {event.createdByUserId}
+        </span>
+      </div>
+      {editing ? (
+        <EventEditor event={event} workflow={workflow} onCancel={() => setEditing(false)} onSaved={() => (setEditing(false), onEdited())} />
+      ) : (
+        <DataList data={event.data} order={workflow.steps.flatMap((s) => s.stepFields.map((f) => f.fieldKey))} />
+      )}
+      {!editing && (
+        <div className="timeline-actions">
+          <button type="button" className="link-button" onClick={() => setEditing(true)}>
+            Edit data
+          </button>
+          <button type="button" className="link-button" aria-expanded={showHistory} onClick={() => setShowHistory((s) => !s)}>
+            {showHistory ? 'Hide history' : 'History'}
+          </button>
+        </div>
+      )}
+      {showHistory && <RevisionHistory eventId={event.id} />}
+    </li>
+  );
+}
+
+function EventEditor({ event, workflow, onCancel, onSaved }: { event: WorkflowEvent; workflow: Workflow; onCancel: () => void; onSaved: () => void }) {
+  const step = workflow.steps.find((s) => s.id === event.toStepId);
+  const fields = [
+    ...(step?.stepFields ?? []),
+    ...Object.keys(event.data)
+      .filter((k) => !step?.stepFields.some((f) => f.fieldKey === k))
+      .map((fieldKey) => ({ fieldKey, required: false })),
+  ];
+  const [values, setValues] = useState<Record<string, string>>({ ...event.data });
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const problems = fields.map((f) => [f.fieldKey, checkValue(f, values[f.fieldKey] ?? '')] as const).filter(([, p]) => p);
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    if (problems.length) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      await api.editEvent(event.id, Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '')));
+      onSaved();
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="event-editor" onSubmit={save} noValidate>
+      {fields.map((field) => (
+        <div className="field" key={field.fieldKey}>
+          <label className="field-label" htmlFor={`edit-${event.id}-${field.fieldKey}`}>
+            {fieldLabel(field)}
+            {field.required && <span className="required"> *</span>}
+          </label>
+          <FieldInput
+            id={`edit-${event.id}-${field.fieldKey}`}
+            field={field}
+            value={values[field.fieldKey] ?? ''}
+            invalid={problems.some(([k]) => k === field.fieldKey)}
+            dealCurrency={null}
+            onChange={(v) => setValues((all) => ({ ...all, [field.fieldKey]: v }))}
+          />
+          {problems.find(([k]) => k === field.fieldKey)?.[1] && <span className="field-error">{problems.find(([k]) => k === field.fieldKey)?.[1]}</span>}
+        </div>
+      ))}
+      {error && (
+        <p className="alert alert-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="row-actions">
+        <button type="button" className="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function RevisionHistory({ eventId }: { eventId: string }) {
+  const [revisions, reload] = useLoad(() => api.revisions(eventId), [eventId]);
+  if (revisions.status === 'loading') return <Spinner label="Loading history…" />;
+  if (revisions.status === 'error') return <ErrorState compact error={revisions.error} retry={reload} />;
+  return (
+    <ol className="revisions" aria-label="Versions, oldest first">
+      {revisions.value.map((revision, index) => {
+        const who = revision.setByUserId;
+        const when = revision.setAt;
+        return (
+          <li key={index}>
+            <div className="muted small">
+              Version {revision.revision ?? index + 1}
+              {index === revisions.value.length - 1 ? ' (current)' : ''}
+              {typeof when === 'string' ? ` · ${formatDateTime(when)}` : ''}
+              {typeof who === 'string' ? ` · by ${who}` : ''}
+            </div>
+            {revision.reason && <div className="small">“{revision.reason}”</div>}
+            <DataList data={revision.data} />
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+function EditRequestItem({
+  request,
+  journey,
+  stepLabel,
+  onDecided,
+}: {
+  request: EditRequest;
+  journey: WorkflowEvent[];
+  stepLabel: (id: string | null) => string;
+  onDecided: () => void;
+}) {
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const status = request.status ?? 'pending';
+  const event = journey.find((e) => e.id === request.workflowEventId);
+
+  async function decide(decision: 'approve' | 'reject') {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await api.decide(request.id, decision, reason.trim() || undefined);
+      onDecided();
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <article className="request" data-request-id={request.id} aria-label={`${request.type} request`}>
+      <div className="request-head">
+        <strong>{request.type}</strong>
+        <Badge tone={status === 'pending' ? 'amber' : status === 'approved' ? 'green' : 'red'}>{status}</Badge>
+      </div>
+      <p className="small">
+        “{request.reason}”<span className="muted"> · received {formatDateTime(request.dateRecieved)}</span>
+      </p>
+      {event && <p className="muted small">On the move to {stepLabel(event.toStepId)}</p>}
+      {request.newData && Object.keys(request.newData).length > 0 && (
+        <div className="small">
+          New values: <DataList data={request.newData} />
+        </div>
+      )}
+      {request.decisionReason && <p className="muted small">Decision: {request.decisionReason}</p>}
+      {status === 'pending' && (
+        <div className="request-actions">
+          <input type="text" placeholder="Reason (optional)" value={reason} onChange={(e) => setReason(e.target.value)} aria-label="Reason for the decision" />
+          <button type="button" className="button button-primary button-small" disabled={busy} onClick={() => decide('approve')}>
+            Approve
+          </button>
+          <button type="button" className="button button-danger button-small" disabled={busy} onClick={() => decide('reject')}>
+            Reject
+          </button>
+        </div>
+      )}
+      {error && (
+        <p className="alert alert-error" role="alert">
+          {error}
+        </p>
+      )}
+    </article>
+  );
+}
+
+export type { Revision };

@@ -1,0 +1,297 @@
+// Move one investor: choose the target step, fill its fields, call jump-to-step. Required fields
+// are marked but not enforced here (an earlier event may already hold them; the service judges),
+// value kinds are checked before sending, and the service's refusals are shown in plain words.
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { ApiError, api, describeError, type Card, type Step, type StepField, type Workflow } from './api.ts';
+import { fieldLabel, formatAmount } from './format.ts';
+import { useLoad } from './hooks.ts';
+
+const AMOUNT = /^\d+(\.\d+)?$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const currencies = (() => {
+  try {
+    return Intl.supportedValuesOf('currency');
+  } catch {
+    return ['CHF', 'EUR', 'GBP', 'USD'];
+  }
+})();
+const COMMON = ['EUR', 'USD', 'GBP', 'CHF'];
+
+/** Steps reachable from `from` along the links (forward). */
+function reachable(workflow: Workflow, from: string): Set<string> {
+  const seen = new Set<string>();
+  const stack = [from];
+  while (stack.length) {
+    const id = stack.pop()!;
+    for (const link of workflow.steps.find((s) => s.id === id)?.nextStepLinks ?? []) {
+      if (!seen.has(link.toStepId)) {
+        seen.add(link.toStepId);
+        stack.push(link.toStepId);
+      }
+    }
+  }
+  return seen;
+}
+
+export function checkValue(field: StepField, value: string): string | undefined {
+  if (value === '') return undefined;
+  switch (field.kind ?? 'text') {
+    case 'amount':
+      return AMOUNT.test(value) ? undefined : 'Enter an amount such as 25000.00 (digits, an optional decimal point, no sign).';
+    case 'currency':
+      return /^[A-Z]{3}$/.test(value) ? undefined : 'Choose a currency.';
+    case 'date':
+      return DATE.test(value) && !Number.isNaN(Date.parse(value)) ? undefined : 'Pick a date.';
+    case 'email':
+      return /^[^@\s]+@[^@\s]+$/.test(value) ? undefined : 'Enter an e-mail address.';
+    case 'choice':
+      return field.options?.includes(value) ? undefined : `Choose one of: ${(field.options ?? []).join(', ')}.`;
+    default:
+      return undefined;
+  }
+}
+
+export function FieldInput({
+  field,
+  value,
+  onChange,
+  invalid,
+  dealCurrency,
+  id,
+}: {
+  field: StepField;
+  value: string;
+  onChange: (value: string) => void;
+  invalid: boolean;
+  dealCurrency: string | null;
+  id: string;
+}) {
+  const common = { id, name: field.fieldKey, 'aria-invalid': invalid || undefined, 'aria-required': field.required || undefined };
+  switch (field.kind ?? 'text') {
+    case 'amount':
+      return <input {...common} type="text" inputMode="decimal" placeholder="0.00" value={value} onChange={(e) => onChange(e.target.value.trim())} />;
+    case 'currency': {
+      const first = [...new Set([...(dealCurrency ? [dealCurrency] : []), ...COMMON])];
+      return (
+        <select {...common} value={value} onChange={(e) => onChange(e.target.value)}>
+          <option value="">—</option>
+          <optgroup label="Common">
+            {first.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </optgroup>
+          <optgroup label="All ISO 4217">
+            {currencies
+              .filter((c) => !first.includes(c))
+              .map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+          </optgroup>
+        </select>
+      );
+    }
+    case 'date':
+      return <input {...common} type="date" value={value} onChange={(e) => onChange(e.target.value)} />;
+    case 'choice':
+      return (
+        <select {...common} value={value} onChange={(e) => onChange(e.target.value)}>
+          <option value="">—</option>
+          {(field.options ?? []).map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      );
+    case 'email':
+      return <input {...common} type="email" value={value} onChange={(e) => onChange(e.target.value)} />;
+    default:
+      return <input {...common} type="text" value={value} onChange={(e) => onChange(e.target.value)} />;
+  }
+}
+
+interface Props {
+  dealId: string;
+  dealCurrency: string | null;
+  workflow: Workflow;
+  card: Pick<Card, 'investorUserId' | 'fullName' | 'stepId'>;
+  initialTargetStepId: string | undefined;
+  onClose: () => void;
+  onMoved: (targetLabel: string) => void;
+}
+
+export function MoveDialog({ dealId, dealCurrency, workflow, card, initialTargetStepId, onClose, onMoved }: Props) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const current = workflow.steps.find((s) => s.id === card.stepId);
+  const targets = workflow.steps.filter((s) => s.id !== card.stepId);
+  const [targetId, setTargetId] = useState(initialTargetStepId ?? current?.nextStepLinks[0]?.toStepId ?? targets[0]?.id ?? '');
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [refusal, setRefusal] = useState<{ message: string; detail?: string; keys: string[] }>();
+  const [busy, setBusy] = useState(false);
+  const [journey] = useLoad(() => api.journey(dealId, card.investorUserId), [dealId, card.investorUserId]);
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+
+  const target = workflow.steps.find((s) => s.id === targetId);
+  const forward = useMemo(() => reachable(workflow, card.stepId), [workflow, card.stepId]);
+  const direction = (step: Step) => (forward.has(step.id) ? 'forward' : reachable(workflow, step.id).has(card.stepId) ? 'back' : 'other branch');
+
+  const captured = useMemo(() => {
+    const data: Record<string, string> = {};
+    if (journey.status === 'ready') for (const event of journey.value.journey) Object.assign(data, event.data);
+    return data;
+  }, [journey]);
+
+  const problems = Object.fromEntries(
+    (target?.stepFields ?? []).map((f) => [f.fieldKey, checkValue(f, values[f.fieldKey] ?? '')]).filter(([, p]) => p),
+  ) as Record<string, string>;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!target || Object.keys(problems).length > 0) return;
+    setBusy(true);
+    setRefusal(undefined);
+    const data = Object.fromEntries(target.stepFields.map((f) => [f.fieldKey, values[f.fieldKey] ?? '']).filter(([, v]) => v !== ''));
+    try {
+      await api.jump(dealId, { investorUserId: card.investorUserId, targetStepId: target.id, data, expectedCurrentStepId: card.stepId });
+      onMoved(target.label);
+    } catch (err) {
+      const keys = err instanceof ApiError ? err.fieldKeys() : [];
+      const labels = keys.map((k) => {
+        const field = workflow.steps.flatMap((s) => s.stepFields).find((f) => f.fieldKey === k);
+        return field ? fieldLabel(field) : k;
+      });
+      let message = describeError(err);
+      let detail: string | undefined;
+      if (err instanceof ApiError && err.status === 422) {
+        const list = labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}` : labels[0];
+        message = list
+          ? `Not moved: ${list} ${labels.length > 1 ? 'are' : 'is'} still needed for ${target.label}. Fill ${labels.length > 1 ? 'them' : 'it'} in and try again.`
+          : `Not moved: ${target.label} has requirements ${card.fullName} does not meet yet.`;
+        detail = err.message;
+      } else if (err instanceof ApiError && err.status === 409) {
+        message = `Not moved: ${card.fullName} cannot go to ${target.label} from ${current?.label ?? 'where they stand'}.`;
+        detail = err.message;
+      } else if (err instanceof ApiError && err.status === 400) {
+        message = `Not moved: some values were not accepted. ${err.message}`;
+      }
+      setRefusal({ message, keys, ...(detail ? { detail } : {}) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <dialog ref={dialog} className="dialog" aria-labelledby="move-title" onClose={onClose} onCancel={onClose}>
+      <form onSubmit={submit} noValidate>
+        <header className="dialog-head">
+          <h2 id="move-title">Move {card.fullName}</h2>
+          <p className="muted small">Now at {current?.label ?? 'no step'}</p>
+        </header>
+        <div className="dialog-body">
+          <label className="field">
+            <span className="field-label">Target step</span>
+            <select
+              name="targetStepId"
+              value={targetId}
+              onChange={(e) => {
+                setTargetId(e.target.value);
+                setRefusal(undefined);
+              }}
+            >
+              {targets.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.label} ({direction(s)})
+                </option>
+              ))}
+            </select>
+          </label>
+          {target && direction(target) === 'other branch' && (
+            <p className="alert alert-warn">{target.label} is on another branch than {current?.label ?? 'the current step'}; the service will most likely refuse this move.</p>
+          )}
+          {target && target.stepFields.length === 0 && <p className="muted">{target.label} captures no fields.</p>}
+          {target?.stepFields.map((field) => {
+            const id = `move-field-${field.fieldKey}`;
+            const value = values[field.fieldKey] ?? '';
+            const invalid = !!problems[field.fieldKey] || !!refusal?.keys.includes(field.fieldKey);
+            return (
+              <div className="field" key={field.fieldKey}>
+                <label className="field-label" htmlFor={id}>
+                  {fieldLabel(field)}
+                  {field.required && (
+                    <span className="required" title="required">
+                      {' '}
+                      *
+                    </span>
+                  )}
+                  {field.kind && field.kind !== 'text' && <span className="field-kind">{field.kind}</span>}
+                </label>
+                <FieldInput
+                  id={id}
+                  field={field}
+                  value={value}
+                  invalid={invalid}
+                  dealCurrency={dealCurrency}
+                  onChange={(v) => setValues((all) => ({ ...all, [field.fieldKey]: v }))}
+                />
+                {problems[field.fieldKey] && <span className="field-error">{problems[field.fieldKey]}</span>}
+                {!problems[field.fieldKey] && refusal?.keys.includes(field.fieldKey) && <span className="field-error">The service needs this field.</span>}
+                {captured[field.fieldKey] !== undefined && value === '' && (
+                  <span className="field-hint">
+                    Captured earlier: {field.kind === 'amount' ? formatAmount(captured[field.fieldKey]) : captured[field.fieldKey]}
+                  </span>
+                )}
+              </div>
+            );
+          })}
+          {target?.requirements && target.requirements.length > 0 && (
+            <p className="muted small">Requirements to enter: {target.requirements.map(describeRequirement).join('; ')}.</p>
+          )}
+          <p className="muted small">
+            <span className="required">*</span> required (unless captured by an earlier move)
+          </p>
+          {refusal && (
+            <div className="alert alert-error" role="alert" data-testid="move-refusal">
+              <strong>{refusal.message}</strong>
+              {refusal.detail && <div className="alert-detail">{refusal.detail}</div>}
+            </div>
+          )}
+        </div>
+        <footer className="dialog-foot">
+          <button type="button" className="button" onClick={() => dialog.current?.close()}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={busy || !target}>
+            {busy ? 'Moving…' : `Move to ${target?.label ?? '…'}`}
+          </button>
+        </footer>
+      </form>
+    </dialog>
+  );
+}
+
+export function describeRequirement(requirement: { kind: string; [key: string]: unknown }): string {
+  switch (requirement.kind) {
+    case 'kyc-level': {
+      const level = requirement.minimumLevel ?? requirement.level ?? requirement.min ?? requirement.value;
+      return `KYC level ≥ ${String(level ?? '?')}`;
+    }
+    case 'classification': {
+      const classes = requirement.classes ?? requirement.investorClasses ?? requirement.anyOf ?? requirement.values;
+      return `classification: ${Array.isArray(classes) ? classes.join(' or ') : 'listed classes'}`;
+    }
+    case 'no-pending-edit-requests':
+      return 'no pending edit requests';
+    case 'previous-fields-complete':
+      return 'earlier fields complete';
+    default:
+      return requirement.kind;
+  }
+}

@@ -1,0 +1,75 @@
+// Sign-in: the admin token, checked with GET /whoami and kept in sessionStorage for this tab.
+import { useState, type FormEvent } from 'react';
+import { ApiError, api, tokenStore, type Whoami } from './api.ts';
+
+export function TokenScreen({ reason, onSignedIn }: { reason?: string | undefined; onSignedIn: (who: Whoami) => void }) {
+  const [token, setToken] = useState('');
+  const [error, setError] = useState<string | undefined>(reason);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const value = token.trim();
+    if (!value) return setError('Paste a token first.');
+    setBusy(true);
+    setError(undefined);
+    try {
+      const who = await api.whoami(value);
+      if (who.role !== 'admin') {
+        setError('That token belongs to an investor. The back office needs an admin token.');
+        return;
+      }
+      tokenStore.set(value);
+      onSignedIn(who);
+    } catch (err) {
+      setError(
+        err instanceof ApiError && err.status === 401
+          ? 'That token was not accepted: it is unknown, revoked or expired. Check it and try again.'
+          : err instanceof Error
+            ? err.message
+            : String(err),
+      );
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="signin">
+      <form className="signin-card" onSubmit={submit} aria-labelledby="signin-title">
+        <div className="brand brand-large">
+          <span className="brand-mark" aria-hidden="true" />
+          dealflow <span className="brand-sub">back office</span>
+        </div>
+        <h1 id="signin-title">Sign in with an admin token</h1>
+        <p className="muted">
+          The token is kept for this browser tab only. Create one with <code>npx dealflow token create --role admin --name you</code>; the
+          first <code>npm start</code> prints one.
+        </p>
+        <label className="field">
+          <span className="field-label">Admin token</span>
+          <input
+            name="token"
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="dfk_…"
+            value={token}
+            onChange={(e) => setToken(e.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'signin-error' : undefined}
+            autoFocus
+          />
+        </label>
+        {error && (
+          <p id="signin-error" className="alert alert-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="button button-primary button-block" disabled={busy}>
+          {busy ? 'Checking…' : 'Sign in'}
+        </button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+export type Loadable<T> = { status: 'loading' } | { status: 'error'; error: unknown } | { status: 'ready'; value: T };
+
+/** Runs `load` whenever `deps` change; `reload` runs it again. Stale answers are dropped. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): [Loadable<T>, () => void] {
+  const [state, setState] = useState<Loadable<T>>({ status: 'loading' });
+  const [version, setVersion] = useState(0);
+  const generation = useRef(0);
+  useEffect(() => {
+    const mine = ++generation.current;
+    setState((previous) => (previous.status === 'ready' && version > 0 ? previous : { status: 'loading' }));
+    load().then(
+      (value) => mine === generation.current && setState({ status: 'ready', value }),
+      (error: unknown) => mine === generation.current && setState({ status: 'error', error }),
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, version]);
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
+  return [state, reload];
+}
+
+/** The location hash as a route: `#/deals/d1/graph` → ['deals', 'd1', 'graph']. */
+export function useHashRoute(): string[] {
+  const read = () => location.hash.replace(/^#\/?/, '').split('?')[0]!.split('/').filter(Boolean).map(decodeURIComponent);
+  const [route, setRoute] = useState(read);
+  useEffect(() => {
+    const onChange = () => setRoute(read());
+    window.addEventListener('hashchange', onChange);
+    return () => window.removeEventListener('hashchange', onChange);
+  }, []);
+  return route;
+}
+
+export const navigate = (...parts: string[]) => {
+  location.hash = `#/${parts.map(encodeURIComponent).join('/')}`;
+};
+
+/** A value that settles `delay` ms after it stops changing (search boxes). */
+export function useDebounced<T>(value: T, delay = 250): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delay);
+    return () => clearTimeout(timer);
+  }, [value, delay]);
+  return settled;
+}
