@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Investor } from '../domain/investor.ts';
 import type { StoredEvent } from './events.ts';
+import { investorColumns } from './investors.ts';
 import type { DB } from './schema.ts';
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters at 9 columns. */
@@ -17,19 +18,7 @@ export async function insertInvestors(db: Kysely<DB>, investors: Investor[], now
     db
       .insertInto('investors')
       .values(
-        batch.map((investor) => ({
-          id: investor.id,
-          remote_id: investor.remoteId,
-          data_source: investor.dataSource,
-          team_user_id: investor.teamUserId,
-          kyc_check_level: investor.kycCheckLevel,
-          contact: JSON.stringify(investor.contact),
-          full_name: investor.contact.fullName,
-          email: investor.contact.contact.email,
-          status: investor.contact.status,
-          created_at: now,
-          updated_at: now,
-        })),
+        batch.map((investor) => ({ id: investor.id, ...investorColumns(investor, now), created_at: now })),
       )
       .onConflict((oc) => oc.column('id').doNothing())
       .execute(),

@@ -16,19 +16,22 @@ export async function findInvestor(db: Kysely<DB>, id: string): Promise<Investor
   return row ? toInvestor(row) : undefined;
 }
 
+/** The columns of an investor row but id and created_at: the contact whole, and what is searched. */
+export const investorColumns = (investor: Investor, now: Date) => ({
+  remote_id: investor.remoteId,
+  data_source: investor.dataSource,
+  team_user_id: investor.teamUserId,
+  kyc_check_level: investor.kycCheckLevel,
+  contact: JSON.stringify(investor.contact),
+  full_name: investor.contact.fullName,
+  email: investor.contact.contact.email,
+  status: investor.contact.status,
+  updated_at: now,
+});
+
 /** Inserts or updates; `created` tells which happened. */
 export async function upsertInvestor(db: Kysely<DB>, investor: Investor, now: Date): Promise<{ investor: Investor; created: boolean }> {
-  const columns = {
-    remote_id: investor.remoteId,
-    data_source: investor.dataSource,
-    team_user_id: investor.teamUserId,
-    kyc_check_level: investor.kycCheckLevel,
-    contact: JSON.stringify(investor.contact),
-    full_name: investor.contact.fullName,
-    email: investor.contact.contact.email,
-    status: investor.contact.status,
-    updated_at: now,
-  };
+  const columns = investorColumns(investor, now);
   const row = await db
     .insertInto('investors')
     .values({ id: investor.id, ...columns, created_at: now })
