@@ -2,6 +2,7 @@
 // larger data sets for benchmarks. Journeys are written in bulk, not move by move, but every
 // generated move is first checked with the jump rules (domain/jump.ts), so the data is what the
 // API would have produced: chained events, seq 1…n, revision 1 of each, a payment reference each.
+import { mulberry32 } from '../domain/random.ts';
 import { type JumpFacts, planJump } from '../domain/jump.ts';
 import type { Investor } from '../domain/investor.ts';
 import type { WorkflowDocument } from '../domain/workflow-graph.ts';
@@ -58,16 +59,9 @@ export function demoWorkflow(prefix: string): WorkflowDocument {
   };
 }
 
-/** A small seeded PRNG (mulberry32): the demo is the same on every machine. */
+/** Seeded, so the demo is the same on every machine. */
 function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
   const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)]!;
   return { next, int, pick };
