@@ -37,6 +37,11 @@ export interface CreateEditRequestInput {
   newData?: Record<string, string> | null | undefined;
 }
 
+/** The record check of createEditRequest alone, for callers that must refuse before anything else (a replay). */
+export async function authorizeEditRequest(deps: Deps, principal: Principal, workflowEventId: string): Promise<void> {
+  visibleRecord(principal, await findEvent(deps.db, workflowEventId), (e) => e.investorUserId, () => notFound('workflow event', workflowEventId));
+}
+
 export async function createEditRequest(deps: Deps, principal: Principal, input: CreateEditRequestInput): Promise<EditRequest> {
   return inTransaction(deps, async (tx) => {
     const event = visibleRecord(principal, await findEvent(tx.db, input.workflowEventId), (e) => e.investorUserId, () =>
