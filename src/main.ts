@@ -1,15 +1,14 @@
 // Composition root: config → database → app → listen, and a graceful shutdown.
+import { writeSync } from 'node:fs';
 import type { Config } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { Caches, connectCaches } from './operations/caches.ts';
 import { newUuid, systemClock } from './operations/deps.ts';
 import { purgeExpiredKeys } from './operations/idempotency.ts';
-import { seedDemo } from './operations/seed.ts';
-import { createToken } from './operations/tokens.ts';
+import { completeFirstRun } from './operations/first-run.ts';
 import { createDispatcher, type Dispatcher } from './operations/webhook-dispatcher.ts';
 import { openDatabase } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
-import { hasLiveAdminToken } from './store/tokens.ts';
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
 
@@ -26,7 +25,7 @@ export interface RunningService {
 }
 
 export async function serve(config: Config, options: ServeOptions = {}): Promise<RunningService> {
-  const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const print = options.print ?? printNow;
   const logger = {
     level: config.logLevel,
     // Tokens and secrets never reach the logs.
@@ -38,15 +37,11 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const { db } = database;
   await migrateToLatest(db);
 
-  const firstRun: string[] = [];
-  if (database.kind === 'pglite' && !(await hasLiveAdminToken(db))) {
-    const created = await createToken(db, { name: 'first-run admin', role: 'admin' });
-    firstRun.push(`Admin token (shown once, keep it): ${created.token}`);
-    if (options.demo !== false) {
-      const demo = await seedDemo({ db, clock: systemClock, newId: newUuid });
-      if (demo.created) firstRun.push(`Demo deal:  ${demo.dealId} (${demo.investors} investors; see README "Management API and journeys")`);
-    }
-  }
+  // The first start of the embedded database: the admin token is printed the moment it exists,
+  // and a start cut short is finished by the next one (operations/first-run.ts).
+  const firstRun = database.kind === 'pglite'
+    ? await completeFirstRun({ db, clock: systemClock, newId: newUuid }, { demo: options.demo !== false, show: print })
+    : undefined;
 
   // Token lookups and workflow structures are cached; other instances' changes arrive by NOTIFY.
   const caches = new Caches();
@@ -69,13 +64,13 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     });
     dispatcher.start();
   }
-  for (const line of firstRun) print(line);
-  if (firstRun.length > 0) {
+  if (firstRun && (firstRun.tokenShown || firstRun.resumed || firstRun.demo)) {
+    if (firstRun.demo) print(`Demo deal:  ${firstRun.demo.dealId} (${firstRun.demo.investors} investors; see README "Management API and journeys")`);
     print(`Back office: ${url}/app/`);
     print(`API docs:   ${url}/docs`);
     print(`Health:     ${url}/healthz`);
     print(`Try:        curl -H "Authorization: Bearer <token>" ${url}/whoami`);
-    if (firstRun.some((line) => line.startsWith('Demo deal'))) {
+    if (firstRun.demo) {
       print(`            curl -H "Authorization: Bearer <token>" "${url}/deals/deal/demo/all-investor-workflows?limit=5"`);
     }
   }
@@ -102,6 +97,21 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
       await database.close();
     })());
   return { url, close };
+}
+
+/**
+ * Writes a line to stdout before returning (a synchronous write, retried while a full pipe says
+ * EAGAIN): the first-run token must be out before it is recorded as shown.
+ */
+export function printNow(line: string): void {
+  let buffer = Buffer.from(`${line}\n`);
+  while (buffer.length > 0) {
+    try {
+      buffer = buffer.subarray(writeSync(1, buffer));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+    }
+  }
 }
 
 function untilSignalled(): Promise<void> {
