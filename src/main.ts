@@ -1,5 +1,6 @@
 // Composition root: config → database → app → listen, and a graceful shutdown.
 import { writeSync } from 'node:fs';
+import { createLogger, logOptions } from './logging.ts';
 import type { Config } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { Caches, connectCaches } from './operations/caches.ts';
@@ -26,11 +27,7 @@ export interface RunningService {
 
 export async function serve(config: Config, options: ServeOptions = {}): Promise<RunningService> {
   const print = options.print ?? printNow;
-  const logger = {
-    level: config.logLevel,
-    // Tokens and secrets never reach the logs.
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.token', '*.secret'], censor: '[redacted]' },
-  };
+  const logger = logOptions(config.logLevel);
   let log: { warn: (obj: object, msg: string) => void } | undefined;
   // A pooled connection whose server went away; the pool replaces it, requests meanwhile get 503.
   const database = await openDatabase(config, { onPoolError: (err) => log?.warn({ err }, 'idle database connection failed') });
@@ -133,30 +130,13 @@ export async function serveUntilSignalled(config: Config, options: ServeOptions 
   await service.close();
 }
 
-const levelRank: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: 100 };
-
-/** JSON lines on stderr, like the service's log (the worker has no Fastify to lend its logger). */
-function lineLogger(level: Config['logLevel']) {
-  const write = (name: string, obj: object, msg: string) => {
-    if ((levelRank[name] ?? 0) < (levelRank[level] ?? 30)) return;
-    const fields = Object.fromEntries(
-      Object.entries(obj).map(([k, v]) => [k, v instanceof Error ? { message: v.message, code: (v as { code?: unknown }).code } : v]),
-    );
-    process.stderr.write(`${JSON.stringify({ level: name, time: new Date().toISOString(), component: 'webhooks', ...fields, msg })}\n`);
-  };
-  return {
-    info: (obj: object, msg: string) => write('info', obj, msg),
-    warn: (obj: object, msg: string) => write('warn', obj, msg),
-    debug: (obj: object, msg: string) => write('debug', obj, msg),
-  };
-}
-
 /** `dealflow worker`: the webhook dispatcher alone, until SIGTERM or SIGINT. */
 export async function runWorkerUntilSignalled(config: Config): Promise<void> {
   const database = await openDatabase(config);
   try {
     await migrateToLatest(database.db);
-    const log = lineLogger(config.logLevel);
+    // The service's log format (logging.ts), with the component named as the service names it.
+    const log = createLogger(config.logLevel).child({ component: 'webhooks' });
     const dispatcher = createDispatcher({
       db: database.db,
       clock: systemClock,
