@@ -15,6 +15,7 @@ import { createAuthenticator, registerAuth } from './auth.ts';
 import { clientErrorHandler } from './client-errors.ts';
 import { errorToProblem } from './errors.ts';
 import { registerJsonBody } from './json-body.ts';
+import { registerQueryEncoding } from './query-encoding.ts';
 import { sendProblem } from './problems.ts';
 import { registerStorableText } from './storable-text.ts';
 import { validatorCompiler } from './validation.ts';
@@ -68,6 +69,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerAjvFormats();
   app.setValidatorCompiler(validatorCompiler);
   registerJsonBody(app);
+  registerQueryEncoding(app);
   app.addSchema(Problem);
 
   app.addHook('onSend', async (request, reply) => {
