@@ -906,6 +906,8 @@ export interface components {
             expectedTotal?: string;
             /** @description a subscription whose total is wrong: the exact product, as a decimal string */
             exactProduct?: string;
+            /** @description an Idempotency-Key already used for a different request: that key */
+            idempotencyKey?: string;
         };
         /**
          * InvestorJourney

@@ -62,6 +62,7 @@ export const UnprocessableProblem = Type.Object(
     ),
     expectedTotal: Type.Optional(Type.String({ description: 'a subscription whose total is wrong: units × price_per_unit to the cent, as a decimal string' })),
     exactProduct: Type.Optional(Type.String({ description: 'a subscription whose total is wrong: the exact product, as a decimal string' })),
+    idempotencyKey: Type.Optional(Type.String({ description: 'an Idempotency-Key already used for a different request: that key' })),
   },
   { ...problem, title: 'UnprocessableProblem', description: 'Well-formed, but breaks a business rule (422)' },
 );
