@@ -5,6 +5,7 @@ import { Caches, connectCaches } from './operations/caches.ts';
 import { newUuid, systemClock } from './operations/deps.ts';
 import { purgeExpiredKeys } from './operations/idempotency.ts';
 import { seedDemo } from './operations/seed.ts';
+import { tryLines } from './try-lines.ts';
 import { createToken } from './operations/tokens.ts';
 import { createDispatcher, type Dispatcher } from './operations/webhook-dispatcher.ts';
 import { openDatabase } from './store/database.ts';
@@ -39,8 +40,10 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   await migrateToLatest(db);
 
   const firstRun: string[] = [];
+  let firstToken: string | undefined;
   if (database.kind === 'pglite' && !(await hasLiveAdminToken(db))) {
     const created = await createToken(db, { name: 'first-run admin', role: 'admin' });
+    firstToken = created.token;
     firstRun.push(`Admin token (shown once, keep it): ${created.token}`);
     if (options.demo !== false) {
       const demo = await seedDemo({ db, clock: systemClock, newId: newUuid });
@@ -74,10 +77,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     print(`Back office: ${url}/app/`);
     print(`API docs:   ${url}/docs`);
     print(`Health:     ${url}/healthz`);
-    print(`Try:        curl -H "Authorization: Bearer <token>" ${url}/whoami`);
-    if (firstRun.some((line) => line.startsWith('Demo deal'))) {
-      print(`            curl -H "Authorization: Bearer <token>" "${url}/deals/deal/demo/all-investor-workflows?limit=5"`);
-    }
+    if (firstToken) for (const line of tryLines(url, firstToken, firstRun.some((line) => line.startsWith('Demo deal')))) print(line);
   }
 
   // Expired idempotency keys are already ignored; this only keeps the table small. Every instance
