@@ -7,6 +7,7 @@ import { Caches, connectCaches } from './operations/caches.ts';
 import { newUuid, systemClock } from './operations/deps.ts';
 import { purgeExpiredKeys } from './operations/idempotency.ts';
 import { completeFirstRun } from './operations/first-run.ts';
+import { tryLines } from './try-lines.ts';
 import { createDispatcher, type Dispatcher } from './operations/webhook-dispatcher.ts';
 import { openDatabase } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
@@ -61,15 +62,13 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     });
     dispatcher.start();
   }
-  if (firstRun && (firstRun.tokenShown || firstRun.resumed || firstRun.demo)) {
+  if (firstRun && (firstRun.token !== undefined || firstRun.resumed || firstRun.demo)) {
     if (firstRun.demo) print(`Demo deal:  ${firstRun.demo.dealId} (${firstRun.demo.investors} investors; see README "Management API and journeys")`);
     print(`Back office: ${url}/app/`);
     print(`API docs:   ${url}/docs`);
     print(`Health:     ${url}/healthz`);
-    print(`Try:        curl -H "Authorization: Bearer <token>" ${url}/whoami`);
-    if (firstRun.demo) {
-      print(`            curl -H "Authorization: Bearer <token>" "${url}/deals/deal/demo/all-investor-workflows?limit=5"`);
-    }
+    // The Try-it lines carry the real token, so they are printed only by the start that showed it.
+    if (firstRun.token) for (const line of tryLines(url, firstRun.token, firstRun.demo !== undefined)) print(line);
   }
 
   // Expired idempotency keys are already ignored; this only keeps the table small. Every instance

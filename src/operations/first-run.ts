@@ -30,8 +30,8 @@ export interface FirstRunOptions {
 }
 
 export interface FirstRunOutcome {
-  /** A token was printed by this start. */
-  tokenShown: boolean;
+  /** The token printed by this start, if it printed one (for the Try-it lines). */
+  token: string | undefined;
   /** This start finished a first run an earlier start had begun. */
   resumed: boolean;
   demo: { dealId: string; investors: number } | undefined;
@@ -40,7 +40,7 @@ export interface FirstRunOutcome {
 export async function completeFirstRun(deps: Deps, options: FirstRunOptions): Promise<FirstRunOutcome> {
   const { db } = deps;
   let state = await firstRun.findFirstRun(db);
-  const outcome: FirstRunOutcome = { tokenShown: false, resumed: false, demo: undefined };
+  const outcome: FirstRunOutcome = { token: undefined, resumed: false, demo: undefined };
   if (state === undefined && (await hasLiveAdminToken(db))) {
     // Admin tokens made with `dealflow token create` before the first start: nothing to show.
     await firstRun.markCompleted(db, deps.clock());
@@ -53,8 +53,7 @@ export async function completeFirstRun(deps: Deps, options: FirstRunOptions): Pr
   const unshown = state?.tokenId != null && state.tokenShownAt === null;
   if (state === undefined || unshown || !(await hasLiveAdminToken(db))) {
     if (unshown) options.show('The admin token of that start may never have been shown: it is revoked, and here is a new one.');
-    await issueAndShowToken(db, deps.clock, unshown ? state!.tokenId! : undefined, options.show);
-    outcome.tokenShown = true;
+    outcome.token = await issueAndShowToken(db, deps.clock, unshown ? state!.tokenId! : undefined, options.show);
     state = await firstRun.findFirstRun(db);
   }
   if (state?.completedAt === null) {
@@ -76,4 +75,5 @@ async function issueAndShowToken(db: Kysely<DB>, clock: () => Date, revoke: stri
   });
   show(`Admin token (shown once, keep it): ${created.token}`);
   await firstRun.markTokenShown(db, created.id, clock());
+  return created.token;
 }

@@ -48,7 +48,7 @@ describe('first start, resumable', () => {
     assert.ok(await demoExists());
     const second = await start();
     assert.deepEqual(second.lines, []);
-    assert.deepEqual(second.outcome, { tokenShown: false, resumed: false, demo: undefined });
+    assert.deepEqual(second.outcome, { token: undefined, resumed: false, demo: undefined });
     assert.ok(await works(first.token), 'the first token stays live');
   });
 

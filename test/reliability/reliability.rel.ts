@@ -12,6 +12,7 @@ import { limits } from './checks/limits.ts';
 import { outage } from './checks/outage.ts';
 import { retries } from './checks/retries.ts';
 import { destroyAllClusters } from './support/cluster.ts';
+import { takeContractMismatches } from './support/http.ts';
 import { dropAll, serverUnavailable } from './support/postgres.ts';
 import { seed } from './support/random.ts';
 import { type CheckResult, record, summaryTable } from './support/report.ts';
@@ -51,6 +52,8 @@ describe('reliability and security', { skip: unavailable ?? false }, () => {
         // A check that could not finish is a failure of its own, still reported in the table.
         result = { check: `${number} ${run.name}`, figures: {}, failures: [`did not finish: ${(err as Error)?.stack ?? err}`], skipped: [], ms: 0 };
       }
+      // Every answer of the check matched openapi.json, or the differences fail it.
+      result.failures.push(...takeContractMismatches().map((m) => `contract: ${m}`));
       record(result);
       await stopAll();
       assert.deepEqual(result.failures, [], `${result.check}: ${result.failures.length} failure(s)`);

@@ -24,7 +24,7 @@ const EditRequest = Type.Object({
   decidedByUserId: Nullable(Type.String()),
   decisionReason: Nullable(Type.String()),
   newData: Nullable(Data),
-});
+}, { title: 'EventEditRequest' });
 
 const RequestParams = Type.Object({ requestId: Type.String({ format: 'uuid' }) });
 const DecisionBody = StrictObject({ reason: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))) });
