@@ -61,8 +61,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     },
     routerOptions: { maxParamLength: 500 },
     // Bad URLs and over-long path parameters, rejected by the router before any route runs.
-    frameworkErrors: (error, _request, reply) =>
-      sendProblem(reply, new AppError('validation', error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : 'The URL is malformed')),
+    // No route ran, so no onSend hook: the request id header is set here (the contract promises it).
+    frameworkErrors: (error, request, reply) =>
+      sendProblem(
+        reply.header('X-Request-Id', request.id),
+        new AppError('validation', error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : 'The URL is malformed'),
+      ),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

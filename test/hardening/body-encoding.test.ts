@@ -75,6 +75,10 @@ describe('body and query encoding', () => {
       const problem = expectProblem(response, 400);
       assert.equal(problem.errors?.[0]?.in, 'query', query);
     }
+    // In a path the router refuses it; the answer still carries the request id header.
+    const inPath = await admin.get('/deals/deal/%E2%82');
+    expectProblem(inPath, 400);
+    assert.ok(inPath.headers['x-request-id'], 'X-Request-Id on a malformed URL');
     const problem = expectProblem(await admin.get('/webhooks/deliveries?status=%FF'), 400);
     assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['query', 'status']]);
     const dealId = uniqueId('deal');

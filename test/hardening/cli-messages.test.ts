@@ -96,4 +96,36 @@ describe('CLI on the embedded database', { skip: onPostgres ? 'runs on the embed
       await new Promise((resolve) => (service.exitCode !== null ? resolve(undefined) : service.once('exit', resolve)));
     }
   });
+
+  test('the worker and the service write the same log format', async () => {
+    const firstLine = async (args: string[], marker: string) => {
+      const child = spawn(process.execPath, ['src/cli/main.ts', ...args], { env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      try {
+        return await new Promise<Record<string, unknown>>((resolve, reject) => {
+          let output = '';
+          const timer = setTimeout(() => reject(new Error(`no "${marker}" line: ${output}`)), 60_000);
+          child.stdout.on('data', (chunk: Buffer) => {
+            output += chunk.toString();
+            const line = output.split('\n').find((l) => l.includes(marker));
+            if (line) {
+              clearTimeout(timer);
+              resolve(JSON.parse(line));
+            }
+          });
+        });
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
+      }
+    };
+    const service = await firstLine(['serve', '--no-demo'], 'dealflow listening');
+    const worker = await firstLine(['worker'], 'dealflow worker');
+    for (const line of [service, worker]) {
+      assert.equal(typeof line.level, 'number');
+      assert.equal(typeof line.time, 'number');
+      assert.equal(typeof line.pid, 'number');
+      assert.equal(typeof line.msg, 'string');
+    }
+    assert.equal(worker.component, 'webhooks');
+  });
 });
