@@ -2404,7 +2404,9 @@ export interface operations {
     listAllInvestorWorkflows: {
         parameters: {
             query?: {
+                /** @description results per page, 1 to 100 */
                 limit?: number;
+                /** @description page number, from 1 to 10000000; past the last page the output is empty */
                 page?: number;
                 /** @description case-insensitive part of the investor's full name or e-mail */
                 query?: string;
@@ -2860,7 +2862,9 @@ export interface operations {
     listActiveInvestors: {
         parameters: {
             query?: {
+                /** @description results per page, 1 to 100 */
                 limit?: number;
+                /** @description page number, from 1 to 10000000; past the last page the output is empty */
                 page?: number;
             };
             header?: never;
@@ -4085,7 +4089,9 @@ export interface operations {
                 asset_id?: string;
                 source?: string;
                 source_id?: string;
+                /** @description results per page, 1 to 100 */
                 limit?: number;
+                /** @description page number, from 1 to 10000000; past the last page the output is empty */
                 page?: number;
             };
             header?: never;
@@ -4423,7 +4429,9 @@ export interface operations {
             query?: {
                 status?: "pending" | "delivered" | "dead";
                 dealId?: string;
+                /** @description results per page, 1 to 100 */
                 limit?: number;
+                /** @description page number, from 1 to 10000000; past the last page the output is empty */
                 page?: number;
             };
             header?: never;
@@ -4717,6 +4725,7 @@ export interface operations {
             query?: {
                 /** @description the last sequence already seen */
                 after?: number;
+                /** @description results per page, 1 to 100 */
                 limit?: number;
             };
             header?: never;
@@ -4836,6 +4845,7 @@ export interface operations {
             query?: {
                 /** @description the last sequence already seen */
                 after?: number;
+                /** @description results per page, 1 to 100 */
                 limit?: number;
             };
             header?: never;
@@ -5183,7 +5193,9 @@ export interface operations {
                 stepId?: string;
                 /** @description Case-insensitive match anywhere in the name or e-mail */
                 query?: string;
+                /** @description results per page, 1 to 100 */
                 limit?: number;
+                /** @description page number, from 1 to 10000000; past the last page the output is empty */
                 page?: number;
             };
             header?: never;

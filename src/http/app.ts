@@ -16,6 +16,7 @@ import { createAuthenticator, registerAuth } from './auth.ts';
 import { clientErrorHandler } from './client-errors.ts';
 import { errorToProblem } from './errors.ts';
 import { registerJsonBody } from './json-body.ts';
+import { registerQueryEncoding } from './query-encoding.ts';
 import { sendProblem } from './problems.ts';
 import { registerStorableText } from './storable-text.ts';
 import { validatorCompiler } from './validation.ts';
@@ -70,6 +71,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerAjvFormats();
   app.setValidatorCompiler(validatorCompiler);
   registerJsonBody(app);
+  registerQueryEncoding(app);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);

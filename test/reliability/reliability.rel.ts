@@ -26,7 +26,7 @@ const checks: [string, () => Promise<CheckResult>, number][] = [
   ['1', concurrentMoves, 180_000],
   ['2', retries, 240_000],
   ['3', hostileInput, 420_000],
-  ['4', crashes, 300_000],
+  ['4', crashes, 900_000],
   ['5', outage, 180_000],
   ['6', accessControl, 180_000],
   ['7', limits, 180_000],

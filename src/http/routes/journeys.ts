@@ -57,7 +57,6 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
         params: DealParams,
         querystring: Type.Object({
           ...PageQuery,
-          page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, default: 1 })),
           query: Type.Optional(Type.String({ maxLength: 200, description: "case-insensitive part of the investor's full name or e-mail" })),
         }),
         response: { 200: Page(Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(AbbreviatedEvent) }, { title: 'InvestorJourneySummary' }), 'InvestorJourneyPage') },

@@ -12,11 +12,7 @@ export { Problem } from './problems.ts';
 export const Page = <T extends TSchema>(item: T, title?: string) =>
   Type.Object({ output: Type.Array(item), page: Type.Integer(), totalPages: Type.Integer() }, title ? { title } : {});
 
-/** `limit` (1–100, default 20) and `page` (from 1, default 1): coerced from the query string. */
-export const PageQuery = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-};
+export { PageQuery } from './paging.ts';
 
 /** Caller-supplied identifiers of the platform (deal, investor): 1–128 visible characters. */
 export const ExternalId = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:@-]+$' });
