@@ -47,5 +47,7 @@ export function problemOf(error: AppError, requestId?: string): Problem {
 export function sendProblem(reply: FastifyReply, error: AppError) {
   const problem = problemOf(error, String(reply.request.id));
   if (error.kind === 'unauthenticated') reply.header('WWW-Authenticate', 'Bearer');
+  // The onSend hook sets it too, but the router's own refusals (a malformed URL) skip the hooks.
+  reply.header('X-Request-Id', String(reply.request.id));
   return reply.code(problem.status).type('application/problem+json').send(problem);
 }

@@ -123,6 +123,13 @@ describe('the response check', () => {
     for (const [what, drifted] of drifts) assert.notDeepEqual(check.check(drifted), [], what);
   });
 
+  test('the router\'s own refusals are problems with the headers the document promises', async () => {
+    // Found by the reliability suite: a URL the router refuses was answered without X-Request-Id.
+    const admin = client(t.app, t.adminToken);
+    assert.equal((await admin.get('/investors/%zz')).status, 400);
+    assert.equal((await admin.get(`/investors/${'x'.repeat(600)}`)).status, 400);
+  });
+
   test('a checker of another document judges by that document', () => {
     const checker = new ContractChecker({ ...document, paths: {} });
     assert.notDeepEqual(checker.check({ method: 'GET', url: '/whoami', status: 200, headers: { 'content-type': 'application/json' }, text: '{}' }), []);

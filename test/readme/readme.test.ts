@@ -179,11 +179,13 @@ describe('the README runs as pasted', () => {
     try {
       const script = join(dir, 'readme.sh');
       writeFileSync(script, scriptOf(blocks, started.setup));
-      const work = mkdtempSync(join(dir, 'work-'));
-      const env: NodeJS.ProcessEnv = { ...process.env };
+      // As a reader runs them: in the checkout (so `npx dealflow` is this project's), with
+      // node_modules/.bin first on the PATH as in every npm script (Node 24 for the CLI).
+      const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}` };
       delete env.BASE;
       delete env.TOKEN;
-      const result = await promisify(execFile)('bash', [script], { cwd: work, env, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }).catch(
+      delete env.DATABASE_URL;
+      const result = await promisify(execFile)('bash', [script], { cwd: root, env, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }).catch(
         (err: { code: number; stdout: string; stderr: string }) => err,
       );
       if ('code' in result && result.code) {
