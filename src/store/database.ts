@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { clientClass } from './prepared.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -28,6 +29,8 @@ export interface OpenOptions {
   schema?: string;
   /** Called for errors of idle pooled connections (a restarted server, say). */
   onPoolError?: (err: Error) => void;
+  /** PostgreSQL only: sees the text of every statement the pool sends (tests count round trips). */
+  onStatement?: (text: string) => void;
 }
 
 // Both drivers hand out numeric and int8 as strings and timestamptz as Date; the store converts once.
@@ -59,6 +62,8 @@ function openPostgres(
     query_timeout: timeout + 1000,
     keepAlive: true,
     options: settings.join(' '),
+    // Names the hot statements (prepared.ts), so PostgreSQL parses them once per connection.
+    Client: clientClass(options.onStatement),
   });
   // An idle client whose server went away emits 'error'; unhandled, it would crash the process.
   pool.on('error', (err) => options.onPoolError?.(err));

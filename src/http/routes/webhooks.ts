@@ -37,12 +37,15 @@ const OutboxEntry = Type.Object({
   type: Type.String({ description: outboxEventTypes.join(', ') }),
   timestamp: Timestamp,
   dealId: Nullable(Type.String()),
-  sequence: Type.Integer({ minimum: 1, description: 'position in the deal’s feed: 1, 2, 3, … without gaps' }),
+  sequence: Type.Integer({
+    minimum: 1,
+    description: 'the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`)',
+  }),
   data: Type.Unknown(),
 });
 
 const FeedQuery = Type.Object({
-  after: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'the last sequence already seen' })),
+  after: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'the sequence of the last entry received (lastSequence); 0 for the start. Any other number is a 400' })),
   limit: PageQuery.limit,
 });
 
@@ -89,7 +92,7 @@ export function webhookRoutes(app: Api, ctx: AppContext) {
     {
       schema: {
         tags: ['webhooks'],
-        summary: 'The pull feed: the deal’s events after a sequence number, in order',
+        summary: 'The pull feed: the deal’s events after the entry numbered `after`, in order',
         params: Type.Object({ dealId: ExternalId }),
         querystring: FeedQuery,
         response: { 200: Feed },
