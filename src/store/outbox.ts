@@ -49,13 +49,18 @@ export interface OutboxEntry {
  * The key is computed in a subquery kept apart (`offset 0`) so it is known before the sequence
  * number is drawn: a journey's next entry draws its number only once it holds the journey row.
  */
-export function outboxCtes(entry: OutboxEntryInput, feedXid: RawBuilder<unknown>) {
+export function outboxCtes(
+  entry: OutboxEntryInput,
+  feedXid: RawBuilder<unknown>,
+  /** The payload as SQL (built from rows the statement writes), and what must exist for the entry to be written. */
+  from: { payload: RawBuilder<unknown>; source: RawBuilder<unknown> } = { payload: sql`${JSON.stringify(entry.data)}::jsonb`, source: sql`` },
+) {
   const stream = entry.dealId === null ? PLATFORM_STREAM : dealStream(entry.dealId);
   return sql`entry as (
       insert into outbox (id, stream, xid, sequence, type, occurred_at, deal_id, payload)
       select ${entry.id}::uuid, ${stream}::text, k.xid, nextval('outbox_position'), ${entry.type}::text,
-        ${entry.occurredAt}::timestamptz, ${entry.dealId}::text, ${JSON.stringify(entry.data)}::jsonb
-      from (select ${feedXid} as xid offset 0) k
+        ${entry.occurredAt}::timestamptz, ${entry.dealId}::text, k.payload
+      from (select ${feedXid} as xid, ${from.payload} as payload ${from.source} offset 0) k
       returning id, deal_id
     ), deliveries as (
       insert into webhook_deliveries (id, outbox_id, deal_id, event_type, url, secret_id, created_at, next_attempt_at)
