@@ -62,7 +62,7 @@ async function loadMove(tx: Deps, dealId: string, input: JumpInput): Promise<Loa
   const facts = await loadMoveFacts(db, key, { countPendingEditRequests: needsCount(cached?.workflow) });
   if (facts.workflowVersion === undefined) throw await dealNotFound(db, dealId);
   // The row is held FOR SHARE: a cached structure of its version is the one in force until we commit.
-  const workflow = cached?.workflow.version === facts.workflowVersion ? cached.workflow : (await loadWorkflow(tx, dealId, { lock: 'share' }))?.workflow;
+  const workflow = cached?.workflow.version === facts.workflowVersion ? cached.workflow : (await loadWorkflow(tx, dealId, { lockedVersion: facts.workflowVersion }))?.workflow;
   if (!workflow) throw await dealNotFound(db, dealId);
   if (!facts.investor) throw notFound('investor', input.investorUserId);
   if (!workflow.steps.some((s) => s.id === input.targetStepId)) throw notFound('step', input.targetStepId);
@@ -70,7 +70,7 @@ async function loadMove(tx: Deps, dealId: string, input: JumpInput): Promise<Loa
   let journey = facts.journey && { ...facts.journey, created: false };
   let earlier = facts.events;
   if (!journey) {
-    const locked = await lockJourney(db, key, { stepId: input.targetStepId, now: tx.clock(), newReference: generatePaymentReference });
+    const locked = await lockJourney(db, key, { stepId: input.targetStepId, now: tx.clock(), newReference: generatePaymentReference, absent: true });
     journey = { currentStepId: locked.currentStepId, eventCount: locked.eventCount, created: locked.created };
     earlier = locked.created ? [] : undefined;
   }
