@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { initCluster, needsCluster, pgliteStartParams } from './pglite-settings.ts';
 import { clientClass } from './prepared.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -159,9 +160,12 @@ async function openPGlite(dataDir: string): Promise<Database> {
     release = acquireDataDirLock(dataDir);
   }
   try {
-    const pglite = await PGlite.create(inMemory ? dataDir : dataDir, {
+    if (!inMemory && needsCluster(dataDir)) await initCluster(dataDir);
+    const pglite = await PGlite.create(dataDir, {
       parsers: { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v },
       extensions: { pg_trgm },
+      // Buffers sized for one embedded instance, not a server (pglite-settings.ts).
+      startParams: pgliteStartParams(PGlite.defaultStartParams),
     });
     const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
     return {
