@@ -8,6 +8,7 @@ import { retryWebhookDelivery } from '../../operations/retry-webhook-delivery.ts
 import type { Api, AppContext } from '../app.ts';
 import { ExternalId, Page, PageQuery, Timestamp } from '../schemas/common.ts';
 import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
+import { CursorQuery, MAX_AFTER } from '../schemas/paging.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -45,8 +46,15 @@ const OutboxEntry = Type.Object({
 });
 
 const FeedQuery = Type.Object({
-  after: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'the sequence of the last entry received (lastSequence); 0 for the start. Any other number is a 400' })),
-  limit: PageQuery.limit,
+  ...CursorQuery,
+  after: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_AFTER,
+      default: 0,
+      description: 'the sequence of the last entry received (lastSequence); 0 for the start. Any other number is a 400',
+    }),
+  ),
 });
 
 const Feed = Type.Object({
