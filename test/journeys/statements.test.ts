@@ -1,6 +1,7 @@
 // Round trips per operation, counted at the driver (every statement the pool sends, BEGIN and
 // COMMIT included), so that a change that adds one shows here. The counts are for the usual case:
-// a known token, the deal's workflow in this instance's cache, and no lock that had to wait.
+// the deal's workflow in this instance's cache and no lock that had to wait; the token's lookup,
+// when its cache entry has run out, is not counted.
 // PostgreSQL only: the count comes from the `pg` pool (PGlite has none).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -40,7 +41,9 @@ describe('statements per operation (PostgreSQL)', { skip: skipUnlessPostgres }, 
     sent = [];
     const response = await call();
     assert.equal(response.status, status, response.text);
-    return sent.map((s) => s.replace(/\s+/g, ' ').slice(0, 80));
+    // The token cache lives 10 s: on a slow machine a lookup of the token may fall inside the
+    // call. It is authentication's, not the operation's, so it is left out of the count.
+    return sent.filter((s) => !/"api_tokens"/.test(s)).map((s) => s.replace(/\s+/g, ' ').slice(0, 80));
   }
 
   test('a move: begin, one load, one write, commit', async () => {
