@@ -5,7 +5,7 @@
 // bench/baseline-server.ts, then starts the service (`dealflow serve`) as a child process and
 // measures each scenario of issue #8 with autocannon after a warm-up. Prints a table and writes
 // bench/results.json; removes the database at the end, whatever happened.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -25,6 +25,9 @@ const usage = `npm run bench [-- options]
                (with --quick: a few hundred to a few thousand)
   --only IDS   run only these scenarios, e.g. --only 1,4a,6 (baselines always run)
   --profile    run the service with --cpu-prof; profiles land in bench/profiles/
+  --node-options "FLAGS"
+               run the service with these V8/Node flags instead of those \`npm start\` applies
+               (e.g. "" for Node's defaults), to measure what the flags cost or save
   --help
 
 DATABASE_URL set: a new database dealflow_bench_<time> on that server, dropped at the end.
@@ -36,6 +39,7 @@ const { values: args } = parseArgs({
     scale: { type: 'boolean', default: false },
     only: { type: 'string' },
     profile: { type: 'boolean', default: false },
+    'node-options': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -141,7 +145,11 @@ try {
   };
 
   log('service: dealflow serve');
-  const nodeOptions = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${fileURLToPath(new URL('./profiles', import.meta.url))}`] : [];
+  // The service runs with the flags `npm start` gives it (package.json), so its memory is what production sees.
+  const startScript: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start;
+  const v8Flags = args['node-options'] !== undefined ? args['node-options'].split(/\s+/).filter(Boolean) : startScript.split(/\s+/).filter((w) => w.startsWith('--'));
+  log(`service flags: ${v8Flags.join(' ') || '(none)'}`);
+  const nodeOptions = [...v8Flags, ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${fileURLToPath(new URL('./profiles', import.meta.url))}`] : [])];
   const service = await start('service', ['src/cli/main.ts', 'serve', '--no-demo'], { healthPath: '/healthz', nodeOptions });
   const routes = await availableRoutes(service.child.url);
   const fixtures = await createFixtures(httpClient(service.child.url, token), routes, { manyInvestors: profile.manyInvestors, log });

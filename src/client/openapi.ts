@@ -545,7 +545,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The pull feed: the deal’s events after a sequence number, in order
+         * The pull feed: the deal’s events after the entry numbered `after`, in order
          * @description Gap-free sequence numbers per deal; ask again with `after=lastSequence` until `hasMore` is false.
          */
         get: operations["listDealEvents"];
@@ -4723,7 +4723,7 @@ export interface operations {
     listDealEvents: {
         parameters: {
             query?: {
-                /** @description the last sequence already seen */
+                /** @description the sequence of the last entry received (lastSequence); 0 for the start. Any other number is a 400 */
                 after?: number;
                 /** @description results per page, 1 to 100 */
                 limit?: number;
@@ -4755,7 +4755,7 @@ export interface operations {
                              */
                             timestamp: string;
                             dealId: string | null;
-                            /** @description position in the deal’s feed: 1, 2, 3, … without gaps */
+                            /** @description the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`) */
                             sequence: number;
                             data: unknown;
                         }[];
@@ -4843,7 +4843,7 @@ export interface operations {
     listPlatformEvents: {
         parameters: {
             query?: {
-                /** @description the last sequence already seen */
+                /** @description the sequence of the last entry received (lastSequence); 0 for the start. Any other number is a 400 */
                 after?: number;
                 /** @description results per page, 1 to 100 */
                 limit?: number;
@@ -4873,7 +4873,7 @@ export interface operations {
                              */
                             timestamp: string;
                             dealId: string | null;
-                            /** @description position in the deal’s feed: 1, 2, 3, … without gaps */
+                            /** @description the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`) */
                             sequence: number;
                             data: unknown;
                         }[];

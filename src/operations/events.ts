@@ -2,13 +2,12 @@
 import { checkEventEdit, dataObject, type EventRevision, type WorkflowEvent } from '../domain/event.ts';
 import { forbidden, notFound } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
-import { findEvent, listJourneyEvents, listRevisions, publicEvent, reviseEvent } from '../store/events.ts';
-import { selectForUpdate } from '../store/journeys.ts';
-import { findStep } from '../store/workflows.ts';
+import { loadEditFacts, writeEdit } from '../store/event-edits.ts';
+import { findEvent, listRevisions, publicEvent } from '../store/events.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { visibleRecord } from './investor-visibility.ts';
 import { capturedData } from './journeys.ts';
-import { recordEventEdited } from './outbox-events.ts';
+import { eventEditedEntry } from './outbox-events.ts';
 
 /**
  * Endpoint 4: replaces an event's data (rules in domain/event.ts) and keeps the previous version
@@ -24,24 +23,24 @@ export async function editEvent(
 ): Promise<WorkflowEvent> {
   if (principal.role !== 'admin') throw forbidden('Only staff edit events; investors send edit requests');
   return inTransaction(deps, async ({ db, clock, newId }) => {
-    const found = await findEvent(db, eventId);
-    if (!found) throw notFound('event', eventId);
-    await selectForUpdate(db, { dealId: found.dealId, investorUserId: found.investorUserId });
-    const journey = await listJourneyEvents(db, found.dealId, found.investorUserId);
-    const event = journey.find((e) => e.id === eventId)!;
-    const step = await findStep(db, event.toStepId);
+    // Load: the event, its journey locked, the data before it and its step, in one statement (a
+    // second read when the lock waited for a change made after the first one's snapshot).
+    let facts = await loadEditFacts(db, eventId);
+    if (facts === 'stale') facts = await loadEditFacts(db, eventId);
+    if (facts === 'stale') throw new Error(`the journey of event ${eventId} changed under its lock`);
+    if (!facts) throw notFound('event', eventId);
+    const { event, earlier, step } = facts;
     if (!step) throw notFound('step', event.toStepId);
     const newData = new Map(Object.entries(data));
-    checkEventEdit(step, new Map(Object.entries(event.data)), capturedData(journey.filter((e) => e.seq < event.seq)), newData);
+    checkEventEdit(step, new Map(Object.entries(event.data)), capturedData(earlier.map((d) => ({ data: d }))), newData);
     const stored = dataObject(newData);
     const at = clock();
-    await reviseEvent(db, eventId, stored, { userId: principal.userId, at, reason: options.reason ?? null });
-    // Issue #6: the outbox entry commits with the edit, or not at all.
-    await recordEventEdited(
-      { db, clock, newId },
+    // Write: the revision, the event's data and the outbox entry, committed together.
+    const entry = eventEditedEntry(
+      { newId, clock },
       {
-        dealId: found.dealId,
-        investorUserId: found.investorUserId,
+        dealId: event.dealId,
+        investorUserId: event.investorUserId,
         eventId,
         stepId: event.toStepId,
         oldData: event.data,
@@ -50,6 +49,7 @@ export async function editEvent(
         editedAt: at.toISOString(),
       },
     );
+    await writeEdit(db, event, stored, { userId: principal.userId, at, reason: options.reason ?? null }, entry);
     return publicEvent({ ...event, data: stored });
   });
 }

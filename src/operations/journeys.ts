@@ -5,15 +5,18 @@ import { dataObject, type WorkflowEvent } from '../domain/event.ts';
 import { planJump } from '../domain/jump.ts';
 import { canActFor, type Principal } from '../domain/principal.ts';
 import { findDeal } from '../store/deals.ts';
-import { insertEventAndMove, listJourneyEvents, listJourneysEvents, publicEvent, type StoredEvent } from '../store/events.ts';
+import type { Investor } from '../domain/investor.ts';
+import type { Workflow } from '../domain/workflow.ts';
+import { listJourneyEvents, listJourneysEvents, publicEvent, type StoredEvent } from '../store/events.ts';
 import { findInvestor } from '../store/investors.ts';
 import { countPendingEditRequests, deleteEmptyJourney, lockJourney, pageJourneyInvestors } from '../store/journeys.ts';
+import { type EarlierEvent, loadMoveFacts, writeMove } from '../store/moves.ts';
 import { generatePaymentReference } from '../store/payment-references.ts';
 import type { DB } from '../store/schema.ts';
 import type { Kysely } from 'kysely';
 import { type Deps, inTransaction } from './deps.ts';
-import { recordStepEntered } from './outbox-events.ts';
-import { loadWorkflow } from './workflows.ts';
+import { stepEnteredEntry } from './outbox-events.ts';
+import { type CachedWorkflow, loadWorkflow } from './workflows.ts';
 
 export interface JumpInput {
   investorUserId: string;
@@ -34,28 +37,66 @@ async function dealNotFound(db: Kysely<DB>, dealId: string): Promise<AppError> {
   return (await findDeal(db, dealId)) ? notFound('workflow of deal', dealId) : notFound('deal', dealId);
 }
 
+/** What the jump rules need, loaded under the move's locks (one statement in the usual case). */
+interface LoadedMove {
+  workflow: Workflow;
+  investor: Investor;
+  journey: { currentStepId: string | null; eventCount: number; created: boolean };
+  earlier: EarlierEvent[];
+  pendingEditRequests: number;
+}
+
+/**
+ * The load step of a move: one statement (store/moves.ts) takes the locks and reads the workflow's
+ * version, the investor, the journey and its events. More only when needed: the workflow's
+ * structure when this instance's cache does not hold that version, a first move's journey row, and
+ * the events again when the journey lock waited for a change made after the statement's snapshot.
+ */
+async function loadMove(tx: Deps, dealId: string, input: JumpInput): Promise<LoadedMove> {
+  const { db } = tx;
+  const key = { dealId, investorUserId: input.investorUserId };
+  const cached = tx.caches?.workflows.get(dealId, tx.clock().getTime()) as CachedWorkflow | undefined;
+  // Counted only when the target step asks (or the structure is not at hand to tell).
+  const needsCount = (workflow: Workflow | undefined) =>
+    workflow?.steps.find((s) => s.id === input.targetStepId)?.requirements.some((r) => r.kind === 'no-pending-edit-requests') ?? true;
+  const facts = await loadMoveFacts(db, key, { countPendingEditRequests: needsCount(cached?.workflow) });
+  if (facts.workflowVersion === undefined) throw await dealNotFound(db, dealId);
+  // The row is held FOR SHARE: a cached structure of its version is the one in force until we commit.
+  const workflow = cached?.workflow.version === facts.workflowVersion ? cached.workflow : (await loadWorkflow(tx, dealId, { lockedVersion: facts.workflowVersion }))?.workflow;
+  if (!workflow) throw await dealNotFound(db, dealId);
+  if (!facts.investor) throw notFound('investor', input.investorUserId);
+  if (!workflow.steps.some((s) => s.id === input.targetStepId)) throw notFound('step', input.targetStepId);
+
+  let journey = facts.journey && { ...facts.journey, created: false };
+  let earlier = facts.events;
+  if (!journey) {
+    const locked = await lockJourney(db, key, { stepId: input.targetStepId, now: tx.clock(), newReference: generatePaymentReference, absent: true });
+    journey = { currentStepId: locked.currentStepId, eventCount: locked.eventCount, created: locked.created };
+    earlier = locked.created ? [] : undefined;
+  }
+  earlier ??= (await listJourneyEvents(db, dealId, input.investorUserId)).map(({ toStepId, data }) => ({ toStepId, data }));
+  // The statement's count is good when it was asked for and its snapshot is current (as the events').
+  let pendingEditRequests = 0;
+  if (needsCount(workflow)) {
+    const counted = earlier === facts.events && needsCount(cached?.workflow);
+    pendingEditRequests = counted ? facts.pendingEditRequests : await countPendingEditRequests(db, dealId, input.investorUserId);
+  }
+  return { workflow, investor: facts.investor, journey, earlier, pendingEditRequests };
+}
+
 /**
  * Endpoint 2: moves an investor to a step under the jump rules (domain/jump.ts) and records the
  * Workflow Event. Serialized per investor and deal by the journey row lock (store/journeys.ts).
  * Joins the caller's transaction when there is one (edit-request approvals, idempotent requests).
+ * Three parts: load the facts (locks taken), planJump decides, write the move in one statement.
  */
 export async function jumpToStep(deps: Deps, principal: Principal, dealId: string, input: JumpInput): Promise<WorkflowEvent> {
   if (principal.role !== 'admin') throw forbidden('Only staff move investors');
   return inTransaction(deps, async (tx) => {
-    const { db, clock, newId } = tx;
-    // FOR SHARE: many moves of one deal run side by side; a re-applied workflow waits for them.
-    const workflow = (await loadWorkflow(tx, dealId, { lock: 'share' }))?.workflow;
-    if (!workflow) throw await dealNotFound(db, dealId);
-    const investor = await findInvestor(db, input.investorUserId);
-    if (!investor) throw notFound('investor', input.investorUserId);
-    if (!workflow.steps.some((s) => s.id === input.targetStepId)) throw notFound('step', input.targetStepId);
-
+    const { db, clock } = tx;
+    const { workflow, investor, journey, earlier, pendingEditRequests } = await loadMove(tx, dealId, input);
     const now = clock();
-    const key = { dealId, investorUserId: investor.id };
-    const journey = await lockJourney(db, key, { stepId: input.targetStepId, now, newReference: generatePaymentReference });
-    let earlier: StoredEvent[];
     try {
-      earlier = await listJourneyEvents(db, dealId, investor.id);
       planJump(
         {
           steps: workflow.steps,
@@ -64,10 +105,7 @@ export async function jumpToStep(deps: Deps, principal: Principal, dealId: strin
           visitedStepIds: earlier.map((e) => e.toStepId),
           captured: capturedData(earlier),
           investor: { kycCheckLevel: investor.kycCheckLevel, classes: investor.contact.classifications.map((c) => c.investorClass) },
-          // Counted only when the target step asks (issue #8: one query less on most moves).
-          pendingEditRequests: workflow.steps.find((s) => s.id === input.targetStepId)!.requirements.some((r) => r.kind === 'no-pending-edit-requests')
-            ? await countPendingEditRequests(db, dealId, investor.id)
-            : 0,
+          pendingEditRequests,
         },
         {
           targetStepId: input.targetStepId,
@@ -77,11 +115,11 @@ export async function jumpToStep(deps: Deps, principal: Principal, dealId: strin
       );
     } catch (err) {
       // A refused first move leaves no journey behind, even when the caller's transaction commits.
-      if (journey.created && err instanceof AppError) await deleteEmptyJourney(db, key);
+      if (journey.created && err instanceof AppError) await deleteEmptyJourney(db, { dealId, investorUserId: investor.id });
       throw err;
     }
     const event: StoredEvent = {
-      id: newId(),
+      id: tx.newId(),
       fromStepId: journey.currentStepId,
       toStepId: input.targetStepId,
       data: dataObject(Object.entries(input.data)),
@@ -91,9 +129,8 @@ export async function jumpToStep(deps: Deps, principal: Principal, dealId: strin
       investorUserId: investor.id,
       seq: journey.eventCount + 1,
     };
-    await insertEventAndMove(db, event);
-    // Issue #6: the outbox entry commits with the move, or not at all.
-    await recordStepEntered({ db, clock, newId }, { dealId, investorUserId: investor.id, event: publicEvent(event) });
+    // The outbox entry commits with the move, or not at all: both in one statement.
+    await writeMove(db, event, stepEnteredEntry(tx, { dealId, investorUserId: investor.id, event: publicEvent(event) }));
     return publicEvent(event);
   });
 }

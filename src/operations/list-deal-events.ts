@@ -1,27 +1,38 @@
-// GET /deals/deal/{dealId}/events?after=<sequence>&limit (issue #6): the pull feed. A deal's outbox
-// entries with a sequence above `after`, in sequence order, in the shape of the webhook bodies. A
-// system that missed webhooks keeps the last sequence it saw and asks for what follows; sequences
-// have no gaps and are never reordered by a late commit (see store/outbox.ts).
-import { notFound } from '../domain/errors.ts';
+// GET /deals/deal/{dealId}/events?after=<sequence>&limit: the pull feed. A deal's outbox entries
+// after the entry numbered `after`, in feed order, in the shape of the webhook bodies. A system
+// that missed webhooks keeps the number of the last entry it processed (`lastSequence`) and asks
+// for what follows. Numbers name entries; they have gaps and are not increasing along the feed
+// (the order is the writers' transaction order: store/outbox.ts, and the README's "The event feed").
+import { AppError, notFound } from '../domain/errors.ts';
 import { findDeal } from '../store/deals.ts';
-import { listDealFeed, listPlatformFeed } from '../store/outbox.ts';
+import { type FeedPage, listDealFeed, listPlatformFeed } from '../store/outbox.ts';
 import type { Deps } from './deps.ts';
 
 export type { OutboxEntry } from '../store/outbox.ts';
 
-export async function listDealEvents(deps: Deps, dealId: string, query: { after?: number; limit?: number }) {
-  if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
-  const after = query.after ?? 0;
-  const { entries, hasMore } = await listDealFeed(deps.db, dealId, after, query.limit ?? 20);
+/** A cursor that names no entry this feed has shown: a number guessed, or from another feed. */
+function unknownCursor(after: number, restart: string): AppError {
+  return new AppError(
+    'validation',
+    `after=${after} is not the sequence of an entry of this feed. Pass the sequence of the last entry you received (lastSequence), or restart from after=0 (${restart}) and skip the entry ids you have already processed`,
+    { errors: [{ in: 'query', field: 'after', detail: 'must be 0 or the sequence of an entry of this feed' }] },
+  );
+}
+
+function page(result: FeedPage, after: number, restart: string) {
+  if (!result.found) throw unknownCursor(after, restart);
+  const { entries, hasMore } = result;
   return { output: entries, lastSequence: entries.at(-1)?.sequence ?? after, hasMore };
 }
 
-/**
- * GET /webhooks/events?after&limit: the same feed for the events that belong to no deal
- * (`subscription.created`), numbered in one platform-wide sequence.
- */
+export async function listDealEvents(deps: Deps, dealId: string, query: { after?: number; limit?: number }) {
+  if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
+  const after = query.after ?? 0;
+  return page(await listDealFeed(deps.db, dealId, after, query.limit ?? 20), after, `GET /deals/deal/${dealId}/events?after=0`);
+}
+
+/** GET /webhooks/events?after&limit: the same feed for the events that belong to no deal (`subscription.created`). */
 export async function listPlatformEvents(deps: Deps, query: { after?: number; limit?: number }) {
   const after = query.after ?? 0;
-  const { entries, hasMore } = await listPlatformFeed(deps.db, after, query.limit ?? 20);
-  return { output: entries, lastSequence: entries.at(-1)?.sequence ?? after, hasMore };
+  return page(await listPlatformFeed(deps.db, after, query.limit ?? 20), after, 'GET /webhooks/events?after=0');
 }

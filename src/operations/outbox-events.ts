@@ -1,4 +1,4 @@
-// The writers of domain events (issue #6). Each one is called by the operation that causes the
+// The writers of domain events. Each one is called by the operation that causes the
 // event, INSIDE that operation's transaction (`tx` is the Deps that inTransaction handed it), after
 // its own writes: the outbox entry and its webhook deliveries then commit or roll back with the
 // cause. Called outside a transaction they throw.
@@ -7,7 +7,7 @@
 //   event.edited           event edit, an approved amount change     recordEventEdited
 //   edit-request.*         create / approve / reject an edit request recordEditRequest
 //   subscription.created   create a subscription transaction         recordSubscriptionCreated
-import { appendOutbox } from '../store/outbox.ts';
+import { appendOutbox, type OutboxEntryInput } from '../store/outbox.ts';
 import type { Deps } from './deps.ts';
 
 /** A workflow event as the interface shows it (endpoint 3's journey entries). */
@@ -20,17 +20,20 @@ export interface WorkflowEventSnapshot {
   createdAt: string;
 }
 
-/** `journey.step-entered`: fires the triggers of the step entered (`toStepId`). */
-export async function recordStepEntered(
-  tx: Deps,
+/**
+ * The `journey.step-entered` entry of a move, for the move's own write statement (a move writes
+ * its event and its entry in one round trip: store/moves.ts).
+ */
+export function stepEnteredEntry(
+  tx: Pick<Deps, 'newId'>,
   input: { dealId: string; investorUserId: string; event: WorkflowEventSnapshot },
-): Promise<string> {
-  const id = tx.newId();
-  await appendOutbox(tx.db, {
-    id,
+): OutboxEntryInput {
+  return {
+    id: tx.newId(),
     type: 'journey.step-entered',
     occurredAt: new Date(input.event.createdAt),
     dealId: input.dealId,
+    investorUserId: input.investorUserId,
     stepIds: [input.event.toStepId],
     data: {
       dealId: input.dealId,
@@ -39,31 +42,46 @@ export async function recordStepEntered(
       toStepId: input.event.toStepId,
       event: input.event,
     },
-  });
-  return id;
+  };
+}
+
+/** `journey.step-entered`: fires the triggers of the step entered (`toStepId`). */
+export async function recordStepEntered(
+  tx: Deps,
+  input: { dealId: string; investorUserId: string; event: WorkflowEventSnapshot },
+): Promise<string> {
+  const entry = stepEnteredEntry(tx, input);
+  await appendOutbox(tx.db, entry);
+  return entry.id;
 }
 
 /** `event.edited`: fires the triggers of the event's step (its `toStepId`), with old and new data. */
-export async function recordEventEdited(
-  tx: Deps,
-  input: {
-    dealId: string;
-    investorUserId: string;
-    eventId: string;
-    stepId: string;
-    oldData: Record<string, unknown>;
-    newData: Record<string, unknown>;
-    editedByUserId: string;
-    editedAt?: string;
-  },
-): Promise<string> {
-  const id = tx.newId();
+export async function recordEventEdited(tx: Deps, input: EventEditedInput): Promise<string> {
+  const entry = eventEditedEntry(tx, input);
+  await appendOutbox(tx.db, entry);
+  return entry.id;
+}
+
+export interface EventEditedInput {
+  dealId: string;
+  investorUserId: string;
+  eventId: string;
+  stepId: string;
+  oldData: Record<string, unknown>;
+  newData: Record<string, unknown>;
+  editedByUserId: string;
+  editedAt?: string;
+}
+
+/** The `event.edited` entry, for an edit's own write statement (store/events.ts). */
+export function eventEditedEntry(tx: Pick<Deps, 'newId' | 'clock'>, input: EventEditedInput): OutboxEntryInput {
   const editedAt = input.editedAt ?? tx.clock().toISOString();
-  await appendOutbox(tx.db, {
-    id,
+  return {
+    id: tx.newId(),
     type: 'event.edited',
     occurredAt: new Date(editedAt),
     dealId: input.dealId,
+    investorUserId: input.investorUserId,
     stepIds: [input.stepId],
     data: {
       dealId: input.dealId,
@@ -75,8 +93,7 @@ export async function recordEventEdited(
       editedByUserId: input.editedByUserId,
       editedAt,
     },
-  });
-  return id;
+  };
 }
 
 export type EditRequestEventType = 'edit-request.created' | 'edit-request.approved' | 'edit-request.rejected';
@@ -96,6 +113,7 @@ export async function recordEditRequest(
     type,
     occurredAt: tx.clock(),
     dealId: input.dealId,
+    investorUserId: input.investorUserId,
     stepIds: [input.stepId],
     data: {
       dealId: input.dealId,

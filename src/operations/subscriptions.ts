@@ -3,17 +3,15 @@
 // - settlement before invoice → 422 `unprocessable` (field settlement_date);
 // - total not equal to units × price_per_unit to the cent → 422 with `expectedTotal` (a string);
 // - unknown asset or investor → 404;
-// - otherwise one row, written in one transaction, returned as stored (with the asset's currency).
+// - otherwise one row and its outbox entry, written in one statement, returned as stored (with the
+//   asset's currency).
 import { AppError, notFound, unprocessable } from '../domain/errors.ts';
 import { checkTotal } from '../domain/money.ts';
 import type { Principal } from '../domain/principal.ts';
 import { settlesBeforeInvoice, type Subscription, type SubscriptionInput } from '../domain/subscription.ts';
-import * as assets from '../store/assets.ts';
 import { sqlState, SQLSTATE } from '../store/errors.ts';
-import { findInvestor } from '../store/investors.ts';
 import * as subscriptions from '../store/subscriptions.ts';
 import { inTransaction, type Deps } from './deps.ts';
-import { recordSubscriptionCreated } from './outbox-events.ts';
 
 export async function createSubscription(deps: Deps, principal: Principal, input: SubscriptionInput): Promise<Subscription> {
   if (settlesBeforeInvoice(input)) {
@@ -29,22 +27,26 @@ export async function createSubscription(deps: Deps, principal: Principal, input
     );
   }
   return inTransaction(deps, async (tx) => {
-    if (!(await assets.findAsset(tx.db, input.assetId))) throw notFound('asset', String(input.assetId));
-    if (!(await findInvestor(tx.db, input.investorId))) throw notFound('investor', input.investorId);
     const id = tx.newId();
+    let result: Awaited<ReturnType<typeof subscriptions.insertSubscriptionWithEntry>>;
     try {
-      await subscriptions.insertSubscription(tx.db, { ...input, id, createdByUserId: principal.userId, createdAt: tx.clock() });
+      // The booking, read back as stored, and its outbox entry (they commit together) in one
+      // statement. A subscription names no deal: the entry goes to the platform feed
+      // (GET /webhooks/events); amounts stay exact decimal strings.
+      result = await subscriptions.insertSubscriptionWithEntry(
+        tx.db,
+        { ...input, id, createdByUserId: principal.userId, createdAt: tx.clock() },
+        { id: tx.newId(), type: 'subscription.created', occurredAt: tx.clock(), dealId: null, stepIds: [] },
+      );
     } catch (err) {
-      // The asset or investor went away between the check and the insert (no API deletes them today).
+      // The asset or investor went away between the statement's snapshot and its insert (no API deletes them today).
       if (sqlState(err) === SQLSTATE.foreignKeyViolation) throw notFound('asset or investor', `${input.assetId}/${input.investorId}`);
       throw err;
     }
-    const stored = await subscriptions.findSubscription(tx.db, id);
-    if (!stored) throw new Error(`subscription ${id} vanished inside its own transaction`);
-    // Issue #6: the outbox entry commits with the booking. A subscription names no deal, so it is
-    // sequenced in the platform stream (GET /webhooks/events); amounts stay exact decimal strings.
-    await recordSubscriptionCreated(tx, { subscription: { ...stored } });
-    return stored;
+    if (!result.assetFound) throw notFound('asset', String(input.assetId));
+    if (!result.investorFound) throw notFound('investor', input.investorId);
+    if (!result.stored) throw new Error(`subscription ${id} vanished inside its own statement`);
+    return result.stored;
   });
 }
 

@@ -32,12 +32,17 @@ export interface CachedWorkflow {
  * the workflow row FOR SHARE and trusts the cache only when its `version` is the row's: a move never
  * plans against a stale structure, whatever a notification's delay.
  */
-export async function loadWorkflow(deps: Deps, dealId: string, options: { lock?: 'share' } = {}): Promise<CachedWorkflow | undefined> {
+export async function loadWorkflow(
+  deps: Deps,
+  dealId: string,
+  /** `lockedVersion`: the caller already holds the row FOR SHARE, at this version. */
+  options: { lock?: 'share'; lockedVersion?: number } = {},
+): Promise<CachedWorkflow | undefined> {
   const cache = deps.caches?.workflows;
   const now = deps.clock().getTime();
   const cached = cache?.get(dealId, now) as CachedWorkflow | undefined;
-  if (options.lock === 'share') {
-    const version = await workflows.lockWorkflowVersion(deps.db, dealId);
+  if (options.lock === 'share' || options.lockedVersion !== undefined) {
+    const version = options.lockedVersion ?? (await workflows.lockWorkflowVersion(deps.db, dealId));
     if (version === undefined) return undefined;
     if (cached && cached.workflow.version === version) return cached;
   } else if (cached) {

@@ -6,6 +6,8 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { initCluster, needsCluster, pgliteStartParams } from './pglite-settings.ts';
+import { clientClass } from './prepared.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -28,6 +30,8 @@ export interface OpenOptions {
   schema?: string;
   /** Called for errors of idle pooled connections (a restarted server, say). */
   onPoolError?: (err: Error) => void;
+  /** PostgreSQL only: sees the text of every statement the pool sends (tests count round trips). */
+  onStatement?: (text: string) => void;
 }
 
 // Both drivers hand out numeric and int8 as strings and timestamptz as Date; the store converts once.
@@ -59,6 +63,8 @@ function openPostgres(
     query_timeout: timeout + 1000,
     keepAlive: true,
     options: settings.join(' '),
+    // Names the hot statements (prepared.ts), so PostgreSQL parses them once per connection.
+    Client: clientClass(options.onStatement),
   });
   // An idle client whose server went away emits 'error'; unhandled, it would crash the process.
   pool.on('error', (err) => options.onPoolError?.(err));
@@ -154,9 +160,12 @@ async function openPGlite(dataDir: string): Promise<Database> {
     release = acquireDataDirLock(dataDir);
   }
   try {
-    const pglite = await PGlite.create(inMemory ? dataDir : dataDir, {
+    if (!inMemory && needsCluster(dataDir)) await initCluster(dataDir);
+    const pglite = await PGlite.create(dataDir, {
       parsers: { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v },
       extensions: { pg_trgm },
+      // Buffers sized for one embedded instance, not a server (pglite-settings.ts).
+      startParams: pgliteStartParams(PGlite.defaultStartParams),
     });
     const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
     return {

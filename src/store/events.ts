@@ -2,6 +2,7 @@
 // `event_revisions` holds every version, revision 1 being what the move captured.
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { EventRevision, WorkflowEvent } from '../domain/event.ts';
+import { prepared } from './prepared.ts';
 import type { DB, WorkflowEventsTable } from './schema.ts';
 
 export interface StoredEvent extends WorkflowEvent {
@@ -39,15 +40,11 @@ export async function findEvent(db: Kysely<DB>, eventId: string): Promise<Stored
   return row && toEvent(row);
 }
 
-/** The journey of one investor in one deal, oldest first. */
+/** The journey of one investor in one deal, oldest first (a hot read: a named prepared statement). */
 export async function listJourneyEvents(db: Kysely<DB>, dealId: string, investorUserId: string): Promise<StoredEvent[]> {
-  const rows = await db
-    .selectFrom('workflow_events')
-    .selectAll()
-    .where('deal_id', '=', dealId)
-    .where('investor_user_id', '=', investorUserId)
-    .orderBy('seq')
-    .execute();
+  const { rows } = await sql<Selectable<WorkflowEventsTable>>`${prepared('journey-events')}
+    select id, deal_id, investor_user_id, seq, from_step_id, to_step_id, data, created_by_user_id, created_at
+    from workflow_events where deal_id = ${dealId} and investor_user_id = ${investorUserId} order by seq`.execute(db);
   return rows.map(toEvent);
 }
 
@@ -88,26 +85,6 @@ export async function insertEvent(db: Kysely<DB>, event: StoredEvent): Promise<v
     .insertInto('event_revisions')
     .values({ event_id: event.id, revision: 1, data, set_by_user_id: event.createdByUserId, set_at: new Date(event.createdAt), reason: null })
     .execute();
-}
-
-/**
- * A move's writes in one statement (issue #8: one round trip instead of three): the new event, its
- * revision 1, and the journey's new position and event count. The caller holds the journey lock.
- */
-export async function insertEventAndMove(db: Kysely<DB>, event: StoredEvent): Promise<void> {
-  const data = JSON.stringify(event.data);
-  const at = new Date(event.createdAt);
-  await sql`
-    with event as (
-      insert into workflow_events (id, deal_id, investor_user_id, seq, from_step_id, to_step_id, data, created_by_user_id, created_at)
-      values (${event.id}, ${event.dealId}, ${event.investorUserId}, ${event.seq}, ${event.fromStepId}, ${event.toStepId}, ${data}::jsonb, ${event.createdByUserId}, ${at})
-      returning id
-    ), revision as (
-      insert into event_revisions (event_id, revision, data, set_by_user_id, set_at, reason)
-      select id, 1, ${data}::jsonb, ${event.createdByUserId}, ${at}, null from event
-    )
-    update journeys set current_step_id = ${event.toStepId}, event_count = ${event.seq}, moved_at = ${at}
-    where deal_id = ${event.dealId} and investor_user_id = ${event.investorUserId}`.execute(db);
 }
 
 /** Replaces the event's data and records it as the next revision. */

@@ -49,10 +49,11 @@ const toState = (row: { deal_id: string; investor_user_id: string; current_step_
 export async function lockJourney(
   db: Kysely<DB>,
   key: { dealId: string; investorUserId: string },
-  create: { stepId: string; now: Date; newReference: () => string },
+  /** `absent`: the caller has just seen no row, so the first lookup is skipped. */
+  create: { stepId: string; now: Date; newReference: () => string; absent?: boolean },
 ): Promise<JourneyState & { created: boolean }> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const existing = await selectForUpdate(db, key);
+    const existing = attempt === 0 && create.absent ? undefined : await selectForUpdate(db, key);
     if (existing) return { ...existing, created: false };
     const inserted = await db
       .insertInto('journeys')

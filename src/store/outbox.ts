@@ -1,11 +1,18 @@
-// The transactional outbox (issue #6). appendOutbox writes a domain event and one delivery per
-// matching step trigger in the CALLER's transaction, so the event exists exactly when its cause
-// committed. The pull feed reads a deal's entries in sequence order.
-import { type Kysely, sql } from 'kysely';
+// The transactional outbox. appendOutbox writes a domain event and one delivery per matching step
+// trigger in the CALLER's transaction, so the event exists exactly when its cause committed.
+//
+// No counter row: an entry's number comes from one sequence (`outbox_position`), which no writer
+// locks, and the entry records the id of the transaction that wrote it (`xid`). The feed is read in
+// (xid, sequence) order, and only below the oldest transaction still running: every entry there is
+// final (its writer has ended), and every entry yet to commit sorts after all of them. So a reader
+// never waits, writers never wait for each other, and a cursor never misses an entry nor sees one
+// appear behind it. The README ("The event feed") gives the argument in full.
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { OutboxEventType } from '../domain/outbox-event.ts';
+import { prepared } from './prepared.ts';
 import type { DB } from './schema.ts';
 
-/** The stream of entries without a deal (subscriptions): one sequence for the whole platform. */
+/** The stream of entries without a deal (subscriptions). */
 export const PLATFORM_STREAM = 'platform';
 export const dealStream = (dealId: string) => `deal:${dealId}`;
 
@@ -13,8 +20,13 @@ export interface OutboxEntryInput {
   id: string;
   type: OutboxEventType;
   occurredAt: Date;
-  /** Null for events that belong to no deal; they are sequenced in the `platform` stream. */
+  /** Null for events that belong to no deal; they go to the `platform` stream. */
   dealId: string | null;
+  /**
+   * The investor whose journey in `dealId` the event is about: the entry then sorts after every
+   * earlier entry of that journey (see `journeys.feed_xid`, migration 0009).
+   */
+  investorUserId?: string;
   /** Steps the event concerns: triggers of these steps (of this deal) that list `type` get a delivery. */
   stepIds: readonly string[];
   data: Record<string, unknown>;
@@ -31,70 +43,59 @@ export interface OutboxEntry {
 }
 
 /**
- * Appends an entry and its deliveries. `db` must be the caller's open transaction: this never
- * opens one, and refuses to run outside one, because an entry written apart from its cause could
- * survive the cause's rollback (or be lost after its commit). Call it late in the transaction: the
- * stream's counter row stays locked until commit, which is what keeps sequences gap-free and in
- * commit order.
+ * The CTEs `entry` (the outbox row) and `deliveries` (one per distinct URL among the matching
+ * triggers: the same URL on two steps is one receiver and gets the entry once), for a statement
+ * that has computed the entry's feed key as `feedXid`. Moves put them in their one write statement.
+ * The key is computed in a subquery kept apart (`offset 0`) so it is known before the sequence
+ * number is drawn: a journey's next entry draws its number only once it holds the journey row.
  */
-export async function appendOutbox(db: Kysely<DB>, entry: OutboxEntryInput): Promise<{ sequence: number; deliveries: number }> {
-  if (!db.isTransaction) throw new Error("appendOutbox must run inside the caller's transaction");
+export function outboxCtes(
+  entry: OutboxEntryInput,
+  feedXid: RawBuilder<unknown>,
+  /** The payload as SQL (built from rows the statement writes), and what must exist for the entry to be written. */
+  from: { payload: RawBuilder<unknown>; source: RawBuilder<unknown> } = { payload: sql`${JSON.stringify(entry.data)}::jsonb`, source: sql`` },
+) {
   const stream = entry.dealId === null ? PLATFORM_STREAM : dealStream(entry.dealId);
-  const { last_sequence } = await db
-    .insertInto('outbox_sequences')
-    .values({ stream, last_sequence: '1' })
-    .onConflict((oc) => oc.column('stream').doUpdateSet({ last_sequence: sql`outbox_sequences.last_sequence + 1` }))
-    .returning('last_sequence')
-    .executeTakeFirstOrThrow();
-  const sequence = Number(last_sequence);
-  await db
-    .insertInto('outbox')
-    .values({
-      id: entry.id,
-      stream,
-      sequence,
-      type: entry.type,
-      occurred_at: entry.occurredAt,
-      deal_id: entry.dealId,
-      payload: JSON.stringify(entry.data),
-    })
-    .execute();
-  if (entry.dealId === null || entry.stepIds.length === 0) return { sequence, deliveries: 0 };
-  // One delivery per distinct URL among the matching triggers; the same URL on two steps is one
-  // receiver and gets the entry once.
-  const result = await db
-    .insertInto('webhook_deliveries')
-    .columns(['id', 'outbox_id', 'deal_id', 'event_type', 'url', 'secret_id', 'created_at', 'next_attempt_at'])
-    .expression((eb) =>
-      eb
-        .selectFrom('step_triggers')
-        .select([
-          sql<string>`gen_random_uuid()`.as('id'),
-          sql<string>`${entry.id}::uuid`.as('outbox_id'),
-          'deal_id',
-          sql<string>`${entry.type}::text`.as('event_type'),
-          'url',
-          'secret_id',
-          sql<Date>`${entry.occurredAt}::timestamptz`.as('created_at'),
-          sql<Date>`${entry.occurredAt}::timestamptz`.as('next_attempt_at'),
-        ])
-        .where('deal_id', '=', entry.dealId!)
-        .where('step_id', 'in', [...entry.stepIds])
-        .where(sql<boolean>`${entry.type}::text = any(events)`),
-    )
-    .onConflict((oc) => oc.columns(['outbox_id', 'url']).doNothing())
-    .executeTakeFirst();
-  return { sequence, deliveries: Number(result.numInsertedOrUpdatedRows ?? 0n) };
+  return sql`entry as (
+      insert into outbox (id, stream, xid, sequence, type, occurred_at, deal_id, payload)
+      select ${entry.id}::uuid, ${stream}::text, k.xid, nextval('outbox_position'), ${entry.type}::text,
+        ${entry.occurredAt}::timestamptz, ${entry.dealId}::text, k.payload
+      from (select ${feedXid} as xid, ${from.payload} as payload ${from.source} offset 0) k
+      returning id, deal_id
+    ), deliveries as (
+      insert into webhook_deliveries (id, outbox_id, deal_id, event_type, url, secret_id, created_at, next_attempt_at)
+      select distinct on (t.url) gen_random_uuid(), entry.id, t.deal_id, ${entry.type}::text, t.url, t.secret_id,
+        ${entry.occurredAt}::timestamptz, ${entry.occurredAt}::timestamptz
+      from entry join step_triggers t on t.deal_id = entry.deal_id
+      where t.step_id = any(${[...entry.stepIds]}::text[]) and ${entry.type}::text = any(t.events)
+      order by t.url, t.position
+      on conflict (outbox_id, url) do nothing
+      returning 1
+    )`;
 }
 
-export const toOutboxEntry = (row: {
-  id: string;
-  type: string;
-  occurred_at: Date;
-  deal_id: string | null;
-  sequence: string;
-  payload: unknown;
-}): OutboxEntry => ({
+/**
+ * Appends an entry and its deliveries in one statement. `db` must be the caller's open
+ * transaction: this never opens one, and refuses to run outside one, because an entry written
+ * apart from its cause could survive the cause's rollback (or be lost after its commit). An entry
+ * about a journey takes the journey row's lock until commit (only that journey's writers wait).
+ */
+export async function appendOutbox(db: Kysely<DB>, entry: OutboxEntryInput): Promise<{ deliveries: number }> {
+  if (!db.isTransaction) throw new Error("appendOutbox must run inside the caller's transaction");
+  const journey = entry.dealId !== null && entry.investorUserId !== undefined;
+  const { rows } = await sql<{ deliveries: number }>`${prepared('outbox-append')}
+    with journey as (
+      update journeys set feed_xid = greatest(pg_current_xact_id(), feed_xid)
+      where ${journey} and deal_id = ${entry.dealId ?? ''} and investor_user_id = ${entry.investorUserId ?? ''}
+      returning feed_xid
+    ), ${outboxCtes(entry, sql`coalesce((select feed_xid from journey), pg_current_xact_id())`)}
+    select (select count(*) from deliveries)::int as deliveries, (select count(*) from entry)::int as entries`.execute(db);
+  return { deliveries: rows[0]!.deliveries };
+}
+
+type FeedRow = { id: string; type: string; occurred_at: Date; deal_id: string | null; sequence: string; payload: unknown };
+
+export const toOutboxEntry = (row: FeedRow): OutboxEntry => ({
   id: row.id,
   type: row.type,
   timestamp: row.occurred_at.toISOString(),
@@ -103,21 +104,38 @@ export const toOutboxEntry = (row: {
   data: row.payload,
 });
 
-/** A deal's entries with a sequence above `after`, in order. */
+export type FeedPage = { found: true; entries: OutboxEntry[]; hasMore: boolean } | { found: false };
+
+/** A deal's entries after the entry numbered `after` (0: from the start), in feed order. */
 export const listDealFeed = (db: Kysely<DB>, dealId: string, after: number, limit: number) => listStreamFeed(db, dealStream(dealId), after, limit);
 
-/** The entries without a deal (subscriptions) with a sequence above `after`, in order. */
+/** The entries without a deal (subscriptions) after the entry numbered `after`, in feed order. */
 export const listPlatformFeed = (db: Kysely<DB>, after: number, limit: number) => listStreamFeed(db, PLATFORM_STREAM, after, limit);
 
-/** A stream's entries above `after`, in order; reading one more than `limit` tells if more follow. */
-async function listStreamFeed(db: Kysely<DB>, stream: string, after: number, limit: number) {
-  const rows = await db
-    .selectFrom('outbox')
-    .select(['id', 'type', 'occurred_at', 'deal_id', 'sequence', 'payload'])
-    .where('stream', '=', stream)
-    .where('sequence', '>', String(after))
-    .orderBy('sequence')
-    .limit(limit + 1)
-    .execute();
-  return { entries: rows.slice(0, limit).map(toOutboxEntry), hasMore: rows.length > limit };
+/**
+ * One page of a stream, in one statement that takes no lock. `after` must be the number of an entry
+ * of the stream that the feed has shown (else `found: false`): the page continues after that
+ * entry's place in (xid, sequence) order. Reading one more than `limit` tells if more follow.
+ */
+async function listStreamFeed(db: Kysely<DB>, stream: string, after: number, limit: number): Promise<FeedPage> {
+  type Row = { found: boolean } & { [K in keyof FeedRow]: FeedRow[K] | null };
+  const columns = sql`e.id, e.type, e.occurred_at, e.deal_id, e.sequence, e.payload`;
+  const below = sql`o.xid < pg_snapshot_xmin(pg_current_snapshot())`;
+  const { rows } =
+    after === 0
+      ? await sql<Row>`${prepared('feed-first')}
+          select true as found, ${columns} from (select 1) one left join lateral (
+            select o.id, o.type, o.occurred_at, o.deal_id, o.sequence, o.payload from outbox o
+            where o.stream = ${stream} and ${below}
+            order by o.xid, o.sequence limit ${limit + 1}) e on true`.execute(db)
+      : await sql<Row>`${prepared('feed-after')}
+          select (c.sequence is not null) as found, ${columns} from (select 1) one
+          left join (select o.xid, o.sequence from outbox o where o.stream = ${stream} and o.sequence = ${after} and ${below}) c on true
+          left join lateral (
+            select o.id, o.type, o.occurred_at, o.deal_id, o.sequence, o.payload from outbox o
+            where o.stream = ${stream} and (o.xid, o.sequence) > (c.xid, c.sequence) and ${below}
+            order by o.xid, o.sequence limit ${limit + 1}) e on true`.execute(db);
+  if (!rows[0]!.found) return { found: false };
+  const entries = rows.filter((r) => r.id !== null).map((r) => toOutboxEntry(r as FeedRow));
+  return { found: true, entries: entries.slice(0, limit), hasMore: entries.length > limit };
 }

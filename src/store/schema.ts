@@ -90,6 +90,8 @@ export interface JourneysTable {
   moved_at: Date;
   /** A copy of the investor's full name, the list order; kept by triggers (migration 0008). */
   investor_full_name: Generated<string>;
+  /** The feed key (xid8, as text) of the journey's last outbox entry (migration 0009). */
+  feed_xid: Generated<string>;
 }
 
 /** Journeys with an event per deal, in 16 rows per deal summed when read (migration 0008). */
@@ -194,16 +196,13 @@ export interface IdempotencyKeysTable {
   expires_at: Date;
 }
 
-export interface OutboxSequencesTable {
-  /** `deal:<dealId>`, or `platform` for entries without a deal. */
-  stream: string;
-  last_sequence: string;
-}
-
 export interface OutboxTable {
   id: string;
   stream: string;
-  sequence: ColumnType<string, number | string, never>;
+  /** From the sequence `outbox_position`; entries before migration 0009 keep their per-stream numbers. */
+  sequence: ColumnType<string, number | string | undefined, never>;
+  /** The feed key (xid8, as text): the writer's transaction id, or its journey's last key if greater. */
+  xid: ColumnType<string, string, never>;
   type: string;
   occurred_at: Date;
   deal_id: string | null;
@@ -272,7 +271,6 @@ export interface DB {
   assets: AssetsTable;
   subscriptions: SubscriptionsTable;
   idempotency_keys: IdempotencyKeysTable;
-  outbox_sequences: OutboxSequencesTable;
   outbox: OutboxTable;
   webhook_secrets: WebhookSecretsTable;
   step_triggers: StepTriggersTable;

@@ -2,6 +2,8 @@
 // dates come out as `YYYY-MM-DD` text (`::text`), so no driver turns them into local-time Dates.
 import { type Kysely, sql } from 'kysely';
 import type { Subscription, SubscriptionInput } from '../domain/subscription.ts';
+import { type OutboxEntryInput, outboxCtes } from './outbox.ts';
+import { prepared } from './prepared.ts';
 import type { DB } from './schema.ts';
 
 export interface SubscriptionFilter {
@@ -80,6 +82,50 @@ export async function insertSubscription(
       created_at: subscription.createdAt,
     })
     .execute();
+}
+
+/**
+ * A booking in one statement: the subscription, read back as stored (with its asset's currency),
+ * and its outbox entry, whose payload is that stored row. Nothing is written when the asset or the
+ * investor does not exist; `assetFound` and `investorFound` say which.
+ */
+export async function insertSubscriptionWithEntry(
+  db: Kysely<DB>,
+  subscription: SubscriptionInput & { id: string; createdByUserId: string; createdAt: Date },
+  entry: Omit<OutboxEntryInput, 'data'>,
+): Promise<{ assetFound: boolean; investorFound: boolean; stored: Subscription | undefined }> {
+  const s = subscription;
+  // The payload as the API shows a subscription (toSubscription): amounts as decimal text.
+  const payload = sql`jsonb_build_object('subscription', jsonb_build_object(
+    'id', i.id, 'assetId', i.asset_id, 'investorId', i.investor_id, 'units', i.units::text, 'pricePerUnit', i.price_per_unit::text,
+    'total', i.total::text, 'fee', i.fee::text, 'fundingSource', i.funding_source, 'invoiceDate', i.invoice_date::text,
+    'settlementDate', i.settlement_date::text, 'source', i.source, 'sourceId', i.source_id, 'description', i.description,
+    'currency', i.currency, 'createdByUserId', i.created_by_user_id,
+    'createdAt', to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))`;
+  type Row = { asset_found: boolean; investor_found: boolean; stored: (Omit<Row2, 'created_at'> & { created_at: string }) | null };
+  type Row2 = Parameters<typeof toSubscription>[0];
+  const { rows } = await sql<Row>`${prepared('subscription-insert')}
+    with asset as (select id, currency from assets where id = ${String(s.assetId)}::bigint),
+    investor as (select id from investors where id = ${s.investorId}),
+    inserted as (
+      insert into subscriptions (id, asset_id, investor_id, units, price_per_unit, total, fee, funding_source, invoice_date,
+        settlement_date, source, source_id, description, created_by_user_id, created_at)
+      select ${s.id}::uuid, asset.id, investor.id, ${s.units}::numeric, ${s.pricePerUnit}::numeric, ${s.total}::numeric, ${s.fee}::numeric,
+        ${s.fundingSource}::text, ${s.invoiceDate}::date, ${s.settlementDate}::date, ${s.source}::text, ${s.sourceId}::text,
+        ${s.description}::text, ${s.createdByUserId}::text, ${s.createdAt}::timestamptz
+      from asset, investor
+      returning id, asset_id, investor_id, units, price_per_unit, total, fee, funding_source, invoice_date, settlement_date,
+        source, source_id, description, created_by_user_id, created_at, (select currency from asset) as currency
+    ), ${outboxCtes({ ...entry, data: {} }, sql`pg_current_xact_id()`, { payload, source: sql`from inserted i` })}
+    select exists (select 1 from asset) as asset_found, exists (select 1 from investor) as investor_found,
+      (select json_build_object('id', i.id, 'asset_id', i.asset_id::text, 'investor_id', i.investor_id, 'units', i.units::text,
+        'price_per_unit', i.price_per_unit::text, 'total', i.total::text, 'fee', i.fee::text, 'funding_source', i.funding_source,
+        'invoice_date', i.invoice_date::text, 'settlement_date', i.settlement_date::text, 'source', i.source, 'source_id', i.source_id,
+        'description', i.description, 'created_by_user_id', i.created_by_user_id, 'created_at', i.created_at, 'currency', i.currency)
+        from inserted i) as stored`.execute(db);
+  const row = rows[0]!;
+  const stored = row.stored ? toSubscription({ ...row.stored, created_at: new Date(row.stored.created_at) }) : undefined;
+  return { assetFound: row.asset_found, investorFound: row.investor_found, stored };
 }
 
 export async function findSubscription(db: Kysely<DB>, id: string): Promise<Subscription | undefined> {

@@ -1,16 +1,15 @@
-// Several writers and several dispatchers against one PostgreSQL: sequences stay gap-free and in
-// commit order, and two dispatchers deliver each entry exactly once to a receiver that answers 200.
+// Several writers and several dispatchers against one PostgreSQL: writers of one deal do not wait
+// for each other, and two dispatchers deliver each entry exactly once to a receiver that answers 200.
 // PGlite runs one query at a time, so these run on PostgreSQL only.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.ts';
 import { inTransaction } from '../../src/operations/deps.ts';
 import { createDispatcher } from '../../src/operations/webhook-dispatcher.ts';
 import { newWebhookSecret } from '../../src/operations/webhook-signature.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
 import { client, skipUnlessPostgres, startTestApp, testDatabaseUrl, type TestApp } from '../support/app.ts';
-import { commitStepEntered, dealWithTriggers, depsOf, eventually, startReceiver } from './support.ts';
+import { commitStepEntered, dealWithTriggers, depsOf, eventually, feedCaughtUp, startReceiver } from './support.ts';
 
 describe('webhooks under concurrency (PostgreSQL)', { skip: skipUnlessPostgres }, () => {
   let t: TestApp;
@@ -65,15 +64,15 @@ describe('webhooks under concurrency (PostgreSQL)', { skip: skipUnlessPostgres }
     }
   });
 
-  test('concurrent writers of one deal get distinct, consecutive sequences', async () => {
+  test('concurrent writers of one deal get distinct numbers and none waits for another', async () => {
     const deps = depsOf(t.database.db);
     const dealId = await dealWithTriggers(client(t.app, t.adminToken), deps, {});
     await Promise.all(Array.from({ length: 16 }, (_, i) => commitStepEntered(depsOf(i % 2 ? second.db : t.database.db), dealId, 's', `inv-${i}`)));
-    const rows = await t.database.db.selectFrom('outbox').select('sequence').where('deal_id', '=', dealId).orderBy('sequence').execute();
-    assert.deepEqual(rows.map((r) => Number(r.sequence)), Array.from({ length: 16 }, (_, i) => i + 1));
+    const rows = await t.database.db.selectFrom('outbox').select('sequence').where('deal_id', '=', dealId).execute();
+    assert.equal(new Set(rows.map((r) => r.sequence)).size, 16);
   });
 
-  test('a writer waits for an earlier one of the same deal, so the feed never skips a late commit', async () => {
+  test('a later writer commits without waiting, and the feed shows it only once the earlier one has ended', async () => {
     const admin = client(t.app, t.adminToken);
     const dealId = await dealWithTriggers(admin, depsOf(t.database.db), {});
     let release!: () => void;
@@ -81,7 +80,6 @@ describe('webhooks under concurrency (PostgreSQL)', { skip: skipUnlessPostgres }
       release = resolve;
     });
     let firstId: string | undefined;
-    let firstXid: string | undefined;
     // A appends, then keeps its transaction open.
     const first = inTransaction(depsOf(t.database.db), async (tx) => {
       const { recordStepEntered } = await import('../../src/operations/outbox-events.ts');
@@ -90,23 +88,18 @@ describe('webhooks under concurrency (PostgreSQL)', { skip: skipUnlessPostgres }
         investorUserId: 'inv-a',
         event: { id: tx.newId(), fromStepId: null, toStepId: 'a', data: {}, createdByUserId: 'ops', createdAt: tx.clock().toISOString() },
       });
-      const me = await sql<{ xid: string }>`select backend_xid::text as xid from pg_stat_activity where pid = pg_backend_pid()`.execute(tx.db);
-      firstXid = me.rows[0]!.xid;
       await held;
     });
-    await eventually(async () => firstXid, 5000, 'A to append');
-    // B, on the other instance, must wait for A (its lock on the deal's counter row).
-    const secondWriter = commitStepEntered(depsOf(second.db), dealId, 'b', 'inv-b');
-    await eventually(async () => {
-      const waiting = await sql<{ n: string }>`select count(*) as n from pg_locks
-        where locktype = 'transactionid' and transactionid = ${firstXid}::xid and not granted`.execute(t.database.db);
-      return Number(waiting.rows[0]!.n) > 0 ? true : undefined;
-    }, 5000, 'B to wait for A');
-    assert.deepEqual((await admin.get(`/deals/deal/${dealId}/events`)).body.output, [], 'nothing visible before a commit');
+    await eventually(async () => firstId, 5000, 'A to append');
+    // B, on the other instance, commits while A is still open: no counter row to wait for.
+    const secondId = await commitStepEntered(depsOf(second.db), dealId, 'b', 'inv-b');
+    const committed = await t.database.db.selectFrom('outbox').select('id').where('id', '=', secondId).execute();
+    assert.equal(committed.length, 1, 'B committed before A ended');
+    assert.deepEqual((await admin.get(`/deals/deal/${dealId}/events`)).body.output, [], 'B is held back while A, which may still write before it, runs');
     release();
     await first;
-    const secondId = await secondWriter;
+    await feedCaughtUp(t.database.db);
     const feed = (await admin.get(`/deals/deal/${dealId}/events`)).body.output;
-    assert.deepEqual(feed.map((e: any) => [e.id, e.sequence]), [[firstId, 1], [secondId, 2]]);
+    assert.deepEqual(feed.map((e: any) => e.id), [firstId, secondId]);
   });
 });

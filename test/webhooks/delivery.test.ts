@@ -8,7 +8,7 @@ import { createDispatcher } from '../../src/operations/webhook-dispatcher.ts';
 import { newWebhookSecret } from '../../src/operations/webhook-signature.ts';
 import { claimDueDeliveries, recordAttempt } from '../../src/store/webhook-deliveries.ts';
 import { client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
-import { commitStepEntered, dealWithTriggers, depsOf, manualClock, type Receiver, startReceiver } from './support.ts';
+import { commitStepEntered, dealWithTriggers, depsOf, feedCaughtUp, manualClock, type Receiver, startReceiver } from './support.ts';
 
 // One database for the file, and one clock that only moves forward. Every test leaves its
 // deliveries delivered or dead (checked after each), so the next test's scans see only its own and
@@ -59,7 +59,10 @@ describe('webhook delivery', () => {
       assert.equal(verified.id, entryId);
       assert.equal(verified.type, 'journey.step-entered');
       assert.equal(verified.dealId, dealId);
-      assert.equal(verified.sequence, 1);
+      // The body's number is the entry's number in the pull feed.
+      await feedCaughtUp(t.database.db);
+      const [fed] = (await client(t.app, t.adminToken).get(`/deals/deal/${dealId}/events`)).body.output;
+      assert.equal(verified.sequence, fed.sequence);
       assert.match(verified.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       assert.equal(verified.data.investorUserId, 'inv-42');
       assert.equal(verified.data.toStepId, 'sign');

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { client, type Client, startTestApp, type TestApp } from '../support/app.ts';
 import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
 import { createDeal, type TestDeal } from '../support/workflows.ts';
+import { feedCaughtUp } from './support.ts';
 
 const REQUESTS = '/deals/request-to-edit';
 
@@ -17,7 +18,10 @@ describe('domain events in the outbox', () => {
   });
   after(() => t.close());
 
-  const feedOf = async (dealId: string) => (await admin.get(`/deals/deal/${dealId}/events?limit=100`)).body.output as any[];
+  const feedOf = async (dealId: string) => {
+    await feedCaughtUp(t.database.db);
+    return (await admin.get(`/deals/deal/${dealId}/events?limit=100`)).body.output as any[];
+  };
 
   /** A deal and an investor at its commitment step (25000.00 EUR). */
   async function committed(): Promise<{ deal: TestDeal; investorUserId: string; event: any }> {
@@ -37,7 +41,7 @@ describe('domain events in the outbox', () => {
 
     const feed = await feedOf(deal.dealId);
     assert.deepEqual(feed.map((e) => e.type), ['journey.step-entered', 'journey.step-entered', 'edit-request.created', 'edit-request.approved', 'event.edited']);
-    assert.deepEqual(feed.map((e) => e.sequence), [1, 2, 3, 4, 5]);
+    assert.equal(new Set(feed.map((e) => e.sequence)).size, 5);
     const [, , created, approved, edited] = feed;
     assert.equal(created.data.editRequest.id, request.body.id);
     assert.equal(created.data.editRequest.status, 'pending');
@@ -95,6 +99,7 @@ describe('domain events in the outbox', () => {
     assert.equal(replayed.body.id, created.body.id, `${replayed.status} ${replayed.text}`);
 
     // Read on from where the feed stood: entries of other tests may sit before ours.
+    await feedCaughtUp(t.database.db);
     let after = 0;
     const entries: any[] = [];
     for (let page = 0; page < 100; page++) {

@@ -19,11 +19,11 @@ describe('the outbox', () => {
   after(() => t.close());
 
   const entriesOf = (dealId: string) =>
-    t.database.db.selectFrom('outbox').selectAll().where('deal_id', '=', dealId).orderBy('sequence').execute();
+    t.database.db.selectFrom('outbox').selectAll().where('deal_id', '=', dealId).orderBy('xid').orderBy('sequence').execute();
   const deliveriesOf = (dealId: string) =>
     t.database.db.selectFrom('webhook_deliveries').selectAll().where('deal_id', '=', dealId).orderBy('url').execute();
 
-  test('a move whose transaction rolls back leaves no entry and no delivery; the next commit takes its sequence', async () => {
+  test('a move whose transaction rolls back leaves no entry and no delivery', async () => {
     const deps = depsOf(t.database.db);
     const dealId = await dealWithTriggers(client(t.app, t.adminToken), deps, { sign: [{ kind: 'webhook', url: 'http://127.0.0.1:9/hook' }] });
     await assert.rejects(
@@ -44,7 +44,6 @@ describe('the outbox', () => {
     const entries = await entriesOf(dealId);
     assert.equal(entries.length, 1);
     assert.equal(entries[0]!.id, id);
-    assert.equal(Number(entries[0]!.sequence), 1, 'no gap left by the rolled-back move');
     assert.equal((await deliveriesOf(dealId)).length, 1);
   });
 
@@ -55,7 +54,8 @@ describe('the outbox', () => {
     for (let i = 0; i < 5; i++) ids.push(await commitStepEntered(deps, dealId, `step-${i}`));
     const entries = await entriesOf(dealId);
     assert.deepEqual(entries.map((e) => e.id), ids);
-    assert.deepEqual(entries.map((e) => Number(e.sequence)), [1, 2, 3, 4, 5]);
+    const numbers = entries.map((e) => Number(e.sequence));
+    assert.deepEqual([...numbers].sort((a, b) => a - b), numbers, 'one writer after the other: numbers grow');
     assert.ok(entries.every((e) => e.type === 'journey.step-entered'));
   });
 

@@ -3,7 +3,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type Deps, inTransaction, newUuid } from '../../src/operations/deps.ts';
 import { recordStepEntered } from '../../src/operations/outbox-events.ts';
 import { checkWorkflowTriggers, saveStepTriggers } from '../../src/operations/step-triggers.ts';
@@ -124,4 +124,19 @@ export async function commitStepEntered(deps: Deps, dealId: string, toStepId: st
       },
     }),
   );
+}
+
+/**
+ * Waits until the feed shows every entry committed before the call: the feed stops below the
+ * oldest transaction still running anywhere on the server (store/outbox.ts), and on a shared
+ * PostgreSQL another test's transaction may be that one for a moment. Immediate on PGlite.
+ */
+export async function feedCaughtUp(db: Kysely<DB>): Promise<void> {
+  const { rows } = await sql<{ next: string }>`select pg_snapshot_xmax(pg_current_snapshot())::text as next`.execute(db);
+  const next = rows[0]!.next;
+  await eventually(async () => {
+    const passed = await sql<{ ok: boolean }>`select pg_snapshot_xmin(pg_current_snapshot()) >= ${next}::xid8 as ok`.execute(db);
+    return passed.rows[0]!.ok ? true : undefined;
+    // Generous: on a server shared with other suites a long transaction of theirs holds it back.
+  }, 120_000, 'the feed to pass every transaction begun before');
 }

@@ -8,7 +8,7 @@ import { retryWebhookDelivery } from '../../operations/retry-webhook-delivery.ts
 import type { Api, AppContext } from '../app.ts';
 import { ExternalId, Page, PageQuery, Timestamp } from '../schemas/common.ts';
 import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
-import { CursorQuery } from '../schemas/paging.ts';
+import { CursorQuery, MAX_AFTER } from '../schemas/paging.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -38,11 +38,24 @@ const OutboxEntry = Type.Object({
   type: Type.String({ description: outboxEventTypes.join(', ') }),
   timestamp: Timestamp,
   dealId: Nullable(Type.String()),
-  sequence: Type.Integer({ minimum: 1, description: 'position in the deal’s feed: 1, 2, 3, … without gaps' }),
+  sequence: Type.Integer({
+    minimum: 1,
+    description: 'the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`)',
+  }),
   data: Type.Unknown(),
 });
 
-const FeedQuery = Type.Object(CursorQuery);
+const FeedQuery = Type.Object({
+  ...CursorQuery,
+  after: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_AFTER,
+      default: 0,
+      description: 'the sequence of the last entry received (lastSequence); 0 for the start. Any other number is a 400',
+    }),
+  ),
+});
 
 const Feed = Type.Object({
   output: Type.Array(OutboxEntry),
@@ -87,7 +100,7 @@ export function webhookRoutes(app: Api, ctx: AppContext) {
     {
       schema: {
         tags: ['webhooks'],
-        summary: 'The pull feed: the deal’s events after a sequence number, in order',
+        summary: 'The pull feed: the deal’s events after the entry numbered `after`, in order',
         params: Type.Object({ dealId: ExternalId }),
         querystring: FeedQuery,
         response: { 200: Feed },

@@ -1,0 +1,97 @@
+// An event edit's two round trips: one statement that finds the event, locks its journey and reads
+// what the edit rules need, and one that writes the new revision, the event's data and the outbox
+// entry.
+import { type Kysely, sql } from 'kysely';
+import type { Step, StepField, Requirement, StepType } from '../domain/workflow.ts';
+import type { StoredEvent } from './events.ts';
+import { type OutboxEntryInput, outboxCtes } from './outbox.ts';
+import { prepared } from './prepared.ts';
+import type { DB } from './schema.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface EditFacts {
+  event: StoredEvent;
+  /** The data of the journey's events before this one, oldest first. */
+  earlier: Record<string, string>[];
+  /** The step the event entered (retired or not); undefined if it is gone. */
+  step: Step | undefined;
+}
+
+/**
+ * Loads an edit's facts in one statement, the journey row locked FOR UPDATE (edits and moves of a
+ * journey run one after the other). As for moves (store/moves.ts), a lock that waited for a change
+ * made after the statement's snapshot makes the facts stale: then `stale` is true and the caller
+ * reads them again (the same statement, now after the lock: the row version agrees).
+ */
+export async function loadEditFacts(db: Kysely<DB>, eventId: string): Promise<EditFacts | undefined | 'stale'> {
+  if (!UUID.test(eventId)) return undefined; // the column is uuid: any other text would be a SQL error
+  type Row = {
+    event: {
+      id: string; deal_id: string; investor_user_id: string; seq: number; from_step_id: string | null; to_step_id: string;
+      data: Record<string, string>; created_by_user_id: string; created_at: string;
+    };
+    locked_version: string | null;
+    seen_version: string | null;
+    earlier: Record<string, string>[];
+    step: { id: string; label: string; type: string; fields: StepField[]; requirements: Requirement[]; form_id: string | null } | null;
+  };
+  const { rows } = await sql<Row>`${prepared('edit-load')}
+    with e as (select id, deal_id, investor_user_id, seq, from_step_id, to_step_id, data, created_by_user_id, created_at
+      from workflow_events where id = ${eventId}::uuid)
+    select row_to_json(e) as event,
+      (select xmin::text from journeys j where j.deal_id = e.deal_id and j.investor_user_id = e.investor_user_id for update) as locked_version,
+      (select xmin::text from journeys j where j.deal_id = e.deal_id and j.investor_user_id = e.investor_user_id) as seen_version,
+      (select coalesce(json_agg(w.data order by w.seq), '[]') from workflow_events w
+        where w.deal_id = e.deal_id and w.investor_user_id = e.investor_user_id and w.seq < e.seq) as earlier,
+      (select row_to_json(s) from (select id, label, type, fields, requirements, form_id from workflow_steps where id = e.to_step_id) s) as step
+    from e`.execute(db);
+  const row = rows[0];
+  if (!row) return undefined;
+  if (row.locked_version !== row.seen_version) return 'stale';
+  const e = row.event;
+  return {
+    event: {
+      id: e.id,
+      fromStepId: e.from_step_id,
+      toStepId: e.to_step_id,
+      data: e.data,
+      createdByUserId: e.created_by_user_id,
+      createdAt: new Date(e.created_at).toISOString(),
+      dealId: e.deal_id,
+      investorUserId: e.investor_user_id,
+      seq: e.seq,
+    },
+    earlier: row.earlier,
+    step: row.step
+      ? { id: row.step.id, label: row.step.label, type: row.step.type as StepType, stepFields: row.step.fields, requirements: row.step.requirements, formId: row.step.form_id }
+      : undefined,
+  };
+}
+
+/**
+ * An edit's writes in one statement: the next revision, the event's current data, and the outbox
+ * entry (its feed key at least the journey's last one). The caller holds the journey lock.
+ */
+export async function writeEdit(
+  db: Kysely<DB>,
+  event: { id: string; dealId: string; investorUserId: string },
+  data: Record<string, string>,
+  by: { userId: string; at: Date; reason: string | null },
+  entry: OutboxEntryInput,
+): Promise<void> {
+  const json = JSON.stringify(data);
+  await sql`${prepared('edit-write')}
+    with revision as (
+      insert into event_revisions (event_id, revision, data, set_by_user_id, set_at, reason)
+      select ${event.id}::uuid, coalesce(max(revision), 0) + 1, ${json}::jsonb, ${by.userId}::text, ${by.at}::timestamptz, ${by.reason}::text
+      from event_revisions where event_id = ${event.id}::uuid
+    ), edited as (
+      update workflow_events set data = ${json}::jsonb where id = ${event.id}::uuid
+    ), journey as (
+      update journeys set feed_xid = greatest(pg_current_xact_id(), feed_xid)
+      where deal_id = ${event.dealId} and investor_user_id = ${event.investorUserId}
+      returning feed_xid
+    ), ${outboxCtes(entry, sql`(select feed_xid from journey)`)}
+    select 1`.execute(db);
+}

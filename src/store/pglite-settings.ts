@@ -1,0 +1,49 @@
+// PGlite's memory, measured (README, "Memory"). PGlite runs PostgreSQL inside this process's
+// WebAssembly memory, which grows to the most it ever held and never shrinks, so every buffer
+// PostgreSQL sizes for a server machine is paid for in our resident memory for good:
+// - shared_buffers 128 MB by default, the largest part. 16 MB holds the hot pages of a single
+//   instance's working set (the lists read index ranges, not whole tables).
+// - maintenance_work_mem 64 MB (index builds in migrations), wal_buffers 4 MB, temp_buffers 8 MB.
+// None of these touches durability: the write-ahead log, commits and checkpoints work as before
+// (PGlite's own defaults, which we keep, decide fsync).
+// The first start's peak (about 1.1 GB) is PGlite creating a cluster: it runs initdb in a second
+// PGlite instance and a third WebAssembly module beside the first, and copies the new data folder
+// across. No option changes that; initCluster (below) does it in a short-lived child process, so
+// the service's own memory never holds three copies of PostgreSQL.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+export const pgliteSettings = {
+  shared_buffers: '16MB',
+  wal_buffers: '1MB',
+  maintenance_work_mem: '16MB',
+  temp_buffers: '2MB',
+  max_wal_size: '64MB',
+  min_wal_size: '32MB',
+} as const;
+
+/** `-c name=value` for each setting, after PGlite's own start parameters. */
+export const pgliteStartParams = (defaults: readonly string[]) => [
+  ...defaults,
+  ...Object.entries(pgliteSettings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+];
+
+/** True when `dataDir` holds no cluster yet (PGlite would run initdb). */
+export const needsCluster = (dataDir: string) => !existsSync(path.join(dataDir, 'PG_VERSION'));
+
+/**
+ * Creates the cluster in `dataDir` in a child process that exits when done, so initdb's memory is
+ * returned to the system instead of staying in this process's WebAssembly memory.
+ */
+export async function initCluster(dataDir: string): Promise<void> {
+  const script = `const { PGlite } = await import('@electric-sql/pglite'); const db = await PGlite.create(${JSON.stringify(dataDir)}); await db.close();`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'], cwd: import.meta.dirname });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`could not create the database in ${dataDir} (exit ${code}): ${stderr.trim()}`);
+}
