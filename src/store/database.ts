@@ -147,6 +147,7 @@ function listenPostgres(
 async function openPGlite(dataDir: string): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { btree_gin } = await import('@electric-sql/pglite/contrib/btree_gin');
   const inMemory = dataDir.startsWith('memory://');
   let release = () => {};
   if (!inMemory) {
@@ -156,7 +157,7 @@ async function openPGlite(dataDir: string): Promise<Database> {
   try {
     const pglite = await PGlite.create(inMemory ? dataDir : dataDir, {
       parsers: { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v },
-      extensions: { pg_trgm },
+      extensions: { pg_trgm, btree_gin },
     });
     const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
     return {
