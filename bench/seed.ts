@@ -36,7 +36,7 @@ export interface Discovered {
 }
 
 /** Reads what the seed made (in the bench process: on PGlite, before the service opens the folder). */
-export async function discover(database: BenchDatabase): Promise<Discovered> {
+export async function discover(database: BenchDatabase, sizes?: number[]): Promise<Discovered> {
   const { db, close } = await database.open();
   try {
     // After a bulk load the planner has no statistics yet (autovacuum would gather them within
@@ -47,6 +47,8 @@ export async function discover(database: BenchDatabase): Promise<Discovered> {
     const seeded: SeededDeal[] = [];
     for (const deal of deals) {
       const investors = Number(deal.n);
+      // --scale: the filler deals that make up the events are not measured.
+      if (sizes && !sizes.includes(investors)) continue;
       // The surname of the investor halfway down the deal's list: a realistic, partial, mixed-case search.
       const { rows } = await sql<{ full_name: string }>`
         select i.full_name from journeys j join investors i on i.id = j.investor_user_id

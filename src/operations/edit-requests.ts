@@ -26,6 +26,7 @@ import { type Deps, inTransaction } from './deps.ts';
 import { editEvent } from './events.ts';
 import { jumpToStep } from './journeys.ts';
 import { recordEditRequest } from './outbox-events.ts';
+import { forReading } from './reads.ts';
 
 export type { EditRequest } from '../domain/edit-request.ts';
 
@@ -97,9 +98,10 @@ export async function getEditRequest(deps: Deps, principal: Principal, requestId
 /** Endpoint 9: the investor's requests in the deal, newest first. */
 export async function listEditRequests(deps: Deps, principal: Principal, dealId: string, investorUserId: string): Promise<EditRequest[]> {
   if (!canActFor(principal, investorUserId)) throw forbidden('An investor token may read only its own edit requests');
-  if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
-  if (!(await findInvestor(deps.db, investorUserId))) throw notFound('investor', investorUserId);
-  return store.listEditRequests(deps.db, dealId, investorUserId);
+  const { db } = forReading(deps);
+  if (!(await findDeal(db, dealId))) throw notFound('deal', dealId);
+  if (!(await findInvestor(db, investorUserId))) throw notFound('investor', investorUserId);
+  return store.listEditRequests(db, dealId, investorUserId);
 }
 
 export type Decision = 'approve' | 'reject';

@@ -6,13 +6,15 @@ import { notFound } from '../domain/errors.ts';
 import { findDeal } from '../store/deals.ts';
 import { listDealFeed, listPlatformFeed } from '../store/outbox.ts';
 import type { Deps } from './deps.ts';
+import { forReading } from './reads.ts';
 
 export type { OutboxEntry } from '../store/outbox.ts';
 
 export async function listDealEvents(deps: Deps, dealId: string, query: { after?: number; limit?: number }) {
-  if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
+  const { db } = forReading(deps);
+  if (!(await findDeal(db, dealId))) throw notFound('deal', dealId);
   const after = query.after ?? 0;
-  const { entries, hasMore } = await listDealFeed(deps.db, dealId, after, query.limit ?? 20);
+  const { entries, hasMore } = await listDealFeed(db, dealId, after, query.limit ?? 20);
   return { output: entries, lastSequence: entries.at(-1)?.sequence ?? after, hasMore };
 }
 
@@ -22,6 +24,6 @@ export async function listDealEvents(deps: Deps, dealId: string, query: { after?
  */
 export async function listPlatformEvents(deps: Deps, query: { after?: number; limit?: number }) {
   const after = query.after ?? 0;
-  const { entries, hasMore } = await listPlatformFeed(deps.db, after, query.limit ?? 20);
+  const { entries, hasMore } = await listPlatformFeed(forReading(deps).db, after, query.limit ?? 20);
   return { output: entries, lastSequence: entries.at(-1)?.sequence ?? after, hasMore };
 }

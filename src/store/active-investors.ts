@@ -47,12 +47,12 @@ export async function listActiveInvestors(
     options.nameOrEmail === undefined
       ? await sql<Row>`
           select t.listed, r.* from (select coalesce(sum(investors), 0)::text as listed from listed_investor_counts) t
-          left join lateral (${page(sql`investor_deal_counts where active and total > 0`)}) r on true
+          left join lateral (${page(sql`investor_deal_counts where active`)}) r on true
           order by r.full_name, r.id`.execute(db)
       : await sql<Row>`
           with matches as materialized (
             select investor_user_id, full_name, completed, in_progress, total from investor_deal_counts
-            where active and total > 0 and search ilike ${likeContaining(options.nameOrEmail)}
+            where active and search ilike ${likeContaining(options.nameOrEmail)}
               and (full_name ilike ${likeContaining(options.nameOrEmail)} or email ilike ${likeContaining(options.nameOrEmail)})
           )
           select t.listed, r.* from (select count(*)::text as listed from matches) t

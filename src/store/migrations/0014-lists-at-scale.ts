@@ -42,8 +42,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     total integer not null,
     search text generated always as (full_name || E'\n' || coalesce(email, '')) stored
   ) with (fillfactor = 80)`.execute(db);
-  await sql`create index investor_deal_counts_page on investor_deal_counts (full_name, investor_user_id) where active and total > 0`.execute(db);
-  await sql`create index investor_deal_counts_search on investor_deal_counts using gin (search ${trgm}) where active and total > 0`.execute(db);
+  await sql`create index investor_deal_counts_page on investor_deal_counts (full_name, investor_user_id) where active`.execute(db);
+  await sql`create index investor_deal_counts_search on investor_deal_counts using gin (search ${trgm}) where active`.execute(db);
   await sql`create table listed_investor_counts (shard smallint primary key, investors bigint not null)`.execute(db);
 
   // ---- all-investor-workflows search ----
@@ -53,8 +53,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     full_name text not null,
     email text,
     search text generated always as (full_name || E'\n' || coalesce(email, '')) stored,
-    primary key (deal_id, investor_user_id),
-    foreign key (deal_id, investor_user_id) references journeys (deal_id, investor_user_id)
+    -- No foreign key to journeys: the triggers below are its only writer, and a check per first
+    -- move (and per seeded journey) would be paid for nothing.
+    primary key (deal_id, investor_user_id)
   )`.execute(db);
   await sql`create index deal_investor_search_trgm on deal_investor_search using gin (deal_id ${textGin}, search ${trgm})`.execute(db);
 
@@ -75,6 +76,9 @@ export async function up(db: Kysely<any>): Promise<void> {
         completed = investor_deal_counts.completed + excluded.completed,
         in_progress = investor_deal_counts.in_progress + excluded.in_progress,
         total = investor_deal_counts.total + excluded.total;
+      -- A row exists only while the investor has a journey (the partial indexes need no total > 0,
+      -- so a count changing is a HOT update that touches no index).
+      delete from investor_deal_counts where investor_user_id = investor and total <= 0;
     end $$`.execute(db);
 
   // Moves (and any other update of a journey's position): per row.
@@ -103,13 +107,19 @@ export async function up(db: Kysely<any>): Promise<void> {
   // event yet (event_count 0) and adds nothing here; its update does.
   await sql`create function journeys_lists_insert() returns trigger language plpgsql as $$
     begin
-      perform investor_deal_counts_add(investor_user_id, completed, in_progress, total) from (
+      insert into investor_deal_counts (investor_user_id, full_name, email, active, completed, in_progress, total)
+      select i.id, i.full_name, i.email, i.status = 'active', c.completed, c.in_progress, c.total from (
         select n.investor_user_id,
           count(*) filter (where s.type = 'complete')::int as completed,
           count(*) filter (where s.type = 'default')::int as in_progress,
           count(*)::int as total
         from new_rows n join workflow_steps s on s.id = n.current_step_id
-        where n.event_count > 0 group by n.investor_user_id) c;
+        where n.event_count > 0 group by n.investor_user_id) c
+      join investors i on i.id = c.investor_user_id
+      on conflict (investor_user_id) do update set
+        completed = investor_deal_counts.completed + excluded.completed,
+        in_progress = investor_deal_counts.in_progress + excluded.in_progress,
+        total = investor_deal_counts.total + excluded.total;
       insert into deal_investor_search (deal_id, investor_user_id, full_name, email)
       select n.deal_id, i.id, i.full_name, i.email from new_rows n join investors i on i.id = n.investor_user_id where n.event_count > 0;
       return null;
@@ -163,18 +173,25 @@ export async function up(db: Kysely<any>): Promise<void> {
     on conflict (shard) do update set investors = listed_investor_counts.investors + excluded.investors`;
   await sql.raw(`create function investor_deal_counts_listed_insert() returns trigger language plpgsql as $$
     begin
-      ${listed('select count(*) as delta from new_rows where active and total > 0')};
+      ${listed('select count(*) as delta from new_rows where active')};
       return null;
     end $$`).execute(db);
   await sql`create trigger investor_deal_counts_listed_insert after insert on investor_deal_counts referencing new table as new_rows
     for each statement execute function investor_deal_counts_listed_insert()`.execute(db);
   await sql.raw(`create function investor_deal_counts_listed_update() returns trigger language plpgsql as $$
     begin
-      ${listed('select (new.active and new.total > 0)::int - (old.active and old.total > 0)::int as delta')};
+      ${listed('select new.active::int - old.active::int as delta')};
       return null;
     end $$`).execute(db);
+  await sql.raw(`create function investor_deal_counts_listed_delete() returns trigger language plpgsql as $$
+    begin
+      ${listed('select -old.active::int as delta')};
+      return null;
+    end $$`).execute(db);
+  await sql`create trigger investor_deal_counts_listed_delete after delete on investor_deal_counts
+    for each row execute function investor_deal_counts_listed_delete()`.execute(db);
   await sql`create trigger investor_deal_counts_listed_update after update on investor_deal_counts
-    for each row when ((old.active and old.total > 0) is distinct from (new.active and new.total > 0))
+    for each row when (old.active is distinct from new.active)
     execute function investor_deal_counts_listed_update()`.execute(db);
 
   // Backfill what exists.
@@ -206,6 +223,7 @@ export async function down(db: Kysely<any>): Promise<void> {
     'journeys_lists_delete()',
     'investor_deal_counts_listed_insert()',
     'investor_deal_counts_listed_update()',
+    'investor_deal_counts_listed_delete()',
     'investor_deal_counts_add(text, integer, integer, integer)',
     'journey_count_kind(text, integer)',
   ]) {
