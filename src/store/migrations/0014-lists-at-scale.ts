@@ -78,15 +78,21 @@ export async function up(db: Kysely<any>): Promise<void> {
         total = investor_deal_counts.total + excluded.total;
       -- A row exists only while the investor has a journey (the partial indexes need no total > 0,
       -- so a count changing is a HOT update that touches no index).
-      delete from investor_deal_counts where investor_user_id = investor and total <= 0;
+      if d_total < 0 then
+        delete from investor_deal_counts where investor_user_id = investor and total <= 0;
+      end if;
     end $$`.execute(db);
 
   // Moves (and any other update of a journey's position): per row.
   await sql`create function journeys_lists_update() returns trigger language plpgsql as $$
     declare
-      was text := journey_count_kind(old.current_step_id, old.event_count);
-      now_ text := journey_count_kind(new.current_step_id, new.event_count);
+      was text;
+      now_ text;
     begin
+      -- One statement (two primary-key lookups): what each position counts as.
+      select case when old.event_count > 0 then o.type end, case when new.event_count > 0 then n.type end into was, now_
+      from workflow_steps n left join workflow_steps o on o.id = old.current_step_id
+      where n.id = new.current_step_id;
       if was is distinct from now_ then
         perform investor_deal_counts_add(new.investor_user_id,
           coalesce((now_ = 'complete')::int, 0) - coalesce((was = 'complete')::int, 0),
