@@ -18,6 +18,7 @@ import { checkTargets, renderScale, renderTable, type ScenarioResult, toResult }
 import { type BaselineKind, baselineScenarios, type Scenario, scaleScenarios, serviceScenarios } from './scenarios.ts';
 import { FULL_SCALE, QUICK_SCALE, type ScaleSeedResult, seedScale, withEventIds } from './scale-seed.ts';
 import { canSeed, discover, seed } from './seed.ts';
+import { type StoreTiming, storeCases, timeStoreQueries } from './store-timings.ts';
 
 const usage = `npm run bench [-- options]
 
@@ -118,6 +119,7 @@ async function runAll(scenarios: Scenario[], child: RunningChild, token: string,
 let exitCode = 0;
 const broken: string[] = [];
 let scaleSeed: ScaleSeedResult | undefined;
+let storeTimings: StoreTiming[] = [];
 try {
   log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB; load average ${load()}`);
   log(`database: ${database.label}`);
@@ -130,7 +132,7 @@ try {
   if (args.scale) {
     // A directory of a million investors and ten million events, generated in SQL (bench/scale-seed.ts).
     const plan = { ...(args.quick ? QUICK_SCALE : FULL_SCALE), dealSizes: sizes };
-    const opened = await database.open();
+    const opened = await database.open({ timeoutMs: 3_600_000 });
     try {
       scaleSeed = await withEventIds(opened.db, () => seedScale(opened.db, plan, log));
     } finally {
@@ -142,6 +144,23 @@ try {
   const analyzing = Date.now();
   const discovered = await discover(database, args.scale ? sizes : undefined);
   if (scaleSeed) log(`vacuum analyze and discovery: ${((Date.now() - analyzing) / 1000).toFixed(0)} s`);
+  if (args.scale && database.kind === 'postgres') {
+    // The list queries through the store, before the service runs (PGlite: one process at a time).
+    const opened = await database.open({ timeoutMs: 60_000 });
+    try {
+      const large = discovered.deals.find((d) => d.investors === profile.largeDeal);
+      storeTimings = await timeStoreQueries(
+        opened.db,
+        storeCases(
+          [...discovered.deals].sort((a, b) => a.investors - b.investors),
+          [undefined, large?.query, discovered.common?.query].filter((q, i) => i === 0 || q !== undefined),
+        ),
+      );
+    } finally {
+      await opened.close();
+    }
+    for (const t of storeTimings) log(`${t.name}: p50 ${t.p50.toFixed(2)} ms, p99 ${t.p99.toFixed(2)} ms (total ${t.total.toLocaleString('en')})`);
+  }
   const dealOfSize = (size: number) => discovered.deals.find((d) => d.investors === size) ?? undefined;
 
   // Baselines first, on their own (PGlite allows one process on the folder at a time).
@@ -167,6 +186,7 @@ try {
     ...(largeDeal ? { largeDeal } : {}),
     ...(dealOfSize(profile.referencesDeal) ? { referencesDeal: dealOfSize(profile.referencesDeal)! } : {}),
     activeInvestors: discovered.activeInvestors,
+    ...(discovered.common ? { common: discovered.common } : {}),
     deepPage: Math.max(1, Math.min(500, Math.floor((largeDeal?.investors ?? 0) / 20))),
   });
   const results = [...baselineResults, ...(await runAll(scenarios, service.child, token, baselines))];
@@ -189,6 +209,11 @@ try {
   };
   process.stdout.write(`\n${renderTable(results, targets)}\n`);
   if (args.scale) process.stdout.write(`\n${renderScale(scale)}\n`);
+  if (storeTimings.length > 0) {
+    process.stdout.write(`\nList queries through the store (in the bench process, 1 at a time):\n`);
+    for (const t of storeTimings) process.stdout.write(`  ${t.name.padEnd(90)} p50 ${t.p50.toFixed(2).padStart(7)} ms  p99 ${t.p99.toFixed(2).padStart(7)} ms  total ${t.total.toLocaleString('en')}\n`);
+  }
+  if (scaleSeed) process.stdout.write(`Seeded ${scaleSeed.journeys.toLocaleString('en')} journeys and ${scaleSeed.events.toLocaleString('en')} events in ${scaleSeed.seconds.total.toFixed(0)} s\n`);
   const seconds = (Date.now() - started) / 1000;
   process.stdout.write(
     `\n${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.database}, load average ${load()} (1, 5, 15 min); ` +
@@ -197,7 +222,7 @@ try {
   const file = fileURLToPath(new URL('./results.json', import.meta.url));
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString(), mode: args.quick ? 'quick' : 'full', seconds, machine, timing: profile.timing, scaleSeed, results, scale, targets }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), mode: args.quick ? 'quick' : 'full', seconds, machine, timing: profile.timing, scaleSeed, storeTimings, results, scale, targets }, null, 2)}\n`,
   );
   log(`wrote ${file}`);
   if (broken.length > 0) {

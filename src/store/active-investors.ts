@@ -70,3 +70,23 @@ export async function listActiveInvestors(
       })),
   };
 }
+
+/**
+ * Recomputes the kept list data (investor_deal_counts, the listed total, deal_investor_search)
+ * from the journeys, in three set-based statements. For bulk loads that switch the per-statement
+ * trigger off while they write (bench/scale-seed.ts); the service never needs it.
+ */
+export async function rebuildListCounts(db: Kysely<DB>): Promise<void> {
+  await sql`truncate investor_deal_counts, deal_investor_search, listed_investor_counts`.execute(db);
+  await sql`insert into investor_deal_counts (investor_user_id, full_name, email, active, completed, in_progress, total)
+    select i.id, i.full_name, i.email, i.status = 'active', c.completed, c.in_progress, c.total
+    from (select j.investor_user_id,
+            count(*) filter (where s.type = 'complete')::int as completed,
+            count(*) filter (where s.type = 'default')::int as in_progress,
+            count(*)::int as total
+          from journeys j join workflow_steps s on s.id = j.current_step_id
+          where j.event_count > 0 group by j.investor_user_id) c
+    join investors i on i.id = c.investor_user_id`.execute(db);
+  await sql`insert into deal_investor_search (deal_id, investor_user_id, full_name, email)
+    select j.deal_id, i.id, i.full_name, i.email from journeys j join investors i on i.id = j.investor_user_id where j.event_count > 0`.execute(db);
+}
