@@ -10,6 +10,13 @@ import { withConsistencyToken } from '../operations/reads.ts';
 
 export const CONSISTENCY_TOKEN_HEADER = 'consistency-token';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A POST that only reads (all-transactions takes its search in a body): no token to answer with. */
+    readOnly?: boolean;
+  }
+}
+
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function registerConsistency(app: FastifyInstance, consistencyToken: (() => Promise<string | undefined>) | undefined) {
@@ -24,7 +31,7 @@ export function registerConsistency(app: FastifyInstance, consistencyToken: (() 
   if (!consistencyToken) return;
   // After the handler: its transaction has committed, so the primary's position now is past it.
   app.addHook('onSend', async (request, reply, payload) => {
-    if (READ_METHODS.has(request.method) || reply.statusCode >= 400) return payload;
+    if (READ_METHODS.has(request.method) || request.routeOptions.config.readOnly || reply.statusCode >= 400) return payload;
     try {
       const token = await consistencyToken();
       if (token) reply.header('Consistency-Token', token);
