@@ -15,8 +15,8 @@ export interface BenchDatabase {
   env: DatabaseEnv;
   /** A human label: the database name or the folder. */
   label: string;
-  /** Opens it in the bench process (PGlite: only while no child has it open). */
-  open(): Promise<Database>;
+  /** Opens it in the bench process (PGlite: only while no child has it open); `timeoutMs` for long bulk statements. */
+  open(options?: { timeoutMs?: number }): Promise<Database>;
   drop(): Promise<void>;
 }
 
@@ -28,7 +28,7 @@ export async function createBenchDatabase(databaseUrl: string | undefined): Prom
       kind: 'pglite',
       env: { DATA_DIR: dataDir },
       label: `PGlite in ${dataDir}`,
-      open: () => openDatabase({ ...base, dataDir }),
+      open: (options) => openDatabase({ ...base, dataDir, ...(options?.timeoutMs ? { databaseTimeoutMs: options.timeoutMs } : {}) }),
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
@@ -47,7 +47,7 @@ export async function createBenchDatabase(databaseUrl: string | undefined): Prom
     kind: 'postgres',
     env: { DATABASE_URL: benchUrl },
     label: `PostgreSQL database ${name}`,
-    open: () => openDatabase({ ...base, databaseUrl: benchUrl }),
+    open: (options) => openDatabase({ ...base, databaseUrl: benchUrl, ...(options?.timeoutMs ? { databaseTimeoutMs: options.timeoutMs } : {}) }),
     async drop() {
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();

@@ -16,13 +16,16 @@ import { type Measurement, measure, type Timing } from './load.ts';
 import { type RunningChild, runCli, startServer } from './processes.ts';
 import { checkTargets, renderScale, renderTable, type ScenarioResult, toResult } from './report.ts';
 import { type BaselineKind, baselineScenarios, type Scenario, scaleScenarios, serviceScenarios } from './scenarios.ts';
+import { FULL_SCALE, QUICK_SCALE, type ScaleSeedResult, seedScale, withEventIds } from './scale-seed.ts';
 import { canSeed, discover, seed } from './seed.ts';
+import { type StoreTiming, storeCases, timeStoreQueries } from './store-timings.ts';
 
 const usage = `npm run bench [-- options]
 
   --quick      small data and short runs (a smoke run, under two minutes)
-  --scale      also run scenario 4 on deals of 1,000, 10,000 and 100,000 investors
-               (with --quick: a few hundred to a few thousand)
+  --scale      a directory of 1,000,000 investors and 10,000,000 events, generated in SQL
+               (bench/scale-seed.ts), and scenario 4 also on deals of 1,000, 10,000 and
+               100,000 investors (with --quick: 20,000 investors, 100,000 events)
   --only IDS   run only these scenarios, e.g. --only 1,4a,6 (baselines always run)
   --profile    run the service with --cpu-prof; profiles land in bench/profiles/
   --node-options "FLAGS"
@@ -119,6 +122,8 @@ async function runAll(scenarios: Scenario[], child: RunningChild, token: string,
 
 let exitCode = 0;
 const broken: string[] = [];
+let scaleSeed: ScaleSeedResult | undefined;
+let storeTimings: StoreTiming[] = [];
 try {
   log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB; load average ${load()}`);
   log(`database: ${database.label}`);
@@ -128,9 +133,38 @@ try {
 
   const seedable = await canSeed(database);
   const sizes = [...new Set([profile.largeDeal, profile.referencesDeal, ...(args.scale ? profile.scaleDeals : [])])].sort((a, b) => b - a);
-  if (seedable) await seed(database, { dealSizes: sizes }, log);
+  if (args.scale) {
+    // A directory of a million investors and ten million events, generated in SQL (bench/scale-seed.ts).
+    const plan = { ...(args.quick ? QUICK_SCALE : FULL_SCALE), dealSizes: sizes };
+    const opened = await database.open({ timeoutMs: 3_600_000 });
+    try {
+      scaleSeed = await withEventIds(opened.db, () => seedScale(opened.db, plan, log));
+    } finally {
+      await opened.close();
+    }
+    log(`seeded in ${scaleSeed.seconds.total.toFixed(0)} s (investors ${scaleSeed.seconds.investors.toFixed(0)} s)`);
+  } else if (seedable) await seed(database, { dealSizes: sizes }, log);
   else log('dealflow seed is not in this build: the scenarios on seeded deals are not available');
-  const discovered = await discover(database);
+  const analyzing = Date.now();
+  const discovered = await discover(database, args.scale ? sizes : undefined);
+  if (scaleSeed) log(`vacuum analyze and discovery: ${((Date.now() - analyzing) / 1000).toFixed(0)} s`);
+  if (args.scale && database.kind === 'postgres') {
+    // The list queries through the store, before the service runs (PGlite: one process at a time).
+    const opened = await database.open({ timeoutMs: 60_000 });
+    try {
+      const large = discovered.deals.find((d) => d.investors === profile.largeDeal);
+      storeTimings = await timeStoreQueries(
+        opened.db,
+        storeCases(
+          [...discovered.deals].sort((a, b) => a.investors - b.investors),
+          [undefined, large?.query, discovered.common?.query].filter((q, i) => i === 0 || q !== undefined),
+        ),
+      );
+    } finally {
+      await opened.close();
+    }
+    for (const t of storeTimings) log(`${t.name}: p50 ${t.p50.toFixed(2)} ms, p99 ${t.p99.toFixed(2)} ms (total ${t.total.toLocaleString('en')})`);
+  }
   const dealOfSize = (size: number) => discovered.deals.find((d) => d.investors === size) ?? undefined;
 
   // Baselines first, on their own (PGlite allows one process on the folder at a time).
@@ -160,6 +194,7 @@ try {
     ...(largeDeal ? { largeDeal } : {}),
     ...(dealOfSize(profile.referencesDeal) ? { referencesDeal: dealOfSize(profile.referencesDeal)! } : {}),
     activeInvestors: discovered.activeInvestors,
+    ...(discovered.common ? { common: discovered.common } : {}),
     deepPage: Math.max(1, Math.min(500, Math.floor((largeDeal?.investors ?? 0) / 20))),
   });
   const results = [...baselineResults, ...(await runAll(scenarios, service.child, token, baselines))];
@@ -182,6 +217,11 @@ try {
   };
   process.stdout.write(`\n${renderTable(results, targets)}\n`);
   if (args.scale) process.stdout.write(`\n${renderScale(scale)}\n`);
+  if (storeTimings.length > 0) {
+    process.stdout.write(`\nList queries through the store (in the bench process, 1 at a time):\n`);
+    for (const t of storeTimings) process.stdout.write(`  ${t.name.padEnd(90)} p50 ${t.p50.toFixed(2).padStart(7)} ms  p99 ${t.p99.toFixed(2).padStart(7)} ms  total ${t.total.toLocaleString('en')}\n`);
+  }
+  if (scaleSeed) process.stdout.write(`Seeded ${scaleSeed.journeys.toLocaleString('en')} journeys and ${scaleSeed.events.toLocaleString('en')} events in ${scaleSeed.seconds.total.toFixed(0)} s\n`);
   const seconds = (Date.now() - started) / 1000;
   process.stdout.write(
     `\n${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.database}, load average ${load()} (1, 5, 15 min); ` +
@@ -190,7 +230,7 @@ try {
   const file = fileURLToPath(new URL('./results.json', import.meta.url));
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString(), mode: args.quick ? 'quick' : 'full', seconds, machine, timing: profile.timing, results, scale, targets }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), mode: args.quick ? 'quick' : 'full', seconds, machine, timing: profile.timing, scaleSeed, storeTimings, results, scale, targets }, null, 2)}\n`,
   );
   log(`wrote ${file}`);
   if (broken.length > 0) {

@@ -84,6 +84,20 @@ export function checkTargets(results: ScenarioResult[], scale: ScenarioResult[],
   } else {
     targets.push({ id: 'growth', description: 'scenario 4 growth from 1,000 to 100,000 investors: p50 within 2×', scenarios: [], met: undefined, value: 'run with --scale' });
   }
+  // Lists at a million investors (all-transactions) and searches that do not grow with the deal.
+  for (const id of ['5a', '5b']) {
+    add(`transactions-p99-${id}`, `scenario ${id}: all-transactions page 1 p99 under 20 ms`, [id], () => ({ met: m(id)!.p99Ms < 20, value: `p99 ${fmt(m(id)!.p99Ms)} ms, mean ${fmt(m(id)!.meanMs, 2)} ms` }));
+  }
+  add('search-p99-4c', 'scenario 4c: all-investor-workflows with query, p99 under 20 ms', ['4c'], () => ({ met: m('4c')!.p99Ms < 20, value: `p99 ${fmt(m('4c')!.p99Ms)} ms` }));
+  const searched = scale.filter((r) => r.id.endsWith('-q') && r.measurement);
+  if (searched.length >= 2) {
+    const a = searched[0]!;
+    const b = searched[searched.length - 1]!;
+    add('growth-query', `scenario 4 with query, growth from the smallest to the largest deal: within 2× (mean time)`, [a.id, b.id], () => {
+      const ratio = b.measurement!.meanMs / a.measurement!.meanMs;
+      return { met: ratio <= 2, value: `${fmt(a.measurement!.meanMs, 2)} → ${fmt(b.measurement!.meanMs, 2)} ms (${fmt(ratio, 2)}×)` };
+    });
+  }
   add('references', 'scenario 6: payment references in under 100 ms (p99)', ['6'], () => ({ met: m('6')!.p99Ms < 100, value: `p99 ${fmt(m('6')!.p99Ms)} ms` }));
   targets.push({
     id: 'memory',

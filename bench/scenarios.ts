@@ -31,6 +31,8 @@ export interface Inputs {
   referencesDeal?: SeededDeal;
   /** Active investors in the directory with a journey (scenario 5's population). */
   activeInvestors: number;
+  /** --scale: the most common surname's first letters, for scenario 5c (the most matches). */
+  common?: { query: string; matches: number };
   /** How deep "page 500" may go in this data set (quick runs have fewer pages). */
   deepPage: number;
 }
@@ -144,10 +146,15 @@ export function serviceScenarios(inputs: Inputs): Scenario[] {
   }
 
   const allTransactions = 'POST /deals/deal/all-transactions';
-  for (const [suffix, nameOrEmail] of [['a', undefined], ['b', large?.query]] as const) {
+  const searches: [string, string | undefined, string][] = [
+    ['a', undefined, ''],
+    ['b', large?.query, ''],
+    ...(inputs.common ? [['c', inputs.common.query, ` (the most common surname: ${inputs.common.matches.toLocaleString('en')} matches)`] as [string, string, string]] : []),
+  ];
+  for (const [suffix, nameOrEmail, note] of searches) {
     scenarios.push({
       id: `5${suffix}`,
-      name: `all-transactions, ${inputs.activeInvestors.toLocaleString('en')} active investors${nameOrEmail !== undefined ? `, nameOrEmail "${nameOrEmail}"` : ''}`,
+      name: `all-transactions, ${inputs.activeInvestors.toLocaleString('en')} active investors${nameOrEmail !== undefined ? `, nameOrEmail "${nameOrEmail}"` : ''}${note}`,
       route: allTransactions,
       compareTo: 'read-1',
       load: !has(allTransactions)

@@ -33,11 +33,14 @@ export interface Discovered {
   deals: SeededDeal[];
   /** Active investors with at least one journey: the population of all-transactions. */
   activeInvestors: number;
+  /** The most common surname's first letters, and how many active investors with a journey it matches (--scale). */
+  common?: { query: string; matches: number };
 }
 
 /** Reads what the seed made (in the bench process: on PGlite, before the service opens the folder). */
-export async function discover(database: BenchDatabase): Promise<Discovered> {
-  const { db, close } = await database.open();
+export async function discover(database: BenchDatabase, sizes?: number[]): Promise<Discovered> {
+  // A vacuum of ten million rows (--scale) takes minutes, far past the service's statement timeout.
+  const { db, close } = await database.open({ timeoutMs: 3_600_000 });
   try {
     // After a bulk load the planner has no statistics yet (autovacuum would gather them within
     // minutes); figures should not depend on when it gets round to it.
@@ -47,6 +50,8 @@ export async function discover(database: BenchDatabase): Promise<Discovered> {
     const seeded: SeededDeal[] = [];
     for (const deal of deals) {
       const investors = Number(deal.n);
+      // --scale: the filler deals that make up the events are not measured.
+      if (sizes && !sizes.includes(investors)) continue;
       // The surname of the investor halfway down the deal's list: a realistic, partial, mixed-case search.
       const { rows } = await sql<{ full_name: string }>`
         select i.full_name from journeys j join investors i on i.id = j.investor_user_id
@@ -58,7 +63,18 @@ export async function discover(database: BenchDatabase): Promise<Discovered> {
     const { rows } = await sql<{ n: string }>`
       select count(*)::text as n from investors i
       where i.status = 'active' and exists (select 1 from journeys j where j.investor_user_id = i.id)`.execute(db);
-    return { deals: seeded, activeInvestors: Number(rows[0]?.n ?? 0) };
+    let common: Discovered['common'];
+    if (sizes) {
+      const { rows: top } = await sql<{ surname: string }>`
+        select split_part(full_name, ' ', 2) as surname from investors group by 1 order by count(*) desc limit 1`.execute(db);
+      const query = (top[0]?.surname ?? 'a').slice(0, 5).toLowerCase();
+      const { rows: matching } = await sql<{ n: string }>`
+        select count(*)::text as n from investors i where i.status = 'active'
+          and (i.full_name ilike ${`%${query}%`} or i.email ilike ${`%${query}%`})
+          and exists (select 1 from journeys j where j.investor_user_id = i.id)`.execute(db);
+      common = { query, matches: Number(matching[0]?.n ?? 0) };
+    }
+    return { deals: seeded, activeInvestors: Number(rows[0]?.n ?? 0), ...(common ? { common } : {}) };
   } finally {
     await close();
   }

@@ -29,6 +29,10 @@ export interface Config {
   /** Milliseconds a request may wait for a pooled connection, and a statement may run. */
   databaseTimeoutMs: number;
   databasePoolSize: number;
+  /** PostgreSQL streaming replicas that list reads may use (README, "Read replicas"); empty: none. */
+  databaseReplicaUrls: string[];
+  /** Without a consistency token, a replica further behind the primary than this is not read. */
+  databaseReplicaMaxLagMs: number;
   /** How long a stored idempotent response is kept. */
   idempotencyTtlHours: number;
   /** Slow clients: a request (headers and body) must arrive within this many milliseconds. */
@@ -93,6 +97,30 @@ function databaseUrl(env: Env): string | undefined {
   return raw;
 }
 
+function postgresUrl(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `"${raw}" is not a URL (expected postgres://user@host:5432/database)`);
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(name, `must start with postgres:// or postgresql://, got "${url.protocol}"`);
+  }
+  return raw;
+}
+
+/** Comma-separated; only beside DATABASE_URL (the embedded database has no replicas). */
+function replicaUrls(env: Env, primary: string | undefined): string[] {
+  const raw = env.DATABASE_REPLICA_URLS ?? '';
+  const urls = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (urls.length === 0) return [];
+  if (!primary) {
+    throw new ConfigError('DATABASE_REPLICA_URLS', 'needs DATABASE_URL: the embedded database (PGlite) has no replicas; unset it, or run on PostgreSQL');
+  }
+  return urls.map((url) => postgresUrl('DATABASE_REPLICA_URLS', url));
+}
+
 function jwt(env: Env): JwtConfig | undefined {
   const secret = env.JWT_SECRET || undefined;
   const jwks = env.JWT_JWKS_URL || undefined;
@@ -153,6 +181,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 5000, 100, 600_000),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseReplicaUrls: replicaUrls(env, url),
+    databaseReplicaMaxLagMs: integer(env, 'DATABASE_REPLICA_MAX_LAG_MS', 1000, 0, 3_600_000),
     idempotencyTtlHours: integer(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 365),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
     webhooksDispatcher: oneOf(env, 'WEBHOOKS_DISPATCHER', ['on', 'off'] as const, 'on') === 'on',

@@ -44,7 +44,12 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   // Token lookups and workflow structures are cached; other instances' changes arrive by NOTIFY.
   const caches = new Caches();
   const unlisten = await connectCaches(database, caches);
-  const app = await buildApp({ db, config, clock: systemClock, newId: newUuid, caches }, { logger });
+  // Read replicas (README, "Read replicas"): list reads pick one per request; writes answer with a token.
+  const replicas =
+    config.databaseReplicaUrls.length > 0
+      ? { reader: database.reader, consistencyToken: database.consistencyToken, replicaStatus: database.replicaStatus }
+      : {};
+  const app = await buildApp({ db, config, clock: systemClock, newId: newUuid, caches, ...replicas }, { logger });
   log = app.log;
   const address = await app.listen({ port: config.port, host: config.host });
   const url = `${address}${config.basePath}`;

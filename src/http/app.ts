@@ -12,8 +12,10 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Deps } from '../operations/deps.ts';
+import type { ReplicaStatus } from '../operations/reads.ts';
 import { createAuthenticator, registerAuth } from './auth.ts';
 import { clientErrorHandler } from './client-errors.ts';
+import { registerConsistency } from './consistency.ts';
 import { errorToProblem } from './errors.ts';
 import { registerJsonBody } from './json-body.ts';
 import { registerQueryEncoding } from './query-encoding.ts';
@@ -28,6 +30,9 @@ export type Api = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 
 export interface AppContext extends Deps {
   config: Config;
+  /** With read replicas: the token a write answers with (http/consistency.ts), and replica states for /readyz. */
+  consistencyToken?: () => Promise<string | undefined>;
+  replicaStatus?: () => ReplicaStatus[];
 }
 
 export interface BuildOptions {
@@ -124,7 +129,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
         const { sql } = await import('kysely');
         try {
           await sql`select 1`.execute(ctx.db);
-          return { status: 'ready' };
+          // Replicas are reported, not required: reads fall back to the primary.
+          const replicas = ctx.replicaStatus?.() ?? [];
+          return replicas.length > 0 ? { status: 'ready', replicas } : { status: 'ready' };
         } catch (err) {
           reply.header('Retry-After', '5');
           return sendProblem(reply, new AppError('database-unavailable', `The database does not answer: ${(err as Error).message}`));
@@ -137,6 +144,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // Authenticated scope: the API.
   await app.register(
     async (scope) => {
+      registerConsistency(scope as unknown as FastifyInstance, ctx.consistencyToken);
       registerAuth(scope, createAuthenticator(ctx.db, config.jwt, ctx.clock, ctx.caches));
       registerStorableText(scope);
       if (config.rateLimitPerMinute > 0) {

@@ -3,25 +3,27 @@
 import { notFound } from '../domain/errors.ts';
 import * as backOffice from '../store/back-office.ts';
 import type { Deps } from './deps.ts';
+import { forReading } from './reads.ts';
 
 export type { BoardCard, BoardColumn, DealSummary, InvestorSummary, Money } from '../store/back-office.ts';
 
 export async function listDeals(deps: Deps) {
-  return backOffice.listDealSummaries(deps.db);
+  return backOffice.listDealSummaries(forReading(deps).db);
 }
 
 export async function getBoard(deps: Deps, dealId: string, query: string | undefined) {
-  const board = await backOffice.boardColumns(deps.db, dealId, query || undefined);
+  const board = await backOffice.boardColumns(forReading(deps).db, dealId, query || undefined);
   if (!board) throw notFound('deal', dealId);
   return { dealId, ...board };
 }
 
 export async function getBoardCards(deps: Deps, dealId: string, options: { stepId?: string | undefined; query?: string | undefined; limit: number; page: number }) {
+  const { db } = forReading(deps);
   if (options.stepId !== undefined) {
-    const step = await deps.db.selectFrom('workflow_steps').select('deal_id').where('id', '=', options.stepId).executeTakeFirst();
+    const step = await db.selectFrom('workflow_steps').select('deal_id').where('id', '=', options.stepId).executeTakeFirst();
     if (!step || step.deal_id !== dealId) throw notFound('step', options.stepId);
   }
-  const result = await backOffice.boardCards(deps.db, dealId, {
+  const result = await backOffice.boardCards(db, dealId, {
     stepId: options.stepId,
     query: options.query || undefined,
     limit: options.limit,
@@ -32,9 +34,10 @@ export async function getBoardCards(deps: Deps, dealId: string, options: { stepI
 }
 
 export async function getInvestorSummary(deps: Deps, dealId: string, investorUserId: string) {
-  const summary = await backOffice.findInvestorSummary(deps.db, dealId, investorUserId);
+  const { db } = forReading(deps);
+  const summary = await backOffice.findInvestorSummary(db, dealId, investorUserId);
   if (!summary) {
-    const deal = await deps.db.selectFrom('deals').select('id').where('id', '=', dealId).executeTakeFirst();
+    const deal = await db.selectFrom('deals').select('id').where('id', '=', dealId).executeTakeFirst();
     throw deal ? notFound('journey of investor', investorUserId) : notFound('deal', dealId);
   }
   return summary;

@@ -13,6 +13,8 @@ export interface Deps {
   newId: () => string;
   /** This instance's caches (caches.ts); absent in the CLI, which reads everything afresh. */
   caches?: Caches;
+  /** Picks the database of a list read for a consistency token (reads.ts); absent: always `db`. */
+  reader?: (token: string | undefined) => Kysely<DB>;
 }
 
 export const systemClock: Clock = () => new Date();

@@ -27,6 +27,7 @@ import { editEvent } from './events.ts';
 import { jumpToStep } from './journeys.ts';
 import { dealVisibleTo, visibleRecord } from './investor-visibility.ts';
 import { recordEditRequest } from './outbox-events.ts';
+import { forReading } from './reads.ts';
 
 export type { EditRequest } from '../domain/edit-request.ts';
 
@@ -100,9 +101,10 @@ export async function getEditRequest(deps: Deps, principal: Principal, requestId
 /** Endpoint 9: the investor's requests in the deal, newest first. */
 export async function listEditRequests(deps: Deps, principal: Principal, dealId: string, investorUserId: string): Promise<EditRequest[]> {
   if (!canActFor(principal, investorUserId)) throw forbidden('An investor token may read only its own edit requests');
-  if (!(await dealVisibleTo(deps.db, principal, dealId)) || !(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
-  if (!(await findInvestor(deps.db, investorUserId))) throw notFound('investor', investorUserId);
-  return store.listEditRequests(deps.db, dealId, investorUserId);
+  const { db } = forReading(deps);
+  if (!(await dealVisibleTo(db, principal, dealId)) || !(await findDeal(db, dealId))) throw notFound('deal', dealId);
+  if (!(await findInvestor(db, investorUserId))) throw notFound('investor', investorUserId);
+  return store.listEditRequests(db, dealId, investorUserId);
 }
 
 export type Decision = 'approve' | 'reject';

@@ -16,6 +16,7 @@ import type { DB } from '../store/schema.ts';
 import type { Kysely } from 'kysely';
 import { type Deps, inTransaction } from './deps.ts';
 import { stepEnteredEntry } from './outbox-events.ts';
+import { forReading } from './reads.ts';
 import { type CachedWorkflow, loadWorkflow } from './workflows.ts';
 
 export interface JumpInput {
@@ -174,13 +175,14 @@ export interface JourneyPage {
  */
 export async function listInvestorJourneys(deps: Deps, dealId: string, query: JourneyPageQuery): Promise<JourneyPage> {
   const search = query.query?.trim();
-  const { dealExists, total, investorUserIds } = await pageJourneyInvestors(deps.db, dealId, {
+  const { db } = forReading(deps);
+  const { dealExists, total, investorUserIds } = await pageJourneyInvestors(db, dealId, {
     limit: query.limit,
     offset: (query.page - 1) * query.limit,
     ...(search ? { query: search } : {}),
   });
   if (!dealExists) throw notFound('deal', dealId);
-  const events = await listJourneysEvents(deps.db, dealId, investorUserIds);
+  const events = await listJourneysEvents(db, dealId, investorUserIds);
   return {
     output: investorUserIds.map((id) => ({
       investor: { id },

@@ -7,6 +7,7 @@ import { AppError, notFound } from '../domain/errors.ts';
 import { findDeal } from '../store/deals.ts';
 import { type FeedPage, listDealFeed, listPlatformFeed } from '../store/outbox.ts';
 import type { Deps } from './deps.ts';
+import { forReading } from './reads.ts';
 
 export type { OutboxEntry } from '../store/outbox.ts';
 
@@ -26,13 +27,14 @@ function page(result: FeedPage, after: number, restart: string) {
 }
 
 export async function listDealEvents(deps: Deps, dealId: string, query: { after?: number; limit?: number }) {
-  if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
+  const { db } = forReading(deps);
+  if (!(await findDeal(db, dealId))) throw notFound('deal', dealId);
   const after = query.after ?? 0;
-  return page(await listDealFeed(deps.db, dealId, after, query.limit ?? 20), after, `GET /deals/deal/${dealId}/events?after=0`);
+  return page(await listDealFeed(db, dealId, after, query.limit ?? 20), after, `GET /deals/deal/${dealId}/events?after=0`);
 }
 
 /** GET /webhooks/events?after&limit: the same feed for the events that belong to no deal (`subscription.created`). */
 export async function listPlatformEvents(deps: Deps, query: { after?: number; limit?: number }) {
   const after = query.after ?? 0;
-  return page(await listPlatformFeed(deps.db, after, query.limit ?? 20), after, 'GET /webhooks/events?after=0');
+  return page(await listPlatformFeed(forReading(deps).db, after, query.limit ?? 20), after, 'GET /webhooks/events?after=0');
 }

@@ -3,6 +3,7 @@
 import type { DeliveryStatus } from '../domain/outbox-event.ts';
 import { listDeliveries } from '../store/webhook-deliveries.ts';
 import type { Deps } from './deps.ts';
+import { forReading } from './reads.ts';
 
 export type { WebhookDelivery } from '../store/webhook-deliveries.ts';
 
@@ -12,7 +13,7 @@ export async function listWebhookDeliveries(
 ) {
   const limit = query.limit ?? 20;
   const page = query.page ?? 1;
-  const { deliveries, total } = await listDeliveries(deps.db, {
+  const { deliveries, total } = await listDeliveries(forReading(deps).db, {
     ...(query.status ? { status: query.status } : {}),
     ...(query.dealId !== undefined ? { dealId: query.dealId } : {}),
     limit,

@@ -8,11 +8,13 @@ import { checkReference, normalizeReference } from '../domain/payment-reference.
 import { findDeal } from '../store/deals.ts';
 import * as store from '../store/payment-references.ts';
 import type { Deps } from './deps.ts';
+import { forReading } from './reads.ts';
 
 /** One entry per investor of the deal (404 unknown deal). */
 export async function listPaymentReferences(deps: Deps, dealId: string) {
-  if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
-  return store.listDealPaymentReferences(deps.db, dealId);
+  const { db } = forReading(deps);
+  if (!(await findDeal(db, dealId))) throw notFound('deal', dealId);
+  return store.listDealPaymentReferences(db, dealId);
 }
 
 /** 400 malformed or wrong check digits (a mistyped reference), 404 well-formed but unknown. */

@@ -1,7 +1,13 @@
 // Active investors with their deal counts (endpoint 7, all-transactions): investors whose contact
 // status is active and who have at least one journey, ordered by full name then id.
+//
+// Reads investor_deal_counts (migration 0014), kept by triggers in every transaction that writes a
+// journey: a page without a search is one range of its partial index (name, id) and the total is
+// the kept number of listed investors; with a search the trigram index finds the listed investors
+// that match, they are counted (no sort), and only the page's keys go through a top-N sort. The
+// page's directory rows are then read by primary key, 20 at a time whatever the directory holds.
 import { type Kysely, sql } from 'kysely';
-import { ACTIVE_STATUS, type Investor } from '../domain/investor.ts';
+import type { Investor } from '../domain/investor.ts';
 import { toInvestor } from './investors.ts';
 import { likeContaining } from './journeys.ts';
 import type { DB } from './schema.ts';
@@ -13,73 +19,74 @@ export interface ActiveInvestorEntry {
   dealsTotal: string;
 }
 
-/**
- * One page and the number of matches, in one statement. The inner query pages the matching
- * investors in SQL (the index on (full_name, id) gives the order); the lateral join then counts
- * journeys by the type of the step each one stands at, for the page's rows only, so the work per
- * request is one pass over the matching investors plus `limit` index lookups into journeys.
- * A page past the end has no rows to carry the total, and is counted separately.
- */
+interface Row {
+  listed: string;
+  id: string | null;
+  remote_id: string;
+  data_source: string;
+  team_user_id: string | null;
+  kyc_check_level: number | null;
+  contact: unknown;
+  completed: number;
+  in_progress: number;
+  deals_total: number;
+}
+
+/** One page and the number of matches, in one statement. */
 export async function listActiveInvestors(
   db: Kysely<DB>,
   options: { nameOrEmail: string | undefined; limit: number; offset: number },
 ): Promise<{ entries: ActiveInvestorEntry[]; total: number }> {
-  const matching = db
-    .selectFrom('investors as i')
-    .where('i.status', '=', ACTIVE_STATUS)
-    .where(({ exists, selectFrom }) => exists(selectFrom('journeys as j').select(sql`1`.as('one')).whereRef('j.investor_user_id', '=', 'i.id').where('j.event_count', '>', 0)))
-    .$if(options.nameOrEmail !== undefined, (qb) => {
-      const pattern = likeContaining(options.nameOrEmail!);
-      return qb.where(sql<boolean>`(i.full_name ilike ${pattern} escape '\\' or i.email ilike ${pattern} escape '\\')`);
-    });
-
-  // Only the sort key travels through the sort; the page's rows are joined back for the rest.
-  const page = matching
-    .select(['i.id', 'i.full_name'])
-    .select(sql<string>`count(*) over ()`.as('total'))
-    .orderBy('i.full_name')
-    .orderBy('i.id')
-    .limit(options.limit)
-    .offset(options.offset)
-    .as('p');
-
-  const rows = await db
-    .selectFrom(page)
-    .innerJoin('investors as inv', 'inv.id', 'p.id')
-    .innerJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('journeys as j')
-          .innerJoin('workflow_steps as s', 's.id', 'j.current_step_id')
-          .whereRef('j.investor_user_id', '=', 'p.id')
-          .where('j.event_count', '>', 0)
-          .select([
-            sql<string>`count(*) filter (where s.type = 'complete')`.as('completed'),
-            sql<string>`count(*) filter (where s.type = 'default')`.as('in_progress'),
-            sql<string>`count(*)`.as('deals_total'),
-          ])
-          .as('c'),
-      (join) => join.onTrue(),
-    )
-    .select(['inv.id', 'inv.remote_id', 'inv.data_source', 'inv.team_user_id', 'inv.kyc_check_level', 'inv.contact', 'p.total'])
-    .select(['c.completed', 'c.in_progress', 'c.deals_total'])
-    .orderBy('p.full_name')
-    .orderBy('p.id')
-    .execute();
-
-  let total = rows.length > 0 ? Number(rows[0]!.total) : 0;
-  if (rows.length === 0 && options.offset > 0) {
-    const counted = await matching.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
-    total = Number(counted.n);
-  }
+  const page = (from: ReturnType<typeof sql>) => sql`
+    select i.id, i.remote_id, i.data_source, i.team_user_id, i.kyc_check_level, i.contact,
+      p.completed, p.in_progress, p.total as deals_total, p.full_name
+    from (select investor_user_id, full_name, completed, in_progress, total from ${from}
+          order by full_name, investor_user_id limit ${options.limit} offset ${options.offset}) p
+    join investors i on i.id = p.investor_user_id`;
+  const { rows } =
+    options.nameOrEmail === undefined
+      ? await sql<Row>`
+          select t.listed, r.* from (select coalesce(sum(investors), 0)::text as listed from listed_investor_counts) t
+          left join lateral (${page(sql`investor_deal_counts where active`)}) r on true
+          order by r.full_name, r.id`.execute(db)
+      : await sql<Row>`
+          with matches as materialized (
+            select investor_user_id, full_name, completed, in_progress, total from investor_deal_counts
+            where active and search ilike ${likeContaining(options.nameOrEmail)}
+              and (full_name ilike ${likeContaining(options.nameOrEmail)} or email ilike ${likeContaining(options.nameOrEmail)})
+          )
+          select t.listed, r.* from (select count(*)::text as listed from matches) t
+          left join lateral (${page(sql`matches`)}) r on true
+          order by r.full_name, r.id`.execute(db);
   return {
-    total,
-    entries: rows.map((r) => ({
-      investor: toInvestor(r),
-      // count(*) is int8: a string from both drivers; String() keeps it one even if that changes.
-      dealsCompletedCount: String(r.completed),
-      dealsInProgressCount: String(r.in_progress),
-      dealsTotal: String(r.deals_total),
-    })),
+    total: Number(rows[0]?.listed ?? 0),
+    entries: rows
+      .filter((r) => r.id !== null)
+      .map((r) => ({
+        investor: toInvestor({ ...r, id: r.id!, contact: r.contact as never }),
+        dealsCompletedCount: String(r.completed),
+        dealsInProgressCount: String(r.in_progress),
+        dealsTotal: String(r.deals_total),
+      })),
   };
+}
+
+/**
+ * Recomputes the kept list data (investor_deal_counts, the listed total, deal_investor_search)
+ * from the journeys, in three set-based statements. For bulk loads that switch the per-statement
+ * trigger off while they write (bench/scale-seed.ts); the service never needs it.
+ */
+export async function rebuildListCounts(db: Kysely<DB>): Promise<void> {
+  await sql`truncate investor_deal_counts, deal_investor_search, listed_investor_counts`.execute(db);
+  await sql`insert into investor_deal_counts (investor_user_id, full_name, email, active, completed, in_progress, total)
+    select i.id, i.full_name, i.email, i.status = 'active', c.completed, c.in_progress, c.total
+    from (select j.investor_user_id,
+            count(*) filter (where s.type = 'complete')::int as completed,
+            count(*) filter (where s.type = 'default')::int as in_progress,
+            count(*)::int as total
+          from journeys j join workflow_steps s on s.id = j.current_step_id
+          where j.event_count > 0 group by j.investor_user_id) c
+    join investors i on i.id = c.investor_user_id`.execute(db);
+  await sql`insert into deal_investor_search (deal_id, investor_user_id, full_name, email)
+    select j.deal_id, i.id, i.full_name, i.email from journeys j join investors i on i.id = j.investor_user_id where j.event_count > 0`.execute(db);
 }

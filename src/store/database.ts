@@ -1,13 +1,17 @@
 // One way to open the database: Kysely over embedded PGlite (no DATABASE_URL) or over a `pg` pool.
 // Nothing outside store/ knows which one it got.
 import { mkdirSync } from 'node:fs';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { initCluster, needsCluster, pgliteStartParams } from './pglite-settings.ts';
 import { clientClass } from './prepared.ts';
+import { parseConsistencyToken } from '../domain/consistency-token.ts';
+import { openReplicaSet, type ReplicaStatus } from './replicas.ts';
+
+export type { ReplicaStatus } from './replicas.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -21,6 +25,19 @@ export interface Database {
    * it listens again. Returns the unsubscribe.
    */
   listen(channel: string, onMessage: (payload: string) => void, onState?: (listening: boolean) => void): Promise<() => Promise<void>>;
+  /**
+   * Where a read outside a write transaction may run: a streaming replica that has replayed past
+   * `token` (a consistency token the client sent back), or without one that lags at most
+   * DATABASE_REPLICA_MAX_LAG_MS; otherwise (and always without replicas) the primary, `db`.
+   */
+  reader(token?: string): Kysely<DB>;
+  /**
+   * The consistency token of writes that have committed: the primary's WAL position now (an LSN,
+   * `16/B374D848`). Undefined without replicas, where there is nothing to be consistent with.
+   */
+  consistencyToken(): Promise<string | undefined>;
+  /** Each replica as last seen, for /readyz; empty without replicas. */
+  replicaStatus(): ReplicaStatus[];
   /** Closes the pool (or the embedded database) and releases the data folder. */
   close(): Promise<void>;
 }
@@ -38,19 +55,18 @@ export interface OpenOptions {
 const INT8 = 20;
 const NUMERIC = 1700;
 
+type DatabaseConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'databaseTimeoutMs' | 'databasePoolSize'> &
+  Partial<Pick<Config, 'databaseReplicaUrls' | 'databaseReplicaMaxLagMs'>>;
+
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'databaseTimeoutMs' | 'databasePoolSize'>,
+  config: DatabaseConfig,
   options: OpenOptions = {},
 ): Promise<Database> {
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config, options);
   return openPGlite(config.dataDir);
 }
 
-function openPostgres(
-  url: string,
-  config: Pick<Config, 'databaseTimeoutMs' | 'databasePoolSize'>,
-  options: OpenOptions,
-): Database {
+function openPostgres(url: string, config: DatabaseConfig, options: OpenOptions): Database {
   const timeout = config.databaseTimeoutMs;
   const settings = [`-c statement_timeout=${timeout}`, `-c lock_timeout=${timeout}`];
   if (options.schema) settings.push(`-c search_path=${options.schema}`);
@@ -70,9 +86,26 @@ function openPostgres(
   pool.on('error', (err) => options.onPoolError?.(err));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   const listeners = new Set<{ stop(): Promise<void> }>();
+  const replicaUrls = config.databaseReplicaUrls ?? [];
+  const replicas =
+    replicaUrls.length > 0
+      ? openReplicaSet(db, replicaUrls, {
+          maxLagMs: config.databaseReplicaMaxLagMs ?? 1000,
+          poolSize: config.databasePoolSize,
+          timeoutMs: timeout,
+          schema: options.schema,
+        })
+      : undefined;
   return {
     db,
     kind: 'postgres',
+    reader: (token) => replicas?.reader(token === undefined ? undefined : parseConsistencyToken(token)) ?? db,
+    async consistencyToken() {
+      if (!replicas) return undefined;
+      const { rows } = await sql<{ lsn: string }>`select pg_current_wal_lsn()::text as lsn`.execute(db);
+      return rows[0]!.lsn;
+    },
+    replicaStatus: () => replicas?.status() ?? [],
     async listen(channel, onMessage, onState) {
       const listener = listenPostgres(url, options.schema, channel, onMessage, onState ?? (() => {}), options.onPoolError);
       try {
@@ -89,6 +122,7 @@ function openPostgres(
     },
     async close() {
       await Promise.all([...listeners].map((l) => l.stop()));
+      await replicas?.close();
       await db.destroy();
     },
   };
@@ -153,6 +187,7 @@ function listenPostgres(
 async function openPGlite(dataDir: string): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { btree_gin } = await import('@electric-sql/pglite/contrib/btree_gin');
   const inMemory = dataDir.startsWith('memory://');
   let release = () => {};
   if (!inMemory) {
@@ -163,7 +198,7 @@ async function openPGlite(dataDir: string): Promise<Database> {
     if (!inMemory && needsCluster(dataDir)) await initCluster(dataDir);
     const pglite = await PGlite.create(dataDir, {
       parsers: { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v },
-      extensions: { pg_trgm },
+      extensions: { pg_trgm, btree_gin },
       // Buffers sized for one embedded instance, not a server (pglite-settings.ts).
       startParams: pgliteStartParams(PGlite.defaultStartParams),
     });
@@ -171,6 +206,10 @@ async function openPGlite(dataDir: string): Promise<Database> {
     return {
       db,
       kind: 'pglite',
+      // No replicas: config refuses DATABASE_REPLICA_URLS without DATABASE_URL.
+      reader: () => db,
+      consistencyToken: async () => undefined,
+      replicaStatus: () => [],
       // One process holds the folder, so every NOTIFY comes from this process.
       listen: (channel, onMessage) => pglite.listen(channel, onMessage).then((unlisten) => () => unlisten()),
       close: async () => {

@@ -124,8 +124,8 @@ export const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, (c) 
  * One page of the investors with a journey in the deal, ordered by full name then id, how many
  * there are in all, and whether the deal exists: one round trip. Only the page's ids are read; their
  * events come in one more query. Without a search the page is one range of journeys_deal_name and
- * the total comes from deal_journey_counts; with one, the trigram indexes find the matching
- * investors (migration 0008).
+ * the total comes from deal_journey_counts; with one, the deal's trigram index finds the matching
+ * investors (migrations 0008, 0014).
  */
 export async function pageJourneyInvestors(
   db: Kysely<DB>,
@@ -134,16 +134,17 @@ export async function pageJourneyInvestors(
 ): Promise<{ dealExists: boolean; total: number; investorUserIds: string[] }> {
   type Row = { deal_exists: boolean; total: string | null; ids: string[] };
   const { rows } = options.query
-    ? await sql<Row>`
-        with matches as (
-          select j.investor_user_id, j.investor_full_name
-          from journeys j join investors i on i.id = j.investor_user_id
-          where j.deal_id = ${dealId} and j.event_count > 0
-            and (i.full_name ilike ${likeContaining(options.query)} or i.email ilike ${likeContaining(options.query)})
+    ? // deal_investor_search (migration 0014): the trigram index holds the deal too, so only this
+      // deal's matches are read; they are counted as they are, and only the page's keys are sorted.
+      await sql<Row>`
+        with matches as materialized (
+          select investor_user_id, full_name from deal_investor_search
+          where deal_id = ${dealId} and search ilike ${likeContaining(options.query)}
+            and (full_name ilike ${likeContaining(options.query)} or email ilike ${likeContaining(options.query)})
         )
         select exists (select 1 from deals where id = ${dealId}) as deal_exists,
           (select count(*) from matches)::text as total,
-          array(select investor_user_id from matches order by investor_full_name, investor_user_id
+          array(select investor_user_id from matches order by full_name, investor_user_id
                 limit ${options.limit} offset ${options.offset}) as ids`.execute(db)
     : await sql<Row>`
         select exists (select 1 from deals where id = ${dealId}) as deal_exists,

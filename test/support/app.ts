@@ -39,6 +39,7 @@ export async function openTestDatabase(env: Record<string, string> = {}): Promis
   await admin.query(`select pg_advisory_lock(hashtext('dealflow test extensions'))`);
   try {
     await admin.query('create extension if not exists pg_trgm with schema public');
+    await admin.query('create extension if not exists btree_gin with schema public');
   } finally {
     await admin.query(`select pg_advisory_unlock(hashtext('dealflow test extensions'))`);
   }

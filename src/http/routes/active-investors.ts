@@ -27,6 +27,8 @@ export function activeInvestorRoutes(app: Api, ctx: AppContext) {
         body: StrictObject({ nameOrEmail: Type.Optional(Type.Union([Type.String({ maxLength: 320 }), Type.Null()])) }),
         response: { 200: Page(ActiveInvestorEntry, 'ActiveInvestorPage') },
       },
+      // Reads only (the search comes in a body): it answers no consistency token.
+      config: { readOnly: true },
       // No body at all (and no content type) is the interface's "optional body": validate it as {}.
       preValidation: async (request) => {
         request.body ??= {};
