@@ -2,7 +2,7 @@
 // every investor of a deal (endpoint 5).
 import { AppError, forbidden, notFound } from '../domain/errors.ts';
 import { dataObject, type WorkflowEvent } from '../domain/event.ts';
-import { planJump } from '../domain/jump.ts';
+import { type JumpPlan, planJump } from '../domain/jump.ts';
 import { canActFor, type Principal } from '../domain/principal.ts';
 import { findDeal } from '../store/deals.ts';
 import { insertEventAndMove, listJourneyEvents, listJourneysEvents, publicEvent, type StoredEvent } from '../store/events.ts';
@@ -34,12 +34,18 @@ async function dealNotFound(db: Kysely<DB>, dealId: string): Promise<AppError> {
   return (await findDeal(db, dealId)) ? notFound('workflow of deal', dealId) : notFound('deal', dealId);
 }
 
+/** Observers of a move, for callers that report more than the event (dry runs: the steps passed over). */
+export interface JumpHooks {
+  /** Called with the plan once the rules have allowed the move, before anything is written. */
+  onPlan?(plan: JumpPlan): void;
+}
+
 /**
  * Endpoint 2: moves an investor to a step under the jump rules (domain/jump.ts) and records the
  * Workflow Event. Serialized per investor and deal by the journey row lock (store/journeys.ts).
  * Joins the caller's transaction when there is one (edit-request approvals, idempotent requests).
  */
-export async function jumpToStep(deps: Deps, principal: Principal, dealId: string, input: JumpInput): Promise<WorkflowEvent> {
+export async function jumpToStep(deps: Deps, principal: Principal, dealId: string, input: JumpInput, hooks: JumpHooks = {}): Promise<WorkflowEvent> {
   if (principal.role !== 'admin') throw forbidden('Only staff move investors');
   return inTransaction(deps, async (tx) => {
     const { db, clock, newId } = tx;
@@ -56,7 +62,7 @@ export async function jumpToStep(deps: Deps, principal: Principal, dealId: strin
     let earlier: StoredEvent[];
     try {
       earlier = await listJourneyEvents(db, dealId, investor.id);
-      planJump(
+      const plan = planJump(
         {
           steps: workflow.steps,
           links: workflow.links,
@@ -75,6 +81,7 @@ export async function jumpToStep(deps: Deps, principal: Principal, dealId: strin
           ...(input.expectedCurrentStepId !== undefined ? { expectedCurrentStepId: input.expectedCurrentStepId } : {}),
         },
       );
+      hooks.onPlan?.(plan);
     } catch (err) {
       // A refused first move leaves no journey behind, even when the caller's transaction commits.
       if (journey.created && err instanceof AppError) await deleteEmptyJourney(db, key);

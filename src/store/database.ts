@@ -30,6 +30,13 @@ export interface OpenOptions {
   onPoolError?: (err: Error) => void;
 }
 
+// Handles whose database runs transactions side by side on a pool (PostgreSQL). PGlite has one
+// connection and Kysely's PGlite driver cannot interleave two transactions on it.
+const pooled = new WeakSet<object>();
+
+/** Whether `db` (a root handle, not a transaction) may run several transactions at once. */
+export const runsConcurrentTransactions = (db: Kysely<DB>) => pooled.has(db);
+
 // Both drivers hand out numeric and int8 as strings and timestamptz as Date; the store converts once.
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -63,6 +70,7 @@ function openPostgres(
   // An idle client whose server went away emits 'error'; unhandled, it would crash the process.
   pool.on('error', (err) => options.onPoolError?.(err));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  pooled.add(db);
   const listeners = new Set<{ stop(): Promise<void> }>();
   return {
     db,

@@ -2,6 +2,7 @@
 import type { Api, AppContext } from '../app.ts';
 import { activeInvestorRoutes } from './active-investors.ts';
 import { backOfficeRoutes } from './back-office.ts';
+import { bulkMoveRoutes } from './bulk-moves.ts';
 import { dealRoutes } from './deals.ts';
 import { editRequestRoutes } from './edit-requests.ts';
 import { eventRoutes } from './events.ts';
@@ -22,6 +23,7 @@ export const routes: RouteModule[] = [
   investorRoutes,
   workflowRoutes,
   journeyRoutes,
+  bulkMoveRoutes,
   eventRoutes,
   formImplementationRoutes,
   activeInvestorRoutes,
