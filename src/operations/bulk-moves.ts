@@ -13,6 +13,7 @@ import type { Principal } from '../domain/principal.ts';
 import { type BatchRef, deleteBulkMoveResults, insertBulkMoveResult, listBulkMoveResults } from '../store/bulk-move-results.ts';
 import { runsConcurrentTransactions } from '../store/database.ts';
 import { SQLSTATE, sqlState } from '../store/errors.ts';
+import { lockExistingJourneys } from '../store/journey-batches.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { rolledBack } from './dry-run.ts';
 import { type JumpInput, jumpToStep } from './journeys.ts';
@@ -108,7 +109,7 @@ export async function bulkJump(deps: Deps, principal: Principal, dealId: string,
     return results;
   }
   const concurrency = runsConcurrentTransactions(deps.db) ? BULK_CONCURRENCY : 1;
-  const results = await inParallel(moves, concurrency, async (move, index) => {
+  const results = await inParallel(moves, concurrency, (move, index) => retryOnDeadlock(async () => {
     if (options.dryRun) return dryRunMove(deps, principal, dealId, move);
     if (recorded.has(index)) return recorded.get(index) as MoveResult;
     const batch = options.batch;
@@ -118,12 +119,29 @@ export async function bulkJump(deps: Deps, principal: Principal, dealId: string,
       await insertBulkMoveResult(tx.db, batch.ref, index, result, tx.clock());
       return result;
     });
-  });
+  }));
   if (options.batch) await deleteBulkMoveResults(options.batch.complete.db, options.batch.ref);
   return results;
 }
 
+/**
+ * A move is one transaction, so PostgreSQL's deadlock victim (an atomic batch holding the deal's
+ * outbox counter while it locks the next investor) has written nothing: run it again.
+ */
+async function retryOnDeadlock<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (attempt >= 3 || sqlState(err) !== SQLSTATE.deadlockDetected) throw err;
+    }
+  }
+}
+
 async function atomically(tx: Deps, principal: Principal, dealId: string, moves: readonly JumpInput[]): Promise<MoveResult[]> {
+  // Lock the batch's journeys up front, in one order: the moves then never wait for a journey
+  // while holding the deal's outbox counter, which single moves take after their journey.
+  await lockExistingJourneys(tx.db, dealId, moves.map((m) => m.investorUserId));
   const results: MoveResult[] = [];
   for (const [index, move] of moves.entries()) {
     let result: MoveResult;

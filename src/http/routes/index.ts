@@ -7,6 +7,7 @@ import { dealRoutes } from './deals.ts';
 import { editRequestRoutes } from './edit-requests.ts';
 import { eventRoutes } from './events.ts';
 import { formImplementationRoutes } from './form-implementations.ts';
+import { importRoutes } from './imports.ts';
 import { investorRoutes } from './investors.ts';
 import { journeyRoutes } from './journeys.ts';
 import { paymentReferenceRoutes } from './payment-references.ts';
@@ -24,6 +25,7 @@ export const routes: RouteModule[] = [
   workflowRoutes,
   journeyRoutes,
   bulkMoveRoutes,
+  importRoutes,
   eventRoutes,
   formImplementationRoutes,
   activeInvestorRoutes,

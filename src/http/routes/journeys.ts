@@ -3,6 +3,8 @@ import { Type } from 'typebox';
 import { getInvestorJourney, jumpToStep, listInvestorJourneys } from '../../operations/journeys.ts';
 import type { Api, AppContext } from '../app.ts';
 import { principalOf } from '../auth.ts';
+import { jsonOrCsv, wantsCsv } from '../csv.ts';
+import { sendJourneysCsv } from '../exports.ts';
 import { DryRunMoveResult, DryRunQuery, sendMoveDryRun } from './bulk-moves.ts';
 import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
 import { ExternalId, Page, PageQuery, StrictObject } from '../schemas/common.ts';
@@ -66,11 +68,16 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
           page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, default: 1 })),
           query: Type.Optional(Type.String({ maxLength: 200, description: "case-insensitive part of the investor's full name or e-mail" })),
         }),
-        response: { 200: Page(Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(AbbreviatedEvent) })) },
+        response: {
+          200: jsonOrCsv(
+            Page(Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(AbbreviatedEvent) })),
+            'Every investor of the deal (no paging; query is not applied): investorUserId, fullName, email, currentStepId, movedAt, paymentReference, then one column per field key of the workflow holding the latest captured value.',
+          ),
+        },
       },
     },
-    async (request) =>
-      listInvestorJourneys(ctx, request.params.dealId, {
+    async (request, reply) =>
+      wantsCsv(request) ? sendJourneysCsv(ctx, reply, request.params.dealId) : listInvestorJourneys(ctx, request.params.dealId, {
         limit: request.query.limit ?? 20,
         page: request.query.page ?? 1,
         query: request.query.query,
