@@ -33,11 +33,13 @@ async function* csvRecords(input: Readable, checkHeader: (header: string[]) => v
   );
   input.on('error', (err) => parser.destroy(err));
   let row = 0;
+  let invalid = 0; // csv-parse counts the rows of the wrong length so far
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { invalid_field_length: number; columns: unknown } }>) {
       row++;
-      const cells = Object.keys(record).length;
-      yield info.invalid_field_length > 0 || cells !== width
+      const wrongLength = info.invalid_field_length > invalid || Object.keys(record).length !== width;
+      invalid = info.invalid_field_length;
+      yield wrongLength
         ? { record, row, cellProblem: { in: 'body', field: `row ${row}`, detail: `does not have one cell per header column (${width})` } }
         : { record, row };
     }

@@ -118,7 +118,13 @@ export function investorFromCsv(record: Record<string, string>): ParsedInvestor 
     },
   };
   const id = cell('id') || undefined;
-  return withBody(id, body, errors);
+  const parsed = withBody(id, body, errors);
+  if (!('errors' in parsed)) return parsed;
+  // Errors name the CSV's columns, once each: contact.contact.email is the column contact.email.
+  const column = (field: string) =>
+    field.startsWith('contact.contact.') ? field.slice('contact.'.length) : field.startsWith('contact.classifications') ? 'classifications' : field.replace(/^contact\./, '');
+  const seen = new Set<string>();
+  return { id: parsed.id, errors: parsed.errors.map((e) => ({ ...e, field: column(e.field) })).filter((e) => !seen.has(e.field) && seen.add(e.field)) };
 }
 
 /** An NDJSON line: `{"id": …, …the PUT /investors body}`. */
