@@ -130,14 +130,14 @@ describe('imports and exports', () => {
     assert.equal(evilRow.note, "'+1 call me");
     assert.equal(evilRow.fullName, `'=HYPERLINK("http://x") @SUM(A1)`);
     assert.equal(rows.find((r) => r.investorUserId === plain)!.note, '-5', 'a plain number is left as it is');
-    assert.ok(evilRow.paymentReference.startsWith('RF'));
+    assert.ok(evilRow.paymentReference!.startsWith('RF'));
     assert.ok(journeys.body.includes('\r\n'), 'RFC 4180 line ends');
 
     const refs = parse((await getCsv(`/deals/deal/${deal.dealId}/all-payment-refernces`)).body, { columns: true }) as Record<string, string>[];
     assert.equal(refs.length, 2);
     const feed = parse((await getCsv(`/deals/deal/${deal.dealId}/events`)).body, { columns: true }) as Record<string, string>[];
     assert.deepEqual(feed.map((e) => e.sequence), ['1', '2', '3']);
-    assert.equal(JSON.parse(feed[0]!.data).investorUserId, evil);
+    assert.equal(JSON.parse(feed[0]!.data!).investorUserId, evil);
     const unknown = await getCsv('/deals/deal/deal-nowhere/all-investor-workflows');
     expectProblem({ status: unknown.statusCode, headers: unknown.headers, body: JSON.parse(unknown.body) }, 404);
 
