@@ -14,7 +14,7 @@ const ActiveInvestorEntry = Type.Object({
   dealsCompletedCount: Type.String({ ...Count, description: 'journeys standing at a step of type complete' }),
   dealsInProgressCount: Type.String({ ...Count, description: 'journeys standing at a step of type default' }),
   dealsTotal: Type.String({ ...Count, description: 'all journeys (withdrawn ones included)' }),
-});
+}, { title: 'ActiveInvestor' });
 
 export function activeInvestorRoutes(app: Api, ctx: AppContext) {
   app.post(
@@ -29,7 +29,7 @@ export function activeInvestorRoutes(app: Api, ctx: AppContext) {
         body: StrictObject({ nameOrEmail: Type.Optional(Type.Union([Type.String({ maxLength: 320 }), Type.Null()])) }),
         response: {
           200: jsonOrCsv(
-            Page(ActiveInvestorEntry),
+            Page(ActiveInvestorEntry, 'ActiveInvestorPage'),
             'Every active investor with a journey (no paging; nameOrEmail is not applied): the columns of the investor import (POST /investors/import), then dealsCompletedCount, dealsInProgressCount, dealsTotal.',
           ),
         },

@@ -11,10 +11,11 @@ import type { Api, AppContext } from '../app.ts';
 import { principalOf } from '../auth.ts';
 import { fingerprintOf, IDEMPOTENCY_HEADER, IdempotencyHeaders, idempotent } from '../idempotency.ts';
 import { problemOf } from '../problems.ts';
+import { Problem } from '../schemas/problems.ts';
 import { ExternalId, StrictObject } from '../schemas/common.ts';
 import { EventData, StepId, WorkflowEvent } from '../schemas/workflow.ts';
 
-const ProblemRef = Type.Unsafe<Record<string, unknown>>({ $ref: 'Problem#' });
+const ProblemRef = Problem;
 
 export const Move = StrictObject({
   investorUserId: ExternalId,
@@ -57,8 +58,8 @@ function withRefusalProblem(err: unknown): unknown {
 }
 
 /** ?dryRun=true on jump-to-step: 200 with the would-be event, or the problem the move would get. */
-export async function sendMoveDryRun(ctx: AppContext, request: FastifyRequest<{ Params: { dealId: string }; Body: JumpInput }>, reply: FastifyReply) {
-  const result = await dryRunMove(ctx, principalOf(request), request.params.dealId, request.body);
+export async function sendMoveDryRun(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, dealId: string, move: JumpInput) {
+  const result = await dryRunMove(ctx, principalOf(request), dealId, move);
   if (!result.ok) throw errorOf(result.refusal);
   return reply.code(200).send({ event: result.event, intermediaryStepIds: result.intermediaryStepIds });
 }

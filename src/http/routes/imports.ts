@@ -15,6 +15,7 @@ import { principalOf } from '../auth.ts';
 import { errorToProblem } from '../errors.ts';
 import { type ImportFormat, investorRows, moveRows } from '../import-streams.ts';
 import { problemOf } from '../problems.ts';
+import { Problem } from '../schemas/problems.ts';
 import { ExternalId } from '../schemas/common.ts';
 import { DryRunQuery } from './bulk-moves.ts';
 
@@ -26,7 +27,7 @@ const RowReportSchema = Type.Object({
   id: Type.Union([Type.String(), Type.Null()]),
   outcome: Type.Union(importOutcomes.map((o) => Type.Literal(o))),
   errors: Type.Optional(Type.Array(Type.Object({ in: Type.String(), field: Type.String(), detail: Type.String() }))),
-  problem: Type.Optional(Type.Unsafe<Record<string, unknown>>({ $ref: 'Problem#' })),
+  problem: Type.Optional(Problem),
   eventId: Type.Optional(Type.String()),
 });
 
@@ -34,7 +35,7 @@ const ImportReport = Type.Object({
   dryRun: Type.Boolean(),
   rows: Type.Array(RowReportSchema),
   summary: Type.Object({ rows: Type.Integer(), created: Type.Integer(), updated: Type.Integer(), unchanged: Type.Integer(), refused: Type.Integer() }),
-  error: Type.Optional(Type.Unsafe<Record<string, unknown>>({ $ref: 'Problem#' })),
+  error: Type.Optional(Problem),
 });
 
 const formatOf = (request: FastifyRequest, allowed: string[]): ImportFormat => {

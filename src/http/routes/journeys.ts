@@ -38,7 +38,7 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
     },
     async (request, reply) =>
       request.query.dryRun === true
-        ? sendMoveDryRun(ctx, request, reply)
+        ? sendMoveDryRun(ctx, request, reply, request.params.dealId, request.body)
         : idempotent(ctx, request, reply, 201, (deps) => jumpToStep(deps, principalOf(request), request.params.dealId, request.body)),
   );
 
@@ -50,7 +50,7 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
         tags: ['journeys'],
         summary: 'Load Investor Journey (endpoint 3): events oldest first',
         params: Type.Object({ dealId: ExternalId, investorUserId: ExternalId }),
-        response: { 200: Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(WorkflowEvent) }) },
+        response: { 200: Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(WorkflowEvent) }, { title: 'InvestorJourney' }) },
       },
     },
     async (request) => getInvestorJourney(ctx, principalOf(request), request.params.dealId, request.params.investorUserId),
@@ -65,12 +65,11 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
         params: DealParams,
         querystring: Type.Object({
           ...PageQuery,
-          page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, default: 1 })),
           query: Type.Optional(Type.String({ maxLength: 200, description: "case-insensitive part of the investor's full name or e-mail" })),
         }),
         response: {
           200: jsonOrCsv(
-            Page(Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(AbbreviatedEvent) })),
+            Page(Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(AbbreviatedEvent) }, { title: 'InvestorJourneySummary' }), 'InvestorJourneyPage'),
             'Every investor of the deal (no paging; query is not applied): investorUserId, fullName, email, currentStepId, movedAt, paymentReference, then one column per field key of the workflow holding the latest captured value.',
           ),
         },

@@ -17,7 +17,9 @@ export function paymentReferenceRoutes(app: Api, ctx: AppContext) {
         tags: ['investor side'],
         summary: "Every investor's payment reference in the deal, by investor id",
         params: Type.Object({ dealId: ExternalId }),
-        response: { 200: jsonOrCsv(Type.Array(Type.Object({ investorUserId: Type.String(), paymentReference: Reference })), 'Columns investorUserId, paymentReference.') },
+        response: {
+          200: jsonOrCsv(Type.Array(Type.Object({ investorUserId: Type.String(), paymentReference: Reference }, { title: 'PaymentReference' })), 'Columns investorUserId, paymentReference.'),
+        },
       },
     },
     async (request, reply) => (wantsCsv(request) ? sendPaymentReferencesCsv(ctx, reply, request.params.dealId) : listPaymentReferences(ctx, request.params.dealId)),

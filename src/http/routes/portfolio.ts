@@ -87,7 +87,7 @@ export function portfolioRoutes(app: Api, ctx: AppContext) {
           },
           { additionalProperties: false },
         ),
-        response: { 200: jsonOrCsv(Page(SubscriptionRecord), 'Every matching subscription (no paging), the columns of the JSON record; amounts exactly as stored.') },
+        response: { 200: jsonOrCsv(Page(SubscriptionRecord, 'SubscriptionTransactionPage'), 'Every matching subscription (no paging), the columns of the JSON record; amounts exactly as stored.') },
       },
     },
     async (request, reply) => {
