@@ -11,11 +11,12 @@ import type { Api, AppContext } from '../app.ts';
 import { principalOf } from '../auth.ts';
 import { fingerprintOf, IDEMPOTENCY_HEADER, IdempotencyHeaders, idempotent } from '../idempotency.ts';
 import { problemOf } from '../problems.ts';
-import { Problem } from '../schemas/problems.ts';
+import { ConflictProblem, Problem, UnprocessableProblem, ValidationProblem } from '../schemas/problems.ts';
 import { ExternalId, StrictObject } from '../schemas/common.ts';
 import { EventData, StepId, WorkflowEvent } from '../schemas/workflow.ts';
 
-const ProblemRef = Problem;
+/** The problem document of one refused move: any of the families a single move answers with. */
+export const MoveProblem = Type.Union([ValidationProblem, ConflictProblem, UnprocessableProblem, Problem]);
 
 export const Move = StrictObject({
   investorUserId: ExternalId,
@@ -38,7 +39,7 @@ const BulkItem = Type.Object({
   status: Type.Integer({ description: '201 applied (or would be, in a dry run), else the status a single move would get' }),
   event: Type.Optional(WorkflowEvent),
   intermediaryStepIds: Type.Optional(Type.Array(Type.String(), { description: 'dry runs only' })),
-  problem: Type.Optional(ProblemRef),
+  problem: Type.Optional(MoveProblem),
 });
 
 /** A refusal as the problem document a single move would get (without the request id). */
@@ -70,6 +71,7 @@ export function bulkMoveRoutes(app: Api, ctx: AppContext) {
     {
       schema: {
         tags: ['journeys'],
+        operationId: 'jumpToStepInBulk',
         summary: 'Move many investors at once: each move under the rules of jump-to-step',
         description:
           `1 to ${MAX_BULK_MOVES} moves, each investor at most once (400 naming the duplicates). 200 with one result per move in request order: ` +

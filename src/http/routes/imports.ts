@@ -15,9 +15,8 @@ import { principalOf } from '../auth.ts';
 import { errorToProblem } from '../errors.ts';
 import { type ImportFormat, investorRows, moveRows } from '../import-streams.ts';
 import { problemOf } from '../problems.ts';
-import { Problem } from '../schemas/problems.ts';
 import { ExternalId } from '../schemas/common.ts';
-import { DryRunQuery } from './bulk-moves.ts';
+import { DryRunQuery, MoveProblem } from './bulk-moves.ts';
 
 const CSV = 'text/csv';
 const NDJSON = 'application/x-ndjson';
@@ -27,7 +26,7 @@ const RowReportSchema = Type.Object({
   id: Type.Union([Type.String(), Type.Null()]),
   outcome: Type.Union(importOutcomes.map((o) => Type.Literal(o))),
   errors: Type.Optional(Type.Array(Type.Object({ in: Type.String(), field: Type.String(), detail: Type.String() }))),
-  problem: Type.Optional(Problem),
+  problem: Type.Optional(MoveProblem),
   eventId: Type.Optional(Type.String()),
 });
 
@@ -35,7 +34,7 @@ const ImportReport = Type.Object({
   dryRun: Type.Boolean(),
   rows: Type.Array(RowReportSchema),
   summary: Type.Object({ rows: Type.Integer(), created: Type.Integer(), updated: Type.Integer(), unchanged: Type.Integer(), refused: Type.Integer() }),
-  error: Type.Optional(Problem),
+  error: Type.Optional(MoveProblem),
 });
 
 const formatOf = (request: FastifyRequest, allowed: string[]): ImportFormat => {
@@ -93,6 +92,7 @@ export function importRoutes(app: Api, ctx: AppContext) {
       {
         schema: {
           tags: ['management'],
+          operationId: 'importInvestors',
           summary: 'Import investors into the directory from CSV or NDJSON (upserts), with a per-row report',
           description:
             'text/csv with the column map of the README (the columns of the all-transactions CSV export), or application/x-ndjson with one ' +
@@ -114,6 +114,7 @@ export function importRoutes(app: Api, ctx: AppContext) {
       {
         schema: {
           tags: ['journeys'],
+          operationId: 'importMoves',
           summary: 'Import moves of a deal from CSV: the bulk rules, in batches, with a per-row report',
           description:
             'text/csv with columns investorUserId, targetStepId, optional expectedCurrentStepId, and one column per field key (an empty ' +
