@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { isRole } from '../domain/principal.ts';
 import { runWorkerUntilSignalled, serveUntilSignalled } from '../main.ts';
+import { importHelp, runImport } from './import.ts';
 import { newUuid, systemClock } from '../operations/deps.ts';
 import { seedDemo, seedScale } from '../operations/seed.ts';
 import { createToken, listTokens, revokeToken } from '../operations/tokens.ts';
@@ -168,6 +169,12 @@ journey in every deal, written in bulk (a progress bar shows on a terminal).`,
       const result = await withDatabase(config, ({ db }) => seedScale(deps(db), { investors, deals, onProgress: progressBar('journeys') }));
       out(`Created ${result.investors} investors and ${result.journeys} journeys in ${result.dealIds.length} deal(s): ${result.dealIds.join(', ')}`);
     },
+  },
+  import: {
+    summary: 'import investors (CSV or NDJSON) or the moves of a deal (CSV) from a file',
+    help: importHelp,
+    options: { deal: { type: 'string' }, 'dry-run': { type: 'boolean' } },
+    run: runImport,
   },
   openapi: {
     summary: 'print the OpenAPI 3.1 document (npm run openapi writes openapi.json)',

@@ -10,7 +10,8 @@ import type { components, paths } from './openapi.ts';
 export type { components, operations, paths } from './openapi.ts';
 /** The named schemas of the document: `Schemas['WorkflowEvent']`, `Schemas['UnprocessableProblem']`, … */
 export type Schemas = components['schemas'];
-export type DealflowClient = Client<paths>;
+// JSON answers: lists that can also answer text/csv (Accept: text/csv) are typed as their JSON.
+export type DealflowClient = Client<paths, 'application/json'>;
 
 export interface DealflowClientOptions {
   /** The service's address including BASE_PATH, e.g. `http://127.0.0.1:3000` or `https://host/kong/core/api/gateway`. */
@@ -23,7 +24,7 @@ export interface DealflowClientOptions {
 }
 
 export function createDealflowClient(options: DealflowClientOptions): DealflowClient {
-  return createClient<paths>({
+  return createClient<paths, 'application/json'>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     headers: { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers },

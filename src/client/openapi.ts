@@ -160,7 +160,7 @@ export interface paths {
         put?: never;
         /**
          * Update Investor Journey (endpoint 2): move an investor to a step
-         * @description Jump rules: unknown deal, investor or step 404; the current step, a step on another branch, or a stale expectedCurrentStepId 409; a data key outside the target and intermediary steps, or a value of the wrong kind 400; missing required fields (missingFields) or unmet requirements (failedRequirements) 422. 201 with the new Workflow Event.
+         * @description Jump rules: unknown deal, investor or step 404; the current step, a step on another branch, or a stale expectedCurrentStepId 409; a data key outside the target and intermediary steps, or a value of the wrong kind 400; missing required fields (missingFields) or unmet requirements (failedRequirements) 422. 201 with the new Workflow Event. ?dryRun=true: 200 with the event the move would record and its intermediary steps, or the problem it would get; nothing is written.
          */
         post: operations["jumpToStep"];
         delete?: never;
@@ -203,6 +203,66 @@ export interface paths {
         get: operations["listAllInvestorWorkflows"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deals/deal/{dealId}/jump-to-step/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move many investors at once: each move under the rules of jump-to-step
+         * @description 1 to 1000 moves, each investor at most once (400 naming the duplicates). 200 with one result per move in request order: {status: 201, event} or {status, problem} with the problem document a single move would get. Not atomic (default): each move commits on its own. atomic: true: every move or none; the first refusal answers 422 (its problem document in `refusal`). One Idempotency-Key covers the batch. ?dryRun=true: the same answer, nothing written.
+         */
+        post: operations["jumpToStepInBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/investors/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import investors into the directory from CSV or NDJSON (upserts), with a per-row report
+         * @description text/csv with the column map of the README (the columns of the all-transactions CSV export), or application/x-ndjson with one PUT /investors body plus "id" per line. Each row: created, updated, unchanged (equal to the stored entry: nothing written) or refused (errors name the fields). ?dryRun=true: the same report, nothing written.
+         */
+        post: operations["importInvestors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deals/deal/{dealId}/jump-to-step/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import moves of a deal from CSV: the bulk rules, in batches, with a per-row report
+         * @description text/csv with columns investorUserId, targetStepId, optional expectedCurrentStepId, and one column per field key (an empty cell supplies nothing). Each row: created (the move was applied; eventId), unchanged (the investor already stands at the target with the same data) or refused (problem: what a single move would get). ?dryRun=true: nothing written.
+         */
+        post: operations["importMoves"];
         delete?: never;
         options?: never;
         head?: never;
@@ -908,6 +968,14 @@ export interface components {
             exactProduct?: string;
             /** @description an Idempotency-Key already used for a different request: that key */
             idempotencyKey?: string;
+            /** @description an atomic bulk move refused: the index of the first refused move (nothing was applied) */
+            moveIndex?: number;
+            /** @description an atomic bulk move refused: the investor of that move */
+            investorUserId?: string;
+            /** @description an atomic bulk move refused: the problem document that move alone would get */
+            refusal?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * InvestorJourney
@@ -2152,7 +2220,10 @@ export interface operations {
     };
     jumpToStep: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: evaluate every rule against the current state and write nothing (no event, reference, outbox entry or idempotency record) */
+                dryRun?: boolean;
+            };
             header?: {
                 /** @description Makes the request safe to retry: a repeat with the same key and body returns the first response (header Idempotent-Replayed: true) and changes nothing */
                 "idempotency-key"?: string;
@@ -2177,6 +2248,20 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Dry run: the move is allowed; nothing was written (the event id and time are what this run drew, not reserved) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event: components["schemas"]["WorkflowEvent"];
+                        intermediaryStepIds: string[];
+                    };
+                };
+            };
             /** @description Default Response */
             201: {
                 headers: {
@@ -2419,7 +2504,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The list as JSON, or as CSV with Accept: text/csv */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2427,6 +2512,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InvestorJourneyPage"];
+                    "text/csv": string;
                 };
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
@@ -2468,6 +2554,498 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    jumpToStepInBulk: {
+        parameters: {
+            query?: {
+                /** @description true: evaluate every rule against the current state and write nothing (no event, reference, outbox entry or idempotency record) */
+                dryRun?: boolean;
+            };
+            header?: {
+                /** @description Makes the request safe to retry: a repeat with the same key and body returns the first response (header Idempotent-Replayed: true) and changes nothing */
+                "idempotency-key"?: string;
+            };
+            path: {
+                dealId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    moves: {
+                        investorUserId: string;
+                        /** @description letters, digits, "-", "_", "." and ":" */
+                        targetStepId: string;
+                        data: {
+                            [key: string]: string;
+                        };
+                        /** @description null: the investor is not in the workflow yet */
+                        expectedCurrentStepId?: string | null;
+                    }[];
+                    /** @default false */
+                    atomic?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            /** @description 201 applied (or would be, in a dry run), else the status a single move would get */
+                            status: number;
+                            event?: components["schemas"]["WorkflowEvent"];
+                            /** @description dry runs only */
+                            intermediaryStepIds?: string[];
+                            problem?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfterWhenRetryable"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            /** @description Body over BODY_LIMIT */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    importInvestors: {
+        parameters: {
+            query?: {
+                /** @description true: evaluate every rule against the current state and write nothing (no event, reference, outbox entry or idempotency record) */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        dryRun: boolean;
+                        rows: {
+                            /** @description data row, from 1 */
+                            row: number;
+                            id: string | null;
+                            outcome: "created" | "updated" | "unchanged" | "refused";
+                            errors?: {
+                                in: string;
+                                field: string;
+                                detail: string;
+                            }[];
+                            problem?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                            eventId?: string;
+                        }[];
+                        summary: {
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            unchanged: number;
+                            refused: number;
+                        };
+                        error?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                    };
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            /** @description Body over BODY_LIMIT */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    importMoves: {
+        parameters: {
+            query?: {
+                /** @description true: evaluate every rule against the current state and write nothing (no event, reference, outbox entry or idempotency record) */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                dealId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        dryRun: boolean;
+                        rows: {
+                            /** @description data row, from 1 */
+                            row: number;
+                            id: string | null;
+                            outcome: "created" | "updated" | "unchanged" | "refused";
+                            errors?: {
+                                in: string;
+                                field: string;
+                                detail: string;
+                            }[];
+                            problem?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                            eventId?: string;
+                        }[];
+                        summary: {
+                            rows: number;
+                            created: number;
+                            updated: number;
+                            unchanged: number;
+                            refused: number;
+                        };
+                        error?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                    };
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            /** @description Body over BODY_LIMIT */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -2879,7 +3457,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The list as JSON, or as CSV with Accept: text/csv */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2887,6 +3465,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActiveInvestorPage"];
+                    "text/csv": string;
                 };
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
@@ -3015,7 +3594,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The list as JSON, or as CSV with Accept: text/csv */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3023,6 +3602,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentReference"][];
+                    "text/csv": string;
                 };
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
@@ -4100,7 +4680,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The list as JSON, or as CSV with Accept: text/csv */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4108,6 +4688,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SubscriptionTransactionPage"];
+                    "text/csv": string;
                 };
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
@@ -4736,7 +5317,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The list as JSON, or as CSV with Accept: text/csv */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4763,6 +5344,7 @@ export interface operations {
                         lastSequence: number;
                         hasMore: boolean;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */

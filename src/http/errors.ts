@@ -2,7 +2,7 @@
 // Fastify's (validation, media type, body size), and the database's.
 import type { FastifyError } from 'fastify';
 import { AppError, type FieldError } from '../domain/errors.ts';
-import { isDatabaseUnavailable, isUnstorableText } from '../store/errors.ts';
+import { isDatabaseUnavailable, isUnstorableText, SQLSTATE, sqlState } from '../store/errors.ts';
 
 const partOf: Record<string, FieldError['in']> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
@@ -80,6 +80,10 @@ export function errorToProblem(error: unknown, bodyLimit: number): AppError {
       return new AppError('validation', 'Content-Length does not match the body');
   }
   if (isUnstorableText(error)) return new AppError('validation', 'A value holds characters that cannot be stored (NUL or an unpaired surrogate)');
+  // PostgreSQL rolled the victim's transaction back whole: nothing was applied, a retry may pass.
+  if (sqlState(error) === SQLSTATE.deadlockDetected) {
+    return new AppError('conflict', 'A concurrent change got in the way and nothing was applied; retry', { extensions: { retryable: true } });
+  }
   if (isDatabaseUnavailable(error)) return new AppError('database-unavailable', 'The database is unavailable; retry shortly');
   const status = fastifyError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -2,7 +2,7 @@
 // every investor of a deal (endpoint 5).
 import { AppError, forbidden, notFound } from '../domain/errors.ts';
 import { dataObject, type WorkflowEvent } from '../domain/event.ts';
-import { planJump } from '../domain/jump.ts';
+import { type JumpPlan, planJump } from '../domain/jump.ts';
 import { canActFor, type Principal } from '../domain/principal.ts';
 import { findDeal } from '../store/deals.ts';
 import type { Investor } from '../domain/investor.ts';
@@ -85,20 +85,26 @@ async function loadMove(tx: Deps, dealId: string, input: JumpInput): Promise<Loa
   return { workflow, investor: facts.investor, journey, earlier, pendingEditRequests };
 }
 
+/** Observers of a move, for callers that report more than the event (dry runs: the steps passed over). */
+export interface JumpHooks {
+  /** Called with the plan once the rules have allowed the move, before anything is written. */
+  onPlan?(plan: JumpPlan): void;
+}
+
 /**
  * Endpoint 2: moves an investor to a step under the jump rules (domain/jump.ts) and records the
  * Workflow Event. Serialized per investor and deal by the journey row lock (store/journeys.ts).
  * Joins the caller's transaction when there is one (edit-request approvals, idempotent requests).
  * Three parts: load the facts (locks taken), planJump decides, write the move in one statement.
  */
-export async function jumpToStep(deps: Deps, principal: Principal, dealId: string, input: JumpInput): Promise<WorkflowEvent> {
+export async function jumpToStep(deps: Deps, principal: Principal, dealId: string, input: JumpInput, hooks: JumpHooks = {}): Promise<WorkflowEvent> {
   if (principal.role !== 'admin') throw forbidden('Only staff move investors');
   return inTransaction(deps, async (tx) => {
     const { db, clock } = tx;
     const { workflow, investor, journey, earlier, pendingEditRequests } = await loadMove(tx, dealId, input);
     const now = clock();
     try {
-      planJump(
+      const plan = planJump(
         {
           steps: workflow.steps,
           links: workflow.links,
@@ -114,6 +120,7 @@ export async function jumpToStep(deps: Deps, principal: Principal, dealId: strin
           ...(input.expectedCurrentStepId !== undefined ? { expectedCurrentStepId: input.expectedCurrentStepId } : {}),
         },
       );
+      hooks.onPlan?.(plan);
     } catch (err) {
       // A refused first move leaves no journey behind, even when the caller's transaction commits.
       if (journey.created && err instanceof AppError) await deleteEmptyJourney(db, { dealId, investorUserId: investor.id });

@@ -51,6 +51,13 @@ export interface OpenOptions {
   onStatement?: (text: string) => void;
 }
 
+// Handles whose database runs transactions side by side on a pool (PostgreSQL). PGlite has one
+// connection and Kysely's PGlite driver cannot interleave two transactions on it.
+const pooled = new WeakSet<object>();
+
+/** Whether `db` (a root handle, not a transaction) may run several transactions at once. */
+export const runsConcurrentTransactions = (db: Kysely<DB>) => pooled.has(db);
+
 // Both drivers hand out numeric and int8 as strings and timestamptz as Date; the store converts once.
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -85,6 +92,7 @@ function openPostgres(url: string, config: DatabaseConfig, options: OpenOptions)
   // An idle client whose server went away emits 'error'; unhandled, it would crash the process.
   pool.on('error', (err) => options.onPoolError?.(err));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  pooled.add(db);
   const listeners = new Set<{ stop(): Promise<void> }>();
   const replicaUrls = config.databaseReplicaUrls ?? [];
   const replicas =

@@ -181,6 +181,16 @@ export interface SubscriptionsTable {
   created_at: Date;
 }
 
+/** Per-move outcomes of an idempotent bulk move request still in progress (migration 0009). */
+export interface BulkMoveResultsTable {
+  scope: string;
+  key: string;
+  fingerprint: string;
+  item: number;
+  result: unknown;
+  created_at: Date;
+}
+
 export interface IdempotencyKeysTable {
   /** The caller's token (Principal.tokenKey). */
   scope: string;
@@ -271,6 +281,7 @@ export interface DB {
   assets: AssetsTable;
   subscriptions: SubscriptionsTable;
   idempotency_keys: IdempotencyKeysTable;
+  bulk_move_results: BulkMoveResultsTable;
   outbox: OutboxTable;
   webhook_secrets: WebhookSecretsTable;
   step_triggers: StepTriggersTable;

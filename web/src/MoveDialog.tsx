@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ApiError, api, describeError, type Card, type Step, type StepField, type Workflow } from './api.ts';
 import { fieldLabel, formatAmount } from './format.ts';
 import { useLoad } from './hooks.ts';
+import { useMovePreview } from './useMovePreview.ts';
 
 const AMOUNT = /^\d+(\.\d+)?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -153,6 +154,16 @@ export function MoveDialog({ dealId, dealCurrency, workflow, card, initialTarget
     (target?.stepFields ?? []).map((f) => [f.fieldKey, checkValue(f, values[f.fieldKey] ?? '')]).filter(([, p]) => p),
   ) as Record<string, string>;
 
+  const data = Object.fromEntries((target?.stepFields ?? []).map((f) => [f.fieldKey, values[f.fieldKey] ?? '']).filter(([, v]) => v !== ''));
+  const preview = useMovePreview(
+    dealId,
+    target && Object.keys(problems).length === 0 ? { investorUserId: card.investorUserId, targetStepId: target.id, data, expectedCurrentStepId: card.stepId } : undefined,
+  );
+  const labelOf = (key: string) => {
+    const field = workflow.steps.flatMap((s) => s.stepFields).find((f) => f.fieldKey === key);
+    return field ? fieldLabel(field) : key;
+  };
+
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!target || Object.keys(problems).length > 0) return;
@@ -257,6 +268,18 @@ export function MoveDialog({ dealId, dealCurrency, workflow, card, initialTarget
           <p className="muted small">
             <span className="required">*</span> required (unless captured by an earlier move)
           </p>
+          {!refusal && preview.state !== 'idle' && (
+            <p className={preview.state === 'ready' ? 'muted small' : 'alert alert-warn'} data-testid="move-preview" aria-live="polite">
+              {preview.state === 'ready'
+                ? 'Checked with the service: this move is allowed.'
+                : preview.missingFields.length > 0 || preview.failedRequirements.length > 0
+                  ? [
+                      ...(preview.missingFields.length > 0 ? [`Still needed: ${preview.missingFields.map(labelOf).join(', ')}.`] : []),
+                      ...(preview.failedRequirements.length > 0 ? [`Not met: ${preview.failedRequirements.join('; ')}.`] : []),
+                    ].join(' ')
+                  : `The service would refuse this move: ${preview.message}`}
+            </p>
+          )}
           {refusal && (
             <div className="alert alert-error" role="alert" data-testid="move-refusal">
               <strong>{refusal.message}</strong>

@@ -2,6 +2,8 @@
 import { Type } from 'typebox';
 import { listActiveInvestors } from '../../operations/active-investors.ts';
 import type { Api, AppContext } from '../app.ts';
+import { jsonOrCsv, wantsCsv } from '../csv.ts';
+import { sendActiveInvestorsCsv } from '../exports.ts';
 import { Page, PageQuery, StrictObject } from '../schemas/common.ts';
 import { Investor } from '../schemas/investor.ts';
 
@@ -25,7 +27,12 @@ export function activeInvestorRoutes(app: Api, ctx: AppContext) {
           'Ordered by full name, then id. The body is optional (none, empty, or {}); nameOrEmail matches case-insensitively anywhere in the full name or e-mail.',
         querystring: Type.Object(PageQuery),
         body: StrictObject({ nameOrEmail: Type.Optional(Type.Union([Type.String({ maxLength: 320 }), Type.Null()])) }),
-        response: { 200: Page(ActiveInvestorEntry, 'ActiveInvestorPage') },
+        response: {
+          200: jsonOrCsv(
+            Page(ActiveInvestorEntry, 'ActiveInvestorPage'),
+            'Every active investor with a journey (no paging; nameOrEmail is not applied): the columns of the investor import (POST /investors/import), then dealsCompletedCount, dealsInProgressCount, dealsTotal.',
+          ),
+        },
       },
       // Reads only (the search comes in a body): it answers no consistency token.
       config: { readOnly: true },
@@ -34,7 +41,9 @@ export function activeInvestorRoutes(app: Api, ctx: AppContext) {
         request.body ??= {};
       },
     },
-    async (request) =>
-      listActiveInvestors(ctx, { nameOrEmail: request.body.nameOrEmail, limit: request.query.limit ?? 20, page: request.query.page ?? 1 }),
+    async (request, reply) =>
+      wantsCsv(request)
+        ? sendActiveInvestorsCsv(ctx, reply)
+        : listActiveInvestors(ctx, { nameOrEmail: request.body.nameOrEmail, limit: request.query.limit ?? 20, page: request.query.page ?? 1 }),
   );
 }

@@ -2,10 +2,12 @@
 import type { Api, AppContext } from '../app.ts';
 import { activeInvestorRoutes } from './active-investors.ts';
 import { backOfficeRoutes } from './back-office.ts';
+import { bulkMoveRoutes } from './bulk-moves.ts';
 import { dealRoutes } from './deals.ts';
 import { editRequestRoutes } from './edit-requests.ts';
 import { eventRoutes } from './events.ts';
 import { formImplementationRoutes } from './form-implementations.ts';
+import { importRoutes } from './imports.ts';
 import { investorRoutes } from './investors.ts';
 import { journeyRoutes } from './journeys.ts';
 import { paymentReferenceRoutes } from './payment-references.ts';
@@ -22,6 +24,8 @@ export const routes: RouteModule[] = [
   investorRoutes,
   workflowRoutes,
   journeyRoutes,
+  bulkMoveRoutes,
+  importRoutes,
   eventRoutes,
   formImplementationRoutes,
   activeInvestorRoutes,

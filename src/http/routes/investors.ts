@@ -12,7 +12,7 @@ import { InvestorBody as InvestorBodySchema } from '../schemas/investor.ts';
 const Params = Type.Object({ investorUserId: ExternalId });
 
 /** Omitted nullable members are stored as null, so every read has the interface's full shape. */
-function toInput(body: InvestorBody): InvestorInput {
+export function toInput(body: InvestorBody): InvestorInput {
   const { contact } = body;
   return {
     remoteId: body.remoteId,

@@ -3,6 +3,9 @@ import { Type } from 'typebox';
 import { getInvestorJourney, jumpToStep, listInvestorJourneys } from '../../operations/journeys.ts';
 import type { Api, AppContext } from '../app.ts';
 import { principalOf } from '../auth.ts';
+import { jsonOrCsv, wantsCsv } from '../csv.ts';
+import { sendJourneysCsv } from '../exports.ts';
+import { DryRunMoveResult, DryRunQuery, sendMoveDryRun } from './bulk-moves.ts';
 import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
 import { ExternalId, Page, PageQuery, StrictObject } from '../schemas/common.ts';
 import { AbbreviatedEvent, EventData, StepId, WorkflowEvent } from '../schemas/workflow.ts';
@@ -19,8 +22,10 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
         description:
           'Jump rules: unknown deal, investor or step 404; the current step, a step on another branch, or a stale expectedCurrentStepId 409; ' +
           'a data key outside the target and intermediary steps, or a value of the wrong kind 400; missing required fields (missingFields) ' +
-          'or unmet requirements (failedRequirements) 422. 201 with the new Workflow Event.',
+          'or unmet requirements (failedRequirements) 422. 201 with the new Workflow Event. ?dryRun=true: 200 with the event the move would ' +
+          'record and its intermediary steps, or the problem it would get; nothing is written.',
         params: DealParams,
+        querystring: DryRunQuery,
         headers: IdempotencyHeaders,
         body: StrictObject({
           investorUserId: ExternalId,
@@ -28,10 +33,13 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
           data: EventData,
           expectedCurrentStepId: Type.Optional(Type.Union([StepId, Type.Null()], { description: 'null: the investor is not in the workflow yet' })),
         }),
-        response: { 201: WorkflowEvent },
+        response: { 200: DryRunMoveResult, 201: WorkflowEvent },
       },
     },
-    async (request, reply) => idempotent(ctx, request, reply, 201, (deps) => jumpToStep(deps, principalOf(request), request.params.dealId, request.body)),
+    async (request, reply) =>
+      request.query.dryRun === true
+        ? sendMoveDryRun(ctx, request, reply, request.params.dealId, request.body)
+        : idempotent(ctx, request, reply, 201, (deps) => jumpToStep(deps, principalOf(request), request.params.dealId, request.body)),
   );
 
   app.get(
@@ -59,11 +67,16 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
           ...PageQuery,
           query: Type.Optional(Type.String({ maxLength: 200, description: "case-insensitive part of the investor's full name or e-mail" })),
         }),
-        response: { 200: Page(Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(AbbreviatedEvent) }, { title: 'InvestorJourneySummary' }), 'InvestorJourneyPage') },
+        response: {
+          200: jsonOrCsv(
+            Page(Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(AbbreviatedEvent) }, { title: 'InvestorJourneySummary' }), 'InvestorJourneyPage'),
+            'Every investor of the deal (no paging; query is not applied): investorUserId, fullName, email, currentStepId, movedAt, paymentReference, then one column per field key of the workflow holding the latest captured value.',
+          ),
+        },
       },
     },
-    async (request) =>
-      listInvestorJourneys(ctx, request.params.dealId, {
+    async (request, reply) =>
+      wantsCsv(request) ? sendJourneysCsv(ctx, reply, request.params.dealId) : listInvestorJourneys(ctx, request.params.dealId, {
         limit: request.query.limit ?? 20,
         page: request.query.page ?? 1,
         query: request.query.query,

@@ -3,6 +3,8 @@
 import { Type } from 'typebox';
 import { listPaymentReferences, lookupPaymentReference } from '../../operations/payment-references.ts';
 import type { Api, AppContext } from '../app.ts';
+import { jsonOrCsv, wantsCsv } from '../csv.ts';
+import { sendPaymentReferencesCsv } from '../exports.ts';
 import { ExternalId } from '../schemas/common.ts';
 
 const Reference = Type.String({ description: 'ISO 11649 RF creditor reference, compact: RF18539007547034' });
@@ -15,10 +17,12 @@ export function paymentReferenceRoutes(app: Api, ctx: AppContext) {
         tags: ['investor side'],
         summary: "Every investor's payment reference in the deal, by investor id",
         params: Type.Object({ dealId: ExternalId }),
-        response: { 200: Type.Array(Type.Object({ investorUserId: Type.String(), paymentReference: Reference }, { title: 'PaymentReference' })) },
+        response: {
+          200: jsonOrCsv(Type.Array(Type.Object({ investorUserId: Type.String(), paymentReference: Reference }, { title: 'PaymentReference' })), 'Columns investorUserId, paymentReference.'),
+        },
       },
     },
-    async (request) => listPaymentReferences(ctx, request.params.dealId),
+    async (request, reply) => (wantsCsv(request) ? sendPaymentReferencesCsv(ctx, reply, request.params.dealId) : listPaymentReferences(ctx, request.params.dealId)),
   );
 
   app.get(

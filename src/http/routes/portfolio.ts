@@ -4,6 +4,8 @@ import { Type } from 'typebox';
 import { getAsset, putAsset } from '../../operations/assets.ts';
 import { createSubscription, getSubscription, listSubscriptions } from '../../operations/subscriptions.ts';
 import type { Api, AppContext } from '../app.ts';
+import { jsonOrCsv, wantsCsv } from '../csv.ts';
+import { sendSubscriptionsCsv } from '../exports.ts';
 import { principalOf } from '../auth.ts';
 import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
 import { ExternalId, Page, PageQuery } from '../schemas/common.ts';
@@ -85,21 +87,19 @@ export function portfolioRoutes(app: Api, ctx: AppContext) {
           },
           { additionalProperties: false },
         ),
-        response: { 200: Page(SubscriptionRecord, 'SubscriptionTransactionPage') },
+        response: { 200: jsonOrCsv(Page(SubscriptionRecord, 'SubscriptionTransactionPage'), 'Every matching subscription (no paging), the columns of the JSON record; amounts exactly as stored.') },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { investor_id, asset_id, source, source_id, limit = 20, page = 1 } = request.query;
-      const result = await listSubscriptions(
-        ctx,
-        {
-          ...(investor_id !== undefined ? { investorId: investor_id } : {}),
-          ...(asset_id !== undefined ? { assetId: assetIdOf(asset_id) } : {}),
-          ...(source !== undefined ? { source } : {}),
-          ...(source_id !== undefined ? { sourceId: source_id } : {}),
-        },
-        { limit, page },
-      );
+      const filter = {
+        ...(investor_id !== undefined ? { investorId: investor_id } : {}),
+        ...(asset_id !== undefined ? { assetId: assetIdOf(asset_id) } : {}),
+        ...(source !== undefined ? { source } : {}),
+        ...(source_id !== undefined ? { sourceId: source_id } : {}),
+      };
+      if (wantsCsv(request)) return sendSubscriptionsCsv(ctx, reply, filter);
+      const result = await listSubscriptions(ctx, filter, { limit, page });
       return { ...result, output: result.output.map(toSubscriptionRecord) };
     },
   );

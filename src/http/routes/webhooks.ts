@@ -6,6 +6,8 @@ import { listDealEvents, listPlatformEvents } from '../../operations/list-deal-e
 import { listWebhookDeliveries } from '../../operations/list-webhook-deliveries.ts';
 import { retryWebhookDelivery } from '../../operations/retry-webhook-delivery.ts';
 import type { Api, AppContext } from '../app.ts';
+import { jsonOrCsv, wantsCsv } from '../csv.ts';
+import { sendDealEventsCsv } from '../exports.ts';
 import { ExternalId, Page, PageQuery, Timestamp } from '../schemas/common.ts';
 import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
 import { CursorQuery, MAX_AFTER } from '../schemas/paging.ts';
@@ -103,10 +105,11 @@ export function webhookRoutes(app: Api, ctx: AppContext) {
         summary: 'The pull feed: the deal’s events after the entry numbered `after`, in order',
         params: Type.Object({ dealId: ExternalId }),
         querystring: FeedQuery,
-        response: { 200: Feed },
+        response: { 200: jsonOrCsv(Feed, 'Every entry after `after` (limit is not applied): sequence, id, type, timestamp, dealId, data (the JSON payload).') },
       },
     },
-    async (request) => listDealEvents(ctx, request.params.dealId, request.query),
+    async (request, reply) =>
+      wantsCsv(request) ? sendDealEventsCsv(ctx, reply, request.params.dealId, request.query.after ?? 0) : listDealEvents(ctx, request.params.dealId, request.query),
   );
 
   app.get(

@@ -63,6 +63,9 @@ export const UnprocessableProblem = Type.Object(
     expectedTotal: Type.Optional(Type.String({ description: 'a subscription whose total is wrong: units × price_per_unit to the cent, as a decimal string' })),
     exactProduct: Type.Optional(Type.String({ description: 'a subscription whose total is wrong: the exact product, as a decimal string' })),
     idempotencyKey: Type.Optional(Type.String({ description: 'an Idempotency-Key already used for a different request: that key' })),
+    moveIndex: Type.Optional(Type.Integer({ description: 'an atomic bulk move refused: the index of the first refused move (nothing was applied)' })),
+    investorUserId: Type.Optional(Type.String({ description: 'an atomic bulk move refused: the investor of that move' })),
+    refusal: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'an atomic bulk move refused: the problem document that move alone would get' })),
   },
   { ...problem, title: 'UnprocessableProblem', description: 'Well-formed, but breaks a business rule (422)' },
 );

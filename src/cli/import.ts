@@ -1,0 +1,79 @@
+// `dealflow import investors FILE [--dry-run]` and `dealflow import moves FILE --deal ID [--dry-run]`:
+// the imports of the HTTP API (same row parsing, same operations), reading the file as a stream.
+// The per-row report goes to stdout as CSV (row, id, outcome, detail); the summary and, on a
+// terminal, a progress bar (bytes read of the file) go to stderr.
+import { createReadStream, statSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { stringify } from 'csv-stringify/sync';
+import type { Config } from '../config.ts';
+import { AppError } from '../domain/errors.ts';
+import type { Principal } from '../domain/principal.ts';
+import { neutralise } from '../http/csv.ts';
+import { investorRows, moveRows } from '../http/import-streams.ts';
+import { newUuid, systemClock } from '../operations/deps.ts';
+import { count, emptySummary, importInvestors, importMoves, type RowReport } from '../operations/imports.ts';
+import { openDatabase } from '../store/database.ts';
+import { migrateToLatest } from '../store/migrate.ts';
+
+export const importHelp = `dealflow import investors FILE [--dry-run]
+dealflow import moves FILE --deal <dealId> [--dry-run]
+
+investors: upserts the investor directory from a CSV file (the column map in README.md, the columns
+of the all-transactions CSV export) or an NDJSON file (*.ndjson, *.jsonl: one PUT /investors body
+plus "id" per line).
+moves: moves investors of a deal from a CSV file (investorUserId, targetStepId, optional
+expectedCurrentStepId, one column per field key) under the rules of jump-to-step.
+
+Prints one line per row (row,id,outcome,detail: created, updated, unchanged or refused) and a
+summary. Running the same file again changes nothing. --dry-run reports and writes nothing.
+Exit status 0, or 2 when some rows were refused.`;
+
+/** The staff principal of the command line: moves it makes name it as their author. */
+const cliPrincipal = (): Principal => ({ userId: `cli:${userInfo().username}`, role: 'admin', tokenKey: 'cli' });
+
+const detailOf = (r: RowReport) =>
+  r.errors ? r.errors.map((e) => `${e.field} ${e.detail}`).join('; ') : r.refusal ? r.refusal.detail : (r.eventId ?? '');
+
+export async function runImport(config: Config, values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<number> {
+  const [what, file] = positionals;
+  if ((what !== 'investors' && what !== 'moves') || !file) {
+    process.stderr.write(`${importHelp}\n`);
+    return 1;
+  }
+  const deal = values.deal;
+  if (what === 'moves' && typeof deal !== 'string') throw new AppError('validation', 'dealflow import moves needs --deal <dealId>');
+  const size = statSync(file).size;
+  const input = createReadStream(file);
+  const dryRun = values['dry-run'] === true;
+  const database = await openDatabase(config);
+  const started = Date.now();
+  const summary = emptySummary();
+  try {
+    await migrateToLatest(database.db);
+    const deps = { db: database.db, clock: systemClock, newId: newUuid };
+    const reports =
+      what === 'investors'
+        ? importInvestors(deps, cliPrincipal(), investorRows(input, /\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv'), { dryRun })
+        : importMoves(deps, cliPrincipal(), String(deal), moveRows(input), { dryRun });
+    process.stdout.write(stringify([['row', 'id', 'outcome', 'detail']]));
+    let drawn = 0;
+    for await (const report of reports) {
+      count(summary, report);
+      process.stdout.write(stringify([[report.row, report.id ?? '', report.outcome, detailOf(report)].map((c) => neutralise(String(c)))]));
+      if (process.stderr.isTTY && Date.now() - drawn > 100) {
+        drawn = Date.now();
+        const done = size === 0 ? 1 : input.bytesRead / size;
+        const filled = Math.round(done * 30);
+        process.stderr.write(`\r${what} [${'#'.repeat(filled)}${'.'.repeat(30 - filled)}] ${summary.rows} rows ${((Date.now() - started) / 1000).toFixed(0)}s`);
+      }
+    }
+    if (process.stderr.isTTY) process.stderr.write('\n');
+  } finally {
+    await database.close();
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  process.stderr.write(
+    `${dryRun ? 'Dry run, nothing written: ' : ''}${summary.rows} rows in ${seconds} s: ${summary.created} created, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.refused} refused\n`,
+  );
+  return summary.refused > 0 ? 2 : 0;
+}

@@ -1,0 +1,54 @@
+// The CSV side of the lists (Accept: text/csv): each route hands over to one of these, which sends
+// the same rows as its JSON list, all of them (no paging), streamed.
+import type { FastifyReply } from 'fastify';
+import * as exports from '../operations/exports.ts';
+import type { Deps } from '../operations/deps.ts';
+import type { SubscriptionFilter } from '../store/subscriptions.ts';
+import { type Cell, sendCsv } from './csv.ts';
+import { INVESTOR_COLUMNS, investorCells } from './investor-rows.ts';
+
+async function* mapRows<T>(rows: AsyncIterable<T>, cells: (row: T) => Cell[]): AsyncGenerator<Cell[]> {
+  for await (const row of rows) yield cells(row);
+}
+
+/** One row per investor: where they stand, since when, their reference, every captured field. */
+export async function sendJourneysCsv(deps: Deps, reply: FastifyReply, dealId: string) {
+  const { fieldKeys, rows } = await exports.exportInvestorJourneys(deps, dealId);
+  const header = ['investorUserId', 'fullName', 'email', 'currentStepId', 'movedAt', 'paymentReference', ...fieldKeys];
+  return sendCsv(reply, `${dealId}-investor-workflows.csv`, header, mapRows(rows, (r) => [
+    r.investorUserId, r.fullName, r.email, r.currentStepId, r.movedAt.toISOString(), r.paymentReference, ...fieldKeys.map((k) => r.captured[k]),
+  ]));
+}
+
+export async function sendPaymentReferencesCsv(deps: Deps, reply: FastifyReply, dealId: string) {
+  const rows = await exports.exportPaymentReferences(deps, dealId);
+  return sendCsv(reply, `${dealId}-payment-references.csv`, ['investorUserId', 'paymentReference'], mapRows(rows, (r) => [r.investorUserId, r.paymentReference]));
+}
+
+/** The investor columns of the import (so the file reads back), then the deal counts. */
+export function sendActiveInvestorsCsv(deps: Deps, reply: FastifyReply) {
+  const header = [...INVESTOR_COLUMNS, 'dealsCompletedCount', 'dealsInProgressCount', 'dealsTotal'];
+  return sendCsv(reply, 'active-investors.csv', header, mapRows(exports.exportActiveInvestors(deps), (r) => [
+    ...investorCells(r.investor), r.dealsCompletedCount, r.dealsInProgressCount, r.dealsTotal,
+  ]));
+}
+
+export const SUBSCRIPTION_COLUMNS = [
+  'id', 'asset_id', 'investor_id', 'units', 'price_per_unit', 'total', 'fee', 'currency', 'funding_source',
+  'invoice_date', 'settlement_date', 'source', 'source_id', 'description', 'created_by_user_id', 'created_at',
+] as const;
+
+/** Amounts exactly as stored (decimal text), never through a binary float. */
+export function sendSubscriptionsCsv(deps: Deps, reply: FastifyReply, filter: SubscriptionFilter) {
+  return sendCsv(reply, 'subscriptions.csv', SUBSCRIPTION_COLUMNS, mapRows(exports.exportSubscriptions(deps, filter), (r) =>
+    SUBSCRIPTION_COLUMNS.map((c) => (c === 'created_at' ? r.created_at.toISOString() : r[c])),
+  ));
+}
+
+/** The feed: one row per entry; `data` is the entry's JSON payload in one cell. */
+export async function sendDealEventsCsv(deps: Deps, reply: FastifyReply, dealId: string, after: number) {
+  const rows = await exports.exportDealEvents(deps, dealId, after);
+  return sendCsv(reply, `${dealId}-events.csv`, ['sequence', 'id', 'type', 'timestamp', 'dealId', 'data'], mapRows(rows, (e) => [
+    e.sequence, e.id, e.type, e.timestamp, e.dealId, JSON.stringify(e.data),
+  ]));
+}

@@ -1,0 +1,35 @@
+// The CSV exports: what each list holds, streamed from store/exports.ts. Each checks what the JSON
+// list checks (404 unknown deal) before the first row, so a refusal is a problem document, never a
+// truncated file.
+import { notFound } from '../domain/errors.ts';
+import { findDeal } from '../store/deals.ts';
+import * as exports from '../store/exports.ts';
+import type { SubscriptionFilter } from '../store/subscriptions.ts';
+import type { Deps } from './deps.ts';
+import { loadWorkflow } from './workflows.ts';
+
+async function requireDeal(deps: Deps, dealId: string) {
+  if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
+}
+
+/** all-investor-workflows: one row per investor, and the field keys of the deal's workflow in step order. */
+export async function exportInvestorJourneys(deps: Deps, dealId: string) {
+  await requireDeal(deps, dealId);
+  const workflow = (await loadWorkflow(deps, dealId))?.workflow;
+  const fieldKeys = [...new Set((workflow?.steps ?? []).flatMap((s) => s.stepFields.map((f) => f.fieldKey)))];
+  return { fieldKeys, rows: exports.exportJourneys(deps.db, dealId) };
+}
+
+export async function exportPaymentReferences(deps: Deps, dealId: string) {
+  await requireDeal(deps, dealId);
+  return exports.exportPaymentReferences(deps.db, dealId);
+}
+
+export const exportActiveInvestors = (deps: Deps) => exports.exportActiveInvestors(deps.db);
+
+export const exportSubscriptions = (deps: Deps, filter: SubscriptionFilter) => exports.exportSubscriptions(deps.db, filter);
+
+export async function exportDealEvents(deps: Deps, dealId: string, after: number) {
+  await requireDeal(deps, dealId);
+  return exports.exportDealFeed(deps.db, dealId, after);
+}

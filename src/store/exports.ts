@@ -1,0 +1,167 @@
+// The rows of the CSV exports, read in keyset pages (1,000 rows a query, each page starting after
+// the last key of the one before), so an export of any size holds one page in memory and never
+// keeps a transaction or a cursor open while the client reads slowly. Orders match the JSON lists.
+import { type Kysely, sql } from 'kysely';
+import type { Investor } from '../domain/investor.ts';
+import type { OutboxEntry } from './outbox.ts';
+import { dealStream, toOutboxEntry } from './outbox.ts';
+import { toInvestor } from './investors.ts';
+import type { DB } from './schema.ts';
+import type { SubscriptionFilter } from './subscriptions.ts';
+
+export const EXPORT_PAGE = 1000;
+
+/** Pages through `fetch` until a short page; `after` is the last row of the previous page. */
+async function* keyset<R>(fetch: (after: R | undefined) => Promise<R[]>): AsyncGenerator<R> {
+  let after: R | undefined;
+  for (;;) {
+    const page = await fetch(after);
+    yield* page;
+    if (page.length < EXPORT_PAGE) return;
+    after = page.at(-1);
+  }
+}
+
+export interface JourneyExportRow {
+  investorUserId: string;
+  fullName: string;
+  email: string | null;
+  currentStepId: string;
+  movedAt: Date;
+  paymentReference: string;
+  /** Every field captured by the investor's events, later events winning. */
+  captured: Record<string, string>;
+}
+
+/** One row per investor with a journey in the deal, by full name then id (all-investor-workflows). */
+export function exportJourneys(db: Kysely<DB>, dealId: string): AsyncGenerator<JourneyExportRow> {
+  type Row = { investor_user_id: string; full_name: string; email: string | null; current_step_id: string; moved_at: Date; payment_reference: string; captured: Record<string, string> | null };
+  return keyset(async (after: JourneyExportRow | undefined) => {
+    const { rows } = await sql<Row>`
+      select j.investor_user_id, j.investor_full_name as full_name, i.email, j.current_step_id, j.moved_at, j.payment_reference,
+        (select jsonb_object_agg(d.key, d.value) from (
+           select distinct on (kv.key) kv.key, kv.value
+           from workflow_events e cross join lateral jsonb_each_text(e.data) kv
+           where e.deal_id = j.deal_id and e.investor_user_id = j.investor_user_id
+           order by kv.key, e.seq desc) d) as captured
+      from journeys j join investors i on i.id = j.investor_user_id
+      where j.deal_id = ${dealId} and j.event_count > 0
+        ${after ? sql`and (j.investor_full_name, j.investor_user_id) > (${after.fullName}, ${after.investorUserId})` : sql``}
+      order by j.investor_full_name, j.investor_user_id
+      limit ${EXPORT_PAGE}`.execute(db);
+    return rows.map((r) => ({
+      investorUserId: r.investor_user_id,
+      fullName: r.full_name,
+      email: r.email,
+      currentStepId: r.current_step_id,
+      movedAt: r.moved_at,
+      paymentReference: r.payment_reference,
+      captured: r.captured ?? {},
+    }));
+  });
+}
+
+/** The deal's payment references by investor id in byte order (all-payment-refernces). */
+export function exportPaymentReferences(db: Kysely<DB>, dealId: string) {
+  return keyset(async (after: { investorUserId: string; paymentReference: string } | undefined) => {
+    const rows = await db
+      .selectFrom('journeys')
+      .select(['investor_user_id', 'payment_reference'])
+      .where('deal_id', '=', dealId)
+      .where('event_count', '>', 0)
+      .$if(after !== undefined, (qb) => qb.where(sql<boolean>`investor_user_id collate "C" > ${after!.investorUserId}`))
+      .orderBy(sql`investor_user_id collate "C"`)
+      .limit(EXPORT_PAGE)
+      .execute();
+    return rows.map((r) => ({ investorUserId: r.investor_user_id, paymentReference: r.payment_reference }));
+  });
+}
+
+export interface ActiveInvestorExportRow {
+  investor: Investor;
+  fullName: string;
+  dealsCompletedCount: string;
+  dealsInProgressCount: string;
+  dealsTotal: string;
+}
+
+/** Active investors with a journey, by full name then id, with their deal counts (all-transactions). */
+export function exportActiveInvestors(db: Kysely<DB>): AsyncGenerator<ActiveInvestorExportRow> {
+  type Row = { id: string; remote_id: string; data_source: string; team_user_id: string | null; kyc_check_level: number | null; contact: unknown; full_name: string; completed: string; in_progress: string; deals_total: string };
+  return keyset(async (after: ActiveInvestorExportRow | undefined) => {
+    const { rows } = await sql<Row>`
+      select i.id, i.remote_id, i.data_source, i.team_user_id, i.kyc_check_level, i.contact, i.full_name, c.completed, c.in_progress, c.deals_total
+      from investors i
+      cross join lateral (
+        select count(*) filter (where s.type = 'complete')::text as completed,
+               count(*) filter (where s.type = 'default')::text as in_progress,
+               count(*)::text as deals_total
+        from journeys j join workflow_steps s on s.id = j.current_step_id
+        where j.investor_user_id = i.id and j.event_count > 0) c
+      where i.status = 'active' and c.deals_total <> '0'
+        ${after ? sql`and (i.full_name, i.id) > (${after.fullName}, ${after.investor.id})` : sql``}
+      order by i.full_name, i.id
+      limit ${EXPORT_PAGE}`.execute(db);
+    return rows.map((r) => ({
+      investor: toInvestor(r as Parameters<typeof toInvestor>[0]),
+      fullName: r.full_name,
+      dealsCompletedCount: r.completed,
+      dealsInProgressCount: r.in_progress,
+      dealsTotal: r.deals_total,
+    }));
+  });
+}
+
+export interface SubscriptionExportRow {
+  id: string;
+  asset_id: string;
+  investor_id: string;
+  units: string;
+  price_per_unit: string;
+  total: string;
+  fee: string;
+  currency: string;
+  funding_source: string;
+  invoice_date: string;
+  settlement_date: string;
+  source: string | null;
+  source_id: string | null;
+  description: string | null;
+  created_by_user_id: string;
+  created_at: Date;
+}
+
+/** Subscriptions oldest first, filtered as the JSON list; amounts exactly as stored (decimal text). */
+export function exportSubscriptions(db: Kysely<DB>, filter: SubscriptionFilter): AsyncGenerator<SubscriptionExportRow> {
+  return keyset(async (after: SubscriptionExportRow | undefined) => {
+    const { rows } = await sql<SubscriptionExportRow>`
+      select s.id, s.asset_id::text as asset_id, s.investor_id, s.units::text as units, s.price_per_unit::text as price_per_unit,
+        s.total::text as total, s.fee::text as fee, a.currency, s.funding_source, s.invoice_date::text as invoice_date,
+        s.settlement_date::text as settlement_date, s.source, s.source_id, s.description, s.created_by_user_id, s.created_at
+      from subscriptions s join assets a on a.id = s.asset_id
+      where true
+        ${filter.investorId !== undefined ? sql`and s.investor_id = ${filter.investorId}` : sql``}
+        ${filter.assetId !== undefined ? sql`and s.asset_id = ${String(filter.assetId)}` : sql``}
+        ${filter.source !== undefined ? sql`and s.source = ${filter.source}` : sql``}
+        ${filter.sourceId !== undefined ? sql`and s.source_id = ${filter.sourceId}` : sql``}
+        ${after ? sql`and (s.created_at, s.id) > (${after.created_at}, ${after.id}::uuid)` : sql``}
+      order by s.created_at, s.id
+      limit ${EXPORT_PAGE}`.execute(db);
+    return rows;
+  });
+}
+
+/** A deal's feed entries above `after`, in sequence order (GET /deals/deal/{dealId}/events). */
+export function exportDealFeed(db: Kysely<DB>, dealId: string, after: number): AsyncGenerator<OutboxEntry> {
+  return keyset(async (last: OutboxEntry | undefined) => {
+    const rows = await db
+      .selectFrom('outbox')
+      .select(['id', 'type', 'occurred_at', 'deal_id', 'sequence', 'payload'])
+      .where('stream', '=', dealStream(dealId))
+      .where('sequence', '>', String(last?.sequence ?? after))
+      .orderBy('sequence')
+      .limit(EXPORT_PAGE)
+      .execute();
+    return rows.map(toOutboxEntry);
+  });
+}

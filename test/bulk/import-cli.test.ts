@@ -1,0 +1,46 @@
+// `dealflow import` end to end on its own embedded database folder: a CRM file of investors in one
+// command (and again: unchanged), a dry run, and moves of the demo deal from a file.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { onPostgres } from '../support/app.ts';
+
+describe('dealflow import', { skip: onPostgres ? 'runs on the embedded database only' : false }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dealflow-import-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, ['src/cli/main.ts', ...args], { env: { ...process.env, DATA_DIR: join(dir, 'data'), DATABASE_URL: '' }, encoding: 'utf8' });
+  const report = (stdout: string) => parse(stdout, { columns: true }) as { row: string; id: string; outcome: string; detail: string }[];
+
+  test('investors from a CSV file, a re-run, a dry run, then their moves', () => {
+    const header = 'id,remoteId,dataSource,kycCheckLevel,guid,userType,status,contact.forename,contact.surname,contact.email,username,name,fullName,tfaEnabled,compliance,classifications';
+    const line = (id: string, forename: string) => `${id},crm-${id},crm,2,g-${id},1,active,${forename},Lamarr,${id}@example.com,${id},${forename} Lamarr,${forename} Lamarr,false,approved,`;
+    const investors = join(dir, 'crm.csv');
+    writeFileSync(investors, [header, line('cli-1', 'Hedy'), line('cli-2', 'Hedwig'), 'cli-3,broken'].join('\n'));
+    const first = run('import', 'investors', investors);
+    assert.equal(first.status, 2, first.stderr);
+    assert.deepEqual(report(first.stdout).map((r) => r.outcome), ['created', 'created', 'refused']);
+    assert.match(first.stderr, /3 rows in .* 2 created, 0 updated, 0 unchanged, 1 refused/);
+    writeFileSync(investors, [header, line('cli-1', 'Hedy'), line('cli-2', 'Hedwig')].join('\n'));
+    const again = run('import', 'investors', investors);
+    assert.equal(again.status, 0, again.stderr);
+    assert.deepEqual(report(again.stdout).map((r) => r.outcome), ['unchanged', 'unchanged']);
+    writeFileSync(investors, [header, line('cli-1', 'Hedda')].join('\n'));
+    const dry = run('import', 'investors', investors, '--dry-run');
+    assert.deepEqual(report(dry.stdout).map((r) => r.outcome), ['updated']);
+    assert.match(dry.stderr, /Dry run, nothing written/);
+    assert.deepEqual(report(run('import', 'investors', investors).stdout).map((r) => r.outcome), ['updated']);
+
+    assert.equal(run('seed', '--demo').status, 0);
+    const moves = join(dir, 'moves.csv');
+    writeFileSync(moves, ['investorUserId,targetStepId,source', 'cli-1,demo.interest,event', 'cli-2,demo.interest,nowhere'].join('\n'));
+    const moved = run('import', 'moves', moves, '--deal', 'demo');
+    assert.deepEqual(report(moved.stdout).map((r) => r.outcome), ['created', 'refused']);
+    assert.deepEqual(report(run('import', 'moves', moves, '--deal', 'demo').stdout).map((r) => r.outcome), ['unchanged', 'refused']);
+    assert.equal(run('import', 'moves', moves).status, 1, 'moves need --deal');
+  });
+});
