@@ -11,6 +11,7 @@ import { countPendingEditRequests, deleteEmptyJourney, lockJourney, pageJourneyI
 import { generatePaymentReference } from '../store/payment-references.ts';
 import type { DB } from '../store/schema.ts';
 import type { Kysely } from 'kysely';
+import { bookOnCompletion } from './completion-booking.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { recordStepEntered } from './outbox-events.ts';
 import { loadWorkflow } from './workflows.ts';
@@ -94,6 +95,7 @@ export async function jumpToStep(deps: Deps, principal: Principal, dealId: strin
     await insertEventAndMove(db, event);
     // Issue #6: the outbox entry commits with the move, or not at all.
     await recordStepEntered({ db, clock, newId }, { dealId, investorUserId: investor.id, event: publicEvent(event) });
+    await bookOnCompletion(tx, principal, { dealId, investorUserId: investor.id, step: workflow.steps.find((s) => s.id === input.targetStepId), eventId: event.id, at: now });
     return publicEvent(event);
   });
 }

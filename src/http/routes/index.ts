@@ -9,6 +9,7 @@ import { formImplementationRoutes } from './form-implementations.ts';
 import { investorRoutes } from './investors.ts';
 import { journeyRoutes } from './journeys.ts';
 import { paymentReferenceRoutes } from './payment-references.ts';
+import { paymentRoutes } from './payments.ts';
 import { portfolioRoutes } from './portfolio.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { whoamiRoutes } from './whoami.ts';
@@ -30,4 +31,5 @@ export const routes: RouteModule[] = [
   portfolioRoutes,
   webhookRoutes,
   backOfficeRoutes,
+  paymentRoutes,
 ];
