@@ -6,6 +6,7 @@ import { AppError } from '../domain/errors.ts';
 import { isRole } from '../domain/principal.ts';
 import { runWorkerUntilSignalled, serveUntilSignalled } from '../main.ts';
 import { newUuid, systemClock } from '../operations/deps.ts';
+import { reconcileCommand } from './reconcile.ts';
 import { seedDemo, seedScale } from '../operations/seed.ts';
 import { createToken, listTokens, revokeToken } from '../operations/tokens.ts';
 import { type Database, openDatabase } from '../store/database.ts';
@@ -40,7 +41,7 @@ function positiveInteger(value: string | boolean | undefined, option: string, ma
   return Number(value);
 }
 
-async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
   const database = await openDatabase(config);
   try {
     await migrateToLatest(database.db);
@@ -168,6 +169,7 @@ journey in every deal, written in bulk (a progress bar shows on a terminal).`,
       out(`Created ${result.investors} investors and ${result.journeys} journeys in ${result.dealIds.length} deal(s): ${result.dealIds.join(', ')}`);
     },
   },
+  reconcile: reconcileCommand,
   openapi: {
     summary: 'print the OpenAPI 3.1 document (npm run openapi writes openapi.json)',
     help: `dealflow openapi

@@ -9,6 +9,8 @@ import { AppError } from '../domain/errors.ts';
 import { settlementDate, unitsFor } from '../domain/completion-booking.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { Step } from '../domain/workflow.ts';
+import { findAsset } from '../store/assets.ts';
+import { findDeal } from '../store/deals.ts';
 import { claimJourneyBooking, setJourneyBooking } from '../store/journey-bookings.ts';
 import { findPaymentSettings } from '../store/payment-settings.ts';
 import { latestPaymentValueDate, lockJourneyPaymentFacts } from '../store/payments.ts';
@@ -28,8 +30,12 @@ export async function bookOnCompletion(
   if (!(await claimJourneyBooking(tx.db, { ...key, eventId: move.eventId, at: move.at }))) return;
   const queue = (reason: string) => setJourneyBooking(tx.db, key, { status: 'queued', reason });
 
-  const facts = await lockJourneyPaymentFacts(tx.db, key, { commitment: settings.commitmentFieldKey, currency: null });
+  const facts = await lockJourneyPaymentFacts(tx.db, key, { commitment: settings.commitmentFieldKey, currency: settings.currencyFieldKey });
   if (!facts?.commitment) return queue(`no ${settings.commitmentFieldKey} captured`);
+  // Every amount of a subscription is in its asset's currency: a commitment in another is not booked.
+  const asset = await findAsset(tx.db, settings.assetId);
+  const currency = facts.commitmentCurrency ?? (await findDeal(tx.db, move.dealId))?.currency ?? null;
+  if (asset && currency !== null && currency !== asset.currency) return queue(`the commitment is in ${currency}, the asset in ${asset.currency}`);
   const units = unitsFor(facts.commitment, settings.pricePerUnit, settings.unitDecimals);
   if (!units.ok) return queue(units.reason);
   const valueDate = await latestPaymentValueDate(tx.db, move.dealId, move.investorUserId);

@@ -247,7 +247,9 @@ export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ recei
   const status = eventId ? 'matched' : 'queued';
   await store.recordDecision(tx.db, { ...base, status: decide ? status : 'queued', allocations, refusal, eventId });
   if (eventId) {
-    for (const id of await store.queuedPartialLines(tx.db, input.dealId, input.investorUserId)) {
+    // Queued partial lines exist only when money was received before this line.
+    const earlier = new Big(input.received).gt(0) ? await store.queuedPartialLines(tx.db, input.dealId, input.investorUserId) : [];
+    for (const id of earlier) {
       if (id === line.id) continue;
       await store.recordDecision(tx.db, { id: tx.newId(), lineId: id, action: 'settled', outcome: null, status: 'matched', reason: `completed by line ${line.id}`, eventId, by: input.by, at });
     }
