@@ -178,5 +178,21 @@ describe('reconciling bank statements', () => {
     expectProblem(await postStatement(t, '{}', 'application/json'), 415);
     expectProblem(await postStatement(t, 'x', 'text/plain'), 415);
     expectProblem(await postStatement(t, 'date,amount,currency,reference\n2026-13-45,abc,EUR,x\n', 'text/csv'), 400);
+    expectProblem(await postStatement(t, '', 'application/xml'), 400);
+    expectProblem(await postStatement(t, '<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"/>'), 400);
+    expectProblem(await postStatement(t, '<?xml version="1.0"?><x>&amp;</x>'), 400);
+    const long = fill(fixture('camt.053.001.02.xml'), deal).replace('<Amt Ccy="EUR">25000.00</Amt>', '<Amt Ccy="EUR">1234567890123456.00</Amt>');
+    expectProblem(await postStatement(t, long), 400);
+    const noCcy = fill(fixture('camt.053.001.02.xml'), deal).replace('<Amt Ccy="EUR">25000.00</Amt>', '<Amt>25000.00</Amt>');
+    expectProblem(await postStatement(t, noCcy), 400);
+    // An empty CSV (or a header alone) is a statement of no lines.
+    const empty = await postStatement(t, 'date,amount,currency,reference\n', 'text/csv');
+    assert.equal(empty.status, 201);
+    assert.equal(empty.body.statement.lineCount, 0);
+    expectProblem(await postStatement(t, '"unterminated,quote\n', 'text/csv'), 400);
+    // Investors may not import or read statements.
+    const investorToken = await t.investorToken(deal.investors['A']!);
+    const asInvestor = await t.app.inject({ method: 'GET', url: '/payments/lines', headers: { authorization: `Bearer ${investorToken}` } });
+    assert.equal(asInvestor.statusCode, 403);
   });
 });
