@@ -16,7 +16,7 @@ const nodeHeight = (step: Step) => {
   const badges = (step.requirements ?? []).length + (step.formId ? 1 : 0) + (triggersOf(step).length > 0 ? 1 : 0);
   return 72 + Math.min(step.stepFields.length, MAX_FIELDS + 1) * 20 + (badges === 0 ? 0 : badges === 1 ? 30 : 56);
 };
-const triggersOf = (step: Step) => step.workflowCustomStepTriggers ?? step.triggers ?? [];
+const triggersOf = (step: Step) => step.workflowCustomStepTriggers ?? [];
 const hasBadges = (step: Step) => (step.requirements ?? []).length > 0 || !!step.formId || triggersOf(step).length > 0;
 
 interface Placed {

@@ -24,7 +24,7 @@ export const formatDays = (days: number) => (days === 0 ? 'today' : days === 1 ?
 const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 export const formatDateTime = (iso: string) => dateTime.format(new Date(iso));
 
-export const fieldLabel = (field: { fieldKey: string; label?: string }) =>
+export const fieldLabel = (field: { fieldKey: string; label?: string | null }) =>
   field.label || field.fieldKey.replace(/[_-]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
