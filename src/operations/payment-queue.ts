@@ -41,7 +41,7 @@ export async function allocateLine(deps: Deps, principal: Principal, lineId: str
     if (line.direction !== 'credit' || line.reversal) throw conflict(`line ${lineId} is a ${line.reversal ? 'reversal' : 'debit'}: only credits are allocated`);
     const sum = shares.reduce((s, x) => s.plus(x.amount), new Big(0));
     if (!sum.eq(line.amount)) {
-      throw unprocessable(`The shares add up to ${sum.toFixed()}, the line is ${new Big(line.amount).toFixed()} ${line.currency}`, { lineAmount: line.amount });
+      throw unprocessable(`The shares add up to ${sum.toFixed()}, the line is ${new Big(line.amount).toFixed()} ${line.currency}`);
     }
     const keys = new Set(shares.map((s) => JSON.stringify([s.dealId, s.investorUserId])));
     if (keys.size !== shares.length) throw unprocessable('Each investor may have one share of a line');
