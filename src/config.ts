@@ -24,6 +24,8 @@ export interface Config {
   logLevel: LogLevel;
   jwt?: JwtConfig;
   bodyLimit: number;
+  /** Largest bank statement body (POST /payments/statements), in bytes. */
+  statementBodyLimit: number;
   /** Requests per minute per token; 0 turns rate limiting off. */
   rateLimitPerMinute: number;
   /** Milliseconds a request may wait for a pooled connection, and a statement may run. */
@@ -178,6 +180,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', logLevels, 'info'),
     jwt: jwt(env),
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    statementBodyLimit: integer(env, 'STATEMENT_BODY_LIMIT', 32 * 1024 * 1024, 1024, 512 * 1024 * 1024),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 5000, 100, 600_000),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),

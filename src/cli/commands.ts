@@ -7,6 +7,7 @@ import { isRole } from '../domain/principal.ts';
 import { runWorkerUntilSignalled, serveUntilSignalled } from '../main.ts';
 import { importHelp, runImport } from './import.ts';
 import { newUuid, systemClock } from '../operations/deps.ts';
+import { reconcileCommand } from './reconcile.ts';
 import { seedDemo, seedScale } from '../operations/seed.ts';
 import { createToken, listTokens, revokeToken } from '../operations/tokens.ts';
 import { type Database, openDatabase } from '../store/database.ts';
@@ -41,7 +42,7 @@ function positiveInteger(value: string | boolean | undefined, option: string, ma
   return Number(value);
 }
 
-async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
   const database = await openDatabase(config);
   try {
     await migrateToLatest(database.db);
@@ -176,6 +177,7 @@ journey in every deal, written in bulk (a progress bar shows on a terminal).`,
     options: { deal: { type: 'string' }, 'dry-run': { type: 'boolean' } },
     run: runImport,
   },
+  reconcile: reconcileCommand,
   openapi: {
     summary: 'print the OpenAPI 3.1 document (npm run openapi writes openapi.json)',
     help: `dealflow openapi

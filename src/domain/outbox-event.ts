@@ -8,6 +8,8 @@ export const outboxEventTypes = [
   'edit-request.approved',
   'edit-request.rejected',
   'subscription.created',
+  'payment.matched', // a statement line moved an investor to the deal's payment step
+  'payment.queued', // a statement line went to the reconciliation queue for staff
 ] as const;
 export type OutboxEventType = (typeof outboxEventTypes)[number];
 

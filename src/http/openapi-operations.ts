@@ -20,10 +20,20 @@ export const tagDescriptions: Record<string, string> = {
   portfolio: 'Assets and subscription transactions (interface endpoint 10).',
   webhooks: 'Webhook deliveries and the pull feeds of domain events.',
   'back office': 'Read models of the web console; admin only.',
+  reconciliation: 'Bank statements (camt.053, camt.054, CSV), the reconciliation queue, deal payment settings and bookings on completion.',
   probes: 'Liveness and readiness for load balancers and orchestrators; no token.',
 };
 
 export const operationDocs: Record<string, OperationDoc> = {
+  'PUT /deals/deal/{dealId}/payment-settings': { operationId: 'setPaymentSettings', description: 'Payment step, the fields reconciliation fills and reads, and the asset and price booked on completion. 201 the first time, 200 after.' },
+  'GET /deals/deal/{dealId}/payment-settings': { operationId: 'getPaymentSettings', description: 'The settings, or the defaults when never set; 404 for an unknown deal.' },
+  'POST /payments/statements': { operationId: 'importStatement' },
+  'GET /payments/lines': { operationId: 'listPaymentLines', description: 'Lines of imported statements in import order, filtered by status (queued: the reconciliation queue), outcome, deal and statement.' },
+  'GET /payments/lines/{lineId}': { operationId: 'getPaymentLine', description: 'The line and every decision about it, oldest first.' },
+  'POST /payments/lines/{lineId}/assign': { operationId: 'reconcileLineToInvestor', description: 'Only a queued credit (409 otherwise); 404 when the investor has no journey in the deal; 422 for another currency than the commitment.' },
+  'POST /payments/lines/{lineId}/split': { operationId: 'reconcileLineAcrossInvestors', description: 'The shares must add up to the line (422); one share per investor.' },
+  'POST /payments/lines/{lineId}/dismiss': { operationId: 'setPaymentLineDismissed', description: 'Only a queued line (409 otherwise); money the line had allocated is taken back.' },
+  'GET /payments/bookings': { operationId: 'listCompletionBookings', description: 'One row per journey that completed in a deal booking on completion: booked (with the subscription) or queued (with the reason).' },
   'GET /healthz': { operationId: 'getHealth', description: 'Answers 200 while the process serves requests; it does not touch the database.' },
   'GET /readyz': { operationId: 'getReadiness', description: 'Answers 200 when the database answers a query, 503 (with Retry-After) when it does not.' },
   'GET /whoami': { operationId: 'getCaller', description: 'Resolves the bearer token and answers who it stands for; useful to check a token.' },

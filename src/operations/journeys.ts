@@ -14,6 +14,7 @@ import { type EarlierEvent, loadMoveFacts, writeMove } from '../store/moves.ts';
 import { generatePaymentReference } from '../store/payment-references.ts';
 import type { DB } from '../store/schema.ts';
 import type { Kysely } from 'kysely';
+import { bookOnCompletion } from './completion-booking.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { stepEnteredEntry } from './outbox-events.ts';
 import { forReading } from './reads.ts';
@@ -139,6 +140,7 @@ export async function jumpToStep(deps: Deps, principal: Principal, dealId: strin
     };
     // The outbox entry commits with the move, or not at all: both in one statement.
     await writeMove(db, event, stepEnteredEntry(tx, { dealId, investorUserId: investor.id, event: publicEvent(event) }));
+    await bookOnCompletion(tx, principal, { dealId, investorUserId: investor.id, step: workflow.steps.find((s) => s.id === input.targetStepId), eventId: event.id, at: now });
     return publicEvent(event);
   });
 }

@@ -11,6 +11,7 @@ import { findDeal } from '../store/deals.ts';
 import type { StoredEvent } from '../store/events.ts';
 import { generatePaymentReference } from '../store/payment-references.ts';
 import { putDeal } from './deals.ts';
+import { seedDemoPaymentSettings } from './demo-payments.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { putWorkflow } from './workflows.ts';
 
@@ -187,6 +188,7 @@ export async function seedDemo(deps: Deps, options: { investors?: number } = {})
     const journeys = investors.map((investor) => makeJourney(DEMO_DEAL_ID, workflow, investor, rnd, tx, now.getTime(), nextReference()));
     await insertInvestors(tx.db, investors, now);
     await insertJourneys(tx.db, journeys);
+    await seedDemoPaymentSettings(tx, DEMO_DEAL_ID, 'GBP');
     return { dealId: DEMO_DEAL_ID, created: true, investors: count };
   });
 }

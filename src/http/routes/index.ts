@@ -11,6 +11,7 @@ import { importRoutes } from './imports.ts';
 import { investorRoutes } from './investors.ts';
 import { journeyRoutes } from './journeys.ts';
 import { paymentReferenceRoutes } from './payment-references.ts';
+import { paymentRoutes } from './payments.ts';
 import { portfolioRoutes } from './portfolio.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { whoamiRoutes } from './whoami.ts';
@@ -34,4 +35,5 @@ export const routes: RouteModule[] = [
   portfolioRoutes,
   webhookRoutes,
   backOfficeRoutes,
+  paymentRoutes,
 ];

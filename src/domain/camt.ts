@@ -1,0 +1,154 @@
+// ISO 20022 bank-to-customer messages: camt.053 (BankToCustomerStatement, Document/BkToCstmrStmt/
+// Stmt) and camt.054 (BankToCustomerDebitCreditNotification, Document/BkToCstmrDbtCdtNtfctn/Ntfctn),
+// versions 001.02 to 001.08, recognised by the Document's namespace
+// (urn:iso:std:iso:20022:tech:xsd:camt.053.001.08). Each Stmt/Ntfctn has an Acct and entries (Ntry);
+// an entry (ReportEntry) has Amt with a Ccy attribute, CdtDbtInd (CRDT/DBIT), RvslInd, BookgDt and
+// ValDt (Dt or DtTm), AcctSvcrRef, and NtryDtls/TxDtls, one per transaction of a batched entry. A
+// transaction (EntryTransaction) has Refs (AcctSvcrRef, EndToEndId), its amount (Amt from 001.03
+// on, AmtDtls/TxAmt/Amt in every version), RltdPties/Dbtr (the name directly up to 001.07,
+// Dbtr/Pty/Nm from 001.08 on, where Dbtr became a choice of party or agent) and DbtrAcct, and
+// RmtInf with Ustrd lines and Strd/CdtrRefInf (Tp/CdOrPrtry/Cd SCOR, Ref).
+//
+// Parsing is fast-xml-parser's; a DOCTYPE (and with it every entity declaration) is refused before
+// parsing, so entity expansion ("billion laughs") cannot happen.
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { AppError } from './errors.ts';
+import { isStatementAmount, type ParsedStatement, type StatementLine } from './payment-line.ts';
+
+const NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:camt\.(053|054)\.001\.(\d{2})$/;
+export const supportedCamtVersions = ['02', '03', '04', '05', '06', '07', '08'] as const;
+
+const bad = (detail: string) => new AppError('validation', detail, { errors: [{ in: 'body', field: 'statement', detail }] });
+
+type Node = Record<string, unknown>;
+const arrays = new Set(['Stmt', 'Ntfctn', 'Ntry', 'NtryDtls', 'TxDtls', 'Ustrd', 'Strd', 'CdtrRefInf']);
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  // Element prefixes go (ns:Ntry is Ntry); xmlns attributes stay, for the version.
+  transformTagName: (name) => name.replace(/^[^:]*:/, ''),
+  parseTagValue: false,
+  parseAttributeValue: false,
+  processEntities: false,
+  trimValues: true,
+  isArray: (name) => arrays.has(name.replace(/^[^:]*:/, '')),
+});
+
+export function parseCamt(xml: string): ParsedStatement {
+  // No DOCTYPE: camt messages never have one, and it is where entities are declared.
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw bad('The statement declares a DOCTYPE or entities; they are not accepted');
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) throw bad(`The statement is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`);
+  const tree = parser.parse(xml) as Node;
+  const document = tree['Document'] as Node | undefined;
+  if (!document || typeof document !== 'object') throw bad('The statement has no ISO 20022 Document element');
+  const namespace = Object.entries(document)
+    .filter(([k]) => k.startsWith('@xmlns'))
+    .map(([, v]) => String(v))
+    .find((v) => NAMESPACE.test(v));
+  const found = namespace?.match(NAMESPACE);
+  if (!found) throw bad('The Document is not a camt.053 or camt.054 message (namespace urn:iso:std:iso:20022:tech:xsd:camt.05x.001.nn)');
+  const [, kind, version] = found;
+  if (!(supportedCamtVersions as readonly string[]).includes(version!)) throw bad(`camt.${kind}.001.${version} is not supported (001.02 to 001.08 are)`);
+  const message = (kind === '053' ? document['BkToCstmrStmt'] : document['BkToCstmrDbtCdtNtfctn']) as Node | undefined;
+  if (!message) throw bad(`The camt.${kind} Document lacks its message element`);
+  const reports = ((kind === '053' ? message['Stmt'] : message['Ntfctn']) ?? []) as Node[];
+  const lines: StatementLine[] = [];
+  reports.forEach((report, r) => {
+    const account = accountId(report['Acct']);
+    ((report['Ntry'] ?? []) as Node[]).forEach((entry, e) => lines.push(...entryLines(entry, account, `${kind === '053' ? 'Stmt' : 'Ntfctn'}[${r + 1}]/Ntry[${e + 1}]`)));
+  });
+  return { format: kind === '053' ? 'camt.053' : 'camt.054', version: `001.${version}`, messageId: text(path(message, 'GrpHdr', 'MsgId')), lines };
+}
+
+function path(node: unknown, ...keys: string[]): unknown {
+  let at = node;
+  for (const key of keys) {
+    if (Array.isArray(at)) at = at[0];
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Node)[key];
+  }
+  return Array.isArray(at) ? at[0] : at;
+}
+
+function text(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'object') {
+    const inner = (value as Node)['#text'];
+    return inner === undefined ? null : String(inner);
+  }
+  const s = String(value).trim();
+  return s === '' ? null : s;
+}
+
+const accountId = (acct: unknown) => text(path(acct, 'Id', 'IBAN')) ?? text(path(acct, 'Id', 'Othr', 'Id'));
+const dateOf = (node: unknown) => (text(path(node, 'Dt')) ?? text(path(node, 'DtTm'))?.slice(0, 10) ?? null);
+
+function amountOf(node: unknown, where: string): { amount: string; currency: string } | null {
+  if (node === undefined) return null;
+  const amount = text(node);
+  const currency = node !== null && typeof node === 'object' ? String((node as Node)['@Ccy'] ?? '') : '';
+  if (!amount || !isStatementAmount(amount)) throw bad(`${where}: the amount ${JSON.stringify(amount)} is not a decimal amount`);
+  if (!/^[A-Z]{3}$/.test(currency)) throw bad(`${where}: the amount has no ISO 4217 Ccy attribute`);
+  return { amount, currency };
+}
+
+function direction(indicator: string | null, where: string): 'credit' | 'debit' {
+  if (indicator === 'CRDT') return 'credit';
+  if (indicator === 'DBIT') return 'debit';
+  throw bad(`${where}: CdtDbtInd must be CRDT or DBIT`);
+}
+
+const partyName = (party: unknown) => text(path(party, 'Nm')) ?? text(path(party, 'Pty', 'Nm'));
+
+function entryLines(entry: Node, account: string | null, where: string): StatementLine[] {
+  const entryAmount = amountOf(entry['Amt'], where);
+  if (!entryAmount) throw bad(`${where}: the entry has no Amt`);
+  const entryDirection = direction(text(entry['CdtDbtInd']), where);
+  const reversal = text(entry['RvslInd']) === 'true';
+  const bookingDate = dateOf(entry['BookgDt']);
+  const valueDate = dateOf(entry['ValDt']);
+  const entryRef = text(entry['AcctSvcrRef']);
+  const transactions = ((entry['NtryDtls'] ?? []) as Node[]).flatMap((d) => (d['TxDtls'] ?? []) as Node[]);
+  const base = { reversal, bookingDate, valueDate, account };
+  if (transactions.length === 0) {
+    const info = text(entry['AddtlNtryInf']);
+    return [{
+      ...base, ...entryAmount, direction: entryDirection, entryReference: entryRef, endToEndId: null, debtorName: null, debtorAccount: null,
+      structuredReferences: [], remittance: info ? [info] : [], bankKey: entryRef,
+    }];
+  }
+  const batched = transactions.length > 1;
+  return transactions.map((tx, t) => {
+    const at = `${where}/TxDtls[${t + 1}]`;
+    const txRef = text(path(tx, 'Refs', 'AcctSvcrRef'));
+    const own = amountOf(path(tx, 'Amt'), at) ?? amountOf(path(tx, 'AmtDtls', 'TxAmt', 'Amt'), at);
+    if (batched && !own) throw bad(`${at}: a transaction of a batched entry has no amount`);
+    const indicator = text(tx['CdtDbtInd']);
+    const structured = ((path(tx, 'RmtInf') as Node | undefined)?.['Strd'] as Node[] | undefined ?? [])
+      .flatMap((s) => (s['CdtrRefInf'] ?? []) as Node[])
+      .filter((c) => {
+        const code = text(path(c, 'Tp', 'CdOrPrtry', 'Cd'));
+        return code === null || code === 'SCOR';
+      })
+      .map((c) => text(c['Ref']))
+      .filter((r): r is string => r !== null);
+    const unstructured = (((path(tx, 'RmtInf') as Node | undefined)?.['Ustrd'] as unknown[] | undefined) ?? []).map(text).filter((u): u is string => u !== null);
+    const endToEnd = text(path(tx, 'Refs', 'EndToEndId'));
+    // Batched entries: the transaction's own bank reference, else the entry's and its position.
+    const bankKey = txRef ?? (entryRef === null ? null : batched ? `${entryRef}#${t + 1}` : entryRef);
+    return {
+      ...base,
+      ...(own ?? entryAmount),
+      direction: indicator ? direction(indicator, at) : entryDirection,
+      entryReference: txRef ?? entryRef,
+      endToEndId: endToEnd === 'NOTPROVIDED' ? null : endToEnd,
+      debtorName: partyName(path(tx, 'RltdPties', 'Dbtr')),
+      debtorAccount: accountId(path(tx, 'RltdPties', 'DbtrAcct')),
+      structuredReferences: structured,
+      remittance: unstructured,
+      bankKey,
+    };
+  });
+}

@@ -1,0 +1,81 @@
+// CSV statements (RFC 4180, csv-parse), with a column map given per import: which header names hold
+// the date, the amount, the currency, the reference or remittance text, the counterparty, and the
+// bank's own reference. A negative amount is a debit. Dates are YYYY-MM-DD.
+import { parse } from 'csv-parse/sync';
+import { AppError } from './errors.ts';
+import { isStatementAmount, type ParsedStatement, type StatementLine } from './payment-line.ts';
+
+export interface CsvColumnMap {
+  date: string;
+  amount: string;
+  currency: string;
+  reference: string;
+  counterparty?: string | undefined;
+  counterpartyAccount?: string | undefined;
+  bankReference?: string | undefined;
+  valueDate?: string | undefined;
+}
+
+export interface CsvOptions {
+  columns: CsvColumnMap;
+  delimiter: ',' | ';' | '\t';
+  decimalSeparator: '.' | ',';
+  /** The account the statement is for (part of each line's identity); optional. */
+  account?: string | undefined;
+}
+
+export const defaultCsvColumns: CsvColumnMap = { date: 'date', amount: 'amount', currency: 'currency', reference: 'reference', counterparty: 'counterparty', bankReference: 'bank_reference' };
+
+const bad = (detail: string, field = 'statement') => new AppError('validation', detail, { errors: [{ in: 'body', field, detail }] });
+
+export function parseCsvStatement(text: string, options: CsvOptions): ParsedStatement {
+  let records: Record<string, string>[];
+  try {
+    records = parse(text, { columns: true, bom: true, delimiter: options.delimiter, skip_empty_lines: true, trim: true });
+  } catch (err) {
+    throw bad(`The CSV statement cannot be read: ${(err as Error).message}`);
+  }
+  const header = records.length > 0 ? Object.keys(records[0]!) : [];
+  const { columns } = options;
+  for (const [role, name] of Object.entries(columns)) {
+    if (name !== undefined && records.length > 0 && !header.includes(name)) {
+      throw new AppError('validation', `The CSV has no column "${name}" (mapped as ${role}); its columns are ${header.join(', ')}`, {
+        errors: [{ in: 'query', field: `${role}Column`, detail: `no column "${name}" in the CSV header` }],
+      });
+    }
+  }
+  const lines = records.map((record, i): StatementLine => {
+    const row = `row ${i + 2}`;
+    const get = (name: string | undefined) => (name === undefined ? null : record[name]?.trim() || null);
+    let amount = (get(columns.amount) ?? '').replace(/\s/g, '');
+    if (options.decimalSeparator === ',') amount = amount.replace(/\./g, '').replace(',', '.');
+    const negative = amount.startsWith('-');
+    amount = amount.replace(/^[-+]/, '');
+    if (!isStatementAmount(amount)) throw bad(`${row}: the amount ${JSON.stringify(get(columns.amount))} is not a decimal amount`);
+    const currency = get(columns.currency)?.toUpperCase() ?? '';
+    if (!/^[A-Z]{3}$/.test(currency)) throw bad(`${row}: the currency ${JSON.stringify(currency)} is not an ISO 4217 code`);
+    const date = get(columns.date);
+    if (!date || !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw bad(`${row}: the date ${JSON.stringify(date)} is not YYYY-MM-DD`);
+    const valueDate = get(columns.valueDate) ?? date;
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(valueDate)) throw bad(`${row}: the value date ${JSON.stringify(valueDate)} is not YYYY-MM-DD`);
+    const bankReference = get(columns.bankReference);
+    const reference = get(columns.reference);
+    return {
+      direction: negative ? 'debit' : 'credit',
+      reversal: false,
+      amount,
+      currency,
+      bookingDate: date,
+      valueDate,
+      account: options.account ?? null,
+      entryReference: bankReference,
+      endToEndId: null,
+      debtorName: get(columns.counterparty),
+      debtorAccount: get(columns.counterpartyAccount),
+      structuredReferences: [],
+      remittance: reference ? [reference] : [],
+      bankKey: bankReference,
+    };
+  });
+  return { format: 'csv', version: null, messageId: null, lines };
+}

@@ -1,0 +1,195 @@
+// Reconciliation (admin): deal payment settings, statement imports, the queue of lines and staff
+// decisions on them, and the bookings made (or queued) on completion.
+import { Type } from 'typebox';
+import { AppError } from '../../domain/errors.ts';
+import { paymentLineStatuses, paymentOutcomes } from '../../domain/payment-line.ts';
+import { defaultCsvColumns } from '../../domain/statement-csv.ts';
+import { listJourneyBookings } from '../../operations/journey-bookings.ts';
+import { getPaymentSettings, putPaymentSettings } from '../../operations/payment-settings.ts';
+import { allocateLine, dismissLine, getPaymentLine, listPaymentLines } from '../../operations/payment-queue.ts';
+import { importStatement, type StatementInput } from '../../operations/reconcile.ts';
+import type { Api, AppContext } from '../app.ts';
+import { principalOf } from '../auth.ts';
+import { ExternalId, Page, PageQuery, StrictObject } from '../schemas/common.ts';
+import {
+  JourneyBooking, PaymentLine, PaymentLineWithDecisions, PaymentSettings, PaymentSettingsBody, Share, StatementImport, StatementQuery,
+} from '../schemas/payments.ts';
+
+const DealParams = Type.Object({ dealId: ExternalId });
+const LineParams = Type.Object({ lineId: Type.String({ format: 'uuid' }) });
+const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
+
+/** Statements use more concurrent connections than a request normally does, never the whole pool. */
+const importConcurrency = (ctx: AppContext) => (ctx.config.databaseUrl ? Math.max(1, Math.min(4, ctx.config.databasePoolSize - 2)) : 1);
+
+export async function paymentRoutes(app: Api, ctx: AppContext) {
+  app.put(
+    '/deals/deal/:dealId/payment-settings',
+    {
+      schema: {
+        tags: ['reconciliation'],
+        summary: "Set a deal's payment settings: payment step, fields, asset and price booked on completion",
+        params: DealParams,
+        body: PaymentSettingsBody,
+        response: { 200: PaymentSettings, 201: PaymentSettings },
+      },
+    },
+    async (request, reply) => {
+      const { settings, created } = await putPaymentSettings(ctx, request.params.dealId, request.body);
+      return reply.code(created ? 201 : 200).send(settings);
+    },
+  );
+
+  app.get(
+    '/deals/deal/:dealId/payment-settings',
+    { schema: { tags: ['reconciliation'], summary: "A deal's payment settings (defaults when never set)", params: DealParams, response: { 200: PaymentSettings } } },
+    async (request) => getPaymentSettings(ctx, request.params.dealId),
+  );
+
+  app.get(
+    '/payments/lines',
+    {
+      schema: {
+        tags: ['reconciliation'],
+        summary: 'Statement lines (the reconciliation queue with status=queued), in import order',
+        querystring: Type.Object({
+          status: Type.Optional(literals([...paymentLineStatuses, 'pending'] as const)),
+          outcome: Type.Optional(literals(paymentOutcomes)),
+          dealId: Type.Optional(ExternalId),
+          statementId: Type.Optional(Type.String({ format: 'uuid' })),
+          ...PageQuery,
+        }, { additionalProperties: false }),
+        response: { 200: Page(PaymentLine) },
+      },
+    },
+    async (request) => {
+      const { limit = 20, page = 1, ...filter } = request.query;
+      return listPaymentLines(ctx, filter, { limit, page });
+    },
+  );
+
+  app.get(
+    '/payments/lines/:lineId',
+    { schema: { tags: ['reconciliation'], summary: 'One line with every decision about it', params: LineParams, response: { 200: PaymentLineWithDecisions } } },
+    async (request) => getPaymentLine(ctx, request.params.lineId),
+  );
+
+  app.post(
+    '/payments/lines/:lineId/assign',
+    {
+      schema: {
+        tags: ['reconciliation'],
+        summary: 'Assign a queued credit to an investor of a deal (the investor moves when their total reaches the commitment)',
+        params: LineParams,
+        body: StrictObject({ dealId: ExternalId, investorUserId: ExternalId }),
+        response: { 200: PaymentLineWithDecisions },
+      },
+    },
+    async (request) => {
+      const line = await getPaymentLine(ctx, request.params.lineId);
+      return allocateLine(ctx, principalOf(request), request.params.lineId, [{ ...request.body, amount: line.amount }], 'assigned');
+    },
+  );
+
+  app.post(
+    '/payments/lines/:lineId/split',
+    {
+      schema: {
+        tags: ['reconciliation'],
+        summary: 'Split a queued credit across investors (shares add up to the line)',
+        params: LineParams,
+        body: StrictObject({ shares: Type.Array(Share, { minItems: 1, maxItems: 100 }) }),
+        response: { 200: PaymentLineWithDecisions },
+      },
+    },
+    async (request) => allocateLine(ctx, principalOf(request), request.params.lineId, request.body.shares, 'split'),
+  );
+
+  app.post(
+    '/payments/lines/:lineId/dismiss',
+    {
+      schema: {
+        tags: ['reconciliation'],
+        summary: 'Take a line out of the queue, with a reason (its money is taken back from any investor)',
+        params: LineParams,
+        body: StrictObject({ reason: Type.String({ minLength: 1, maxLength: 2000 }) }),
+        response: { 200: PaymentLineWithDecisions },
+      },
+    },
+    async (request) => dismissLine(ctx, principalOf(request), request.params.lineId, request.body.reason),
+  );
+
+  app.get(
+    '/payments/bookings',
+    {
+      schema: {
+        tags: ['reconciliation'],
+        summary: 'Subscriptions booked on completion, and bookings queued for staff (with the reason)',
+        querystring: Type.Object({ status: Type.Optional(literals(['booked', 'queued'] as const)), dealId: Type.Optional(ExternalId), ...PageQuery }, { additionalProperties: false }),
+        response: { 200: Page(JourneyBooking) },
+      },
+    },
+    async (request) => {
+      const { limit = 20, page = 1, ...filter } = request.query;
+      return listJourneyBookings(ctx, filter, { limit, page });
+    },
+  );
+
+  // The statement import takes raw XML or CSV bodies, up to STATEMENT_BODY_LIMIT: parsers of its
+  // own, in a scope of its own, so every other route still accepts JSON only.
+  await app.register(async (scope: Api) => {
+    for (const type of ['application/xml', 'text/xml', 'text/csv']) {
+      scope.addContentTypeParser(type, { parseAs: 'string', bodyLimit: ctx.config.statementBodyLimit }, (_request, body, done) => done(null, body));
+    }
+    scope.setErrorHandler((error) => {
+      if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        throw new AppError('payload-too-large', `The statement is larger than ${ctx.config.statementBodyLimit} bytes (STATEMENT_BODY_LIMIT)`);
+      }
+      throw error;
+    });
+    scope.post(
+      '/payments/statements',
+      {
+        bodyLimit: ctx.config.statementBodyLimit,
+        schema: {
+          tags: ['reconciliation'],
+          summary: 'Import a bank statement: ISO 20022 camt.053/camt.054 (application/xml) or CSV (text/csv, columns named in the query)',
+          description:
+            'camt.053 and camt.054, versions 001.02 to 001.08 (read from the namespace). CSV columns default to ' +
+            `${Object.entries(defaultCsvColumns).map(([k, v]) => `${k}=${v}`).join(', ')}. 201 with the import, or 200 when this file was imported ` +
+            'before (nothing changes). Malformed XML, a DOCTYPE or entity declaration, or a bad line: 400; larger than STATEMENT_BODY_LIMIT: 413.',
+          querystring: StatementQuery,
+          response: { 200: StatementImport, 201: StatementImport },
+        },
+      },
+      async (request, reply) => {
+        const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+        if (typeof request.body !== 'string') throw new AppError('unsupported-media-type', 'Send the statement as application/xml (camt.053/camt.054) or text/csv');
+        const q = request.query;
+        const input: StatementInput = type === 'text/csv'
+          ? {
+              kind: 'csv',
+              text: request.body,
+              csv: {
+                columns: {
+                  date: q.dateColumn ?? defaultCsvColumns.date,
+                  amount: q.amountColumn ?? defaultCsvColumns.amount,
+                  currency: q.currencyColumn ?? defaultCsvColumns.currency,
+                  reference: q.referenceColumn ?? defaultCsvColumns.reference,
+                  counterparty: q.counterpartyColumn,
+                  counterpartyAccount: q.counterpartyAccountColumn,
+                  bankReference: q.bankReferenceColumn,
+                  valueDate: q.valueDateColumn,
+                },
+                delimiter: q.delimiter === 'semicolon' ? ';' : q.delimiter === 'tab' ? '\t' : ',',
+                decimalSeparator: q.decimalSeparator === 'comma' ? ',' : '.',
+                account: q.account,
+              },
+            }
+          : { kind: 'xml', text: request.body };
+        const result = await importStatement(ctx, principalOf(request), input, { concurrency: importConcurrency(ctx) });
+        return reply.code(result.duplicate ? 200 : 201).send(result);
+      },
+    );
+  });
+}

@@ -1,0 +1,117 @@
+// Wire shapes of reconciliation: deal payment settings, statement imports, lines and bookings.
+import { Type } from 'typebox';
+import { paymentLineStatuses, paymentOutcomes } from '../../domain/payment-line.ts';
+import { ExternalId, StrictObject, Timestamp } from './common.ts';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const DecimalText = Type.String({ pattern: '^\\d{1,15}(\\.\\d{1,10})?$', description: 'decimal amount as text, e.g. "25000.00"' });
+const FieldKey = Type.String({ minLength: 1, maxLength: 64 });
+
+export const PaymentSettingsBody = StrictObject({
+  paymentStepId: Nullable(Type.String({ minLength: 1, maxLength: 128, description: 'the step a matched payment moves the investor to' })),
+  amountFieldKey: Type.Optional(Nullable(FieldKey)),
+  dateFieldKey: Type.Optional(Nullable(FieldKey)),
+  commitmentFieldKey: Type.Optional(FieldKey),
+  currencyFieldKey: Type.Optional(Nullable(FieldKey)),
+  assetId: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 999_999_999_999_999 }))),
+  pricePerUnit: Type.Optional(Nullable(DecimalText)),
+  unitDecimals: Type.Optional(Type.Integer({ minimum: 0, maximum: 12 })),
+});
+
+export const PaymentSettings = Type.Object({
+  dealId: Type.String(),
+  paymentStepId: Nullable(Type.String()),
+  amountFieldKey: Nullable(Type.String()),
+  dateFieldKey: Nullable(Type.String()),
+  commitmentFieldKey: Type.String(),
+  currencyFieldKey: Nullable(Type.String()),
+  assetId: Nullable(Type.Integer()),
+  pricePerUnit: Nullable(Type.String()),
+  unitDecimals: Type.Integer(),
+  updatedAt: Timestamp,
+});
+
+export const PaymentLine = Type.Object({
+  id: Type.String(),
+  statementId: Type.String(),
+  direction: Type.String({ description: 'credit or debit' }),
+  reversal: Type.Boolean(),
+  amount: Type.String(),
+  currency: Type.String(),
+  bookingDate: Nullable(Type.String()),
+  valueDate: Nullable(Type.String()),
+  account: Nullable(Type.String()),
+  entryReference: Nullable(Type.String()),
+  endToEndId: Nullable(Type.String()),
+  debtorName: Nullable(Type.String()),
+  debtorAccount: Nullable(Type.String()),
+  structuredReference: Nullable(Type.String()),
+  remittance: Nullable(Type.String()),
+  reference: Nullable(Type.String({ description: 'the RF reference found' })),
+  dealId: Nullable(Type.String()),
+  investorUserId: Nullable(Type.String()),
+  outcome: Type.String({ description: paymentOutcomes.join(', ') }),
+  status: Type.String({ description: `${paymentLineStatuses.join(', ')} (pending: matching not finished)` }),
+  detail: Nullable(Type.String()),
+  refusal: Type.Unknown({ description: 'the refused move (problem kind, detail, extensions), or null' }),
+  eventId: Nullable(Type.String({ description: 'the workflow event of the move this line made' })),
+  reversedByLineId: Nullable(Type.String()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const Decision = Type.Object({
+  id: Type.String(),
+  action: Type.String(),
+  outcome: Nullable(Type.String()),
+  status: Type.String(),
+  allocations: Type.Unknown(),
+  reason: Nullable(Type.String()),
+  refusal: Type.Unknown(),
+  eventId: Nullable(Type.String()),
+  decidedBy: Type.String(),
+  decidedAt: Timestamp,
+});
+
+export const PaymentLineWithDecisions = Type.Intersect([PaymentLine, Type.Object({ decisions: Type.Array(Decision) })]);
+
+export const StatementImport = Type.Object({
+  statement: Type.Object({
+    id: Type.String(),
+    format: Type.String(),
+    messageId: Nullable(Type.String()),
+    lineCount: Type.Integer(),
+    newLineCount: Type.Integer(),
+    importedBy: Type.String(),
+    importedAt: Timestamp,
+  }),
+  duplicate: Type.Boolean(),
+  outcomes: Type.Record(Type.String(), Type.Integer()),
+  statuses: Type.Record(Type.String(), Type.Integer()),
+});
+
+export const StatementQuery = Type.Object({
+  dateColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  valueDateColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  amountColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  currencyColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  referenceColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  counterpartyColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  counterpartyAccountColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  bankReferenceColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  delimiter: Type.Optional(Type.Union([Type.Literal('comma'), Type.Literal('semicolon'), Type.Literal('tab')])),
+  decimalSeparator: Type.Optional(Type.Union([Type.Literal('point'), Type.Literal('comma')])),
+  account: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+}, { additionalProperties: false });
+
+export const Share = StrictObject({ dealId: ExternalId, investorUserId: ExternalId, amount: DecimalText });
+
+export const JourneyBooking = Type.Object({
+  dealId: Type.String(),
+  investorUserId: Type.String(),
+  status: Type.String({ description: 'booked or queued' }),
+  subscriptionId: Nullable(Type.String()),
+  reason: Nullable(Type.String()),
+  eventId: Type.String(),
+  createdAt: Timestamp,
+});

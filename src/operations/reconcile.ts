@@ -1,0 +1,289 @@
+// Importing a bank statement and matching its credits (POST /payments/statements, `dealflow
+// reconcile`). Contract:
+// - the statement is parsed whole (camt.053/054 or CSV; malformed → 400, nothing stored);
+// - the same file again changes nothing (payment_statements.content_sha256), and a line already on
+//   file from another statement is not stored again (payment_lines.line_key);
+// - in one transaction the statement and its new lines are stored; debits and reversals are kept
+//   (status ignored), credits without a valid reference or with an unknown one are queued;
+// - then each investor's credits are judged in statement order, one transaction per investor under
+//   their journey lock (several investors at once on PostgreSQL): `matched` moves the investor to the
+//   deal's payment step through jumpToStep as the principal `reconciliation`; anything else, and a
+//   refused move, is queued;
+// - a reversal puts the credit it reverses back in the queue and takes its money back (no move).
+// A process that dies between the two phases leaves lines `pending`; importing the file again
+// finishes them.
+import { createHash } from 'node:crypto';
+import Big from 'big.js';
+import { AppError } from '../domain/errors.ts';
+import { parseCamt } from '../domain/camt.ts';
+import { judgeAmount, lineKeys, type ParsedStatement } from '../domain/payment-line.ts';
+import type { Principal } from '../domain/principal.ts';
+import { findReference } from '../domain/remittance.ts';
+import { type CsvOptions, parseCsvStatement } from '../domain/statement-csv.ts';
+import { findPaymentSettings, type PaymentSettings } from '../store/payment-settings.ts';
+import * as store from '../store/payments.ts';
+import { type Deps, inTransaction } from './deps.ts';
+import { jumpToStep } from './journeys.ts';
+import { recordPaymentMatched, recordPaymentQueued } from './payment-events.ts';
+
+/** The principal of moves made by reconciliation (recorded as the events' createdByUserId). */
+export const RECONCILIATION: Principal = { userId: 'reconciliation', role: 'admin', tokenKey: 'reconciliation' };
+
+export type StatementInput = { kind: 'xml'; text: string } | { kind: 'csv'; text: string; csv: CsvOptions };
+
+export interface ImportResult {
+  statement: store.StoredStatement;
+  /** True when this file was imported before: nothing changed (beyond finishing pending lines). */
+  duplicate: boolean;
+  /** This statement's lines by outcome and by status. */
+  outcomes: Record<string, number>;
+  statuses: Record<string, number>;
+}
+
+export function parseStatement(input: StatementInput): ParsedStatement {
+  return input.kind === 'xml' ? parseCamt(input.text) : parseCsvStatement(input.text, input.csv);
+}
+
+export async function importStatement(deps: Deps, principal: Principal, input: StatementInput, options: { concurrency?: number } = {}): Promise<ImportResult> {
+  const parsed = parseStatement(input);
+  const sha256 = createHash('sha256').update(input.text).digest('hex');
+  const keys = lineKeys(parsed.lines);
+  const found = parsed.lines.map((l) => (l.direction === 'credit' && !l.reversal ? findReference(l.structuredReferences, l.remittance) : null));
+  const resolved = await store.resolveReferences(deps.db, [...new Set(found.map((f) => f?.reference).filter((r): r is string => !!r))]);
+  const lines: store.NewLine[] = parsed.lines.map((line, i) => {
+    const base = { ...line, id: deps.newId(), key: keys[i]!, reference: null, dealId: null, investorUserId: null, detail: null };
+    if (line.reversal) return { ...base, outcome: 'reversal', status: 'pending' };
+    if (line.direction === 'debit') return { ...base, outcome: 'debit', status: 'ignored' };
+    const { reference, rejected } = found[i]!;
+    if (!reference) {
+      const detail = rejected.length ? `no valid RF reference; check digits fail for ${rejected.join(', ')}` : 'no RF reference in the structured or unstructured remittance information';
+      return { ...base, outcome: 'no-reference', status: 'queued', detail };
+    }
+    const journey = resolved.get(reference);
+    if (!journey) return { ...base, reference, outcome: 'unknown-reference', status: 'queued', detail: `${reference} is no investor's payment reference` };
+    return { ...base, reference, ...journey, outcome: null, status: 'pending' };
+  });
+
+  const at = deps.clock();
+  const stored = await inTransaction(deps, async (tx) => {
+    const statement = await store.insertStatement(tx.db, {
+      id: tx.newId(), sha256, format: parsed.format, messageId: parsed.messageId, lineCount: lines.length, importedBy: principal.userId, importedAt: at,
+    });
+    if (!statement) return undefined;
+    const inserted = await store.insertLines(tx.db, statement.id, lines, at);
+    await store.setNewLineCount(tx.db, statement.id, inserted.size);
+    const decided = lines.filter((l) => inserted.has(l.id) && l.status !== 'pending').map((l) => l.id);
+    await store.recordImportDecisions(tx.db, decided, principal.userId, at);
+    for (const line of await store.findLines(tx.db, lines.filter((l) => inserted.has(l.id) && l.status === 'queued').map((l) => l.id))) {
+      await recordPaymentQueued(tx, { line });
+    }
+    return { ...statement, newLineCount: inserted.size };
+  });
+  const statement = stored ?? (await store.findStatementBySha(deps.db, sha256));
+  if (!statement) throw new Error('a statement that conflicted on its content is not on file');
+
+  await matchPendingLines(deps, statement.id, options.concurrency ?? 1);
+  const counts = await store.countStatementLines(deps.db, statement.id);
+  const outcomes: Record<string, number> = {};
+  const statuses: Record<string, number> = {};
+  for (const [key, n] of Object.entries(counts)) {
+    const [outcome, status] = key.split('/') as [string, string];
+    outcomes[outcome] = (outcomes[outcome] ?? 0) + n;
+    statuses[status] = (statuses[status] ?? 0) + n;
+  }
+  return { statement, duplicate: stored === undefined, outcomes, statuses };
+}
+
+/** Judges the statement's pending credits, investor by investor, then applies its reversals. */
+async function matchPendingLines(deps: Deps, statementId: string, concurrency: number): Promise<void> {
+  const pending = await store.statementLines(deps.db, statementId, 'pending');
+  const credits = pending.filter((l) => !l.reversal && l.dealId !== null && l.investorUserId !== null);
+  const groups = new Map<string, { dealId: string; investorUserId: string; lineIds: string[] }>();
+  for (const line of credits) {
+    const key = JSON.stringify([line.dealId, line.investorUserId]);
+    const group = groups.get(key) ?? { dealId: line.dealId!, investorUserId: line.investorUserId!, lineIds: [] };
+    group.lineIds.push(line.id);
+    groups.set(key, group);
+  }
+  const dealIds = [...new Set(credits.map((l) => l.dealId!))];
+  const settings = await findPaymentSettings(deps.db, dealIds);
+  const currencies = await store.dealCurrencies(deps.db, dealIds);
+  await eachConcurrently([...groups.values()], concurrency, (group) =>
+    matchInvestorLines(deps, group, settings.get(group.dealId) ?? defaultSettings(group.dealId), currencies.get(group.dealId) ?? null),
+  );
+  for (const reversal of pending.filter((l) => l.reversal)) await applyReversal(deps, reversal);
+}
+
+export const defaultSettings = (dealId: string): PaymentSettings => ({
+  dealId, paymentStepId: null, amountFieldKey: null, dateFieldKey: null, commitmentFieldKey: 'committed_amount', currencyFieldKey: 'currency',
+  assetId: null, pricePerUnit: null, unitDecimals: 0, updatedAt: new Date(0).toISOString(),
+});
+
+/** Runs `work` over `items`, at most `limit` at a time; the first failure is thrown once all stop. */
+async function eachConcurrently<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: unknown;
+  const lane = async () => {
+    while (failure === undefined && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await work(item);
+      } catch (err) {
+        failure ??= err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  if (failure !== undefined) throw failure;
+}
+
+/** Amounts written into event data keep at least two decimals ("25000.00"). */
+const moneyText = (value: string) => {
+  const big = new Big(value);
+  return big.round(2).eq(big) ? big.toFixed(2) : big.toFixed();
+};
+
+/** What a refused move is kept as on the line: the problem's kind, detail and extensions. */
+export const refusalOf = (err: AppError) => ({ kind: err.kind, detail: err.message, ...(err.extensions ?? {}), ...(err.errors ? { errors: err.errors } : {}) });
+
+/**
+ * One investor's pending credits, in statement order, under their journey lock. Also the path of a
+ * staff assignment (payment-queue.ts), through applyCredit.
+ */
+async function matchInvestorLines(
+  deps: Deps,
+  group: { dealId: string; investorUserId: string; lineIds: string[] },
+  settings: PaymentSettings,
+  dealCurrency: string | null,
+): Promise<void> {
+  await inTransaction(deps, async (tx) => {
+    const facts = await store.lockJourneyPaymentFacts(tx.db, group, { commitment: settings.commitmentFieldKey, currency: settings.currencyFieldKey });
+    const lines = await store.lockPendingLines(tx.db, group.lineIds);
+    if (!facts) {
+      for (const line of lines) await queue(tx, line, { outcome: 'unknown-reference', detail: 'the journey of this reference has no events' });
+      return;
+    }
+    let received = facts.received;
+    for (const line of lines) {
+      const result = await applyCredit(tx, {
+        line, dealId: group.dealId, investorUserId: group.investorUserId, amount: line.amount, received, settings,
+        commitment: facts.commitment, commitmentCurrency: facts.commitmentCurrency ?? dealCurrency, by: RECONCILIATION.userId, action: 'imported',
+        staff: false,
+      });
+      received = result.received;
+    }
+  });
+}
+
+async function queue(tx: Deps, line: store.PaymentLine, d: { outcome: store.PaymentLine['outcome']; detail: string }) {
+  await store.recordDecision(tx.db, { id: tx.newId(), lineId: line.id, action: 'imported', outcome: d.outcome, status: 'queued', detail: d.detail, by: RECONCILIATION.userId, at: tx.clock() });
+  await recordPaymentQueued(tx, { line: { ...line, outcome: d.outcome, status: 'queued', detail: d.detail } });
+}
+
+export interface CreditInput {
+  line: store.PaymentLine;
+  dealId: string;
+  investorUserId: string;
+  /** The part of the line for this investor (all of it, or a split's share). */
+  amount: string;
+  received: string;
+  settings: PaymentSettings;
+  commitment: string | null;
+  commitmentCurrency: string | null;
+  by: string;
+  action: 'imported' | 'assigned' | 'split';
+  /** A staff decision: the money is accepted whatever the amount, and the line leaves the queue. */
+  staff: boolean;
+  /** Allocations to append with this one (a staff decision first takes back the line's earlier ones). */
+  takeBack?: store.NewAllocation[];
+  /** Record the decision on the line (false for all but the last part of a split). */
+  decide?: boolean;
+}
+
+/**
+ * Judges one credit for one investor (the caller holds their journey lock), allocates the money,
+ * and moves the investor when their total reaches the commitment. Returns the new total received
+ * and the move's event, or the refusal.
+ */
+export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ received: string; outcome: string; eventId: string | null; refusal: unknown }> {
+  const { line, settings } = input;
+  const at = tx.clock();
+  const judged = judgeAmount({ amount: input.amount, currency: line.currency, commitment: input.commitment, commitmentCurrency: input.commitmentCurrency, received: input.received });
+  const decide = input.decide ?? true;
+  const base = { id: tx.newId(), lineId: line.id, action: input.action, outcome: judged.outcome, dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail, by: input.by, at } as const;
+  const takeBack = input.takeBack ?? [];
+  if (judged.outcome === 'wrong-currency' || (judged.outcome === 'overpaid' && !input.staff)) {
+    if (input.staff) throw new AppError('unprocessable', `The line cannot be accepted for investor ${input.investorUserId}: ${judged.detail}`);
+    await store.recordDecision(tx.db, { ...base, status: 'queued', allocations: takeBack });
+    await recordPaymentQueued(tx, { line: { ...line, outcome: judged.outcome, status: 'queued', dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail } });
+    return { received: input.received, outcome: judged.outcome, eventId: null, refusal: null };
+  }
+  const allocations = [...takeBack, { id: tx.newId(), dealId: input.dealId, investorUserId: input.investorUserId, amount: input.amount, currency: line.currency, valueDate: line.valueDate ?? line.bookingDate }];
+  if (judged.outcome === 'partial') {
+    const status = input.staff ? 'matched' : 'queued';
+    if (decide) await store.recordDecision(tx.db, { ...base, status, allocations });
+    else await store.recordDecision(tx.db, { ...base, status: 'queued', allocations });
+    if (status === 'queued' && decide) await recordPaymentQueued(tx, { line: { ...line, outcome: 'partial', status, dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail } });
+    return { received: judged.total, outcome: judged.outcome, eventId: null, refusal: null };
+  }
+  // matched (or overpaid, accepted by staff): move the investor to the payment step.
+  let eventId: string | null = null;
+  let refusal: Record<string, unknown> | null = null;
+  if (!settings.paymentStepId) {
+    refusal = { kind: 'unprocessable', detail: `deal ${input.dealId} names no payment step (PUT /deals/deal/{dealId}/payment-settings)` };
+  } else {
+    const data: [string, string][] = [];
+    if (settings.amountFieldKey) data.push([settings.amountFieldKey, moneyText(judged.total)]);
+    const date = line.valueDate ?? line.bookingDate;
+    if (settings.dateFieldKey && date) data.push([settings.dateFieldKey, date]);
+    try {
+      const event = await jumpToStep(tx, RECONCILIATION, input.dealId, { investorUserId: input.investorUserId, targetStepId: settings.paymentStepId, data: Object.fromEntries(data) });
+      eventId = event.id;
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      refusal = refusalOf(err);
+    }
+  }
+  const status = eventId ? 'matched' : 'queued';
+  await store.recordDecision(tx.db, { ...base, status: decide ? status : 'queued', allocations, refusal, eventId });
+  if (eventId) {
+    // Queued partial lines exist only when money was received before this line.
+    const earlier = new Big(input.received).gt(0) ? await store.queuedPartialLines(tx.db, input.dealId, input.investorUserId) : [];
+    for (const id of earlier) {
+      if (id === line.id) continue;
+      await store.recordDecision(tx.db, { id: tx.newId(), lineId: id, action: 'settled', outcome: null, status: 'matched', reason: `completed by line ${line.id}`, eventId, by: input.by, at });
+    }
+    await recordPaymentMatched(tx, {
+      line: { ...line, outcome: judged.outcome, status: 'matched', dealId: input.dealId, investorUserId: input.investorUserId, eventId, detail: judged.detail },
+      dealId: input.dealId, investorUserId: input.investorUserId, paymentStepId: settings.paymentStepId!, eventId, received: judged.total,
+    });
+  } else if (decide) {
+    await recordPaymentQueued(tx, { line: { ...line, outcome: judged.outcome, status: 'queued', dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail, refusal } });
+  }
+  return { received: judged.total, outcome: judged.outcome, eventId, refusal };
+}
+
+/** A reversal: the credit it reverses goes back to the queue and its money is taken back. */
+async function applyReversal(deps: Deps, reversal: store.PaymentLine): Promise<void> {
+  await inTransaction(deps, async (tx) => {
+    const [locked] = await store.lockPendingLines(tx.db, [reversal.id]);
+    if (!locked) return;
+    const at = tx.clock();
+    const originalId = reversal.direction === 'debit' ? await store.findReversedCredit(tx.db, reversal) : undefined;
+    if (!originalId) {
+      await store.recordDecision(tx.db, { id: tx.newId(), lineId: reversal.id, action: 'imported', outcome: 'reversal', status: 'ignored', detail: 'reverses no credit on file', by: RECONCILIATION.userId, at });
+      return;
+    }
+    const original = (await store.findLine(tx.db, originalId))!;
+    const held = await store.lineAllocations(tx.db, original.id);
+    for (const a of held) await store.lockJourneyPaymentFacts(tx.db, a, { commitment: 'committed_amount', currency: null });
+    const status = original.status === 'dismissed' ? 'dismissed' : 'queued';
+    const detail = `reversed by line ${reversal.id}${original.status === 'matched' ? '; the investor was not moved back' : ''}`;
+    await store.recordDecision(tx.db, {
+      id: tx.newId(), lineId: original.id, action: 'reversed', outcome: null, status, detail, reversedByLineId: reversal.id, by: RECONCILIATION.userId, at,
+      allocations: held.map((a) => ({ id: tx.newId(), ...a, amount: new Big(a.amount).neg().toFixed(), valueDate: reversal.valueDate })),
+    });
+    await store.recordDecision(tx.db, { id: tx.newId(), lineId: reversal.id, action: 'imported', outcome: 'reversal', status: 'ignored', detail: `reverses line ${original.id}`, by: RECONCILIATION.userId, at });
+    if (status === 'queued') await recordPaymentQueued(tx, { line: { ...original, status, detail, reversedByLineId: reversal.id } });
+  });
+}

@@ -1,0 +1,57 @@
+// deal_payment_settings: per deal, where reconciliation moves a paying investor and what it reads
+// and writes, and what is booked on completion.
+import { type Kysely, sql } from 'kysely';
+import type { DB } from './schema.ts';
+
+export interface PaymentSettings {
+  dealId: string;
+  paymentStepId: string | null;
+  amountFieldKey: string | null;
+  dateFieldKey: string | null;
+  commitmentFieldKey: string;
+  currencyFieldKey: string | null;
+  assetId: number | null;
+  pricePerUnit: string | null;
+  unitDecimals: number;
+  updatedAt: string;
+}
+
+type Row = {
+  deal_id: string; payment_step_id: string | null; amount_field_key: string | null; date_field_key: string | null;
+  commitment_field_key: string; currency_field_key: string | null; asset_id: string | null; price_per_unit: string | null;
+  unit_decimals: number; updated_at: Date;
+};
+
+const toSettings = (r: Row): PaymentSettings => ({
+  dealId: r.deal_id,
+  paymentStepId: r.payment_step_id,
+  amountFieldKey: r.amount_field_key,
+  dateFieldKey: r.date_field_key,
+  commitmentFieldKey: r.commitment_field_key,
+  currencyFieldKey: r.currency_field_key,
+  assetId: r.asset_id === null ? null : Number(r.asset_id),
+  pricePerUnit: r.price_per_unit,
+  unitDecimals: r.unit_decimals,
+  updatedAt: r.updated_at.toISOString(),
+});
+
+export async function findPaymentSettings(db: Kysely<DB>, dealIds: readonly string[]): Promise<Map<string, PaymentSettings>> {
+  if (dealIds.length === 0) return new Map();
+  const { rows } = await sql<Row>`select * from deal_payment_settings where deal_id = any(${[...dealIds]}::text[])`.execute(db);
+  return new Map(rows.map((r) => [r.deal_id, toSettings(r)]));
+}
+
+export async function upsertPaymentSettings(db: Kysely<DB>, s: Omit<PaymentSettings, 'updatedAt'>, now: Date): Promise<{ settings: PaymentSettings; created: boolean }> {
+  const { rows } = await sql<Row & { inserted: boolean }>`
+    insert into deal_payment_settings as s (deal_id, payment_step_id, amount_field_key, date_field_key, commitment_field_key,
+      currency_field_key, asset_id, price_per_unit, unit_decimals, updated_at)
+    values (${s.dealId}, ${s.paymentStepId}, ${s.amountFieldKey}, ${s.dateFieldKey}, ${s.commitmentFieldKey}, ${s.currencyFieldKey},
+      ${s.assetId}, ${s.pricePerUnit}::numeric, ${s.unitDecimals}, ${now})
+    on conflict (deal_id) do update set payment_step_id = excluded.payment_step_id, amount_field_key = excluded.amount_field_key,
+      date_field_key = excluded.date_field_key, commitment_field_key = excluded.commitment_field_key,
+      currency_field_key = excluded.currency_field_key, asset_id = excluded.asset_id, price_per_unit = excluded.price_per_unit,
+      unit_decimals = excluded.unit_decimals, updated_at = excluded.updated_at
+    returning s.*, (xmax = 0) as inserted`.execute(db);
+  const { inserted, ...row } = rows[0]!;
+  return { settings: toSettings(row), created: inserted };
+}

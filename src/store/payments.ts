@@ -1,0 +1,353 @@
+// Statements, their lines, the money allocated to investors, and every decision about a line.
+// Amounts are numeric, written and read as decimal text; dates are read as `::text`.
+import { type Kysely, sql } from 'kysely';
+import type { PaymentDecisionAction, PaymentLineStatus, PaymentOutcome, StatementLine } from '../domain/payment-line.ts';
+import type { DB } from './schema.ts';
+
+export interface StoredStatement {
+  id: string;
+  format: string;
+  messageId: string | null;
+  lineCount: number;
+  newLineCount: number;
+  importedBy: string;
+  importedAt: string;
+}
+
+type StatementRow = { id: string; format: string; message_id: string | null; line_count: number; new_line_count: number; imported_by: string; imported_at: Date };
+const toStatement = (r: StatementRow): StoredStatement => ({
+  id: r.id, format: r.format, messageId: r.message_id, lineCount: r.line_count, newLineCount: r.new_line_count,
+  importedBy: r.imported_by, importedAt: r.imported_at.toISOString(),
+});
+
+/** Inserts the statement unless one with the same content exists; undefined when it did. */
+export async function insertStatement(
+  db: Kysely<DB>,
+  s: { id: string; sha256: string; format: string; messageId: string | null; lineCount: number; importedBy: string; importedAt: Date },
+): Promise<StoredStatement | undefined> {
+  const { rows } = await sql<StatementRow>`
+    insert into payment_statements (id, content_sha256, format, message_id, line_count, new_line_count, imported_by, imported_at)
+    values (${s.id}, ${s.sha256}, ${s.format}, ${s.messageId}, ${s.lineCount}, 0, ${s.importedBy}, ${s.importedAt})
+    on conflict (content_sha256) do nothing
+    returning *`.execute(db);
+  return rows[0] && toStatement(rows[0]);
+}
+
+export async function findStatementBySha(db: Kysely<DB>, sha256: string): Promise<StoredStatement | undefined> {
+  const { rows } = await sql<StatementRow>`select * from payment_statements where content_sha256 = ${sha256}`.execute(db);
+  return rows[0] && toStatement(rows[0]);
+}
+
+export async function setNewLineCount(db: Kysely<DB>, statementId: string, n: number) {
+  await sql`update payment_statements set new_line_count = ${n} where id = ${statementId}`.execute(db);
+}
+
+export interface NewLine extends StatementLine {
+  id: string;
+  key: string;
+  reference: string | null;
+  dealId: string | null;
+  investorUserId: string | null;
+  outcome: PaymentOutcome | null;
+  status: PaymentLineStatus | 'pending';
+  detail: string | null;
+}
+
+const CHUNK = 500;
+
+/** Inserts lines whose key is new (ON CONFLICT DO NOTHING); returns the ids of those inserted. */
+export async function insertLines(db: Kysely<DB>, statementId: string, lines: readonly NewLine[], now: Date): Promise<Set<string>> {
+  const inserted = new Set<string>();
+  for (let i = 0; i < lines.length; i += CHUNK) {
+    const chunk = lines.slice(i, i + CHUNK);
+    const col = <T>(f: (l: NewLine) => T) => chunk.map(f);
+    const { rows } = await sql<{ id: string }>`
+      insert into payment_lines (id, statement_id, line_key, direction, reversal, amount, currency, booking_date, value_date, account,
+        entry_reference, end_to_end_id, debtor_name, debtor_account, structured_reference, remittance, reference, deal_id,
+        investor_user_id, outcome, status, detail, created_at, updated_at)
+      select t.id, ${statementId}::uuid, t.key, t.direction, t.reversal, t.amount, t.currency, t.booking_date, t.value_date, t.account,
+        t.entry_reference, t.end_to_end_id, t.debtor_name, t.debtor_account, t.structured_reference, t.remittance, t.reference, t.deal_id,
+        t.investor_user_id, t.outcome, t.status, t.detail, ${now}::timestamptz, ${now}::timestamptz
+      from unnest(${col((l) => l.id)}::uuid[], ${col((l) => l.key)}::text[], ${col((l) => l.direction)}::text[], ${col((l) => l.reversal)}::boolean[],
+        ${col((l) => l.amount)}::numeric[], ${col((l) => l.currency)}::text[], ${col((l) => l.bookingDate)}::date[], ${col((l) => l.valueDate)}::date[],
+        ${col((l) => l.account)}::text[], ${col((l) => l.entryReference)}::text[], ${col((l) => l.endToEndId)}::text[], ${col((l) => l.debtorName)}::text[],
+        ${col((l) => l.debtorAccount)}::text[], ${col((l) => l.structuredReferences[0] ?? null)}::text[], ${col((l) => (l.remittance.length ? l.remittance.join('\n') : null))}::text[],
+        ${col((l) => l.reference)}::text[], ${col((l) => l.dealId)}::text[], ${col((l) => l.investorUserId)}::text[], ${col((l) => l.outcome ?? 'no-reference')}::text[],
+        ${col((l) => l.status)}::text[], ${col((l) => l.detail)}::text[])
+        as t(id, key, direction, reversal, amount, currency, booking_date, value_date, account, entry_reference, end_to_end_id, debtor_name,
+          debtor_account, structured_reference, remittance, reference, deal_id, investor_user_id, outcome, status, detail)
+      on conflict (line_key) do nothing
+      returning id`.execute(db);
+    for (const r of rows) inserted.add(r.id);
+  }
+  return inserted;
+}
+
+export interface PaymentLine {
+  id: string;
+  statementId: string;
+  direction: 'credit' | 'debit';
+  reversal: boolean;
+  amount: string;
+  currency: string;
+  bookingDate: string | null;
+  valueDate: string | null;
+  account: string | null;
+  entryReference: string | null;
+  endToEndId: string | null;
+  debtorName: string | null;
+  debtorAccount: string | null;
+  structuredReference: string | null;
+  remittance: string | null;
+  reference: string | null;
+  dealId: string | null;
+  investorUserId: string | null;
+  outcome: PaymentOutcome;
+  status: PaymentLineStatus | 'pending';
+  detail: string | null;
+  refusal: unknown;
+  eventId: string | null;
+  reversedByLineId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const LINE_COLUMNS = sql`id, statement_id, direction, reversal, amount::text as amount, currency, booking_date::text as booking_date,
+  value_date::text as value_date, account, entry_reference, end_to_end_id, debtor_name, debtor_account, structured_reference, remittance,
+  reference, deal_id, investor_user_id, outcome, status, detail, refusal, event_id, reversed_by_line_id, created_at, updated_at`;
+
+type LineRow = {
+  id: string; statement_id: string; direction: 'credit' | 'debit'; reversal: boolean; amount: string; currency: string;
+  booking_date: string | null; value_date: string | null; account: string | null; entry_reference: string | null; end_to_end_id: string | null;
+  debtor_name: string | null; debtor_account: string | null; structured_reference: string | null; remittance: string | null;
+  reference: string | null; deal_id: string | null; investor_user_id: string | null; outcome: PaymentOutcome; status: PaymentLine['status'];
+  detail: string | null; refusal: unknown; event_id: string | null; reversed_by_line_id: string | null; created_at: Date; updated_at: Date;
+};
+
+const toLine = (r: LineRow): PaymentLine => ({
+  id: r.id, statementId: r.statement_id, direction: r.direction, reversal: r.reversal, amount: r.amount, currency: r.currency,
+  bookingDate: r.booking_date, valueDate: r.value_date, account: r.account, entryReference: r.entry_reference, endToEndId: r.end_to_end_id,
+  debtorName: r.debtor_name, debtorAccount: r.debtor_account, structuredReference: r.structured_reference, remittance: r.remittance,
+  reference: r.reference, dealId: r.deal_id, investorUserId: r.investor_user_id, outcome: r.outcome, status: r.status, detail: r.detail,
+  refusal: r.refusal, eventId: r.event_id, reversedByLineId: r.reversed_by_line_id, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function findLine(db: Kysely<DB>, id: string, options: { lock?: boolean } = {}): Promise<PaymentLine | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const { rows } = options.lock
+    ? await sql<LineRow>`select ${LINE_COLUMNS} from payment_lines where id = ${id} for update`.execute(db)
+    : await sql<LineRow>`select ${LINE_COLUMNS} from payment_lines where id = ${id}`.execute(db);
+  return rows[0] && toLine(rows[0]);
+}
+
+export async function findLines(db: Kysely<DB>, ids: readonly string[]): Promise<PaymentLine[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<LineRow>`select ${LINE_COLUMNS} from payment_lines where id = any(${[...ids]}::uuid[]) order by seq`.execute(db);
+  return rows.map(toLine);
+}
+
+/** Lines of a statement, in statement order; `status` narrows. */
+export async function statementLines(db: Kysely<DB>, statementId: string, status?: string): Promise<PaymentLine[]> {
+  const { rows } = status
+    ? await sql<LineRow>`select ${LINE_COLUMNS} from payment_lines where statement_id = ${statementId} and status = ${status} order by seq`.execute(db)
+    : await sql<LineRow>`select ${LINE_COLUMNS} from payment_lines where statement_id = ${statementId} order by seq`.execute(db);
+  return rows.map(toLine);
+}
+
+export async function countStatementLines(db: Kysely<DB>, statementId: string): Promise<Record<string, number>> {
+  const { rows } = await sql<{ key: string; n: string }>`
+    select outcome || '/' || status as key, count(*)::text as n from payment_lines where statement_id = ${statementId} group by 1`.execute(db);
+  return Object.fromEntries(rows.map((r) => [r.key, Number(r.n)]));
+}
+
+export async function pageLines(
+  db: Kysely<DB>,
+  filter: { status?: string | undefined; dealId?: string | undefined; outcome?: string | undefined; statementId?: string | undefined },
+  page: { limit: number; offset: number },
+): Promise<{ items: PaymentLine[]; total: number }> {
+  const where = sql`(${filter.status ?? null}::text is null or status = ${filter.status ?? null})
+    and (${filter.dealId ?? null}::text is null or deal_id = ${filter.dealId ?? null})
+    and (${filter.outcome ?? null}::text is null or outcome = ${filter.outcome ?? null})
+    and (${filter.statementId ?? null}::uuid is null or statement_id = ${filter.statementId ?? null}::uuid)`;
+  const { rows } = await sql<LineRow & { total: string }>`
+    select ${LINE_COLUMNS}, count(*) over ()::text as total from payment_lines where ${where}
+    order by seq limit ${page.limit} offset ${page.offset}`.execute(db);
+  let total = rows[0] ? Number(rows[0].total) : 0;
+  if (rows.length === 0 && page.offset > 0) {
+    const counted = await sql<{ n: string }>`select count(*)::text as n from payment_lines where ${where}`.execute(db);
+    total = Number(counted.rows[0]!.n);
+  }
+  return { items: rows.map(toLine), total };
+}
+
+/** Journeys of these compact references: reference → deal and investor. */
+export async function resolveReferences(db: Kysely<DB>, references: readonly string[]): Promise<Map<string, { dealId: string; investorUserId: string }>> {
+  if (references.length === 0) return new Map();
+  const { rows } = await sql<{ payment_reference: string; deal_id: string; investor_user_id: string }>`
+    select payment_reference, deal_id, investor_user_id from journeys
+    where payment_reference = any(${[...references]}::text[]) and event_count > 0`.execute(db);
+  return new Map(rows.map((r) => [r.payment_reference, { dealId: r.deal_id, investorUserId: r.investor_user_id }]));
+}
+
+export interface JourneyPaymentFacts {
+  currentStepId: string | null;
+  received: string;
+  commitment: string | null;
+  commitmentCurrency: string | null;
+}
+
+/**
+ * Locks the journey (FOR UPDATE, the same lock a move takes, so lines of one investor are judged one
+ * at a time across imports) and reads what was received and the latest captured commitment and
+ * currency. Undefined when there is no journey.
+ */
+export async function lockJourneyPaymentFacts(
+  db: Kysely<DB>,
+  key: { dealId: string; investorUserId: string },
+  fields: { commitment: string; currency: string | null },
+): Promise<JourneyPaymentFacts | undefined> {
+  const { rows } = await sql<{ current_step_id: string; event_count: number; received: string; commitment: string | null; currency: string | null }>`
+    select j.current_step_id, j.event_count,
+      (select coalesce(sum(a.amount), 0)::text from payment_allocations a where a.deal_id = j.deal_id and a.investor_user_id = j.investor_user_id) as received,
+      (select e.data ->> ${fields.commitment} from workflow_events e where e.deal_id = j.deal_id and e.investor_user_id = j.investor_user_id
+         and e.data ? ${fields.commitment} order by e.seq desc limit 1) as commitment,
+      (select e.data ->> ${fields.currency ?? ''} from workflow_events e where ${fields.currency}::text is not null and e.deal_id = j.deal_id
+         and e.investor_user_id = j.investor_user_id and e.data ? ${fields.currency ?? ''} order by e.seq desc limit 1) as currency
+    from journeys j where j.deal_id = ${key.dealId} and j.investor_user_id = ${key.investorUserId} and j.event_count > 0
+    for update of j`.execute(db);
+  const row = rows[0];
+  return row && { currentStepId: row.current_step_id, received: row.received, commitment: row.commitment, commitmentCurrency: row.currency };
+}
+
+export interface NewAllocation {
+  id: string;
+  dealId: string;
+  investorUserId: string;
+  amount: string;
+  currency: string;
+  valueDate: string | null;
+}
+
+/** The line's new state, and its decision (append-only), in one statement. */
+export async function recordDecision(
+  db: Kysely<DB>,
+  d: {
+    id: string;
+    lineId: string;
+    action: PaymentDecisionAction;
+    outcome: PaymentOutcome | null;
+    status: PaymentLineStatus;
+    dealId?: string | null;
+    investorUserId?: string | null;
+    detail?: string | null;
+    refusal?: unknown;
+    eventId?: string | null;
+    reason?: string | null;
+    allocations?: NewAllocation[];
+    reversedByLineId?: string | null;
+    by: string;
+    at: Date;
+  },
+): Promise<void> {
+  const allocations = d.allocations ?? [];
+  const refusal = d.refusal === undefined || d.refusal === null ? null : JSON.stringify(d.refusal);
+  await sql`
+    with line as (
+      update payment_lines set outcome = coalesce(${d.outcome}, outcome), status = ${d.status},
+        deal_id = case when ${d.dealId !== undefined} then ${d.dealId ?? null} else deal_id end,
+        investor_user_id = case when ${d.investorUserId !== undefined} then ${d.investorUserId ?? null} else investor_user_id end,
+        detail = case when ${d.detail !== undefined} then ${d.detail ?? null} else detail end,
+        refusal = ${refusal}::jsonb, event_id = coalesce(${d.eventId ?? null}::uuid, event_id),
+        reversed_by_line_id = coalesce(${d.reversedByLineId ?? null}::uuid, reversed_by_line_id), updated_at = ${d.at}
+      where id = ${d.lineId} returning id
+    ), allocation as (
+      insert into payment_allocations (id, line_id, deal_id, investor_user_id, amount, currency, value_date, created_by, created_at)
+      select a.id, ${d.lineId}::uuid, a.deal_id, a.investor_user_id, a.amount, a.currency, a.value_date, ${d.by}, ${d.at}::timestamptz
+      from unnest(${allocations.map((a) => a.id)}::uuid[], ${allocations.map((a) => a.dealId)}::text[], ${allocations.map((a) => a.investorUserId)}::text[],
+        ${allocations.map((a) => a.amount)}::numeric[], ${allocations.map((a) => a.currency)}::text[], ${allocations.map((a) => a.valueDate)}::date[])
+        as a(id, deal_id, investor_user_id, amount, currency, value_date)
+    )
+    insert into payment_line_decisions (id, line_id, action, outcome, status, allocations, reason, refusal, event_id, decided_by, decided_at)
+    values (${d.id}, ${d.lineId}, ${d.action}, ${d.outcome}, ${d.status},
+      ${allocations.length ? JSON.stringify(allocations.map(({ dealId, investorUserId, amount, currency }) => ({ dealId, investorUserId, amount, currency }))) : null}::jsonb,
+      ${d.reason ?? null}, ${refusal}::jsonb, ${d.eventId ?? null}::uuid, ${d.by}, ${d.at})`.execute(db);
+}
+
+/** What a line currently contributes to each investor (the sum of its allocations), non-zero only. */
+export async function lineAllocations(db: Kysely<DB>, lineId: string): Promise<{ dealId: string; investorUserId: string; amount: string; currency: string }[]> {
+  const { rows } = await sql<{ deal_id: string; investor_user_id: string; amount: string; currency: string }>`
+    select deal_id, investor_user_id, sum(amount)::text as amount, min(currency) as currency from payment_allocations
+    where line_id = ${lineId} group by deal_id, investor_user_id having sum(amount) <> 0 order by deal_id, investor_user_id`.execute(db);
+  return rows.map((r) => ({ dealId: r.deal_id, investorUserId: r.investor_user_id, amount: r.amount, currency: r.currency }));
+}
+
+/** Queued partial lines of an investor that a completing line settles. */
+export async function queuedPartialLines(db: Kysely<DB>, dealId: string, investorUserId: string): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    select id from payment_lines where deal_id = ${dealId} and investor_user_id = ${investorUserId} and status = 'queued' and outcome = 'partial'
+    order by seq`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+/** The credit a reversal takes back: same end-to-end id, else same bank reference, not yet reversed. */
+export async function findReversedCredit(db: Kysely<DB>, reversal: { endToEndId: string | null; entryReference: string | null; amount: string; currency: string; id: string }) {
+  const { rows } = await sql<{ id: string }>`
+    select id from payment_lines where direction = 'credit' and not reversal and reversed_by_line_id is null and id <> ${reversal.id}
+      and amount = ${reversal.amount}::numeric and currency = ${reversal.currency}
+      and ((${reversal.endToEndId}::text is not null and end_to_end_id = ${reversal.endToEndId})
+        or (${reversal.entryReference}::text is not null and entry_reference = ${reversal.entryReference}))
+    order by seq limit 1 for update`.execute(db);
+  return rows[0]?.id;
+}
+
+export interface Decision {
+  id: string;
+  action: string;
+  outcome: string | null;
+  status: string;
+  allocations: unknown;
+  reason: string | null;
+  refusal: unknown;
+  eventId: string | null;
+  decidedBy: string;
+  decidedAt: string;
+}
+
+export async function lineDecisions(db: Kysely<DB>, lineId: string): Promise<Decision[]> {
+  const { rows } = await sql<{ id: string; action: string; outcome: string | null; status: string; allocations: unknown; reason: string | null; refusal: unknown; event_id: string | null; decided_by: string; decided_at: Date }>`
+    select * from payment_line_decisions where line_id = ${lineId} order by seq`.execute(db);
+  return rows.map((r) => ({ id: r.id, action: r.action, outcome: r.outcome, status: r.status, allocations: r.allocations, reason: r.reason, refusal: r.refusal, eventId: r.event_id, decidedBy: r.decided_by, decidedAt: r.decided_at.toISOString() }));
+}
+
+/** The value date of the latest money allocated to a journey (the settlement of its booking). */
+export async function latestPaymentValueDate(db: Kysely<DB>, dealId: string, investorUserId: string): Promise<string | null> {
+  const { rows } = await sql<{ value_date: string | null }>`
+    select value_date::text as value_date from payment_allocations where deal_id = ${dealId} and investor_user_id = ${investorUserId}
+      and amount > 0 and value_date is not null order by seq desc limit 1`.execute(db);
+  return rows[0]?.value_date ?? null;
+}
+
+/** Locks the lines among `ids` that still wait for matching, in statement order. */
+export async function lockPendingLines(db: Kysely<DB>, ids: readonly string[]): Promise<PaymentLine[]> {
+  const { rows } = await sql<LineRow>`
+    select ${LINE_COLUMNS} from payment_lines where id = any(${[...ids]}::uuid[]) and status = 'pending' order by seq for update`.execute(db);
+  return rows.map(toLine);
+}
+
+/** The "imported" decision of lines decided at import (debits, no or unknown reference). */
+export async function recordImportDecisions(db: Kysely<DB>, ids: readonly string[], by: string, at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`
+    insert into payment_line_decisions (id, line_id, action, outcome, status, decided_by, decided_at)
+    select gen_random_uuid(), id, 'imported', outcome, status, ${by}, ${at}::timestamptz from payment_lines
+    where id = any(${[...ids]}::uuid[]) and status <> 'pending' order by seq`.execute(db);
+}
+
+/** The deals' currencies (the commitment's currency when no currency field holds one). */
+export async function dealCurrencies(db: Kysely<DB>, dealIds: readonly string[]): Promise<Map<string, string | null>> {
+  if (dealIds.length === 0) return new Map();
+  const { rows } = await sql<{ id: string; currency: string | null }>`select id, currency from deals where id = any(${[...dealIds]}::text[])`.execute(db);
+  return new Map(rows.map((r) => [r.id, r.currency]));
+}

@@ -1,0 +1,97 @@
+// A deal whose investors pay by bank transfer: interest → commitment → payment → complete, with
+// payment settings (payment step, amount and date fields, an asset at a price per unit).
+import { readFileSync } from 'node:fs';
+import { referenceFromBody } from '../../src/domain/payment-reference.ts';
+import { type Client, client, startTestApp, type TestApp } from '../support/app.ts';
+import { investorBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
+
+export const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+
+export interface PayingDeal {
+  dealId: string;
+  assetId: number;
+  step: (name: string) => string;
+  investors: Record<string, string>;
+  refs: Record<string, string>;
+}
+
+/** Investors by letter with their commitment in EUR. */
+export const commitments: Record<string, string> = { A: '25000.00', B: '10000.00', C: '20000.00', D: '5000.00', E: '10000.00', F: '8000.00', G: '9000.00' };
+
+export async function payingDeal(api: Client, options: { pricePerUnit?: string; unitDecimals?: number; letters?: string[] } = {}): Promise<PayingDeal> {
+  const dealId = uniqueId('deal');
+  const step = (name: string) => `${dealId}.${name}`;
+  await api.put(`/deals/deal/${dealId}`, { name: 'Harbour', currency: 'EUR' });
+  const workflow = await api.put(`/deals/deal/${dealId}/workflow`, {
+    label: 'Harbour', description: 'pays by transfer', investorEngagementEnabled: true,
+    steps: [
+      { id: step('interest'), label: 'Interest', type: 'default', stepFields: [] },
+      { id: step('commitment'), label: 'Commitment', type: 'default', stepFields: [
+        { fieldKey: 'committed_amount', required: true, kind: 'amount' }, { fieldKey: 'currency', required: true, kind: 'currency' }] },
+      { id: step('payment'), label: 'Funds received', type: 'default', stepFields: [
+        { fieldKey: 'amount_received', required: true, kind: 'amount' }, { fieldKey: 'received_on', required: true, kind: 'date' }] },
+      { id: step('complete'), label: 'Complete', type: 'complete', stepFields: [] },
+    ],
+    links: [
+      { fromStepId: step('interest'), toStepId: step('commitment') },
+      { fromStepId: step('commitment'), toStepId: step('payment') },
+      { fromStepId: step('payment'), toStepId: step('complete') },
+    ],
+  });
+  if (workflow.status !== 201) throw new Error(JSON.stringify(workflow.body));
+  const assetId = uniqueAssetId();
+  await api.put(`/portfolio/assets/${assetId}`, { name: 'Harbour shares', currency: 'EUR' });
+  const settings = await api.put(`/deals/deal/${dealId}/payment-settings`, {
+    paymentStepId: step('payment'), amountFieldKey: 'amount_received', dateFieldKey: 'received_on',
+    assetId, pricePerUnit: options.pricePerUnit ?? '100', unitDecimals: options.unitDecimals ?? 0,
+  });
+  if (settings.status !== 201) throw new Error(JSON.stringify(settings.body));
+  const investors: Record<string, string> = {};
+  const refs: Record<string, string> = {};
+  for (const letter of options.letters ?? Object.keys(commitments)) {
+    const id = uniqueId(`inv${letter}`);
+    investors[letter] = id;
+    await api.put(`/investors/${id}`, investorBody({ forename: letter, surname: 'Investor' }));
+    const moved = await api.post(`/deals/deal/${dealId}/jump-to-step`, {
+      investorUserId: id, targetStepId: step('commitment'), data: { committed_amount: commitments[letter], currency: 'EUR' },
+    });
+    if (moved.status !== 201) throw new Error(JSON.stringify(moved.body));
+  }
+  for (const entry of (await api.get(`/deals/deal/${dealId}/all-payment-refernces`)).body) {
+    const letter = Object.keys(investors).find((l) => investors[l] === entry.investorUserId)!;
+    refs[letter] = entry.paymentReference;
+  }
+  return { dealId, assetId, step, investors, refs };
+}
+
+const grouped = (ref: string) => ref.replace(/(.{4})(?=.)/g, '$1 ');
+
+/** Fills a fixture's {{REF_…}} placeholders with the deal's references. */
+export function fill(text: string, deal: PayingDeal): string {
+  const a = deal.refs['A']!;
+  // Two adjacent different digits of the body swapped: the check digits no longer hold.
+  const body = a.slice(4);
+  const i = [...body].findIndex((c, k) => k + 1 < body.length && c !== body[k + 1]);
+  const typo = `RF${a.slice(2, 4)}${body.slice(0, i)}${body[i + 1]}${body[i]}${body.slice(i + 2)}`;
+  return text
+    .replaceAll('{{REF_A_GROUPED}}', grouped(a))
+    .replaceAll('{{REF_B_LOWER_HYPHENS}}', (deal.refs['B'] ?? '').toLowerCase().replace(/(.{4})(?=.)/g, '$1-'))
+    .replaceAll('{{REF_C_GROUPED}}', grouped(deal.refs['C'] ?? ''))
+    .replaceAll('{{REF_TYPO}}', grouped(typo))
+    .replaceAll('{{REF_UNKNOWN}}', referenceFromBody('999999999999999'))
+    .replace(/\{\{REF_([A-Z])\}\}/g, (_m, l: string) => deal.refs[l] ?? '');
+}
+
+export async function start(): Promise<{ t: TestApp; api: Client }> {
+  const t = await startTestApp();
+  return { t, api: client(t.app, t.adminToken) };
+}
+
+/** POST a statement body with a content type. */
+export async function postStatement(t: TestApp, body: string, contentType = 'application/xml', query = '') {
+  const response = await t.app.inject({
+    method: 'POST', url: `/payments/statements${query}`, payload: body,
+    headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': contentType },
+  });
+  return { status: response.statusCode, headers: response.headers, body: JSON.parse(response.body) };
+}
