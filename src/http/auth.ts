@@ -65,6 +65,7 @@ function jwtVerifier(config: JwtConfig) {
       role,
       ...(role === 'investor' ? { investorUserId } : {}),
       tokenKey: `jwt:${payload.sub}`,
+      ...(typeof payload.name === 'string' && payload.name !== '' ? { name: payload.name } : {}),
     };
   };
 }

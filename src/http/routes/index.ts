@@ -2,6 +2,7 @@
 import type { Api, AppContext } from '../app.ts';
 import { activeInvestorRoutes } from './active-investors.ts';
 import { backOfficeRoutes } from './back-office.ts';
+import { consoleRoutes } from './console.ts';
 import { dealRoutes } from './deals.ts';
 import { editRequestRoutes } from './edit-requests.ts';
 import { eventRoutes } from './events.ts';
@@ -30,4 +31,5 @@ export const routes: RouteModule[] = [
   portfolioRoutes,
   webhookRoutes,
   backOfficeRoutes,
+  consoleRoutes,
 ];

@@ -1,0 +1,135 @@
+// Read models of the operations console: the investor directory as a searchable page, every pending
+// edit request across deals (oldest first, with the values it would replace), and people's names.
+import { sql, type Kysely } from 'kysely';
+import type { DB } from './schema.ts';
+import { containsPattern } from './back-office.ts';
+
+export interface DirectoryEntry {
+  id: string;
+  fullName: string;
+  email: string | null;
+  status: string;
+  kycCheckLevel: number | null;
+  classifications: string[];
+  deals: number;
+  updatedAt: string;
+}
+
+/** A page of the directory ordered by full name then id; `query` matches name, e-mail or id. */
+export async function listDirectory(db: Kysely<DB>, options: { query: string | undefined; limit: number; offset: number }) {
+  const { rows } = await sql<{
+    id: string;
+    full_name: string;
+    email: string | null;
+    status: string;
+    kyc_check_level: number | null;
+    classifications: unknown;
+    deals: string;
+    updated_at: Date;
+    total: string;
+  }>`
+    with page as (
+      select i.id, i.full_name, i.email, i.status, i.kyc_check_level, i.contact -> 'classifications' as classifications, i.updated_at,
+             count(*) over () as total
+      from investors i
+      ${options.query ? sql`where i.full_name ilike ${containsPattern(options.query)} or i.email ilike ${containsPattern(options.query)} or i.id ilike ${containsPattern(options.query)}` : sql``}
+      order by i.full_name, i.id
+      limit ${options.limit} offset ${options.offset}
+    )
+    select p.*, (select count(*) from journeys j where j.investor_user_id = p.id) as deals
+    from page p
+    order by p.full_name, p.id`.execute(db);
+  let total = rows[0] ? Number(rows[0].total) : 0;
+  if (!rows[0] && options.offset > 0) {
+    const { rows: counted } = await sql<{ total: string }>`
+      select count(*) as total from investors i
+      ${options.query ? sql`where i.full_name ilike ${containsPattern(options.query)} or i.email ilike ${containsPattern(options.query)} or i.id ilike ${containsPattern(options.query)}` : sql``}`.execute(db);
+    total = Number(counted[0]?.total ?? 0);
+  }
+  const entries: DirectoryEntry[] = rows.map((r) => ({
+    id: r.id,
+    fullName: r.full_name,
+    email: r.email,
+    status: r.status,
+    kycCheckLevel: r.kyc_check_level,
+    classifications: Array.isArray(r.classifications) ? r.classifications.map((c: { name?: unknown; investorClass?: unknown }) => String(c.name ?? c.investorClass ?? '')) : [],
+    deals: Number(r.deals),
+    updatedAt: r.updated_at.toISOString(),
+  }));
+  return { total, entries };
+}
+
+export interface PendingRequest {
+  id: string;
+  dealId: string;
+  dealName: string;
+  investorUserId: string;
+  investorFullName: string;
+  workflowEventId: string;
+  type: string;
+  reason: string;
+  newData: Record<string, string> | null;
+  createdByUserId: string;
+  dateRecieved: string;
+  event: { fromStepId: string | null; toStepId: string; toStepLabel: string; data: Record<string, string> };
+}
+
+/** Pending edit requests, oldest first (arrival order), optionally of one deal. */
+export async function listPendingRequests(db: Kysely<DB>, options: { dealId: string | undefined; limit: number; offset: number }) {
+  const base = db
+    .selectFrom('edit_requests as r')
+    .innerJoin('deals as d', 'd.id', 'r.deal_id')
+    .innerJoin('investors as i', 'i.id', 'r.investor_user_id')
+    .innerJoin('workflow_events as e', 'e.id', 'r.workflow_event_id')
+    .innerJoin('workflow_steps as s', 's.id', 'e.to_step_id')
+    .where('r.status', '=', 'pending')
+    .$if(options.dealId !== undefined, (q) => q.where('r.deal_id', '=', options.dealId!));
+  const [rows, counted] = await Promise.all([
+    base
+      .select([
+        'r.id',
+        'r.deal_id',
+        'd.name as deal_name',
+        'r.investor_user_id',
+        'i.full_name',
+        'r.workflow_event_id',
+        'r.type',
+        'r.reason',
+        'r.new_data',
+        'r.created_by_user_id',
+        'r.created_at',
+        'e.from_step_id',
+        'e.to_step_id',
+        's.label as step_label',
+        'e.data',
+      ])
+      .orderBy('r.seq')
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirst(),
+  ]);
+  const requests: PendingRequest[] = rows.map((r) => ({
+    id: r.id,
+    dealId: r.deal_id,
+    dealName: r.deal_name,
+    investorUserId: r.investor_user_id,
+    investorFullName: r.full_name,
+    workflowEventId: r.workflow_event_id,
+    type: r.type,
+    reason: r.reason,
+    newData: (r.new_data as Record<string, string> | null) ?? null,
+    createdByUserId: r.created_by_user_id,
+    dateRecieved: r.created_at.toISOString(),
+    event: { fromStepId: r.from_step_id, toStepId: r.to_step_id, toStepLabel: r.step_label, data: r.data as Record<string, string> },
+  }));
+  return { total: Number(counted?.total ?? 0), requests };
+}
+
+/** Names of API keys by the user id they act as (the key's id); ids that are not keys are left out. */
+export async function tokenNames(db: Kysely<DB>, ids: string[]): Promise<{ id: string; name: string }[]> {
+  // Key ids are UUIDs; anything else (a JWT subject) cannot be one, and would not cast.
+  const keyIds = ids.filter((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id));
+  if (keyIds.length === 0) return [];
+  return db.selectFrom('api_tokens').select(['id', 'name']).where('id', 'in', keyIds).orderBy('id').execute();
+}
