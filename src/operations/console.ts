@@ -30,3 +30,51 @@ export async function namePeople(deps: Deps, principal: Principal, ids: string[]
   if (principal.name && unique.includes(principal.userId) && !named.has(principal.userId)) named.set(principal.userId, principal.name);
   return unique.filter((id) => named.has(id)).map((id) => ({ id, name: named.get(id)! }));
 }
+
+const DAY = 86_400_000;
+
+export interface RowQuery {
+  stepId?: string | undefined;
+  query?: string | undefined;
+  minAmount?: string | undefined;
+  maxAmount?: string | undefined;
+  currency?: string | undefined;
+  minDays?: number | undefined;
+  maxDays?: number | undefined;
+  minKycLevel?: number | undefined;
+  classification?: string | undefined;
+  pending?: boolean | undefined;
+  sort?: store.RowSort | undefined;
+  order?: 'asc' | 'desc' | undefined;
+  limit: number;
+  page: number;
+}
+
+/** A deal's investors, filtered and sorted (the board's columns and the table view). */
+export async function listDealRows(deps: Deps, dealId: string, q: RowQuery) {
+  if (q.stepId !== undefined) {
+    const step = await deps.db.selectFrom('workflow_steps').select('deal_id').where('id', '=', q.stepId).executeTakeFirst();
+    if (!step || step.deal_id !== dealId) throw notFound('step', q.stepId);
+  }
+  // Days at the step count whole days since entering it, as the board shows them.
+  const now = deps.clock().getTime();
+  const result = await store.dealRows(
+    deps.db,
+    dealId,
+    {
+      stepId: q.stepId,
+      query: q.query,
+      minAmount: q.minAmount,
+      maxAmount: q.maxAmount,
+      currency: q.currency,
+      enteredAtOrBefore: q.minDays !== undefined ? new Date(now - q.minDays * DAY) : undefined,
+      enteredAfter: q.maxDays !== undefined ? new Date(now - (q.maxDays + 1) * DAY) : undefined,
+      minKycLevel: q.minKycLevel,
+      classification: q.classification,
+      pending: q.pending,
+    },
+    { sort: q.sort ?? 'name', descending: q.order === 'desc', limit: q.limit, offset: (q.page - 1) * q.limit },
+  );
+  if (!result) throw notFound('deal', dealId);
+  return { output: result.rows, page: q.page, totalPages: Math.ceil(result.total / q.limit), total: result.total, committed: result.committed };
+}

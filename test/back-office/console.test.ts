@@ -99,9 +99,71 @@ describe('console read models', () => {
     expectProblem(await admin.post(`/deals/event/${event.id}/edit?reason=`, event.data), 400);
   });
 
+  test('a deal\'s rows filter by amount range, currency, KYC level, class, pending request and step, and sort by name, amount and days', async () => {
+    const deal = await makeDeal(admin);
+    const people: Record<string, string> = {};
+    const add = async (forename: string, options: { amount?: string; currency?: string; kyc?: number; classes?: string[] }) => {
+      const investor = await makeInvestor(admin, { forename, surname: 'Row', kycCheckLevel: options.kyc ?? 1, classes: options.classes ?? ['retail'] });
+      people[forename] = investor.id;
+      if (options.amount) {
+        await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor.id, targetStepId: deal.steps.interest, data: {} });
+        const event = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, {
+          investorUserId: investor.id,
+          targetStepId: deal.steps.commit,
+          data: { committed_amount: options.amount, currency: options.currency ?? 'EUR' },
+        });
+        assert.equal(event.status, 201, JSON.stringify(event.body));
+        return event.body;
+      }
+      assert.equal((await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor.id, targetStepId: deal.steps.interest, data: {} })).status, 201);
+      return undefined;
+    };
+    await add('Ann', {});
+    const bob = await add('Bob', { amount: '100000.00', kyc: 3, classes: ['professional'] });
+    await add('Cat', { amount: '2500.50', currency: 'GBP', kyc: 2 });
+    await add('Dan', { amount: '9.99' });
+    await admin.post('/deals/request-to-edit', { workflowEventId: bob!.id, type: 'Investment Amount', reason: 'More', newData: { committed_amount: '120000.00' } });
+
+    const names = async (query: string) => {
+      const response = await admin.get(`/back-office/deals/${deal.dealId}/rows?${query}`);
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      return response.body.output.map((r: { fullName: string }) => r.fullName.split(' ')[0]);
+    };
+    assert.deepEqual(await names(''), ['Ann', 'Bob', 'Cat', 'Dan']);
+    assert.deepEqual(await names('sort=amount&order=desc'), ['Bob', 'Cat', 'Dan', 'Ann'], 'no amount sorts last');
+    assert.deepEqual(await names('sort=amount'), ['Dan', 'Cat', 'Bob', 'Ann']);
+    assert.deepEqual(await names('minAmount=10&maxAmount=100000'), ['Bob', 'Cat']);
+    assert.deepEqual(await names('currency=GBP'), ['Cat']);
+    assert.deepEqual(await names('minKycLevel=2'), ['Bob', 'Cat']);
+    assert.deepEqual(await names('classification=PROFESSIONAL'), ['Bob']);
+    assert.deepEqual(await names('pending=true'), ['Bob']);
+    assert.deepEqual(await names('pending=false'), ['Ann', 'Cat', 'Dan']);
+    assert.deepEqual(await names(`stepId=${encodeURIComponent(deal.steps.interest)}`), ['Ann']);
+    assert.deepEqual(await names('minDays=0&maxDays=0'), ['Ann', 'Bob', 'Cat', 'Dan'], 'everyone moved today');
+    assert.deepEqual(await names('minDays=1'), []);
+    assert.deepEqual(await names('order=desc&limit=2&page=2'), ['Bob', 'Ann']);
+
+    const filtered = (await admin.get(`/back-office/deals/${deal.dealId}/rows?currency=EUR&limit=1`)).body;
+    // Ann has no amount yet; her currency is the deal's (EUR), as on her card.
+    assert.equal(filtered.total, 3);
+    assert.equal(filtered.totalPages, 3);
+    assert.deepEqual(filtered.committed, [{ currency: 'EUR', amount: '100009.99' }], 'totals are exact and cover every filtered row, not the page');
+    const bobRow = (await admin.get(`/back-office/deals/${deal.dealId}/rows?pending=true`)).body.output[0];
+    assert.deepEqual(
+      [bobRow.investorUserId, bobRow.kycCheckLevel, bobRow.classifications, bobRow.pendingEditRequests, bobRow.committedAmount, bobRow.currency, bobRow.stepId],
+      [people.Bob, 3, ['Professional'], 1, '100000.00', 'EUR', deal.steps.commit],
+    );
+
+    for (const bad of ['minAmount=-1', 'minAmount=1e5', 'currency=eur', 'sort=email', 'minDays=-1', 'pending=maybe', 'limit=0']) {
+      expectProblem(await admin.get(`/back-office/deals/${deal.dealId}/rows?${bad}`), 400);
+    }
+    expectProblem(await admin.get(`/back-office/deals/${uniqueId('nope')}/rows`), 404);
+    expectProblem(await admin.get(`/back-office/deals/${deal.dealId}/rows?stepId=not-a-step`), 404);
+  });
+
   test('the console read models are for admins: an investor token gets 403', async () => {
     const investor = await makeInvestor(admin);
     const own = client(t.app, await t.investorToken(investor.id));
-    for (const path of ['/back-office/investors', '/back-office/edit-requests', `/back-office/people?ids=${investor.id}`]) expectProblem(await own.get(path), 403);
+    for (const path of ['/back-office/investors', '/back-office/deals/x/rows', '/back-office/edit-requests', `/back-office/people?ids=${investor.id}`]) expectProblem(await own.get(path), 403);
   });
 });

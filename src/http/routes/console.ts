@@ -1,7 +1,8 @@
 // Read models of the operations console (admin only, tag `back office`): the investor directory,
 // the inbox of pending edit requests across deals, and names for the ids recorded as actors.
 import { Type } from 'typebox';
-import { listDirectory, listPendingEditRequests, namePeople } from '../../operations/console.ts';
+import { listDealRows, listDirectory, listPendingEditRequests, namePeople } from '../../operations/console.ts';
+import { rowSorts } from '../../store/console.ts';
 import type { Api, AppContext } from '../app.ts';
 import { principalOf } from '../auth.ts';
 import { ExternalId, PageQuery, Timestamp } from '../schemas/common.ts';
@@ -39,10 +40,59 @@ const PendingRequest = Type.Object({
   ),
 });
 
+const Money = Type.Object({ currency: Type.String({ description: 'ISO 4217' }), amount: Type.String({ description: 'Exact decimal' }) });
+const Decimal = Type.String({ pattern: '^[0-9]{1,20}(\\.[0-9]{1,10})?$', description: 'A non-negative decimal, e.g. 25000.00' });
+
+const DealRow = Type.Object({
+  investorUserId: Type.String(),
+  fullName: Type.String(),
+  email: Nullable(Type.String()),
+  stepId: Type.String(),
+  enteredStepAt: Timestamp,
+  committedAmount: Nullable(Type.String()),
+  currency: Nullable(Type.String()),
+  kycCheckLevel: Nullable(Type.Integer()),
+  classifications: Type.Array(Type.String()),
+  pendingEditRequests: Type.Integer(),
+});
+
 const pageOf = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
   Type.Object({ output: Type.Array(item), page: Type.Integer(), totalPages: Type.Integer(), total: Type.Integer() });
 
 export function consoleRoutes(app: Api, ctx: AppContext) {
+  app.get(
+    '/back-office/deals/:dealId/rows',
+    {
+      schema: {
+        tags,
+        summary: "A deal's investors filtered and sorted (board columns and table view), with the filtered count and committed totals",
+        description:
+          'Committed amount and currency are as on the board cards. Days at step count whole days since the investor entered their step. ' +
+          'Sorting by amount puts investors without one last; ties are broken by name then id.',
+        params: Type.Object({ dealId: ExternalId }),
+        querystring: Type.Object({
+          stepId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+          query: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive match anywhere in the name or e-mail' })),
+          minAmount: Type.Optional(Decimal),
+          maxAmount: Type.Optional(Decimal),
+          currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+          minDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000, description: 'At the step for at least this many days' })),
+          maxDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000, description: 'At the step for at most this many days' })),
+          minKycLevel: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+          classification: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'An investor class name (case-insensitive)' })),
+          pending: Type.Optional(Type.Boolean({ description: 'true: only investors with a pending edit request; false: only those without' })),
+          sort: Type.Optional(Type.Union(rowSorts.map((s) => Type.Literal(s)), { default: 'name' })),
+          order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' })),
+          ...PageQuery,
+        }),
+        response: {
+          200: Type.Object({ ...pageOf(DealRow).properties, committed: Type.Array(Money, { description: 'Committed totals of the filtered investors, per currency' }) }),
+        },
+      },
+    },
+    async (request) => listDealRows(ctx, request.params.dealId, { ...request.query, limit: request.query.limit ?? 20, page: request.query.page ?? 1 }),
+  );
+
   app.get(
     '/back-office/investors',
     {
