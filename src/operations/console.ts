@@ -1,6 +1,11 @@
 // The operations console's read models (admin only): the investor directory, the inbox of pending
 // edit requests across deals, and people's names for the ids recorded as actors.
-import { invalid, notFound } from '../domain/errors.ts';
+import { type FieldError, invalid, notFound } from '../domain/errors.ts';
+import { workflowChanges } from '../domain/workflow-changes.ts';
+import { type WorkflowDocument, workflowProblems } from '../domain/workflow-graph.ts';
+import { findDeal } from '../store/deals.ts';
+import { findWorkflow, stepIdsOfOtherDeals } from '../store/workflows.ts';
+import { checkStepTriggersOfWorkflow, type WorkflowStepTriggersInput } from './step-triggers.ts';
 import type { Principal } from '../domain/principal.ts';
 import * as store from '../store/console.ts';
 import type { Deps } from './deps.ts';
@@ -77,4 +82,27 @@ export async function listDealRows(deps: Deps, dealId: string, q: RowQuery) {
   );
   if (!result) throw notFound('deal', dealId);
   return { output: result.rows, page: q.page, totalPages: Math.ceil(result.total / q.limit), total: result.total, committed: result.committed };
+}
+
+/**
+ * Checks a workflow document without saving it: every problem the PUT would report (each naming
+ * the field it is about), step ids taken by another deal, and what the change means for the
+ * investors already on the deal's current workflow.
+ */
+export async function checkWorkflow(deps: Deps, dealId: string, doc: WorkflowDocument, triggers: WorkflowStepTriggersInput) {
+  if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
+  const problems: FieldError[] = [...workflowProblems(doc), ...checkStepTriggersOfWorkflow(triggers).errors];
+  const taken = new Set(await stepIdsOfOtherDeals(deps.db, dealId, doc.steps.map((s) => s.id)));
+  doc.steps.forEach((step, i) => {
+    if (taken.has(step.id)) problems.push({ in: 'body', field: `steps.${i}.id`, detail: `step id "${step.id}" belongs to another deal` });
+  });
+  const existing = await findWorkflow(deps.db, dealId);
+  const counts = await deps.db
+    .selectFrom('journeys')
+    .select(['current_step_id', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('deal_id', '=', dealId)
+    .groupBy('current_step_id')
+    .execute();
+  const changes = workflowChanges(existing, doc, new Map(counts.map((c) => [c.current_step_id, Number(c.n)])));
+  return { valid: problems.length === 0 && !changes.some((c) => c.blocking), problems, changes };
 }

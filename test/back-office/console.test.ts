@@ -161,6 +161,62 @@ describe('console read models', () => {
     expectProblem(await admin.get(`/back-office/deals/${deal.dealId}/rows?stepId=not-a-step`), 404);
   });
 
+  test('a workflow check names each problem by field and what a change means for investors on it, and writes nothing', async () => {
+    const deal = await makeDeal(admin);
+    const investor = await makeInvestor(admin);
+    await commit(admin, deal, investor.id);
+    const current = (await admin.get(`/deals/deal/${deal.dealId}/workflow-status`)).body;
+    const document = {
+      label: current.label,
+      description: current.description,
+      investorEngagementEnabled: true,
+      steps: current.steps.map((s: { id: string; label: string; type: string; stepFields: object[]; requirements: object[]; formId: string | null }) => ({
+        id: s.id,
+        label: s.label,
+        type: s.type,
+        stepFields: s.stepFields,
+        requirements: s.requirements,
+        formId: s.formId,
+      })),
+      links: current.steps.flatMap((s: { nextStepLinks: object[] }) => s.nextStepLinks),
+    };
+    const same = await admin.post(`/back-office/deals/${deal.dealId}/workflow/check`, document);
+    assert.equal(same.status, 200, JSON.stringify(same.body));
+    assert.deepEqual(same.body, { valid: true, problems: [], changes: [] });
+
+    // Removing the step the investor stands on, a duplicate field key and a cycle.
+    const broken = {
+      ...document,
+      steps: document.steps
+        .filter((s: { id: string }) => s.id !== deal.steps.commit)
+        .map((s: { id: string; stepFields: object[] }) => (s.id === deal.steps.pay ? { ...s, stepFields: [{ fieldKey: 'x', required: false }, { fieldKey: 'x', required: false }] } : s)),
+      links: [
+        { fromStepId: deal.steps.interest, toStepId: deal.steps.pay },
+        { fromStepId: deal.steps.pay, toStepId: deal.steps.done },
+        { fromStepId: deal.steps.done, toStepId: deal.steps.pay },
+        { fromStepId: deal.steps.pay, toStepId: 'nowhere' },
+      ],
+    };
+    const checked = await admin.post(`/back-office/deals/${deal.dealId}/workflow/check`, broken);
+    assert.equal(checked.status, 200);
+    assert.equal(checked.body.valid, false);
+    const fields = checked.body.problems.map((p: { field: string }) => p.field);
+    assert.ok(fields.includes('steps.1.stepFields.1.fieldKey'), JSON.stringify(fields));
+    assert.ok(fields.includes('links.3.toStepId'), JSON.stringify(fields));
+    assert.ok(checked.body.problems.some((p: { detail: string }) => /cycle/.test(p.detail)), JSON.stringify(checked.body.problems));
+    const removed = checked.body.changes.find((c: { kind: string }) => c.kind === 'step-removed');
+    assert.deepEqual([removed.stepId, removed.investors, removed.blocking], [deal.steps.commit, 1, true]);
+    // The PUT agrees, and nothing was saved by the check.
+    expectProblem(await admin.put(`/deals/deal/${deal.dealId}/workflow`, broken), 400);
+    assert.equal((await admin.get(`/deals/deal/${deal.dealId}/workflow-status`)).body.version, current.version);
+
+    const other = await makeDeal(admin);
+    const stolen = await admin.post(`/back-office/deals/${deal.dealId}/workflow/check`, { ...document, steps: [...document.steps, { id: other.steps.interest, label: 'Theirs', type: 'default', stepFields: [] }] });
+    assert.ok(stolen.body.problems.some((p: { detail: string }) => /another deal/.test(p.detail)), JSON.stringify(stolen.body));
+    expectProblem(await admin.post(`/back-office/deals/${uniqueId('nope')}/workflow/check`, document), 404);
+    expectProblem(await admin.post(`/back-office/deals/${deal.dealId}/workflow/check`, { label: 'x' }), 400);
+  });
+
   test('the console read models are for admins: an investor token gets 403', async () => {
     const investor = await makeInvestor(admin);
     const own = client(t.app, await t.investorToken(investor.id));

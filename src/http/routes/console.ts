@@ -1,8 +1,11 @@
 // Read models of the operations console (admin only, tag `back office`): the investor directory,
 // the inbox of pending edit requests across deals, and names for the ids recorded as actors.
 import { Type } from 'typebox';
-import { listDealRows, listDirectory, listPendingEditRequests, namePeople } from '../../operations/console.ts';
+import { checkWorkflow, listDealRows, listDirectory, listPendingEditRequests, namePeople } from '../../operations/console.ts';
+import { workflowChangeKinds } from '../../domain/workflow-changes.ts';
 import { rowSorts } from '../../store/console.ts';
+import { WorkflowBody } from '../schemas/workflow.ts';
+import { toDocument } from './workflows.ts';
 import type { Api, AppContext } from '../app.ts';
 import { principalOf } from '../auth.ts';
 import { ExternalId, PageQuery, Timestamp } from '../schemas/common.ts';
@@ -60,6 +63,43 @@ const pageOf = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
   Type.Object({ output: Type.Array(item), page: Type.Integer(), totalPages: Type.Integer(), total: Type.Integer() });
 
 export function consoleRoutes(app: Api, ctx: AppContext) {
+  app.post(
+    '/back-office/deals/:dealId/workflow/check',
+    {
+      schema: {
+        tags,
+        summary: 'Check a workflow document without saving it: its problems, and what it changes for investors already on the deal',
+        description:
+          'The body is what PUT /deals/deal/{dealId}/workflow takes. Nothing is written. `problems` are the field errors that PUT would answer 400 with ' +
+          '(plus step ids of another deal, a 409 there); `changes` compare it with the current workflow; `valid` is false when the PUT would be refused.',
+        params: Type.Object({ dealId: ExternalId }),
+        body: WorkflowBody,
+        response: {
+          200: Type.Object({
+            valid: Type.Boolean(),
+            problems: Type.Array(Type.Object({ in: Type.String(), field: Type.String({ description: 'e.g. steps.2.stepFields.0.fieldKey, links.3.toStepId' }), detail: Type.String() })),
+            changes: Type.Array(
+              Type.Object({
+                kind: Type.String({ description: workflowChangeKinds.join(', ') }),
+                stepId: Type.String(),
+                investors: Type.Integer({ description: 'Investors standing on the step (for links: on the step the link leaves)' }),
+                blocking: Type.Boolean({ description: 'The save would be refused because of this change' }),
+                detail: Type.String(),
+              }),
+            ),
+          }),
+        },
+      },
+    },
+    async (request) =>
+      checkWorkflow(
+        ctx,
+        request.params.dealId,
+        toDocument(request.body),
+        request.body.steps.map((step) => ({ id: step.id, triggers: step.triggers })),
+      ),
+  );
+
   app.get(
     '/back-office/deals/:dealId/rows',
     {
