@@ -25,7 +25,7 @@ export function DealsPage() {
         </Empty>
       )}
       {deals.status === 'ready' && deals.value.length > 0 && (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="Deals">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Deals list">
           <table className="table deals-table">
             <thead>
               <tr>
@@ -57,7 +57,15 @@ export function DealsPage() {
                     {deal.investors.withdrawn.toLocaleString()}
                   </td>
                   <td className="num money" data-label="Committed">
-                    {deal.committed.length === 0 ? '—' : deal.committed.map((m) => <div key={m.currency}>{formatTotals([m])}</div>)}
+                    {deal.committed.length === 0 ? (
+                      '—'
+                    ) : (
+                      <div>
+                        {deal.committed.map((m) => (
+                          <div key={m.currency}>{formatTotals([m])}</div>
+                        ))}
+                      </div>
+                    )}
                   </td>
                 </tr>
               ))}

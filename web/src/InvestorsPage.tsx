@@ -55,7 +55,7 @@ export function InvestorsPage() {
       )}
       {list.status === 'ready' && list.value.total > 0 && (
         <>
-          <div className="table-wrap" tabIndex={0} role="region" aria-label="Investors">
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Investor directory">
             <table className="table directory-table">
               <thead>
                 <tr>

@@ -152,9 +152,11 @@ export function TablePage({ dealId }: { dealId: string }) {
                         {formatMoney(r.committedAmount, r.currency)}
                       </td>
                       <td data-label="At step">
-                        {formatDays(daysSince(r.enteredStepAt))}
-                        <div className="muted small">
-                          since <When iso={r.enteredStepAt} />
+                        <div>
+                          {formatDays(daysSince(r.enteredStepAt))}
+                          <div className="muted small">
+                            since <When iso={r.enteredStepAt} />
+                          </div>
                         </div>
                       </td>
                       <td className="num" data-label="KYC">

@@ -37,7 +37,7 @@ export function TokenScreen({ reason, onSignedIn }: { reason?: string | undefine
   }
 
   return (
-    <div className="signin">
+    <main className="signin">
       <form className="signin-card" onSubmit={submit} aria-labelledby="signin-title">
         <div className="brand brand-large">
           <span className="brand-mark" aria-hidden="true" />
@@ -76,6 +76,6 @@ export function TokenScreen({ reason, onSignedIn }: { reason?: string | undefine
           {busy ? 'Checking…' : 'Sign in'}
         </button>
       </form>
-    </div>
+    </main>
   );
 }

@@ -148,7 +148,7 @@ export function WorkflowGraph({ steps, label, columns, stepHref, flagged, height
         role="region"
         aria-label={`${label}: drag or use the arrow keys to pan, + and − to zoom`}
       >
-        <svg className="graph" width="100%" height="100%" aria-label={label} role="img">
+        <svg className="graph" width="100%" height="100%" aria-label={label} role="group">
           <defs>
             <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
               <path d="M0,0 L10,5 L0,10 z" className="graph-arrow" />
@@ -204,7 +204,7 @@ export function WorkflowGraph({ steps, label, columns, stepHref, flagged, height
                     )}
                     <div className="node-badges">
                       {(step.requirements ?? []).map((r, i) => (
-                        <span key={i} className="badge badge-amber" title="Requirement to enter this step">
+                        <span key={i} className="badge badge-amber" title={`Requirement to enter this step: ${describeRequirement(r)}`}>
                           {describeRequirement(r)}
                         </span>
                       ))}
