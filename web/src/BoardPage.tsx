@@ -75,6 +75,9 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
           {total === undefined ? '\u00a0' : filtered ? `${plural(total, 'investor')} of ${deal.name} match the filters` : `${plural(total, 'investor')} in ${deal.name}`}
         </span>
         <span className="toolbar-actions">
+          <a className="button" href={`#/investors/import?deal=${encodeURIComponent(dealId)}`}>
+            Import investors
+          </a>
           <button
             type="button"
             className="button"

@@ -4,7 +4,9 @@
 // kyc_level, classifications (separated by ";"), status.
 import { parse } from 'csv-parse/browser/esm/sync';
 import { useState } from 'react';
-import { ApiError, consoleApi, describeError } from './api.ts';
+import { ApiError, api, consoleApi, describeError } from './api.ts';
+import { moveMany } from './bulk.ts';
+import { useHashQuery, useLoad } from './hooks.ts';
 import { plural } from './format.ts';
 import { investorProblems, toRecord, type InvestorInput } from './investorRecord.ts';
 
@@ -68,10 +70,18 @@ export function InvestorImportPage() {
   const [parsed, setParsed] = useState<{ rows: Row[]; error?: string }>();
   const [progress, setProgress] = useState<number>();
   const [outcomes, setOutcomes] = useState<Outcome[]>();
+  const [query] = useHashQuery();
+  const [placement, setPlacement] = useState({ dealId: query.get('deal') ?? '', stepId: '' });
+  const [placed, setPlaced] = useState<{ moved: number; refused: { id: string; message: string }[] }>();
+  const [deals] = useLoad(() => api.deals(), []);
+  const [workflow] = useLoad(() => (placement.dealId ? api.workflow(placement.dealId).catch(() => undefined) : Promise.resolve(undefined)), [placement.dealId]);
+  // Entry steps (no incoming link) are where a first move may land.
+  const entrySteps = workflow.status === 'ready' && workflow.value ? workflow.value.steps.filter((s) => s.previousStepLinks.length === 0) : [];
 
   const load = (content: string) => {
     setText(content);
     setOutcomes(undefined);
+    setPlaced(undefined);
     setParsed(content.trim() ? parseInvestorCsv(content) : undefined);
   };
   const valid = parsed?.rows.filter((r) => r.problems.length === 0) ?? [];
@@ -91,6 +101,15 @@ export function InvestorImportPage() {
       setProgress(results.length);
     }
     setOutcomes(results);
+    const stepId = placement.stepId || entrySteps[0]?.id;
+    if (placement.dealId && stepId) {
+      // Place every imported investor on the deal's entry step, each on their own (one refusal
+      // leaves the others placed).
+      const ids = results.filter((r) => r.result !== 'refused').map((r) => r.id);
+      setProgress(0);
+      const moves = await moveMany(placement.dealId, ids.map((id) => ({ investorUserId: id, targetStepId: stepId, data: {} })), setProgress);
+      setPlaced({ moved: moves.filter((m) => m.ok).length, refused: moves.filter((m) => !m.ok).map((m) => ({ id: m.investorUserId, message: m.ok ? '' : m.message })) });
+    }
     setProgress(undefined);
   }
 
@@ -163,6 +182,35 @@ export function InvestorImportPage() {
             </table>
           </div>
           {parsed.rows.length > 200 && <p className="muted small">The first 200 rows are shown; every row is imported.</p>}
+          <fieldset className="sub">
+            <legend>Place them in a deal (optional)</legend>
+            <div className="field-pair">
+              <label className="field">
+                <span className="field-label">Deal</span>
+                <select name="placementDeal" value={placement.dealId} onChange={(e) => setPlacement({ dealId: e.target.value, stepId: '' })}>
+                  <option value="">Directory only</option>
+                  {deals.status === 'ready' &&
+                    deals.value.map((d) => (
+                      <option key={d.id} value={d.id}>
+                        {d.name}
+                      </option>
+                    ))}
+                </select>
+              </label>
+              {placement.dealId && (
+                <label className="field">
+                  <span className="field-label">First step</span>
+                  <select name="placementStep" value={placement.stepId || entrySteps[0]?.id || ''} onChange={(e) => setPlacement({ ...placement, stepId: e.target.value })}>
+                    {entrySteps.map((s) => (
+                      <option key={s.id} value={s.id}>
+                        {s.label}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              )}
+            </div>
+          </fieldset>
           {progress !== undefined && (
             <div className="progress" role="status">
               <progress max={valid.length} value={progress} aria-label="Rows imported" /> {progress} of {valid.length}
@@ -181,6 +229,20 @@ export function InvestorImportPage() {
           <p role="status">
             {count('created')} created, {count('updated')} updated, {count('refused') + invalid.length} refused.
           </p>
+          {placed && (
+            <p role="status">
+              {placed.moved} placed in the deal{placed.refused.length > 0 ? `, ${placed.refused.length} not placed` : ''}.
+            </p>
+          )}
+          {placed?.refused.length ? (
+            <ul className="results">
+              {placed.refused.map((r) => (
+                <li key={r.id} className="result-refused">
+                  {r.id}: {r.message}
+                </li>
+              ))}
+            </ul>
+          ) : null}
           {(count('refused') > 0 || invalid.length > 0) && (
             <ul className="results">
               {invalid.map((r) => (
@@ -198,9 +260,15 @@ export function InvestorImportPage() {
             </ul>
           )}
           <div className="row-actions">
-            <a className="button button-primary" href="#/investors">
-              Open the directory
-            </a>
+            {placement.dealId ? (
+              <a className="button button-primary" href={`#/deals/${encodeURIComponent(placement.dealId)}`}>
+                Open the deal's board
+              </a>
+            ) : (
+              <a className="button button-primary" href="#/investors">
+                Open the directory
+              </a>
+            )}
             <button type="button" className="button" onClick={() => load('')}>
               Import another file
             </button>

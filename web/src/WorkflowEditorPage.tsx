@@ -83,11 +83,13 @@ export function WorkflowEditorPage({ dealId }: { dealId: string }) {
   if (loaded.status === 'loading') return <Spinner label="Loading the workflow…" />;
   if (loaded.status === 'error') return <ErrorState error={loaded.error} retry={reload} />;
   const [deal, workflow] = loaded.value;
-  return <Editor key={workflow ? 'existing' : 'new'} dealId={dealId} dealName={deal.name} initial={toDoc(workflow, deal.name)} existing={!!workflow && workflow.steps.length > 0} onSaved={reload} />;
+  return <Editor dealId={dealId} dealName={deal.name} initial={toDoc(workflow, deal.name)} existedBefore={!!workflow && workflow.steps.length > 0} />;
 }
 
-function Editor({ dealId, dealName, initial, existing, onSaved }: { dealId: string; dealName: string; initial: Doc; existing: boolean; onSaved: () => void }) {
+function Editor({ dealId, dealName, initial, existedBefore }: { dealId: string; dealName: string; initial: Doc; existedBefore: boolean }) {
   const [doc, setDoc] = useState<Doc>(initial);
+  // Once saved, the deal has a workflow: later saves are compared with it.
+  const [existing, setExisting] = useState(existedBefore);
   const [check, setCheck] = useState<WorkflowCheck>();
   const [checking, setChecking] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -179,7 +181,9 @@ function Editor({ dealId, dealName, initial, existing, onSaved }: { dealId: stri
       await consoleApi.putWorkflow(dealId, doc);
       setSaveState({ status: 'saved' });
       setConfirming(false);
-      onSaved();
+      setExisting(true);
+      // The check compared with the workflow as it was; compare with what is saved now.
+      setCheck(await consoleApi.checkWorkflow(dealId, doc).catch(() => undefined));
     } catch (error) {
       const problems = schemaProblems(error);
       if (problems) setCheck(problems);

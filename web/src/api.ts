@@ -443,8 +443,12 @@ export function describeError(error: unknown): string {
       return `Not found: ${detail}`;
     case 409:
       return `This move is not possible from where the investor stands now: ${detail}`;
-    case 422:
-      return `Refused: ${detail}`;
+    case 422: {
+      // Unmet requirements carry the investor's facts ("KYC check level is 1; at least 2 is required").
+      const failed = Array.isArray(error.problem.failedRequirements) ? (error.problem.failedRequirements as { detail?: unknown }[]) : [];
+      const facts = failed.map((f) => f.detail).filter((d): d is string => typeof d === 'string');
+      return `Refused: ${detail}${facts.length ? `: ${facts.join('; ')}` : ''}`;
+    }
     case 429:
       return 'Too many requests with this token. Wait a minute, then retry.';
     case 503:
