@@ -45,7 +45,7 @@ export function TablePage({ dealId }: { dealId: string }) {
   return (
     <section aria-labelledby="table-title">
       <DealHeader dealId={dealId} name={deal.name} view="table" />
-      <FilterPanel filters={filters} update={(patch) => (setPage(1), update(patch))} clear={clear} showSort={false} />
+      <FilterPanel filters={filters} update={(patch) => (setPage(1), update(patch))} clear={clear} showSort />
       <div className="toolbar">
         <span className="muted" id="table-title" aria-live="polite">
           {rows.status === 'ready' ? `${plural(rows.value.total, 'investor')} in ${deal.name}` : '\u00a0'}

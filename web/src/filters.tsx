@@ -85,7 +85,7 @@ export function FilterPanel({ filters, update, clear, showSort }: { filters: Vie
           <label className="inline-field">
             <span>Sort</span>
             <select
-              aria-label="Sort cards within each column"
+              aria-label="Sort investors"
               value={`${filters.sort}:${filters.order}`}
               onChange={(e) => {
                 const [sort, order] = e.target.value.split(':') as [ViewFilters['sort'], ViewFilters['order']];
