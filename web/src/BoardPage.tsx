@@ -7,7 +7,7 @@ import { api, consoleApi, type Card, type DealRow, type Money, type Step, type W
 import { BulkMoveDialog } from './BulkMoveDialog.tsx';
 import { DealHeader } from './DealHeader.tsx';
 import { exportRows } from './exportView.ts';
-import { FilterPanel, toRowParams, useViewFilters } from './filters.tsx';
+import { FilterPanel, activeFilterCount, toRowParams, useViewFilters } from './filters.tsx';
 import { daysSince, exactUtc, formatDays, formatMoney, formatTotals, plural } from './format.ts';
 import { navigate, useDebounced, useLoad } from './hooks.ts';
 import { InvestorDrawer } from './InvestorDrawer.tsx';
@@ -72,7 +72,11 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
       )}
       <div className="toolbar">
         <span className="muted" aria-live="polite" id="board-title">
-          {total === undefined ? '\u00a0' : filtered ? `${plural(total, 'investor')} of ${deal.name} match the filters` : `${plural(total, 'investor')} in ${deal.name}`}
+          {total === undefined
+            ? '\u00a0'
+            : filtered
+              ? `${plural(total, 'investor')} of ${deal.name} ${total === 1 ? 'matches' : 'match'} ${params.query && activeFilterCount(filters) === 0 ? `“${params.query}”` : 'the filters'}`
+              : `${plural(total, 'investor')} in ${deal.name}`}
         </span>
         <span className="toolbar-actions">
           <a className="button" href={`#/investors/import?deal=${encodeURIComponent(dealId)}`}>
