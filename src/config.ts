@@ -10,6 +10,8 @@ export interface JwtConfig {
   jwksUrl?: URL;
   roleClaim: string;
   investorClaim: string;
+  /** Longest lifetime (exp − iat, or exp − now without iat) a JWT may claim, in seconds. */
+  maxLifetimeSeconds: number;
 }
 
 export interface Config {
@@ -120,7 +122,21 @@ function jwt(env: Env): JwtConfig | undefined {
     ...(jwksUrl ? { jwksUrl } : {}),
     roleClaim: claim('JWT_ROLE_CLAIM', 'role'),
     investorClaim: claim('JWT_INVESTOR_CLAIM', 'investor_user_id'),
+    maxLifetimeSeconds: duration(env, 'JWT_MAX_LIFETIME', 24 * 3600, 60, 366 * 24 * 3600),
   };
+}
+
+const durationUnits: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** A duration in seconds: `3600`, `90s`, `15m`, `24h`, `7d`. */
+function duration(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const match = /^(\d{1,9})([smhd]?)$/.exec(raw);
+  if (!match) throw new ConfigError(name, `must be a duration such as 3600, 90s, 15m, 24h or 7d, got "${raw}"`);
+  const seconds = Number(match[1]) * durationUnits[match[2]!]!;
+  if (seconds < min || seconds > max) throw new ConfigError(name, `must be between ${min} s and ${max} s, got ${seconds} s`);
+  return seconds;
 }
 
 export function loadConfig(env: Env = process.env): Config {

@@ -1,15 +1,16 @@
 // Composition root: config → database → app → listen, and a graceful shutdown.
+import { writeSync } from 'node:fs';
+import { createLogger, logOptions } from './logging.ts';
 import type { Config } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { Caches, connectCaches } from './operations/caches.ts';
 import { newUuid, systemClock } from './operations/deps.ts';
 import { purgeExpiredKeys } from './operations/idempotency.ts';
-import { seedDemo } from './operations/seed.ts';
-import { createToken } from './operations/tokens.ts';
+import { completeFirstRun } from './operations/first-run.ts';
+import { tryLines } from './try-lines.ts';
 import { createDispatcher, type Dispatcher } from './operations/webhook-dispatcher.ts';
 import { openDatabase } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
-import { hasLiveAdminToken } from './store/tokens.ts';
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
 
@@ -26,27 +27,19 @@ export interface RunningService {
 }
 
 export async function serve(config: Config, options: ServeOptions = {}): Promise<RunningService> {
-  const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const logger = {
-    level: config.logLevel,
-    // Tokens and secrets never reach the logs.
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.token', '*.secret'], censor: '[redacted]' },
-  };
+  const print = options.print ?? printNow;
+  const logger = logOptions(config.logLevel);
   let log: { warn: (obj: object, msg: string) => void } | undefined;
   // A pooled connection whose server went away; the pool replaces it, requests meanwhile get 503.
   const database = await openDatabase(config, { onPoolError: (err) => log?.warn({ err }, 'idle database connection failed') });
   const { db } = database;
   await migrateToLatest(db);
 
-  const firstRun: string[] = [];
-  if (database.kind === 'pglite' && !(await hasLiveAdminToken(db))) {
-    const created = await createToken(db, { name: 'first-run admin', role: 'admin' });
-    firstRun.push(`Admin token (shown once, keep it): ${created.token}`);
-    if (options.demo !== false) {
-      const demo = await seedDemo({ db, clock: systemClock, newId: newUuid });
-      if (demo.created) firstRun.push(`Demo deal:  ${demo.dealId} (${demo.investors} investors; see README "Management API and journeys")`);
-    }
-  }
+  // The first start of the embedded database: the admin token is printed the moment it exists,
+  // and a start cut short is finished by the next one (operations/first-run.ts).
+  const firstRun = database.kind === 'pglite'
+    ? await completeFirstRun({ db, clock: systemClock, newId: newUuid }, { demo: options.demo !== false, show: print })
+    : undefined;
 
   // Token lookups and workflow structures are cached; other instances' changes arrive by NOTIFY.
   const caches = new Caches();
@@ -69,15 +62,13 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     });
     dispatcher.start();
   }
-  for (const line of firstRun) print(line);
-  if (firstRun.length > 0) {
+  if (firstRun && (firstRun.token !== undefined || firstRun.resumed || firstRun.demo)) {
+    if (firstRun.demo) print(`Demo deal:  ${firstRun.demo.dealId} (${firstRun.demo.investors} investors; see README "Management API and journeys")`);
     print(`Back office: ${url}/app/`);
     print(`API docs:   ${url}/docs`);
     print(`Health:     ${url}/healthz`);
-    print(`Try:        curl -H "Authorization: Bearer <token>" ${url}/whoami`);
-    if (firstRun.some((line) => line.startsWith('Demo deal'))) {
-      print(`            curl -H "Authorization: Bearer <token>" "${url}/deals/deal/demo/all-investor-workflows?limit=5"`);
-    }
+    // The Try-it lines carry the real token, so they are printed only by the start that showed it.
+    if (firstRun.token) for (const line of tryLines(url, firstRun.token, firstRun.demo !== undefined)) print(line);
   }
 
   // Expired idempotency keys are already ignored; this only keeps the table small. Every instance
@@ -104,6 +95,21 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   return { url, close };
 }
 
+/**
+ * Writes a line to stdout before returning (a synchronous write, retried while a full pipe says
+ * EAGAIN): the first-run token must be out before it is recorded as shown.
+ */
+export function printNow(line: string): void {
+  let buffer = Buffer.from(`${line}\n`);
+  while (buffer.length > 0) {
+    try {
+      buffer = buffer.subarray(writeSync(1, buffer));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+    }
+  }
+}
+
 function untilSignalled(): Promise<void> {
   return new Promise<void>((resolve) => {
     const stop = () => {
@@ -123,30 +129,13 @@ export async function serveUntilSignalled(config: Config, options: ServeOptions 
   await service.close();
 }
 
-const levelRank: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: 100 };
-
-/** JSON lines on stderr, like the service's log (the worker has no Fastify to lend its logger). */
-function lineLogger(level: Config['logLevel']) {
-  const write = (name: string, obj: object, msg: string) => {
-    if ((levelRank[name] ?? 0) < (levelRank[level] ?? 30)) return;
-    const fields = Object.fromEntries(
-      Object.entries(obj).map(([k, v]) => [k, v instanceof Error ? { message: v.message, code: (v as { code?: unknown }).code } : v]),
-    );
-    process.stderr.write(`${JSON.stringify({ level: name, time: new Date().toISOString(), component: 'webhooks', ...fields, msg })}\n`);
-  };
-  return {
-    info: (obj: object, msg: string) => write('info', obj, msg),
-    warn: (obj: object, msg: string) => write('warn', obj, msg),
-    debug: (obj: object, msg: string) => write('debug', obj, msg),
-  };
-}
-
 /** `dealflow worker`: the webhook dispatcher alone, until SIGTERM or SIGINT. */
 export async function runWorkerUntilSignalled(config: Config): Promise<void> {
   const database = await openDatabase(config);
   try {
     await migrateToLatest(database.db);
-    const log = lineLogger(config.logLevel);
+    // The service's log format (logging.ts), with the component named as the service names it.
+    const log = createLogger(config.logLevel).child({ component: 'webhooks' });
     const dispatcher = createDispatcher({
       db: database.db,
       clock: systemClock,

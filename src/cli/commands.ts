@@ -94,12 +94,13 @@ Runs every pending migration; running it again changes nothing.`,
   token: {
     summary: 'create, list or revoke API tokens',
     help: `dealflow token create --role admin --name <name>
-dealflow token create --role investor --investor <investorUserId> [--name <name>]
+dealflow token create --role investor --investor <investorUserId> [--name <name>] [--allow-unknown]
 dealflow token list
 dealflow token revoke <id>
 
-A new token is printed once; only its SHA-256 hash is stored.`,
-    options: { role: { type: 'string' }, name: { type: 'string' }, investor: { type: 'string' } },
+A new token is printed once; only its SHA-256 hash is stored. The investor must be in the directory
+(PUT /investors/{id}); --allow-unknown binds a token to an id not there yet.`,
+    options: { role: { type: 'string' }, name: { type: 'string' }, investor: { type: 'string' }, 'allow-unknown': { type: 'boolean' } },
     async run(config, values, positionals) {
       const [action, id] = positionals;
       switch (action) {
@@ -110,7 +111,7 @@ A new token is printed once; only its SHA-256 hash is stored.`,
           const name = typeof values.name === 'string' ? values.name : role === 'investor' ? `investor ${investor ?? ''}` : '';
           if (!name) throw new AppError('validation', '--name is required for an admin token');
           const created = await withDatabase(config, ({ db }) =>
-            createToken(db, { name, role, ...(investor ? { investorUserId: investor } : {}) }),
+            createToken(db, { name, role, ...(investor ? { investorUserId: investor } : {}), requireKnownInvestor: !values['allow-unknown'] }),
           );
           out(`Created ${created.role} token ${created.id} (${created.name}). Shown once, keep it:`);
           out(created.token);
@@ -120,9 +121,9 @@ A new token is printed once; only its SHA-256 hash is stored.`,
           const tokens = await withDatabase(config, ({ db }) => listTokens(db));
           out(['id'.padEnd(36), 'role'.padEnd(8), 'created'.padEnd(24), 'last used'.padEnd(24), 'status'.padEnd(8), 'name'].join('  '));
           for (const t of tokens) {
-            out(
-              [t.id, t.role.padEnd(8), t.createdAt, (t.lastUsedAt ?? '-').padEnd(24), (t.revokedAt ? 'revoked' : 'live').padEnd(8), t.name + (t.investorUserId ? ` (investor ${t.investorUserId})` : '')].join('  '),
-            );
+            // The investor is named once: the default name ("investor <id>") already says it.
+            const bound = t.investorUserId && !t.name.includes(t.investorUserId) ? ` (investor ${t.investorUserId})` : '';
+            out([t.id, t.role.padEnd(8), t.createdAt, (t.lastUsedAt ?? '-').padEnd(24), (t.revokedAt ? 'revoked' : 'live').padEnd(8), t.name + bound].join('  '));
           }
           return;
         }

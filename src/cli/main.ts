@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The `dealflow` command. Each subcommand calls the same operations as the HTTP API.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.ts';
-import { AppError } from '../domain/errors.ts';
+import { loadConfig } from '../config.ts';
 import { commands } from './commands.ts';
+import { failureLines } from './failure.ts';
 
 const usage = `dealflow <command> [options]
 
@@ -12,8 +12,13 @@ ${Object.entries(commands)
   .map(([name, c]) => `  ${name.padEnd(14)} ${c.summary}`)
   .join('\n')}
 
-Run "dealflow <command> --help" for a command's options. Configuration comes from the environment
-(see README.md: PORT, HOST, BASE_PATH, DATABASE_URL, DATA_DIR, ...).`;
+Run "dealflow <command> --help" for a command's options; --verbose prints the stack trace of a
+failure. Configuration comes from the environment (see README.md: PORT, HOST, BASE_PATH,
+DATABASE_URL, DATA_DIR, ...).`;
+
+/** --verbose anywhere on the line, or LOG_LEVEL=debug or trace: failures print their stack. */
+const verbose = process.argv.includes('--verbose') || ['debug', 'trace'].includes(process.env.LOG_LEVEL ?? '');
+let commandName: string | undefined;
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -23,14 +28,15 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = commands[name];
   if (!command) {
-    process.stderr.write(`dealflow: unknown command "${name}"\n\n${usage}\n`);
+    process.stderr.write(`dealflow: unknown command "${name}"\nhint: "dealflow --help" lists the commands\n`);
     return 1;
   }
+  commandName = name;
   let parsed;
   try {
     parsed = parseArgs({ args: rest, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
   } catch (err) {
-    process.stderr.write(`dealflow ${name}: ${(err as Error).message}\n\n${command.help}\n`);
+    process.stderr.write(`dealflow ${name}: ${(err as Error).message}\nhint: "dealflow ${name} --help" shows the options\n`);
     return 1;
   }
   if (parsed.values.help) {
@@ -41,14 +47,12 @@ async function main(argv: string[]): Promise<number> {
   return (await command.run(config, parsed.values as Record<string, string | boolean | undefined>, parsed.positionals)) ?? 0;
 }
 
-main(process.argv.slice(2)).then(
+main(process.argv.slice(2).filter((arg) => arg !== '--verbose')).then(
   (code) => {
     process.exitCode = code;
   },
   (err: unknown) => {
-    if (err instanceof ConfigError) process.stderr.write(`dealflow: invalid configuration: ${err.message}\n`);
-    else if (err instanceof AppError) process.stderr.write(`dealflow: ${err.message}\n`);
-    else process.stderr.write(`dealflow: ${(err as Error)?.stack ?? String(err)}\n`);
+    process.stderr.write(`${failureLines(err, commandName, verbose).join('\n')}\n`);
     process.exitCode = 1;
   },
 );

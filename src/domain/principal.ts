@@ -9,7 +9,7 @@ export interface Principal {
   role: Role;
   /** Set for investors: the only investor whose data this caller may see. */
   investorUserId?: string;
-  /** Rate limits and idempotency keys are scoped to this (token id or `jwt:<sub>`). */
+  /** Rate limits and idempotency keys are scoped to this: the API key's id, or a JWT's sub, role and investor together. */
   tokenKey: string;
   /** A JWT's `name` claim, when it has one (API keys' names are looked up by id instead). */
   name?: string;

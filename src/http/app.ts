@@ -7,6 +7,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import rateLimit from '@fastify/rate-limit';
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
@@ -15,11 +16,13 @@ import { createAuthenticator, registerAuth } from './auth.ts';
 import { clientErrorHandler } from './client-errors.ts';
 import { errorToProblem } from './errors.ts';
 import { registerJsonBody } from './json-body.ts';
+import { registerQueryEncoding } from './query-encoding.ts';
 import { sendProblem } from './problems.ts';
 import { registerStorableText } from './storable-text.ts';
 import { validatorCompiler } from './validation.ts';
 import { routes } from './routes/index.ts';
-import { Problem } from './schemas/common.ts';
+import { documentRoute, finishDocument } from './openapi-document.ts';
+import { Problem } from './schemas/problems.ts';
 
 export type Api = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -68,7 +71,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerAjvFormats();
   app.setValidatorCompiler(validatorCompiler);
   registerJsonBody(app);
-  app.addSchema(Problem);
+  registerQueryEncoding(app);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
@@ -86,15 +89,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     sendProblem(reply, new AppError('not-found', `No route ${request.method} ${request.url.split('?')[0]}`)),
   );
 
-  // Every route documents its problem responses with the shared schema.
-  app.addHook('onRoute', (route) => {
-    if (!route.schema || route.config?.public) return;
-    route.schema.response ??= {};
-    const response = route.schema.response as Record<string, unknown>;
-    response['4XX'] ??= { $ref: 'Problem#', description: 'Problem document (RFC 9457)' };
-    response['5XX'] ??= { $ref: 'Problem#', description: 'Problem document (RFC 9457)' };
-    (route.schema as { security?: unknown }).security ??= [{ bearer: [] }];
-  });
+  // Every route gets its operationId, security and problem responses (openapi-document.ts).
+  app.addHook('onRoute', (route) => documentRoute(route, config.basePath));
 
   await app.register(swagger, {
     openapi: {
@@ -107,6 +103,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       servers: [{ url: config.basePath || '/' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (dfk_…) or JWT' } } },
     },
+    // Schemas added with addSchema are components named by their $id, not def-0.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    transformObject: (documents) => finishDocument('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject) as never,
     transform: ({ schema, url }) => ({ schema, url: url.startsWith(config.basePath) ? url.slice(config.basePath.length) || '/' : url }),
   });
 
@@ -116,8 +115,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await scope.register(swaggerUi, { routePrefix: '/docs' });
       await registerBackOfficeApp(scope);
       scope.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
-      scope.get('/healthz', { schema: { hide: true }, config: { public: true } }, async () => ({ status: 'ok' }));
-      scope.get('/readyz', { schema: { hide: true }, config: { public: true } }, async (_request, reply) => {
+      scope.get('/healthz', { schema: probeSchema('The process is up', 'ok'), config: { public: true } }, async () => ({ status: 'ok' as const }));
+      scope.get('/readyz', { schema: probeSchema('The service is ready: the database answers', 'ready'), config: { public: true } }, async (_request, reply) => {
         const { sql } = await import('kysely');
         try {
           await sql`select 1`.execute(ctx.db);
@@ -154,6 +153,18 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   return app as unknown as Api;
 }
+
+/** The probes' schema: 200 `{ status }`, and for readiness a 503 problem when the database is down. */
+const probeSchema = (summary: string, status: string) => ({
+  tags: ['probes'],
+  summary,
+  response: {
+    200: Type.Object({ status: Type.Literal(status) }, { description: summary }),
+    // Refused by the HTTP layer before any route runs: malformed, headers over 16 KiB, too slow.
+    '4XX': { description: 'A request the HTTP layer refuses', content: { 'application/problem+json': { schema: Problem } } },
+    ...(status === 'ready' ? { 503: { description: 'The database does not answer', content: { 'application/problem+json': { schema: Problem } } } } : {}),
+  },
+});
 
 /** Where `vite build` writes the back-office app (web/ in this repository). */
 export const webDist = fileURLToPath(new URL('../../web/dist/', import.meta.url));

@@ -2,14 +2,14 @@
 // read. Every route declares `config.roles` or `config.public`; a route that declares neither is
 // admin-only, so forgetting fails closed. 401s carry `WWW-Authenticate: Bearer` (RFC 6750 §3).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { Kysely } from 'kysely';
 import type { JwtConfig } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
-import { isRole, type Principal, type Role } from '../domain/principal.ts';
+import type { Principal, Role } from '../domain/principal.ts';
 import type { Caches } from '../operations/caches.ts';
 import { authenticateApiKey } from '../operations/tokens.ts';
 import type { DB } from '../store/schema.ts';
+import { jwtVerifier } from './jwt.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -28,7 +28,7 @@ const unauthenticated = (detail: string) => new AppError('unauthenticated', deta
 export type Authenticate = (header: string | undefined) => Promise<Principal>;
 
 export function createAuthenticator(db: Kysely<DB>, jwt: JwtConfig | undefined, clock: () => Date, caches?: Caches): Authenticate {
-  const verifyJwt = jwt ? jwtVerifier(jwt) : undefined;
+  const verifyJwt = jwt ? jwtVerifier(jwt, clock) : undefined;
   return async (header) => {
     if (header === undefined || header === '') throw unauthenticated('Send an Authorization: Bearer <token> header');
     const match = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i.exec(header);
@@ -41,32 +41,6 @@ export function createAuthenticator(db: Kysely<DB>, jwt: JwtConfig | undefined, 
     const principal = await authenticateApiKey(db, token, clock(), caches);
     if (!principal) throw unauthenticated('The token is unknown or revoked');
     return principal;
-  };
-}
-
-function jwtVerifier(config: JwtConfig) {
-  const key = config.secret ? new TextEncoder().encode(config.secret) : createRemoteJWKSet(config.jwksUrl!);
-  const algorithms = config.secret ? ['HS256'] : ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA'];
-  return async (token: string): Promise<Principal> => {
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(token, key as Parameters<typeof jwtVerify>[1] & Uint8Array, { algorithms }));
-    } catch (err) {
-      if (err instanceof joseErrors.JWTExpired) throw unauthenticated('The token has expired');
-      throw unauthenticated('The token could not be verified');
-    }
-    const role = payload[config.roleClaim];
-    if (typeof payload.sub !== 'string' || payload.sub === '') throw unauthenticated('The token has no subject (sub)');
-    if (!isRole(role)) throw unauthenticated(`The token's ${config.roleClaim} claim must be admin or investor`);
-    const investorClaim = payload[config.investorClaim];
-    const investorUserId = typeof investorClaim === 'string' && investorClaim !== '' ? investorClaim : payload.sub;
-    return {
-      userId: payload.sub,
-      role,
-      ...(role === 'investor' ? { investorUserId } : {}),
-      tokenKey: `jwt:${payload.sub}`,
-      ...(typeof payload.name === 'string' && payload.name !== '' ? { name: payload.name } : {}),
-    };
   };
 }
 

@@ -3,8 +3,10 @@
 //   return idempotent(ctx, request, reply, 201, (tx) => createThing({ ...ctx, ...tx }, …));
 //
 // Without an `Idempotency-Key` header the work simply runs. With one, the key is scoped to the
-// caller's token, the request is fingerprinted (method, URL, canonical JSON body), and
-// operations/idempotency.ts runs the work at most once. The response body is serialized with the
+// whole principal (an API key's id; a JWT's sub, role and investor together), the request is
+// fingerprinted (method, URL, canonical JSON body), and operations/idempotency.ts runs the work at
+// most once. A route whose records belong to someone passes `authorize`: it runs before a stored
+// response is looked up, so a replay is never served to a caller the work itself would refuse. The response body is serialized with the
 // route's response schema before it is stored, so the first response and every replay are the
 // same bytes; replays carry `Idempotent-Replayed: true`.
 import { createHash } from 'node:crypto';
@@ -74,9 +76,11 @@ export async function idempotent<T>(
   reply: FastifyReply,
   status: number | ((result: T) => number),
   work: (deps: Deps) => Promise<T>,
+  options: { authorize?: (deps: Deps) => Promise<void> } = {},
 ): Promise<FastifyReply> {
   const statusOf = (result: T) => (typeof status === 'number' ? status : status(result));
   const key = idempotencyKeyOf(request);
+  if (key !== undefined && options.authorize) await options.authorize(ctx);
   if (key === undefined) {
     const result = await work(ctx);
     return reply.code(statusOf(result)).send(result);

@@ -3,8 +3,13 @@
 // TC39 proposal-json-parse-with-source, in Node 21+): a number with more than 15 significant
 // digits, or one that overflows or underflows a double, cannot be held exactly and is refused
 // rather than rounded. `__proto__` keys are refused, as Fastify's secure-json-parse does.
-import type { FastifyInstance } from 'fastify';
+//
+// Only UTF-8 is accepted (RFC 8259 §8.1): a body whose bytes are not valid UTF-8 is a 400 (a lenient
+// decoder would store U+FFFD in place of each bad byte), and a Content-Type naming another charset
+// a 415. A member name repeated within one object is a 400 (I-JSON, RFC 7493; duplicate-keys.ts).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../domain/errors.ts';
+import { findDuplicateKey } from './duplicate-keys.ts';
 import { isStorableText, unstorableDetail } from './storable-text.ts';
 
 export const MAX_SIGNIFICANT_DIGITS = 15;
@@ -39,20 +44,54 @@ function reviver(this: unknown, key: string, value: unknown, context?: { source?
 
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text, reviver as (key: string, value: unknown) => unknown);
+    value = JSON.parse(text, reviver as (key: string, value: unknown) => unknown);
   } catch (err) {
     if (err instanceof AppError) throw err;
     const reason = err instanceof RangeError ? 'it is nested too deeply' : (err as Error).message;
     throw new AppError('validation', `The body is not valid JSON: ${reason}`);
   }
+  const duplicate = findDuplicateKey(text);
+  if (duplicate) {
+    const field = duplicate.path === '' ? duplicate.key : `${duplicate.path}.${duplicate.key}`;
+    throw new AppError('validation', `The body names the member "${field}" twice in one object; each name may appear once (I-JSON, RFC 7493)`, {
+      errors: [{ in: 'body', field, detail: 'appears more than once in the same object' }],
+    });
+  }
+  return value;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body's text: valid UTF-8 only (a leading byte order mark is dropped, RFC 8259 §8.1). */
+export function decodeUtf8Body(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new AppError('validation', 'The body is not valid UTF-8; send JSON encoded as UTF-8');
+  }
+}
+
+/** The `charset` parameter of a Content-Type, lower-cased, or undefined when absent. */
+export function charsetOf(contentType: string | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? '');
+  return match ? (match[1] ?? match[2] ?? '').toLowerCase() : undefined;
+}
+
+function checkCharset(request: FastifyRequest) {
+  const charset = charsetOf(request.headers['content-type']);
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new AppError('unsupported-media-type', `The body's charset must be UTF-8, not "${charset}"; send application/json (charset=utf-8)`);
+  }
 }
 
 export function registerJsonBody(app: FastifyInstance) {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     try {
-      done(null, parseJsonBody(body as string));
+      checkCharset(request);
+      done(null, parseJsonBody(decodeUtf8Body(body as Buffer)));
     } catch (err) {
       done(err as Error, undefined);
     }

@@ -25,6 +25,7 @@ import { findWorkflow } from '../store/workflows.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { editEvent } from './events.ts';
 import { jumpToStep } from './journeys.ts';
+import { dealVisibleTo, visibleRecord } from './investor-visibility.ts';
 import { recordEditRequest } from './outbox-events.ts';
 
 export type { EditRequest } from '../domain/edit-request.ts';
@@ -36,11 +37,16 @@ export interface CreateEditRequestInput {
   newData?: Record<string, string> | null | undefined;
 }
 
+/** The record check of createEditRequest alone, for callers that must refuse before anything else (a replay). */
+export async function authorizeEditRequest(deps: Deps, principal: Principal, workflowEventId: string): Promise<void> {
+  visibleRecord(principal, await findEvent(deps.db, workflowEventId), (e) => e.investorUserId, () => notFound('workflow event', workflowEventId));
+}
+
 export async function createEditRequest(deps: Deps, principal: Principal, input: CreateEditRequestInput): Promise<EditRequest> {
   return inTransaction(deps, async (tx) => {
-    const event = await findEvent(tx.db, input.workflowEventId);
-    if (!event) throw notFound('workflow event', input.workflowEventId);
-    if (!canActFor(principal, event.investorUserId)) throw forbidden('An investor token may request edits only of its own events');
+    const event = visibleRecord(principal, await findEvent(tx.db, input.workflowEventId), (e) => e.investorUserId, () =>
+      notFound('workflow event', input.workflowEventId),
+    );
 
     let amountFields = new Set<string>();
     if (input.type === 'Investment Amount') {
@@ -88,16 +94,13 @@ export async function createEditRequest(deps: Deps, principal: Principal, input:
 
 /** Admin, or the investor the request is about. */
 export async function getEditRequest(deps: Deps, principal: Principal, requestId: string): Promise<EditRequest> {
-  const request = await store.findEditRequest(deps.db, requestId);
-  if (!request) throw notFound('edit request', requestId);
-  if (!canActFor(principal, request.investorUserId)) throw forbidden('An investor token may read only its own edit requests');
-  return request;
+  return visibleRecord(principal, await store.findEditRequest(deps.db, requestId), (r) => r.investorUserId, () => notFound('edit request', requestId));
 }
 
 /** Endpoint 9: the investor's requests in the deal, newest first. */
 export async function listEditRequests(deps: Deps, principal: Principal, dealId: string, investorUserId: string): Promise<EditRequest[]> {
   if (!canActFor(principal, investorUserId)) throw forbidden('An investor token may read only its own edit requests');
-  if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
+  if (!(await dealVisibleTo(deps.db, principal, dealId)) || !(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
   if (!(await findInvestor(deps.db, investorUserId))) throw notFound('investor', investorUserId);
   return store.listEditRequests(deps.db, dealId, investorUserId);
 }

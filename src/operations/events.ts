@@ -1,11 +1,12 @@
 // Workflow events after the move: editing one (endpoint 4) and listing its revisions.
 import { checkEventEdit, dataObject, type EventRevision, type WorkflowEvent } from '../domain/event.ts';
 import { forbidden, notFound } from '../domain/errors.ts';
-import { canActFor, type Principal } from '../domain/principal.ts';
+import type { Principal } from '../domain/principal.ts';
 import { findEvent, listJourneyEvents, listRevisions, publicEvent, reviseEvent } from '../store/events.ts';
 import { selectForUpdate } from '../store/journeys.ts';
 import { findStep } from '../store/workflows.ts';
 import { type Deps, inTransaction } from './deps.ts';
+import { visibleRecord } from './investor-visibility.ts';
 import { capturedData } from './journeys.ts';
 import { recordEventEdited } from './outbox-events.ts';
 
@@ -55,8 +56,6 @@ export async function editEvent(
 
 /** Every version of an event's data, oldest first; staff, or the investor whose event it is. */
 export async function getEventRevisions(deps: Deps, principal: Principal, eventId: string): Promise<EventRevision[]> {
-  const event = await findEvent(deps.db, eventId);
-  if (!event) throw notFound('event', eventId);
-  if (!canActFor(principal, event.investorUserId)) throw forbidden("An investor token may read only its own events' revisions");
+  visibleRecord(principal, await findEvent(deps.db, eventId), (e) => e.investorUserId, () => notFound('event', eventId));
   return listRevisions(deps.db, eventId);
 }

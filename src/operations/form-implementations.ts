@@ -1,14 +1,14 @@
 // GET /deals/workflow/step/{stepId}/investor-form-implementation (endpoint 6): the investor's form
 // implementation for a step that names a form, created by the first request and the same ever after.
 //
-// 403 an investor token asking for another investor's, or for a step of a deal they are not in; 400 an admin token without investorUserId,
+// 403 an investor token asking for another investor's; 404 for a step of a deal they are not in, as for an unknown one; 400 an admin token without investorUserId,
 // or a dealId that is not the step's deal; 404 unknown (or retired) step, a step without a form,
 // unknown investor.
 import { AppError, forbidden, invalid, notFound } from '../domain/errors.ts';
 import { canActFor, type Principal } from '../domain/principal.ts';
 import * as forms from '../store/form-implementations.ts';
 import { findInvestor } from '../store/investors.ts';
-import { findJourney } from '../store/journeys.ts';
+import { dealVisibleTo } from './investor-visibility.ts';
 import type { Deps } from './deps.ts';
 
 export type { FormImplementation } from '../store/form-implementations.ts';
@@ -25,11 +25,9 @@ export async function getFormImplementation(
   }
   if (!canActFor(principal, investorUserId)) throw forbidden('An investor token may open only its own form implementations');
   const step = await forms.findStepForm(deps.db, stepId);
-  if (!step) throw notFound('step', stepId);
-  // Investors see only deals they are in (their workflow, and so their forms); staff see all.
-  if (principal.role === 'investor' && !(await findJourney(deps.db, step.dealId, investorUserId))) {
-    throw forbidden('An investor token opens form implementations only in deals they are in');
-  }
+  // Investors see only deals they are in (their workflow, and so their steps and forms); a step
+  // elsewhere is answered as an unknown one. Staff see all.
+  if (!step || !(await dealVisibleTo(deps.db, principal, step.dealId))) throw notFound('step', stepId);
   if (query.dealId !== undefined && query.dealId !== step.dealId) {
     throw invalid([{ in: 'query', field: 'dealId', detail: `step "${stepId}" belongs to another deal` }]);
   }

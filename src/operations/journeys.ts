@@ -110,7 +110,8 @@ export async function getInvestorJourney(deps: Deps, principal: Principal, dealI
   // case is one simple query; only an empty journey needs to tell a 404 from "no move yet".
   const events = await listJourneyEvents(deps.db, dealId, investorUserId);
   if (events.length === 0) {
-    if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
+    // An investor with no journey in the deal cannot tell it from an unknown deal.
+    if (principal.role !== 'admin' || !(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
     if (!(await findInvestor(deps.db, investorUserId))) throw notFound('investor', investorUserId);
   }
   return { investor: { id: investorUserId }, journey: events.map(publicEvent) };

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../domain/errors.ts';
 import { isRole, type Principal, type Role } from '../domain/principal.ts';
 import type { DB } from '../store/schema.ts';
+import { findInvestor } from '../store/investors.ts';
 import * as tokens from '../store/tokens.ts';
 import { type Caches, invalidateLocally, publishInvalidation } from './caches.ts';
 
@@ -15,6 +16,8 @@ export interface CreateTokenInput {
   name: string;
   role: Role;
   investorUserId?: string;
+  /** Refuse an investor id that is not in the directory (the CLI's default; --allow-unknown lifts it). */
+  requireKnownInvestor?: boolean;
 }
 
 export interface CreatedToken {
@@ -33,6 +36,10 @@ export async function createToken(db: Kysely<DB>, input: CreateTokenInput, now =
   }
   if (input.role === 'admin' && input.investorUserId) {
     throw new AppError('validation', 'an admin token is not bound to an investor');
+  }
+  // A token bound to a mistyped id would answer 404 to everything its investor asks.
+  if (input.role === 'investor' && input.requireKnownInvestor && !(await findInvestor(db, input.investorUserId!))) {
+    throw new AppError('not-found', `no investor "${input.investorUserId}" in the directory; create it first (PUT /investors/{id}), or pass --allow-unknown`);
   }
   const name = input.name.trim();
   if (name === '' || name.length > 200) throw new AppError('validation', 'the token name must be 1 to 200 characters');

@@ -1,14 +1,14 @@
 // A deal's workflow: set by the management API (PUT, admin), read as endpoint 1 (workflow-status)
 // by staff and by investors of the deal.
-import { conflict, forbidden, invalid, notFound } from '../domain/errors.ts';
+import { conflict, invalid, notFound } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import { type StepView, stepViews, type WorkflowDocument, workflowProblems } from '../domain/workflow-graph.ts';
 import type { Workflow } from '../domain/workflow.ts';
 import { findDeal } from '../store/deals.ts';
-import { findJourney } from '../store/journeys.ts';
 import * as workflows from '../store/workflows.ts';
 import { invalidateLocally, publishInvalidation } from './caches.ts';
 import { type Deps, inTransaction } from './deps.ts';
+import { dealVisibleTo } from './investor-visibility.ts';
 import { checkStepTriggersOfWorkflow, listWorkflowStepTriggers, saveStepTriggers, type StepTriggerView, type WorkflowStepTriggersInput } from './step-triggers.ts';
 
 /** Endpoint 1's Workflow: the stored workflow with its steps ordered and linked. */
@@ -111,10 +111,8 @@ export async function putWorkflow(
 
 /** Endpoint 1. Investors may read the workflow of a deal they are in. */
 export async function getWorkflowStatus(deps: Deps, principal: Principal, dealId: string): Promise<WorkflowView> {
-  if (principal.role !== 'admin') {
-    const journey = principal.investorUserId ? await findJourney(deps.db, dealId, principal.investorUserId) : undefined;
-    if (!journey) throw forbidden('An investor may read the workflow of a deal they are in only');
-  }
+  // An investor may read the workflow of a deal they are in; any other deal is unknown to them.
+  if (!(await dealVisibleTo(deps.db, principal, dealId))) throw notFound('deal', dealId);
   const workflow = await loadWorkflow(deps, dealId);
   if (!workflow) throw (await findDeal(deps.db, dealId)) ? notFound('workflow of deal', dealId) : notFound('deal', dealId);
   if (principal.role !== 'admin') return workflow.view;

@@ -247,8 +247,18 @@ export interface WebhookDeliveriesTable {
   dead_at: Date | null;
 }
 
+/** The first start of an embedded installation (one row, id 1): see operations/first-run.ts. */
+export interface FirstRunTable {
+  id: number;
+  token_id: string | null;
+  token_shown_at: Date | null;
+  started_at: Date;
+  completed_at: Date | null;
+}
+
 export interface DB {
   api_tokens: ApiTokensTable;
+  first_run: FirstRunTable;
   deals: DealsTable;
   investors: InvestorsTable;
   workflows: WorkflowsTable;

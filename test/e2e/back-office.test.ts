@@ -1,7 +1,8 @@
 // The back office in a real browser against the real service (PGlite, demo deal): sign in, open the
 // demo deal's board, move an investor through the dialog (first refused for a missing field, then
 // accepted), see the move in the journey timeline, approve an edit request, look at the graph.
-// Screenshots of the board, the drawer and the graph go to docs/screenshots/ (shown in the README).
+// Screenshots of the board, the drawer and the graph go to test-results/screenshots/; `npm run
+// screenshots` writes them to docs/screenshots/ (shown in the README) instead.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -129,7 +130,7 @@ describe('back office, end to end', { skip: skipE2e }, () => {
     await refusal.waitFor();
     const required = to.stepFields.find((f) => f.required)!;
     assert.match(await refusal.innerText(), new RegExp(fieldLabel(required), 'i'));
-    await page.screenshot({ path: new URL('../../docs/screenshots/move-refused.png', import.meta.url).pathname });
+    await screenshot(page, 'move-refused');
     const summary = await e.api('GET', `/back-office/deals/${encodeURIComponent(dealId)}/investors/${encodeURIComponent(mover.id)}`);
     assert.equal(summary.body.stepId, from.id, 'nothing moved');
   });

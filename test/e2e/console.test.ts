@@ -27,7 +27,7 @@ async function checkScreen(page: Page, name: string, width: number) {
   const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
   assert.deepEqual(found, [], `axe-core on ${name} at ${width}px`);
   if (width < 500) {
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
     assert.ok(overflow <= 0, `${name} scrolls sideways by ${overflow}px at ${width}px`);
   }
   mkdirSync(shots, { recursive: true });
@@ -180,7 +180,7 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await page.getByRole('menuitem', { name: 'Move to Commitment' }).waitFor();
         await page.keyboard.press('Escape');
         await page.getByRole('menu').waitFor({ state: 'detached' });
-        assert.equal(await trigger.evaluate((el) => el === document.activeElement), true, 'focus is back on the menu button');
+        assert.equal(await trigger.evaluate((el) => el === el.ownerDocument.activeElement), true, 'focus is back on the menu button');
         await trigger.click();
         await page.getByRole('menuitem', { name: 'Move to Commitment' }).click();
         const dialog = page.getByRole('dialog', { name: `Move P01 Console${size.width}` });
@@ -234,7 +234,7 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
       test('filters are kept in the URL, the table shows the same view, and the export neutralises formulas', async () => {
         await page.getByRole('button', { name: /^Filters/ }).click();
         await page.getByLabel('Committed from').fill('500');
-        await page.waitForFunction(() => location.hash.includes('minAmount=500'));
+        await page.waitForFunction("location.hash.includes('minAmount=500')");
         await page.getByText('3 investors of Console').waitFor();
         await checkScreen(page, 'board-filtered', size.width);
         const query = page.url().split('?')[1]!;
@@ -244,7 +244,7 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         // Column headers sort on a wide screen; the stacked phone table has the sort menu.
         if (size.width > 500) await page.getByRole('button', { name: /^Investor/ }).click();
         else await page.getByRole('combobox', { name: 'Sort investors' }).selectOption('name:desc');
-        await page.waitForFunction(() => location.hash.includes('order=desc'));
+        await page.waitForFunction("location.hash.includes('order=desc')");
         await checkScreen(page, 'table', size.width);
         const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
         const filtered = readFileSync((await download.path())!, 'utf8').trim().split('\n');
@@ -327,7 +327,7 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await go(`deals/${dealId}/graph`);
         await page.locator('.node').first().waitFor();
         await page.getByRole('link', { name: /^KYC/ }).click();
-        await page.waitForFunction(() => location.hash.includes('step='));
+        await page.waitForFunction("location.hash.includes('step=')");
         await page.locator('.column').first().waitFor();
         assert.equal(await page.locator('.column').count(), 1, 'the board filtered to the step');
       });

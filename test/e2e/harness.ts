@@ -3,7 +3,7 @@
 // flags that keep it off the network (this machine has none; without them it waits on connections).
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { loadConfig } from '../../src/config.ts';
 import { serve, type RunningService } from '../../src/main.ts';
@@ -18,7 +18,11 @@ export const skipE2e: string | false = onPostgres
     ? `no Chromium at ${chromiumPath} (apt-get install chromium, as .ci/run does)`
     : false;
 
-export const screenshotDir = new URL('../../docs/screenshots/', import.meta.url).pathname;
+// Tests write their screenshots to the ignored test-results/ folder, so `npm test` leaves the checkout
+// clean; `npm run screenshots` points SCREENSHOT_DIR at docs/screenshots/ to refresh the README's.
+export const screenshotDir = process.env.SCREENSHOT_DIR
+  ? resolve(process.env.SCREENSHOT_DIR)
+  : new URL('../../test-results/screenshots/', import.meta.url).pathname;
 
 export interface E2e {
   service: RunningService;

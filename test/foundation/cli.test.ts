@@ -28,7 +28,7 @@ describe('dealflow CLI', { skip: onPostgres ? 'runs on the embedded database onl
   test('migrate twice, then create, list and revoke a token', () => {
     assert.equal(run('migrate').status, 0);
     assert.match(run('migrate').stdout, /up to date/);
-    const created = run('token', 'create', '--role', 'investor', '--investor', 'inv-1');
+    const created = run('token', 'create', '--role', 'investor', '--investor', 'inv-1', '--allow-unknown');
     assert.equal(created.status, 0, created.stderr);
     const token = /dfk_[A-Za-z0-9_-]+/.exec(created.stdout)?.[0];
     const id = /token ([0-9a-f-]{36})/.exec(created.stdout)?.[1];

@@ -224,8 +224,9 @@ describe('edit requests', () => {
     const mine = await committed();
     const theirs = await committed();
     const theirRequest = (await theirs.own.post(CREATE, { workflowEventId: theirs.event.id, type: 'Withdraw Investment', reason: 'r' })).body;
-    expectProblem(await mine.own.post(CREATE, { workflowEventId: theirs.event.id, type: 'Withdraw Investment', reason: 'r' }), 403);
-    expectProblem(await mine.own.get(`${CREATE}/${theirRequest.id}`), 403);
+    // Another investor's event or request answers as an unknown one (404); naming another investor is a 403.
+    expectProblem(await mine.own.post(CREATE, { workflowEventId: theirs.event.id, type: 'Withdraw Investment', reason: 'r' }), 404);
+    expectProblem(await mine.own.get(`${CREATE}/${theirRequest.id}`), 404);
     expectProblem(await mine.own.get(filtered(theirs.deal.dealId, theirs.investorUserId)), 403);
     expectProblem(await mine.own.post(`${CREATE}/${theirRequest.id}/approve`, {}), 403);
     const myRequest = (await mine.own.post(CREATE, { workflowEventId: mine.event.id, type: 'Withdraw Investment', reason: 'r' })).body;

@@ -74,15 +74,16 @@ describe('form implementations (endpoint 6)', () => {
     assert.deepEqual(noInvestor.errors?.map((e) => [e.in, e.field]), [['query', 'investorUserId']]);
   });
 
-  test("403: an investor asking for another investor's form implementation", async () => {
+  test("403: an investor asking for another investor's form implementation; 404 for a step of a deal they are not in", async () => {
     const deal = await makeDeal(admin);
     const mine = await makeInvestor(admin);
     const theirs = await makeInvestor(admin);
     const investor = client(t.app, await t.investorToken(mine.id));
     expectProblem(await investor.get(path(deal.steps.commit, { investorUserId: theirs.id })), 403);
-    // Not in the deal yet: the deal's forms are not theirs to open (as its workflow is not theirs to read).
-    const outsider = expectProblem(await investor.get(path(deal.steps.commit)), 403);
-    assert.match(outsider.detail, /deals they are in/);
+    // Not in the deal yet: its steps are unknown to them, exactly as a step that does not exist.
+    const outsider = expectProblem(await investor.get(path(deal.steps.commit)), 404);
+    const unknown = expectProblem(await investor.get(path('no-such-step')), 404);
+    assert.deepEqual([outsider.type, outsider.title, outsider.detail.replace(deal.steps.commit, 'ID')], [unknown.type, unknown.title, unknown.detail.replace('no-such-step', 'ID')]);
     await jump(admin, deal.dealId, mine.id, deal.steps.interest);
     assert.equal((await investor.get(path(deal.steps.commit, { investorUserId: mine.id }))).status, 200);
   });

@@ -43,7 +43,13 @@ describe('investor journeys and event edits', () => {
     assert.deepEqual((await admin.get(`/deals/deal/${deal.dealId}/investor-data/${fresh}`)).body, { investor: { id: fresh }, journey: [] });
     expectProblem(await admin.get(`/deals/deal/${uniqueId('deal')}/investor-data/${fresh}`), 404);
     expectProblem(await admin.get(`/deals/deal/${deal.dealId}/investor-data/${uniqueId('ghost')}`), 404);
+    // An investor with no journey in the deal cannot tell it from an unknown deal; once moved, they read it.
     const own = client(t.app, await t.investorToken(fresh));
+    const notYet = expectProblem(await own.get(`/deals/deal/${deal.dealId}/investor-data/${fresh}`), 404);
+    const unknownDeal = uniqueId('deal');
+    const unknown = expectProblem(await own.get(`/deals/deal/${unknownDeal}/investor-data/${fresh}`), 404);
+    assert.equal(notYet.detail.replace(deal.dealId, 'ID'), unknown.detail.replace(unknownDeal, 'ID'));
+    await deal.move(fresh, 'interest');
     assert.equal((await own.get(`/deals/deal/${deal.dealId}/investor-data/${fresh}`)).status, 200);
     expectProblem(await own.get(`/deals/deal/${deal.dealId}/investor-data/${other}`), 403);
   });
@@ -75,7 +81,7 @@ describe('investor journeys and event edits', () => {
     // The investor reads their own event's history; another investor may not.
     assert.equal((await client(t.app, await t.investorToken(investor)).get(`/deals/event/${event.id}/revisions`)).status, 200);
     const stranger = await deal.addInvestor();
-    expectProblem(await client(t.app, await t.investorToken(stranger)).get(`/deals/event/${event.id}/revisions`), 403);
+    expectProblem(await client(t.app, await t.investorToken(stranger)).get(`/deals/event/${event.id}/revisions`), 404);
   });
 
   test('edit: unknown keys 400, wrong kinds 400, emptied required fields 422, unknown events 404, investors 403', async () => {

@@ -173,7 +173,8 @@ describe('workflows', () => {
     await deal.move(inDeal, 'interest');
     const member = client(t.app, await t.investorToken(inDeal));
     assert.equal((await member.get(`/deals/deal/${deal.dealId}/workflow-status`)).status, 200);
-    expectProblem(await client(t.app, await t.investorToken(outside)).get(`/deals/deal/${deal.dealId}/workflow-status`), 403);
+    // A deal they are not in is unknown to them: 404, as for a deal that does not exist.
+    expectProblem(await client(t.app, await t.investorToken(outside)).get(`/deals/deal/${deal.dealId}/workflow-status`), 404);
     expectProblem(await member.put(`/deals/deal/${deal.dealId}/workflow`, workflowBody(deal.dealId)), 403);
     expectProblem(await client(t.app).get(`/deals/deal/${deal.dealId}/workflow-status`), 401);
   });

@@ -11,6 +11,7 @@ import { type Clock, newUuid, systemClock } from '../../src/operations/deps.ts';
 import { createToken } from '../../src/operations/tokens.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
+import { assertMatchesContract } from './contract.ts';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL || undefined;
 export const onPostgres = testDatabaseUrl !== undefined;
@@ -77,6 +78,7 @@ export async function startTestApp(options: { env?: Record<string, string>; cloc
   const unlisten = await connectCaches(database, caches);
   const app = await buildApp({ db: database.db, config, clock: options.clock ?? systemClock, newId: newUuid, caches });
   await app.ready();
+  checkResponses(app, config.basePath);
   const admin = await createToken(database.db, { name: 'test admin', role: 'admin' });
   return {
     app,
@@ -95,8 +97,42 @@ export async function startTestApp(options: { env?: Record<string, string>; cloc
   };
 }
 
-/** A small client over app.inject(): JSON in, parsed JSON out. */
+const checkedApps = new WeakSet<Api>();
+
+/**
+ * From now on every `app.inject(options)` of this app checks its response against the committed
+ * openapi.json (status declared, media type, body, required headers) and fails the test when it
+ * drifts. startTestApp and client() do it, so every test's responses are checked.
+ */
+export function checkResponses(app: Api, basePath: string): Api {
+  if (checkedApps.has(app)) return app;
+  checkedApps.add(app);
+  const inject = app.inject.bind(app) as (options?: unknown, callback?: unknown) => unknown;
+  const checkedInject = (options?: InjectOptions | string, callback?: unknown) => {
+    // The chained form (no options) and the callback form are left as they are; tests use neither.
+    if (options === undefined || callback !== undefined) return inject(options, callback);
+    const request: InjectOptions = typeof options === 'string' ? { url: options } : options;
+    return (inject(request) as Promise<LightMyRequestResponse>).then((response) => {
+      const url = typeof request.url === 'string' ? request.url : typeof request.path === 'string' ? request.path : undefined;
+      if (url !== undefined) {
+        assertMatchesContract({
+          method: String(request.method ?? 'GET').toUpperCase(),
+          url: basePath && url.startsWith(basePath) ? url.slice(basePath.length) || '/' : url,
+          status: response.statusCode,
+          headers: response.headers,
+          text: response.body,
+        });
+      }
+      return response;
+    });
+  };
+  (app as { inject: unknown }).inject = checkedInject;
+  return app;
+}
+
+/** A small client over app.inject(): JSON in, parsed JSON out; every response checked against openapi.json. */
 export function client(app: Api, token?: string, basePath = '') {
+  checkResponses(app, basePath);
   const call = async (method: InjectOptions['method'], url: string, body?: unknown, headers: Record<string, string> = {}) => {
     const response: LightMyRequestResponse = await app.inject({
       method,

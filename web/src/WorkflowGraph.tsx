@@ -5,7 +5,7 @@
 // workflow editor's live preview.
 import dagre from '@dagrejs/dagre';
 import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import type { BoardColumn, Step } from './api.ts';
+import type { BoardColumn } from './api.ts';
 import { fieldLabel, formatTotals, plural } from './format.ts';
 import { describeRequirement } from './MoveDialog.tsx';
 
@@ -14,9 +14,19 @@ const MAX_FIELDS = 4;
 const LINE = 18;
 const charsPerLine = 24;
 
-export type GraphStep = Pick<Step, 'id' | 'label' | 'type' | 'stepFields' | 'nextStepLinks'> & Partial<Pick<Step, 'requirements' | 'formId' | 'workflowCustomStepTriggers' | 'triggers'>>;
+/** What the graph draws of a step: a saved workflow's steps, or the editor's draft. */
+export interface GraphStep {
+  id: string;
+  label: string;
+  type: string;
+  stepFields: { fieldKey: string; required: boolean; kind?: string | null; label?: string | null }[];
+  nextStepLinks: { toStepId: string }[];
+  requirements?: { kind: string; [key: string]: unknown }[];
+  formId?: string | null;
+  workflowCustomStepTriggers?: unknown[];
+}
 
-const triggersOf = (step: GraphStep) => step.workflowCustomStepTriggers ?? step.triggers ?? [];
+const triggersOf = (step: GraphStep) => step.workflowCustomStepTriggers ?? [];
 const titleLines = (label: string) => Math.min(3, Math.max(1, Math.ceil(label.length / charsPerLine)));
 /** Height of a node: title (wrapped), totals, a line per field (up to MAX_FIELDS), and badges. */
 const nodeHeight = (step: GraphStep) => {

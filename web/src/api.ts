@@ -1,135 +1,31 @@
 // The service's API as the back office uses it: the public endpoints of the interface (issues 3
 // and 4) and our admin-only /back-office read models. Every call carries the session's token.
 
-export interface Link {
-  fromStepId: string;
-  toStepId: string;
-}
+import type { components, operations } from '../../src/client/openapi.ts';
 
+// The server's shapes, generated from openapi.json (npm run client:types): never restated by hand.
+type Schemas = components['schemas'];
+type Ok<Op extends keyof operations> = operations[Op]['responses'] extends { 200: { content: { 'application/json': infer T } } } ? T : never;
+
+export type Link = Schemas['Link'];
 export type FieldKind = 'text' | 'amount' | 'currency' | 'date' | 'email' | 'choice';
-
-export interface StepField {
-  fieldKey: string;
-  required: boolean;
-  kind?: FieldKind;
-  label?: string;
-  options?: string[];
-}
-
-export interface Requirement {
-  kind: string;
-  [key: string]: unknown;
-}
-
-export interface Step {
-  id: string;
-  label: string;
-  type: string;
-  previousStepLinks: Link[];
-  nextStepLinks: Link[];
-  stepFields: StepField[];
-  requirements?: Requirement[];
-  formId?: string | null;
-  workflowCustomStepTriggers?: unknown[];
-  triggers?: unknown[];
-}
-
-export interface Workflow {
-  id: string;
-  label: string;
-  description: string;
-  investorEngagementEnabled: boolean;
-  steps: Step[];
-}
-
-export interface WorkflowEvent {
-  id: string;
-  fromStepId: string | null;
-  toStepId: string;
-  data: Record<string, string>;
-  createdByUserId: string;
-  createdAt: string;
-}
-
-export interface Journey {
-  investor: { id: string };
-  journey: WorkflowEvent[];
-}
-
-export interface Revision {
-  revision?: number;
-  data: Record<string, string>;
-  setByUserId?: string;
-  setAt?: string;
-  reason?: string | null;
-}
-
-export interface EditRequest {
-  id: string;
-  workflowEventId: string;
-  dateRecieved: string;
-  reason: string;
-  type: string;
-  status?: string;
-  decidedAt?: string | null;
-  decidedByUserId?: string | null;
-  decisionReason?: string | null;
-  newData?: Record<string, string> | null;
-}
-
-export interface Money {
-  currency: string;
-  amount: string;
-}
-
-export interface DealSummary {
-  id: string;
-  name: string;
-  description: string | null;
-  currency: string | null;
-  investors: { total: number; inProgress: number; complete: number; withdrawn: number };
-  committed: Money[];
-}
-
-export interface BoardColumn {
-  stepId: string;
-  count: number;
-  committed: Money[];
-}
-
-export interface Board {
-  dealId: string;
-  total: number;
-  columns: BoardColumn[];
-}
-
-export interface Card {
-  investorUserId: string;
-  fullName: string;
-  email: string | null;
-  stepId: string;
-  enteredStepAt: string;
-  committedAmount: string | null;
-  currency: string | null;
-}
-
-export interface CardPage {
-  output: Card[];
-  page: number;
-  totalPages: number;
-  total: number;
-}
-
-export interface InvestorSummary extends Card {
-  paymentReference: string | null;
-  pendingEditRequests: number;
-}
-
-export interface Whoami {
-  userId: string;
-  role: string;
-  investorUserId?: string;
-}
+export type StepField = Schemas['StepField'];
+export type Requirement = Schemas['Step']['requirements'][number];
+export type Step = Schemas['Step'];
+export type Workflow = Schemas['Workflow'];
+export type WorkflowEvent = Schemas['WorkflowEvent'];
+export type Journey = Schemas['InvestorJourney'];
+export type Revision = Ok<'listEventRevisions'>[number];
+export type EditRequest = Schemas['EventEditRequest'];
+export type DealSummary = Ok<'listBackOfficeDeals'>[number];
+export type Money = DealSummary['committed'][number];
+export type Board = Ok<'getDealBoard'>;
+export type BoardColumn = Board['columns'][number];
+export type CardPage = Ok<'listBoardCards'>;
+export type Card = CardPage['output'][number];
+export type InvestorSummary = Ok<'getBackOfficeInvestor'>;
+export type Whoami = Ok<'getCaller'>;
+export type Deal = Ok<'getDeal'>;
 
 /** An RFC 9457 problem document, or a stand-in for a network failure. */
 export class ApiError extends Error {
@@ -229,7 +125,7 @@ export const qs = (params: Record<string, string | number | boolean | undefined>
 export const api = {
   whoami: (token: string) => call<Whoami>('GET', '/whoami', undefined, token),
   deals: () => call<DealSummary[]>('GET', '/back-office/deals'),
-  deal: (dealId: string) => call<{ id: string; name: string; currency: string | null }>('GET', `/deals/deal/${enc(dealId)}`),
+  deal: (dealId: string) => call<Deal>('GET', `/deals/deal/${enc(dealId)}`),
   workflow: (dealId: string) => call<Workflow>('GET', `/deals/deal/${enc(dealId)}/workflow-status`),
   board: (dealId: string, query: string) => call<Board>('GET', `/back-office/deals/${enc(dealId)}/board${qs({ query })}`),
   cards: (dealId: string, stepId: string, query: string, page: number, limit: number) =>
@@ -255,37 +151,11 @@ export interface Page<T> {
   total?: number;
 }
 
-export interface DirectoryEntry {
-  id: string;
-  fullName: string;
-  email: string | null;
-  status: string;
-  kycCheckLevel: number | null;
-  classifications: string[];
-  deals: number;
-  updatedAt: string;
-}
+export type DirectoryEntry = Ok<'listDirectoryInvestors'>['output'][number];
 
-export interface PendingRequest {
-  id: string;
-  dealId: string;
-  dealName: string;
-  investorUserId: string;
-  investorFullName: string;
-  workflowEventId: string;
-  type: string;
-  reason: string;
-  newData: Record<string, string> | null;
-  createdByUserId: string;
-  dateRecieved: string;
-  event: { fromStepId: string | null; toStepId: string; toStepLabel: string; data: Record<string, string> };
-}
+export type PendingRequest = Ok<'listPendingEditRequests'>['output'][number];
 
-export interface DealRow extends Card {
-  kycCheckLevel: number | null;
-  classifications: string[];
-  pendingEditRequests: number;
-}
+export type DealRow = Ok<'listDealRows'>['output'][number];
 
 export interface RowParams {
   stepId?: string | undefined;
@@ -320,56 +190,13 @@ export interface WorkflowDocument {
   links: Link[];
 }
 
-export interface WorkflowCheck {
-  valid: boolean;
-  problems: { in: string; field: string; detail: string }[];
-  changes: { kind: string; stepId: string; investors: number; blocking: boolean; detail: string }[];
-}
+export type WorkflowCheck = Ok<'checkWorkflow'>;
 
-export interface FeedEntry {
-  id: string;
-  type: string;
-  timestamp: string;
-  dealId: string | null;
-  sequence: number;
-  data: Record<string, unknown>;
-}
+export type FeedEntry = Ok<'listDealEvents'>['output'][number];
 
-export interface Delivery {
-  id: string;
-  eventId: string;
-  eventType: string;
-  dealId: string | null;
-  url: string;
-  status: 'pending' | 'delivered' | 'dead';
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-  deliveredAt: string | null;
-  deadAt: string | null;
-  createdAt: string;
-}
+export type Delivery = Ok<'listWebhookDeliveries'>['output'][number];
 
-export interface Subscription {
-  id: string;
-  asset_id: number;
-  investor_id: string;
-  units: number;
-  price_per_unit: number;
-  total: number;
-  fee: number;
-  currency: string;
-  funding_source: string;
-  invoice_date: string;
-  settlement_date: string;
-  source: string | null;
-  source_id: string | null;
-  description: string | null;
-  created_by_user_id: string;
-  created_at: string;
-}
+export type Subscription = Ok<'listSubscriptions'>['output'][number];
 
 /** The investor directory entry as PUT /investors/{id} takes it and GET returns it. */
 export interface InvestorRecord {

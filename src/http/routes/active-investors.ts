@@ -12,7 +12,7 @@ const ActiveInvestorEntry = Type.Object({
   dealsCompletedCount: Type.String({ ...Count, description: 'journeys standing at a step of type complete' }),
   dealsInProgressCount: Type.String({ ...Count, description: 'journeys standing at a step of type default' }),
   dealsTotal: Type.String({ ...Count, description: 'all journeys (withdrawn ones included)' }),
-});
+}, { title: 'ActiveInvestor' });
 
 export function activeInvestorRoutes(app: Api, ctx: AppContext) {
   app.post(
@@ -25,7 +25,7 @@ export function activeInvestorRoutes(app: Api, ctx: AppContext) {
           'Ordered by full name, then id. The body is optional (none, empty, or {}); nameOrEmail matches case-insensitively anywhere in the full name or e-mail.',
         querystring: Type.Object(PageQuery),
         body: StrictObject({ nameOrEmail: Type.Optional(Type.Union([Type.String({ maxLength: 320 }), Type.Null()])) }),
-        response: { 200: Page(ActiveInvestorEntry) },
+        response: { 200: Page(ActiveInvestorEntry, 'ActiveInvestorPage') },
       },
       // No body at all (and no content type) is the interface's "optional body": validate it as {}.
       preValidation: async (request) => {

@@ -67,6 +67,7 @@ export function consoleRoutes(app: Api, ctx: AppContext) {
     '/back-office/deals/:dealId/workflow/check',
     {
       schema: {
+        operationId: 'checkWorkflow',
         tags,
         summary: 'Check a workflow document without saving it: its problems, and what it changes for investors already on the deal',
         description:
@@ -104,6 +105,7 @@ export function consoleRoutes(app: Api, ctx: AppContext) {
     '/back-office/deals/:dealId/rows',
     {
       schema: {
+        operationId: 'listDealRows',
         tags,
         summary: "A deal's investors filtered and sorted (board columns and table view), with the filtered count and committed totals",
         description:
@@ -137,8 +139,10 @@ export function consoleRoutes(app: Api, ctx: AppContext) {
     '/back-office/investors',
     {
       schema: {
+        operationId: 'listDirectoryInvestors',
         tags,
         summary: 'The investor directory, a page at a time, by full name then id',
+        description: 'Each entry with its KYC level, class names and the number of deals the investor has a journey in; `total` counts every match.',
         querystring: Type.Object({
           query: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive match anywhere in the name, e-mail or id' })),
           ...PageQuery,
@@ -153,8 +157,10 @@ export function consoleRoutes(app: Api, ctx: AppContext) {
     '/back-office/edit-requests',
     {
       schema: {
+        operationId: 'listPendingEditRequests',
         tags,
         summary: 'Every pending edit request across deals (or of one deal), oldest first',
+        description: 'The inbox of the console: each request with its deal, investor and the event it is about, including the event’s current data (the values an approval would replace).',
         querystring: Type.Object({ dealId: Type.Optional(ExternalId), ...PageQuery }),
         response: { 200: pageOf(PendingRequest) },
       },
@@ -166,6 +172,8 @@ export function consoleRoutes(app: Api, ctx: AppContext) {
     '/back-office/people',
     {
       schema: {
+        operationId: 'listPeopleNames',
+        description: 'Actor ids are recorded on events, revisions and decisions; this turns them into names for display. At most 100 ids per call (400 above).',
         tags,
         summary: "Names of the people behind actor ids (API keys by id; the caller's own JWT name claim); unknown ids are left out",
         querystring: Type.Object({

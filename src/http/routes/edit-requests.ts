@@ -1,7 +1,7 @@
 // Edit requests: create (investor for own events, or admin), read, list (endpoint 9), and decide
 // (admin). Wire names keep the interface's spelling (`dateRecieved`).
 import { Type } from 'typebox';
-import { createEditRequest, decideEditRequest, getEditRequest, listEditRequests } from '../../operations/edit-requests.ts';
+import { authorizeEditRequest, createEditRequest, decideEditRequest, getEditRequest, listEditRequests } from '../../operations/edit-requests.ts';
 import type { Api, AppContext } from '../app.ts';
 import { principalOf } from '../auth.ts';
 import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
@@ -24,7 +24,7 @@ const EditRequest = Type.Object({
   decidedByUserId: Nullable(Type.String()),
   decisionReason: Nullable(Type.String()),
   newData: Nullable(Data),
-});
+}, { title: 'EventEditRequest' });
 
 const RequestParams = Type.Object({ requestId: Type.String({ format: 'uuid' }) });
 const DecisionBody = StrictObject({ reason: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))) });
@@ -49,7 +49,10 @@ export function editRequestRoutes(app: Api, ctx: AppContext) {
         response: { 201: EditRequest },
       },
     },
-    async (request, reply) => idempotent(ctx, request, reply, 201, (deps) => createEditRequest(deps, principalOf(request), request.body)),
+    async (request, reply) =>
+      idempotent(ctx, request, reply, 201, (deps) => createEditRequest(deps, principalOf(request), request.body), {
+        authorize: (deps) => authorizeEditRequest(deps, principalOf(request), request.body.workflowEventId),
+      }),
   );
 
   app.get(

@@ -12,7 +12,7 @@ const FormImplementation = Type.Object({
   investorUserId: Type.String(),
   formId: Type.String({ description: "the step's form when the implementation was created" }),
   createdAt: Timestamp,
-});
+}, { title: 'InvestorFormImplementation' });
 
 export function formImplementationRoutes(app: Api, ctx: AppContext) {
   app.get(

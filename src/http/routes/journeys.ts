@@ -42,7 +42,7 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
         tags: ['journeys'],
         summary: 'Load Investor Journey (endpoint 3): events oldest first',
         params: Type.Object({ dealId: ExternalId, investorUserId: ExternalId }),
-        response: { 200: Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(WorkflowEvent) }) },
+        response: { 200: Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(WorkflowEvent) }, { title: 'InvestorJourney' }) },
       },
     },
     async (request) => getInvestorJourney(ctx, principalOf(request), request.params.dealId, request.params.investorUserId),
@@ -57,10 +57,9 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
         params: DealParams,
         querystring: Type.Object({
           ...PageQuery,
-          page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, default: 1 })),
           query: Type.Optional(Type.String({ maxLength: 200, description: "case-insensitive part of the investor's full name or e-mail" })),
         }),
-        response: { 200: Page(Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(AbbreviatedEvent) })) },
+        response: { 200: Page(Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(AbbreviatedEvent) }, { title: 'InvestorJourneySummary' }), 'InvestorJourneyPage') },
       },
     },
     async (request) =>

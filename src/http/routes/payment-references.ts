@@ -15,7 +15,7 @@ export function paymentReferenceRoutes(app: Api, ctx: AppContext) {
         tags: ['investor side'],
         summary: "Every investor's payment reference in the deal, by investor id",
         params: Type.Object({ dealId: ExternalId }),
-        response: { 200: Type.Array(Type.Object({ investorUserId: Type.String(), paymentReference: Reference })) },
+        response: { 200: Type.Array(Type.Object({ investorUserId: Type.String(), paymentReference: Reference }, { title: 'PaymentReference' })) },
       },
     },
     async (request) => listPaymentReferences(ctx, request.params.dealId),

@@ -85,7 +85,7 @@ export function portfolioRoutes(app: Api, ctx: AppContext) {
           },
           { additionalProperties: false },
         ),
-        response: { 200: Page(SubscriptionRecord) },
+        response: { 200: Page(SubscriptionRecord, 'SubscriptionTransactionPage') },
       },
     },
     async (request) => {

@@ -8,6 +8,7 @@ import { retryWebhookDelivery } from '../../operations/retry-webhook-delivery.ts
 import type { Api, AppContext } from '../app.ts';
 import { ExternalId, Page, PageQuery, Timestamp } from '../schemas/common.ts';
 import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
+import { CursorQuery } from '../schemas/paging.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -41,10 +42,7 @@ const OutboxEntry = Type.Object({
   data: Type.Unknown(),
 });
 
-const FeedQuery = Type.Object({
-  after: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'the last sequence already seen' })),
-  limit: PageQuery.limit,
-});
+const FeedQuery = Type.Object(CursorQuery);
 
 const Feed = Type.Object({
   output: Type.Array(OutboxEntry),

@@ -2,38 +2,17 @@
 import { Type, type TProperties, type TSchema } from 'typebox';
 
 /** A request body object: unknown properties rejected. */
-export const StrictObject = <T extends TProperties>(properties: T, options: { description?: string } = {}) =>
+export const StrictObject = <T extends TProperties>(properties: T, options: { description?: string; title?: string } = {}) =>
   Type.Object(properties, { ...options, additionalProperties: false });
 
-export const Problem = Type.Object(
-  {
-    type: Type.String(),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String(),
-    requestId: Type.Optional(Type.String()),
-    errors: Type.Optional(
-      Type.Array(
-        Type.Object({
-          in: Type.String(),
-          field: Type.String(),
-          detail: Type.String(),
-        }),
-      ),
-    ),
-  },
-  { $id: 'Problem', additionalProperties: true, description: 'RFC 9457 problem document (application/problem+json)' },
-);
+// The problem schemas live in problems.ts; re-exported for the routes that imported them from here.
+export { Problem } from './problems.ts';
 
-/** Page wrapper of the interface: `output`, `page`, `totalPages`. */
-export const Page = <T extends TSchema>(item: T) =>
-  Type.Object({ output: Type.Array(item), page: Type.Integer(), totalPages: Type.Integer() });
+/** Page wrapper of the interface: `output`, `page`, `totalPages`; a `title` names it in the OpenAPI document. */
+export const Page = <T extends TSchema>(item: T, title?: string) =>
+  Type.Object({ output: Type.Array(item), page: Type.Integer(), totalPages: Type.Integer() }, title ? { title } : {});
 
-/** `limit` (1–100, default 20) and `page` (from 1, default 1): coerced from the query string. */
-export const PageQuery = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-};
+export { PageQuery } from './paging.ts';
 
 /** Caller-supplied identifiers of the platform (deal, investor): 1–128 visible characters. */
 export const ExternalId = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:@-]+$' });

@@ -12,7 +12,7 @@ export const Classification = Type.Object({
   organisation: Nullable(Type.String()),
   investorClass: Type.String(),
   name: Type.String(),
-});
+}, { title: 'Classification' });
 
 export const Investor = Type.Object({
   id: Type.String(),
@@ -42,7 +42,7 @@ export const Investor = Type.Object({
     tfaEnabled: Type.Boolean(),
     compliance: Type.String(),
   }),
-});
+}, { title: 'Investor' });
 
 export const InvestorBody = StrictObject({
   remoteId: Name,

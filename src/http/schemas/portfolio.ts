@@ -36,7 +36,7 @@ export const SubscriptionBody = StrictObject({
   source: OptionalText(200),
   source_id: OptionalText(200),
   description: OptionalText(10_000),
-});
+}, { title: 'Portfolio_CreateSubscriptionRequest' });
 export type SubscriptionBody = Static<typeof SubscriptionBody>;
 
 const Nullable = (max?: number) => Type.Union([Type.String(max ? { maxLength: max } : {}), Type.Null()]);
@@ -58,7 +58,7 @@ export const SubscriptionRecord = Type.Object({
   description: Nullable(),
   created_by_user_id: Type.String(),
   created_at: Timestamp,
-});
+}, { title: 'SubscriptionTransaction' });
 export type SubscriptionRecord = Static<typeof SubscriptionRecord>;
 
 export function toSubscriptionInput(body: SubscriptionBody): SubscriptionInput {
@@ -104,7 +104,7 @@ export const Asset = Type.Object({
   currency: Type.String(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-});
+}, { title: 'Asset' });
 
 export const AssetBody = StrictObject({
   name: Type.String({ minLength: 1, maxLength: 200 }),

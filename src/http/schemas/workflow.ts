@@ -56,7 +56,7 @@ export const WorkflowBody = StrictObject({
 });
 export type WorkflowBody = Static<typeof WorkflowBody>;
 
-const Link = Type.Object({ fromStepId: Type.String(), toStepId: Type.String() });
+const Link = Type.Object({ fromStepId: Type.String(), toStepId: Type.String() }, { title: 'Link' });
 
 export const Workflow = Type.Object({
   id: Type.String(),
@@ -79,14 +79,14 @@ export const Workflow = Type.Object({
           kind: Type.String(),
           label: Nullable(Type.String()),
           options: Nullable(Type.Array(Type.String())),
-        }),
+        }, { title: 'StepField' }),
       ),
       requirements: Type.Array(Requirement),
       formId: Nullable(Type.String()),
       workflowCustomStepTriggers: WorkflowCustomStepTriggers,
-    }),
+    }, { title: 'Step' }),
   ),
-});
+}, { title: 'Workflow' });
 
 export const WorkflowEvent = Type.Object({
   id: Type.String(),
@@ -95,14 +95,14 @@ export const WorkflowEvent = Type.Object({
   data: Type.Record(Type.String(), Type.String()),
   createdByUserId: Type.String(),
   createdAt: Timestamp,
-});
+}, { title: 'WorkflowEvent' });
 
 export const AbbreviatedEvent = Type.Object({
   id: Type.String(),
   toStepId: Type.String(),
   data: Type.Record(Type.String(), Type.String()),
   createdAt: Timestamp,
-});
+}, { title: 'JourneyEntry' });
 
 export const EventRevision = Type.Object({
   revision: Type.Integer({ description: '1 is the data the move captured' }),

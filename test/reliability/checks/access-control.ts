@@ -1,14 +1,18 @@
 // Check 6, access control: every route of /openapi.json × {no token, malformed, unknown, revoked,
-// expired JWT, investor A on investor B's records, investor on admin routes}. Each must be a 401 or
-// 403 problem document, never data: no 2xx, none of B's secrets in the answer, the database unchanged.
-import { randomBytes } from 'node:crypto';
+// expired JWT, investor A on investor B's records, investor on admin routes}. Each must be a 401,
+// 403 or 404 problem document, never data: no 2xx, none of B's secrets in the answer, the database
+// unchanged. Where an investor asks about records not theirs, the answer must be indistinguishable
+// from the answer about unknown ids (same status, type, title, and detail but for the ids). Last, two
+// JWTs sharing a `sub` but bound to A and B: A replaying B's Idempotency-Key and body must get A's own
+// answer (a 404), never B's stored response.
+import { randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { createClient, isProblem, type Received } from '../support/http.ts';
 import { fillPath, loadOperations, type Operation, sampleValid, hintFor, type Hints } from '../support/openapi.ts';
 import { changedTables, fingerprint, freshDatabase, serviceTables } from '../support/postgres.ts';
 import { newResult, type CheckResult } from '../support/report.ts';
 import { startInstance } from '../support/service.ts';
-import { buildWorld, hintsOf } from '../support/world.ts';
+import { buildWorld, hintsOf, type Party } from '../support/world.ts';
 
 const JWT_SECRET = 'reliability-suite-secret-that-is-long-enough';
 
@@ -73,18 +77,75 @@ export async function accessControl(): Promise<CheckResult> {
     const namesInvestor = (op: Operation) =>
       [...op.pathParams.map((p) => p.name), ...op.queryParams.map((q) => q.name), ...Object.keys(op.body?.properties ?? {})].some((n) => /^investor(_?id|UserId)$/i.test(n));
     const secretsB = [...world.b.secrets, ...world.b.eventIds, ...world.b.requestIds, ...world.b.formImplementationIds, ...world.b.subscriptionIds];
-    const cases: { name: string; expect: number[]; token?: string; authorization?: string; hints: Hints; applies: (op: Operation) => boolean }[] = [
+    // Ids of the same shapes that exist nowhere: what an investor asking about B's records must not
+    // be able to tell B's from.
+    const nobody: Party = {
+      dealId: `no-deal-${randomUUID().slice(0, 8)}`,
+      investorUserId: `no-investor-${randomUUID().slice(0, 8)}`,
+      stepIds: world.b.stepIds.map((_, i) => `no-step-${i}-${randomUUID().slice(0, 8)}`),
+      eventIds: world.b.eventIds.map(() => randomUUID()),
+      requestIds: world.b.requestIds.map(() => randomUUID()),
+      formImplementationIds: world.b.formImplementationIds.map(() => randomUUID()),
+      references: world.b.references,
+      assetIds: world.b.assetIds,
+      subscriptionIds: world.b.subscriptionIds.map(() => randomUUID()),
+      secrets: [],
+    };
+    const hintsNobody = hintsOf(nobody);
+    const idsOf = (p: Party) => [p.dealId, p.investorUserId, ...p.stepIds, ...p.eventIds, ...p.requestIds, ...p.formImplementationIds, ...p.subscriptionIds];
+    /** What a caller can tell apart: status, type, title, and detail with every id masked. */
+    const visible = (response: Received, ids: string[]) => {
+      const problem = response.json ?? {};
+      let detail = String(problem.detail ?? '');
+      for (const id of ids.filter(Boolean).sort((x, y) => y.length - x.length)) detail = detail.split(id).join('<id>');
+      return JSON.stringify({ status: response.status, type: problem.type, title: problem.title, detail });
+    };
+    const namesDealOrStep = (op: Operation) => [...op.pathParams.map((p) => p.name), ...op.queryParams.map((q) => q.name)].some((n) => n === 'dealId' || n === 'stepId');
+    const cases: {
+      name: string;
+      expect: number[];
+      token?: string;
+      authorization?: string;
+      hints: Hints;
+      applies: (op: Operation) => boolean;
+      /** The same request about ids that exist nowhere, and the ids to mask in each answer. */
+      twin?: { hints: Hints; ids: string[]; twinIds: string[] };
+    }[] = [
       { name: 'no token', expect: [401], hints: hintsB, applies: () => true },
       { name: 'malformed', expect: [401], hints: hintsB, applies: () => true },
       { name: 'unknown', expect: [401], authorization: `Bearer dfk_${randomBytes(32).toString('base64url')}`, hints: hintsB, applies: () => true },
       { name: 'revoked', expect: [401], token: revoked.token, hints: hintsB, applies: () => true },
       { name: 'expired JWT', expect: [401], token: expired, hints: hintsB, applies: () => true },
-      { name: "investor A on B's records", expect: [403], token: tokenA, hints: hintsB, applies: (op) => investorRoutes.has(op.key) && !aboutTheCaller.has(op.key) },
-      { name: "investor A naming B on A's records", expect: [403], token: tokenA, hints: hintsAasB, applies: (op) => investorRoutes.has(op.key) && namesInvestor(op) },
+      {
+        name: "investor A on B's records",
+        expect: [403, 404],
+        token: tokenA,
+        hints: hintsB,
+        applies: (op) => investorRoutes.has(op.key) && !aboutTheCaller.has(op.key),
+        twin: { hints: hintsNobody, ids: idsOf(world.b), twinIds: idsOf(nobody) },
+      },
+      {
+        name: "investor A naming B on A's records",
+        expect: [403],
+        token: tokenA,
+        hints: hintsAasB,
+        applies: (op) => investorRoutes.has(op.key) && namesInvestor(op),
+        twin: { hints: { ...hintsA, ...investorIds(nobody.investorUserId) }, ids: idsOf(world.b), twinIds: idsOf(nobody) },
+      },
+      {
+        // Their own id, in B's deal (or a step of it): e.g. investor-data, request-to-edit/filtered.
+        name: "investor A's own id in B's deal",
+        expect: [404],
+        token: tokenA,
+        hints: { ...hintsB, ...investorIds(world.a.investorUserId) },
+        applies: (op) => investorRoutes.has(op.key) && namesInvestor(op) && namesDealOrStep(op),
+        twin: { hints: { ...hintsNobody, ...investorIds(world.a.investorUserId) }, ids: idsOf(world.b), twinIds: idsOf(nobody) },
+      },
       { name: 'investor on admin route', expect: [403], token: tokenA, hints: hintsA, applies: (op) => !investorRoutes.has(op.key) },
     ];
     const counts: Record<string, number> = {};
     let checked = 0;
+    let indistinguishable = 0;
     let malformedIndex = 0;
     for (const op of operations) {
       for (const c of cases) {
@@ -108,10 +169,20 @@ export async function accessControl(): Promise<CheckResult> {
         if (response.status === 401 && response.headers['www-authenticate'] !== 'Bearer') result.failures.push(`${where}: 401 without WWW-Authenticate: Bearer`);
         const leaked = secretsB.filter((s) => s && response.text.includes(s) && !path.includes(encodeURIComponent(s)));
         if (leaked.length) result.failures.push(`${where}: the answer holds B's data (${leaked.join(', ')})`);
+        if (c.twin) {
+          const twin = requestOf(op, c.twin.hints);
+          const unknown = await client.request({ method: twin.method, path: twin.path, headers: { authorization: authorization! }, ...(twin.body !== undefined ? { body: twin.body as object } : {}) });
+          const seen = visible(response, c.twin.ids);
+          const seenUnknown = visible(unknown, c.twin.twinIds);
+          if (seen !== seenUnknown) result.failures.push(`${where}: distinguishable from unknown ids (${twin.path}): ${seen} vs ${seenUnknown}`);
+          else indistinguishable++;
+        }
       }
     }
     const changed = changedTables(before, await fingerprint(db.pool, tables));
     if (changed.length) result.failures.push(`refused requests changed ${changed.join(', ')}`);
+    const replay = await sharedSubReplay(client, key, world.a, world.b);
+    result.failures.push(...replay.failures);
     // The control: an admin gets past authentication on every route (no 401/403), so the 401s and
     // 403s above are the tokens' doing, not a broken route.
     let controlPassed = 0;
@@ -126,6 +197,8 @@ export async function accessControl(): Promise<CheckResult> {
       routes: operations.length,
       cases: cases.length,
       'routes × cases checked': checked,
+      'indistinguishable from unknown': indistinguishable,
+      'shared-sub replays refused': replay.refused,
       ...Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v])),
       'admin control passed': controlPassed,
     };
@@ -138,4 +211,35 @@ export async function accessControl(): Promise<CheckResult> {
     result.ms = performance.now() - started;
     await db.drop();
   }
+}
+
+/**
+ * Two investor JWTs with one `sub` (a shared login) bound to A and B. B makes an edit request with
+ * an Idempotency-Key; A sends the same key and body. Keys are scoped to the whole principal and the
+ * route authorizes before replaying, so A must get a 404 for B's event, not B's stored 201.
+ */
+async function sharedSubReplay(client: ReturnType<typeof createClient>, key: Uint8Array, a: Party, b: Party) {
+  const failures: string[] = [];
+  let refused = 0;
+  const eventId = b.eventIds[0];
+  if (!eventId) return { failures: ["shared-sub replay: B has no event (fixtures incomplete)"], refused };
+  const sign = (investor: string) =>
+    new SignJWT({ sub: 'shared-login', role: 'investor', investor_user_id: investor }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('10m').sign(key);
+  const [tokenA, tokenB] = [await sign(a.investorUserId), await sign(b.investorUserId)];
+  for (let i = 0; i < 3; i++) {
+    const headers = { 'idempotency-key': `shared-${randomUUID()}` };
+    const body = { workflowEventId: eventId, type: 'Withdraw Investment', reason: `replay probe ${i}` };
+    const created = await client.post('/deals/request-to-edit', body, tokenB, headers);
+    // The first makes the request; later ones are refused as a second pending request (409), and
+    // their keys are released: the probe then checks that A cannot see B's refusal either.
+    if (i === 0 && created.status !== 201) {
+      failures.push(`shared-sub replay: B's own request got ${created.status}: ${created.text.slice(0, 200)}`);
+      continue;
+    }
+    const replayed = await client.post('/deals/request-to-edit', body, tokenA, headers);
+    if (replayed.status !== 404 || replayed.headers['idempotent-replayed'] !== undefined || (created.json?.id && replayed.text.includes(created.json.id))) {
+      failures.push(`shared-sub replay: A replaying B's key got ${replayed.status} ${replayed.headers['idempotent-replayed'] ?? ''}: ${replayed.text.slice(0, 200)}`);
+    } else refused++;
+  }
+  return { failures, refused };
 }

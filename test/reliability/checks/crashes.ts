@@ -2,7 +2,8 @@
 // subscriptions, as far as the routes exist) the service is killed with SIGKILL at random moments
 // 20 times and restarted. Afterwards every acknowledged write must be stored as acknowledged, and
 // nothing half written: no event without its journey position, no journey out of step with its
-// events, no payment reference missing, no subscription without its idempotency record.
+// events, no payment reference missing, no subscription without its idempotency record. Then the
+// first start of the embedded database is killed at random moments (first-start-kills.ts).
 import { randomUUID } from 'node:crypto';
 import { createClient, type Client, sleep } from '../support/http.ts';
 import { seedAsset, seedDeal, seedInvestor, subscriptionBody } from '../support/fixtures.ts';
@@ -12,6 +13,7 @@ import { findTable, freshDatabase } from '../support/postgres.ts';
 import { rng, seed } from '../support/random.ts';
 import { newResult, type CheckResult } from '../support/report.ts';
 import { startInstance } from '../support/service.ts';
+import { firstStartKills } from './first-start-kills.ts';
 
 const KILLS = Number(process.env.RELIABILITY_KILLS || 20);
 const LANES = 6;
@@ -143,6 +145,11 @@ export async function crashes(): Promise<CheckResult> {
     };
     client.close();
     await service.stop();
+    if (process.env.RELIABILITY_SKIP_FIRST_START !== '1') {
+      const first = await firstStartKills();
+      result.failures.push(...first.failures);
+      result.figures = { ...result.figures, ...first.figures };
+    }
     return result;
   } finally {
     result.ms = performance.now() - started;

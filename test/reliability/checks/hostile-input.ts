@@ -9,8 +9,8 @@ import fc from 'fast-check';
 import type pg from 'pg';
 import { createClient, isProblem } from '../support/http.ts';
 import { hintsOf, buildWorld } from '../support/world.ts';
-import { type FuzzRequest, requestArbitrary } from '../support/hostile.ts';
-import { loadOperations } from '../support/openapi.ts';
+import { boundaryIntegers, type FuzzRequest, isIntegerParam, requestArbitrary } from '../support/hostile.ts';
+import { fillPath, type Hints, loadOperations, type Operation, sampleValid } from '../support/openapi.ts';
 import { changedTables, fingerprint, freshDatabase, serviceTables } from '../support/postgres.ts';
 import { seed } from '../support/random.ts';
 import { newResult, type CheckResult } from '../support/report.ts';
@@ -53,6 +53,15 @@ export async function hostileInput(): Promise<CheckResult> {
     for (const [k, v] of Object.entries(hintsOf(world.b))) hints[k] = [...(hints[k] ?? []), ...v];
     const tables = await serviceTables(db.pool);
     const arbitrary = requestArbitrary(operations, hints, { admin: db.adminToken, investor: investorToken });
+    // Every integer parameter of every route × every boundary value, once each, before the random
+    // requests (which draw them too): none may be a 5xx (1e22 and 2^63 used to reach the database
+    // as an out-of-range bigint).
+    const boundary = boundarySweep(operations, hints, db.adminToken);
+    for (const request of boundary.requests) {
+      const response = await client.request({ ...request, timeoutMs: 20_000 });
+      if (response.status >= 500 || response.status === 0) result.failures.push(`boundary ${response.status || response.error}: ${summarize(request)} → ${response.text.slice(0, 300)}`);
+      else if (response.status >= 400 && !isProblem(response)) result.failures.push(`boundary: not a problem document: ${summarize(request)}`);
+    }
     await installChangeLog(db.pool, tables);
 
     process.stdout.write(`[3 hostile input] ${REQUESTS} requests over ${operations.length} routes, fast-check seed ${seed}\n`);
@@ -134,6 +143,9 @@ export async function hostileInput(): Promise<CheckResult> {
     if (notProblems > 5) result.failures.push(`… ${notProblems - 5} more errors that are not problem documents`);
     result.figures = {
       seed,
+      'integer parameters': boundary.parameters,
+      'boundary values each': boundaryIntegers.length,
+      'boundary requests': boundary.requests.length,
       requests: sent,
       routes: operations.length,
       'fewest per route': Math.min(...perRoute.values()),
@@ -157,4 +169,29 @@ export async function hostileInput(): Promise<CheckResult> {
     result.ms = performance.now() - started;
     await db.drop();
   }
+}
+
+/** One request per integer parameter and boundary value, everything else valid (admin token). */
+function boundarySweep(operations: Operation[], hints: Hints, adminToken: string): { parameters: number; requests: FuzzRequest[] } {
+  const requests: FuzzRequest[] = [];
+  let parameters = 0;
+  for (const op of operations) {
+    const params = [...op.pathParams.map((p) => ({ ...p, in: 'path' })), ...op.queryParams.map((q) => ({ ...q, in: 'query' }))].filter((p) => isIntegerParam(p.schema));
+    parameters += params.length;
+    for (const param of params) {
+      for (const value of boundaryIntegers) {
+        const values: Record<string, string> = {};
+        for (const p of op.pathParams) values[p.name] = param.in === 'path' && p.name === param.name ? value : encodeURIComponent(String(sampleValid(p.schema, hints, p.name)));
+        const body = op.body ? JSON.stringify(sampleValid(op.body, hints)) : undefined;
+        requests.push({
+          method: op.method,
+          path: fillPath(op.path, values) + (param.in === 'query' ? `?${param.name}=${value}` : ''),
+          headers: { authorization: `Bearer ${adminToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          ...(body !== undefined ? { body } : {}),
+          tags: [op.key, `boundary ${param.in} ${param.name}=${value}`],
+        });
+      }
+    }
+  }
+  return { parameters, requests };
 }

@@ -1,9 +1,28 @@
 // Hostile input for the fuzzer: requests generated from each route's own schema, then pushed past
 // it. Values of the wrong type, missing and extra members, huge and empty strings, NUL bytes,
 // unusual Unicode, deep nesting, `__proto__` and `constructor` keys, numbers beyond a double's
-// precision, invalid dates, bad ids in paths and queries, wrong content types and broken JSON.
+// precision, invalid dates, bad ids in paths and queries, wrong content types and broken JSON;
+// integers at the boundaries of int32, a double's exact range and int64 (and far past them) in every
+// integer parameter, invalid UTF-8 in bodies and query strings, foreign charsets, and member names
+// repeated in one object.
 import fc from 'fast-check';
-import { fillPath, type Hints, type Operation, validArbitrary } from './openapi.ts';
+import { fillPath, type Hints, type Operation, type Schema, validArbitrary } from './openapi.ts';
+
+/**
+ * Integers where storage and arithmetic change: 2^31 (int4), 2^53 (exact doubles), 2^63 (int8),
+ * 1e22 (printed as 1e+22 by JavaScript), each with a neighbour, and their negatives.
+ */
+export const boundaryIntegers = [
+  '2147483647', '2147483648', '4294967296',
+  '9007199254740991', '9007199254740992', '9007199254740993',
+  '9223372036854775807', '9223372036854775808', '18446744073709551616',
+  '99999999999999999999', '10000000000000000000000', '1e22',
+  '-2147483649', '-9007199254740993', '-9223372036854775809',
+];
+
+/** An integer parameter: an integer schema, or digits-only text (asset ids). */
+export const isIntegerParam = (schema: Schema | undefined): boolean =>
+  schema?.type === 'integer' || (schema?.type === 'string' && typeof schema.pattern === 'string' && /^\^?\[1-9\]\[0-9\]|^\^\[0-9\]/.test(schema.pattern)) || (Array.isArray(schema?.anyOf) && schema.anyOf.some(isIntegerParam));
 
 export interface FuzzRequest {
   method: string;
@@ -75,7 +94,7 @@ const oddStrings = [
 /** A JSON value that is wrong, odd or extreme for almost any field. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom<unknown>(...oddStrings) },
-  { weight: 4, arbitrary: fc.constantFrom<unknown>(null, true, false, 0, -0, -1, 1.5, 0.1, 1e21, -1e-7, 2 ** 53, -(2 ** 63), 1e308, [], {}, [null], [[]], { '': '' }) },
+  { weight: 4, arbitrary: fc.constantFrom<unknown>(null, true, false, 0, -0, -1, 1.5, 0.1, 1e21, 1e22, -1e-7, 2 ** 31, 2 ** 53, 2 ** 63, -(2 ** 63), 1e308, [], {}, [null], [[]], { '': '' }) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
   { weight: 2, arbitrary: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })) },
@@ -86,6 +105,10 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 const hostileParam: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(...boundaryIntegers),
+  // Invalid UTF-8 once percent-decoded: a lone continuation byte, a truncated sequence, an
+  // overlong encoding, a surrogate, bytes that never occur.
+  fc.constantFrom('%FF', '%80', '%C3', 'a%C3', '%E2%82', '%C0%AF', '%ED%A0%80', '%F8%88%80%80%80', '%FE%FF'),
   fc.constantFrom('%00', 'a%00b', '..', '%2e%2e', '%2F', 'a%2Fb', '%', '%zz', '%E0%A4%A', '%ED%A0%80', '%EF%BF%BF', '%C0%AF', '+', '%20', '-1', '0', '1.5', '1e400', '9007199254740993', 'NaN', 'null', '%F0%9F%98%80', "'%20or%201=1--", '__proto__', 'constructor', 'x'.repeat(129), 'x'.repeat(501), '00000000-0000-0000-0000-000000000000'),
   fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }).map(encode),
   fc.integer({ min: -(2 ** 40), max: 2 ** 40 }).map(String),
@@ -99,6 +122,10 @@ const contentTypes = [
   'application/json-patch+json',
   'application/json; charset=latin1',
   'application/json; charset=utf-16',
+  'application/json; charset=iso-8859-1',
+  'application/json;charset="UTF-16LE"',
+  'application/json; charset=windows-1252',
+  'application/json; charset=utf-8',
   'APPLICATION/JSON',
   'application/problem+json',
   'application/vnd.api+json',
@@ -130,6 +157,13 @@ function rawBodies(valid: string): fc.Arbitrary<{ body: string | Buffer; tag: st
       { body: valid.replace(/:\s*"[^"]*"/, ':"\\ud800"'), tag: 'lone surrogate escape' },
       { body: valid.replace(/:\s*"[^"]*"/, ':"\\u0000"'), tag: 'NUL escape' },
       { body: `${valid.replace(/}\s*$/, '')}, "dup": 1, "dup": {"x": 2}}`, tag: 'duplicate keys' },
+      // A real member twice (last one different), and under an escaped spelling a proxy may not unescape.
+      { body: duplicateFirstMember(valid, false), tag: 'duplicate member' },
+      { body: duplicateFirstMember(valid, true), tag: 'duplicate member (escaped)' },
+      { body: Buffer.concat([Buffer.from(valid.replace(/"[^"]*"\s*}\s*$/, '"')), Buffer.from([0xc3]), Buffer.from('"}')]), tag: 'invalid UTF-8 (truncated sequence)' },
+      { body: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]), tag: 'invalid UTF-8 (surrogate)' },
+      { body: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]), tag: 'invalid UTF-8 (overlong)' },
+      { body: Buffer.from(valid, 'latin1'), tag: 'latin-1 bytes' },
       { body: '', tag: 'empty body' },
       { body: ' \n\t ', tag: 'whitespace body' },
       { body: 'null', tag: 'null body' },
@@ -147,6 +181,21 @@ function rawBodies(valid: string): fc.Arbitrary<{ body: string | Buffer; tag: st
     fc.integer({ min: 1000, max: 100_000 }).map((n) => ({ body: '{"a":'.repeat(n) + '1' + '}'.repeat(n), tag: 'deep nesting (raw)' })),
     fc.integer({ min: 1000, max: 50_000 }).map((n) => ({ body: withMember(`"data":${'{"a":'.repeat(n)}1${'}'.repeat(n)}`), tag: 'deep nesting in a member' })),
   );
+}
+
+/** The valid body with its first member repeated at the end (a different value), optionally escaped. */
+function duplicateFirstMember(valid: string, escaped: boolean): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(valid);
+  } catch {
+    return valid;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return valid;
+  const first = Object.keys(parsed)[0];
+  if (first === undefined) return '{"a":1,"a":2}';
+  const name = escaped ? `"${[...first].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"` : JSON.stringify(first);
+  return `${valid.replace(/}\s*$/, '')},${name}:${JSON.stringify((parsed as Record<string, unknown>)[first] === null ? 'x' : null)}}`;
 }
 
 type Path = (string | number)[];
@@ -196,6 +245,7 @@ export function requestArbitrary(operations: Operation[], hints: Hints, tokens: 
         fc.oneof(
           { weight: 6, arbitrary: validArbitrary(p.schema, hints, p.name).map((v) => ({ v: encode(String(v)), hostile: false })) },
           { weight: 2, arbitrary: hostileParam.map((v) => ({ v, hostile: true })) },
+          ...(isIntegerParam(p.schema) ? [{ weight: 2, arbitrary: fc.constantFrom(...boundaryIntegers).map((v) => ({ v, hostile: true })) }] : []),
         ),
       ),
     );
@@ -205,6 +255,7 @@ export function requestArbitrary(operations: Operation[], hints: Hints, tokens: 
           { weight: 3, arbitrary: fc.constant(undefined) },
           { weight: 4, arbitrary: validArbitrary(q.schema, hints, q.name).map((v) => `${q.name}=${encode(String(v))}`) },
           { weight: 2, arbitrary: hostileParam.map((v) => `${q.name}=${v}`) },
+          ...(isIntegerParam(q.schema) ? [{ weight: 2, arbitrary: fc.constantFrom(...boundaryIntegers).map((v) => `${q.name}=${v}`) }] : []),
           { weight: 1, arbitrary: fc.constantFrom(`${q.name}=1&${q.name}=2`, `${q.name}[]=1`, `${q.name}[a]=1`, `${q.name}`, `${q.name}=`) },
         ),
       ),

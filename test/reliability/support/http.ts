@@ -2,6 +2,30 @@
 // headers exactly as given, and a hard deadline on every request so a hanging service is a
 // recorded failure, never a hanging suite.
 import http from 'node:http';
+import { contract } from '../../support/contract.ts';
+
+/**
+ * Every answer is checked against the committed openapi.json (test/support/contract.ts), as the
+ * normal suite's are; the differences are collected here and each check reports them as failures.
+ */
+const mismatches: string[] = [];
+let mismatchCount = 0;
+
+/** The contract differences seen since the last call (at most 20 quoted, with the total). */
+export function takeContractMismatches(): string[] {
+  const taken = mismatchCount > mismatches.length ? [...mismatches, `… ${mismatchCount} responses did not match openapi.json in all`] : [...mismatches];
+  mismatches.length = 0;
+  mismatchCount = 0;
+  return taken;
+}
+
+function checkContract(sent: Sent, received: Omit<Received, 'ms'>) {
+  if (received.status === 0) return;
+  const errors = contract().check({ method: sent.method, url: sent.path, status: received.status, headers: received.headers, text: received.text });
+  if (errors.length === 0) return;
+  mismatchCount++;
+  if (mismatches.length < 20) mismatches.push(errors.join('; ').slice(0, 1000));
+}
 
 export interface Sent {
   method: string;
@@ -52,6 +76,7 @@ export function createClient(baseUrl: string, options: { maxSockets?: number } =
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        checkContract(sent, result);
         resolve({ ...result, ms: performance.now() - started });
       };
       const req = http.request(

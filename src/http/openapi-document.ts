@@ -1,0 +1,150 @@
+// Makes the generated OpenAPI document what client generators, validating proxies and linters
+// need (`@redocly/cli lint`, recommended rules, is clean: `npm run lint:openapi`):
+// - at route registration (`documentRoute`, an onRoute hook): the operationId and description of
+//   openapi-operations.ts, bearer security, and the problem responses of every status the route can
+//   answer, each `application/problem+json` with a named Problem schema of schemas/problems.ts;
+// - on the finished document (`finishDocument`): every schema with a `title` becomes a named
+//   component (`#/components/schemas/<title>`), with the field descriptions of
+//   openapi-components.ts; optional bodies are `required: false`; the response headers the service
+//   sends are declared where it sends them; tags are declared with descriptions.
+import type { RouteOptions } from 'fastify';
+import { componentDescriptions } from './openapi-components.ts';
+import { operationDocs, tagDescriptions } from './openapi-operations.ts';
+import { ConflictProblem, Problem, UnprocessableProblem, ValidationProblem } from './schemas/problems.ts';
+
+const PROBLEM = 'application/problem+json';
+const problemNames = ['Problem', 'ValidationProblem', 'ConflictProblem', 'UnprocessableProblem'];
+
+const problemResponse = (schema: object, description: string) => ({ description, content: { [PROBLEM]: { schema } } });
+
+/** The statuses an authenticated route can answer with a problem, by method. */
+function problemResponses(method: string): Record<string, object> {
+  const writes = method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE';
+  return {
+    400: problemResponse(ValidationProblem, 'Malformed input: a bad parameter, header or body; `errors` names each field'),
+    401: problemResponse(Problem, 'Missing, malformed, unknown, revoked or expired token'),
+    403: problemResponse(Problem, 'The role or the investor may not do this'),
+    404: problemResponse(Problem, 'Unknown resource, or one the investor may not see'),
+    ...(writes ? { 409: problemResponse(ConflictProblem, 'Conflict: concurrent change, duplicate, or not allowed from the current state') } : {}),
+    ...(writes ? { 413: problemResponse(Problem, 'Body over BODY_LIMIT') } : {}),
+    ...(writes ? { 415: problemResponse(Problem, 'A body that is not application/json') } : {}),
+    ...(method === 'POST' ? { 422: problemResponse(UnprocessableProblem, 'Well-formed, but breaks a business rule') } : {}),
+    429: problemResponse(Problem, 'Over RATE_LIMIT_PER_MINUTE for this token'),
+    500: problemResponse(Problem, 'A bug: quote the requestId'),
+    503: problemResponse(Problem, 'The database does not answer; retry later'),
+  };
+}
+
+/** `/deals/deal/:dealId` under the base path → `/deals/deal/{dealId}`. */
+export const documentPath = (url: string, basePath: string) =>
+  (url.startsWith(basePath) ? url.slice(basePath.length) || '/' : url).replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+type RouteSchema = Record<string, unknown> & { response?: Record<string, unknown> };
+
+/** onRoute: fills in what openapi-operations.ts knows, and the problem responses. */
+export function documentRoute(route: RouteOptions, basePath: string) {
+  const schema = route.schema as RouteSchema | undefined;
+  if (!schema || schema.hide) return;
+  const methods = [route.method].flat().filter((m) => m !== 'HEAD');
+  for (const method of methods) {
+    const doc = operationDocs[`${method} ${documentPath(route.url, basePath)}`];
+    if (doc) {
+      schema.operationId ??= doc.operationId;
+      if (doc.description !== undefined) schema.description ??= doc.description;
+    }
+    if ((route.config as { public?: boolean } | undefined)?.public) {
+      schema.security ??= [];
+      continue;
+    }
+    schema.security ??= [{ bearer: [] }];
+    schema.response ??= {};
+    for (const [status, response] of Object.entries(problemResponses(method))) schema.response[status] ??= response;
+  }
+}
+
+const headers = {
+  XRequestId: {
+    description: "The request's id: the caller's X-Request-Id when it is 1–64 of A–Z, a–z, 0–9, '.', '_', ':', '-', else a new UUID. Quote it when reporting a problem.",
+    required: true,
+    schema: { type: 'string' },
+  },
+  IdempotentReplayed: {
+    description: 'true: this is the stored response of an earlier request with the same Idempotency-Key; nothing changed',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  RetryAfter: { description: 'Seconds to wait before trying again', required: true, schema: { type: 'integer', minimum: 0 } },
+  RetryAfterWhenRetryable: {
+    description: 'Seconds to wait before trying again, when the conflict is a request with the same Idempotency-Key still running (retryable: true)',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  WWWAuthenticate: { description: 'Bearer: send `Authorization: Bearer <token>`', required: true, schema: { type: 'string', enum: ['Bearer'] } },
+};
+const headerRef = (name: keyof typeof headers) => ({ $ref: `#/components/headers/${name}` });
+
+type Json = Record<string, any>;
+
+/** transformObject: the finishing touches listed at the top of this file. */
+export function finishDocument(input: Json): Json {
+  const doc: Json = JSON.parse(JSON.stringify(input));
+  doc.info.license = { name: 'MIT', identifier: 'MIT' };
+  doc.tags = Object.entries(tagDescriptions).map(([name, description]) => ({ name, description }));
+  doc.components ??= {};
+  doc.components.schemas ??= {};
+  doc.components.headers = headers;
+  hoistNamedSchemas(doc);
+  for (const name of problemNames) if (doc.components.schemas[name]) doc.components.schemas[name].additionalProperties = false;
+  describeComponents(doc.components.schemas);
+
+  for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
+    for (const [method, operation] of Object.entries<Json>(item)) {
+      const known = operationDocs[`${method.toUpperCase()} ${path}`];
+      if (known?.optionalBody && operation.requestBody) operation.requestBody.required = false;
+      const idempotent = (operation.parameters ?? []).some((p: Json) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+      for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
+        response.headers = { 'X-Request-Id': headerRef('XRequestId'), ...response.headers };
+        if (idempotent && status.startsWith('2')) response.headers['Idempotent-Replayed'] = headerRef('IdempotentReplayed');
+        if (status === '401') response.headers['WWW-Authenticate'] = headerRef('WWWAuthenticate');
+        if (status === '429' || status === '503') response.headers['Retry-After'] = headerRef('RetryAfter');
+        if (status === '409' && idempotent) response.headers['Retry-After'] = headerRef('RetryAfterWhenRetryable');
+      }
+    }
+  }
+  return doc;
+}
+
+const isSchemaName = (title: unknown): title is string => typeof title === 'string' && /^[A-Z][A-Za-z0-9_]*$/.test(title);
+
+/** Every schema titled `Name` becomes `#/components/schemas/Name`; two different ones of one name are a bug. */
+function hoistNamedSchemas(doc: Json) {
+  const schemas: Json = doc.components.schemas;
+  const seen = new Map<string, string>();
+  const visit = (node: unknown, isComponentRoot = false): unknown => {
+    if (Array.isArray(node)) return node.map((n) => visit(n));
+    if (node === null || typeof node !== 'object') return node;
+    const out: Json = {};
+    for (const [key, value] of Object.entries(node)) out[key] = visit(value);
+    if (isComponentRoot || !isSchemaName(out.title) || !('type' in out || 'anyOf' in out || 'oneOf' in out || 'allOf' in out)) return out;
+    const name = out.title;
+    const text = JSON.stringify(out);
+    const earlier = seen.get(name);
+    if (earlier !== undefined && earlier !== text) throw new Error(`OpenAPI: two different schemas are titled ${name}; give one another title`);
+    seen.set(name, text);
+    schemas[name] = out;
+    return { $ref: `#/components/schemas/${name}` };
+  };
+  for (const name of Object.keys(schemas)) schemas[name] = visit(schemas[name], true);
+  doc.paths = visit(doc.paths);
+}
+
+function describeComponents(schemas: Json) {
+  for (const [name, { description, properties }] of Object.entries(componentDescriptions)) {
+    const schema = schemas[name];
+    if (!schema) continue; // a component of a route another build may leave out
+    if (description) schema.description = description;
+    for (const [property, text] of Object.entries(properties ?? {})) {
+      const target = schema.properties?.[property];
+      if (!target) throw new Error(`OpenAPI: component ${name} has no property ${property} to describe`);
+      target.description = text;
+    }
+  }
+}

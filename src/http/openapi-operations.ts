@@ -1,0 +1,98 @@
+// What the OpenAPI document says about each operation beyond its schemas: a stable verb-first
+// operationId (generated clients name their methods after it, so it never changes once published),
+// a description when the route gives none, and whether an optional body is optional. A route may set
+// `operationId` and `description` in its own schema instead; the table fills in what it leaves out.
+// test/foundation/openapi-contract.test.ts fails when an operation has no operationId, summary,
+// description or declared tag, so a new route is added here (or documents itself) by construction.
+
+export interface OperationDoc {
+  operationId: string;
+  description?: string;
+  /** The route accepts no body at all (requestBody.required: false). */
+  optionalBody?: boolean;
+}
+
+export const tagDescriptions: Record<string, string> = {
+  access: 'Who the caller is.',
+  management: 'Deals, workflows, the investor directory and event history: the platform sets these up.',
+  journeys: 'Interface endpoints 1–5: the workflow, moves (jump-to-step), journeys and event edits.',
+  'investor side': 'Interface endpoints 6–9 and around them: form implementations, active investors, payment references, edit requests.',
+  portfolio: 'Assets and subscription transactions (interface endpoint 10).',
+  webhooks: 'Webhook deliveries and the pull feeds of domain events.',
+  'back office': 'Read models of the web console; admin only.',
+  probes: 'Liveness and readiness for load balancers and orchestrators; no token.',
+};
+
+export const operationDocs: Record<string, OperationDoc> = {
+  'GET /healthz': { operationId: 'getHealth', description: 'Answers 200 while the process serves requests; it does not touch the database.' },
+  'GET /readyz': { operationId: 'getReadiness', description: 'Answers 200 when the database answers a query, 503 (with Retry-After) when it does not.' },
+  'GET /whoami': { operationId: 'getCaller', description: 'Resolves the bearer token and answers who it stands for; useful to check a token.' },
+  'PUT /deals/deal/{dealId}': { operationId: 'upsertDeal', description: 'The deal id comes from the platform. 201 when created, 200 when updated.' },
+  'GET /deals/deal/{dealId}': { operationId: 'getDeal', description: 'The deal as stored; 404 when unknown.' },
+  'PUT /investors/{investorUserId}': {
+    operationId: 'upsertInvestor',
+    description: 'The investor object of the interface without `id` (the path gives it). 201 when created, 200 when updated.',
+  },
+  'GET /investors/{investorUserId}': { operationId: 'getInvestor', description: 'The directory entry, shaped as in the active-investors list.' },
+  'PUT /deals/deal/{dealId}/workflow': { operationId: 'setWorkflow' },
+  'GET /deals/deal/{dealId}/workflow-status': { operationId: 'getWorkflowStatus' },
+  'POST /deals/deal/{dealId}/jump-to-step': { operationId: 'jumpToStep' },
+  'GET /deals/deal/{dealId}/investor-data/{investorUserId}': {
+    operationId: 'getInvestorJourney',
+    description: "The investor's Workflow Events in the deal, oldest first; an empty journey when the investor has not moved in it yet.",
+  },
+  'GET /deals/deal/{dealId}/all-investor-workflows': {
+    operationId: 'listAllInvestorWorkflows',
+    description: 'Investors with a journey in the deal, paged, with abbreviated events; `query` filters by name or e-mail.',
+  },
+  'POST /deals/event/{eventId}/edit': { operationId: 'editWorkflowEvent' },
+  'GET /deals/event/{eventId}/revisions': {
+    operationId: 'listEventRevisions',
+    description: 'Revision 1 is what the move captured; every edit adds one. Nothing is ever overwritten.',
+  },
+  'GET /deals/workflow/step/{stepId}/investor-form-implementation': { operationId: 'getInvestorFormImplementation' },
+  'POST /deals/deal/all-transactions': { operationId: 'listActiveInvestors', optionalBody: true },
+  'GET /deals/deal/{dealId}/all-payment-refernces': {
+    operationId: 'listPaymentReferences',
+    description: 'One ISO 11649 reference per investor of the deal, assigned with their first move; the path is spelled as in the interface.',
+  },
+  'GET /payments/references/{reference}': { operationId: 'resolvePaymentReference' },
+  'POST /deals/request-to-edit': { operationId: 'createEditRequest' },
+  'GET /deals/request-to-edit/filtered': {
+    operationId: 'listInvestorEditRequests',
+    description: "Interface endpoint 9: the investor's requests in the deal, newest first; both query parameters are required.",
+  },
+  'GET /deals/request-to-edit/{requestId}': { operationId: 'getEditRequest', description: 'One edit request with its decision, if any.' },
+  'POST /deals/request-to-edit/{requestId}/approve': {
+    operationId: 'approveEditRequest',
+    description: 'Applies the request in the same transaction as the decision; a request whose effect fails stays pending.',
+    optionalBody: true,
+  },
+  'POST /deals/request-to-edit/{requestId}/reject': {
+    operationId: 'rejectEditRequest',
+    description: 'Records the decision; nothing else changes.',
+    optionalBody: true,
+  },
+  'PUT /portfolio/assets/{assetId}': { operationId: 'upsertAsset', description: 'Assets carry the platform ids (positive integers) and an ISO 4217 currency.' },
+  'GET /portfolio/assets/{assetId}': { operationId: 'getAsset', description: 'The asset as stored; 404 when unknown.' },
+  'POST /portfolio/transactions/subscriptions': { operationId: 'createSubscription' },
+  'GET /portfolio/transactions/subscriptions': {
+    operationId: 'listSubscriptions',
+    description: 'Paged, oldest first; every filter optional; unknown query parameters are a 400.',
+  },
+  'GET /portfolio/transactions/subscriptions/{id}': { operationId: 'getSubscription', description: 'The stored record; 404 when unknown.' },
+  'GET /webhooks/deliveries': { operationId: 'listWebhookDeliveries', description: 'Filtered by status and deal; paged.' },
+  'POST /webhooks/deliveries/{deliveryId}/retry': { operationId: 'retryWebhookDelivery', description: '409 once the delivery was delivered.' },
+  'GET /deals/deal/{dealId}/events': {
+    operationId: 'listDealEvents',
+    description: 'Gap-free sequence numbers per deal; ask again with `after=lastSequence` until `hasMore` is false.',
+  },
+  'GET /webhooks/events': { operationId: 'listPlatformEvents', description: 'Numbered in one platform-wide stream, read like the deal feed.' },
+  'GET /back-office/deals': { operationId: 'listBackOfficeDeals', description: 'Investors in progress, complete and withdrawn, and committed totals per currency.' },
+  'GET /back-office/deals/{dealId}/board': { operationId: 'getDealBoard', description: 'Counts and committed totals per step; `query` filters by name or e-mail.' },
+  'GET /back-office/deals/{dealId}/board/cards': { operationId: 'listBoardCards', description: 'Cards of the board, ordered by name, paged.' },
+  'GET /back-office/deals/{dealId}/investors/{investorUserId}': {
+    operationId: 'getBackOfficeInvestor',
+    description: "The investor drawer's summary: step, committed amount, payment reference, pending edit requests.",
+  },
+};
