@@ -5,16 +5,19 @@
 // KYC requirement), filter and export, decide an edit request from the inbox, read the activity
 // feed and open an investor from it. Every screen is checked with axe-core (no violation of any
 // impact) and, at 390 px, for horizontal scrolling (only the board's columns may scroll sideways).
-// Screenshots go to test-results/screenshots/ (ignored by git).
+// Screenshots go to test-results/screenshots/ (ignored by git); `npm run screenshots` writes the few
+// the README shows to docs/screenshots/.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
-import { skipE2e, startE2e, type E2e } from './harness.ts';
+import { screenshotDir, skipE2e, startE2e, type E2e } from './harness.ts';
 
 const shots = new URL('../../test-results/screenshots/', import.meta.url).pathname;
+/** The screens the README shows: `npm run screenshots` (SCREENSHOT_DIR) refreshes these in docs/. */
+const readmeShots = new Set(['workflow-editor-1440', 'board-filtered-1440', 'inbox-1440', 'import-summary-1440', 'bulk-results-390', 'table-390']);
 const sizes = [
   { width: 1440, height: 900, investors: 50 },
   { width: 390, height: 844, investors: 12 },
@@ -30,8 +33,9 @@ async function checkScreen(page: Page, name: string, width: number) {
     const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
     assert.ok(overflow <= 0, `${name} scrolls sideways by ${overflow}px at ${width}px`);
   }
-  mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: join(shots, `console-${name}-${width}.png`) });
+  const dir = process.env.SCREENSHOT_DIR && readmeShots.has(`${name}-${width}`) ? screenshotDir : shots;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `console-${name}-${width}.png`) });
 }
 
 describe('operations console, end to end', { skip: skipE2e }, () => {
