@@ -75,7 +75,9 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
           {total === undefined
             ? '\u00a0'
             : filtered
-              ? `${plural(total, 'investor')} of ${deal.name} ${total === 1 ? 'matches' : 'match'} ${params.query && activeFilterCount(filters) === 0 ? `“${params.query}”` : 'the filters'}`
+              ? params.query && activeFilterCount(filters) === 0
+                ? `${plural(total, 'investor')} ${total === 1 ? 'matches' : 'match'} “${params.query}” in ${deal.name}`
+                : `${plural(total, 'investor')} of ${deal.name} ${total === 1 ? 'matches' : 'match'} the filters`
               : `${plural(total, 'investor')} in ${deal.name}`}
         </span>
         <span className="toolbar-actions">

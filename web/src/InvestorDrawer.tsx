@@ -388,7 +388,7 @@ function EditRequestItem({
       )}
       {status !== 'pending' && request.decidedByUserId && (
         <p className="muted small">
-          {status === 'approved' ? 'Approved' : 'Rejected'} by <Person id={request.decidedByUserId} />
+          Decided by <Person id={request.decidedByUserId} />
           {request.decidedAt && (
             <>
               {' · '}
