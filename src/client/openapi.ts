@@ -670,7 +670,7 @@ export interface paths {
          * Check a workflow document without saving it: its problems, and what it changes for investors already on the deal
          * @description The body is what PUT /deals/deal/{dealId}/workflow takes. Nothing is written. `problems` are the field errors that PUT would answer 400 with (plus step ids of another deal, a 409 there); `changes` compare it with the current workflow; `valid` is false when the PUT would be refused.
          */
-        post: operations["checkWorkflow"];
+        post: operations["previewWorkflow"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5528,7 +5528,7 @@ export interface operations {
             };
         };
     };
-    checkWorkflow: {
+    previewWorkflow: {
         parameters: {
             query?: never;
             header?: never;

@@ -190,7 +190,7 @@ export interface WorkflowDocument {
   links: Link[];
 }
 
-export type WorkflowCheck = Ok<'checkWorkflow'>;
+export type WorkflowCheck = Ok<'previewWorkflow'>;
 
 export type FeedEntry = Ok<'listDealEvents'>['output'][number];
 

@@ -67,7 +67,7 @@ export function consoleRoutes(app: Api, ctx: AppContext) {
     '/back-office/deals/:dealId/workflow/check',
     {
       schema: {
-        operationId: 'checkWorkflow',
+        operationId: 'previewWorkflow',
         tags,
         summary: 'Check a workflow document without saving it: its problems, and what it changes for investors already on the deal',
         description:
