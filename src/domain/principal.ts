@@ -11,6 +11,8 @@ export interface Principal {
   investorUserId?: string;
   /** Rate limits and idempotency keys are scoped to this: the API key's id, or a JWT's sub, role and investor together. */
   tokenKey: string;
+  /** A JWT's `name` claim, when it has one (API keys' names are looked up by id instead). */
+  name?: string;
 }
 
 export const isRole = (value: unknown): value is Role => (roles as readonly unknown[]).includes(value);

@@ -54,6 +54,7 @@ export function jwtVerifier(config: JwtConfig, clock: () => Date) {
       role,
       ...(investorUserId !== undefined ? { investorUserId } : {}),
       tokenKey: jwtTokenKey(payload.sub, role, investorUserId),
+      ...(typeof payload.name === 'string' && payload.name !== '' ? { name: payload.name } : {}),
     };
   };
 }

@@ -70,13 +70,13 @@ const latestValue = (key: RawBuilder<unknown>) => sql<string | null>`(
 /** A LIKE pattern matching `query` anywhere, with its wildcards taken literally. */
 export const containsPattern = (query: string) => `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-const matches = (query: string | undefined) =>
+export const matches = (query: string | undefined) =>
   query ? sql`and (i.full_name ilike ${containsPattern(query)} or i.email ilike ${containsPattern(query)})` : sql``;
 
 /** Keeps decimal strings that are amounts; anything else (a text field) is left out of the sums. */
-const asAmount = (value: RawBuilder<unknown>) => sql`case when ${value} ~ '^[0-9]+([.][0-9]+)?$' then (${value})::numeric end`;
+export const asAmount = (value: RawBuilder<unknown>) => sql`case when ${value} ~ '^[0-9]+([.][0-9]+)?$' then (${value})::numeric end`;
 
-const toMoney = (rows: { currency: string | null; amount: string | null }[]): Money[] =>
+export const toMoney = (rows: { currency: string | null; amount: string | null }[]): Money[] =>
   rows
     .filter((r): r is Money => r.currency !== null && r.amount !== null)
     .sort((a, b) => a.currency.localeCompare(b.currency))
@@ -133,7 +133,7 @@ export function addDecimals(a: string, b: string): string {
 }
 
 /** The deal's amount and currency keys, and its currency (undefined when the deal does not exist). */
-async function dealKeys(db: Kysely<DB>, dealId: string) {
+export async function dealKeys(db: Kysely<DB>, dealId: string) {
   return db
     .selectFrom('deals as d')
     .select([
@@ -219,7 +219,7 @@ export async function findInvestorSummary(db: Kysely<DB>, dealId: string, invest
   return { ...toCard(row), paymentReference: row.payment_reference, pendingEditRequests: Number(row.pending) };
 }
 
-interface CardRow {
+export interface CardRow {
   investor_user_id: string;
   current_step_id: string;
   moved_at: Date;
@@ -229,11 +229,11 @@ interface CardRow {
   currency: string | null;
 }
 
-const cardValues = (keys: { amountKey: string | null; currencyKey: string | null; currency: string | null }) => sql`
+export const cardValues = (keys: { amountKey: string | null; currencyKey: string | null; currency: string | null }) => sql`
   ${keys.amountKey === null ? sql`null::text` : latestValue(sql.val(keys.amountKey))} as amount,
   coalesce(${keys.currencyKey === null ? sql`null::text` : latestValue(sql.val(keys.currencyKey))}, ${keys.currency}::text) as currency`;
 
-const toCard = (row: CardRow): BoardCard => ({
+export const toCard = (row: CardRow): BoardCard => ({
   investorUserId: row.investor_user_id,
   fullName: row.full_name,
   email: row.email,

@@ -1,12 +1,23 @@
-// The shell: the token gate, the top bar and the three pages (deals, board, graph).
+// The shell: the token gate, the top bar (sections, the signed-in person, sign out) and the pages.
 import { useCallback, useEffect, useState } from 'react';
-import { api, setUnauthenticatedHandler, tokenStore, type Whoami } from './api.ts';
+import { api, consoleApi, setUnauthenticatedHandler, tokenStore, type Whoami } from './api.ts';
+import { ActivityPage } from './ActivityPage.tsx';
 import { BoardPage } from './BoardPage.tsx';
+import { DealSettingsPage } from './DealSettingsPage.tsx';
 import { DealsPage } from './DealsPage.tsx';
 import { GraphPage } from './GraphPage.tsx';
-import { navigate, useHashRoute } from './hooks.ts';
+import { useHashRoute, useLoad } from './hooks.ts';
+import { InboxPage } from './InboxPage.tsx';
+import { InvestorFormPage } from './InvestorFormPage.tsx';
+import { InvestorImportPage } from './InvestorImportPage.tsx';
+import { InvestorsPage } from './InvestorsPage.tsx';
+import { usePersonName } from './people.tsx';
+import { SubscriptionsPage } from './SubscriptionsPage.tsx';
+import { TablePage } from './TablePage.tsx';
 import { TokenScreen } from './TokenScreen.tsx';
-import { Spinner } from './ui.tsx';
+import { NotFound, Spinner } from './ui.tsx';
+import { WebhooksPage } from './WebhooksPage.tsx';
+import { WorkflowEditorPage } from './WorkflowEditorPage.tsx';
 
 type Session = { status: 'checking' } | { status: 'signed-out'; reason?: string } | { status: 'signed-in'; who: Whoami };
 
@@ -35,30 +46,87 @@ export function App() {
   return <Shell who={session.who} onSignOut={() => signOut()} />;
 }
 
+const sections = [
+  { id: 'deals', label: 'Deals' },
+  { id: 'investors', label: 'Investors' },
+  { id: 'inbox', label: 'Inbox' },
+  { id: 'subscriptions', label: 'Subscriptions' },
+  { id: 'webhooks', label: 'Webhooks' },
+] as const;
+
+function route(parts: string[]) {
+  const [first = 'deals', second, third, fourth] = parts;
+  if (first === 'deals') {
+    if (!second) return <DealsPage />;
+    if (second === 'new') return <DealSettingsPage dealId={undefined} />;
+    switch (third) {
+      case undefined:
+        return <BoardPage dealId={second} investorUserId={undefined} />;
+      case 'investors':
+        return fourth ? <BoardPage dealId={second} investorUserId={fourth} /> : <BoardPage dealId={second} investorUserId={undefined} />;
+      case 'table':
+        return <TablePage dealId={second} />;
+      case 'graph':
+        return <GraphPage dealId={second} />;
+      case 'activity':
+        return <ActivityPage dealId={second} />;
+      case 'workflow':
+        return <WorkflowEditorPage dealId={second} />;
+      case 'settings':
+        return <DealSettingsPage dealId={second} />;
+    }
+  }
+  if (first === 'investors') {
+    if (!second) return <InvestorsPage />;
+    if (second === 'import') return <InvestorImportPage />;
+    return <InvestorFormPage investorUserId={second === 'new' ? undefined : second} />;
+  }
+  if (first === 'inbox' && !second) return <InboxPage />;
+  if (first === 'webhooks' && !second) return <WebhooksPage />;
+  if (first === 'subscriptions' && !second) return <SubscriptionsPage />;
+  return <NotFound what="There is no page at this address." />;
+}
+
 function Shell({ who, onSignOut }: { who: Whoami; onSignOut: () => void }) {
-  const route = useHashRoute();
-  const [first, dealId, view, investorUserId] = route;
-  let page;
-  if (first === 'deals' && dealId && view === 'graph') page = <GraphPage dealId={dealId} />;
-  else if (first === 'deals' && dealId) page = <BoardPage dealId={dealId} investorUserId={view === 'investors' ? investorUserId : undefined} />;
-  else page = <DealsPage />;
+  const parts = useHashRoute();
+  const name = usePersonName(who.userId);
+  const current = parts[0] ?? 'deals';
+  const [inbox] = useLoad(() => consoleApi.inbox(1, 1), [parts.join('/')]);
+  const pending = inbox.status === 'ready' ? inbox.value.total : 0;
   return (
     <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <header className="topbar">
-        <a className="brand" href="#/" onClick={(e) => (e.preventDefault(), navigate())}>
+        <a className="brand" href="#/">
           <span className="brand-mark" aria-hidden="true" />
           dealflow <span className="brand-sub">back office</span>
         </a>
+        <nav className="sections" aria-label="Sections">
+          {sections.map((s) => (
+            <a key={s.id} href={`#/${s.id}`} className={current === s.id ? 'section active' : 'section'} aria-current={current === s.id ? 'page' : undefined}>
+              {s.label}
+              {s.id === 'inbox' && pending > 0 && (
+                <span className="count-badge" aria-label={`${pending} pending`}>
+                  {pending}
+                </span>
+              )}
+            </a>
+          ))}
+        </nav>
         <div className="topbar-right">
           <span className="who" title={`Signed in as ${who.userId}`}>
-            {who.role} · {who.userId.slice(0, 8)}
+            {name ?? who.userId.slice(0, 8)} · {who.role}
           </span>
           <button type="button" className="button button-quiet" onClick={onSignOut}>
             Sign out
           </button>
         </div>
       </header>
-      <main className="page">{page}</main>
+      <main className="page" id="main" tabIndex={-1}>
+        {route(parts)}
+      </main>
     </div>
   );
 }

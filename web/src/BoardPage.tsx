@@ -1,39 +1,24 @@
 // The pipeline board of one deal: a column per step in workflow order, a card per investor.
-// Columns are virtualised and load their cards a page at a time, so a deal of 10,000 investors
-// renders a few dozen cards at any moment.
-import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
-import { api, type BoardColumn, type Card, type Step, type Workflow } from './api.ts';
-import { daysSince, formatDays, formatMoney, formatTotals, plural } from './format.ts';
+// Columns are virtualised and load their cards a page at a time from the rows endpoint, with the
+// view's filters and sort (kept in the URL), so a deal of 10,000 investors renders a few dozen
+// cards at any moment. Cards can be selected and moved together; the last move can be undone.
+import { useCallback, useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { api, consoleApi, type Card, type DealRow, type Money, type Step, type Workflow } from './api.ts';
+import { BulkMoveDialog } from './BulkMoveDialog.tsx';
+import { DealHeader } from './DealHeader.tsx';
+import { exportRows } from './exportView.ts';
+import { FilterPanel, activeFilterCount, toRowParams, useViewFilters } from './filters.tsx';
+import { daysSince, exactUtc, formatDays, formatMoney, formatTotals, plural } from './format.ts';
 import { navigate, useDebounced, useLoad } from './hooks.ts';
 import { InvestorDrawer } from './InvestorDrawer.tsx';
 import { MoveDialog } from './MoveDialog.tsx';
+import { UndoToast, type LastMove } from './UndoToast.tsx';
 import { Badge, Empty, ErrorState, Spinner, stepTone } from './ui.tsx';
 
-const CARD_HEIGHT = 92; // card + gap, px; fixed so the list can be virtualised
+const CARD_HEIGHT = 100; // card + gap, px; fixed so the list can be virtualised
 const PAGE_SIZE = 50;
 const OVERSCAN = 6;
 const DRAG_TYPE = 'application/x-dealflow-card';
-
-export function DealHeader({ dealId, name, view }: { dealId: string; name: string | undefined; view: 'board' | 'graph' }) {
-  return (
-    <div className="page-head">
-      <div>
-        <nav className="crumbs" aria-label="Breadcrumb">
-          <a href="#/">Deals</a> <span aria-hidden="true">/</span>
-        </nav>
-        <h1>{name ?? dealId}</h1>
-      </div>
-      <nav className="tabs" aria-label="Deal views">
-        <a href={`#/deals/${encodeURIComponent(dealId)}`} className={view === 'board' ? 'tab active' : 'tab'} aria-current={view === 'board' ? 'page' : undefined}>
-          Board
-        </a>
-        <a href={`#/deals/${encodeURIComponent(dealId)}/graph`} className={view === 'graph' ? 'tab active' : 'tab'} aria-current={view === 'graph' ? 'page' : undefined}>
-          Workflow graph
-        </a>
-      </nav>
-    </div>
-  );
-}
 
 interface MoveRequest {
   card: Card;
@@ -41,66 +26,108 @@ interface MoveRequest {
 }
 
 export function BoardPage({ dealId, investorUserId }: { dealId: string; investorUserId: string | undefined }) {
-  const [search, setSearch] = useState('');
-  const query = useDebounced(search.trim());
+  const [filters, update, clear] = useViewFilters();
+  const params = toRowParams({ ...filters, query: useDebounced(filters.query.trim()) });
+  const paramsKey = JSON.stringify(params);
   const [version, setVersion] = useState(0);
   const [move, setMove] = useState<MoveRequest>();
-  const [notice, setNotice] = useState<string>();
+  const [lastMove, setLastMove] = useState<LastMove>();
+  const [selected, setSelected] = useState<Map<string, Card>>(() => new Map());
+  const [bulk, setBulk] = useState(false);
+  const [exporting, setExporting] = useState<string>();
   const [meta, reloadMeta] = useLoad(() => Promise.all([api.deal(dealId), api.workflow(dealId)]), [dealId]);
-  const [board, reloadBoard] = useLoad(() => api.board(dealId, query), [dealId, query, version]);
+  const [overall] = useLoad(() => consoleApi.rows(dealId, { ...params, limit: 1 }), [dealId, paramsKey, version]);
 
   const refresh = useCallback(() => setVersion((v) => v + 1), []);
-  useEffect(() => {
-    if (!notice) return;
-    const timer = setTimeout(() => setNotice(undefined), 6000);
-    return () => clearTimeout(timer);
-  }, [notice]);
-
-  const columns = useMemo(() => {
-    const byStep = new Map<string, BoardColumn>();
-    if (board.status === 'ready') for (const c of board.value.columns) byStep.set(c.stepId, c);
-    return byStep;
-  }, [board]);
-
   const openInvestor = (id: string) => navigate('deals', dealId, 'investors', id);
-  const closeInvestor = () => navigate('deals', dealId);
+  const closeInvestor = () => {
+    const query = location.hash.split('?')[1];
+    location.hash = `#/deals/${encodeURIComponent(dealId)}${query ? `?${query}` : ''}`;
+  };
+  const toggle = (card: Card) =>
+    setSelected((current) => {
+      const next = new Map(current);
+      if (next.has(card.investorUserId)) next.delete(card.investorUserId);
+      else next.set(card.investorUserId, card);
+      return next;
+    });
 
   if (meta.status === 'loading') return <Spinner label="Loading the deal…" />;
   if (meta.status === 'error') return <ErrorState error={meta.error} retry={reloadMeta} />;
   const [deal, workflow] = meta.value;
-  const total = board.status === 'ready' ? board.value.total : undefined;
+  const total = overall.status === 'ready' ? overall.value.total : undefined;
+  const filtered = params.query || Object.entries(params).some(([k, v]) => !['sort', 'order', 'query'].includes(k) && v !== undefined);
 
   return (
     <section className="board-page" aria-labelledby="board-title">
       <DealHeader dealId={dealId} name={deal.name} view="board" />
+      <FilterPanel filters={filters} update={update} clear={clear} showSort />
+      {params.stepId && (
+        <p className="muted small">
+          Showing {workflow.steps.find((s) => s.id === params.stepId)?.label ?? params.stepId} only.{' '}
+          <button type="button" className="link-button" onClick={() => update({ step: '' })}>
+            Show every step
+          </button>
+        </p>
+      )}
       <div className="toolbar">
-        <label className="search">
-          <span className="visually-hidden">Search investors by name or e-mail</span>
-          <input type="search" placeholder="Search by name or e-mail" value={search} onChange={(e) => setSearch(e.target.value)} />
-        </label>
         <span className="muted" aria-live="polite" id="board-title">
-          {total === undefined ? '\u00a0' : query ? `${plural(total, 'investor')} ${total === 1 ? 'matches' : 'match'} “${query}”` : `${plural(total, 'investor')} on ${workflow.label || 'the workflow'}`}
+          {total === undefined
+            ? '\u00a0'
+            : filtered
+              ? params.query && activeFilterCount(filters) === 0
+                ? `${plural(total, 'investor')} ${total === 1 ? 'matches' : 'match'} “${params.query}” in ${deal.name}`
+                : `${plural(total, 'investor')} of ${deal.name} ${total === 1 ? 'matches' : 'match'} the filters`
+              : `${plural(total, 'investor')} in ${deal.name}`}
+        </span>
+        <span className="toolbar-actions">
+          <a className="button" href={`#/investors/import?deal=${encodeURIComponent(dealId)}`}>
+            Import investors
+          </a>
+          <button
+            type="button"
+            className="button"
+            disabled={!!exporting}
+            onClick={async () => {
+              setExporting('Exporting…');
+              try {
+                await exportRows(dealId, deal.name, workflow, params, (n) => setExporting(`Exporting… ${n}`));
+              } finally {
+                setExporting(undefined);
+              }
+            }}
+          >
+            {exporting ?? 'Export CSV'}
+          </button>
         </span>
       </div>
-      {notice && (
-        <div className="toast" role="status">
-          {notice}
+      {selected.size > 0 && (
+        <div className="bulk-bar" role="region" aria-label="Selection">
+          <strong>{plural(selected.size, 'investor')} selected</strong>
+          <button type="button" className="button button-primary" onClick={() => setBulk(true)}>
+            Move selected…
+          </button>
+          <button type="button" className="button" onClick={() => setSelected(new Map())}>
+            Clear selection
+          </button>
         </div>
       )}
+      {lastMove && <UndoToast dealId={dealId} move={lastMove} onDone={() => (setLastMove(undefined), refresh())} onUndone={refresh} />}
       {workflow.steps.length === 0 ? (
-        <Empty title="This deal has no workflow yet">Set one with PUT /deals/deal/{dealId}/workflow.</Empty>
-      ) : board.status === 'error' ? (
-        <ErrorState error={board.error} retry={reloadBoard} />
+        <Empty title="This deal has no workflow yet">
+          <a href={`#/deals/${encodeURIComponent(dealId)}/workflow`}>Set up its workflow</a> to start placing investors.
+        </Empty>
       ) : (
-        <div className="board" role="list" aria-label="Steps">
-          {workflow.steps.map((step) => (
+        <div className="board" role="list" aria-label="Steps" tabIndex={0}>
+          {workflow.steps.filter((step) => !params.stepId || step.id === params.stepId).map((step) => (
             <Column
-              key={`${step.id}:${query}:${version}`}
+              key={`${step.id}:${paramsKey}:${version}`}
               dealId={dealId}
               step={step}
-              summary={columns.get(step.id)}
-              loading={board.status === 'loading'}
-              query={query}
+              params={params}
+              filtered={!!filtered}
+              selected={selected}
+              onToggle={toggle}
               onOpen={openInvestor}
               onMove={(card, targetStepId) => setMove({ card, ...(targetStepId ? { targetStepId } : {}) })}
               workflow={workflow}
@@ -116,10 +143,25 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
           card={move.card}
           initialTargetStepId={move.targetStepId}
           onClose={() => setMove(undefined)}
-          onMoved={(label) => {
+          onMoved={(target) => {
             setMove(undefined);
-            setNotice(`${move.card.fullName} moved to ${label}.`);
+            setLastMove({ investorUserId: move.card.investorUserId, fullName: move.card.fullName, fromStepId: move.card.stepId, toStepId: target.id, workflow });
             refresh();
+          }}
+        />
+      )}
+      {bulk && (
+        <BulkMoveDialog
+          dealId={dealId}
+          dealCurrency={deal.currency}
+          workflow={workflow}
+          cards={[...selected.values()]}
+          onClose={(moved) => {
+            setBulk(false);
+            if (moved) {
+              setSelected(new Map());
+              refresh();
+            }
           }}
         />
       )}
@@ -141,20 +183,22 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
 interface ColumnProps {
   dealId: string;
   step: Step;
-  summary: BoardColumn | undefined;
-  loading: boolean;
-  query: string;
+  params: ReturnType<typeof toRowParams>;
+  filtered: boolean;
   workflow: Workflow;
+  selected: Map<string, Card>;
+  onToggle: (card: Card) => void;
   onOpen: (investorUserId: string) => void;
   onMove: (card: Card, targetStepId?: string) => void;
 }
 
-function Column({ dealId, step, summary, loading, query, workflow, onOpen, onMove }: ColumnProps) {
-  const count = summary?.count ?? 0;
+function Column({ dealId, step, params, filtered, workflow, selected, onToggle, onOpen, onMove }: ColumnProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const [viewport, setViewport] = useState({ top: 0, height: 600 });
-  const [pages, setPages] = useState<Map<number, Card[] | 'loading' | 'error'>>(() => new Map());
+  const [pages, setPages] = useState<Map<number, DealRow[] | 'loading' | 'error'>>(() => new Map());
+  const [summary, setSummary] = useState<{ count: number; committed: Money[] }>();
   const [dropping, setDropping] = useState(false);
+  const count = summary?.count ?? 0;
 
   useEffect(() => {
     const element = scroller.current;
@@ -164,22 +208,32 @@ function Column({ dealId, step, summary, loading, query, workflow, onOpen, onMov
     return () => observer.disconnect();
   }, []);
 
+  const load = useCallback(
+    (page: number) => {
+      setPages((p) => new Map(p).set(page, 'loading'));
+      consoleApi.rows(dealId, { ...params, stepId: step.id, page, limit: PAGE_SIZE }).then(
+        (result) => {
+          setPages((p) => new Map(p).set(page, result.output));
+          setSummary({ count: result.total, committed: result.committed });
+        },
+        () => setPages((p) => new Map(p).set(page, 'error')),
+      );
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [dealId, step.id, JSON.stringify(params)],
+  );
+
+  useEffect(() => load(1), [load]);
+
   const first = Math.max(0, Math.floor(viewport.top / CARD_HEIGHT) - OVERSCAN);
   const last = Math.min(count - 1, Math.ceil((viewport.top + viewport.height) / CARD_HEIGHT) + OVERSCAN);
 
   useEffect(() => {
-    if (loading || count === 0) return;
-    for (let page = Math.floor(first / PAGE_SIZE) + 1; page <= Math.floor(last / PAGE_SIZE) + 1; page++) {
-      if (pages.has(page)) continue;
-      setPages((p) => new Map(p).set(page, 'loading'));
-      api.cards(dealId, step.id, query, page, PAGE_SIZE).then(
-        (result) => setPages((p) => new Map(p).set(page, result.output)),
-        () => setPages((p) => new Map(p).set(page, 'error')),
-      );
-    }
-  }, [first, last, count, loading, pages, dealId, step.id, query]);
+    if (!summary || count === 0) return;
+    for (let page = Math.floor(first / PAGE_SIZE) + 1; page <= Math.floor(last / PAGE_SIZE) + 1; page++) if (!pages.has(page)) load(page);
+  }, [first, last, count, summary, pages, load]);
 
-  const cardAt = (index: number): Card | 'loading' | 'error' => {
+  const cardAt = (index: number): DealRow | 'loading' | 'error' => {
     const page = pages.get(Math.floor(index / PAGE_SIZE) + 1);
     if (page === undefined || page === 'loading') return 'loading';
     if (page === 'error') return 'error';
@@ -211,11 +265,22 @@ function Column({ dealId, step, summary, loading, query, workflow, onOpen, onMov
           {card === 'error' ? 'Could not load' : ''}
         </div>
       ) : (
-        <BoardCard key={card.investorUserId} card={card} style={style} workflow={workflow} onOpen={onOpen} onMove={onMove} />
+        <BoardCard
+          key={card.investorUserId}
+          card={card}
+          step={step}
+          style={style}
+          workflow={workflow}
+          selected={selected.has(card.investorUserId)}
+          onToggle={onToggle}
+          onOpen={onOpen}
+          onMove={onMove}
+        />
       ),
     );
   }
 
+  const loading = summary === undefined;
   return (
     <div
       className={`column${dropping ? ' column-drop' : ''}`}
@@ -228,24 +293,26 @@ function Column({ dealId, step, summary, loading, query, workflow, onOpen, onMov
     >
       <header className="column-head">
         <div className="column-title">
-          <h2>{step.label}</h2>
+          <h2 title={step.label}>{step.label}</h2>
           {step.type !== 'default' && <Badge tone={stepTone(step.type)}>{step.type}</Badge>}
-          <span className="column-count" aria-label={`${count} investors`}>
-            {loading && !summary ? '…' : count.toLocaleString('en-GB')}
-          </span>
+          <span className="column-count">{loading ? '…' : count.toLocaleString()}</span>
         </div>
-        <div className="column-total muted small">{!summary ? (loading ? '\u00a0' : 'no commitments') : summary.committed.length ? formatTotals(summary.committed) : 'no commitments'}</div>
+        <div className="column-total muted small" title={summary && summary.committed.length ? formatTotals(summary.committed) : undefined}>
+          {loading ? '\u00a0' : summary.committed.length ? formatTotals(summary.committed) : 'no commitments'}
+        </div>
       </header>
       <div
         className="column-body"
         ref={scroller}
+        tabIndex={0}
+        aria-label={`Investors at ${step.label}`}
         onScroll={(e) => {
           const target = e.currentTarget;
           setViewport({ top: target.scrollTop, height: target.clientHeight });
         }}
       >
         {!loading && count === 0 ? (
-          <div className="column-empty">{query ? 'No match here' : 'No investors at this step'}</div>
+          <div className="column-empty">{filtered ? 'No match here' : 'No investors at this step'}</div>
         ) : (
           <div className="column-canvas" style={{ height: count * CARD_HEIGHT }} role="list" aria-label={`Investors at ${step.label}`}>
             {items}
@@ -257,25 +324,30 @@ function Column({ dealId, step, summary, loading, query, workflow, onOpen, onMov
 }
 
 interface CardProps {
-  card: Card;
+  card: DealRow;
+  step: Step;
   style: { top: number };
   workflow: Workflow;
+  selected: boolean;
+  onToggle: (card: Card) => void;
   onOpen: (investorUserId: string) => void;
   onMove: (card: Card, targetStepId?: string) => void;
 }
 
-function BoardCard({ card, style, workflow, onOpen, onMove }: CardProps) {
+function BoardCard({ card, step, style, workflow, selected, onToggle, onOpen, onMove }: CardProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const menu = useRef<HTMLDivElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
   const days = daysSince(card.enteredStepAt);
-  const step = workflow.steps.find((s) => s.id === card.stepId);
-  const nextSteps = (step?.nextStepLinks ?? []).map((l) => workflow.steps.find((s) => s.id === l.toStepId)).filter((s): s is Step => !!s);
+  const nextSteps = step.nextStepLinks.map((l) => workflow.steps.find((s) => s.id === l.toStepId)).filter((s): s is Step => !!s);
+  // Only steps where investors are expected to move on can be stale.
+  const stale = step.type === 'default' && days > 30;
 
   useEffect(() => {
     if (!menuOpen) return;
     menu.current?.querySelector<HTMLButtonElement>('button')?.focus();
     const close = (event: MouseEvent) => {
-      if (!menu.current?.contains(event.target as Node)) setMenuOpen(false);
+      if (!menu.current?.contains(event.target as Node) && !trigger.current?.contains(event.target as Node)) setMenuOpen(false);
     };
     document.addEventListener('mousedown', close);
     return () => document.removeEventListener('mousedown', close);
@@ -286,6 +358,7 @@ function BoardCard({ card, style, workflow, onOpen, onMove }: CardProps) {
     const index = buttons.indexOf(document.activeElement as HTMLButtonElement);
     if (event.key === 'Escape') {
       setMenuOpen(false);
+      trigger.current?.focus();
       event.stopPropagation();
     } else if (event.key === 'ArrowDown') {
       buttons[(index + 1) % buttons.length]?.focus();
@@ -293,17 +366,20 @@ function BoardCard({ card, style, workflow, onOpen, onMove }: CardProps) {
     } else if (event.key === 'ArrowUp') {
       buttons[(index - 1 + buttons.length) % buttons.length]?.focus();
       event.preventDefault();
+    } else if (event.key === 'Tab') {
+      setMenuOpen(false);
     }
   };
 
   const choose = (action: () => void) => {
     setMenuOpen(false);
+    trigger.current?.focus();
     action();
   };
 
   return (
-    <article
-      className="card"
+    <div
+      className={selected ? 'card card-selected' : 'card'}
       style={style}
       role="listitem"
       aria-label={card.fullName}
@@ -314,18 +390,27 @@ function BoardCard({ card, style, workflow, onOpen, onMove }: CardProps) {
         e.dataTransfer.effectAllowed = 'move';
       }}
     >
-      <button type="button" className="card-main" onClick={() => onOpen(card.investorUserId)} title="Open the journey">
-        <span className="card-name">{card.fullName}</span>
+      <input type="checkbox" className="card-check" checked={selected} onChange={() => onToggle(card)} aria-label={`Select ${card.fullName}`} />
+      <button type="button" className="card-main" onClick={() => onOpen(card.investorUserId)}>
+        <span className="card-name">
+          {card.fullName}
+          {card.pendingEditRequests > 0 && (
+            <span className="badge badge-amber card-pending" title="This investor has a pending edit request">
+              edit request
+            </span>
+          )}
+        </span>
         <span className="card-amount">{card.committedAmount ? formatMoney(card.committedAmount, card.currency) : <span className="muted">no commitment yet</span>}</span>
         <span className="card-meta">
           <span className="card-email">{card.email ?? card.investorUserId}</span>
-          <span className={days > 30 ? 'card-days stale' : 'card-days'} title={`At this step since ${new Date(card.enteredStepAt).toLocaleString()}`}>
+          <span className={stale ? 'card-days stale' : 'card-days'} title={`At this step since ${exactUtc(card.enteredStepAt)}`}>
             {formatDays(days)}
           </span>
         </span>
       </button>
       <div className="card-menu-wrap">
         <button
+          ref={trigger}
           type="button"
           className="icon-button"
           aria-haspopup="menu"
@@ -355,6 +440,6 @@ function BoardCard({ card, style, workflow, onOpen, onMove }: CardProps) {
           </div>
         )}
       </div>
-    </article>
+    </div>
   );
 }

@@ -13,16 +13,19 @@ export function DealsPage() {
           <h1 id="deals-title">Deals</h1>
           <p className="muted">Investors per state and committed amounts. Open a deal to work its board.</p>
         </div>
+        <a className="button button-primary" href="#/deals/new">
+          New deal
+        </a>
       </div>
       {deals.status === 'loading' && <Spinner label="Loading deals…" />}
       {deals.status === 'error' && <ErrorState error={deals.error} retry={reload} />}
       {deals.status === 'ready' && deals.value.length === 0 && (
         <Empty title="No deals yet">
-          Create one with <code>PUT /deals/deal/&#123;dealId&#125;</code> and set its workflow, or run <code>npx dealflow seed --demo</code>.
+          <a href="#/deals/new">Create the first deal</a> and set up its workflow here.
         </Empty>
       )}
       {deals.status === 'ready' && deals.value.length > 0 && (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Deals list">
           <table className="table deals-table">
             <thead>
               <tr>
@@ -45,16 +48,24 @@ export function DealsPage() {
                     </div>
                   </td>
                   <td className="num" data-label="In progress">
-                    {deal.investors.inProgress.toLocaleString('en-GB')}
+                    {deal.investors.inProgress.toLocaleString()}
                   </td>
                   <td className="num" data-label="Complete">
-                    {deal.investors.complete.toLocaleString('en-GB')}
+                    {deal.investors.complete.toLocaleString()}
                   </td>
                   <td className="num" data-label="Withdrawn">
-                    {deal.investors.withdrawn.toLocaleString('en-GB')}
+                    {deal.investors.withdrawn.toLocaleString()}
                   </td>
                   <td className="num money" data-label="Committed">
-                    {deal.committed.length === 0 ? '—' : deal.committed.map((m) => <div key={m.currency}>{formatTotals([m])}</div>)}
+                    {deal.committed.length === 0 ? (
+                      '—'
+                    ) : (
+                      <div>
+                        {deal.committed.map((m) => (
+                          <div key={m.currency}>{formatTotals([m])}</div>
+                        ))}
+                      </div>
+                    )}
                   </td>
                 </tr>
               ))}

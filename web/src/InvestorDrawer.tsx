@@ -3,10 +3,12 @@
 // earlier versions read.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, describeError, type Card, type EditRequest, type Revision, type Workflow, type WorkflowEvent } from './api.ts';
-import { daysSince, fieldLabel, formatAmount, formatDateTime, formatDays, formatMoney } from './format.ts';
+import { daysSince, fieldLabel, formatAmount, formatDays, formatMoney, minorUnits } from './format.ts';
 import { useLoad } from './hooks.ts';
 import { FieldInput, checkValue } from './MoveDialog.tsx';
-import { Badge, ErrorState, Spinner, stepTone } from './ui.tsx';
+import { Person } from './people.tsx';
+import { Badge, ErrorState, NotFound, Spinner, When, stepTone } from './ui.tsx';
+import { ApiError } from './api.ts';
 
 interface Props {
   dealId: string;
@@ -23,27 +25,44 @@ export function InvestorDrawer({ dealId, investorUserId, workflow, version, onCl
   const [investor, reloadInvestor] = useLoad(() => api.investor(dealId, investorUserId), [dealId, investorUserId, version, local]);
   const [journey, reloadJourney] = useLoad(() => api.journey(dealId, investorUserId), [dealId, investorUserId, version, local]);
   const [requests, reloadRequests] = useLoad(() => api.editRequests(dealId, investorUserId), [dealId, investorUserId, version, local]);
-  const panel = useRef<HTMLElement>(null);
+  const panel = useRef<HTMLDialogElement>(null);
   const changed = () => {
     setLocal((v) => v + 1);
     onChanged();
   };
 
+  // A modal dialog: the page behind is inert (focus stays in the drawer), Escape closes it, and
+  // focus goes back to the control that opened it.
   useEffect(() => {
-    panel.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !document.querySelector('dialog[open]')) onClose();
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const element = panel.current;
+    if (element && !element.open) element.showModal();
+    return () => {
+      element?.close();
+      opener?.focus();
     };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  }, []);
 
   const stepLabel = (id: string | null) => (id === null ? 'start' : (workflow.steps.find((s) => s.id === id)?.label ?? id));
 
   return (
     <>
-      <div className="scrim" onClick={onClose} aria-hidden="true" />
-      <aside className="drawer" ref={panel} tabIndex={-1} aria-labelledby="drawer-title" role="dialog" aria-modal="false">
+      <dialog
+        className="drawer"
+        ref={panel}
+        aria-labelledby="drawer-title"
+        onCancel={(e) => {
+          e.preventDefault();
+          onClose();
+        }}
+        onClick={(e) => {
+          // A click on the backdrop (outside the panel's box) closes it.
+          if (e.target === e.currentTarget) {
+            const r = e.currentTarget.getBoundingClientRect();
+            if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) onClose();
+          }
+        }}
+      >
         <header className="drawer-head">
           <div>
             <h2 id="drawer-title">{investor.status === 'ready' ? investor.value.fullName : investorUserId}</h2>
@@ -57,7 +76,12 @@ export function InvestorDrawer({ dealId, investorUserId, workflow, version, onCl
         </header>
         <div className="drawer-body">
           {investor.status === 'loading' && <Spinner />}
-          {investor.status === 'error' && <ErrorState error={investor.error} retry={reloadInvestor} />}
+          {investor.status === 'error' &&
+            (investor.error instanceof ApiError && investor.error.status === 404 ? (
+              <NotFound what={`${investorUserId} has no journey in this deal.`} back={`#/deals/${encodeURIComponent(dealId)}`} backLabel="Back to the board" />
+            ) : (
+              <ErrorState error={investor.error} retry={reloadInvestor} />
+            ))}
           {investor.status === 'ready' && (
             <section className="facts" aria-label="Summary">
               <dl>
@@ -106,7 +130,7 @@ export function InvestorDrawer({ dealId, investorUserId, workflow, version, onCl
             )}
           </section>
         </div>
-      </aside>
+      </dialog>
     </>
   );
 }
@@ -143,13 +167,14 @@ function DataList({ data, order = [] }: { data: Record<string, unknown>; order?:
   // jsonb does not keep key order: show the step's fields in the workflow's order, others after.
   const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
   const entries = Object.entries(data).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
+  const currency = Object.values(data).find((v): v is string => typeof v === 'string' && /^[A-Z]{3}$/.test(v));
   if (entries.length === 0) return <p className="muted small">No data captured.</p>;
   return (
     <dl className="data-list">
       {entries.map(([key, value]) => (
         <div key={key}>
           <dt>{fieldLabel({ fieldKey: key })}</dt>
-          <dd>{typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) && key.includes('amount') ? formatAmount(value) : String(value)}</dd>
+          <dd>{typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) && key.includes('amount') ? formatAmount(value, minorUnits(currency)) : String(value)}</dd>
         </div>
       ))}
     </dl>
@@ -178,7 +203,7 @@ function TimelineEvent({
           {stepLabel(event.fromStepId)} → {stepLabel(event.toStepId)}
         </strong>
         <span className="muted small">
-          {formatDateTime(event.createdAt)} · by {event.createdByUserId}
+          <When iso={event.createdAt} /> · by <Person id={event.createdByUserId} />
         </span>
       </div>
       {editing ? (
@@ -210,6 +235,7 @@ function EventEditor({ event, workflow, onCancel, onSaved }: { event: WorkflowEv
       .map((fieldKey) => ({ fieldKey, required: false, kind: 'text', label: null, options: null })),
   ];
   const [values, setValues] = useState<Record<string, string>>({ ...event.data });
+  const [reason, setReason] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const problems = fields.map((f) => [f.fieldKey, checkValue(f, values[f.fieldKey] ?? '')] as const).filter(([, p]) => p);
@@ -217,10 +243,14 @@ function EventEditor({ event, workflow, onCancel, onSaved }: { event: WorkflowEv
   async function save(e: FormEvent) {
     e.preventDefault();
     if (problems.length) return;
+    if (!reason.trim()) {
+      setError('Say why the data changes: the reason is kept with the new version.');
+      return;
+    }
     setBusy(true);
     setError(undefined);
     try {
-      await api.editEvent(event.id, Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '')));
+      await api.editEvent(event.id, Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '')), reason.trim());
       onSaved();
     } catch (err) {
       setError(describeError(err));
@@ -248,6 +278,12 @@ function EventEditor({ event, workflow, onCancel, onSaved }: { event: WorkflowEv
           {problems.find(([k]) => k === field.fieldKey)?.[1] && <span className="field-error">{problems.find(([k]) => k === field.fieldKey)?.[1]}</span>}
         </div>
       ))}
+      <div className="field">
+        <label className="field-label" htmlFor={`edit-${event.id}-reason`}>
+          Reason for the change<span className="required"> *</span>
+        </label>
+        <input id={`edit-${event.id}-reason`} type="text" value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} />
+      </div>
       {error && (
         <p className="alert alert-error" role="alert">
           {error}
@@ -279,8 +315,18 @@ function RevisionHistory({ eventId }: { eventId: string }) {
             <div className="muted small">
               Version {revision.revision ?? index + 1}
               {index === revisions.value.length - 1 ? ' (current)' : ''}
-              {typeof when === 'string' ? ` · ${formatDateTime(when)}` : ''}
-              {typeof who === 'string' ? ` · by ${who}` : ''}
+              {typeof when === 'string' && (
+                <>
+                  {' · '}
+                  <When iso={when} />
+                </>
+              )}
+              {typeof who === 'string' && (
+                <>
+                  {' · by '}
+                  <Person id={who} />
+                </>
+              )}
             </div>
             {revision.reason && <div className="small">“{revision.reason}”</div>}
             <DataList data={revision.data} />
@@ -328,7 +374,11 @@ function EditRequestItem({
         <Badge tone={status === 'pending' ? 'amber' : status === 'approved' ? 'green' : 'red'}>{status}</Badge>
       </div>
       <p className="small">
-        “{request.reason}”<span className="muted"> · received {formatDateTime(request.dateRecieved)}</span>
+        “{request.reason}”
+        <span className="muted">
+          {' · received '}
+          <When iso={request.dateRecieved} />
+        </span>
       </p>
       {event && <p className="muted small">On the move to {stepLabel(event.toStepId)}</p>}
       {request.newData && Object.keys(request.newData).length > 0 && (
@@ -336,7 +386,18 @@ function EditRequestItem({
           New values: <DataList data={request.newData} />
         </div>
       )}
-      {request.decisionReason && <p className="muted small">Decision: {request.decisionReason}</p>}
+      {status !== 'pending' && request.decidedByUserId && (
+        <p className="muted small">
+          Decided by <Person id={request.decidedByUserId} />
+          {request.decidedAt && (
+            <>
+              {' · '}
+              <When iso={request.decidedAt} />
+            </>
+          )}
+          {request.decisionReason ? `: “${request.decisionReason}”` : ''}
+        </p>
+      )}
       {status === 'pending' && (
         <div className="request-actions">
           <input type="text" placeholder="Reason (optional)" value={reason} onChange={(e) => setReason(e.target.value)} aria-label="Reason for the decision" />

@@ -122,7 +122,7 @@ interface Props {
   card: Pick<Card, 'investorUserId' | 'fullName' | 'stepId'>;
   initialTargetStepId: string | undefined;
   onClose: () => void;
-  onMoved: (targetLabel: string) => void;
+  onMoved: (target: Step) => void;
 }
 
 export function MoveDialog({ dealId, dealCurrency, workflow, card, initialTargetStepId, onClose, onMoved }: Props) {
@@ -172,7 +172,7 @@ export function MoveDialog({ dealId, dealCurrency, workflow, card, initialTarget
     const data = Object.fromEntries(target.stepFields.map((f) => [f.fieldKey, values[f.fieldKey] ?? '']).filter(([, v]) => v !== ''));
     try {
       await api.jump(dealId, { investorUserId: card.investorUserId, targetStepId: target.id, data, expectedCurrentStepId: card.stepId });
-      onMoved(target.label);
+      onMoved(target);
     } catch (err) {
       const keys = err instanceof ApiError ? err.fieldKeys() : [];
       const labels = keys.map((k) => {
@@ -181,7 +181,13 @@ export function MoveDialog({ dealId, dealCurrency, workflow, card, initialTarget
       });
       let message = describeError(err);
       let detail: string | undefined;
-      if (err instanceof ApiError && err.status === 422) {
+      const failed = err instanceof ApiError && Array.isArray(err.problem.failedRequirements) ? (err.problem.failedRequirements as { kind: string; detail: string }[]) : [];
+      if (err instanceof ApiError && err.status === 422 && failed.length > 0 && labels.length === 0) {
+        // The service states each unmet requirement with the investor's facts (e.g. "the investor's
+        // KYC check level is 1; at least 2 is required"): show them as they are.
+        message = `Not moved to ${target.label}: ${failed.map((f) => f.detail).join('; ')}.`;
+        detail = err.message;
+      } else if (err instanceof ApiError && err.status === 422) {
         const list = labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}` : labels[0];
         message = list
           ? `Not moved: ${list} ${labels.length > 1 ? 'are' : 'is'} still needed for ${target.label}. Fill ${labels.length > 1 ? 'them' : 'it'} in and try again.`
@@ -250,7 +256,11 @@ export function MoveDialog({ dealId, dealCurrency, workflow, card, initialTarget
                   value={value}
                   invalid={invalid}
                   dealCurrency={dealCurrency}
-                  onChange={(v) => setValues((all) => ({ ...all, [field.fieldKey]: v }))}
+                  onChange={(v) => {
+                    setValues((all) => ({ ...all, [field.fieldKey]: v }));
+                    // An earlier refusal no longer describes what would be sent.
+                    setRefusal(undefined);
+                  }}
                 />
                 {problems[field.fieldKey] && <span className="field-error">{problems[field.fieldKey]}</span>}
                 {!problems[field.fieldKey] && refusal?.keys.includes(field.fieldKey) && <span className="field-error">The service needs this field.</span>}

@@ -1,4 +1,5 @@
-// Sign-in: the admin token, checked with GET /whoami and kept in sessionStorage for this tab.
+// Sign-in: the admin token, checked with GET /whoami and kept in sessionStorage for this tab, or in
+// localStorage when the person asks to stay signed in on this device.
 import { useState, type FormEvent } from 'react';
 import { ApiError, api, tokenStore, type Whoami } from './api.ts';
 
@@ -6,6 +7,7 @@ export function TokenScreen({ reason, onSignedIn }: { reason?: string | undefine
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | undefined>(reason);
   const [busy, setBusy] = useState(false);
+  const [remember, setRemember] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -19,7 +21,7 @@ export function TokenScreen({ reason, onSignedIn }: { reason?: string | undefine
         setError('That token belongs to an investor. The back office needs an admin token.');
         return;
       }
-      tokenStore.set(value);
+      tokenStore.set(value, remember);
       onSignedIn(who);
     } catch (err) {
       setError(
@@ -35,7 +37,7 @@ export function TokenScreen({ reason, onSignedIn }: { reason?: string | undefine
   }
 
   return (
-    <div className="signin">
+    <main className="signin">
       <form className="signin-card" onSubmit={submit} aria-labelledby="signin-title">
         <div className="brand brand-large">
           <span className="brand-mark" aria-hidden="true" />
@@ -43,7 +45,7 @@ export function TokenScreen({ reason, onSignedIn }: { reason?: string | undefine
         </div>
         <h1 id="signin-title">Sign in with an admin token</h1>
         <p className="muted">
-          The token is kept for this browser tab only. Create one with <code>npx dealflow token create --role admin --name you</code>; the
+          The token is kept for this browser tab only, unless you choose to stay signed in on this device. Create one with <code>npx dealflow token create --role admin --name you</code>; the
           first <code>npm start</code> prints one.
         </p>
         <label className="field">
@@ -61,6 +63,10 @@ export function TokenScreen({ reason, onSignedIn }: { reason?: string | undefine
             autoFocus
           />
         </label>
+        <label className="check">
+          <input type="checkbox" name="remember" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+          Keep me signed in on this device (every tab, until you sign out)
+        </label>
         {error && (
           <p id="signin-error" className="alert alert-error" role="alert">
             {error}
@@ -70,6 +76,6 @@ export function TokenScreen({ reason, onSignedIn }: { reason?: string | undefine
           {busy ? 'Checking…' : 'Sign in'}
         </button>
       </form>
-    </div>
+    </main>
   );
 }

@@ -61,10 +61,22 @@ export class ApiError extends Error {
 
 const TOKEN_KEY = 'dealflow.backOffice.token';
 
+/**
+ * The token lives in this tab's sessionStorage, or, when the person chose "keep me signed in on
+ * this device", in localStorage (shared by every tab). Sign out clears both.
+ */
 export const tokenStore = {
-  get: () => sessionStorage.getItem(TOKEN_KEY),
-  set: (token: string) => sessionStorage.setItem(TOKEN_KEY, token),
-  clear: () => sessionStorage.removeItem(TOKEN_KEY),
+  get: () => sessionStorage.getItem(TOKEN_KEY) ?? localStorage.getItem(TOKEN_KEY),
+  set: (token: string, remember = false) => {
+    sessionStorage.setItem(TOKEN_KEY, token);
+    if (remember) localStorage.setItem(TOKEN_KEY, token);
+    else localStorage.removeItem(TOKEN_KEY);
+  },
+  remembered: () => localStorage.getItem(TOKEN_KEY) !== null,
+  clear: () => {
+    sessionStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(TOKEN_KEY);
+  },
 };
 
 /** The API lives where the app is served from, minus `/app/…` (so BASE_PATH needs no setting). */
@@ -105,8 +117,8 @@ export async function call<T>(method: string, path: string, body?: unknown, toke
 }
 
 const enc = encodeURIComponent;
-const qs = (params: Record<string, string | number | undefined>) => {
-  const entries = Object.entries(params).filter(([, v]) => v !== undefined && v !== '') as [string, string | number][];
+export const qs = (params: Record<string, string | number | boolean | undefined>) => {
+  const entries = Object.entries(params).filter(([, v]) => v !== undefined && v !== '') as [string, string | number | boolean][];
   return entries.length ? `?${entries.map(([k, v]) => `${k}=${enc(String(v))}`).join('&')}` : '';
 };
 
@@ -123,12 +135,124 @@ export const api = {
   journey: (dealId: string, investorUserId: string) => call<Journey>('GET', `/deals/deal/${enc(dealId)}/investor-data/${enc(investorUserId)}`),
   jump: (dealId: string, body: { investorUserId: string; targetStepId: string; data: Record<string, string>; expectedCurrentStepId?: string | null }) =>
     call<WorkflowEvent>('POST', `/deals/deal/${enc(dealId)}/jump-to-step`, body),
-  editEvent: (eventId: string, data: Record<string, string>) => call<WorkflowEvent>('POST', `/deals/event/${enc(eventId)}/edit`, data),
+  editEvent: (eventId: string, data: Record<string, string>, reason?: string) =>
+    call<WorkflowEvent>('POST', `/deals/event/${enc(eventId)}/edit${qs({ reason })}`, data),
   revisions: (eventId: string) => call<Revision[]>('GET', `/deals/event/${enc(eventId)}/revisions`),
   editRequests: (dealId: string, investorUserId: string) =>
     call<EditRequest[]>('GET', `/deals/request-to-edit/filtered${qs({ dealId, investorUserId })}`),
   decide: (requestId: string, decision: 'approve' | 'reject', reason?: string) =>
     call<EditRequest>('POST', `/deals/request-to-edit/${enc(requestId)}/${decision}`, reason ? { reason } : {}),
+};
+
+export interface Page<T> {
+  output: T[];
+  page: number;
+  totalPages: number;
+  total?: number;
+}
+
+export type DirectoryEntry = Ok<'listDirectoryInvestors'>['output'][number];
+
+export type PendingRequest = Ok<'listPendingEditRequests'>['output'][number];
+
+export type DealRow = Ok<'listDealRows'>['output'][number];
+
+export interface RowParams {
+  stepId?: string | undefined;
+  query?: string | undefined;
+  minAmount?: string | undefined;
+  maxAmount?: string | undefined;
+  currency?: string | undefined;
+  minDays?: number | undefined;
+  maxDays?: number | undefined;
+  minKycLevel?: number | undefined;
+  classification?: string | undefined;
+  pending?: boolean | undefined;
+  sort?: 'name' | 'amount' | 'days' | undefined;
+  order?: 'asc' | 'desc' | undefined;
+  page?: number | undefined;
+  limit?: number | undefined;
+}
+
+export interface WorkflowDocument {
+  label: string;
+  description: string;
+  investorEngagementEnabled: boolean;
+  steps: {
+    id: string;
+    label: string;
+    type: string;
+    stepFields: { fieldKey: string; required: boolean; kind?: string; label?: string | null; options?: string[] | null }[];
+    requirements?: { kind: string; minimumLevel?: number; classes?: string[] }[];
+    formId?: string | null;
+    triggers?: { kind: 'webhook'; url: string; events?: string[] }[];
+  }[];
+  links: Link[];
+}
+
+export type WorkflowCheck = Ok<'previewWorkflow'>;
+
+export type FeedEntry = Ok<'listDealEvents'>['output'][number];
+
+export type Delivery = Ok<'listWebhookDeliveries'>['output'][number];
+
+export type Subscription = Ok<'listSubscriptions'>['output'][number];
+
+/** The investor directory entry as PUT /investors/{id} takes it and GET returns it. */
+export interface InvestorRecord {
+  remoteId: string;
+  dataSource: string;
+  teamUserId: string | null;
+  kycCheckLevel: number | null;
+  contact: {
+    guid: string;
+    externalId: string | null;
+    userType: number;
+    status: string;
+    contact: {
+      forename: string;
+      middleNames: string | null;
+      surname: string;
+      title: string | null;
+      nickname: string | null;
+      dateOfBirth: string | null;
+      email: string | null;
+    };
+    username: string;
+    profilePhotoFileKey: string | null;
+    name: string;
+    classifications: { investorClassId: string; organisation: string | null; investorClass: string; name: string }[];
+    fullName: string;
+    tfaEnabled: boolean;
+    compliance: string;
+  };
+}
+
+/** The console's calls beyond the first screens': set up deals, workflows and investors, run them. */
+export const consoleApi = {
+  people: (ids: string[]) => call<{ id: string; name: string }[]>('GET', `/back-office/people${qs({ ids: ids.join(',') })}`),
+  directory: (query: string, page: number, limit = 20) =>
+    call<Page<DirectoryEntry> & { total: number }>('GET', `/back-office/investors${qs({ query, page, limit })}`),
+  inbox: (page = 1, limit = 50, dealId?: string) =>
+    call<Page<PendingRequest> & { total: number }>('GET', `/back-office/edit-requests${qs({ dealId, page, limit })}`),
+  rows: (dealId: string, params: RowParams) =>
+    call<Page<DealRow> & { total: number; committed: Money[] }>('GET', `/back-office/deals/${enc(dealId)}/rows${qs({ ...params })}`),
+  putDeal: (dealId: string, body: { name: string; description?: string | null; currency?: string | null }) =>
+    call<{ id: string; name: string; description: string | null; currency: string | null }>('PUT', `/deals/deal/${enc(dealId)}`, body),
+  dealRecord: (dealId: string) => call<{ id: string; name: string; description: string | null; currency: string | null }>('GET', `/deals/deal/${enc(dealId)}`),
+  putWorkflow: (dealId: string, body: WorkflowDocument) => call<Workflow>('PUT', `/deals/deal/${enc(dealId)}/workflow`, body),
+  checkWorkflow: (dealId: string, body: WorkflowDocument) => call<WorkflowCheck>('POST', `/back-office/deals/${enc(dealId)}/workflow/check`, body),
+  getInvestor: (id: string) => call<InvestorRecord & { id: string }>('GET', `/investors/${enc(id)}`),
+  putInvestor: (id: string, body: InvestorRecord) => call<InvestorRecord & { id: string }>('PUT', `/investors/${enc(id)}`, body),
+  feed: (dealId: string, after: number, limit = 100) =>
+    call<{ output: FeedEntry[]; lastSequence: number; hasMore: boolean }>('GET', `/deals/deal/${enc(dealId)}/events${qs({ after, limit })}`),
+  deliveries: (status: string | undefined, page: number) => call<Page<Delivery>>('GET', `/webhooks/deliveries${qs({ status, page, limit: 50 })}`),
+  retryDelivery: (id: string) => call<Delivery>('POST', `/webhooks/deliveries/${enc(id)}/retry`),
+  subscriptions: (params: { investor_id?: string; asset_id?: string; page: number }) =>
+    call<Page<Subscription>>('GET', `/portfolio/transactions/subscriptions${qs({ ...params, limit: 50 })}`),
+  createSubscription: (body: Record<string, unknown>) => call<Subscription>('POST', '/portfolio/transactions/subscriptions', body),
+  putAsset: (assetId: string, body: { name: string; currency: string }) => call<unknown>('PUT', `/portfolio/assets/${enc(assetId)}`, body),
+  getAsset: (assetId: string) => call<{ id: number; name: string; currency: string }>('GET', `/portfolio/assets/${enc(assetId)}`),
 };
 
 /** A refusal in plain words, for people rather than programs. */
@@ -146,8 +270,12 @@ export function describeError(error: unknown): string {
       return `Not found: ${detail}`;
     case 409:
       return `This move is not possible from where the investor stands now: ${detail}`;
-    case 422:
-      return `Refused: ${detail}`;
+    case 422: {
+      // Unmet requirements carry the investor's facts ("KYC check level is 1; at least 2 is required").
+      const failed = Array.isArray(error.problem.failedRequirements) ? (error.problem.failedRequirements as { detail?: unknown }[]) : [];
+      const facts = failed.map((f) => f.detail).filter((d): d is string => typeof d === 'string');
+      return `Refused: ${detail}${facts.length ? `: ${facts.join('; ')}` : ''}`;
+    }
     case 429:
       return 'Too many requests with this token. Wait a minute, then retry.';
     case 503:

@@ -36,6 +36,30 @@ export const navigate = (...parts: string[]) => {
   location.hash = `#/${parts.map(encodeURIComponent).join('/')}`;
 };
 
+/** A link's href for a route: `href('deals', id)` → `#/deals/<id>`. */
+export const href = (...parts: string[]) => `#/${parts.map(encodeURIComponent).join('/')}`;
+
+/**
+ * The query part of the hash (`#/deals/d1?currency=EUR`) as search params, and a setter that
+ * replaces it (no new history entry), so a filtered view is a URL that can be shared.
+ */
+export function useHashQuery(): [URLSearchParams, (next: URLSearchParams) => void] {
+  const read = () => new URLSearchParams(location.hash.split('?')[1] ?? '');
+  const [params, setParams] = useState(read);
+  useEffect(() => {
+    const onChange = () => setParams(read());
+    window.addEventListener('hashchange', onChange);
+    return () => window.removeEventListener('hashchange', onChange);
+  }, []);
+  const update = useCallback((next: URLSearchParams) => {
+    const path = location.hash.split('?')[0] || '#/';
+    const query = next.toString();
+    history.replaceState(null, '', `${location.pathname}${location.search}${path}${query ? `?${query}` : ''}`);
+    setParams(new URLSearchParams(query));
+  }, []);
+  return [params, update];
+}
+
 /** A value that settles `delay` ms after it stops changing (search boxes). */
 export function useDebounced<T>(value: T, delay = 250): T {
   const [settled, setSettled] = useState(value);

@@ -1,6 +1,7 @@
 // Small shared pieces: loading, error and empty states, badges.
 import type { ReactNode } from 'react';
-import { describeError } from './api.ts';
+import { ApiError, describeError } from './api.ts';
+import { exactUtc, formatDateTime } from './format.ts';
 
 export const Spinner = ({ label = 'Loading…' }: { label?: string }) => (
   <div className="state" role="status" aria-live="polite">
@@ -9,7 +10,28 @@ export const Spinner = ({ label = 'Loading…' }: { label?: string }) => (
   </div>
 );
 
-export const ErrorState = ({ error, retry, compact }: { error: unknown; retry?: () => void; compact?: boolean }) => (
+/** A date and time in the reader's locale, with the exact UTC time on hover. */
+export const When = ({ iso }: { iso: string }) => (
+  <time dateTime={iso} title={exactUtc(iso)}>
+    {formatDateTime(iso)}
+  </time>
+);
+
+/** What an unknown deal, investor or page shows: what was not found, and a way back. */
+export const NotFound = ({ what, back = '#/', backLabel = 'Back to the deals' }: { what: string; back?: string; backLabel?: string }) => (
+  <section className="not-found" aria-labelledby="not-found-title">
+    <h1 id="not-found-title">Not found</h1>
+    <p className="muted">{what}</p>
+    <a className="button" href={back}>
+      {backLabel}
+    </a>
+  </section>
+);
+
+export const ErrorState = ({ error, retry, compact }: { error: unknown; retry?: () => void; compact?: boolean }) =>
+  error instanceof ApiError && error.status === 404 && !compact ? (
+    <NotFound what={`${error.message}. It may have been removed, or the link is wrong.`} />
+  ) : (
   <div className={compact ? 'state state-error state-compact' : 'state state-error'} role="alert">
     <strong>Something went wrong.</strong>
     <span>{describeError(error)}</span>

@@ -19,12 +19,15 @@ export function eventRoutes(app: Api, ctx: AppContext) {
           "Allowed keys: the fields of the event's step and the keys the event already holds (else 400); the step's required fields stay " +
           'populated (else 422, missingFields). The previous version is kept (GET …/revisions).',
         params: Params,
+        querystring: Type.Object({
+          reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Why the data changed; stored with the new revision' })),
+        }),
         headers: IdempotencyHeaders,
         body: EventData,
         response: { 200: WorkflowEvent },
       },
     },
-    async (request, reply) => idempotent(ctx, request, reply, 200, (deps) => editEvent(deps, principalOf(request), request.params.eventId, request.body)),
+    async (request, reply) => idempotent(ctx, request, reply, 200, (deps) => editEvent(deps, principalOf(request), request.params.eventId, request.body, request.query.reason ? { reason: request.query.reason } : {})),
   );
 
   app.get(

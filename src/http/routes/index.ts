@@ -3,6 +3,7 @@ import type { Api, AppContext } from '../app.ts';
 import { activeInvestorRoutes } from './active-investors.ts';
 import { backOfficeRoutes } from './back-office.ts';
 import { bulkMoveRoutes } from './bulk-moves.ts';
+import { consoleRoutes } from './console.ts';
 import { dealRoutes } from './deals.ts';
 import { editRequestRoutes } from './edit-requests.ts';
 import { eventRoutes } from './events.ts';
@@ -36,4 +37,5 @@ export const routes: RouteModule[] = [
   webhookRoutes,
   backOfficeRoutes,
   paymentRoutes,
+  consoleRoutes,
 ];

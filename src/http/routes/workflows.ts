@@ -18,7 +18,7 @@ function toRequirement(r: { kind: string; minimumLevel?: number; classes?: strin
 }
 
 /** Optional members get their defaults; requirement members are checked by the domain. */
-const toDocument = (body: WorkflowBody): WorkflowDocument => ({
+export const toDocument = (body: WorkflowBody): WorkflowDocument => ({
   label: body.label,
   description: body.description,
   investorEngagementEnabled: body.investorEngagementEnabled,

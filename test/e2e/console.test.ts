@@ -1,0 +1,340 @@
+// The operations console end to end, at 1440×900 and at 390×844, against the real service: sign in
+// (kept on the device, then signed out), create a deal and a branched workflow in the editor (a
+// problem shown beside its step before saving), import investors from a CSV into it (a row with a
+// problem left out), move one and undo, move several with a result per investor (one refused by a
+// KYC requirement), filter and export, decide an edit request from the inbox, read the activity
+// feed and open an investor from it. Every screen is checked with axe-core (no violation of any
+// impact) and, at 390 px, for horizontal scrolling (only the board's columns may scroll sideways).
+// Screenshots go to test-results/screenshots/ (ignored by git); `npm run screenshots` writes the few
+// the README shows to docs/screenshots/.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { BrowserContext, Page } from 'playwright-core';
+import { screenshotDir, skipE2e, startE2e, type E2e } from './harness.ts';
+
+const shots = new URL('../../test-results/screenshots/', import.meta.url).pathname;
+/** The screens the README shows: `npm run screenshots` (SCREENSHOT_DIR) refreshes these in docs/. */
+const readmeShots = new Set(['workflow-editor-1440', 'board-filtered-1440', 'inbox-1440', 'import-summary-1440', 'bulk-results-390', 'table-390']);
+const sizes = [
+  { width: 1440, height: 900, investors: 50 },
+  { width: 390, height: 844, investors: 12 },
+].filter((s) => !process.env.E2E_WIDTH || String(s.width) === process.env.E2E_WIDTH);
+
+/** axe-core finds nothing, and (on a phone) the page does not scroll sideways; then a screenshot. */
+async function checkScreen(page: Page, name: string, width: number) {
+  await page.waitForTimeout(250);
+  const results = await new AxeBuilder({ page }).analyze();
+  const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  assert.deepEqual(found, [], `axe-core on ${name} at ${width}px`);
+  if (width < 500) {
+    const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+    assert.ok(overflow <= 0, `${name} scrolls sideways by ${overflow}px at ${width}px`);
+  }
+  const dir = process.env.SCREENSHOT_DIR && readmeShots.has(`${name}-${width}`) ? screenshotDir : shots;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `console-${name}-${width}.png`) });
+}
+
+describe('operations console, end to end', { skip: skipE2e }, () => {
+  let e: E2e;
+  before(async () => {
+    e = await startE2e();
+  });
+  after(() => e?.close());
+
+  for (const size of sizes) {
+    describe(`at ${size.width}×${size.height}`, () => {
+      const dealId = `console-${size.width}`;
+      const step = (name: string) => `${dealId}:${name}`;
+      const investorId = (n: number) => `c${size.width}-${String(n).padStart(4, '0')}`;
+      let context: BrowserContext;
+      let page: Page;
+      const go = async (hash: string) => {
+        await page.goto(`${e.url}/app/#/${hash}`);
+      };
+      const where = async (id: string) => (await e.api('GET', `/back-office/deals/${dealId}/investors/${id}`)).body.stepId as string;
+
+      before(async () => {
+        context = await e.browser.newContext({ viewport: { width: size.width, height: size.height }, deviceScaleFactor: 1, acceptDownloads: true });
+        page = await context.newPage();
+        page.setDefaultTimeout(15_000);
+      });
+      after(() => context?.close());
+
+      test('sign in kept on this device opens a second tab signed in; sign out clears it', async () => {
+        await page.goto(`${e.url}/app/`);
+        await checkScreen(page, 'sign-in', size.width);
+        await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
+        await page.getByRole('checkbox', { name: /Keep me signed in/ }).check();
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
+        await page.getByText('first-run admin').waitFor();
+        const second = await context.newPage();
+        await second.goto(`${e.url}/app/`);
+        await second.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
+        await second.close();
+        await page.getByRole('button', { name: 'Sign out' }).click();
+        await page.getByRole('button', { name: 'Sign in' }).waitFor();
+        assert.equal(await page.evaluate(() => localStorage.getItem('dealflow.backOffice.token')), null);
+        await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
+        await checkScreen(page, 'deals', size.width);
+      });
+
+      test('a deal and a branched workflow are created in the editor; a problem shows beside its step before saving', async () => {
+        await page.getByRole('link', { name: 'New deal' }).click();
+        await page.getByRole('heading', { name: 'New deal' }).waitFor();
+        await page.getByLabel('Name', { exact: true }).fill(`Console ${size.width}`);
+        assert.equal(await page.getByLabel(/^Deal id/).inputValue(), dealId);
+        await page.getByLabel(/^Currency/).selectOption('EUR');
+        await checkScreen(page, 'deal-new', size.width);
+        await page.getByRole('button', { name: /Create deal/ }).click();
+        await page.getByRole('heading', { name: 'Workflow', exact: true }).waitFor();
+        for (const label of ['Interest', 'Commitment', 'KYC', 'Complete', 'Withdrawn']) {
+          await page.getByLabel('New step').fill(label);
+          await page.getByRole('button', { name: 'Add step' }).click();
+          await page.locator(`li.step-editor[data-step-id="${step(label.toLowerCase())}"]`).waitFor();
+        }
+        const editor = (name: string) => page.locator(`li.step-editor[data-step-id="${step(name)}"]`);
+        await editor('complete').getByLabel('Type').selectOption('complete');
+        await editor('withdrawn').getByLabel('Type').selectOption('withdrawn');
+        // A new step follows the one before it; a complete step leads nowhere, so that link goes.
+        await editor('complete').getByRole('button', { name: 'Remove the link from Complete to Withdrawn' }).click();
+        const commitment = editor('commitment');
+        for (const [n, key, kind] of [
+          [0, 'committed_amount', 'amount'],
+          [1, 'currency', 'currency'],
+          [2, 'committed_amount', 'text'],
+        ] as const) {
+          await commitment.getByRole('button', { name: 'Add field' }).click();
+          await commitment.getByLabel('Key').nth(n).fill(key);
+          await commitment.getByLabel('Kind').nth(n).selectOption(kind);
+          if (n < 2) await commitment.getByLabel('Required').nth(n).check();
+        }
+        // The duplicate key is reported beside the Commitment step, before any save.
+        await commitment.getByRole('list', { name: 'Problems with Commitment' }).getByText(/used twice/).waitFor();
+        assert.ok(await page.getByRole('button', { name: 'Save workflow' }).isDisabled());
+        await commitment.getByRole('button', { name: 'Remove field committed_amount' }).nth(1).click();
+        await commitment.getByRole('list', { name: 'Problems with Commitment' }).waitFor({ state: 'detached' });
+        const kyc = editor('kyc');
+        await kyc.getByRole('button', { name: 'Add requirement' }).click();
+        await kyc.getByLabel('Minimum level').fill('2');
+        await editor('interest').getByLabel('Add a link from Interest to').selectOption(step('withdrawn'));
+        await commitment.getByLabel('Add a link from Commitment to').selectOption(step('withdrawn'));
+        await page.getByText('No problems found.').waitFor();
+        await checkScreen(page, 'workflow-editor', size.width);
+        await page.getByRole('button', { name: 'Save workflow' }).click();
+        await page.getByText('Saved.').waitFor();
+        const saved = (await e.api('GET', `/deals/deal/${dealId}/workflow-status`)).body;
+        assert.equal(saved.steps.length, 5);
+        const links = saved.steps.flatMap((s: { nextStepLinks: { fromStepId: string; toStepId: string }[] }) => s.nextStepLinks.map((l) => `${l.fromStepId}>${l.toStepId}`)).sort();
+        assert.deepEqual(
+          links,
+          [
+            `${step('commitment')}>${step('kyc')}`,
+            `${step('commitment')}>${step('withdrawn')}`,
+            `${step('interest')}>${step('commitment')}`,
+            `${step('interest')}>${step('withdrawn')}`,
+            `${step('kyc')}>${step('complete')}`,
+          ].sort(),
+        );
+        const kycStep = saved.steps.find((s: { id: string }) => s.id === step('kyc'));
+        assert.deepEqual(kycStep.requirements, [{ kind: 'kyc-level', minimumLevel: 2 }]);
+      });
+
+      test('investors are imported from a CSV into the deal, a row with a problem left out and reported', async () => {
+        const lines = ['id,forename,surname,email,kyc_level,classifications'];
+        for (let n = 1; n <= size.investors; n++) {
+          // Names sort as the ids do (the board's columns are virtualised, ordered by name); the third
+          // looks like a spreadsheet formula, for the export.
+          const forename = n === 3 ? '=SUM(A1)' : `P${String(n).padStart(2, '0')}`;
+          lines.push(`${investorId(n)},${forename},Console${size.width},c${size.width}.${n}@example.com,${n % 2 === 0 ? 1 : 2},${n % 3 === 0 ? 'Professional' : 'Retail'}`);
+        }
+        lines.push(`${investorId(999)},NoSurname,,bad@example.com,1,Retail`);
+        await page.getByRole('navigation', { name: 'Deal views' }).getByRole('link', { name: 'Board' }).click();
+        await page.getByRole('link', { name: 'Import investors' }).click();
+        await page.getByRole('heading', { name: /Import investors/ }).waitFor();
+        await page.getByLabel('Or paste the CSV').fill(lines.join('\n'));
+        await page.getByText(`${size.investors + 1} rows: ${size.investors} ready to import, 1 with problems (left out).`).waitFor();
+        assert.equal(await page.locator('select[name="placementDeal"]').inputValue(), dealId);
+        await checkScreen(page, 'import-preview', size.width);
+        await page.getByRole('button', { name: `Import ${size.investors} investors` }).click();
+        const summary = page.getByTestId('import-summary');
+        await summary.getByText(`${size.investors} created, 0 updated, 1 refused.`).waitFor({ timeout: 60_000 });
+        await summary.getByText(`${size.investors} placed in the deal.`).waitFor({ timeout: 60_000 });
+        await summary.getByText(/Line \d+: surname/).waitFor();
+        await checkScreen(page, 'import-summary', size.width);
+        assert.equal(await where(investorId(1)), step('interest'));
+        const directory = (await e.api('GET', `/back-office/investors?query=Console${size.width}&limit=100`)).body;
+        assert.equal(directory.total, size.investors);
+      });
+
+      test('one investor moves through the dialog, and Undo moves them back', async () => {
+        await page.getByRole('link', { name: "Open the deal's board" }).click();
+        const card = page.locator(`.card[data-investor-id="${investorId(1)}"]`);
+        await card.waitFor();
+        await checkScreen(page, 'board', size.width);
+        // Escape closes the card menu and returns focus to the button that opened it.
+        const trigger = page.getByRole('button', { name: `Actions for P01 Console${size.width}` });
+        await trigger.click();
+        await page.getByRole('menuitem', { name: 'Move to Commitment' }).waitFor();
+        await page.keyboard.press('Escape');
+        await page.getByRole('menu').waitFor({ state: 'detached' });
+        assert.equal(await trigger.evaluate((el) => el === el.ownerDocument.activeElement), true, 'focus is back on the menu button');
+        await trigger.click();
+        await page.getByRole('menuitem', { name: 'Move to Commitment' }).click();
+        const dialog = page.getByRole('dialog', { name: `Move P01 Console${size.width}` });
+        await dialog.getByRole('button', { name: 'Move to Commitment' }).click();
+        await dialog.getByTestId('move-refusal').waitFor();
+        await page.locator('#move-field-committed_amount').fill('75000');
+        await dialog.getByTestId('move-refusal').waitFor({ state: 'detached' });
+        await page.locator('#move-field-currency').selectOption('GBP');
+        await dialog.getByRole('button', { name: 'Move to Commitment' }).click();
+        await dialog.waitFor({ state: 'detached' });
+        await page.getByRole('status').filter({ hasText: 'moved to Commitment' }).waitFor();
+        assert.equal(await where(investorId(1)), step('commitment'));
+        await page.locator(`.column[data-step-id="${step('commitment')}"] .card[data-investor-id="${investorId(1)}"]`).getByText('75,000.00 GBP').waitFor();
+        await page.getByRole('button', { name: 'Undo' }).click();
+        await page.getByRole('status').filter({ hasText: 'Undone' }).waitFor();
+        assert.equal(await where(investorId(1)), step('interest'));
+      });
+
+      test('several investors move together, each with its own result (one refused by the KYC requirement)', async () => {
+        for (const n of [1, 2, 3]) await page.locator(`.card[data-investor-id="${investorId(n)}"] input.card-check`).check();
+        await page.getByText('3 investors selected').waitFor();
+        await page.getByRole('button', { name: 'Move selected…' }).click();
+        let dialog = page.getByRole('dialog', { name: 'Move 3 investors' });
+        await dialog.getByLabel('Target step').selectOption(step('commitment'));
+        await page.locator('#bulk-field-committed_amount').fill('1000.00');
+        await page.locator('#bulk-field-currency').selectOption('EUR');
+        await checkScreen(page, 'bulk-move', size.width);
+        await dialog.getByRole('button', { name: 'Move 3 investors to Commitment' }).click();
+        dialog = page.getByRole('dialog', { name: 'Moved 3 of 3 investors' });
+        await dialog.waitFor();
+        await dialog.getByRole('button', { name: 'Done' }).click();
+        for (const n of [1, 2, 3]) assert.equal(await where(investorId(n)), step('commitment'));
+        // Investor 2 has KYC level 1, investor 1 level 2: KYC needs 2.
+        const column = page.locator(`.column[data-step-id="${step('commitment')}"]`);
+        for (const n of [1, 2]) await column.locator(`.card[data-investor-id="${investorId(n)}"] input`).check();
+        await page.getByRole('button', { name: 'Move selected…' }).click();
+        dialog = page.getByRole('dialog', { name: 'Move 2 investors' });
+        await dialog.getByLabel('Target step').selectOption(step('kyc'));
+        await dialog.getByRole('button', { name: 'Move 2 investors to KYC' }).click();
+        const results = page.getByTestId('bulk-results');
+        await results.waitFor();
+        const text = await results.innerText();
+        assert.match(text, /P01 Console\d+: moved to KYC/);
+        assert.match(text, /P02 Console\d+: not moved\. .*KYC check level is 1; at least 2 is required/);
+        await checkScreen(page, 'bulk-results', size.width);
+        await page.getByRole('button', { name: 'Done' }).click();
+        assert.equal(await where(investorId(1)), step('kyc'));
+        assert.equal(await where(investorId(2)), step('commitment'));
+      });
+
+      test('filters are kept in the URL, the table shows the same view, and the export neutralises formulas', async () => {
+        await page.getByRole('button', { name: /^Filters/ }).click();
+        await page.getByLabel('Committed from').fill('500');
+        await page.waitForFunction("location.hash.includes('minAmount=500')");
+        await page.getByText('3 investors of Console').waitFor();
+        await checkScreen(page, 'board-filtered', size.width);
+        const query = page.url().split('?')[1]!;
+        await go(`deals/${dealId}/table?${query}`);
+        await page.locator('tbody tr').first().waitFor();
+        assert.equal(await page.locator('tbody tr').count(), 3);
+        // Column headers sort on a wide screen; the stacked phone table has the sort menu.
+        if (size.width > 500) await page.getByRole('button', { name: /^Investor/ }).click();
+        else await page.getByRole('combobox', { name: 'Sort investors' }).selectOption('name:desc');
+        await page.waitForFunction("location.hash.includes('order=desc')");
+        await checkScreen(page, 'table', size.width);
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+        const filtered = readFileSync((await download.path())!, 'utf8').trim().split('\n');
+        assert.equal(filtered.length, 4, 'a header and the 3 filtered investors');
+        assert.match(filtered[0]!, /^investor_id,full_name,email,step/);
+        assert.ok(filtered.some((line) => line.includes("'=SUM(A1)")), 'the formula-looking name is exported as text');
+      });
+
+      test('an edit request is badged on its card and decided from the inbox with a reason', async () => {
+        const journey = (await e.api('GET', `/deals/deal/${dealId}/investor-data/${investorId(3)}`)).body.journey;
+        const created = await e.api('POST', '/deals/request-to-edit', {
+          workflowEventId: journey.at(-1).id,
+          type: 'Investment Amount',
+          reason: 'Bonus came early',
+          newData: { committed_amount: '2500.00' },
+        });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        await go(`deals/${dealId}`);
+        await page.locator(`.card[data-investor-id="${investorId(3)}"]`).getByText('edit request').waitFor();
+        await page.getByRole('link', { name: /^Inbox/ }).click();
+        const item = page.locator(`[data-request-id="${created.body.id}"]`);
+        await item.getByText('Bonus came early').waitFor();
+        await item.getByText('2,500.00').waitFor();
+        await checkScreen(page, 'inbox', size.width);
+        await item.getByRole('button', { name: 'Approve…' }).click();
+        const dialog = page.getByRole('dialog', { name: /Approve .*request\?/ });
+        await dialog.getByLabel(/Reason/).fill('Checked with the investor');
+        await checkScreen(page, 'inbox-confirm', size.width);
+        await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+        await page.getByRole('status').filter({ hasText: 'approved' }).waitFor();
+        const decided = (await e.api('GET', `/deals/request-to-edit/${created.body.id}`)).body;
+        assert.deepEqual([decided.status, decided.decisionReason], ['approved', 'Checked with the investor']);
+      });
+
+      test('the activity feed says who did what and when, and opens the investor in a modal drawer', async () => {
+        await go(`deals/${dealId}/activity`);
+        const moved = page.locator('.activity-item[data-type="journey.step-entered"]').filter({ hasText: `P02 Console${size.width}` }).first();
+        await moved.waitFor();
+        assert.match(await moved.innerText(), /first-run admin moved P02 Console\d+ from Interest to Commitment/);
+        await page.locator('.activity-item[data-type="edit-request.approved"]').getByText(/approved .*Investment Amount request/).waitFor();
+        await checkScreen(page, 'activity', size.width);
+        await moved.getByRole('link', { name: `P02 Console${size.width}` }).click();
+        const drawer = page.getByRole('dialog', { name: `P02 Console${size.width}` });
+        await drawer.locator('.timeline-item').first().waitFor();
+        assert.equal(await drawer.evaluate((el) => el.matches(':modal')), true, 'the drawer is a modal dialog');
+        await drawer.getByText(/by first-run admin/).first().waitFor();
+        await checkScreen(page, 'drawer', size.width);
+        await page.keyboard.press('Escape');
+        await drawer.waitFor({ state: 'detached' });
+      });
+
+      test('an unknown deal or investor shows a not-found page with a way back', async () => {
+        await go('deals/no-such-deal');
+        await page.getByRole('heading', { name: 'Not found' }).waitFor();
+        await checkScreen(page, 'not-found', size.width);
+        await go('investors/no-such-investor');
+        await page.getByRole('heading', { name: 'Not found' }).waitFor();
+        await page.getByRole('link', { name: 'Back to the deals' }).click();
+        await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
+      });
+
+      test('the directory, webhooks, subscriptions, settings and graph screens pass axe-core', async () => {
+        await go('investors');
+        await page.locator(`[data-investor-id="${investorId(1)}"]`).or(page.getByRole('searchbox')).first().waitFor();
+        await page.getByRole('searchbox').fill(`Console${size.width}`);
+        await page.getByText(`${size.investors} investors`).waitFor();
+        await checkScreen(page, 'investors', size.width);
+        await go(`investors/${investorId(1)}`);
+        await page.getByLabel('KYC level').waitFor();
+        await checkScreen(page, 'investor-form', size.width);
+        await go('webhooks');
+        await page.getByRole('heading', { name: 'Webhook deliveries' }).waitFor();
+        await checkScreen(page, 'webhooks', size.width);
+        await go('subscriptions');
+        await page.getByRole('heading', { name: 'Subscription transactions' }).waitFor();
+        await checkScreen(page, 'subscriptions', size.width);
+        await go(`deals/${dealId}/settings`);
+        await page.getByLabel('Name', { exact: true }).waitFor();
+        await checkScreen(page, 'settings', size.width);
+        await go(`deals/${dealId}/graph`);
+        await page.locator('.node').first().waitFor();
+        await page.getByRole('link', { name: /^KYC/ }).click();
+        await page.waitForFunction("location.hash.includes('step=')");
+        await page.locator('.column').first().waitFor();
+        assert.equal(await page.locator('.column').count(), 1, 'the board filtered to the step');
+      });
+    });
+  }
+});

@@ -1,0 +1,129 @@
+// A deal's recent activity from its event feed (GET /deals/deal/{dealId}/events): moves, edits and
+// edit-request decisions, newest first, each with who, what and when, linking to the investor.
+import { useState } from 'react';
+import { api, consoleApi, type FeedEntry } from './api.ts';
+import { DealHeader } from './DealHeader.tsx';
+import { plural } from './format.ts';
+import { href, useLoad } from './hooks.ts';
+import { Person } from './people.tsx';
+import { Empty, ErrorState, Spinner, When } from './ui.tsx';
+
+/** The feed is read oldest first; the page keeps the newest entries of it. */
+const KEEP = 300;
+
+async function loadActivity(dealId: string) {
+  let after = 0;
+  let entries: FeedEntry[] = [];
+  for (;;) {
+    const page = await consoleApi.feed(dealId, after, 100);
+    entries = [...entries, ...page.output].slice(-KEEP);
+    after = page.lastSequence;
+    if (!page.hasMore) break;
+  }
+  const names = new Map<string, string>();
+  for (let page = 1; ; page++) {
+    const rows = await consoleApi.rows(dealId, { page, limit: 100 });
+    for (const r of rows.output) names.set(r.investorUserId, r.fullName);
+    if (page >= rows.totalPages) break;
+  }
+  return { entries: entries.reverse(), names };
+}
+
+export function ActivityPage({ dealId }: { dealId: string }) {
+  const [version, setVersion] = useState(0);
+  const [meta, reloadMeta] = useLoad(() => Promise.all([api.deal(dealId), api.workflow(dealId)]), [dealId]);
+  const [activity, reload] = useLoad(() => loadActivity(dealId), [dealId, version]);
+  if (meta.status === 'loading') return <Spinner label="Loading the deal…" />;
+  if (meta.status === 'error') return <ErrorState error={meta.error} retry={reloadMeta} />;
+  const [deal, workflow] = meta.value;
+  const step = (id: unknown) => (typeof id === 'string' ? (workflow.steps.find((s) => s.id === id)?.label ?? id) : 'start');
+
+  return (
+    <section aria-labelledby="activity-title">
+      <DealHeader dealId={dealId} name={deal.name} view="activity" />
+      <div className="toolbar">
+        <h2 id="activity-title" className="toolbar-title">
+          Recent activity
+        </h2>
+        <button type="button" className="button" onClick={() => setVersion((v) => v + 1)}>
+          Refresh
+        </button>
+      </div>
+      {activity.status === 'loading' && <Spinner label="Reading the event feed…" />}
+      {activity.status === 'error' && <ErrorState error={activity.error} retry={reload} />}
+      {activity.status === 'ready' && activity.value.entries.length === 0 && <Empty title="No activity yet">Moves, edits and decisions appear here.</Empty>}
+      {activity.status === 'ready' && activity.value.entries.length > 0 && (
+        <>
+          <p className="muted small">The {plural(activity.value.entries.length, 'latest event')}, newest first.</p>
+          <ol className="activity">
+            {activity.value.entries.map((entry) => {
+              const data = entry.data as Record<string, any>;
+              const investorId = String(data.investorUserId ?? '');
+              const investor = (
+                <a href={href('deals', dealId, 'investors', investorId)}>{activity.value.names.get(investorId) ?? investorId}</a>
+              );
+              let who: string | undefined;
+              let what;
+              switch (entry.type) {
+                case 'journey.step-entered':
+                  who = data.event?.createdByUserId;
+                  what = (
+                    <>
+                      moved {investor} from {step(data.fromStepId)} to {step(data.toStepId)}
+                    </>
+                  );
+                  break;
+                case 'event.edited':
+                  who = data.editedByUserId;
+                  what = (
+                    <>
+                      edited {investor}’s data at {step(data.stepId)}
+                      {changedKeys(data.oldData, data.newData)}
+                    </>
+                  );
+                  break;
+                case 'edit-request.created':
+                  who = data.editRequest?.createdByUserId;
+                  what = (
+                    <>
+                      asked for a change for {investor}: {data.editRequest?.type} (“{data.editRequest?.reason}”)
+                    </>
+                  );
+                  break;
+                case 'edit-request.approved':
+                case 'edit-request.rejected':
+                  who = data.decidedByUserId;
+                  what = (
+                    <>
+                      {entry.type.endsWith('approved') ? 'approved' : 'rejected'} {investor}’s {data.editRequest?.type} request
+                      {data.editRequest?.decisionReason ? ` (“${data.editRequest.decisionReason}”)` : ''}
+                    </>
+                  );
+                  break;
+                default:
+                  what = <>{entry.type}</>;
+              }
+              return (
+                <li key={entry.id} className="activity-item" data-type={entry.type}>
+                  <span className="activity-who">{who ? <Person id={who} /> : 'Someone'}</span> {what}
+                  <div className="muted small">
+                    <When iso={entry.timestamp} />
+                  </div>
+                </li>
+              );
+            })}
+          </ol>
+        </>
+      )}
+    </section>
+  );
+}
+
+function changedKeys(before: unknown, after: unknown) {
+  if (!before || !after || typeof before !== 'object' || typeof after !== 'object') return null;
+  const old = before as Record<string, unknown>;
+  const next = after as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(old), ...Object.keys(next)])].filter((k) => old[k] !== next[k]);
+  if (keys.length === 0) return null;
+  return `: ${keys.map((k) => `${k} ${String(old[k] ?? '—')} → ${String(next[k] ?? '—')}`).join(', ')}`;
+}

@@ -1,0 +1,209 @@
+// A deal's investors as a table: the board's filters (same URL query), sortable columns, paging,
+// selection for a move together, and export of the view.
+import { useState } from 'react';
+import { api, consoleApi, type DealRow } from './api.ts';
+import { BulkMoveDialog } from './BulkMoveDialog.tsx';
+import { DealHeader } from './DealHeader.tsx';
+import { exportRows } from './exportView.ts';
+import { FilterPanel, toRowParams, useViewFilters, type ViewFilters } from './filters.tsx';
+import { daysSince, formatDays, formatMoney, plural } from './format.ts';
+import { href, useDebounced, useLoad } from './hooks.ts';
+import { Badge, Empty, ErrorState, Spinner, When, stepTone } from './ui.tsx';
+
+const LIMIT = 50;
+
+export function TablePage({ dealId }: { dealId: string }) {
+  const [filters, update, clear] = useViewFilters();
+  const params = toRowParams({ ...filters, query: useDebounced(filters.query.trim()) });
+  const [page, setPage] = useState(1);
+  const [version, setVersion] = useState(0);
+  const [selected, setSelected] = useState<Map<string, DealRow>>(() => new Map());
+  const [bulk, setBulk] = useState(false);
+  const [exporting, setExporting] = useState<string>();
+  const [meta, reloadMeta] = useLoad(() => Promise.all([api.deal(dealId), api.workflow(dealId)]), [dealId]);
+  const key = JSON.stringify(params);
+  const [rows, reloadRows] = useLoad(() => consoleApi.rows(dealId, { ...params, page, limit: LIMIT }), [dealId, key, page, version]);
+
+  if (meta.status === 'loading') return <Spinner label="Loading the deal…" />;
+  if (meta.status === 'error') return <ErrorState error={meta.error} retry={reloadMeta} />;
+  const [deal, workflow] = meta.value;
+  const stepOf = (id: string) => workflow.steps.find((s) => s.id === id);
+
+  const sortBy = (sort: ViewFilters['sort']) => update({ sort, order: filters.sort === sort && filters.order === 'asc' ? 'desc' : 'asc' });
+  const sortState = (sort: ViewFilters['sort']) => (filters.sort === sort ? (filters.order === 'asc' ? 'ascending' : 'descending') : 'none');
+  const SortHeader = ({ sort, label, className }: { sort: ViewFilters['sort']; label: string; className?: string }) => (
+    <th scope="col" aria-sort={sortState(sort)} className={className}>
+      <button type="button" className="sort-button" onClick={() => (setPage(1), sortBy(sort))}>
+        {label}
+        <span aria-hidden="true">{filters.sort === sort ? (filters.order === 'asc' ? ' ▲' : ' ▼') : ''}</span>
+      </button>
+    </th>
+  );
+  const pageRows = rows.status === 'ready' ? rows.value.output : [];
+  const allOnPage = pageRows.length > 0 && pageRows.every((r) => selected.has(r.investorUserId));
+
+  return (
+    <section aria-labelledby="table-title">
+      <DealHeader dealId={dealId} name={deal.name} view="table" />
+      <FilterPanel filters={filters} update={(patch) => (setPage(1), update(patch))} clear={clear} showSort />
+      <div className="toolbar">
+        <span className="muted" id="table-title" aria-live="polite">
+          {rows.status === 'ready' ? `${plural(rows.value.total, 'investor')} in ${deal.name}` : '\u00a0'}
+        </span>
+        <span className="toolbar-actions">
+          <button
+            type="button"
+            className="button"
+            disabled={!!exporting}
+            onClick={async () => {
+              setExporting('Exporting…');
+              try {
+                await exportRows(dealId, deal.name, workflow, params, (n) => setExporting(`Exporting… ${n}`));
+              } finally {
+                setExporting(undefined);
+              }
+            }}
+          >
+            {exporting ?? 'Export CSV'}
+          </button>
+        </span>
+      </div>
+      {selected.size > 0 && (
+        <div className="bulk-bar" role="region" aria-label="Selection">
+          <strong>{plural(selected.size, 'investor')} selected</strong>
+          <button type="button" className="button button-primary" onClick={() => setBulk(true)}>
+            Move selected…
+          </button>
+          <button type="button" className="button" onClick={() => setSelected(new Map())}>
+            Clear selection
+          </button>
+        </div>
+      )}
+      {rows.status === 'loading' && <Spinner />}
+      {rows.status === 'error' && <ErrorState error={rows.error} retry={reloadRows} />}
+      {rows.status === 'ready' && rows.value.output.length === 0 && <Empty title="No investor matches">Change or clear the filters.</Empty>}
+      {rows.status === 'ready' && rows.value.output.length > 0 && (
+        <>
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Investors">
+            <table className="table rows-table">
+              <thead>
+                <tr>
+                  <th scope="col" className="check-cell">
+                    <input
+                      type="checkbox"
+                      aria-label="Select every investor on this page"
+                      checked={allOnPage}
+                      onChange={() =>
+                        setSelected((current) => {
+                          const next = new Map(current);
+                          for (const r of pageRows) {
+                            if (allOnPage) next.delete(r.investorUserId);
+                            else next.set(r.investorUserId, r);
+                          }
+                          return next;
+                        })
+                      }
+                    />
+                  </th>
+                  <SortHeader sort="name" label="Investor" />
+                  <th scope="col">Step</th>
+                  <SortHeader sort="amount" label="Committed" className="num" />
+                  <SortHeader sort="days" label="At step" />
+                  <th scope="col" className="num">
+                    KYC
+                  </th>
+                  <th scope="col">Classes</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.value.output.map((r) => {
+                  const step = stepOf(r.stepId);
+                  return (
+                    <tr key={r.investorUserId} data-investor-id={r.investorUserId}>
+                      <td className="check-cell">
+                        <input
+                          type="checkbox"
+                          aria-label={`Select ${r.fullName}`}
+                          checked={selected.has(r.investorUserId)}
+                          onChange={() =>
+                            setSelected((current) => {
+                              const next = new Map(current);
+                              if (next.has(r.investorUserId)) next.delete(r.investorUserId);
+                              else next.set(r.investorUserId, r);
+                              return next;
+                            })
+                          }
+                        />
+                      </td>
+                      <td data-label="Investor">
+                        <a href={href('deals', dealId, 'investors', r.investorUserId)}>{r.fullName}</a>
+                        {r.pendingEditRequests > 0 && (
+                          <>
+                            {' '}
+                            <Badge tone="amber">edit request</Badge>
+                          </>
+                        )}
+                        <div className="muted small">{r.email ?? r.investorUserId}</div>
+                      </td>
+                      <td data-label="Step">
+                        <Badge tone={stepTone(step?.type ?? 'default')}>{step?.label ?? r.stepId}</Badge>
+                      </td>
+                      <td className="num money" data-label="Committed">
+                        {formatMoney(r.committedAmount, r.currency)}
+                      </td>
+                      <td data-label="At step">
+                        <div>
+                          {formatDays(daysSince(r.enteredStepAt))}
+                          <div className="muted small">
+                            since <When iso={r.enteredStepAt} />
+                          </div>
+                        </div>
+                      </td>
+                      <td className="num" data-label="KYC">
+                        {r.kycCheckLevel ?? '—'}
+                      </td>
+                      <td data-label="Classes">{r.classifications.join(', ') || '—'}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          <Pager page={page} totalPages={rows.value.totalPages} onPage={setPage} />
+        </>
+      )}
+      {bulk && (
+        <BulkMoveDialog
+          dealId={dealId}
+          dealCurrency={deal.currency}
+          workflow={workflow}
+          cards={[...selected.values()]}
+          onClose={(moved) => {
+            setBulk(false);
+            if (moved) {
+              setSelected(new Map());
+              setVersion((v) => v + 1);
+            }
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+export function Pager({ page, totalPages, onPage }: { page: number; totalPages: number; onPage: (page: number) => void }) {
+  if (totalPages <= 1) return null;
+  return (
+    <nav className="pager" aria-label="Pages">
+      <button type="button" className="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span className="muted">
+        Page {page} of {totalPages}
+      </span>
+      <button type="button" className="button" disabled={page >= totalPages} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}
