@@ -1,8 +1,6 @@
-// Moving several investors at once, one result per investor. Uses the bulk route when the service
-// has it (POST …/jump-to-step/bulk, non-atomic: each move stands or falls alone); on a service
-// without it, one jump-to-step per investor, reporting progress. Either way nothing is half-done
-// for an investor: each move is the service's own single transaction.
-import { ApiError, api, call, describeError, type WorkflowEvent } from './api.ts';
+// Moving several investors at once, one result per investor, through POST …/jump-to-step/bulk.
+// Nothing is half-done for an investor: each move is the service's own single transaction.
+import { ApiError, call, describeError, type WorkflowEvent } from './api.ts';
 
 export interface Move {
   investorUserId: string;
@@ -13,42 +11,24 @@ export interface Move {
 
 export type MoveResult = { investorUserId: string; ok: true; event: WorkflowEvent } | { investorUserId: string; ok: false; error: ApiError | Error; message: string };
 
-let bulkRoute: boolean | undefined;
+const BULK_LIMIT = 1000;
 
+/** Moves investors together through the bulk route (non-atomic: each move stands or falls alone). */
 export async function moveMany(dealId: string, moves: Move[], onProgress: (done: number) => void): Promise<MoveResult[]> {
-  if (bulkRoute !== false) {
-    try {
-      type Item = { status: number; event?: WorkflowEvent; problem?: Record<string, unknown> };
-      const answer = await call<Item[] | Record<string, Item[] | undefined>>(
-        'POST',
-        `/deals/deal/${encodeURIComponent(dealId)}/jump-to-step/bulk`,
-        { moves, atomic: false },
-      );
-      bulkRoute = true;
-      // The per-move results, in the order of the moves: the answer itself or its one array member.
-      const items: Item[] = Array.isArray(answer) ? answer : (answer.results ?? answer.output ?? answer.items ?? []);
-      onProgress(moves.length);
-      return moves.map((move, i) => {
-        const item = items[i];
-        if (item && item.status === 201 && item.event) return { investorUserId: move.investorUserId, ok: true, event: item.event };
-        const error = new ApiError(item?.status ?? 500, item?.problem ?? { detail: 'No result for this investor' });
-        return { investorUserId: move.investorUserId, ok: false, error, message: describeError(error) };
-      });
-    } catch (error) {
-      // 404 "No route" (or 405): this service has no bulk route; anything else is a real refusal.
-      if (!(error instanceof ApiError && (error.status === 405 || (error.status === 404 && /route/i.test(error.message))))) throw error;
-      bulkRoute = false;
-    }
-  }
-  const results: MoveResult[] = [];
-  for (const move of moves) {
-    try {
-      const event = await api.jump(dealId, { ...move, expectedCurrentStepId: move.expectedCurrentStepId ?? null });
-      results.push({ investorUserId: move.investorUserId, ok: true, event });
-    } catch (error) {
-      results.push({ investorUserId: move.investorUserId, ok: false, error: error as Error, message: describeError(error) });
-    }
+  type Item = { status: number; event?: WorkflowEvent; problem?: Record<string, unknown> };
+  const results: Item[] = [];
+  // The route takes at most BULK_LIMIT moves a request.
+  for (let start = 0; start < moves.length; start += BULK_LIMIT) {
+    const batch = moves.slice(start, start + BULK_LIMIT);
+    const answer = await call<{ results: Item[] }>('POST', `/deals/deal/${encodeURIComponent(dealId)}/jump-to-step/bulk`, { moves: batch, atomic: false });
+    results.push(...answer.results);
     onProgress(results.length);
   }
-  return results;
+  // One result per move, in the order of the moves.
+  return moves.map((move, i) => {
+    const item = results[i];
+    if (item && item.status === 201 && item.event) return { investorUserId: move.investorUserId, ok: true, event: item.event };
+    const error = new ApiError(item?.status ?? 500, item?.problem ?? { detail: 'No result for this investor' });
+    return { investorUserId: move.investorUserId, ok: false, error, message: describeError(error) };
+  });
 }
