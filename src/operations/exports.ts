@@ -6,6 +6,7 @@ import { findDeal } from '../store/deals.ts';
 import * as exports from '../store/exports.ts';
 import type { SubscriptionFilter } from '../store/subscriptions.ts';
 import type { Deps } from './deps.ts';
+import { unknownCursor } from './list-deal-events.ts';
 import { loadWorkflow } from './workflows.ts';
 
 async function requireDeal(deps: Deps, dealId: string) {
@@ -31,5 +32,7 @@ export const exportSubscriptions = (deps: Deps, filter: SubscriptionFilter) => e
 
 export async function exportDealEvents(deps: Deps, dealId: string, after: number) {
   await requireDeal(deps, dealId);
-  return exports.exportDealFeed(deps.db, dealId, after);
+  const rows = await exports.exportDealFeed(deps.db, dealId, after);
+  if (!rows) throw unknownCursor(after, `GET /deals/deal/${dealId}/events?after=0`);
+  return rows;
 }

@@ -12,7 +12,7 @@ import { forReading } from './reads.ts';
 export type { OutboxEntry } from '../store/outbox.ts';
 
 /** A cursor that names no entry this feed has shown: a number guessed, or from another feed. */
-function unknownCursor(after: number, restart: string): AppError {
+export function unknownCursor(after: number, restart: string): AppError {
   return new AppError(
     'validation',
     `after=${after} is not the sequence of an entry of this feed. Pass the sequence of the last entry you received (lastSequence), or restart from after=0 (${restart}) and skip the entry ids you have already processed`,

@@ -3,8 +3,7 @@
 // keeps a transaction or a cursor open while the client reads slowly. Orders match the JSON lists.
 import { type Kysely, sql } from 'kysely';
 import type { Investor } from '../domain/investor.ts';
-import type { OutboxEntry } from './outbox.ts';
-import { dealStream, toOutboxEntry } from './outbox.ts';
+import { type FeedPage, listDealFeed, type OutboxEntry } from './outbox.ts';
 import { toInvestor } from './investors.ts';
 import type { DB } from './schema.ts';
 import type { SubscriptionFilter } from './subscriptions.ts';
@@ -151,17 +150,20 @@ export function exportSubscriptions(db: Kysely<DB>, filter: SubscriptionFilter):
   });
 }
 
-/** A deal's feed entries above `after`, in sequence order (GET /deals/deal/{dealId}/events). */
-export function exportDealFeed(db: Kysely<DB>, dealId: string, after: number): AsyncGenerator<OutboxEntry> {
-  return keyset(async (last: OutboxEntry | undefined) => {
-    const rows = await db
-      .selectFrom('outbox')
-      .select(['id', 'type', 'occurred_at', 'deal_id', 'sequence', 'payload'])
-      .where('stream', '=', dealStream(dealId))
-      .where('sequence', '>', String(last?.sequence ?? after))
-      .orderBy('sequence')
-      .limit(EXPORT_PAGE)
-      .execute();
-    return rows.map(toOutboxEntry);
-  });
+/**
+ * A deal's feed after the entry numbered `after`, in feed order, read a page at a time through the
+ * feed's own query (store/outbox.ts), so the export keeps the feed's promises. Undefined when
+ * `after` names no entry of this feed (checked before the first row is sent).
+ */
+export async function exportDealFeed(db: Kysely<DB>, dealId: string, after: number): Promise<AsyncGenerator<OutboxEntry> | undefined> {
+  const first = await listDealFeed(db, dealId, after, EXPORT_PAGE);
+  if (!first.found) return undefined;
+  return (async function* () {
+    let page: FeedPage = first;
+    while (page.found) {
+      yield* page.entries;
+      if (!page.hasMore) return;
+      page = await listDealFeed(db, dealId, page.entries.at(-1)!.sequence, EXPORT_PAGE);
+    }
+  })();
 }

@@ -136,7 +136,10 @@ describe('imports and exports', () => {
     const refs = parse((await getCsv(`/deals/deal/${deal.dealId}/all-payment-refernces`)).body, { columns: true }) as Record<string, string>[];
     assert.equal(refs.length, 2);
     const feed = parse((await getCsv(`/deals/deal/${deal.dealId}/events`)).body, { columns: true }) as Record<string, string>[];
-    assert.deepEqual(feed.map((e) => e.sequence), ['1', '2', '3']);
+    // The CSV is the JSON feed, entry for entry, in the same order.
+    const json = (await admin.get(`/deals/deal/${deal.dealId}/events?limit=100`)).body as { output: { id: string; sequence: number }[] };
+    assert.deepEqual(feed.map((e) => [e.id, e.sequence]), json.output.map((e) => [e.id, String(e.sequence)]));
+    assert.equal(feed.length, 3);
     assert.equal(JSON.parse(feed[0]!.data!).investorUserId, evil);
     const unknown = await getCsv('/deals/deal/deal-nowhere/all-investor-workflows');
     expectProblem({ status: unknown.statusCode, headers: unknown.headers, body: JSON.parse(unknown.body) }, 404);
