@@ -1527,6 +1527,14 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "ready";
+                        replicas?: {
+                            /** @description host:port/database */
+                            name: string;
+                            state: "starting" | "up" | "lagging" | "down";
+                            lagMs: number | null;
+                            replayLsn: string | null;
+                            error: string | null;
+                        }[];
                     };
                 };
             };

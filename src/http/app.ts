@@ -171,7 +171,28 @@ const probeSchema = (summary: string, status: string) => ({
   tags: ['probes'],
   summary,
   response: {
-    200: Type.Object({ status: Type.Literal(status) }, { description: summary }),
+    200: Type.Object(
+      {
+        status: Type.Literal(status),
+        // /readyz with DATABASE_REPLICA_URLS: each replica as last seen (README, "Read replicas").
+        ...(status === 'ready'
+          ? {
+              replicas: Type.Optional(
+                Type.Array(
+                  Type.Object({
+                    name: Type.String({ description: 'host:port/database' }),
+                    state: Type.Union([Type.Literal('starting'), Type.Literal('up'), Type.Literal('lagging'), Type.Literal('down')]),
+                    lagMs: Type.Union([Type.Number(), Type.Null()]),
+                    replayLsn: Type.Union([Type.String(), Type.Null()]),
+                    error: Type.Union([Type.String(), Type.Null()]),
+                  }),
+                ),
+              ),
+            }
+          : {}),
+      },
+      { description: summary },
+    ),
     // Refused by the HTTP layer before any route runs: malformed, headers over 16 KiB, too slow.
     '4XX': { description: 'A request the HTTP layer refuses', content: { 'application/problem+json': { schema: Problem } } },
     ...(status === 'ready' ? { 503: { description: 'The database does not answer', content: { 'application/problem+json': { schema: Problem } } } } : {}),
