@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, skipUnlessPostgres, startTestApp, type TestApp } from '../support/app.ts';
 import { createDeal } from '../support/workflows.ts';
+import { feedCaughtUp } from '../webhooks/support.ts';
 import { withoutRequestId } from './support.ts';
 
 const commitment = { committed_amount: '25000.00', currency: 'EUR' };
@@ -56,6 +57,7 @@ describe('bulk moves', () => {
     moves.push({ investorUserId: 'inv-nobody', targetStepId: deal.step('commitment'), data: commitment });
     const response = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step/bulk`, { moves });
     assert.equal(response.status, 200);
+    await feedCaughtUp(t.database.db);
     const feed = await admin.get(`/deals/deal/${deal.dealId}/events?limit=100`);
     const entered = feed.body.output.filter((e: any) => e.type === 'journey.step-entered');
     assert.deepEqual(entered.map((e: any) => e.data.investorUserId).sort(), [...investors].sort());

@@ -6,6 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
 import { investorBody, uniqueAssetId, uniqueId, subscriptionBody } from '../support/fixtures.ts';
 import { createDeal } from '../support/workflows.ts';
+import { feedCaughtUp } from '../webhooks/support.ts';
 import { rowCounts } from './support.ts';
 
 const HEADER = 'id,remoteId,dataSource,teamUserId,kycCheckLevel,guid,externalId,userType,status,contact.title,contact.forename,contact.middleNames,contact.surname,contact.nickname,contact.dateOfBirth,contact.email,username,profilePhotoFileKey,name,fullName,tfaEnabled,compliance,classifications';
@@ -135,6 +136,7 @@ describe('imports and exports', () => {
 
     const refs = parse((await getCsv(`/deals/deal/${deal.dealId}/all-payment-refernces`)).body, { columns: true }) as Record<string, string>[];
     assert.equal(refs.length, 2);
+    await feedCaughtUp(t.database.db);
     const feed = parse((await getCsv(`/deals/deal/${deal.dealId}/events`)).body, { columns: true }) as Record<string, string>[];
     // The CSV is the JSON feed, entry for entry, in the same order.
     const json = (await admin.get(`/deals/deal/${deal.dealId}/events?limit=100`)).body as { output: { id: string; sequence: number }[] };
