@@ -8,6 +8,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { loadConfig } from '../../src/config.ts';
 import { serve, type RunningService } from '../../src/main.ts';
 import { onPostgres } from '../support/app.ts';
+import { checkedFetch } from '../support/contract.ts';
 
 export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
@@ -66,13 +67,12 @@ export async function startE2e(options: { basePath?: string } = {}): Promise<E2e
   page.setDefaultTimeout(10_000);
   const url = service.url;
   const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(url + path, {
+    const response = await checkedFetch(url, path, {
       method,
       headers: { authorization: `Bearer ${adminToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+    return { status: response.status, body: response.json };
   };
   return {
     service,

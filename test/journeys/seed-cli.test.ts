@@ -8,6 +8,7 @@ import { after, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { serve } from '../../src/main.ts';
 import { onPostgres } from '../support/app.ts';
+import { checkedFetch } from '../support/contract.ts';
 
 describe('demo data on the embedded database', { skip: onPostgres ? 'runs on the embedded database only' : false }, () => {
   const folders: string[] = [];
@@ -26,9 +27,9 @@ describe('demo data on the embedded database', { skip: onPostgres ? 'runs on the
       const token = /Admin token.*: (dfk_\S+)/.exec(lines.join('\n'))?.[1];
       assert.ok(token, lines.join('\n'));
       assert.ok(lines.some((line) => /^Demo deal: +demo\b/.test(line)), lines.join('\n'));
-      const response = await fetch(`${service.url}/deals/deal/demo/all-investor-workflows?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+      const response = await checkedFetch(service.url, '/deals/deal/demo/all-investor-workflows?limit=1', { headers: { authorization: `Bearer ${token}` } });
       assert.equal(response.status, 200);
-      assert.equal(((await response.json()) as { totalPages: number }).totalPages, 200);
+      assert.equal((response.json as { totalPages: number }).totalPages, 200);
     } finally {
       await service.close();
     }

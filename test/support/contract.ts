@@ -139,3 +139,30 @@ export function assertMatchesContract(response: ObservedResponse): void {
   const errors = contract().check(response);
   if (errors.length > 0) throw new Error(`The response does not match openapi.json:\n  ${errors.join('\n  ')}`);
 }
+
+export interface CheckedResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** The body parsed as JSON, when it is JSON. */
+  json: any;
+}
+
+/**
+ * fetch() against a real service on a socket, with the answer checked against the committed
+ * document like every app.inject() answer. `base` is the service's URL (with its base path);
+ * `path` is what the document names.
+ */
+export async function checkedFetch(base: string, path: string, init: RequestInit = {}): Promise<CheckedResponse> {
+  const response = await fetch(base + path, init);
+  const text = await response.text();
+  const headers = Object.fromEntries(response.headers.entries());
+  assertMatchesContract({ method: (init.method ?? 'GET').toUpperCase(), url: path, status: response.status, headers, text });
+  let json: any;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers, text, json };
+}

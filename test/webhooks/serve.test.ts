@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config.ts';
 import { serve } from '../../src/main.ts';
 import { newWebhookSecret } from '../../src/operations/webhook-signature.ts';
 import { onPostgres } from '../support/app.ts';
+import { checkedFetch } from '../support/contract.ts';
 import { investorBody, uniqueId } from '../support/fixtures.ts';
 import { workflowBody } from '../support/workflows.ts';
 import { eventually, startReceiver } from './support.ts';
@@ -20,13 +21,13 @@ describe('the service with its dispatcher', { skip: onPostgres ? 'runs on the em
       const token = /dfk_[A-Za-z0-9_-]+/.exec(lines.join('\n'))?.[0];
       assert.ok(token, 'the first run prints an admin token');
       const call = async (method: string, path: string, body: unknown): Promise<any> => {
-        const response = await fetch(`${service.url}${path}`, {
+        const response = await checkedFetch(service.url, path, {
           method,
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           body: JSON.stringify(body),
         });
-        assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${await response.clone().text()}`);
-        return response.json();
+        assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${response.text}`);
+        return response.json;
       };
       const dealId = uniqueId('deal');
       await call('PUT', `/deals/deal/${dealId}`, { name: 'Served', currency: 'EUR' });
