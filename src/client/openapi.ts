@@ -1061,6 +1061,46 @@ export interface components {
             /** @description true: the same request may succeed later (see Retry-After) */
             retryable?: boolean;
         };
+        /**
+         * UnprocessableProblem
+         * @description Well-formed, but breaks a business rule (422)
+         */
+        UnprocessableProblem: {
+            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in the README, section Errors */
+            type: string;
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /** @description the HTTP status code */
+            status: number;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId?: string;
+            /** @description the fields the broken rule concerns */
+            errors?: components["schemas"]["FieldError"][];
+            /** @description required fields populated neither by this request nor by an earlier event */
+            missingFields?: string[];
+            /** @description requirements of the target step that are not met */
+            failedRequirements?: {
+                kind: string;
+                detail: string;
+            }[];
+            /** @description a subscription whose total is wrong: units × price_per_unit to the cent, as a decimal string */
+            expectedTotal?: string;
+            /** @description a subscription whose total is wrong: the exact product, as a decimal string */
+            exactProduct?: string;
+            /** @description an Idempotency-Key already used for a different request: that key */
+            idempotencyKey?: string;
+            /** @description an atomic bulk move refused: the index of the first refused move (nothing was applied) */
+            moveIndex?: number;
+            /** @description an atomic bulk move refused: the investor of that move */
+            investorUserId?: string;
+            /** @description an atomic bulk move refused: the problem document that move alone would get */
+            refusal?: {
+                [key: string]: unknown;
+            };
+        };
         /** Classification */
         Classification: {
             investorClassId: string;
@@ -1200,46 +1240,6 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             createdAt: string;
-        };
-        /**
-         * UnprocessableProblem
-         * @description Well-formed, but breaks a business rule (422)
-         */
-        UnprocessableProblem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in the README, section Errors */
-            type: string;
-            /** @description short summary of the kind, the same for every problem of that kind */
-            title: string;
-            /** @description the HTTP status code */
-            status: number;
-            /** @description what went wrong with this request, in words */
-            detail: string;
-            instance?: string;
-            /** @description the X-Request-Id of the request: quote it when reporting a problem */
-            requestId?: string;
-            /** @description the fields the broken rule concerns */
-            errors?: components["schemas"]["FieldError"][];
-            /** @description required fields populated neither by this request nor by an earlier event */
-            missingFields?: string[];
-            /** @description requirements of the target step that are not met */
-            failedRequirements?: {
-                kind: string;
-                detail: string;
-            }[];
-            /** @description a subscription whose total is wrong: units × price_per_unit to the cent, as a decimal string */
-            expectedTotal?: string;
-            /** @description a subscription whose total is wrong: the exact product, as a decimal string */
-            exactProduct?: string;
-            /** @description an Idempotency-Key already used for a different request: that key */
-            idempotencyKey?: string;
-            /** @description an atomic bulk move refused: the index of the first refused move (nothing was applied) */
-            moveIndex?: number;
-            /** @description an atomic bulk move refused: the investor of that move */
-            investorUserId?: string;
-            /** @description an atomic bulk move refused: the problem document that move alone would get */
-            refusal?: {
-                [key: string]: unknown;
-            };
         };
         /**
          * InvestorJourney
@@ -1910,6 +1910,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
             429: {
                 headers: {
@@ -2179,6 +2189,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
             429: {
                 headers: {
@@ -2358,6 +2378,16 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -4902,6 +4932,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
             429: {
                 headers: {
@@ -6536,6 +6576,16 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */

@@ -28,7 +28,7 @@ function problemResponses(method: string): Record<string, object> {
     ...(writes ? { 409: problemResponse(ConflictProblem, 'Conflict: concurrent change, duplicate, or not allowed from the current state') } : {}),
     ...(writes ? { 413: problemResponse(Problem, 'Body over BODY_LIMIT') } : {}),
     ...(writes ? { 415: problemResponse(Problem, 'A body that is not application/json') } : {}),
-    ...(method === 'POST' ? { 422: problemResponse(UnprocessableProblem, 'Well-formed, but breaks a business rule') } : {}),
+    ...(writes ? { 422: problemResponse(UnprocessableProblem, 'Well-formed, but breaks a business rule') } : {}),
     429: problemResponse(Problem, 'Over RATE_LIMIT_PER_MINUTE for this token'),
     500: problemResponse(Problem, 'A bug: quote the requestId'),
     503: problemResponse(Problem, 'The database does not answer; retry later'),

@@ -167,7 +167,10 @@ export async function accessControl(): Promise<CheckResult> {
         }
         if (!isProblem(response)) result.failures.push(`${where}: not a problem document`);
         if (response.status === 401 && response.headers['www-authenticate'] !== 'Bearer') result.failures.push(`${where}: 401 without WWW-Authenticate: Bearer`);
-        const leaked = secretsB.filter((s) => s && response.text.includes(s) && !path.includes(encodeURIComponent(s)));
+        // An id the request itself carried (in its path or body) may be echoed: "no event <id>" tells
+        // A nothing it did not send, and the twin comparison below proves it reads as for an unknown id.
+        const sent = path + (body !== undefined ? JSON.stringify(body) : '');
+        const leaked = secretsB.filter((s) => s && response.text.includes(s) && !sent.includes(encodeURIComponent(s)) && !sent.includes(s));
         if (leaked.length) result.failures.push(`${where}: the answer holds B's data (${leaked.join(', ')})`);
         if (c.twin) {
           const twin = requestOf(op, c.twin.hints);
