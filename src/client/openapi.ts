@@ -1469,6 +1469,8 @@ export interface components {
         RetryAfterWhenRetryable: number;
         /** @description Bearer: send `Authorization: Bearer <token>` */
         WWWAuthenticate: "Bearer";
+        /** @description With read replicas configured: the primary's WAL position after this write committed. Send it back on a read to never read anything older than this write. */
+        ConsistencyToken: string;
     };
     pathItems: never;
 }
@@ -1564,7 +1566,10 @@ export interface operations {
     getCaller: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1662,7 +1667,10 @@ export interface operations {
     getDeal: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 dealId: string;
             };
@@ -1793,6 +1801,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1818,6 +1827,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1957,7 +1967,10 @@ export interface operations {
     getInvestor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 investorUserId: string;
             };
@@ -2102,6 +2115,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2112,6 +2126,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2293,6 +2308,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2303,6 +2319,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2427,7 +2444,10 @@ export interface operations {
     getWorkflowStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 dealId: string;
             };
@@ -2554,6 +2574,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -2568,6 +2589,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -2694,7 +2716,10 @@ export interface operations {
     getInvestorJourney: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 dealId: string;
                 investorUserId: string;
@@ -2798,7 +2823,10 @@ export interface operations {
                 /** @description case-insensitive part of the investor's full name or e-mail */
                 query?: string;
             };
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 dealId: string;
             };
@@ -2930,6 +2958,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3078,6 +3107,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3240,6 +3270,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3411,6 +3442,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3537,7 +3569,10 @@ export interface operations {
     listEventRevisions: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 eventId: string;
             };
@@ -3649,7 +3684,10 @@ export interface operations {
                 dealId?: string;
                 investorUserId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 stepId: string;
             };
@@ -3766,6 +3804,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3891,7 +3930,10 @@ export interface operations {
     listPaymentReferences: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 dealId: string;
             };
@@ -3988,7 +4030,10 @@ export interface operations {
     resolvePaymentReference: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 reference: string;
             };
@@ -4114,6 +4159,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4243,7 +4289,10 @@ export interface operations {
                 dealId: string;
                 investorUserId: string;
             };
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4337,7 +4386,10 @@ export interface operations {
     getEditRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 requestId: string;
             };
@@ -4454,6 +4506,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4601,6 +4654,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4727,7 +4781,10 @@ export interface operations {
     getAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 /** @description positive integer, up to 15 digits */
                 assetId: string;
@@ -4845,6 +4902,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4855,6 +4913,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4989,7 +5048,10 @@ export interface operations {
                 /** @description page number, from 1 to 10000000; past the last page the output is empty */
                 page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5101,6 +5163,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5227,7 +5290,10 @@ export interface operations {
     getSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5330,7 +5396,10 @@ export interface operations {
                 /** @description page number, from 1 to 10000000; past the last page the output is empty */
                 page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5468,6 +5537,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5624,7 +5694,10 @@ export interface operations {
                 /** @description results per page, 1 to 100 */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 dealId: string;
             };
@@ -5745,7 +5818,10 @@ export interface operations {
                 /** @description results per page, 1 to 100 */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5858,7 +5934,10 @@ export interface operations {
     listBackOfficeDeals: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5977,7 +6056,10 @@ export interface operations {
                 /** @description Case-insensitive match anywhere in the name or e-mail */
                 query?: string;
             };
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 dealId: string;
             };
@@ -6095,7 +6177,10 @@ export interface operations {
                 /** @description page number, from 1 to 10000000; past the last page the output is empty */
                 page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 dealId: string;
             };
@@ -6211,7 +6296,10 @@ export interface operations {
     getBackOfficeInvestor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 dealId: string;
                 investorUserId: string;
@@ -6325,7 +6413,10 @@ export interface operations {
     getPaymentSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 dealId: string;
             };
@@ -6461,6 +6552,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6486,6 +6578,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6634,7 +6727,10 @@ export interface operations {
                 /** @description page number, from 1 to 10000000; past the last page the output is empty */
                 page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6771,7 +6867,10 @@ export interface operations {
     getPaymentLine: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 lineId: string;
             };
@@ -6942,6 +7041,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7145,6 +7245,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7343,6 +7444,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7530,7 +7632,10 @@ export interface operations {
                 /** @description page number, from 1 to 10000000; past the last page the output is empty */
                 page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7663,6 +7768,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7694,6 +7800,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7896,6 +8003,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8062,7 +8170,10 @@ export interface operations {
                 /** @description page number, from 1 to 10000000; past the last page the output is empty */
                 page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path: {
                 dealId: string;
             };
@@ -8192,7 +8303,10 @@ export interface operations {
                 /** @description page number, from 1 to 10000000; past the last page the output is empty */
                 page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8312,7 +8426,10 @@ export interface operations {
                 /** @description page number, from 1 to 10000000; past the last page the output is empty */
                 page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8441,7 +8558,10 @@ export interface operations {
                 /** @description Comma-separated user ids, at most 100 */
                 ids: string;
             };
-            header?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };

@@ -78,6 +78,18 @@ const headers = {
     schema: { type: 'integer', minimum: 0 },
   },
   WWWAuthenticate: { description: 'Bearer: send `Authorization: Bearer <token>`', required: true, schema: { type: 'string', enum: ['Bearer'] } },
+  ConsistencyToken: {
+    description: "With read replicas configured: the primary's WAL position after this write committed. Send it back on a read to never read anything older than this write.",
+    schema: { type: 'string' },
+  },
+};
+/** The read side of read-your-writes (http/consistency.ts): a token a write answered with. */
+const consistencyTokenParameter = {
+  in: 'header',
+  name: 'Consistency-Token',
+  required: false,
+  description: 'A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary.',
+  schema: { type: 'string' },
 };
 const headerRef = (name: keyof typeof headers) => ({ $ref: `#/components/headers/${name}` });
 
@@ -100,7 +112,10 @@ export function finishDocument(input: Json): Json {
       const known = operationDocs[`${method.toUpperCase()} ${path}`];
       if (known?.optionalBody && operation.requestBody) operation.requestBody.required = false;
       const idempotent = (operation.parameters ?? []).some((p: Json) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+      const secured = operation.security === undefined || operation.security.length > 0;
+      if (secured && method === 'get') operation.parameters = [...(operation.parameters ?? []), consistencyTokenParameter];
       for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
+        if (secured && method !== 'get' && status.startsWith('2')) response.headers = { ...response.headers, 'Consistency-Token': headerRef('ConsistencyToken') };
         response.headers = { 'X-Request-Id': headerRef('XRequestId'), ...response.headers };
         if (idempotent && status.startsWith('2')) response.headers['Idempotent-Replayed'] = headerRef('IdempotentReplayed');
         if (status === '401') response.headers['WWW-Authenticate'] = headerRef('WWWAuthenticate');
