@@ -84,7 +84,7 @@ describe('read replicas', { skip: unavailable }, () => {
     const c = new pg.default.Client({ connectionString: pair.replicaUrl });
     await c.connect();
     try {
-      await c.query(statement);
+      return (await c.query(statement)).rows;
     } finally {
       await c.end();
     }
@@ -112,6 +112,10 @@ describe('read replicas', { skip: unavailable }, () => {
     await eventually('the replica to be up', async () => ((await replica()).state === 'up' ? true : undefined));
     // Up to date: the same answer wherever it comes from.
     assert.deepEqual(await listed(deal.dealId, surname, first.token), [first.id]);
+    // Pause only once the replica holds the first write, so that its token can be served there.
+    await eventually('the replica to replay the first write', async () =>
+      (await replicaSql(`select pg_last_wal_replay_lsn() >= '${first.token}'::pg_lsn as ok`))[0]?.ok ? true : undefined,
+    );
 
     await replicaSql('select pg_wal_replay_pause()');
     const second = await addInvestor(deal.dealId, deal.steps.interest, surname);
