@@ -198,35 +198,8 @@ export type Delivery = Ok<'listWebhookDeliveries'>['output'][number];
 
 export type Subscription = Ok<'listSubscriptions'>['output'][number];
 
-/** The investor directory entry as PUT /investors/{id} takes it and GET returns it. */
-export interface InvestorRecord {
-  remoteId: string;
-  dataSource: string;
-  teamUserId: string | null;
-  kycCheckLevel: number | null;
-  contact: {
-    guid: string;
-    externalId: string | null;
-    userType: number;
-    status: string;
-    contact: {
-      forename: string;
-      middleNames: string | null;
-      surname: string;
-      title: string | null;
-      nickname: string | null;
-      dateOfBirth: string | null;
-      email: string | null;
-    };
-    username: string;
-    profilePhotoFileKey: string | null;
-    name: string;
-    classifications: { investorClassId: string; organisation: string | null; investorClass: string; name: string }[];
-    fullName: string;
-    tfaEnabled: boolean;
-    compliance: string;
-  };
-}
+/** The investor directory entry as PUT /investors/{id} takes it (the document's Investor without its id). */
+export type InvestorRecord = Omit<components['schemas']['Investor'], 'id'>;
 
 /** The console's calls beyond the first screens': set up deals, workflows and investors, run them. */
 export const consoleApi = {
