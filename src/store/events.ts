@@ -87,21 +87,6 @@ export async function insertEvent(db: Kysely<DB>, event: StoredEvent): Promise<v
     .execute();
 }
 
-/** Replaces the event's data and records it as the next revision. */
-export async function reviseEvent(db: Kysely<DB>, eventId: string, data: Record<string, string>, by: { userId: string; at: Date; reason: string | null }) {
-  const json = JSON.stringify(data);
-  const last = await db
-    .selectFrom('event_revisions')
-    .select((eb) => eb.fn.max('revision').as('revision'))
-    .where('event_id', '=', eventId)
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('event_revisions')
-    .values({ event_id: eventId, revision: Number(last.revision ?? 0) + 1, data: json, set_by_user_id: by.userId, set_at: by.at, reason: by.reason })
-    .execute();
-  await db.updateTable('workflow_events').set({ data: json }).where('id', '=', eventId).execute();
-}
-
 export async function listRevisions(db: Kysely<DB>, eventId: string): Promise<EventRevision[]> {
   const rows = await db.selectFrom('event_revisions').selectAll().where('event_id', '=', eventId).orderBy('revision').execute();
   return rows.map((r) => ({ revision: r.revision, data: r.data, setByUserId: r.set_by_user_id, setAt: r.set_at.toISOString(), reason: r.reason }));
