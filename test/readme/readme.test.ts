@@ -185,6 +185,9 @@ describe('the README runs as pasted', () => {
       delete env.BASE;
       delete env.TOKEN;
       delete env.DATABASE_URL;
+      // The blocks write nothing into the checkout (the convention below): what git sees is the same after.
+      const gitStatus = async () => (await promisify(execFile)('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: root })).stdout;
+      const before = await gitStatus();
       const result = await promisify(execFile)('bash', [script], { cwd: root, env, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }).catch(
         (err: { code: number; stdout: string; stderr: string }) => err,
       );
@@ -193,6 +196,7 @@ describe('the README runs as pasted', () => {
       }
       const ran = blocks.filter((b) => b.marker !== 'skip').length;
       assert.equal(result.stderr.split('\n').filter((l) => l.startsWith('== README.md:')).length, ran, 'every block ran');
+      assert.equal(await gitStatus(), before, 'the README\'s blocks left files in the checkout (a body goes in a variable)');
     } finally {
       await started.stop();
     }
