@@ -15,6 +15,8 @@ export interface BenchDatabase {
   env: DatabaseEnv;
   /** A human label: the database name or the folder. */
   label: string;
+  /** The PostgreSQL database's name (its backends' CPU is counted per request); undefined for PGlite. */
+  name?: string;
   /** Opens it in the bench process (PGlite: only while no child has it open); `timeoutMs` for long bulk statements. */
   open(options?: { timeoutMs?: number }): Promise<Database>;
   drop(): Promise<void>;
@@ -47,6 +49,7 @@ export async function createBenchDatabase(databaseUrl: string | undefined): Prom
     kind: 'postgres',
     env: { DATABASE_URL: benchUrl },
     label: `PostgreSQL database ${name}`,
+    name,
     open: (options) => openDatabase({ ...base, databaseUrl: benchUrl, ...(options?.timeoutMs ? { databaseTimeoutMs: options.timeoutMs } : {}) }),
     async drop() {
       const client = new pg.Client({ connectionString: databaseUrl });

@@ -2,7 +2,7 @@
 // memory sampled throughout. Statuses other than the expected ones are errors, except those listed
 // as `tolerated` (the 409s of a contended jump), which are counted on their own.
 import autocannon from 'autocannon';
-import { sampleResidentMemory } from './processes.ts';
+import { sampleCpu, sampleResidentMemory } from './processes.ts';
 
 /** Rows of the baseline table (bench/baseline-server.ts). */
 export const BASELINE_ROWS = 1000;
@@ -44,6 +44,13 @@ export interface Measurement {
   peakRssBytes: number | undefined;
   /** The first unexpected response, to say what went wrong. */
   firstError?: string;
+  /**
+   * CPU time per answered request, in ms, during the measured run: the server under test (for
+   * PGlite, the database's work too), the PostgreSQL backends of the bench's database, and the
+   * load generator (this process). Unlike requests/s these barely depend on what else the machine
+   * runs, so they say where a request's cost goes even on a busy machine.
+   */
+  cpuPerRequestMs?: { service?: number; database?: number; load: number };
 }
 
 const evaluate = <T>(value: T | (() => T)): T => (typeof value === 'function' ? (value as () => T)() : value);
@@ -81,15 +88,25 @@ function run(url: string, spec: LoadSpec, seconds: number, token: string, onUnex
 }
 
 /** Warms up, then measures; `pid` is the server whose memory is sampled. */
-export async function measure(url: string, spec: LoadSpec, timing: Timing, token: string, pid: number): Promise<Measurement> {
+export async function measure(
+  url: string,
+  spec: LoadSpec,
+  timing: Timing,
+  token: string,
+  pid: number,
+  /** The PostgreSQL database the server uses, to count its backends' CPU (omitted for PGlite). */
+  databaseName?: string,
+): Promise<Measurement> {
   let firstError: string | undefined;
   const onUnexpected = (status: number, body: string) => {
     firstError ??= `${status} ${body.slice(0, 300)}`;
   };
   if (timing.warmupSeconds > 0) await run(url, spec, timing.warmupSeconds, token, () => {});
   const memory = sampleResidentMemory(pid);
+  const cpu = sampleCpu(pid, databaseName);
   const result = await run(url, spec, timing.seconds, token, onUnexpected);
   const { peakBytes } = memory.stop();
+  const used = cpu.stop();
 
   const statuses: Record<string, number> = {};
   for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) statuses[status] = Number(count ?? 0);
@@ -108,5 +125,14 @@ export async function measure(url: string, spec: LoadSpec, timing: Timing, token
     statuses,
     peakRssBytes: peakBytes || undefined,
     ...(firstError ? { firstError } : {}),
+    ...(answered > 0
+      ? {
+          cpuPerRequestMs: {
+            ...(used.serviceMs !== undefined ? { service: used.serviceMs / answered } : {}),
+            ...(used.databaseMs !== undefined ? { database: used.databaseMs / answered } : {}),
+            load: used.loadMs / answered,
+          },
+        }
+      : {}),
   };
 }

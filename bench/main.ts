@@ -106,7 +106,7 @@ async function runAll(scenarios: Scenario[], child: RunningChild, token: string,
       results.push(toResult(scenario, undefined, baselines));
       continue;
     }
-    const measurement = await Promise.race([measure(child.url, scenario.load, profile.timing, token, child.pid), child.crashed]);
+    const measurement = await Promise.race([measure(child.url, scenario.load, profile.timing, token, child.pid, database.name), child.crashed]);
     const result = toResult(scenario, measurement, baselines);
     results.push(result);
     // Slowness is reported, never fatal; a scenario that got no answer right is a broken bench.

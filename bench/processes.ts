@@ -1,7 +1,7 @@
 // Child processes of the benchmark: the service, the baseline app and `dealflow` CLI commands, all
 // run by the same Node 24 as the bench itself (process.execPath), plus the resident-memory sampler.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -149,6 +149,69 @@ export function sampleResidentMemory(pid: number, everyMs = 250) {
       take();
       clearInterval(timer);
       return { peakBytes: peak, lastBytes: last };
+    },
+  };
+}
+
+/** Linux's clock tick for /proc CPU times (USER_HZ, 100 on every mainstream kernel). */
+const TICKS_PER_SECOND = 100;
+
+/** User + system CPU time of a process in ms (Linux /proc/PID/stat), or undefined where it cannot be read. */
+export function cpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces, inside parentheses): utime is the 14th, stime the 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU time (ms) of the PostgreSQL backends on this machine that serve `database`: the server
+ * titles each backend "postgres: … USER DATABASE HOST(PORT) …", so other databases' work (other
+ * tests, other benches) is not counted. Undefined when no such process can be read (a remote
+ * server, or not Linux). Background processes (WAL writer, checkpointer) are not included.
+ */
+export function databaseCpuMs(database: string): number | undefined {
+  let total = 0;
+  let found = false;
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  for (const pid of pids) {
+    let title: string;
+    try {
+      title = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!title.startsWith('postgres: ') || !title.split(' ').includes(database)) continue;
+    const ms = cpuMs(Number(pid));
+    if (ms === undefined) continue;
+    total += ms;
+    found = true;
+  }
+  return found ? total : undefined;
+}
+
+/** CPU spent between start() and stop(): by a process, by a database's backends, and by this process (the load generator). */
+export function sampleCpu(pid: number, database: string | undefined) {
+  const read = () => ({ service: cpuMs(pid), database: database ? databaseCpuMs(database) : undefined, load: process.cpuUsage() });
+  const start = read();
+  return {
+    stop() {
+      const end = read();
+      const delta = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : b - a);
+      return {
+        serviceMs: delta(start.service, end.service),
+        databaseMs: delta(start.database, end.database),
+        loadMs: (end.load.user - start.load.user + end.load.system - start.load.system) / 1000,
+      };
     },
   };
 }

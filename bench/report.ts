@@ -109,15 +109,22 @@ export function checkTargets(results: ScenarioResult[], scale: ScenarioResult[],
   return targets;
 }
 
+/** CPU ms per request: service + database + load generator ("?" where it could not be read). */
+function cpuCell(cpu: Measurement['cpuPerRequestMs']): string {
+  if (!cpu) return '';
+  const part = (ms: number | undefined) => (ms === undefined ? '?' : ms.toFixed(2));
+  return `${part(cpu.service)}+${part(cpu.database)}+${part(cpu.load)}`;
+}
+
 const mark = (met: boolean | undefined) => (met === undefined ? '–' : met ? 'met' : 'MISSED');
 
 export function renderTable(results: ScenarioResult[], targets: TargetResult[]): string {
-  const header = ['#', 'scenario', 'conns', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'errors', '409s', 'vs base', 'target'];
+  const header = ['#', 'scenario', 'conns', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'errors', '409s', 'vs base', 'CPU ms/req svc+db+load', 'target'];
   const rows = results.map((r) => {
     const own = targets.filter((t) => t.scenarios.includes(r.id));
     const target = own.length === 0 ? '' : own.every((t) => t.met === true) ? 'met' : own.some((t) => t.met === false) ? 'MISSED' : '–';
     const me = r.measurement;
-    if (!me) return [r.id, r.name, '', '', '', '', '', '', '', '', r.unavailable ? 'not available' : 'not run'];
+    if (!me) return [r.id, r.name, '', '', '', '', '', '', '', '', '', r.unavailable ? 'not available' : 'not run'];
     return [
       r.id,
       r.name,
@@ -129,11 +136,12 @@ export function renderTable(results: ScenarioResult[], targets: TargetResult[]):
       String(me.errors),
       me.tolerated ? String(me.tolerated) : '',
       r.ratio !== undefined ? `${fmt(r.ratio, 2)}× ${r.compareTo}` : '',
+      cpuCell(me.cpuPerRequestMs),
       target,
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 9 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 10 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
   const out = [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line), '', 'Targets:'];
   for (const t of targets) out.push(`  ${mark(t.met).padEnd(6)}  ${t.description}: ${t.value}`);
   return out.join('\n');
