@@ -169,14 +169,13 @@ export function cpuMs(pid: number): number | undefined {
 }
 
 /**
- * CPU time (ms) of the PostgreSQL backends on this machine that serve `database`: the server
- * titles each backend "postgres: … USER DATABASE HOST(PORT) …", so other databases' work (other
- * tests, other benches) is not counted. Undefined when no such process can be read (a remote
- * server, or not Linux). Background processes (WAL writer, checkpointer) are not included.
+ * CPU time (ms) of each PostgreSQL backend on this machine that serves `database`, by pid: the
+ * server titles each backend "postgres: … USER DATABASE HOST(PORT) …", so other databases' work
+ * (other tests, other benches) is not counted. Undefined when none can be read (a remote server,
+ * or not Linux). Background processes (WAL writer, checkpointer) are not included.
  */
-export function databaseCpuMs(database: string): number | undefined {
-  let total = 0;
-  let found = false;
+export function databaseCpuMs(database: string): Map<number, number> | undefined {
+  const byPid = new Map<number, number>();
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
@@ -192,11 +191,9 @@ export function databaseCpuMs(database: string): number | undefined {
     }
     if (!title.startsWith('postgres: ') || !title.split(' ').includes(database)) continue;
     const ms = cpuMs(Number(pid));
-    if (ms === undefined) continue;
-    total += ms;
-    found = true;
+    if (ms !== undefined) byPid.set(Number(pid), ms);
   }
-  return found ? total : undefined;
+  return byPid.size > 0 ? byPid : undefined;
 }
 
 /** CPU spent between start() and stop(): by a process, by a database's backends, and by this process (the load generator). */
@@ -207,9 +204,16 @@ export function sampleCpu(pid: number, database: string | undefined) {
     stop() {
       const end = read();
       const delta = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : b - a);
+      // Per backend: one that started during the run counts from zero; one that ended during it
+      // is lost (its time cannot be read any more), so the figure errs low, never negative.
+      let databaseMs: number | undefined;
+      if (end.database) {
+        databaseMs = 0;
+        for (const [pid, ms] of end.database) databaseMs += ms - (start.database?.get(pid) ?? 0);
+      }
       return {
         serviceMs: delta(start.service, end.service),
-        databaseMs: delta(start.database, end.database),
+        databaseMs,
         loadMs: (end.load.user - start.load.user + end.load.system - start.load.system) / 1000,
       };
     },
