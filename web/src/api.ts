@@ -217,8 +217,8 @@ export const consoleApi = {
   checkWorkflow: (dealId: string, body: WorkflowDocument) => call<WorkflowCheck>('POST', `/back-office/deals/${enc(dealId)}/workflow/check`, body),
   getInvestor: (id: string) => call<InvestorRecord & { id: string }>('GET', `/investors/${enc(id)}`),
   putInvestor: (id: string, body: InvestorRecord) => call<InvestorRecord & { id: string }>('PUT', `/investors/${enc(id)}`, body),
-  feed: (dealId: string, after: number, limit = 100) =>
-    call<{ output: FeedEntry[]; lastSequence: number; hasMore: boolean }>('GET', `/deals/deal/${enc(dealId)}/events${qs({ after, limit })}`),
+  activity: (dealId: string, before?: number, limit = 50) =>
+    call<{ output: (FeedEntry & { investorName: string | null })[]; hasMore: boolean }>('GET', `/back-office/deals/${enc(dealId)}/activity${qs({ before, limit })}`),
   deliveries: (status: string | undefined, page: number) => call<Page<Delivery>>('GET', `/webhooks/deliveries${qs({ status, page, limit: 50 })}`),
   retryDelivery: (id: string) => call<Delivery>('POST', `/webhooks/deliveries/${enc(id)}/retry`),
   subscriptions: (params: { investor_id?: string; asset_id?: string; page: number }) =>
