@@ -125,6 +125,10 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await kyc.getByLabel('Minimum level').fill('2');
         await editor('interest').getByLabel('Add a link from Interest to').selectOption(step('withdrawn'));
         await commitment.getByLabel('Add a link from Commitment to').selectOption(step('withdrawn'));
+        // The preview draws the links added through the menus, as every other link.
+        const preview = page.locator('.graph-frame');
+        for (const from of ['interest', 'commitment']) await preview.locator(`path.graph-edge[data-edge="${step(from)}->${step('withdrawn')}"]`).waitFor();
+        assert.equal(await preview.locator('path.graph-edge').count(), 5);
         await page.getByText('No problems found.').waitFor();
         await checkScreen(page, 'workflow-editor', size.width);
         await page.getByRole('button', { name: 'Save workflow' }).click();

@@ -166,7 +166,7 @@ export function WorkflowGraph({ steps, label, columns, stepHref, flagged, height
           </defs>
           <g transform={`translate(${view.x},${view.y}) scale(${view.scale})`}>
             {placed.edges.map((edge) => (
-              <path key={edge.id} d={path(edge.points)} className="graph-edge" markerEnd="url(#arrow)" />
+              <path key={edge.id} d={path(edge.points)} className="graph-edge" data-edge={edge.id} markerEnd="url(#arrow)" />
             ))}
             {placed.nodes.map(({ step, x, y, height }) => {
               const column = columns?.get(step.id);
