@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Request } from 'playwright-core';
 import { screenshotDir, skipE2e, startE2e, type E2e } from './harness.ts';
 
 const shots = new URL('../../test-results/screenshots/', import.meta.url).pathname;
@@ -150,28 +150,43 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         assert.deepEqual(kycStep.requirements, [{ kind: 'kyc-level', minimumLevel: 2 }]);
       });
 
-      test('investors are imported from a CSV into the deal, a row with a problem left out and reported', async () => {
-        const lines = ['id,forename,surname,email,kyc_level,classifications'];
+      test('investors are imported from a CSV through the import API: a dry-run preview, per-row errors and the summary', async () => {
+        const lines = ['id,forename,surname,email,kyc_level,classifications,status'];
         for (let n = 1; n <= size.investors; n++) {
           // Names sort as the ids do (the board's columns are virtualised, ordered by name); the third
           // looks like a spreadsheet formula, for the export.
           const forename = n === 3 ? '=SUM(A1)' : `P${String(n).padStart(2, '0')}`;
-          lines.push(`${investorId(n)},${forename},Console${size.width},c${size.width}.${n}@example.com,${n % 2 === 0 ? 1 : 2},${n % 3 === 0 ? 'Professional' : 'Retail'}`);
+          lines.push(`${investorId(n)},${forename},Console${size.width},c${size.width}.${n}@example.com,${n % 2 === 0 ? 1 : 2},${n % 3 === 0 ? 'Professional' : 'Retail'},active`);
         }
-        lines.push(`${investorId(999)},NoSurname,,bad@example.com,1,Retail`);
+        // One row the page refuses itself (no surname), one only the service refuses (a status too long).
+        lines.push(`${investorId(999)},NoSurname,,bad@example.com,1,Retail,active`);
+        lines.push(`${investorId(998)},Long,Status,long@example.com,1,Retail,${'x'.repeat(60)}`);
         await page.getByRole('navigation', { name: 'Deal views' }).getByRole('link', { name: 'Board' }).click();
         await page.getByRole('link', { name: 'Import investors' }).click();
         await page.getByRole('heading', { name: /Import investors/ }).waitFor();
+        const imports: string[] = [];
+        const record = (request: Request) => {
+          const url = new URL(request.url());
+          if (url.pathname.includes('/investors/') && request.method() !== 'GET') imports.push(`${request.method()} ${url.pathname}${url.search}`);
+        };
+        page.on('request', record);
         await page.getByLabel('Or paste the CSV').fill(lines.join('\n'));
-        await page.getByText(`${size.investors + 1} rows: ${size.investors} ready to import, 1 with problems (left out).`).waitFor();
+        await page.getByText(`${size.investors + 2} rows: ${size.investors + 1} ready to import, 1 with problems (left out).`).waitFor();
+        // The preview is the service's dry run: the row only it refuses shows its error.
+        await page.getByTestId('import-check').getByText(`${size.investors} new, 0 to update, 0 unchanged, 1 refused.`).waitFor();
+        await page.locator('tr.row-invalid').filter({ hasText: investorId(998) }).getByText(/status/).waitFor();
         assert.equal(await page.locator('select[name="placementDeal"]').inputValue(), dealId);
         await checkScreen(page, 'import-preview', size.width);
-        await page.getByRole('button', { name: `Import ${size.investors} investors` }).click();
+        await page.getByRole('button', { name: `Import ${size.investors + 1} investors` }).click();
         const summary = page.getByTestId('import-summary');
-        await summary.getByText(`${size.investors} created, 0 updated, 1 refused.`).waitFor({ timeout: 60_000 });
+        await summary.getByText(`${size.investors} created, 0 updated, 0 unchanged, 2 refused.`).waitFor({ timeout: 60_000 });
         await summary.getByText(`${size.investors} placed in the deal.`).waitFor({ timeout: 60_000 });
         await summary.getByText(/Line \d+: surname/).waitFor();
+        await summary.getByText(new RegExp(`Line \\d+ \\(${investorId(998)}\\): .*status`)).waitFor();
         await checkScreen(page, 'import-summary', size.width);
+        // The import API, not a PUT per investor: dry runs for the preview, then one import.
+        page.off('request', record);
+        assert.deepEqual([...new Set(imports)], ['POST /investors/import?dryRun=true', 'POST /investors/import'], imports.join('\n'));
         assert.equal(await where(investorId(1)), step('interest'));
         const directory = (await e.api('GET', `/back-office/investors?query=Console${size.width}&limit=100`)).body;
         assert.equal(directory.total, size.investors);
