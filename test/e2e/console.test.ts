@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Page, Request } from 'playwright-core';
-import { screenshotDir, skipE2e, startE2e, type E2e } from './harness.ts';
+import { demoDealId, screenshotDir, skipE2e, startE2e, type E2e } from './harness.ts';
 
 const shots = new URL('../../test-results/screenshots/', import.meta.url).pathname;
 /** The screens the README shows: `npm run screenshots` (SCREENSHOT_DIR) refreshes these in docs/. */
@@ -40,8 +40,10 @@ async function checkScreen(page: Page, name: string, width: number) {
 
 describe('operations console, end to end', { skip: skipE2e }, () => {
   let e: E2e;
+  // A fresh `npm start -- --no-demo`: everything the tests use is made in the browser (or, for the
+  // screen sweep and the investor's own edit request, through the API).
   before(async () => {
-    e = await startE2e();
+    e = await startE2e({ demo: false });
   });
   after(() => e?.close());
 
@@ -300,6 +302,14 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await page.getByRole('status').filter({ hasText: 'approved' }).waitFor();
         const decided = (await e.api('GET', `/deals/request-to-edit/${created.body.id}`)).body;
         assert.deepEqual([decided.status, decided.decisionReason], ['approved', 'Checked with the investor']);
+        // The result exported from the board: the approved amount, and no request pending any more.
+        await go(`deals/${dealId}`);
+        await page.locator(`.card[data-investor-id="${investorId(3)}"]`).waitFor();
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+        const exported = readFileSync((await download.path())!, 'utf8').trim().split('\n');
+        assert.equal(exported.length, size.investors + 1, 'a header and every investor of the deal');
+        const row = exported.find((line) => line.startsWith(`${investorId(3)},`))!;
+        assert.match(row, /,Commitment,.*,2500\.00,EUR,2,Professional,0\r?$/);
       });
 
       test('the activity feed says who did what and when, and opens the investor in a modal drawer', async () => {
@@ -354,6 +364,77 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await page.locator('.column').first().waitFor();
         assert.equal(await page.locator('.column').count(), 1, 'the board filtered to the step');
       });
+    });
+  }
+
+  // Every screen at the narrowest width the console supports (360 px), in the light theme and in
+  // the dark one (prefers-color-scheme: dark): no axe-core violation, nothing clipped sideways.
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`every screen at 360 px in the ${colorScheme} theme: no axe violation, no sideways scroll`, { skip: process.env.E2E_WIDTH && process.env.E2E_WIDTH !== '360' ? 'E2E_WIDTH' : false }, async () => {
+      const { dealId } = await demoDealId(e);
+      const investors = (await e.api('GET', `/back-office/deals/${dealId}/rows?limit=100`)).body.output as { investorUserId: string; fullName: string; stepId: string }[];
+      const committed = investors.find((r) => r.stepId.endsWith('commitment'))!;
+      const atInterest = investors.find((r) => r.stepId.endsWith('interest'))!;
+      const journey = (await e.api('GET', `/deals/deal/${dealId}/investor-data/${committed.investorUserId}`)).body.journey;
+      const pending = (await e.api('GET', `/back-office/edit-requests?dealId=${dealId}`)).body.total;
+      if (pending === 0) {
+        const request = await e.api('POST', '/deals/request-to-edit', { workflowEventId: journey.at(-1).id, type: 'Investment Amount', reason: 'Sweep', newData: { committed_amount: '60000.00' } });
+        assert.equal(request.status, 201, JSON.stringify(request.body));
+      }
+      const context = await e.browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 1, colorScheme });
+      try {
+        await context.addInitScript((token) => sessionStorage.setItem('dealflow.backOffice.token', token), e.adminToken);
+        const page = await context.newPage();
+        page.setDefaultTimeout(15_000);
+        const name = (screen: string) => `${screen}-${colorScheme}`;
+        const visit = async (hash: string, ready: (page: Page) => Promise<unknown>, screen: string) => {
+          await page.goto(`${e.url}/app/#/${hash}`);
+          await ready(page);
+          await checkScreen(page, name(screen), 360);
+        };
+        await visit('', (p) => p.getByRole('heading', { name: 'Deals', exact: true }).waitFor(), 'deals');
+        await visit('deals/new', (p) => p.getByRole('heading', { name: 'New deal' }).waitFor(), 'deal-new');
+        await visit(`deals/${dealId}/workflow`, (p) => p.getByText('No problems found.').waitFor(), 'workflow-editor');
+        await visit(`deals/${dealId}/settings`, (p) => p.getByLabel('Name', { exact: true }).waitFor(), 'settings');
+        await visit(`deals/${dealId}/graph`, (p) => p.locator('.node').first().waitFor(), 'graph');
+        await visit(`deals/${dealId}`, (p) => p.locator('.card').first().waitFor(), 'board');
+        await page.getByRole('button', { name: `Actions for ${atInterest.fullName}` }).click();
+        await page.getByRole('menu').waitFor();
+        await checkScreen(page, name('card-menu'), 360);
+        await page.getByRole('menuitem').first().click();
+        await page.getByRole('dialog', { name: `Move ${atInterest.fullName}` }).waitFor();
+        await checkScreen(page, name('move-dialog'), 360);
+        await page.keyboard.press('Escape');
+        await page.locator(`.card[data-investor-id="${atInterest.investorUserId}"] input.card-check`).check();
+        await page.getByRole('button', { name: 'Move selected…' }).click();
+        await page.getByRole('dialog', { name: 'Move 1 investor' }).waitFor();
+        await checkScreen(page, name('bulk-move'), 360);
+        await page.keyboard.press('Escape');
+        await page.getByRole('button', { name: /^Filters/ }).click();
+        await checkScreen(page, name('board-filters'), 360);
+        await visit(`deals/${dealId}/table`, (p) => p.locator('tbody tr').first().waitFor(), 'table');
+        await visit(`deals/${dealId}/activity`, (p) => p.locator('.activity-item').first().waitFor(), 'activity');
+        await visit(`deals/${dealId}/investors/${committed.investorUserId}`, (p) => p.getByRole('dialog', { name: committed.fullName }).locator('.timeline-item').first().waitFor(), 'drawer');
+        await visit('inbox', (p) => p.locator('[data-request-id]').first().waitFor(), 'inbox');
+        await page.locator('[data-request-id]').first().getByRole('button', { name: 'Approve…' }).click();
+        await page.getByRole('dialog', { name: /Approve .*request\?/ }).waitFor();
+        await checkScreen(page, name('inbox-confirm'), 360);
+        await page.keyboard.press('Escape');
+        await visit('investors', (p) => p.locator('[data-investor-id]').first().waitFor(), 'investors');
+        await visit(`investors/${committed.investorUserId}`, (p) => p.getByLabel('KYC level').waitFor(), 'investor-form');
+        await visit('investors/new', (p) => p.getByLabel('KYC level').waitFor(), 'investor-new');
+        await visit(`investors/import?deal=${dealId}`, (p) => p.getByLabel('Or paste the CSV').waitFor(), 'import');
+        await page.getByLabel('Or paste the CSV').fill(`id,forename,surname,email,kyc_level,classifications\nsweep-${colorScheme}-1,Wide,${'Name'.repeat(12)},a-very-long-address-${'x'.repeat(30)}@example.com,2,Professional;Retail\nsweep-${colorScheme}-2,No,,x@example.com,1,Retail`);
+        await page.getByTestId('import-check').getByText(/service's check/).waitFor();
+        await checkScreen(page, name('import-preview'), 360);
+        await visit('webhooks', (p) => p.getByRole('heading', { name: 'Webhook deliveries' }).waitFor(), 'webhooks');
+        await visit('subscriptions', (p) => p.getByRole('heading', { name: 'Subscription transactions' }).waitFor(), 'subscriptions');
+        await visit('deals/no-such-deal', (p) => p.getByRole('heading', { name: 'Not found' }).waitFor(), 'not-found');
+        await page.evaluate(() => sessionStorage.clear());
+        await visit('', (p) => p.getByRole('button', { name: 'Sign in' }).waitFor(), 'sign-in');
+      } finally {
+        await context.close();
+      }
     });
   }
 });
