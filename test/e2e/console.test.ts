@@ -125,8 +125,10 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         const kyc = editor('kyc');
         await kyc.getByRole('button', { name: 'Add requirement' }).click();
         await kyc.getByLabel('Minimum level').fill('2');
-        await editor('interest').getByLabel('Add a link from Interest to').selectOption(step('withdrawn'));
-        await commitment.getByLabel('Add a link from Commitment to').selectOption(step('withdrawn'));
+        for (const [from, name] of [['interest', 'Interest'], ['commitment', 'Commitment']]) {
+          await editor(from).getByLabel(`Add a link from ${name} to`).selectOption(step('withdrawn'));
+          await editor(from).getByRole('button', { name: `Add the link from ${name} to Withdrawn` }).click();
+        }
         // The preview draws the links added through the menus, as every other link.
         const preview = page.locator('.graph-frame');
         for (const from of ['interest', 'commitment']) await preview.locator(`path.graph-edge[data-edge="${step(from)}->${step('withdrawn')}"]`).waitFor();
