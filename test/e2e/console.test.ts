@@ -17,7 +17,7 @@ import { demoDealId, screenshotDir, skipE2e, startE2e, type E2e } from './harnes
 
 const shots = new URL('../../test-results/screenshots/', import.meta.url).pathname;
 /** The screens the README shows: `npm run screenshots` (SCREENSHOT_DIR) refreshes these in docs/. */
-const readmeShots = new Set(['workflow-editor-1440', 'board-filtered-1440', 'inbox-1440', 'import-summary-1440', 'bulk-results-390', 'table-390']);
+const readmeShots = new Set(['workflow-editor-1440', 'board-filtered-1440', 'inbox-1440', 'import-summary-1440', 'bulk-results-390', 'table-390', 'board-dark-360', 'activity-light-360']);
 const sizes = [
   { width: 1440, height: 900, investors: 50 },
   { width: 390, height: 844, investors: 12 },
