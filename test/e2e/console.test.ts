@@ -125,7 +125,7 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         const kyc = editor('kyc');
         await kyc.getByRole('button', { name: 'Add requirement' }).click();
         await kyc.getByLabel('Minimum level').fill('2');
-        for (const [from, name] of [['interest', 'Interest'], ['commitment', 'Commitment']]) {
+        for (const [from, name] of [['interest', 'Interest'], ['commitment', 'Commitment']] as const) {
           await editor(from).getByLabel(`Add a link from ${name} to`).selectOption(step('withdrawn'));
           await editor(from).getByRole('button', { name: `Add the link from ${name} to Withdrawn` }).click();
         }
