@@ -173,7 +173,7 @@ async function applyApproval(tx: Deps, principal: Principal, request: EditReques
         targetStepId: target.step.id,
         data: {},
         expectedCurrentStepId: current,
-      });
+      }, {}, { reason: note });
       return;
     }
   }

@@ -92,13 +92,26 @@ export interface JumpHooks {
   onPlan?(plan: JumpPlan): void;
 }
 
+/** What a caller inside the service records with the move (never taken from a request body). */
+export interface JumpRecord {
+  /** Stored with the event's first revision (GET /deals/event/{eventId}/revisions), e.g. the approval that made the move. */
+  reason?: string | null;
+}
+
 /**
  * Endpoint 2: moves an investor to a step under the jump rules (domain/jump.ts) and records the
  * Workflow Event. Serialized per investor and deal by the journey row lock (store/journeys.ts).
  * Joins the caller's transaction when there is one (edit-request approvals, idempotent requests).
  * Three parts: load the facts (locks taken), planJump decides, write the move in one statement.
  */
-export async function jumpToStep(deps: Deps, principal: Principal, dealId: string, input: JumpInput, hooks: JumpHooks = {}): Promise<WorkflowEvent> {
+export async function jumpToStep(
+  deps: Deps,
+  principal: Principal,
+  dealId: string,
+  input: JumpInput,
+  hooks: JumpHooks = {},
+  record: JumpRecord = {},
+): Promise<WorkflowEvent> {
   if (principal.role !== 'admin') throw forbidden('Only staff move investors');
   return inTransaction(deps, async (tx) => {
     const { db, clock } = tx;
@@ -139,7 +152,7 @@ export async function jumpToStep(deps: Deps, principal: Principal, dealId: strin
       seq: journey.eventCount + 1,
     };
     // The outbox entry commits with the move, or not at all: both in one statement.
-    await writeMove(db, event, stepEnteredEntry(tx, { dealId, investorUserId: investor.id, event: publicEvent(event) }));
+    await writeMove(db, event, stepEnteredEntry(tx, { dealId, investorUserId: investor.id, event: publicEvent(event) }), record.reason ?? null);
     await bookOnCompletion(tx, principal, { dealId, investorUserId: investor.id, step: workflow.steps.find((s) => s.id === input.targetStepId), eventId: event.id, at: now });
     return publicEvent(event);
   });

@@ -79,7 +79,7 @@ export async function loadMoveFacts(
  * count, and the outbox entry (with its deliveries), whose feed key is at least the journey's last
  * one. The caller holds the journey lock.
  */
-export async function writeMove(db: Kysely<DB>, event: StoredEvent, entry: OutboxEntryInput): Promise<void> {
+export async function writeMove(db: Kysely<DB>, event: StoredEvent, entry: OutboxEntryInput, reason: string | null = null): Promise<void> {
   const data = JSON.stringify(event.data);
   const at = new Date(event.createdAt);
   await sql`${prepared('move-write')}
@@ -95,7 +95,7 @@ export async function writeMove(db: Kysely<DB>, event: StoredEvent, entry: Outbo
       returning id
     ), revision as (
       insert into event_revisions (event_id, revision, data, set_by_user_id, set_at, reason)
-      select id, 1, ${data}::jsonb, ${event.createdByUserId}, ${at}::timestamptz, null from event
+      select id, 1, ${data}::jsonb, ${event.createdByUserId}, ${at}::timestamptz, ${reason}::text from event
     ), ${outboxCtes(entry, sql`(select feed_xid from moved)`)}
     select (select count(*) from deliveries)::int as deliveries`.execute(db);
 }

@@ -139,3 +139,33 @@ async function listStreamFeed(db: Kysely<DB>, stream: string, after: number, lim
   const entries = rows.filter((r) => r.id !== null).map((r) => toOutboxEntry(r as FeedRow));
   return { found: true, entries: entries.slice(0, limit), hasMore: entries.length > limit };
 }
+
+export type LatestFeedPage = { found: true; entries: (OutboxEntry & { investorName: string | null })[]; hasMore: boolean } | { found: false };
+
+/**
+ * A deal's entries newest first: the `limit` last ones, or those before the entry numbered
+ * `before` (0: from the newest). The same (xid, sequence) order and horizon as the feed, read
+ * backwards on its index, so a page never reads more than `limit + 1` entries however long the
+ * feed is, and an entry that commits later appears above the first page, never between pages. Each
+ * entry carries the full name of the investor it is about (null when it names none).
+ */
+export async function listDealFeedLatest(db: Kysely<DB>, dealId: string, before: number, limit: number): Promise<LatestFeedPage> {
+  type Row = { found: boolean } & { [K in keyof FeedRow]: FeedRow[K] | null } & { investor_name: string | null };
+  const stream = dealStream(dealId);
+  const columns = sql`e.id, e.type, e.occurred_at, e.deal_id, e.sequence, e.payload, e.investor_name`;
+  const below = sql`o.xid < pg_snapshot_xmin(pg_current_snapshot())`;
+  const entries = (bound: RawBuilder<unknown>) => sql`left join lateral (
+      select o.id, o.type, o.occurred_at, o.deal_id, o.sequence, o.payload, i.full_name as investor_name from outbox o
+      left join investors i on i.id = o.payload->>'investorUserId'
+      where o.stream = ${stream} and ${below} ${bound}
+      order by o.xid desc, o.sequence desc limit ${limit + 1}) e on true`;
+  const { rows } =
+    before === 0
+      ? await sql<Row>`select true as found, ${columns} from (select 1) one ${entries(sql``)}`.execute(db)
+      : await sql<Row>`select (c.sequence is not null) as found, ${columns} from (select 1) one
+          left join (select o.xid, o.sequence from outbox o where o.stream = ${stream} and o.sequence = ${before} and ${below}) c on true
+          ${entries(sql`and (o.xid, o.sequence) < (c.xid, c.sequence)`)}`.execute(db);
+  if (!rows[0]!.found) return { found: false };
+  const found = rows.filter((r) => r.id !== null).map((r) => ({ ...toOutboxEntry(r as FeedRow), investorName: r.investor_name }));
+  return { found: true, entries: found.slice(0, limit), hasMore: found.length > limit };
+}

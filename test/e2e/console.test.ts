@@ -12,12 +12,12 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { BrowserContext, Page } from 'playwright-core';
-import { screenshotDir, skipE2e, startE2e, type E2e } from './harness.ts';
+import type { BrowserContext, Page, Request } from 'playwright-core';
+import { demoDealId, screenshotDir, skipE2e, startE2e, type E2e } from './harness.ts';
 
 const shots = new URL('../../test-results/screenshots/', import.meta.url).pathname;
 /** The screens the README shows: `npm run screenshots` (SCREENSHOT_DIR) refreshes these in docs/. */
-const readmeShots = new Set(['workflow-editor-1440', 'board-filtered-1440', 'inbox-1440', 'import-summary-1440', 'bulk-results-390', 'table-390']);
+const readmeShots = new Set(['workflow-editor-1440', 'board-filtered-1440', 'inbox-1440', 'import-summary-1440', 'bulk-results-390', 'table-390', 'board-dark-360', 'activity-light-360']);
 const sizes = [
   { width: 1440, height: 900, investors: 50 },
   { width: 390, height: 844, investors: 12 },
@@ -40,8 +40,10 @@ async function checkScreen(page: Page, name: string, width: number) {
 
 describe('operations console, end to end', { skip: skipE2e }, () => {
   let e: E2e;
+  // A fresh `npm start -- --no-demo`: everything the tests use is made in the browser (or, for the
+  // screen sweep and the investor's own edit request, through the API).
   before(async () => {
-    e = await startE2e();
+    e = await startE2e({ demo: false });
   });
   after(() => e?.close());
 
@@ -123,8 +125,14 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         const kyc = editor('kyc');
         await kyc.getByRole('button', { name: 'Add requirement' }).click();
         await kyc.getByLabel('Minimum level').fill('2');
-        await editor('interest').getByLabel('Add a link from Interest to').selectOption(step('withdrawn'));
-        await commitment.getByLabel('Add a link from Commitment to').selectOption(step('withdrawn'));
+        for (const [from, name] of [['interest', 'Interest'], ['commitment', 'Commitment']] as const) {
+          await editor(from).getByLabel(`Add a link from ${name} to`).selectOption(step('withdrawn'));
+          await editor(from).getByRole('button', { name: `Add the link from ${name} to Withdrawn` }).click();
+        }
+        // The preview draws the links added through the menus, as every other link.
+        const preview = page.locator('.graph-frame');
+        for (const from of ['interest', 'commitment']) await preview.locator(`path.graph-edge[data-edge="${step(from)}->${step('withdrawn')}"]`).waitFor();
+        assert.equal(await preview.locator('path.graph-edge').count(), 5);
         await page.getByText('No problems found.').waitFor();
         await checkScreen(page, 'workflow-editor', size.width);
         await page.getByRole('button', { name: 'Save workflow' }).click();
@@ -146,28 +154,43 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         assert.deepEqual(kycStep.requirements, [{ kind: 'kyc-level', minimumLevel: 2 }]);
       });
 
-      test('investors are imported from a CSV into the deal, a row with a problem left out and reported', async () => {
-        const lines = ['id,forename,surname,email,kyc_level,classifications'];
+      test('investors are imported from a CSV through the import API: a dry-run preview, per-row errors and the summary', async () => {
+        const lines = ['id,forename,surname,email,kyc_level,classifications,status'];
         for (let n = 1; n <= size.investors; n++) {
           // Names sort as the ids do (the board's columns are virtualised, ordered by name); the third
           // looks like a spreadsheet formula, for the export.
           const forename = n === 3 ? '=SUM(A1)' : `P${String(n).padStart(2, '0')}`;
-          lines.push(`${investorId(n)},${forename},Console${size.width},c${size.width}.${n}@example.com,${n % 2 === 0 ? 1 : 2},${n % 3 === 0 ? 'Professional' : 'Retail'}`);
+          lines.push(`${investorId(n)},${forename},Console${size.width},c${size.width}.${n}@example.com,${n % 2 === 0 ? 1 : 2},${n % 3 === 0 ? 'Professional' : 'Retail'},active`);
         }
-        lines.push(`${investorId(999)},NoSurname,,bad@example.com,1,Retail`);
+        // One row the page refuses itself (no surname), one only the service refuses (a status too long).
+        lines.push(`${investorId(999)},NoSurname,,bad@example.com,1,Retail,active`);
+        lines.push(`${investorId(998)},Long,Status,long@example.com,1,Retail,${'x'.repeat(60)}`);
         await page.getByRole('navigation', { name: 'Deal views' }).getByRole('link', { name: 'Board' }).click();
         await page.getByRole('link', { name: 'Import investors' }).click();
         await page.getByRole('heading', { name: /Import investors/ }).waitFor();
+        const imports: string[] = [];
+        const record = (request: Request) => {
+          const url = new URL(request.url());
+          if (url.pathname.includes('/investors/') && request.method() !== 'GET') imports.push(`${request.method()} ${url.pathname}${url.search}`);
+        };
+        page.on('request', record);
         await page.getByLabel('Or paste the CSV').fill(lines.join('\n'));
-        await page.getByText(`${size.investors + 1} rows: ${size.investors} ready to import, 1 with problems (left out).`).waitFor();
+        await page.getByText(`${size.investors + 2} rows: ${size.investors + 1} ready to import, 1 with problems (left out).`).waitFor();
+        // The preview is the service's dry run: the row only it refuses shows its error.
+        await page.getByTestId('import-check').getByText(`${size.investors} new, 0 to update, 0 unchanged, 1 refused.`).waitFor();
+        await page.locator('tr.row-invalid').filter({ hasText: investorId(998) }).getByText(/status/).waitFor();
         assert.equal(await page.locator('select[name="placementDeal"]').inputValue(), dealId);
         await checkScreen(page, 'import-preview', size.width);
-        await page.getByRole('button', { name: `Import ${size.investors} investors` }).click();
+        await page.getByRole('button', { name: `Import ${size.investors + 1} investors` }).click();
         const summary = page.getByTestId('import-summary');
-        await summary.getByText(`${size.investors} created, 0 updated, 1 refused.`).waitFor({ timeout: 60_000 });
+        await summary.getByText(`${size.investors} created, 0 updated, 0 unchanged, 2 refused.`).waitFor({ timeout: 60_000 });
         await summary.getByText(`${size.investors} placed in the deal.`).waitFor({ timeout: 60_000 });
         await summary.getByText(/Line \d+: surname/).waitFor();
+        await summary.getByText(new RegExp(`Line \\d+ \\(${investorId(998)}\\): .*status`)).waitFor();
         await checkScreen(page, 'import-summary', size.width);
+        // The import API, not a PUT per investor: dry runs for the preview, then one import.
+        page.off('request', record);
+        assert.deepEqual([...new Set(imports)], ['POST /investors/import?dryRun=true', 'POST /investors/import'], imports.join('\n'));
         assert.equal(await where(investorId(1)), step('interest'));
         const directory = (await e.api('GET', `/back-office/investors?query=Console${size.width}&limit=100`)).body;
         assert.equal(directory.total, size.investors);
@@ -281,6 +304,14 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await page.getByRole('status').filter({ hasText: 'approved' }).waitFor();
         const decided = (await e.api('GET', `/deals/request-to-edit/${created.body.id}`)).body;
         assert.deepEqual([decided.status, decided.decisionReason], ['approved', 'Checked with the investor']);
+        // The result exported from the board: the approved amount, and no request pending any more.
+        await go(`deals/${dealId}`);
+        await page.locator(`.card[data-investor-id="${investorId(3)}"]`).waitFor();
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+        const exported = readFileSync((await download.path())!, 'utf8').trim().split('\n');
+        assert.equal(exported.length, size.investors + 1, 'a header and every investor of the deal');
+        const row = exported.find((line) => line.startsWith(`${investorId(3)},`))!;
+        assert.match(row, /,Commitment,.*,2500\.00,EUR,2,Professional,0\r?$/);
       });
 
       test('the activity feed says who did what and when, and opens the investor in a modal drawer', async () => {
@@ -335,6 +366,77 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await page.locator('.column').first().waitFor();
         assert.equal(await page.locator('.column').count(), 1, 'the board filtered to the step');
       });
+    });
+  }
+
+  // Every screen at the narrowest width the console supports (360 px), in the light theme and in
+  // the dark one (prefers-color-scheme: dark): no axe-core violation, nothing clipped sideways.
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`every screen at 360 px in the ${colorScheme} theme: no axe violation, no sideways scroll`, { skip: process.env.E2E_WIDTH && process.env.E2E_WIDTH !== '360' ? 'E2E_WIDTH' : false }, async () => {
+      const { dealId } = await demoDealId(e);
+      const investors = (await e.api('GET', `/back-office/deals/${dealId}/rows?limit=100`)).body.output as { investorUserId: string; fullName: string; stepId: string }[];
+      const committed = investors.find((r) => r.stepId.endsWith('commitment'))!;
+      const atInterest = investors.find((r) => r.stepId.endsWith('interest'))!;
+      const journey = (await e.api('GET', `/deals/deal/${dealId}/investor-data/${committed.investorUserId}`)).body.journey;
+      const pending = (await e.api('GET', `/back-office/edit-requests?dealId=${dealId}`)).body.total;
+      if (pending === 0) {
+        const request = await e.api('POST', '/deals/request-to-edit', { workflowEventId: journey.at(-1).id, type: 'Investment Amount', reason: 'Sweep', newData: { committed_amount: '60000.00' } });
+        assert.equal(request.status, 201, JSON.stringify(request.body));
+      }
+      const context = await e.browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 1, colorScheme });
+      try {
+        await context.addInitScript((token) => sessionStorage.setItem('dealflow.backOffice.token', token), e.adminToken);
+        const page = await context.newPage();
+        page.setDefaultTimeout(15_000);
+        const name = (screen: string) => `${screen}-${colorScheme}`;
+        const visit = async (hash: string, ready: (page: Page) => Promise<unknown>, screen: string) => {
+          await page.goto(`${e.url}/app/#/${hash}`);
+          await ready(page);
+          await checkScreen(page, name(screen), 360);
+        };
+        await visit('', (p) => p.getByRole('heading', { name: 'Deals', exact: true }).waitFor(), 'deals');
+        await visit('deals/new', (p) => p.getByRole('heading', { name: 'New deal' }).waitFor(), 'deal-new');
+        await visit(`deals/${dealId}/workflow`, (p) => p.getByText('No problems found.').waitFor(), 'workflow-editor');
+        await visit(`deals/${dealId}/settings`, (p) => p.getByLabel('Name', { exact: true }).waitFor(), 'settings');
+        await visit(`deals/${dealId}/graph`, (p) => p.locator('.node').first().waitFor(), 'graph');
+        await visit(`deals/${dealId}`, (p) => p.locator('.card').first().waitFor(), 'board');
+        await page.getByRole('button', { name: `Actions for ${atInterest.fullName}` }).click();
+        await page.getByRole('menu').waitFor();
+        await checkScreen(page, name('card-menu'), 360);
+        await page.getByRole('menuitem').first().click();
+        await page.getByRole('dialog', { name: `Move ${atInterest.fullName}` }).waitFor();
+        await checkScreen(page, name('move-dialog'), 360);
+        await page.keyboard.press('Escape');
+        await page.locator(`.card[data-investor-id="${atInterest.investorUserId}"] input.card-check`).check();
+        await page.getByRole('button', { name: 'Move selected…' }).click();
+        await page.getByRole('dialog', { name: 'Move 1 investor' }).waitFor();
+        await checkScreen(page, name('bulk-move'), 360);
+        await page.keyboard.press('Escape');
+        await page.getByRole('button', { name: /^Filters/ }).click();
+        await checkScreen(page, name('board-filters'), 360);
+        await visit(`deals/${dealId}/table`, (p) => p.locator('tbody tr').first().waitFor(), 'table');
+        await visit(`deals/${dealId}/activity`, (p) => p.locator('.activity-item').first().waitFor(), 'activity');
+        await visit(`deals/${dealId}/investors/${committed.investorUserId}`, (p) => p.getByRole('dialog', { name: committed.fullName }).locator('.timeline-item').first().waitFor(), 'drawer');
+        await visit('inbox', (p) => p.locator('[data-request-id]').first().waitFor(), 'inbox');
+        await page.locator('[data-request-id]').first().getByRole('button', { name: 'Approve…' }).click();
+        await page.getByRole('dialog', { name: /Approve .*request\?/ }).waitFor();
+        await checkScreen(page, name('inbox-confirm'), 360);
+        await page.keyboard.press('Escape');
+        await visit('investors', (p) => p.locator('[data-investor-id]').first().waitFor(), 'investors');
+        await visit(`investors/${committed.investorUserId}`, (p) => p.getByLabel('KYC level').waitFor(), 'investor-form');
+        await visit('investors/new', (p) => p.getByLabel('KYC level').waitFor(), 'investor-new');
+        await visit(`investors/import?deal=${dealId}`, (p) => p.getByLabel('Or paste the CSV').waitFor(), 'import');
+        await page.getByLabel('Or paste the CSV').fill(`id,forename,surname,email,kyc_level,classifications\nsweep-${colorScheme}-1,Wide,${'Name'.repeat(12)},a-very-long-address-${'x'.repeat(30)}@example.com,2,Professional;Retail\nsweep-${colorScheme}-2,No,,x@example.com,1,Retail`);
+        await page.getByTestId('import-check').getByText(/service's check/).waitFor();
+        await checkScreen(page, name('import-preview'), 360);
+        await visit('webhooks', (p) => p.getByRole('heading', { name: 'Webhook deliveries' }).waitFor(), 'webhooks');
+        await visit('subscriptions', (p) => p.getByRole('heading', { name: 'Subscription transactions' }).waitFor(), 'subscriptions');
+        await visit('deals/no-such-deal', (p) => p.getByRole('heading', { name: 'Not found' }).waitFor(), 'not-found');
+        await page.evaluate(() => sessionStorage.clear());
+        await visit('', (p) => p.getByRole('button', { name: 'Sign in' }).waitFor(), 'sign-in');
+      } finally {
+        await context.close();
+      }
     });
   }
 });

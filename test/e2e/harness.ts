@@ -1,5 +1,5 @@
 // End-to-end harness: the real service (src/main.ts serve, as `npm start` runs it) on an in-memory
-// PGlite with the demo deal, and Debian's Chromium driven by playwright-core. Chromium gets the
+// PGlite, with the demo deal or without (`--no-demo`), and Debian's Chromium driven by playwright-core. Chromium gets the
 // flags that keep it off the network (this machine has none; without them it waits on connections).
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,11 +39,12 @@ export interface E2e {
   close(): Promise<void>;
 }
 
-export async function startE2e(options: { basePath?: string } = {}): Promise<E2e> {
+/** `demo: false` starts the service as `npm start -- --no-demo` does: no deal, only the first-run admin token. */
+export async function startE2e(options: { basePath?: string; demo?: boolean } = {}): Promise<E2e> {
   const printed: string[] = [];
   const userDataDir = mkdtempSync(join(tmpdir(), 'dealflow-chromium-'));
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://', LOG_LEVEL: 'warn', BASE_PATH: options.basePath ?? '' });
-  const service = await serve(config, { demo: true, print: (line) => printed.push(line) });
+  const service = await serve(config, { demo: options.demo ?? true, print: (line) => printed.push(line) });
   const adminToken = /dfk_[A-Za-z0-9_-]+/.exec(printed.join('\n'))?.[0];
   if (!adminToken) throw new Error(`the service printed no admin token:\n${printed.join('\n')}`);
   const browser = await chromium.launch({

@@ -119,13 +119,20 @@ describe('edit requests', () => {
     const { deal, investorUserId, event, own } = await committed();
     const request = (await own.post(CREATE, { workflowEventId: event.id, type: 'Withdraw Investment', reason: 'Changed my mind' })).body;
     assert.equal(request.newData, null);
-    const approved = await admin.post(`${CREATE}/${request.id}/approve`, {});
+    const approved = await admin.post(`${CREATE}/${request.id}/approve`, { reason: 'Confirmed in writing' });
     assert.equal(approved.status, 200, JSON.stringify(approved.body));
     const journey = await journeyOf(deal.dealId, investorUserId);
     assert.equal(journey.length, 3);
     const last = journey.at(-1)!;
     assert.equal(last.toStepId, deal.steps.out);
     assert.equal(last.createdByUserId, adminUserId);
+    // The decision's reason is recorded on the withdrawal event itself (its first revision), as an
+    // approved amount change records it on the edit's revision.
+    const [revision, ...more] = (await admin.get(`/deals/event/${last.id}/revisions`)).body;
+    assert.equal(more.length, 0);
+    assert.equal(revision.reason, `edit request ${request.id} (Withdraw Investment) approved: Confirmed in writing`);
+    // An ordinary move records no reason.
+    assert.equal((await admin.get(`/deals/event/${event.id}/revisions`)).body[0].reason, null);
     // Already withdrawn: another approved withdrawal has nowhere to go (409), and stays pending.
     const again = (await admin.post(CREATE, { workflowEventId: last.id, type: 'Withdraw Investment', reason: 'x' })).body;
     expectProblem(await admin.post(`${CREATE}/${again.id}/approve`, {}), 409);

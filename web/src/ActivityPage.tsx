@@ -1,41 +1,41 @@
-// A deal's recent activity from its event feed (GET /deals/deal/{dealId}/events): moves, edits and
-// edit-request decisions, newest first, each with who, what and when, linking to the investor.
-import { useState } from 'react';
-import { api, consoleApi, type FeedEntry } from './api.ts';
+// A deal's recent activity from its event feed, newest first (GET /back-office/deals/{dealId}/activity,
+// a page at a time: the newest entries, then older ones on request, never the whole feed): moves,
+// edits and edit-request decisions, each with who, what and when, linking to the investor.
+import { useEffect, useState } from 'react';
+import { api, consoleApi, describeError, type FeedEntry } from './api.ts';
 import { DealHeader } from './DealHeader.tsx';
 import { plural } from './format.ts';
 import { href, useLoad } from './hooks.ts';
 import { Person } from './people.tsx';
 import { Empty, ErrorState, Spinner, When } from './ui.tsx';
 
-/** The feed is read oldest first; the page keeps the newest entries of it. */
-const KEEP = 300;
+/** Entries per page: the newest first, then older ones on request (never the whole feed). */
+const PAGE = 50;
 
-async function loadActivity(dealId: string) {
-  let after = 0;
-  let entries: FeedEntry[] = [];
-  for (;;) {
-    const page = await consoleApi.feed(dealId, after, 100);
-    entries = [...entries, ...page.output].slice(-KEEP);
-    after = page.lastSequence;
-    if (!page.hasMore) break;
-  }
-  const names = new Map<string, string>();
-  for (let page = 1; ; page++) {
-    const rows = await consoleApi.rows(dealId, { page, limit: 100 });
-    for (const r of rows.output) names.set(r.investorUserId, r.fullName);
-    if (page >= rows.totalPages) break;
-  }
-  return { entries: entries.reverse(), names };
-}
-
+type Entry = FeedEntry & { investorName: string | null };
 export function ActivityPage({ dealId }: { dealId: string }) {
   const [version, setVersion] = useState(0);
   const [meta, reloadMeta] = useLoad(() => Promise.all([api.deal(dealId), api.workflow(dealId)]), [dealId]);
-  const [activity, reload] = useLoad(() => loadActivity(dealId), [dealId, version]);
+  const [activity, reload] = useLoad(() => consoleApi.activity(dealId, undefined, PAGE), [dealId, version]);
+  // Older pages, read with the sequence of the last entry shown (GET …/activity?before=).
+  const [older, setOlder] = useState<{ entries: Entry[]; hasMore: boolean; loading: boolean; error?: string }>();
+  useEffect(() => setOlder(undefined), [activity]);
   if (meta.status === 'loading') return <Spinner label="Loading the deal…" />;
   if (meta.status === 'error') return <ErrorState error={meta.error} retry={reloadMeta} />;
   const [deal, workflow] = meta.value;
+  const entries: Entry[] = activity.status === 'ready' ? [...activity.value.output, ...(older?.entries ?? [])] : [];
+  const hasMore = older ? older.hasMore : activity.status === 'ready' && activity.value.hasMore;
+  const showOlder = async () => {
+    const last = entries.at(-1);
+    if (!last) return;
+    setOlder((o) => ({ entries: o?.entries ?? [], hasMore: true, loading: true }));
+    try {
+      const page = await consoleApi.activity(dealId, last.sequence, PAGE);
+      setOlder((o) => ({ entries: [...(o?.entries ?? []), ...page.output], hasMore: page.hasMore, loading: false }));
+    } catch (error) {
+      setOlder((o) => ({ entries: o?.entries ?? [], hasMore: true, loading: false, error: describeError(error) }));
+    }
+  };
   const step = (id: unknown) => (typeof id === 'string' ? (workflow.steps.find((s) => s.id === id)?.label ?? id) : 'start');
 
   return (
@@ -51,16 +51,16 @@ export function ActivityPage({ dealId }: { dealId: string }) {
       </div>
       {activity.status === 'loading' && <Spinner label="Reading the event feed…" />}
       {activity.status === 'error' && <ErrorState error={activity.error} retry={reload} />}
-      {activity.status === 'ready' && activity.value.entries.length === 0 && <Empty title="No activity yet">Moves, edits and decisions appear here.</Empty>}
-      {activity.status === 'ready' && activity.value.entries.length > 0 && (
+      {activity.status === 'ready' && entries.length === 0 && <Empty title="No activity yet">Moves, edits and decisions appear here.</Empty>}
+      {activity.status === 'ready' && entries.length > 0 && (
         <>
-          <p className="muted small">The {plural(activity.value.entries.length, 'latest event')}, newest first.</p>
+          <p className="muted small">The {plural(entries.length, 'latest event')}, newest first.</p>
           <ol className="activity">
-            {activity.value.entries.map((entry) => {
+            {entries.map((entry) => {
               const data = entry.data as Record<string, any>;
               const investorId = String(data.investorUserId ?? '');
               const investor = (
-                <a href={href('deals', dealId, 'investors', investorId)}>{activity.value.names.get(investorId) ?? investorId}</a>
+                <a href={href('deals', dealId, 'investors', investorId)}>{entry.investorName ?? investorId}</a>
               );
               let who: string | undefined;
               let what;
@@ -113,6 +113,18 @@ export function ActivityPage({ dealId }: { dealId: string }) {
               );
             })}
           </ol>
+          {older?.error && (
+            <p className="alert alert-error" role="alert">
+              {older.error}
+            </p>
+          )}
+          {hasMore && (
+            <div className="row-actions">
+              <button type="button" className="button" disabled={older?.loading} onClick={showOlder}>
+                {older?.loading ? 'Reading…' : 'Show older events'}
+              </button>
+            </div>
+          )}
         </>
       )}
     </section>

@@ -3,13 +3,12 @@
 // view's filters and sort (kept in the URL), so a deal of 10,000 investors renders a few dozen
 // cards at any moment. Cards can be selected and moved together; the last move can be undone.
 import { useCallback, useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
-import { api, consoleApi, type Card, type DealRow, type Money, type Step, type Workflow } from './api.ts';
+import { api, consoleApi, type Card, type DealRow, type Money, type RowParams, type Step, type Workflow } from './api.ts';
 import { BulkMoveDialog } from './BulkMoveDialog.tsx';
 import { DealHeader } from './DealHeader.tsx';
-import { exportRows } from './exportView.ts';
-import { FilterPanel, activeFilterCount, toRowParams, useViewFilters } from './filters.tsx';
+import { SelectionBar, ViewToolbar, useFilteredView } from './filters.tsx';
 import { daysSince, exactUtc, formatDays, formatMoney, formatTotals, plural } from './format.ts';
-import { navigate, useDebounced, useLoad } from './hooks.ts';
+import { navigate, useLoad } from './hooks.ts';
 import { InvestorDrawer } from './InvestorDrawer.tsx';
 import { MoveDialog } from './MoveDialog.tsx';
 import { UndoToast, type LastMove } from './UndoToast.tsx';
@@ -26,15 +25,13 @@ interface MoveRequest {
 }
 
 export function BoardPage({ dealId, investorUserId }: { dealId: string; investorUserId: string | undefined }) {
-  const [filters, update, clear] = useViewFilters();
-  const params = toRowParams({ ...filters, query: useDebounced(filters.query.trim()) });
-  const paramsKey = JSON.stringify(params);
+  const view = useFilteredView();
+  const { params, key: paramsKey, filtered } = view;
   const [version, setVersion] = useState(0);
   const [move, setMove] = useState<MoveRequest>();
   const [lastMove, setLastMove] = useState<LastMove>();
   const [selected, setSelected] = useState<Map<string, Card>>(() => new Map());
   const [bulk, setBulk] = useState(false);
-  const [exporting, setExporting] = useState<string>();
   const [meta, reloadMeta] = useLoad(() => Promise.all([api.deal(dealId), api.workflow(dealId)]), [dealId]);
   const [overall] = useLoad(() => consoleApi.rows(dealId, { ...params, limit: 1 }), [dealId, paramsKey, version]);
 
@@ -56,62 +53,16 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
   if (meta.status === 'error') return <ErrorState error={meta.error} retry={reloadMeta} />;
   const [deal, workflow] = meta.value;
   const total = overall.status === 'ready' ? overall.value.total : undefined;
-  const filtered = params.query || Object.entries(params).some(([k, v]) => !['sort', 'order', 'query'].includes(k) && v !== undefined);
 
   return (
     <section className="board-page" aria-labelledby="board-title">
       <DealHeader dealId={dealId} name={deal.name} view="board" />
-      <FilterPanel filters={filters} update={update} clear={clear} showSort />
-      {params.stepId && (
-        <p className="muted small">
-          Showing {workflow.steps.find((s) => s.id === params.stepId)?.label ?? params.stepId} only.{' '}
-          <button type="button" className="link-button" onClick={() => update({ step: '' })}>
-            Show every step
-          </button>
-        </p>
-      )}
-      <div className="toolbar">
-        <span className="muted" aria-live="polite" id="board-title">
-          {total === undefined
-            ? '\u00a0'
-            : filtered
-              ? params.query && activeFilterCount(filters) === 0
-                ? `${plural(total, 'investor')} ${total === 1 ? 'matches' : 'match'} “${params.query}” in ${deal.name}`
-                : `${plural(total, 'investor')} of ${deal.name} ${total === 1 ? 'matches' : 'match'} the filters`
-              : `${plural(total, 'investor')} in ${deal.name}`}
-        </span>
-        <span className="toolbar-actions">
-          <a className="button" href={`#/investors/import?deal=${encodeURIComponent(dealId)}`}>
-            Import investors
-          </a>
-          <button
-            type="button"
-            className="button"
-            disabled={!!exporting}
-            onClick={async () => {
-              setExporting('Exporting…');
-              try {
-                await exportRows(dealId, deal.name, workflow, params, (n) => setExporting(`Exporting… ${n}`));
-              } finally {
-                setExporting(undefined);
-              }
-            }}
-          >
-            {exporting ?? 'Export CSV'}
-          </button>
-        </span>
-      </div>
-      {selected.size > 0 && (
-        <div className="bulk-bar" role="region" aria-label="Selection">
-          <strong>{plural(selected.size, 'investor')} selected</strong>
-          <button type="button" className="button button-primary" onClick={() => setBulk(true)}>
-            Move selected…
-          </button>
-          <button type="button" className="button" onClick={() => setSelected(new Map())}>
-            Clear selection
-          </button>
-        </div>
-      )}
+      <ViewToolbar view={view} dealId={dealId} dealName={deal.name} workflow={workflow} total={total} titleId="board-title">
+        <a className="button" href={`#/investors/import?deal=${encodeURIComponent(dealId)}`}>
+          Import investors
+        </a>
+      </ViewToolbar>
+      <SelectionBar count={selected.size} onMove={() => setBulk(true)} onClear={() => setSelected(new Map())} />
       {lastMove && <UndoToast dealId={dealId} move={lastMove} onDone={() => (setLastMove(undefined), refresh())} onUndone={refresh} />}
       {workflow.steps.length === 0 ? (
         <Empty title="This deal has no workflow yet">
@@ -183,7 +134,7 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
 interface ColumnProps {
   dealId: string;
   step: Step;
-  params: ReturnType<typeof toRowParams>;
+  params: RowParams;
   filtered: boolean;
   workflow: Workflow;
   selected: Map<string, Card>;

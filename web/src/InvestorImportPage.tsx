@@ -1,10 +1,12 @@
-// Import investors from a CSV: parsed in the browser (csv-parse), previewed with each row's
-// problems, then written one PUT /investors/{id} per row (create or update: an upsert), with a
-// summary of what was created, updated and refused. Columns: id, forename, surname, email,
-// kyc_level, classifications (separated by ";"), status.
+// Import investors from a CSV: parsed in the browser (csv-parse) from the columns staff keep (id,
+// forename, surname, email, kyc_level, classifications separated by ";", status), then handed to
+// the service's import API (POST /investors/import, NDJSON): a dry run (?dryRun=true) gives the
+// preview's per-row outcome and errors, the import itself the per-row report and its summary. An
+// investor already in the directory keeps the members the file does not carry: those rows are built
+// on the stored entry (read for them alone) before the dry run that the preview shows.
 import { parse } from 'csv-parse/browser/esm/sync';
-import { useState } from 'react';
-import { ApiError, api, consoleApi, describeError } from './api.ts';
+import { useEffect, useState } from 'react';
+import { ApiError, api, consoleApi, describeError, type ImportReport, type InvestorRecord } from './api.ts';
 import { moveMany } from './bulk.ts';
 import { useHashQuery, useLoad } from './hooks.ts';
 import { plural } from './format.ts';
@@ -16,7 +18,48 @@ interface Row {
   problems: string[];
 }
 
-type Outcome = { line: number; id: string; result: 'created' | 'updated' } | { line: number; id: string; result: 'refused'; reason: string };
+type RecordWithId = InvestorRecord & { id: string };
+type ReportRow = ImportReport['rows'][number];
+
+/** The service's check of the rows that can be sent: the bodies to import and its dry-run report. */
+type Check = { status: 'checking' } | { status: 'error'; message: string } | { status: 'ready'; records: RecordWithId[]; report: ImportReport };
+
+const rowErrors = (r: ReportRow | undefined) => (r?.errors ?? []).map((e) => `${e.field}: ${e.detail}`).join('; ') || r?.problem?.detail || 'refused';
+
+/** Runs `work` over the items, `width` at a time. */
+async function inParallel<T, R>(items: T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await work(items[i]!);
+      }
+    }),
+  );
+  return results;
+}
+
+/**
+ * The bodies for the valid rows and the service's dry run of them. A first dry run tells which ids
+ * are in the directory already; those rows are rebuilt on the stored entry (so what the file does
+ * not carry is kept) and checked again.
+ */
+async function checkRows(rows: Row[]): Promise<{ records: RecordWithId[]; report: ImportReport }> {
+  let records = rows.map((r) => ({ id: r.input.id, ...toRecord(r.input) }));
+  let report = await consoleApi.importInvestors(records, true);
+  const existing = report.rows.filter((r) => r.outcome === 'updated' || r.outcome === 'unchanged').map((r) => r.row - 1);
+  if (existing.length > 0) {
+    const stored = await inParallel(existing, 4, (i) => consoleApi.getInvestor(rows[i]!.input.id).catch((e) => (e instanceof ApiError && e.status === 404 ? undefined : Promise.reject(e))));
+    records = [...records];
+    existing.forEach((i, k) => {
+      if (stored[k]) records[i] = { id: rows[i]!.input.id, ...toRecord(rows[i]!.input, stored[k]) };
+    });
+    report = await consoleApi.importInvestors(records, true);
+  }
+  return { records, report };
+}
 
 const HEADERS: Record<string, keyof InvestorInput> = {
   id: 'id',
@@ -36,6 +79,8 @@ const HEADERS: Record<string, keyof InvestorInput> = {
   classes: 'classifications',
   status: 'status',
 };
+
+const outcomeWords: Record<ReportRow['outcome'], string> = { created: 'new', updated: 'update', unchanged: 'no change', refused: 'refused' };
 
 export const SAMPLE = 'id,forename,surname,email,kyc_level,classifications\ninv-0001,Ada,Lovelace,ada@example.com,2,Professional\ninv-0002,Grace,Hopper,grace@example.com,1,Retail;Sophisticated\n';
 
@@ -69,7 +114,8 @@ export function InvestorImportPage() {
   const [text, setText] = useState('');
   const [parsed, setParsed] = useState<{ rows: Row[]; error?: string }>();
   const [progress, setProgress] = useState<number>();
-  const [outcomes, setOutcomes] = useState<Outcome[]>();
+  const [check, setCheck] = useState<Check>();
+  const [outcome, setOutcome] = useState<ImportReport | { failed: string }>();
   const [query] = useHashQuery();
   const [placement, setPlacement] = useState({ dealId: query.get('deal') ?? '', stepId: '' });
   const [placed, setPlaced] = useState<{ moved: number; refused: { id: string; message: string }[] }>();
@@ -80,40 +126,63 @@ export function InvestorImportPage() {
 
   const load = (content: string) => {
     setText(content);
-    setOutcomes(undefined);
+    setOutcome(undefined);
     setPlaced(undefined);
     setParsed(content.trim() ? parseInvestorCsv(content) : undefined);
   };
   const valid = parsed?.rows.filter((r) => r.problems.length === 0) ?? [];
   const invalid = parsed?.rows.filter((r) => r.problems.length > 0) ?? [];
+  const validKey = JSON.stringify(valid.map((r) => r.input));
+
+  // The service's dry run of the rows, shortly after the text stops changing.
+  useEffect(() => {
+    if (valid.length === 0) {
+      setCheck(undefined);
+      return;
+    }
+    let stale = false;
+    setCheck({ status: 'checking' });
+    const timer = setTimeout(() => {
+      checkRows(valid).then(
+        (checked) => !stale && setCheck({ status: 'ready', ...checked }),
+        (error) => !stale && setCheck({ status: 'error', message: describeError(error) }),
+      );
+    }, 300);
+    return () => {
+      stale = true;
+      clearTimeout(timer);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [validKey]);
+  const planned = check?.status === 'ready' ? check.report : undefined;
+  /** The dry run's row for a valid row of the file (the report counts the rows sent, from 1). */
+  const plannedRow = (row: Row) => planned?.rows[valid.indexOf(row)];
 
   async function run() {
-    const results: Outcome[] = [];
+    if (check?.status !== 'ready') return;
     setProgress(0);
-    for (const row of valid) {
-      try {
-        const existing = await consoleApi.getInvestor(row.input.id).catch((e) => (e instanceof ApiError && e.status === 404 ? undefined : Promise.reject(e)));
-        await consoleApi.putInvestor(row.input.id, toRecord(row.input, existing));
-        results.push({ line: row.line, id: row.input.id, result: existing ? 'updated' : 'created' });
-      } catch (error) {
-        results.push({ line: row.line, id: row.input.id, result: 'refused', reason: describeError(error) });
-      }
-      setProgress(results.length);
+    let report: ImportReport;
+    try {
+      report = await consoleApi.importInvestors(check.records, false);
+    } catch (error) {
+      setOutcome({ failed: describeError(error) });
+      setProgress(undefined);
+      return;
     }
-    setOutcomes(results);
+    setOutcome(report);
     const stepId = placement.stepId || entrySteps[0]?.id;
     if (placement.dealId && stepId) {
       // Place every imported investor on the deal's entry step, each on their own (one refusal
       // leaves the others placed).
-      const ids = results.filter((r) => r.result !== 'refused').map((r) => r.id);
-      setProgress(0);
+      const ids = report.rows.filter((r) => r.outcome !== 'refused' && r.id).map((r) => r.id!);
       const moves = await moveMany(placement.dealId, ids.map((id) => ({ investorUserId: id, targetStepId: stepId, data: {} })), setProgress);
       setPlaced({ moved: moves.filter((m) => m.ok).length, refused: moves.filter((m) => !m.ok).map((m) => ({ id: m.investorUserId, message: m.ok ? '' : m.message })) });
     }
     setProgress(undefined);
   }
 
-  const count = (result: Outcome['result']) => outcomes?.filter((o) => o.result === result).length ?? 0;
+  const report = outcome && 'rows' in outcome ? outcome : undefined;
+  const refusedRows = report?.rows.filter((r) => r.outcome === 'refused') ?? [];
 
   return (
     <section aria-labelledby="import-title">
@@ -145,12 +214,22 @@ export function InvestorImportPage() {
           {parsed.error}
         </p>
       )}
-      {parsed && !parsed.error && !outcomes && (
+      {parsed && !parsed.error && !outcome && (
         <div className="import-preview">
           <h2>Preview</h2>
           <p role="status">
             {plural(parsed.rows.length, 'row')}: {valid.length} ready to import{invalid.length > 0 ? `, ${invalid.length} with problems (left out)` : ''}.
           </p>
+          <p className="muted" data-testid="import-check" aria-live="polite">
+            {check?.status === 'checking' && 'The service is checking the rows…'}
+            {planned &&
+              `The service's check (nothing written yet): ${planned.summary.created} new, ${planned.summary.updated} to update, ${planned.summary.unchanged} unchanged, ${planned.summary.refused} refused.`}
+          </p>
+          {check?.status === 'error' && (
+            <p className="alert alert-error" role="alert">
+              The service could not check the rows: {check.message}
+            </p>
+          )}
           <div className="table-wrap" tabIndex={0} role="region" aria-label="Rows of the file">
             <table className="table import-table">
               <thead>
@@ -161,12 +240,15 @@ export function InvestorImportPage() {
                   <th scope="col">E-mail</th>
                   <th scope="col">KYC</th>
                   <th scope="col">Classes</th>
-                  <th scope="col">Problems</th>
+                  <th scope="col">Check</th>
                 </tr>
               </thead>
               <tbody>
-                {parsed.rows.slice(0, 200).map((r) => (
-                  <tr key={r.line} className={r.problems.length ? 'row-invalid' : undefined}>
+                {parsed.rows.slice(0, 200).map((r) => {
+                  const checked = r.problems.length === 0 ? plannedRow(r) : undefined;
+                  const problems = r.problems.length ? r.problems.join('; ') : checked?.outcome === 'refused' ? rowErrors(checked) : undefined;
+                  return (
+                  <tr key={r.line} className={problems ? 'row-invalid' : undefined}>
                     <td data-label="Line">{r.line}</td>
                     <td data-label="Id">{r.input.id}</td>
                     <td data-label="Name">
@@ -175,9 +257,10 @@ export function InvestorImportPage() {
                     <td data-label="E-mail">{r.input.email}</td>
                     <td data-label="KYC">{r.input.kycCheckLevel}</td>
                     <td data-label="Classes">{r.input.classifications}</td>
-                    <td data-label="Problems">{r.problems.length ? <span className="field-error">{r.problems.join('; ')}</span> : 'ok'}</td>
+                    <td data-label="Check">{problems ? <span className="field-error">{problems}</span> : checked ? outcomeWords[checked.outcome] : '…'}</td>
                   </tr>
-                ))}
+                  );
+                })}
               </tbody>
             </table>
           </div>
@@ -211,24 +294,42 @@ export function InvestorImportPage() {
               )}
             </div>
           </fieldset>
-          {progress !== undefined && (
-            <div className="progress" role="status">
-              <progress max={valid.length} value={progress} aria-label="Rows imported" /> {progress} of {valid.length}
-            </div>
-          )}
           <div className="row-actions">
-            <button type="button" className="button button-primary" disabled={valid.length === 0 || progress !== undefined} onClick={run}>
+            <button type="button" className="button button-primary" disabled={check?.status !== 'ready' || progress !== undefined} onClick={run}>
               Import {plural(valid.length, 'investor')}
             </button>
           </div>
         </div>
       )}
-      {outcomes && (
+      {progress !== undefined && (
+        <div className="progress" role="status">
+          {report ? (
+            <>
+              <progress max={report.rows.length - refusedRows.length} value={progress} aria-label="Investors placed in the deal" /> Placing in the deal: {progress} of {report.rows.length - refusedRows.length}
+            </>
+          ) : (
+            <>
+              <progress aria-label="Importing" /> Importing {plural(valid.length, 'investor')}…
+            </>
+          )}
+        </div>
+      )}
+      {outcome && 'failed' in outcome && (
+        <p className="alert alert-error" role="alert">
+          The import failed: {outcome.failed} Check the directory before importing again (rows the service had already handled stay as they were written).
+        </p>
+      )}
+      {report && (
         <div className="import-summary" data-testid="import-summary">
           <h2>Imported</h2>
           <p role="status">
-            {count('created')} created, {count('updated')} updated, {count('refused') + invalid.length} refused.
+            {report.summary.created} created, {report.summary.updated} updated, {report.summary.unchanged} unchanged, {report.summary.refused + invalid.length} refused.
           </p>
+          {report.error && (
+            <p className="alert alert-error" role="alert">
+              The import stopped after row {report.rows.length}: {report.error.detail}
+            </p>
+          )}
           {placed && (
             <p role="status">
               {placed.moved} placed in the deal{placed.refused.length > 0 ? `, ${placed.refused.length} not placed` : ''}.
@@ -243,20 +344,18 @@ export function InvestorImportPage() {
               ))}
             </ul>
           ) : null}
-          {(count('refused') > 0 || invalid.length > 0) && (
+          {(refusedRows.length > 0 || invalid.length > 0) && (
             <ul className="results">
               {invalid.map((r) => (
                 <li key={`i${r.line}`} className="result-refused">
                   Line {r.line}: {r.problems.join('; ')}
                 </li>
               ))}
-              {outcomes
-                .filter((o): o is Extract<Outcome, { result: 'refused' }> => o.result === 'refused')
-                .map((o) => (
-                  <li key={o.line} className="result-refused">
-                    Line {o.line} ({o.id}): {o.reason}
-                  </li>
-                ))}
+              {refusedRows.map((r) => (
+                <li key={r.row} className="result-refused">
+                  Line {valid[r.row - 1]?.line ?? '?'} ({r.id ?? 'no id'}): {rowErrors(r)}
+                </li>
+              ))}
             </ul>
           )}
           <div className="row-actions">

@@ -1,27 +1,24 @@
-// A deal's investors as a table: the board's filters (same URL query), sortable columns, paging,
+// A deal's investors as a table: the board's filters (filters.tsx, the same URL query), sortable columns, paging,
 // selection for a move together, and export of the view.
 import { useState } from 'react';
 import { api, consoleApi, type DealRow } from './api.ts';
 import { BulkMoveDialog } from './BulkMoveDialog.tsx';
 import { DealHeader } from './DealHeader.tsx';
-import { exportRows } from './exportView.ts';
-import { FilterPanel, toRowParams, useViewFilters, type ViewFilters } from './filters.tsx';
+import { SelectionBar, ViewToolbar, useFilteredView, type ViewFilters } from './filters.tsx';
 import { daysSince, formatDays, formatMoney, plural } from './format.ts';
-import { href, useDebounced, useLoad } from './hooks.ts';
+import { href, useLoad } from './hooks.ts';
 import { Badge, Empty, ErrorState, Spinner, When, stepTone } from './ui.tsx';
 
 const LIMIT = 50;
 
 export function TablePage({ dealId }: { dealId: string }) {
-  const [filters, update, clear] = useViewFilters();
-  const params = toRowParams({ ...filters, query: useDebounced(filters.query.trim()) });
   const [page, setPage] = useState(1);
+  const view = useFilteredView(() => setPage(1));
+  const { filters, update, params, key } = view;
   const [version, setVersion] = useState(0);
   const [selected, setSelected] = useState<Map<string, DealRow>>(() => new Map());
   const [bulk, setBulk] = useState(false);
-  const [exporting, setExporting] = useState<string>();
   const [meta, reloadMeta] = useLoad(() => Promise.all([api.deal(dealId), api.workflow(dealId)]), [dealId]);
-  const key = JSON.stringify(params);
   const [rows, reloadRows] = useLoad(() => consoleApi.rows(dealId, { ...params, page, limit: LIMIT }), [dealId, key, page, version]);
 
   if (meta.status === 'loading') return <Spinner label="Loading the deal…" />;
@@ -33,7 +30,7 @@ export function TablePage({ dealId }: { dealId: string }) {
   const sortState = (sort: ViewFilters['sort']) => (filters.sort === sort ? (filters.order === 'asc' ? 'ascending' : 'descending') : 'none');
   const SortHeader = ({ sort, label, className }: { sort: ViewFilters['sort']; label: string; className?: string }) => (
     <th scope="col" aria-sort={sortState(sort)} className={className}>
-      <button type="button" className="sort-button" onClick={() => (setPage(1), sortBy(sort))}>
+      <button type="button" className="sort-button" onClick={() => sortBy(sort)}>
         {label}
         <span aria-hidden="true">{filters.sort === sort ? (filters.order === 'asc' ? ' ▲' : ' ▼') : ''}</span>
       </button>
@@ -45,40 +42,8 @@ export function TablePage({ dealId }: { dealId: string }) {
   return (
     <section aria-labelledby="table-title">
       <DealHeader dealId={dealId} name={deal.name} view="table" />
-      <FilterPanel filters={filters} update={(patch) => (setPage(1), update(patch))} clear={clear} showSort />
-      <div className="toolbar">
-        <span className="muted" id="table-title" aria-live="polite">
-          {rows.status === 'ready' ? `${plural(rows.value.total, 'investor')} in ${deal.name}` : '\u00a0'}
-        </span>
-        <span className="toolbar-actions">
-          <button
-            type="button"
-            className="button"
-            disabled={!!exporting}
-            onClick={async () => {
-              setExporting('Exporting…');
-              try {
-                await exportRows(dealId, deal.name, workflow, params, (n) => setExporting(`Exporting… ${n}`));
-              } finally {
-                setExporting(undefined);
-              }
-            }}
-          >
-            {exporting ?? 'Export CSV'}
-          </button>
-        </span>
-      </div>
-      {selected.size > 0 && (
-        <div className="bulk-bar" role="region" aria-label="Selection">
-          <strong>{plural(selected.size, 'investor')} selected</strong>
-          <button type="button" className="button button-primary" onClick={() => setBulk(true)}>
-            Move selected…
-          </button>
-          <button type="button" className="button" onClick={() => setSelected(new Map())}>
-            Clear selection
-          </button>
-        </div>
-      )}
+      <ViewToolbar view={view} dealId={dealId} dealName={deal.name} workflow={workflow} total={rows.status === 'ready' ? rows.value.total : undefined} titleId="table-title" />
+      <SelectionBar count={selected.size} onMove={() => setBulk(true)} onClear={() => setSelected(new Map())} />
       {rows.status === 'loading' && <Spinner />}
       {rows.status === 'error' && <ErrorState error={rows.error} retry={reloadRows} />}
       {rows.status === 'ready' && rows.value.output.length === 0 && <Empty title="No investor matches">Change or clear the filters.</Empty>}

@@ -320,6 +320,10 @@ function StepEditor({ step, index, count, doc, problems, onChange, onMove, onRem
   const id = (what: string) => `step-${index}-${what}`;
   const outgoing = doc.links.filter((l) => l.fromStepId === step.id);
   const candidates = doc.steps.filter((s) => s.id !== step.id && !outgoing.some((l) => l.toStepId === s.id));
+  // Chosen, then added with the button: a select that acted on change would add a link for every
+  // arrow key pressed on it.
+  const [linkTo, setLinkTo] = useState('');
+  const target = candidates.some((s) => s.id === linkTo) ? linkTo : '';
   const fields = step.stepFields;
   const requirements = step.requirements ?? [];
   const triggers = step.triggers ?? [];
@@ -509,21 +513,31 @@ function StepEditor({ step, index, count, doc, problems, onChange, onMove, onRem
           {outgoing.length === 0 && <li className="muted small">No next step: investors end here.</li>}
         </ul>
         {candidates.length > 0 && (
-          <label className="field">
-            <span className="field-label">Add a link to</span>
-            <select
-              value=""
-              aria-label={`Add a link from ${step.label} to`}
-              onChange={(e) => e.target.value && onLinks([...doc.links, { fromStepId: step.id, toStepId: e.target.value }])}
+          <div className="link-adder">
+            <label className="field">
+              <span className="field-label">Add a link to</span>
+              <select value={target} aria-label={`Add a link from ${step.label} to`} onChange={(e) => setLinkTo(e.target.value)}>
+                <option value="">Choose a step…</option>
+                {candidates.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button
+              type="button"
+              className="button"
+              disabled={!target}
+              aria-label={target ? `Add the link from ${step.label} to ${label(target)}` : `Add the link from ${step.label}`}
+              onClick={() => {
+                onLinks([...doc.links, { fromStepId: step.id, toStepId: target }]);
+                setLinkTo('');
+              }}
             >
-              <option value="">Choose a step…</option>
-              {candidates.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.label}
-                </option>
-              ))}
-            </select>
-          </label>
+              Add link
+            </button>
+          </div>
         )}
       </fieldset>
     </li>

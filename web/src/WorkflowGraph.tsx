@@ -122,6 +122,10 @@ export function WorkflowGraph({ steps, label, columns, stepHref, flagged, height
   };
 
   if (!placed) return <p className="muted">The graph cannot be drawn until the links are valid.</p>;
+  // Links stay visible when a wide workflow is fitted small: at least 1.2 px wide on screen, with
+  // arrowheads of at least 7 px (sizes in the graph's units, which the zoom scales).
+  const stroke = Math.max(1.6, 1.2 / view.scale);
+  const arrow = Math.max(11, 7 / view.scale);
   return (
     <div className="graph-frame">
       <div className="graph-controls" role="group" aria-label="Zoom">
@@ -160,13 +164,13 @@ export function WorkflowGraph({ steps, label, columns, stepHref, flagged, height
       >
         <svg className="graph" width="100%" height="100%" aria-label={label} role="group">
           <defs>
-            <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+            <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth={arrow} markerHeight={arrow} orient="auto-start-reverse">
               <path d="M0,0 L10,5 L0,10 z" className="graph-arrow" />
             </marker>
           </defs>
           <g transform={`translate(${view.x},${view.y}) scale(${view.scale})`}>
             {placed.edges.map((edge) => (
-              <path key={edge.id} d={path(edge.points)} className="graph-edge" markerEnd="url(#arrow)" />
+              <path key={edge.id} d={path(edge.points)} className="graph-edge" style={{ strokeWidth: stroke }} data-edge={edge.id} markerEnd="url(#arrow)" />
             ))}
             {placed.nodes.map(({ step, x, y, height }) => {
               const column = columns?.get(step.id);

@@ -87,6 +87,16 @@ export const setUnauthenticatedHandler = (handler: () => void) => {
   onUnauthenticated = handler;
 };
 
+/** A body sent as it is, with its media type (a file for an import route), rather than as JSON. */
+export class RawBody {
+  readonly type: string;
+  readonly text: string;
+  constructor(type: string, text: string) {
+    this.type = type;
+    this.text = text;
+  }
+}
+
 export async function call<T>(method: string, path: string, body?: unknown, token = tokenStore.get()): Promise<T> {
   let response: Response;
   try {
@@ -94,9 +104,9 @@ export async function call<T>(method: string, path: string, body?: unknown, toke
       method,
       headers: {
         ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(body !== undefined ? { 'content-type': body instanceof RawBody ? body.type : 'application/json' } : {}),
       },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(body !== undefined ? { body: body instanceof RawBody ? body.text : JSON.stringify(body) } : {}),
     });
   } catch {
     throw new ApiError(0, { title: 'Network error', detail: 'The service does not answer. Check that it is running, then retry.' });
@@ -200,6 +210,7 @@ export type Subscription = Ok<'listSubscriptions'>['output'][number];
 
 /** The investor directory entry as PUT /investors/{id} takes it (the document's Investor without its id). */
 export type InvestorRecord = Omit<components['schemas']['Investor'], 'id'>;
+export type ImportReport = Ok<'importInvestors'>;
 
 /** The console's calls beyond the first screens': set up deals, workflows and investors, run them. */
 export const consoleApi = {
@@ -215,10 +226,13 @@ export const consoleApi = {
   dealRecord: (dealId: string) => call<{ id: string; name: string; description: string | null; currency: string | null }>('GET', `/deals/deal/${enc(dealId)}`),
   putWorkflow: (dealId: string, body: WorkflowDocument) => call<Workflow>('PUT', `/deals/deal/${enc(dealId)}/workflow`, body),
   checkWorkflow: (dealId: string, body: WorkflowDocument) => call<WorkflowCheck>('POST', `/back-office/deals/${enc(dealId)}/workflow/check`, body),
+  /** POST /investors/import with one PUT /investors body plus "id" per NDJSON line: the service's per-row report. */
+  importInvestors: (records: (InvestorRecord & { id: string })[], dryRun: boolean) =>
+    call<ImportReport>('POST', `/investors/import${qs({ dryRun: dryRun || undefined })}`, new RawBody('application/x-ndjson', records.map((r) => JSON.stringify(r)).join('\n') + '\n')),
   getInvestor: (id: string) => call<InvestorRecord & { id: string }>('GET', `/investors/${enc(id)}`),
   putInvestor: (id: string, body: InvestorRecord) => call<InvestorRecord & { id: string }>('PUT', `/investors/${enc(id)}`, body),
-  feed: (dealId: string, after: number, limit = 100) =>
-    call<{ output: FeedEntry[]; lastSequence: number; hasMore: boolean }>('GET', `/deals/deal/${enc(dealId)}/events${qs({ after, limit })}`),
+  activity: (dealId: string, before?: number, limit = 50) =>
+    call<{ output: (FeedEntry & { investorName: string | null })[]; hasMore: boolean }>('GET', `/back-office/deals/${enc(dealId)}/activity${qs({ before, limit })}`),
   deliveries: (status: string | undefined, page: number) => call<Page<Delivery>>('GET', `/webhooks/deliveries${qs({ status, page, limit: 50 })}`),
   retryDelivery: (id: string) => call<Delivery>('POST', `/webhooks/deliveries/${enc(id)}/retry`),
   subscriptions: (params: { investor_id?: string; asset_id?: string; page: number }) =>

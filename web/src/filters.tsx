@@ -1,8 +1,12 @@
 // The board's and the table's filters and sort, kept in the URL's query (#/deals/d1?currency=EUR),
-// so a filtered view can be shared; the same filters drive the export.
-import { useState } from 'react';
-import type { RowParams } from './api.ts';
-import { useHashQuery } from './hooks.ts';
+// so a filtered view can be shared; the same filters drive the export. Both pages use this one
+// implementation: the hook (useFilteredView), the panel, the toolbar with the count and the export,
+// and the selection bar.
+import { useState, type ReactNode } from 'react';
+import type { RowParams, Workflow } from './api.ts';
+import { exportRows } from './exportView.ts';
+import { plural } from './format.ts';
+import { useDebounced, useHashQuery } from './hooks.ts';
 
 export interface ViewFilters {
   /** One step only (the graph's steps link here). */
@@ -61,6 +65,98 @@ export function toRowParams(f: ViewFilters): RowParams {
     sort: f.sort,
     order: f.order,
   };
+}
+
+/** A view of a deal: the filters in the URL, and the parameters of the rows endpoint (search debounced). */
+export interface FilteredView {
+  filters: ViewFilters;
+  update: (patch: Partial<ViewFilters>) => void;
+  clear: () => void;
+  params: RowParams;
+  /** Changes when the rows to show change: a dependency for loads. */
+  key: string;
+  /** A filter or a search narrows the view. */
+  filtered: boolean;
+}
+
+/** The board's and the table's view; `onChange` runs on every change of the filters (the table goes back to page 1). */
+export function useFilteredView(onChange?: () => void): FilteredView {
+  const [filters, setFilters, clearFilters] = useViewFilters();
+  const params = toRowParams({ ...filters, query: useDebounced(filters.query.trim()) });
+  const filtered = Object.entries(params).some(([k, v]) => !['sort', 'order'].includes(k) && v !== undefined);
+  return {
+    filters,
+    update: (patch) => (onChange?.(), setFilters(patch)),
+    clear: () => (onChange?.(), clearFilters()),
+    params,
+    key: JSON.stringify(params),
+    filtered,
+  };
+}
+
+/** "12 investors of Acme match the filters", in the words of the view. */
+export function viewSummary(view: FilteredView, total: number, dealName: string): string {
+  if (!view.filtered) return `${plural(total, 'investor')} in ${dealName}`;
+  if (view.params.query && activeFilterCount(view.filters) === 0) return `${plural(total, 'investor')} ${total === 1 ? 'matches' : 'match'} “${view.params.query}” in ${dealName}`;
+  return `${plural(total, 'investor')} of ${dealName} ${total === 1 ? 'matches' : 'match'} the filters`;
+}
+
+/** The filters, the one-step notice, the count of the view and its export (plus the page's own actions). */
+export function ViewToolbar({ view, dealId, dealName, workflow, total, titleId, children }: { view: FilteredView; dealId: string; dealName: string; workflow: Workflow; total: number | undefined; titleId: string; children?: ReactNode }) {
+  const [exporting, setExporting] = useState<string>();
+  const stepId = view.params.stepId;
+  return (
+    <>
+      <FilterPanel filters={view.filters} update={view.update} clear={view.clear} showSort />
+      {stepId && (
+        <p className="muted small">
+          Showing {workflow.steps.find((s) => s.id === stepId)?.label ?? stepId} only.{' '}
+          <button type="button" className="link-button" onClick={() => view.update({ step: '' })}>
+            Show every step
+          </button>
+        </p>
+      )}
+      <div className="toolbar">
+        <span className="muted" aria-live="polite" id={titleId}>
+          {total === undefined ? '\u00a0' : viewSummary(view, total, dealName)}
+        </span>
+        <span className="toolbar-actions">
+          {children}
+          <button
+            type="button"
+            className="button"
+            disabled={!!exporting}
+            onClick={async () => {
+              setExporting('Exporting…');
+              try {
+                await exportRows(dealId, dealName, workflow, view.params, (n) => setExporting(`Exporting… ${n}`));
+              } finally {
+                setExporting(undefined);
+              }
+            }}
+          >
+            {exporting ?? 'Export CSV'}
+          </button>
+        </span>
+      </div>
+    </>
+  );
+}
+
+/** The bar shown while investors are selected (cards or rows): move them together, or clear. */
+export function SelectionBar({ count, onMove, onClear }: { count: number; onMove: () => void; onClear: () => void }) {
+  if (count === 0) return null;
+  return (
+    <div className="bulk-bar" role="region" aria-label="Selection">
+      <strong>{plural(count, 'investor')} selected</strong>
+      <button type="button" className="button button-primary" onClick={onMove}>
+        Move selected…
+      </button>
+      <button type="button" className="button" onClick={onClear}>
+        Clear selection
+      </button>
+    </div>
+  );
 }
 
 export const activeFilterCount = (f: ViewFilters) =>
