@@ -210,3 +210,10 @@ export async function findCheckpoint(db: Kysely<DB>, number: number): Promise<Ch
   const { rows } = await sql<CheckpointRow>`select ${checkpointColumns} from audit_checkpoints where number = ${number}`.execute(db);
   return rows[0] && toCheckpoint(rows[0]);
 }
+
+/** How many entries sort after `after` (all when null): those no checkpoint covers yet. */
+export async function countEntriesAfter(db: Kysely<DB>, after: FeedKey | null): Promise<number> {
+  const lower = after ? sql`(xid, position) > (${after.xid}::xid8, ${after.position}::bigint)` : sql`true`;
+  const { rows } = await sql<{ n: string }>`select count(*) as n from audit_log where ${lower}`.execute(db);
+  return Number(rows[0]!.n);
+}

@@ -1,6 +1,7 @@
 // Every route module of the authenticated API, registered in this order.
 import type { Api, AppContext } from '../app.ts';
 import { activeInvestorRoutes } from './active-investors.ts';
+import { auditRoutes } from './audit.ts';
 import { backOfficeRoutes } from './back-office.ts';
 import { bulkMoveRoutes } from './bulk-moves.ts';
 import { consoleRoutes } from './console.ts';
@@ -38,4 +39,5 @@ export const routes: RouteModule[] = [
   backOfficeRoutes,
   paymentRoutes,
   consoleRoutes,
+  auditRoutes,
 ];

@@ -49,6 +49,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   )`.execute(db);
   await sql`alter table journeys add column audit_seq bigint not null default 0, add column audit_head text`.execute(db);
   await sql`alter table workflows add column audit_seq bigint not null default 0, add column audit_head text`.execute(db);
+  // Set when the investor's personal data was replaced by a tombstone (erasure after retention).
+  await sql`alter table investors add column erased_at timestamptz(3)`.execute(db);
 
   await sql`create function refuse_history_change() returns trigger language plpgsql as $$
     begin
@@ -87,6 +89,7 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql.raw(`drop trigger ${table}_no_truncate on ${table}`).execute(db);
   }
   await sql`drop function refuse_history_change()`.execute(db);
+  await sql`alter table investors drop column erased_at`.execute(db);
   await sql`alter table workflows drop column audit_seq, drop column audit_head`.execute(db);
   await sql`alter table journeys drop column audit_seq, drop column audit_head`.execute(db);
   await sql`drop table audit_checkpoints`.execute(db);
