@@ -1010,7 +1010,7 @@ export interface paths {
         };
         /**
          * A deal’s audit entries in checkpoint order, with hashes and inclusion proofs
-         * @description Moves, edits, edit-request decisions and workflow changes of the deal; an entry not yet sealed has no inclusion proof.
+         * @description Moves, edits, edit-request decisions, reconciliation decisions and workflow changes of the deal; an entry not yet sealed has no inclusion proof.
          */
         get: operations["listDealAuditEntries"];
         put?: never;

@@ -26,9 +26,10 @@ export const journeyChain = (dealId: string, investorUserId: string) => `journey
 export const workflowChain = (dealId: string) => `workflow:${dealId}`;
 /** Chains whose head lives in `audit_heads` (rare writes: one row lock per chain is harmless). */
 export const TOKENS_CHAIN = 'tokens';
-export const subscriptionsChain = (dealId: string) => `subscriptions:${dealId}`;
-export const paymentsChain = 'payments';
 export const DIRECTORY_CHAIN = 'directory';
+/** One-entry chains: a booking, a reconciliation decision (no head to lock; checkpoints order them). */
+export const subscriptionChain = (subscriptionId: string) => `subscription:${subscriptionId}`;
+export const paymentDecisionChain = (decisionId: string) => `payment-decision:${decisionId}`;
 
 /**
  * What an entry proves. `change` names what changed by ids, step ids, amounts and field values, and
@@ -129,4 +130,23 @@ export function verifyInclusion(entryHashHex: string, index: number, treeSize: n
 /** A checkpoint's own hash, chaining it to the one before (so a dropped checkpoint shows). */
 export function checkpointHash(prevHash: string, checkpoint: { number: number; upToXid: string; upToPosition: string; size: number; root: string; sealedAt: string }): string {
   return sha256(Buffer.from(prevHash, 'hex'), Buffer.from(canonicalize(checkpoint)!, 'utf8')).toString('hex');
+}
+
+/** A reconciliation decision's entry: a chain of its own (`payment-decision:<id>`), like a booking's. */
+export function paymentDecisionAuditEntry(
+  d: { id: string; lineId: string; action: string; outcome: string | null; status: string; dealId?: string | null; investorUserId?: string | null; eventId?: string | null; reason?: string | null; by: string; at: Date },
+  allocations: { dealId: string; investorUserId: string; amount: string; currency: string }[],
+): HashedEntry {
+  return chainEntry({ seq: 0, hash: null }, {
+    chain: paymentDecisionChain(d.id),
+    type: 'payment-line.decided',
+    principal: d.by,
+    tokenId: null,
+    at: d.at.toISOString(),
+    change: JSON.parse(JSON.stringify({
+      decisionId: d.id, lineId: d.lineId, action: d.action, outcome: d.outcome, status: d.status, dealId: d.dealId ?? null,
+      investorUserId: d.investorUserId ?? null, eventId: d.eventId ?? null, reason: d.reason ?? null,
+      allocations: allocations.map(({ dealId, investorUserId, amount, currency }) => ({ dealId, investorUserId, amount, currency })),
+    })) as Record<string, unknown>,
+  });
 }

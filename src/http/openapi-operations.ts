@@ -111,7 +111,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   'GET /deals/deal/{dealId}/audit': {
     operationId: 'listDealAuditEntries',
-    description: 'Moves, edits, edit-request decisions and workflow changes of the deal; an entry not yet sealed has no inclusion proof.',
+    description: 'Moves, edits, edit-request decisions, reconciliation decisions and workflow changes of the deal; an entry not yet sealed has no inclusion proof.',
   },
   'POST /investors/{investorUserId}/erasure': {
     operationId: 'eraseInvestor',

@@ -3,7 +3,8 @@
 // transaction, so the entry commits with its change or not at all. An entry names the change by
 // ids, step ids, amounts and field values, never by directory personal data (names, e-mails).
 import type { Kysely } from 'kysely';
-import { DIRECTORY_CHAIN, TOKENS_CHAIN, journeyChain, workflowChain } from '../domain/audit.ts';
+import { chainEntry, DIRECTORY_CHAIN, type HashedEntry, subscriptionChain, TOKENS_CHAIN, journeyChain, workflowChain } from '../domain/audit.ts';
+import type { SubscriptionInput } from '../domain/subscription.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { Workflow } from '../domain/workflow.ts';
 import { appendToChain, appendToJourneyChain, appendToWorkflowChain } from '../store/audit.ts';
@@ -80,4 +81,22 @@ export async function recordTokenChange(
 
 export async function recordErasure(db: Kysely<DB>, principal: Principal, change: { investorUserId: string; lastEventAt: string | null; override: boolean; reason: string | null }, at: Date) {
   await appendToChain(db, { chain: DIRECTORY_CHAIN, type: 'investor.erased', ...who(principal), at: at.toISOString(), change: plain(change) });
+}
+
+/**
+ * A subscription booking's entry. It forms a chain of its own (`subscription:<id>`, one entry), so
+ * the booking stays one statement and takes no lock; the checkpoints order it among all others.
+ * The free-text description is left out (it may name a person).
+ */
+export function bookingAuditEntry(principal: Principal, id: string, s: SubscriptionInput, at: Date): HashedEntry {
+  return chainEntry({ seq: 0, hash: null }, {
+    chain: subscriptionChain(id),
+    type: 'subscription.booked',
+    ...who(principal),
+    at: at.toISOString(),
+    change: {
+      subscriptionId: id, assetId: s.assetId, investorUserId: s.investorId, units: s.units, pricePerUnit: s.pricePerUnit, total: s.total, fee: s.fee,
+      fundingSource: s.fundingSource, invoiceDate: s.invoiceDate, settlementDate: s.settlementDate, source: s.source, sourceId: s.sourceId,
+    },
+  });
 }

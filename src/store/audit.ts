@@ -14,11 +14,12 @@ export interface ChainHead {
  * The CTE `audit` inserting one hashed entry, for a statement that also writes the change. `xid` is
  * its feed key (a journey's `feed_xid`, so a journey's entries sort in the order of its moves).
  */
-export function auditInsertCte(entry: HashedEntry, dealId: string | null, xid: RawBuilder<unknown>) {
+export function auditInsertCte(entry: HashedEntry, dealId: string | null, xid: RawBuilder<unknown>, from: RawBuilder<unknown> = sql``) {
   return sql`audit as (
       insert into audit_log (chain, seq, xid, type, principal, token_id, at, change, deal_id, prev_hash, hash)
       select ${entry.chain}::text, ${entry.seq}::bigint, ${xid}, ${entry.type}::text, ${entry.principal}::text, ${entry.tokenId}::text,
         ${new Date(entry.at)}::timestamptz, ${JSON.stringify(entry.change)}::jsonb, ${dealId}::text, ${entry.prevHash}::text, ${entry.hash}::text
+      ${from}
       returning seq
     )`;
 }

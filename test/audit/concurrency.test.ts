@@ -77,7 +77,7 @@ describe('audit chains and checkpoints under concurrent moves (two instances)', 
 
     // The next checkpoint covers all of them (another session's open transaction may hold it back a moment).
     let report = await verifyAudit({ db });
-    for (let i = 0; i < 100 && report.unsealed > 0; i++) {
+    for (let i = 0; i < 1200 && report.unsealed > 0; i++) {
       await sealAll({ db, clock: systemClock });
       await new Promise((resolve) => setTimeout(resolve, 50));
       report = await verifyAudit({ db });
