@@ -186,8 +186,10 @@ describe('audit log', () => {
   });
 
   test('erasure: 409 during retention, override with a reason, tombstone in the directory, verify still passes', async () => {
-    const erased = await deal.addInvestor();
+    const erased = await deal.addInvestor({ forename: 'Grace', surname: 'Hopperzz' });
     await deal.move(erased, 'interest');
+    const search = async () => (await admin.get(`/deals/deal/${deal.dealId}/all-investor-workflows?query=hopperzz`)).body.output.length;
+    assert.equal(await search(), 1);
     await deal.move(erased, 'commitment', { committed_amount: '5000.00', currency: 'EUR' });
     const refused = expectProblem(await admin.post(`/investors/${erased}/erasure`, {}), 409);
     assert.match(refused.detail, /retained until \d{4}-\d\d-\d\dT.*5 years after their last event/);
@@ -201,6 +203,7 @@ describe('audit log', () => {
     assert.equal(entry.status, 200);
     assert.equal(entry.body.contact.fullName, 'Erased investor');
     assert.equal(entry.body.contact.contact.email, null);
+    assert.equal(await search(), 0, 'the name is gone from the search copies too');
     const journey = await admin.get(`/deals/deal/${deal.dealId}/investor-data/${erased}`);
     assert.equal(journey.body.journey[1].data.committed_amount, '5000.00', 'amounts stay');
     const again = await admin.post(`/investors/${erased}/erasure`);
