@@ -128,6 +128,9 @@ async function verifyIn(db: Kysely<DB>, options: { dealId?: string }): Promise<V
   }
   // A head with no entry at all: its whole chain is gone.
   for (const [chain, head] of recorded) return fail({ chain, seq: head.seq, detail: `the recorded head is entry ${head.seq} but the chain has no entry` });
+  // The events and revisions say what the entries recorded (a superuser's change to them shows here).
+  const history = await audit.findHistoryMismatch(db, options.dealId);
+  if (history) return fail(history);
 
   // Checkpoints: each covers exactly the entries after the one before, up to its bound.
   let prevKey: audit.FeedKey | null = null;

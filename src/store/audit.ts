@@ -218,3 +218,39 @@ export async function countEntriesAfter(db: Kysely<DB>, after: FeedKey | null): 
   const { rows } = await sql<{ n: string }>`select count(*) as n from audit_log where ${lower}`.execute(db);
   return Number(rows[0]!.n);
 }
+
+/**
+ * The first entry whose recorded change disagrees with the event history it describes: a move
+ * whose event (step, seq) or revision 1 differs, an edit whose revision (the n-th edit of an event
+ * is its revision n + 1) differs, or an event whose current data is not its newest revision.
+ * Undefined when they all agree.
+ */
+export async function findHistoryMismatch(db: Kysely<DB>, dealId?: string): Promise<{ chain: string; seq: number; detail: string } | undefined> {
+  const deal = (column: RawBuilder<unknown>) => (dealId === undefined ? sql`true` : sql`${column} = ${dealId}`);
+  const { rows } = await sql<{ chain: string; seq: string; detail: string }>`
+    with moved as (
+      select a.chain, a.seq, 'its event or the event''s first revision no longer says what the move recorded' as detail
+      from audit_log a
+      left join workflow_events e on e.id::text = a.change->>'eventId'
+      left join event_revisions r on r.event_id = e.id and r.revision = 1
+      where a.type = 'journey.moved' and ${deal(sql`a.deal_id`)}
+        and (e.id is null or e.to_step_id is distinct from a.change->>'toStepId' or e.seq::text is distinct from a.change->>'seq'
+          or r.data is distinct from a.change->'data')
+    ), edits as (
+      select a.chain, a.seq, a.change, row_number() over (partition by a.change->>'eventId' order by a.xid, a.position) + 1 as revision
+      from audit_log a where a.type = 'event.edited' and ${deal(sql`a.deal_id`)}
+    ), edited as (
+      select ed.chain, ed.seq, 'the event''s revision ' || ed.revision || ' no longer says what the edit recorded' as detail
+      from edits ed left join event_revisions r on r.event_id::text = ed.change->>'eventId' and r.revision = ed.revision
+      where r.data is distinct from ed.change->'newData'
+    ), cached as (
+      select a.chain, a.seq, 'the event''s current data is not its newest revision' as detail
+      from audit_log a join workflow_events e on e.id::text = a.change->>'eventId'
+      where a.type = 'journey.moved' and ${deal(sql`a.deal_id`)}
+        and e.data is distinct from (select r.data from event_revisions r where r.event_id = e.id order by r.revision desc limit 1)
+    )
+    -- The cache follows the revisions: a revision changed is reported as such before the cache that no longer matches it.
+    select chain, seq, detail from (select *, 0 as rank from moved union all select chain, seq, detail, 0 from edited union all select *, 1 from cached) m
+    order by rank, chain, seq limit 1`.execute(db);
+  return rows[0] && { chain: rows[0].chain, seq: Number(rows[0].seq), detail: rows[0].detail };
+}

@@ -144,6 +144,30 @@ describe('audit log', () => {
     assert.equal((await verify()).code, 0);
   });
 
+  test('verify names the entry whose event history a superuser changed: a revision, or the current data', async () => {
+    const chain = `journey:${deal.dealId}/${investor}`;
+    await behindTheBack('event_revisions', `update event_revisions set data = '{"committed_amount":"1.00","currency":"EUR"}' where event_id = '${commitment.id}' and revision = 2`);
+    const revision = await verify();
+    assert.equal(revision.code, 1, revision.output);
+    assert.match(revision.output, new RegExp(`MISMATCH at entry ${chain.replace(/[.]/g, '\\.')} #3: the event's revision 2 no longer says what the edit recorded`));
+    await behindTheBack('event_revisions', `update event_revisions set data = '{"committed_amount":"30000.00","currency":"EUR"}' where event_id = '${commitment.id}' and revision = 2`);
+    assert.equal((await verify()).code, 0);
+    await db().transaction().execute(async (trx) => {
+      await sql.raw(`alter table workflow_events disable trigger workflow_events_cache_only`).execute(trx);
+      await sql.raw(`update workflow_events set data = '{"committed_amount":"1.00","currency":"EUR"}' where id = '${commitment.id}'`).execute(trx);
+      await sql.raw(`alter table workflow_events enable trigger workflow_events_cache_only`).execute(trx);
+    });
+    const cache = await verify({ dealId: deal.dealId });
+    assert.equal(cache.code, 1, cache.output);
+    assert.match(cache.output, /#2: the event's current data is not its newest revision/);
+    await db().transaction().execute(async (trx) => {
+      await sql.raw(`alter table workflow_events disable trigger workflow_events_cache_only`).execute(trx);
+      await sql.raw(`update workflow_events set data = '{"committed_amount":"30000.00","currency":"EUR"}' where id = '${commitment.id}'`).execute(trx);
+      await sql.raw(`alter table workflow_events enable trigger workflow_events_cache_only`).execute(trx);
+    });
+    assert.equal((await verify()).code, 0);
+  });
+
   test('verify catches a whole entry deleted behind the service: in the middle, or the last of its chain', async () => {
     const chain = `journey:${deal.dealId}/${investor}`;
     const keep = await sql<Record<string, unknown>>`select * from audit_log where chain = ${chain} order by seq`.execute(db());
