@@ -49,9 +49,14 @@ export interface Sealer {
 
 /** Runs `sealAll` every `intervalMs` until stopped (in `serve` and in `dealflow worker`). */
 export function startSealer(deps: Pick<Deps, 'db' | 'clock'>, intervalMs: number, log: { warn(obj: object, msg: string): void }): Sealer {
-  let running: Promise<unknown> = Promise.resolve();
+  let running: Promise<unknown> | undefined;
   const tick = () => {
-    running = sealAll(deps).catch((err: unknown) => log.warn({ err }, 'sealing an audit checkpoint failed'));
+    if (running) return; // a long seal is still at work: the next tick starts after it
+    running = sealAll(deps)
+      .catch((err: unknown) => log.warn({ err }, 'sealing an audit checkpoint failed'))
+      .finally(() => {
+        running = undefined;
+      });
   };
   const timer = setInterval(tick, intervalMs);
   timer.unref();
