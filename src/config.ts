@@ -45,6 +45,10 @@ export interface Config {
   webhooksTimeoutMs: number;
   /** Pause of an idle dispatcher between scans for due deliveries. */
   webhooksPollMs: number;
+  /** How often `serve` and `dealflow worker` seal an audit checkpoint (README, "Audit"). */
+  auditSealIntervalMs: number;
+  /** Years after an investor's last event before their personal data may be erased. */
+  erasureRetentionYears: number;
 }
 
 export class ConfigError extends Error {
@@ -191,5 +195,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhooksDispatcher: oneOf(env, 'WEBHOOKS_DISPATCHER', ['on', 'off'] as const, 'on') === 'on',
     webhooksTimeoutMs: integer(env, 'WEBHOOKS_TIMEOUT_MS', 10_000, 100, 120_000),
     webhooksPollMs: integer(env, 'WEBHOOKS_POLL_MS', 1000, 10, 60_000),
+    auditSealIntervalMs: integer(env, 'AUDIT_SEAL_INTERVAL_MS', 10_000, 100, 86_400_000),
+    erasureRetentionYears: integer(env, 'ERASURE_RETENTION_YEARS', 5, 0, 100),
   };
 }

@@ -9,6 +9,7 @@ import { purgeExpiredKeys } from './operations/idempotency.ts';
 import { completeFirstRun } from './operations/first-run.ts';
 import { tryLines } from './try-lines.ts';
 import { createDispatcher, type Dispatcher } from './operations/webhook-dispatcher.ts';
+import { startSealer } from './operations/audit.ts';
 import { openDatabase } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
 
@@ -76,6 +77,9 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     if (firstRun.token) for (const line of tryLines(url, firstRun.token, firstRun.demo !== undefined)) print(line);
   }
 
+  // Audit checkpoints: every instance seals; the checkpoint number decides which one writes each.
+  const sealer = startSealer({ db, clock: systemClock }, config.auditSealIntervalMs, app.log.child({ component: 'audit' }));
+
   // Expired idempotency keys are already ignored; this only keeps the table small. Every instance
   // runs it; the deletes are idempotent.
   const purge = () =>
@@ -93,6 +97,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
       clearInterval(purgeTimer);
       await app.close(); // stops accepting, lets in-flight requests finish
       await dispatcher?.stop(); // lets attempts in flight finish (each bounded by the webhook timeout)
+      await sealer.stop();
       await unlisten();
       caches.close();
       await database.close();
@@ -149,9 +154,11 @@ export async function runWorkerUntilSignalled(config: Config): Promise<void> {
       log,
     });
     dispatcher.start();
+    const sealer = startSealer({ db: database.db, clock: systemClock }, config.auditSealIntervalMs, log.child({ component: 'audit' }));
     log.info({ database: database.kind }, 'dealflow worker delivering webhooks');
     await untilSignalled();
     await dispatcher.stop();
+    await sealer.stop();
   } finally {
     await database.close();
   }

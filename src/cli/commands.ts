@@ -8,6 +8,9 @@ import { runWorkerUntilSignalled, serveUntilSignalled } from '../main.ts';
 import { importHelp, runImport } from './import.ts';
 import { newUuid, systemClock } from '../operations/deps.ts';
 import { reconcileCommand } from './reconcile.ts';
+import { runVerify } from './verify.ts';
+import { SYSTEM_PRINCIPAL } from '../operations/audit-entries.ts';
+import { eraseInvestor } from '../operations/erasure.ts';
 import { seedDemo, seedScale } from '../operations/seed.ts';
 import { createToken, listTokens, revokeToken } from '../operations/tokens.ts';
 import { type Database, openDatabase } from '../store/database.ts';
@@ -53,6 +56,45 @@ export async function withDatabase<T>(config: Config, work: (database: Database)
 }
 
 export const commands: Record<string, Command> = {
+  verify: {
+    summary: 'recompute the audit chains and checkpoints; exit 1 at the first mismatch',
+    help: `dealflow verify [--deal <dealId>] [--seal]
+
+Recomputes every audit chain (with --deal: the deal's journeys and workflow) and every checkpoint:
+each entry's hash from the one before and its content, the heads kept on journeys and workflows,
+each checkpoint's Merkle root over exactly its entries. Prints the first entry that does not match
+and exits 1, or the counts and heads and exits 0.
+  --seal   first seal a checkpoint over the entries not covered yet (as the service does)`,
+    options: { deal: { type: 'string' }, seal: { type: 'boolean' } },
+    async run(config, values) {
+      const dealId = typeof values.deal === 'string' ? values.deal : undefined;
+      return withDatabase(config, ({ db }) => runVerify(db, { ...(dealId === undefined ? {} : { dealId }), seal: values.seal === true }, out));
+    },
+  },
+  erase: {
+    summary: "erase an investor's personal data from the directory (after retention)",
+    help: `dealflow erase investor <investorUserId> [--override-retention --reason <text>]
+
+Replaces the investor's names, e-mail, username and date of birth in the directory with a tombstone,
+keeping ids, events, amounts and the audit chains (which still verify). Refused while the retention
+period runs (ERASURE_RETENTION_YEARS, default 5, after the investor's last event) unless
+--override-retention with --reason (the legal basis).`,
+    options: { 'override-retention': { type: 'boolean' }, reason: { type: 'string' } },
+    async run(config, values, positionals) {
+      const [what, id] = positionals;
+      if (what !== 'investor' || !id) throw new AppError('validation', 'usage: dealflow erase investor <investorUserId>');
+      const erased = await withDatabase(config, ({ db }) =>
+        eraseInvestor(
+          { db, clock: systemClock, newId: newUuid },
+          SYSTEM_PRINCIPAL,
+          id,
+          { overrideRetention: values['override-retention'] === true, ...(typeof values.reason === 'string' ? { reason: values.reason } : {}) },
+          config.erasureRetentionYears,
+        ),
+      );
+      out(`Erased the personal data of investor ${erased.investorUserId} at ${erased.erasedAt}${erased.overrideRetention ? ' (before the end of retention, by override)' : ''}.`);
+    },
+  },
   serve: {
     summary: 'run the HTTP service (what npm start does)',
     help: `dealflow serve [--no-demo]
@@ -66,7 +108,7 @@ DATA_DIR; on its first run it creates an admin token and prints it once.
     },
   },
   worker: {
-    summary: 'deliver webhooks: the dispatcher alone, without the HTTP API',
+    summary: 'deliver webhooks and seal audit checkpoints, without the HTTP API',
     help: `dealflow worker
 
 Delivers the webhooks of step triggers from the outbox until stopped (SIGTERM or Ctrl-C). Any

@@ -105,4 +105,17 @@ export const operationDocs: Record<string, OperationDoc> = {
     operationId: 'getBackOfficeInvestor',
     description: "The investor drawer's summary: step, committed amount, payment reference, pending edit requests.",
   },
+  'GET /audit/checkpoints': {
+    operationId: 'listAuditCheckpoints',
+    description: 'Each checkpoint is an RFC 9162 Merkle root over the audit entries after the previous one, chained to it by hash: anchor the latest hash elsewhere.',
+  },
+  'GET /deals/deal/{dealId}/audit': {
+    operationId: 'listDealAuditEntries',
+    description: 'Moves, edits, edit-request decisions, reconciliation decisions and workflow changes of the deal; an entry not yet sealed has no inclusion proof.',
+  },
+  'POST /investors/{investorUserId}/erasure': {
+    operationId: 'eraseInvestor',
+    description: '409 while the retention period runs (ERASURE_RETENTION_YEARS after the last event) unless overrideRetention with a reason; ids, amounts and audit chains are kept.',
+    optionalBody: true,
+  },
 };

@@ -22,6 +22,7 @@ import { findEvent } from '../store/events.ts';
 import { findInvestor } from '../store/investors.ts';
 import { findJourney } from '../store/journeys.ts';
 import { findWorkflow } from '../store/workflows.ts';
+import { recordEditRequestDecided } from './audit-entries.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { editEvent } from './events.ts';
 import { jumpToStep } from './journeys.ts';
@@ -144,6 +145,7 @@ export async function decideEditRequest(
       editRequest: { ...decided },
       decidedByUserId: principal.userId,
     });
+    await recordEditRequestDecided(tx.db, principal, request, { status: decided.status, reason }, tx.clock());
     if (decision === 'approve') await applyApproval(tx, principal, request, reason);
     return decided;
   });

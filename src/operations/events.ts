@@ -4,6 +4,7 @@ import { forbidden, notFound } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import { loadEditFacts, writeEdit } from '../store/event-edits.ts';
 import { findEvent, listRevisions, publicEvent } from '../store/events.ts';
+import { chainEntry, journeyChain } from '../domain/audit.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { visibleRecord } from './investor-visibility.ts';
 import { capturedData } from './journeys.ts';
@@ -29,7 +30,7 @@ export async function editEvent(
     if (facts === 'stale') facts = await loadEditFacts(db, eventId);
     if (facts === 'stale') throw new Error(`the journey of event ${eventId} changed under its lock`);
     if (!facts) throw notFound('event', eventId);
-    const { event, earlier, step } = facts;
+    const { event, earlier, step, auditHead } = facts;
     if (!step) throw notFound('step', event.toStepId);
     const newData = new Map(Object.entries(data));
     checkEventEdit(step, new Map(Object.entries(event.data)), capturedData(earlier.map((d) => ({ data: d }))), newData);
@@ -49,7 +50,15 @@ export async function editEvent(
         editedAt: at.toISOString(),
       },
     );
-    await writeEdit(db, event, stored, { userId: principal.userId, at, reason: options.reason ?? null }, entry);
+    const audit = chainEntry(auditHead, {
+      chain: journeyChain(event.dealId, event.investorUserId),
+      type: 'event.edited',
+      principal: principal.userId,
+      tokenId: principal.tokenKey,
+      at: at.toISOString(),
+      change: { eventId, dealId: event.dealId, investorUserId: event.investorUserId, stepId: event.toStepId, oldData: event.data, newData: stored, reason: options.reason ?? null },
+    });
+    await writeEdit(db, event, stored, { userId: principal.userId, at, reason: options.reason ?? null }, entry, audit);
     return publicEvent({ ...event, data: stored });
   });
 }

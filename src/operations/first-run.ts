@@ -19,6 +19,7 @@ import { hasLiveAdminToken, revokeToken } from '../store/tokens.ts';
 import type { Deps } from './deps.ts';
 import { seedDemo } from './seed.ts';
 import { createToken } from './tokens.ts';
+import { recordTokenChange, SYSTEM_PRINCIPAL } from './audit-entries.ts';
 
 export const FIRST_RUN_TOKEN_NAME = 'first-run admin';
 
@@ -68,7 +69,7 @@ export async function completeFirstRun(deps: Deps, options: FirstRunOptions): Pr
 
 async function issueAndShowToken(db: Kysely<DB>, clock: () => Date, revoke: string | undefined, show: (line: string) => void) {
   const created = await db.transaction().execute(async (trx) => {
-    if (revoke !== undefined) await revokeToken(trx, revoke, clock());
+    if (revoke !== undefined && (await revokeToken(trx, revoke, clock()))) await recordTokenChange(trx, SYSTEM_PRINCIPAL, 'token.revoked', { id: revoke }, clock());
     const token = await createToken(trx, { name: FIRST_RUN_TOKEN_NAME, role: 'admin' }, clock());
     await firstRun.recordUnshownToken(trx, token.id, clock());
     return token;

@@ -4,6 +4,8 @@ import { AppError, forbidden, notFound } from '../domain/errors.ts';
 import { dataObject, type WorkflowEvent } from '../domain/event.ts';
 import { type JumpPlan, planJump } from '../domain/jump.ts';
 import { canActFor, type Principal } from '../domain/principal.ts';
+import { chainEntry, journeyChain } from '../domain/audit.ts';
+import type { ChainHead } from '../store/audit.ts';
 import { findDeal } from '../store/deals.ts';
 import type { Investor } from '../domain/investor.ts';
 import type { Workflow } from '../domain/workflow.ts';
@@ -43,7 +45,7 @@ async function dealNotFound(db: Kysely<DB>, dealId: string): Promise<AppError> {
 interface LoadedMove {
   workflow: Workflow;
   investor: Investor;
-  journey: { currentStepId: string | null; eventCount: number; created: boolean };
+  journey: { currentStepId: string | null; eventCount: number; created: boolean; auditHead: ChainHead };
   earlier: EarlierEvent[];
   pendingEditRequests: number;
 }
@@ -73,7 +75,7 @@ async function loadMove(tx: Deps, dealId: string, input: JumpInput): Promise<Loa
   let earlier = facts.events;
   if (!journey) {
     const locked = await lockJourney(db, key, { stepId: input.targetStepId, now: tx.clock(), newReference: generatePaymentReference, absent: true });
-    journey = { currentStepId: locked.currentStepId, eventCount: locked.eventCount, created: locked.created };
+    journey = { currentStepId: locked.currentStepId, eventCount: locked.eventCount, created: locked.created, auditHead: locked.auditHead ?? { seq: 0, hash: null } };
     earlier = locked.created ? [] : undefined;
   }
   earlier ??= (await listJourneyEvents(db, dealId, input.investorUserId)).map(({ toStepId, data }) => ({ toStepId, data }));
@@ -151,8 +153,17 @@ export async function jumpToStep(
       investorUserId: investor.id,
       seq: journey.eventCount + 1,
     };
-    // The outbox entry commits with the move, or not at all: both in one statement.
-    await writeMove(db, event, stepEnteredEntry(tx, { dealId, investorUserId: investor.id, event: publicEvent(event) }), record.reason ?? null);
+    // The audit entry chains to the head read under the journey lock; it, the outbox entry and the
+    // move commit together, in one statement.
+    const audit = chainEntry(journey.auditHead, {
+      chain: journeyChain(dealId, investor.id),
+      type: 'journey.moved',
+      principal: principal.userId,
+      tokenId: principal.tokenKey,
+      at: event.createdAt,
+      change: { eventId: event.id, dealId, investorUserId: investor.id, seq: event.seq, fromStepId: event.fromStepId, toStepId: event.toStepId, data: event.data },
+    });
+    await writeMove(db, event, stepEnteredEntry(tx, { dealId, investorUserId: investor.id, event: publicEvent(event) }), audit, record.reason ?? null);
     await bookOnCompletion(tx, principal, { dealId, investorUserId: investor.id, step: workflow.steps.find((s) => s.id === input.targetStepId), eventId: event.id, at: now });
     return publicEvent(event);
   });

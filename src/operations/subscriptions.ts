@@ -11,6 +11,7 @@ import type { Principal } from '../domain/principal.ts';
 import { settlesBeforeInvoice, type Subscription, type SubscriptionInput } from '../domain/subscription.ts';
 import { sqlState, SQLSTATE } from '../store/errors.ts';
 import * as subscriptions from '../store/subscriptions.ts';
+import { bookingAuditEntry } from './audit-entries.ts';
 import { inTransaction, type Deps } from './deps.ts';
 
 export async function createSubscription(deps: Deps, principal: Principal, input: SubscriptionInput): Promise<Subscription> {
@@ -37,6 +38,7 @@ export async function createSubscription(deps: Deps, principal: Principal, input
         tx.db,
         { ...input, id, createdByUserId: principal.userId, createdAt: tx.clock() },
         { id: tx.newId(), type: 'subscription.created', occurredAt: tx.clock(), dealId: null, stepIds: [] },
+        bookingAuditEntry(principal, id, input, tx.clock()),
       );
     } catch (err) {
       // The asset or investor went away between the statement's snapshot and its insert (no API deletes them today).

@@ -6,6 +6,7 @@ import { isRole, type Principal, type Role } from '../domain/principal.ts';
 import type { DB } from '../store/schema.ts';
 import { findInvestor } from '../store/investors.ts';
 import * as tokens from '../store/tokens.ts';
+import { recordTokenChange, SYSTEM_PRINCIPAL } from './audit-entries.ts';
 import { type Caches, invalidateLocally, publishInvalidation } from './caches.ts';
 
 export const API_KEY_PREFIX = 'dfk_';
@@ -29,7 +30,7 @@ export interface CreatedToken {
   token: string;
 }
 
-export async function createToken(db: Kysely<DB>, input: CreateTokenInput, now = new Date()): Promise<CreatedToken> {
+export async function createToken(db: Kysely<DB>, input: CreateTokenInput, now = new Date(), principal: Principal = SYSTEM_PRINCIPAL): Promise<CreatedToken> {
   if (!isRole(input.role)) throw new AppError('validation', `role must be admin or investor, got "${input.role}"`);
   if (input.role === 'investor' && !input.investorUserId) {
     throw new AppError('validation', 'an investor token needs the investor user id it is bound to');
@@ -46,7 +47,12 @@ export async function createToken(db: Kysely<DB>, input: CreateTokenInput, now =
   const token = API_KEY_PREFIX + randomBytes(32).toString('base64url');
   const id = randomUUID();
   const investorUserId = input.investorUserId ?? null;
-  await tokens.insertToken(db, { id, name, role: input.role, investorUserId, tokenHash: hashToken(token), createdAt: now });
+  // The token and its audit entry commit together (in the caller's transaction when there is one).
+  const write = async (trx: Kysely<DB>) => {
+    await tokens.insertToken(trx, { id, name, role: input.role, investorUserId, tokenHash: hashToken(token), createdAt: now });
+    await recordTokenChange(trx, principal, 'token.created', { id, role: input.role, investorUserId }, now);
+  };
+  await (db.isTransaction ? write(db) : db.transaction().execute(write));
   return { id, name, role: input.role, investorUserId, token };
 }
 
@@ -86,10 +92,11 @@ export async function authenticateApiKey(db: Kysely<DB>, token: string, now = ne
 export const listTokens = tokens.listTokens;
 
 /** Revokes a live token; every instance refuses it from the commit on (caches.ts). */
-export async function revokeToken(db: Kysely<DB>, id: string, now = new Date()): Promise<void> {
+export async function revokeToken(db: Kysely<DB>, id: string, now = new Date(), principal: Principal = SYSTEM_PRINCIPAL): Promise<void> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) throw new AppError('not-found', `no live token with id "${id}"`);
   const revoked = await db.transaction().execute(async (trx) => {
     if (!(await tokens.revokeToken(trx, id, now))) return false;
+    await recordTokenChange(trx, principal, 'token.revoked', { id }, now);
     await publishInvalidation(trx, { kind: 'token', tokenId: id });
     return true;
   });

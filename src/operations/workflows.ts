@@ -7,6 +7,7 @@ import type { Workflow } from '../domain/workflow.ts';
 import { findDeal } from '../store/deals.ts';
 import * as workflows from '../store/workflows.ts';
 import { invalidateLocally, publishInvalidation } from './caches.ts';
+import { recordWorkflowApplied, SYSTEM_PRINCIPAL } from './audit-entries.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { dealVisibleTo } from './investor-visibility.ts';
 import { checkStepTriggersOfWorkflow, listWorkflowStepTriggers, saveStepTriggers, type StepTriggerView, type WorkflowStepTriggersInput } from './step-triggers.ts';
@@ -82,6 +83,7 @@ export async function putWorkflow(
   dealId: string,
   doc: WorkflowDocument,
   triggers: WorkflowStepTriggersInput = [],
+  principal: Principal = SYSTEM_PRINCIPAL,
 ): Promise<{ workflow: WorkflowView; created: boolean }> {
   const checkedTriggers = checkStepTriggersOfWorkflow(triggers);
   const problems = [...workflowProblems(doc), ...checkedTriggers.errors];
@@ -107,6 +109,7 @@ export async function putWorkflow(
     if (notWritten.length > 0) throw conflict(`Step ids belong to another deal: ${notWritten.join(', ')}`, { stepIds: notWritten });
     await saveStepTriggers({ db, clock, newId }, dealId, checkedTriggers.steps);
     const saved = await workflows.findWorkflow(db, dealId);
+    await recordWorkflowApplied(db, principal, saved!, checkedTriggers.steps, clock());
     await publishInvalidation(db, { kind: 'workflow', dealId });
     return { workflow: await withTriggers({ db, clock, newId }, viewOf(saved!)), created: existing === undefined };
   });

@@ -1,6 +1,7 @@
 // Bulk writes for seeding: investors, journeys, events and their first revisions, many rows per
 // statement. Used by `dealflow seed`; the service itself writes one move at a time.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { chainEntry, type HashedEntry, journeyChain } from '../domain/audit.ts';
 import type { Investor } from '../domain/investor.ts';
 import type { StoredEvent } from './events.ts';
 import { investorColumns } from './investors.ts';
@@ -33,9 +34,26 @@ export interface SeededJourney {
   events: StoredEvent[];
 }
 
-/** Writes journeys (current step, event count, reference), their events, and revision 1 of each. */
+/** The audit chain of a seeded journey: one `journey.moved` entry per event, as a move writes it. */
+function seededChain(j: SeededJourney): HashedEntry[] {
+  const chain: HashedEntry[] = [];
+  for (const e of j.events) {
+    chain.push(chainEntry(chain.at(-1) ?? { seq: 0, hash: null }, {
+      chain: journeyChain(e.dealId, e.investorUserId),
+      type: 'journey.moved',
+      principal: e.createdByUserId,
+      tokenId: null,
+      at: e.createdAt,
+      change: { eventId: e.id, dealId: e.dealId, investorUserId: e.investorUserId, seq: e.seq, fromStepId: e.fromStepId, toStepId: e.toStepId, data: e.data },
+    }));
+  }
+  return chain;
+}
+
+/** Writes journeys (current step, event count, reference), their events, revision 1 of each, and their audit chains. */
 export async function insertJourneys(db: Kysely<DB>, journeys: SeededJourney[]): Promise<void> {
   const withEvents = journeys.filter((j) => j.events.length > 0);
+  const chains = new Map(withEvents.map((j) => [j, seededChain(j)]));
   await inBatches(withEvents, (batch) =>
     db
       .insertInto('journeys')
@@ -48,6 +66,8 @@ export async function insertJourneys(db: Kysely<DB>, journeys: SeededJourney[]):
           payment_reference: j.paymentReference,
           started_at: new Date(j.events[0]!.createdAt),
           moved_at: new Date(j.events.at(-1)!.createdAt),
+          audit_seq: String(j.events.length),
+          audit_head: chains.get(j)!.at(-1)!.hash,
         })),
       )
       .execute(),
@@ -85,5 +105,15 @@ export async function insertJourneys(db: Kysely<DB>, journeys: SeededJourney[]):
         })),
       )
       .execute(),
+  );
+  const entries = [...chains.values()].flat();
+  await inBatches(entries, (batch) =>
+    sql`insert into audit_log (chain, seq, xid, type, principal, token_id, at, change, deal_id, prev_hash, hash)
+      select e.chain, e.seq, pg_current_xact_id(), e.type, e.principal, e.token_id, e.at, e.change, e.deal_id, e.prev_hash, e.hash
+      from jsonb_to_recordset(${JSON.stringify(batch.map((a) => ({
+        chain: a.chain, seq: a.seq, type: a.type, principal: a.principal, token_id: a.tokenId, at: a.at, change: a.change,
+        deal_id: a.change.dealId, prev_hash: a.prevHash, hash: a.hash,
+      })))}::jsonb) as e(chain text, seq bigint, type text, principal text, token_id text, at timestamptz, change jsonb, deal_id text, prev_hash text, hash text)
+      order by e.chain, e.seq`.execute(db),
   );
 }

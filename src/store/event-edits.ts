@@ -3,6 +3,8 @@
 // entry.
 import { type Kysely, sql } from 'kysely';
 import type { Step, StepField, Requirement, StepType } from '../domain/workflow.ts';
+import type { HashedEntry } from '../domain/audit.ts';
+import { auditInsertCte, type ChainHead, toHead } from './audit.ts';
 import type { StoredEvent } from './events.ts';
 import { type OutboxEntryInput, outboxCtes } from './outbox.ts';
 import { prepared } from './prepared.ts';
@@ -16,6 +18,8 @@ export interface EditFacts {
   earlier: Record<string, string>[];
   /** The step the event entered (retired or not); undefined if it is gone. */
   step: Step | undefined;
+  /** The head of the journey's audit chain, current under the lock. */
+  auditHead: ChainHead;
 }
 
 /**
@@ -33,6 +37,7 @@ export async function loadEditFacts(db: Kysely<DB>, eventId: string): Promise<Ed
     };
     locked_version: string | null;
     seen_version: string | null;
+    audit: { seq: number; head: string | null } | null;
     earlier: Record<string, string>[];
     step: { id: string; label: string; type: string; fields: StepField[]; requirements: Requirement[]; form_id: string | null } | null;
   };
@@ -42,6 +47,8 @@ export async function loadEditFacts(db: Kysely<DB>, eventId: string): Promise<Ed
     select row_to_json(e) as event,
       (select xmin::text from journeys j where j.deal_id = e.deal_id and j.investor_user_id = e.investor_user_id for update) as locked_version,
       (select xmin::text from journeys j where j.deal_id = e.deal_id and j.investor_user_id = e.investor_user_id) as seen_version,
+      (select json_build_object('seq', audit_seq, 'head', audit_head) from journeys j
+        where j.deal_id = e.deal_id and j.investor_user_id = e.investor_user_id) as audit,
       (select coalesce(json_agg(w.data order by w.seq), '[]') from workflow_events w
         where w.deal_id = e.deal_id and w.investor_user_id = e.investor_user_id and w.seq < e.seq) as earlier,
       (select row_to_json(s) from (select id, label, type, fields, requirements, form_id from workflow_steps where id = e.to_step_id) s) as step
@@ -66,12 +73,16 @@ export async function loadEditFacts(db: Kysely<DB>, eventId: string): Promise<Ed
     step: row.step
       ? { id: row.step.id, label: row.step.label, type: row.step.type as StepType, stepFields: row.step.fields, requirements: row.step.requirements, formId: row.step.form_id }
       : undefined,
+    // Read from the statement's snapshot: current, since the row version agrees with the locked one.
+    auditHead: toHead(row.audit?.seq, row.audit?.head),
   };
 }
 
 /**
- * An edit's writes in one statement: the next revision, the event's current data, and the outbox
- * entry (its feed key at least the journey's last one). The caller holds the journey lock.
+ * An edit's writes in one statement: the next revision, the event's current data (a cache the
+ * history triggers let follow only a revision of the same transaction), the outbox entry (its feed
+ * key at least the journey's last one) and the audit entry with the journey's new head. The caller
+ * holds the journey lock.
  */
 export async function writeEdit(
   db: Kysely<DB>,
@@ -79,6 +90,7 @@ export async function writeEdit(
   data: Record<string, string>,
   by: { userId: string; at: Date; reason: string | null },
   entry: OutboxEntryInput,
+  audit: HashedEntry,
 ): Promise<void> {
   const json = JSON.stringify(data);
   await sql`${prepared('edit-write')}
@@ -89,9 +101,9 @@ export async function writeEdit(
     ), edited as (
       update workflow_events set data = ${json}::jsonb where id = ${event.id}::uuid
     ), journey as (
-      update journeys set feed_xid = greatest(pg_current_xact_id(), feed_xid)
+      update journeys set feed_xid = greatest(pg_current_xact_id(), feed_xid), audit_seq = ${audit.seq}, audit_head = ${audit.hash}
       where deal_id = ${event.dealId} and investor_user_id = ${event.investorUserId}
       returning feed_xid
-    ), ${outboxCtes(entry, sql`(select feed_xid from journey)`)}
+    ), ${auditInsertCte(audit, event.dealId, sql`(select feed_xid from journey)`)}, ${outboxCtes(entry, sql`(select feed_xid from journey)`)}
     select 1`.execute(db);
 }

@@ -10,6 +10,8 @@ export interface JourneyState {
   currentStepId: string | null;
   eventCount: number;
   paymentReference: string;
+  /** The head of the journey's audit chain (read where the row is locked). */
+  auditHead?: { seq: number; hash: string | null };
 }
 
 /** The journey row, unlocked; undefined when the investor has no event in the deal. */
@@ -79,12 +81,12 @@ export async function lockJourney(
 export async function selectForUpdate(db: Kysely<DB>, key: { dealId: string; investorUserId: string }) {
   const row = await db
     .selectFrom('journeys')
-    .select(['deal_id', 'investor_user_id', 'current_step_id', 'event_count', 'payment_reference'])
+    .select(['deal_id', 'investor_user_id', 'current_step_id', 'event_count', 'payment_reference', 'audit_seq', 'audit_head'])
     .where('deal_id', '=', key.dealId)
     .where('investor_user_id', '=', key.investorUserId)
     .forUpdate()
     .executeTakeFirst();
-  return row && toState(row);
+  return row && { ...toState(row), auditHead: { seq: Number(row.audit_seq), hash: row.audit_head } };
 }
 
 /** Removes a journey row that has no event (a first move that was refused). */

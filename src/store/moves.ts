@@ -3,6 +3,8 @@
 // entry with its deliveries.
 import { type Kysely, sql } from 'kysely';
 import type { Investor } from '../domain/investor.ts';
+import type { HashedEntry } from '../domain/audit.ts';
+import { auditInsertCte, type ChainHead, toHead } from './audit.ts';
 import type { StoredEvent } from './events.ts';
 import { toInvestor } from './investors.ts';
 import { type OutboxEntryInput, outboxCtes } from './outbox.ts';
@@ -20,7 +22,7 @@ export interface MoveFacts {
   workflowVersion: number | undefined;
   investor: Investor | undefined;
   /** The journey row, locked FOR UPDATE; undefined when the investor has no journey in the deal. */
-  journey: { currentStepId: string | null; eventCount: number } | undefined;
+  journey: { currentStepId: string | null; eventCount: number; auditHead: ChainHead } | undefined;
   /**
    * The journey's events, or undefined when they may be stale: the journey lock had to wait for
    * another transaction (a move, an edit) that changed the row after this statement's snapshot.
@@ -46,7 +48,7 @@ export async function loadMoveFacts(
   type Row = {
     workflow_version: number | null;
     investor: { id: string; remote_id: string; data_source: string; team_user_id: string | null; kyc_check_level: number | null; contact: unknown } | null;
-    journey: { current_step_id: string; event_count: number; row_version: string } | null;
+    journey: { current_step_id: string; event_count: number; row_version: string; audit_seq: number; audit_head: string | null } | null;
     seen_version: string | null;
     events: EarlierEvent[];
     pending: number;
@@ -56,7 +58,7 @@ export async function loadMoveFacts(
       (select version from workflows where deal_id = ${dealId} for share) as workflow_version,
       (select row_to_json(i) from (select id, remote_id, data_source, team_user_id, kyc_check_level, contact
         from investors where id = ${investorUserId}) i) as investor,
-      (select row_to_json(j) from (select current_step_id, event_count, xmin::text as row_version
+      (select row_to_json(j) from (select current_step_id, event_count, xmin::text as row_version, audit_seq, audit_head
         from journeys where deal_id = ${dealId} and investor_user_id = ${investorUserId} for update) j) as journey,
       (select xmin::text from journeys where deal_id = ${dealId} and investor_user_id = ${investorUserId}) as seen_version,
       (select coalesce(json_agg(json_build_object('toStepId', to_step_id, 'data', data) order by seq), '[]')
@@ -68,7 +70,7 @@ export async function loadMoveFacts(
   return {
     workflowVersion: row.workflow_version ?? undefined,
     investor: row.investor ? toInvestor(row.investor) : undefined,
-    journey: journey && { currentStepId: journey.event_count === 0 ? null : journey.current_step_id, eventCount: journey.event_count },
+    journey: journey && { currentStepId: journey.event_count === 0 ? null : journey.current_step_id, eventCount: journey.event_count, auditHead: toHead(journey.audit_seq, journey.audit_head) },
     events: journey && journey.row_version !== row.seen_version ? undefined : row.events,
     pendingEditRequests: row.pending,
   };
@@ -76,19 +78,27 @@ export async function loadMoveFacts(
 
 /**
  * A move's writes in one statement: the new event, its revision 1, the journey's position and
- * count, and the outbox entry (with its deliveries), whose feed key is at least the journey's last
- * one. The caller holds the journey lock.
+ * count, the outbox entry (with its deliveries), whose feed key is at least the journey's last
+ * one, and the audit entry (hashed from the head the load read under the lock) with the new head.
+ * The caller holds the journey lock.
  */
-export async function writeMove(db: Kysely<DB>, event: StoredEvent, entry: OutboxEntryInput, reason: string | null = null): Promise<void> {
+export async function writeMove(
+  db: Kysely<DB>,
+  event: StoredEvent,
+  entry: OutboxEntryInput,
+  audit: HashedEntry,
+  /** The reason on revision 1 (an approved withdrawal's decision); null for a plain move. */
+  reason: string | null = null,
+): Promise<void> {
   const data = JSON.stringify(event.data);
   const at = new Date(event.createdAt);
   await sql`${prepared('move-write')}
     with moved as (
       update journeys set current_step_id = ${event.toStepId}, event_count = ${event.seq}, moved_at = ${at}::timestamptz,
-        feed_xid = greatest(pg_current_xact_id(), feed_xid)
+        feed_xid = greatest(pg_current_xact_id(), feed_xid), audit_seq = ${audit.seq}, audit_head = ${audit.hash}
       where deal_id = ${event.dealId} and investor_user_id = ${event.investorUserId}
       returning feed_xid
-    ), event as (
+    ), ${auditInsertCte(audit, event.dealId, sql`(select feed_xid from moved)`)}, event as (
       insert into workflow_events (id, deal_id, investor_user_id, seq, from_step_id, to_step_id, data, created_by_user_id, created_at)
       values (${event.id}::uuid, ${event.dealId}, ${event.investorUserId}, ${event.seq}, ${event.fromStepId}::text, ${event.toStepId},
         ${data}::jsonb, ${event.createdByUserId}, ${at}::timestamptz)

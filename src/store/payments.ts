@@ -3,6 +3,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { PaymentDecisionAction, PaymentLineStatus, PaymentOutcome, StatementLine } from '../domain/payment-line.ts';
 import type { DB } from './schema.ts';
+import { paymentDecisionAuditEntry } from '../domain/audit.ts';
+import { auditInsertCte } from './audit.ts';
 
 export interface StoredStatement {
   id: string;
@@ -253,8 +255,10 @@ export async function recordDecision(
 ): Promise<void> {
   const allocations = d.allocations ?? [];
   const refusal = d.refusal === undefined || d.refusal === null ? null : JSON.stringify(d.refusal);
+  // The decision's audit entry, in the same statement (a chain of its own: no head, no lock).
+  const audit = paymentDecisionAuditEntry(d, allocations);
   await sql`
-    with line as (
+    with ${auditInsertCte(audit, d.dealId ?? null, sql`pg_current_xact_id()`)}, line as (
       update payment_lines set outcome = coalesce(${d.outcome}, outcome), status = ${d.status},
         deal_id = case when ${d.dealId !== undefined} then ${d.dealId ?? null} else deal_id end,
         investor_user_id = case when ${d.investorUserId !== undefined} then ${d.investorUserId ?? null} else investor_user_id end,

@@ -92,6 +92,9 @@ export interface JourneysTable {
   investor_full_name: Generated<string>;
   /** The feed key (xid8, as text) of the journey's last outbox entry (migration 0009). */
   feed_xid: Generated<string>;
+  /** The journey's audit chain head: its last entry's seq (0: none yet) and hash (migration 0014). */
+  audit_seq: Generated<string>;
+  audit_head: Generated<string | null>;
 }
 
 /** Journeys with an event per deal, in 16 rows per deal summed when read (migration 0008). */

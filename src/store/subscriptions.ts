@@ -3,6 +3,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { Subscription, SubscriptionInput } from '../domain/subscription.ts';
 import { type OutboxEntryInput, outboxCtes } from './outbox.ts';
+import type { HashedEntry } from '../domain/audit.ts';
+import { auditInsertCte } from './audit.ts';
 import { prepared } from './prepared.ts';
 import type { DB } from './schema.ts';
 
@@ -93,6 +95,8 @@ export async function insertSubscriptionWithEntry(
   db: Kysely<DB>,
   subscription: SubscriptionInput & { id: string; createdByUserId: string; createdAt: Date },
   entry: Omit<OutboxEntryInput, 'data'>,
+  /** The booking's audit entry (a chain of its own: it needs no head, so no lock), written only with the booking. */
+  audit?: HashedEntry,
 ): Promise<{ assetFound: boolean; investorFound: boolean; stored: Subscription | undefined }> {
   const s = subscription;
   // The payload as the API shows a subscription (toSubscription): amounts as decimal text.
@@ -116,7 +120,7 @@ export async function insertSubscriptionWithEntry(
       from asset, investor
       returning id, asset_id, investor_id, units, price_per_unit, total, fee, funding_source, invoice_date, settlement_date,
         source, source_id, description, created_by_user_id, created_at, (select currency from asset) as currency
-    ), ${outboxCtes({ ...entry, data: {} }, sql`pg_current_xact_id()`, { payload, source: sql`from inserted i` })}
+    ), ${outboxCtes({ ...entry, data: {} }, sql`pg_current_xact_id()`, { payload, source: sql`from inserted i` })}${audit ? sql`, ${auditInsertCte(audit, null, sql`pg_current_xact_id()`, sql`from inserted`)}` : sql``}
     select exists (select 1 from asset) as asset_found, exists (select 1 from investor) as investor_found,
       (select json_build_object('id', i.id, 'asset_id', i.asset_id::text, 'investor_id', i.investor_id, 'units', i.units::text,
         'price_per_unit', i.price_per_unit::text, 'total', i.total::text, 'fee', i.fee::text, 'funding_source', i.funding_source,

@@ -2,6 +2,7 @@
 import type { Api, AppContext } from '../app.ts';
 import { activeInvestorRoutes } from './active-investors.ts';
 import { activityRoutes } from './activity.ts';
+import { auditRoutes } from './audit.ts';
 import { backOfficeRoutes } from './back-office.ts';
 import { bulkMoveRoutes } from './bulk-moves.ts';
 import { consoleRoutes } from './console.ts';
@@ -40,4 +41,5 @@ export const routes: RouteModule[] = [
   paymentRoutes,
   consoleRoutes,
   activityRoutes,
+  auditRoutes,
 ];

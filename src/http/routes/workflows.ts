@@ -55,7 +55,7 @@ export function workflowRoutes(app: Api, ctx: AppContext) {
     },
     async (request, reply) => {
       const triggers = request.body.steps.map((step) => ({ id: step.id, triggers: step.triggers }));
-      const { workflow, created } = await putWorkflow(ctx, request.params.dealId, toDocument(request.body), triggers);
+      const { workflow, created } = await putWorkflow(ctx, request.params.dealId, toDocument(request.body), triggers, principalOf(request));
       return reply.code(created ? 201 : 200).send(workflow);
     },
   );

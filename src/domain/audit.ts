@@ -1,0 +1,152 @@
+// The audit log's proofs, pure: the canonical form of an entry (RFC 8785 JSON), the hash chain that
+// links an entry to the one before it in its chain, and the Merkle tree of a checkpoint (RFC 9162
+// section 2.1: leaf = SHA-256(0x00 ‖ entry hash), node = SHA-256(0x01 ‖ left ‖ right)) with its
+// inclusion proofs.
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+
+export const auditEntryTypes = [
+  'journey.moved',
+  'event.edited',
+  'edit-request.decided',
+  'subscription.booked',
+  'payment-line.decided',
+  'workflow.applied',
+  'token.created',
+  'token.revoked',
+  'investor.erased',
+] as const;
+export type AuditEntryType = (typeof auditEntryTypes)[number];
+
+/** The hash before a chain's first entry. */
+export const GENESIS = '0'.repeat(64);
+
+/** Chains where writes already take turns: a journey (its row lock), a workflow (its row lock). */
+export const journeyChain = (dealId: string, investorUserId: string) => `journey:${dealId}/${investorUserId}`;
+export const workflowChain = (dealId: string) => `workflow:${dealId}`;
+/** Chains whose head lives in `audit_heads` (rare writes: one row lock per chain is harmless). */
+export const TOKENS_CHAIN = 'tokens';
+export const DIRECTORY_CHAIN = 'directory';
+/** One-entry chains: a booking, a reconciliation decision (no head to lock; checkpoints order them). */
+export const subscriptionChain = (subscriptionId: string) => `subscription:${subscriptionId}`;
+export const paymentDecisionChain = (decisionId: string) => `payment-decision:${decisionId}`;
+
+/**
+ * What an entry proves. `change` names what changed by ids, step ids, amounts and field values, and
+ * never carries directory personal data (names, e-mails): those may have to be erased, and the
+ * chain must stay verifiable after.
+ */
+export interface AuditEntry {
+  chain: string;
+  seq: number;
+  type: AuditEntryType;
+  /** The user id the change is recorded under, and the token (API key id, or JWT key) that made it. */
+  principal: string;
+  tokenId: string | null;
+  at: string;
+  change: Record<string, unknown>;
+}
+
+export interface HashedEntry extends AuditEntry {
+  prevHash: string;
+  hash: string;
+}
+
+/** The bytes an entry's hash covers besides the previous hash: its RFC 8785 JSON. */
+export function canonicalEntry(entry: AuditEntry): string {
+  const { chain, seq, type, principal, tokenId, at, change } = entry;
+  return canonicalize({ chain, seq, type, principal, tokenId, at, change })!;
+}
+
+const sha256 = (...parts: Buffer[]) => {
+  const h = createHash('sha256');
+  for (const part of parts) h.update(part);
+  return h.digest();
+};
+
+/** SHA-256(previous hash ‖ canonical entry), hex. */
+export function entryHash(prevHash: string, entry: AuditEntry): string {
+  return sha256(Buffer.from(prevHash, 'hex'), Buffer.from(canonicalEntry(entry), 'utf8')).toString('hex');
+}
+
+/** The entry that follows a chain's head. */
+export function chainEntry(head: { seq: number; hash: string | null }, entry: Omit<AuditEntry, 'seq'>): HashedEntry {
+  const full: AuditEntry = { ...entry, seq: head.seq + 1 };
+  const prevHash = head.hash ?? GENESIS;
+  return { ...full, prevHash, hash: entryHash(prevHash, full) };
+}
+
+const leafHash = (entryHashHex: string) => sha256(Buffer.from([0]), Buffer.from(entryHashHex, 'hex'));
+const nodeHash = (left: Buffer, right: Buffer) => sha256(Buffer.from([1]), left, right);
+
+/** The largest power of two smaller than n (RFC 9162's split point), n > 1. */
+const split = (n: number) => 2 ** Math.floor(Math.log2(n - 1));
+
+function treeHash(leaves: Buffer[]): Buffer {
+  if (leaves.length === 0) return sha256();
+  if (leaves.length === 1) return leaves[0]!;
+  const k = split(leaves.length);
+  return nodeHash(treeHash(leaves.slice(0, k)), treeHash(leaves.slice(k)));
+}
+
+/** RFC 9162 MTH over the entries' hashes, in order. */
+export function merkleRoot(entryHashes: readonly string[]): string {
+  return treeHash(entryHashes.map(leafHash)).toString('hex');
+}
+
+/** RFC 9162 PATH(m, D[n]): the sibling hashes from leaf m up to the root. */
+export function inclusionProof(entryHashes: readonly string[], index: number): string[] {
+  const path = (m: number, leaves: Buffer[]): Buffer[] => {
+    if (leaves.length <= 1) return [];
+    const k = split(leaves.length);
+    return m < k
+      ? [...path(m, leaves.slice(0, k)), treeHash(leaves.slice(k))]
+      : [...path(m - k, leaves.slice(k)), treeHash(leaves.slice(0, k))];
+  };
+  return path(index, entryHashes.map(leafHash)).map((b) => b.toString('hex'));
+}
+
+/** Checks an inclusion proof (RFC 9162 section 2.1.3.2). */
+export function verifyInclusion(entryHashHex: string, index: number, treeSize: number, proof: readonly string[], root: string): boolean {
+  if (index >= treeSize) return false;
+  let fn = index;
+  let sn = treeSize - 1;
+  let r = leafHash(entryHashHex);
+  for (const p of proof) {
+    const sibling = Buffer.from(p, 'hex');
+    if (sn === 0) return false;
+    if ((fn & 1) === 1 || fn === sn) {
+      r = nodeHash(sibling, r);
+      if ((fn & 1) === 0) while ((fn & 1) === 0 && fn !== 0) { fn >>= 1; sn >>= 1; }
+    } else {
+      r = nodeHash(r, sibling);
+    }
+    fn >>= 1;
+    sn >>= 1;
+  }
+  return sn === 0 && r.toString('hex') === root;
+}
+
+/** A checkpoint's own hash, chaining it to the one before (so a dropped checkpoint shows). */
+export function checkpointHash(prevHash: string, checkpoint: { number: number; upToXid: string; upToPosition: string; size: number; root: string; sealedAt: string }): string {
+  return sha256(Buffer.from(prevHash, 'hex'), Buffer.from(canonicalize(checkpoint)!, 'utf8')).toString('hex');
+}
+
+/** A reconciliation decision's entry: a chain of its own (`payment-decision:<id>`), like a booking's. */
+export function paymentDecisionAuditEntry(
+  d: { id: string; lineId: string; action: string; outcome: string | null; status: string; dealId?: string | null; investorUserId?: string | null; eventId?: string | null; reason?: string | null; by: string; at: Date },
+  allocations: { dealId: string; investorUserId: string; amount: string; currency: string }[],
+): HashedEntry {
+  return chainEntry({ seq: 0, hash: null }, {
+    chain: paymentDecisionChain(d.id),
+    type: 'payment-line.decided',
+    principal: d.by,
+    tokenId: null,
+    at: d.at.toISOString(),
+    change: JSON.parse(JSON.stringify({
+      decisionId: d.id, lineId: d.lineId, action: d.action, outcome: d.outcome, status: d.status, dealId: d.dealId ?? null,
+      investorUserId: d.investorUserId ?? null, eventId: d.eventId ?? null, reason: d.reason ?? null,
+      allocations: allocations.map(({ dealId, investorUserId, amount, currency }) => ({ dealId, investorUserId, amount, currency })),
+    })) as Record<string, unknown>,
+  });
+}
