@@ -6719,7 +6719,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "matched" | "queued" | "dismissed" | "ignored" | "pending";
-                outcome?: "matched" | "partial" | "overpaid" | "wrong-currency" | "unknown-reference" | "no-reference" | "debit" | "reversal";
+                outcome?: "matched" | "partial" | "overpaid" | "wrong-currency" | "unknown-reference" | "no-reference" | "debit" | "reversal" | "not-booked";
                 dealId?: string;
                 statementId?: string;
                 /** @description results per page, 1 to 100 */
@@ -6764,7 +6764,7 @@ export interface operations {
                             reference: string | null;
                             dealId: string | null;
                             investorUserId: string | null;
-                            /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal */
+                            /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal, not-booked */
                             outcome: string;
                             /** @description matched, queued, dismissed, ignored (pending: matching not finished) */
                             status: string;
@@ -6905,7 +6905,7 @@ export interface operations {
                         reference: string | null;
                         dealId: string | null;
                         investorUserId: string | null;
-                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal */
+                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal, not-booked */
                         outcome: string;
                         /** @description matched, queued, dismissed, ignored (pending: matching not finished) */
                         status: string;
@@ -7065,7 +7065,7 @@ export interface operations {
                         reference: string | null;
                         dealId: string | null;
                         investorUserId: string | null;
-                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal */
+                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal, not-booked */
                         outcome: string;
                         /** @description matched, queued, dismissed, ignored (pending: matching not finished) */
                         status: string;
@@ -7269,7 +7269,7 @@ export interface operations {
                         reference: string | null;
                         dealId: string | null;
                         investorUserId: string | null;
-                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal */
+                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal, not-booked */
                         outcome: string;
                         /** @description matched, queued, dismissed, ignored (pending: matching not finished) */
                         status: string;
@@ -7468,7 +7468,7 @@ export interface operations {
                         reference: string | null;
                         dealId: string | null;
                         investorUserId: string | null;
-                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal */
+                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal, not-booked */
                         outcome: string;
                         /** @description matched, queued, dismissed, ignored (pending: matching not finished) */
                         status: string;

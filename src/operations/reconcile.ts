@@ -3,8 +3,8 @@
 // - the statement is parsed whole (camt.053/054 or CSV; malformed → 400, nothing stored);
 // - the same file again changes nothing (payment_statements.content_sha256), and a line already on
 //   file from another statement is not stored again (payment_lines.line_key);
-// - in one transaction the statement and its new lines are stored; debits and reversals are kept
-//   (status ignored), credits without a valid reference or with an unknown one are queued;
+// - in one transaction the statement and its new lines are stored; debits, reversals and entries
+//   that are not booked (camt Sts PDNG, INFO…) are kept (status ignored), credits without a valid reference or with an unknown one are queued;
 // - then each investor's credits are judged in statement order, one transaction per investor under
 //   their journey lock (several investors at once on PostgreSQL): `matched` moves the investor to the
 //   deal's payment step through jumpToStep as the principal `reconciliation`; anything else, and a
@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import Big from 'big.js';
 import { AppError } from '../domain/errors.ts';
 import { parseCamt } from '../domain/camt.ts';
-import { judgeAmount, lineKeys, type ParsedStatement } from '../domain/payment-line.ts';
+import { isBooked, judgeAmount, lineKeys, type ParsedStatement } from '../domain/payment-line.ts';
 import type { Principal } from '../domain/principal.ts';
 import { findReference } from '../domain/remittance.ts';
 import { type CsvOptions, parseCsvStatement } from '../domain/statement-csv.ts';
@@ -48,10 +48,13 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
   const parsed = parseStatement(input);
   const sha256 = createHash('sha256').update(input.text).digest('hex');
   const keys = lineKeys(parsed.lines);
-  const found = parsed.lines.map((l) => (l.direction === 'credit' && !l.reversal ? findReference(l.structuredReferences, l.remittance) : null));
+  const found = parsed.lines.map((l) => (l.direction === 'credit' && !l.reversal && isBooked(l) ? findReference(l.structuredReferences, l.remittance) : null));
   const resolved = await store.resolveReferences(deps.db, [...new Set(found.map((f) => f?.reference).filter((r): r is string => !!r))]);
   const lines: store.NewLine[] = parsed.lines.map((line, i) => {
     const base = { ...line, id: deps.newId(), key: keys[i]!, reference: null, dealId: null, investorUserId: null, detail: null };
+    // Pending or informational entries are not money on the account yet: kept, never matched. The
+    // booked entry comes in a later statement under its own key (lineKeys) and is matched then.
+    if (!isBooked(line)) return { ...base, outcome: 'not-booked', status: 'ignored', detail: `entry status ${line.entryStatus}: kept, not matched; only booked (BOOK) entries are matched` };
     if (line.reversal) return { ...base, outcome: 'reversal', status: 'pending' };
     if (line.direction === 'debit') return { ...base, outcome: 'debit', status: 'ignored' };
     const { reference, rejected } = found[i]!;
