@@ -11,15 +11,34 @@ import type { SubscriptionFilter } from './subscriptions.ts';
 
 export const EXPORT_PAGE = 1000;
 
-/** Pages through `fetch` until a short page; `after` is the last row of the previous page. */
-async function* keyset<R>(fetch: (after: R | undefined) => Promise<R[]>): AsyncGenerator<R> {
-  let after: R | undefined;
-  for (;;) {
-    const page = await fetch(after);
-    yield* page;
-    if (page.length < EXPORT_PAGE) return;
-    after = page.at(-1);
+/**
+ * Pages through `fetch` until a short page; `after` is the last row of the previous page. The next
+ * page is asked for as soon as a page arrives, so the database reads it while this one is written
+ * out: two pages in memory at most, and the export takes the longer of the two, not their sum.
+ */
+async function* keyset<R>(fetch: (after: R | undefined) => Promise<R[]>, pageSize = EXPORT_PAGE): AsyncGenerator<R> {
+  let next: Promise<R[]> | undefined = fetch(undefined);
+  try {
+    while (next) {
+      const page: R[] = await next;
+      next = page.length < pageSize ? undefined : fetch(page.at(-1));
+      // A failed prefetch is thrown when awaited; until then it must not count as unhandled.
+      next?.catch(() => {});
+      yield* page;
+    }
+  } finally {
+    // The client went away: let an outstanding read finish quietly.
+    next?.catch(() => {});
   }
+}
+
+/** Captured values as cells: text as it is, anything else as its JSON; null stays empty. */
+function capturedText(captured: Record<string, unknown> | null): Record<string, string> {
+  const cells: Record<string, string> = {};
+  for (const [key, value] of Object.entries(captured ?? {})) {
+    if (value !== null) cells[key] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return cells;
 }
 
 export interface JourneyExportRow {
@@ -39,7 +58,7 @@ export interface JourneyExportRow {
  * up in deal_investor_search (its trigram index holds the deal) once per page.
  */
 export function exportJourneys(db: Kysely<DB>, dealId: string, query?: string): AsyncGenerator<JourneyExportRow> {
-  type Row = { investor_user_id: string; full_name: string; email: string | null; current_step_id: string; moved_at: Date; payment_reference: string; captured: Record<string, string> | null };
+  type Row = { investor_user_id: string; full_name: string; email: string | null; current_step_id: string; moved_at: Date; payment_reference: string; captured: Record<string, unknown> | null };
   const search = query
     ? sql`and j.investor_user_id in (select s.investor_user_id from deal_investor_search s
           where s.deal_id = ${dealId} and s.search ilike ${likeContaining(query)}
@@ -48,11 +67,8 @@ export function exportJourneys(db: Kysely<DB>, dealId: string, query?: string): 
   return keyset(async (after: JourneyExportRow | undefined) => {
     const { rows } = await sql<Row>`
       select j.investor_user_id, j.investor_full_name as full_name, i.email, j.current_step_id, j.moved_at, j.payment_reference,
-        (select jsonb_object_agg(d.key, d.value) from (
-           select distinct on (kv.key) kv.key, kv.value
-           from workflow_events e cross join lateral jsonb_each_text(e.data) kv
-           where e.deal_id = j.deal_id and e.investor_user_id = j.investor_user_id
-           order by kv.key, e.seq desc) d) as captured
+        (select jsonb_merge_agg(e.data order by e.seq) from workflow_events e
+         where e.deal_id = j.deal_id and e.investor_user_id = j.investor_user_id) as captured
       from journeys j join investors i on i.id = j.investor_user_id
       where j.deal_id = ${dealId} and j.event_count > 0 ${search}
         ${after ? sql`and (j.investor_full_name, j.investor_user_id) > (${after.fullName}, ${after.investorUserId})` : sql``}
@@ -65,10 +81,17 @@ export function exportJourneys(db: Kysely<DB>, dealId: string, query?: string): 
       currentStepId: r.current_step_id,
       movedAt: r.moved_at,
       paymentReference: r.payment_reference,
-      captured: r.captured ?? {},
+      captured: capturedText(r.captured),
     }));
   });
 }
+
+/**
+ * Rows of the payment-references export a query: byte order of the id is no index's order, so each
+ * page is a top-N sort of the deal's journeys. Its rows are two short strings; 10,000 of them is
+ * still a small, fixed amount of memory, and a tenth of the sorts.
+ */
+const REFERENCES_PAGE = 10 * EXPORT_PAGE;
 
 /** The deal's payment references by investor id in byte order (all-payment-refernces). */
 export function exportPaymentReferences(db: Kysely<DB>, dealId: string) {
@@ -80,10 +103,10 @@ export function exportPaymentReferences(db: Kysely<DB>, dealId: string) {
       .where('event_count', '>', 0)
       .$if(after !== undefined, (qb) => qb.where(sql<boolean>`investor_user_id collate "C" > ${after!.investorUserId}`))
       .orderBy(sql`investor_user_id collate "C"`)
-      .limit(EXPORT_PAGE)
+      .limit(REFERENCES_PAGE)
       .execute();
     return rows.map((r) => ({ investorUserId: r.investor_user_id, paymentReference: r.payment_reference }));
-  });
+  }, REFERENCES_PAGE);
 }
 
 export interface ActiveInvestorExportRow {
