@@ -20,6 +20,7 @@ import { isBooked, judgeAmount, lineKeys, type ParsedStatement } from '../domain
 import type { Principal } from '../domain/principal.ts';
 import { findReference } from '../domain/remittance.ts';
 import { type CsvOptions, parseCsvStatement } from '../domain/statement-csv.ts';
+import { batchConcurrency } from '../store/database.ts';
 import { findPaymentSettings, type PaymentSettings } from '../store/payment-settings.ts';
 import * as store from '../store/payments.ts';
 import { type Deps, inTransaction } from './deps.ts';
@@ -85,7 +86,7 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
   const statement = stored ?? (await store.findStatementBySha(deps.db, sha256));
   if (!statement) throw new Error('a statement that conflicted on its content is not on file');
 
-  await matchPendingLines(deps, statement.id, options.concurrency ?? 1);
+  await matchPendingLines(deps, statement.id, options.concurrency ?? batchConcurrency(deps.db));
   const counts = await store.countStatementLines(deps.db, statement.id);
   const outcomes: Record<string, number> = {};
   const statuses: Record<string, number> = {};
