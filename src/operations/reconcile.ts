@@ -25,7 +25,7 @@ import { findPaymentSettings, type PaymentSettings } from '../store/payment-sett
 import * as store from '../store/payments.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { jumpToStep } from './journeys.ts';
-import { recordPaymentMatched, recordPaymentQueued } from './payment-events.ts';
+import { paymentMatchedEntry, paymentQueuedEntry, recordPaymentQueued } from './payment-events.ts';
 
 /** The principal of moves made by reconciliation (recorded as the events' createdByUserId). */
 export const RECONCILIATION: Principal = { userId: 'reconciliation', role: 'admin', tokenKey: 'reconciliation' };
@@ -180,8 +180,10 @@ async function matchInvestorLines(
 }
 
 async function queue(tx: Deps, line: store.PaymentLine, d: { outcome: store.PaymentLine['outcome']; detail: string }) {
-  await store.recordDecision(tx.db, { id: tx.newId(), lineId: line.id, action: 'imported', outcome: d.outcome, status: 'queued', detail: d.detail, by: RECONCILIATION.userId, at: tx.clock() });
-  await recordPaymentQueued(tx, { line: { ...line, outcome: d.outcome, status: 'queued', detail: d.detail } });
+  await store.recordDecision(tx.db, {
+    id: tx.newId(), lineId: line.id, action: 'imported', outcome: d.outcome, status: 'queued', detail: d.detail, by: RECONCILIATION.userId, at: tx.clock(),
+    outbox: paymentQueuedEntry(tx, { line: { ...line, outcome: d.outcome, status: 'queued', detail: d.detail } }),
+  });
 }
 
 export interface CreditInput {
@@ -218,16 +220,19 @@ export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ recei
   const takeBack = input.takeBack ?? [];
   if (judged.outcome === 'wrong-currency' || (judged.outcome === 'overpaid' && !input.staff)) {
     if (input.staff) throw new AppError('unprocessable', `The line cannot be accepted for investor ${input.investorUserId}: ${judged.detail}`);
-    await store.recordDecision(tx.db, { ...base, status: 'queued', allocations: takeBack });
-    await recordPaymentQueued(tx, { line: { ...line, outcome: judged.outcome, status: 'queued', dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail } });
+    await store.recordDecision(tx.db, {
+      ...base, status: 'queued', allocations: takeBack,
+      outbox: paymentQueuedEntry(tx, { line: { ...line, outcome: judged.outcome, status: 'queued', dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail } }),
+    });
     return { received: input.received, outcome: judged.outcome, eventId: null, refusal: null };
   }
   const allocations = [...takeBack, { id: tx.newId(), dealId: input.dealId, investorUserId: input.investorUserId, amount: input.amount, currency: line.currency, valueDate: line.valueDate ?? line.bookingDate }];
   if (judged.outcome === 'partial') {
     const status = input.staff ? 'matched' : 'queued';
-    if (decide) await store.recordDecision(tx.db, { ...base, status, allocations });
-    else await store.recordDecision(tx.db, { ...base, status: 'queued', allocations });
-    if (status === 'queued' && decide) await recordPaymentQueued(tx, { line: { ...line, outcome: 'partial', status, dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail } });
+    const queued = status === 'queued' && decide
+      ? { outbox: paymentQueuedEntry(tx, { line: { ...line, outcome: 'partial', status, dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail } }) }
+      : {};
+    await store.recordDecision(tx.db, { ...base, status: decide ? status : 'queued', allocations, ...queued });
     return { received: judged.total, outcome: judged.outcome, eventId: null, refusal: null };
   }
   // matched (or overpaid, accepted by staff): move the investor to the payment step.
@@ -249,7 +254,17 @@ export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ recei
     }
   }
   const status = eventId ? 'matched' : 'queued';
-  await store.recordDecision(tx.db, { ...base, status: decide ? status : 'queued', allocations, refusal, eventId });
+  // The decision and its webhook entry are one statement: payment.matched for a move, else
+  // payment.queued when the line stays in the queue with the refusal.
+  const outbox = eventId
+    ? paymentMatchedEntry(tx, {
+        line: { ...line, outcome: judged.outcome, status: 'matched', dealId: input.dealId, investorUserId: input.investorUserId, eventId, detail: judged.detail },
+        dealId: input.dealId, investorUserId: input.investorUserId, paymentStepId: settings.paymentStepId!, eventId, received: judged.total,
+      })
+    : decide
+      ? paymentQueuedEntry(tx, { line: { ...line, outcome: judged.outcome, status: 'queued', dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail, refusal } })
+      : undefined;
+  await store.recordDecision(tx.db, { ...base, status: decide ? status : 'queued', allocations, refusal, eventId, ...(outbox ? { outbox } : {}) });
   if (eventId) {
     // Queued partial lines exist only when money was received before this line.
     const earlier = new Big(input.received).gt(0) ? await store.queuedPartialLines(tx.db, input.dealId, input.investorUserId) : [];
@@ -257,12 +272,6 @@ export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ recei
       if (id === line.id) continue;
       await store.recordDecision(tx.db, { id: tx.newId(), lineId: id, action: 'settled', outcome: null, status: 'matched', reason: `completed by line ${line.id}`, eventId, by: input.by, at });
     }
-    await recordPaymentMatched(tx, {
-      line: { ...line, outcome: judged.outcome, status: 'matched', dealId: input.dealId, investorUserId: input.investorUserId, eventId, detail: judged.detail },
-      dealId: input.dealId, investorUserId: input.investorUserId, paymentStepId: settings.paymentStepId!, eventId, received: judged.total,
-    });
-  } else if (decide) {
-    await recordPaymentQueued(tx, { line: { ...line, outcome: judged.outcome, status: 'queued', dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail, refusal } });
   }
   return { received: judged.total, outcome: judged.outcome, eventId, refusal };
 }

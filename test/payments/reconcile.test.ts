@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client, TestApp } from '../support/app.ts';
 import { expectProblem } from '../support/app.ts';
+import { sql } from 'kysely';
 import { fill, fixture, payingDeal, type PayingDeal, postStatement, start } from './setup.ts';
 
 describe('reconciling bank statements', () => {
@@ -162,6 +163,29 @@ describe('reconciling bank statements', () => {
     const [line] = await linesOf(response.body.statement.id);
     assert.deepEqual([line.outcome, line.status], ['matched', 'queued']);
     assert.equal(line.refusal.kind, 'conflict');
+  });
+
+  it('the outbox carries payment.matched with the line and the move, and payment.queued for a line left to staff', async () => {
+    const other = await payingDeal(api, { letters: ['A', 'B'] });
+    const csv = `date,amount,currency,reference,bank_reference\n2026-11-24,25000.00,EUR,${other.refs['A']},FEED-${other.dealId}-1\n` +
+      `2026-11-24,4000.00,EUR,${other.refs['B']},FEED-${other.dealId}-2\n`;
+    const response = await postStatement(t, csv, 'text/csv', '?bankReferenceColumn=bank_reference');
+    assert.equal(response.status, 201, JSON.stringify(response.body));
+    const lines = await linesOf(response.body.statement.id);
+    const full = lines.find((l) => l.amount === '25000.00')!;
+    const part = lines.find((l) => l.amount === '4000.00')!;
+    // The outbox itself, in the order its entries were written (the feed shows an entry only once
+    // every older transaction of the server has ended, which a shared server may delay).
+    const { rows: feed } = await sql<{ type: string; data: any }>`
+      select type, payload as data from outbox where deal_id = ${other.dealId} order by sequence`.execute(t.database.db);
+    const matched = feed.filter((e) => e.type === 'payment.matched');
+    assert.equal(matched.length, 1);
+    assert.deepEqual([matched[0].data.lineId, matched[0].data.eventId, matched[0].data.investorUserId, matched[0].data.received], [full.id, full.eventId, other.investors['A'], '25000']);
+    assert.equal(matched[0].data.line.status, 'matched');
+    const entered = feed.findIndex((e) => e.type === 'journey.step-entered' && e.data.event.id === full.eventId);
+    assert.ok(entered >= 0 && entered < feed.indexOf(matched[0]), 'the move comes before its payment.matched');
+    const queued = feed.filter((e) => e.type === 'payment.queued');
+    assert.deepEqual(queued.map((e) => [e.data.lineId, e.data.outcome]), [[part.id, 'partial']]);
   });
 
   it('only booked entries are matched: pending (Sts/Cd PDNG, 001.08) and informational (Sts INFO, 001.04) entries are kept, not matched, and the booked entry later is', async () => {
