@@ -180,10 +180,11 @@ describe('reconciling bank statements', () => {
       select type, payload as data from outbox where deal_id = ${other.dealId} order by sequence`.execute(t.database.db);
     const matched = feed.filter((e) => e.type === 'payment.matched');
     assert.equal(matched.length, 1);
-    assert.deepEqual([matched[0].data.lineId, matched[0].data.eventId, matched[0].data.investorUserId, matched[0].data.received], [full.id, full.eventId, other.investors['A'], '25000']);
-    assert.equal(matched[0].data.line.status, 'matched');
+    const { data } = matched[0]!;
+    assert.deepEqual([data.lineId, data.eventId, data.investorUserId, data.received], [full.id, full.eventId, other.investors['A'], '25000']);
+    assert.equal(data.line.status, 'matched');
     const entered = feed.findIndex((e) => e.type === 'journey.step-entered' && e.data.event.id === full.eventId);
-    assert.ok(entered >= 0 && entered < feed.indexOf(matched[0]), 'the move comes before its payment.matched');
+    assert.ok(entered >= 0 && entered < feed.indexOf(matched[0]!), 'the move comes before its payment.matched');
     const queued = feed.filter((e) => e.type === 'payment.queued');
     assert.deepEqual(queued.map((e) => [e.data.lineId, e.data.outcome]), [[part.id, 'partial']]);
   });
