@@ -15,6 +15,7 @@ import { putPaymentSettings } from '../src/operations/payment-settings.ts';
 import { importStatement } from '../src/operations/reconcile.ts';
 import { putWorkflow } from '../src/operations/workflows.ts';
 import { insertInvestors, insertJourneys } from '../src/store/bulk.ts';
+import { batchConcurrency } from '../src/store/database.ts';
 import { migrateToLatest } from '../src/store/migrate.ts';
 import { createBenchDatabase } from './database.ts';
 
@@ -79,7 +80,8 @@ try {
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>` +
     `<GrpHdr><MsgId>BENCH</MsgId><CreDtTm>2026-11-23T18:00:00</CreDtTm></GrpHdr><Stmt><Id>BENCH</Id>` +
     `<Acct><Id><IBAN>DE89370400440532013000</IBAN></Id></Acct>\n${entries}\n</Stmt></BkToCstmrStmt></Document>\n`;
-  const concurrency = benchDb.kind === 'postgres' ? Number(process.env.RECONCILE_CONCURRENCY ?? 4) : 1;
+  // The service's own choice (batchConcurrency: the pool less two, at most 8) unless RECONCILE_CONCURRENCY says otherwise.
+  const concurrency = process.env.RECONCILE_CONCURRENCY ? Number(process.env.RECONCILE_CONCURRENCY) : batchConcurrency(database.db);
   console.log(`statement: ${credits} credits, ${(xml.length / 1024 / 1024).toFixed(1)} MB; concurrency ${concurrency}; load before ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
   const started = performance.now();
   const result = await importStatement(deps, { userId: 'bench', role: 'admin', tokenKey: 'bench' }, { kind: 'xml', text: xml }, { concurrency });

@@ -78,9 +78,8 @@ CSV options (the column names in the file's header row):
             account: str('account'),
           },
         };
-    const concurrency = config.databaseUrl ? Math.max(1, Math.min(4, config.databasePoolSize - 2)) : 1;
     const result = await withDatabase(config, ({ db }) =>
-      importStatement({ db, clock: systemClock, newId: newUuid }, { userId: 'cli', role: 'admin', tokenKey: 'cli' }, input, { concurrency }),
+      importStatement({ db, clock: systemClock, newId: newUuid }, { userId: 'cli', role: 'admin', tokenKey: 'cli' }, input),
     );
     const { statement } = result;
     process.stdout.write(

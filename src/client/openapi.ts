@@ -6875,7 +6875,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "matched" | "queued" | "dismissed" | "ignored" | "pending";
-                outcome?: "matched" | "partial" | "overpaid" | "wrong-currency" | "unknown-reference" | "no-reference" | "debit" | "reversal";
+                outcome?: "matched" | "partial" | "overpaid" | "wrong-currency" | "unknown-reference" | "no-reference" | "debit" | "reversal" | "not-booked";
                 dealId?: string;
                 statementId?: string;
                 /** @description results per page, 1 to 100 */
@@ -6920,7 +6920,7 @@ export interface operations {
                             reference: string | null;
                             dealId: string | null;
                             investorUserId: string | null;
-                            /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal */
+                            /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal, not-booked */
                             outcome: string;
                             /** @description matched, queued, dismissed, ignored (pending: matching not finished) */
                             status: string;
@@ -7061,7 +7061,7 @@ export interface operations {
                         reference: string | null;
                         dealId: string | null;
                         investorUserId: string | null;
-                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal */
+                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal, not-booked */
                         outcome: string;
                         /** @description matched, queued, dismissed, ignored (pending: matching not finished) */
                         status: string;
@@ -7221,7 +7221,7 @@ export interface operations {
                         reference: string | null;
                         dealId: string | null;
                         investorUserId: string | null;
-                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal */
+                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal, not-booked */
                         outcome: string;
                         /** @description matched, queued, dismissed, ignored (pending: matching not finished) */
                         status: string;
@@ -7425,7 +7425,7 @@ export interface operations {
                         reference: string | null;
                         dealId: string | null;
                         investorUserId: string | null;
-                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal */
+                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal, not-booked */
                         outcome: string;
                         /** @description matched, queued, dismissed, ignored (pending: matching not finished) */
                         status: string;
@@ -7624,7 +7624,7 @@ export interface operations {
                         reference: string | null;
                         dealId: string | null;
                         investorUserId: string | null;
-                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal */
+                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal, not-booked */
                         outcome: string;
                         /** @description matched, queued, dismissed, ignored (pending: matching not finished) */
                         status: string;

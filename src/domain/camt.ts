@@ -7,7 +7,10 @@
 // transaction (EntryTransaction) has Refs (AcctSvcrRef, EndToEndId), its amount (Amt from 001.03
 // on, AmtDtls/TxAmt/Amt in every version), RltdPties/Dbtr (the name directly up to 001.07,
 // Dbtr/Pty/Nm from 001.08 on, where Dbtr became a choice of party or agent) and DbtrAcct, and
-// RmtInf with Ustrd lines and Strd/CdtrRefInf (Tp/CdOrPrtry/Cd SCOR, Ref).
+// RmtInf with Ustrd lines and Strd/CdtrRefInf (Tp/CdOrPrtry/Cd SCOR, Ref). An entry's status (Sts)
+// is a code as text up to 001.07 (BOOK, PDNG, INFO) and a choice from 001.08 on (Sts/Cd, with the
+// external codes BOOK, PDNG, INFO, FUTR…, or Sts/Prtry); a missing one is read as BOOK, the only
+// status a statement of booked entries (camt.053) carries.
 //
 // Parsing is fast-xml-parser's; a DOCTYPE (and with it every entity declaration) is refused before
 // parsing, so entity expansion ("billion laughs") cannot happen.
@@ -102,6 +105,14 @@ function direction(indicator: string | null, where: string): 'credit' | 'debit' 
 
 const partyName = (party: unknown) => text(path(party, 'Nm')) ?? text(path(party, 'Pty', 'Nm'));
 
+function entryStatus(entry: Node): string {
+  const status = entry['Sts'];
+  const code = status !== null && typeof status === 'object' && !('#text' in (status as Node))
+    ? text(path(status, 'Cd')) ?? text(path(status, 'Prtry'))
+    : text(status);
+  return code?.toUpperCase() ?? 'BOOK';
+}
+
 function entryLines(entry: Node, account: string | null, where: string): StatementLine[] {
   const entryAmount = amountOf(entry['Amt'], where);
   if (!entryAmount) throw bad(`${where}: the entry has no Amt`);
@@ -111,7 +122,7 @@ function entryLines(entry: Node, account: string | null, where: string): Stateme
   const valueDate = dateOf(entry['ValDt']);
   const entryRef = text(entry['AcctSvcrRef']);
   const transactions = ((entry['NtryDtls'] ?? []) as Node[]).flatMap((d) => (d['TxDtls'] ?? []) as Node[]);
-  const base = { reversal, bookingDate, valueDate, account };
+  const base = { reversal, bookingDate, valueDate, account, entryStatus: entryStatus(entry) };
   if (transactions.length === 0) {
     const info = text(entry['AddtlNtryInf']);
     return [{

@@ -76,7 +76,7 @@ describe('unitsFor', () => {
 describe('lineKeys', () => {
   const line = (over: Partial<StatementLine> = {}): StatementLine => ({
     direction: 'credit', reversal: false, amount: '10.00', currency: 'EUR', bookingDate: '2026-11-20', valueDate: '2026-11-20', account: 'DE89',
-    entryReference: null, endToEndId: null, debtorName: null, debtorAccount: null, structuredReferences: [], remittance: ['x'], bankKey: null, ...over,
+    entryReference: null, endToEndId: null, debtorName: null, debtorAccount: null, structuredReferences: [], remittance: ['x'], bankKey: null, entryStatus: 'BOOK', ...over,
   });
   it('uses the bank key with the account', () => assert.deepEqual(lineKeys([line({ bankKey: 'B1' })]), ['bank:DE89:B1']));
   it('hashes the fields otherwise; equal lines are told apart by their count; 10.00 is 10', () => {
@@ -84,5 +84,11 @@ describe('lineKeys', () => {
     assert.match(a!, /^hash:[0-9a-f]{64}:1$/);
     assert.equal(b, a!.replace(/:1$/, ':2'));
     assert.notEqual(c!.split(':')[1], a!.split(':')[1]);
+  });
+  it('an entry that is not booked has its status in its key, so the booked entry later is a new line', () => {
+    assert.deepEqual(lineKeys([line({ bankKey: 'B1', entryStatus: 'PDNG' }), line({ bankKey: 'B1' })]), ['bank:DE89:B1#PDNG', 'bank:DE89:B1']);
+    const [pending, booked] = lineKeys([line({ entryStatus: 'INFO' }), line()]);
+    assert.match(pending!, /^hash:[0-9a-f]{64}#INFO:1$/);
+    assert.match(booked!, /^hash:[0-9a-f]{64}:1$/);
   });
 });

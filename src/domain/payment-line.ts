@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import Big from 'big.js';
 import type { Decimal } from './money.ts';
 
-/** What reconciliation concluded about a line. The last two are kept but never matched. */
+/** What reconciliation concluded about a line. The last three are kept but never matched. */
 export const paymentOutcomes = [
   'matched', // the reference resolved, and the investor's total received now equals the commitment
   'partial', // … below the commitment
@@ -14,6 +14,7 @@ export const paymentOutcomes = [
   'no-reference', // no valid RF reference in the structured field or the free text
   'debit', // money out of the account
   'reversal', // the bank reversed an earlier entry
+  'not-booked', // the bank reports the entry as pending (PDNG) or for information (INFO), not booked
 ] as const;
 export type PaymentOutcome = (typeof paymentOutcomes)[number];
 
@@ -49,7 +50,15 @@ export interface StatementLine {
   remittance: string[];
   /** The bank's identity of this line when it gives one (see lineKeys); null: hash the fields. */
   bankKey: string | null;
+  /**
+   * The entry's status as the bank reports it (camt Ntry/Sts: BOOK, PDNG, INFO, FUTR): only booked
+   * entries are money on the account, so only they are matched. CSV lines are booked.
+   */
+  entryStatus: string;
 }
+
+/** A booked entry: camt's BOOK (statuses of camt.053/054 before 001.08 are the same codes as text). */
+export const isBooked = (line: Pick<StatementLine, 'entryStatus'>) => line.entryStatus === 'BOOK';
 
 export interface ParsedStatement {
   format: StatementFormat;
@@ -63,11 +72,14 @@ export interface ParsedStatement {
  * The identity of each line: `bank:<account>:<key>` when the bank identifies it, else
  * `hash:<sha256 of the line's fields>:<n>`, n counting identical lines within the statement (two
  * equal transfers on one day are two lines; the same statement read again gives the same keys).
+ * An entry that is not booked has its status in its key (`…#PDNG`), so the booked entry the bank
+ * reports later under the same reference is a new line, and is matched.
  */
 export function lineKeys(lines: readonly StatementLine[]): string[] {
   const seen = new Map<string, number>();
   return lines.map((line) => {
-    if (line.bankKey !== null) return `bank:${line.account ?? ''}:${line.bankKey}`;
+    const status = isBooked(line) ? '' : `#${line.entryStatus}`;
+    if (line.bankKey !== null) return `bank:${line.account ?? ''}:${line.bankKey}${status}`;
     const fields = [
       line.account,
       line.direction,
@@ -82,7 +94,7 @@ export function lineKeys(lines: readonly StatementLine[]): string[] {
       line.structuredReferences,
       line.remittance,
     ];
-    const hash = createHash('sha256').update(JSON.stringify(fields)).digest('hex');
+    const hash = createHash('sha256').update(JSON.stringify(fields)).digest('hex') + status;
     const n = (seen.get(hash) ?? 0) + 1;
     seen.set(hash, n);
     return `hash:${hash}:${n}`;

@@ -75,6 +75,7 @@ export function parseCsvStatement(text: string, options: CsvOptions): ParsedStat
       structuredReferences: [],
       remittance: reference ? [reference] : [],
       bankKey: bankReference,
+      entryStatus: 'BOOK',
     };
   });
   return { format: 'csv', version: null, messageId: null, lines };

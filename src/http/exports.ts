@@ -1,5 +1,5 @@
 // The CSV side of the lists (Accept: text/csv): each route hands over to one of these, which sends
-// the same rows as its JSON list, all of them (no paging), streamed.
+// the same rows as its JSON list, with the same filters, all of them (no paging), streamed.
 import type { FastifyReply } from 'fastify';
 import * as exports from '../operations/exports.ts';
 import type { Deps } from '../operations/deps.ts';
@@ -12,8 +12,8 @@ async function* mapRows<T>(rows: AsyncIterable<T>, cells: (row: T) => Cell[]): A
 }
 
 /** One row per investor: where they stand, since when, their reference, every captured field. */
-export async function sendJourneysCsv(deps: Deps, reply: FastifyReply, dealId: string) {
-  const { fieldKeys, rows } = await exports.exportInvestorJourneys(deps, dealId);
+export async function sendJourneysCsv(deps: Deps, reply: FastifyReply, dealId: string, query: string | undefined) {
+  const { fieldKeys, rows } = await exports.exportInvestorJourneys(deps, dealId, query);
   const header = ['investorUserId', 'fullName', 'email', 'currentStepId', 'movedAt', 'paymentReference', ...fieldKeys];
   return sendCsv(reply, `${dealId}-investor-workflows.csv`, header, mapRows(rows, (r) => [
     r.investorUserId, r.fullName, r.email, r.currentStepId, r.movedAt.toISOString(), r.paymentReference, ...fieldKeys.map((k) => r.captured[k]),
@@ -26,9 +26,9 @@ export async function sendPaymentReferencesCsv(deps: Deps, reply: FastifyReply, 
 }
 
 /** The investor columns of the import (so the file reads back), then the deal counts. */
-export function sendActiveInvestorsCsv(deps: Deps, reply: FastifyReply) {
+export function sendActiveInvestorsCsv(deps: Deps, reply: FastifyReply, nameOrEmail: string | null | undefined) {
   const header = [...INVESTOR_COLUMNS, 'dealsCompletedCount', 'dealsInProgressCount', 'dealsTotal'];
-  return sendCsv(reply, 'active-investors.csv', header, mapRows(exports.exportActiveInvestors(deps), (r) => [
+  return sendCsv(reply, 'active-investors.csv', header, mapRows(exports.exportActiveInvestors(deps, nameOrEmail), (r) => [
     ...investorCells(r.investor), r.dealsCompletedCount, r.dealsInProgressCount, r.dealsTotal,
   ]));
 }

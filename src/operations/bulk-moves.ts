@@ -11,7 +11,7 @@ import { AppError, type ErrorKind, type FieldError, invalid, unprocessable } fro
 import type { WorkflowEvent } from '../domain/event.ts';
 import type { Principal } from '../domain/principal.ts';
 import { type BatchRef, deleteBulkMoveResults, insertBulkMoveResult, listBulkMoveResults } from '../store/bulk-move-results.ts';
-import { runsConcurrentTransactions } from '../store/database.ts';
+import { batchConcurrency, runsConcurrentTransactions } from '../store/database.ts';
 import { SQLSTATE, sqlState } from '../store/errors.ts';
 import { lockExistingJourneys } from '../store/journey-batches.ts';
 import { type Deps, inTransaction } from './deps.ts';
@@ -19,9 +19,6 @@ import { rolledBack } from './dry-run.ts';
 import { type JumpInput, jumpToStep } from './journeys.ts';
 
 export const MAX_BULK_MOVES = 1000;
-
-/** Moves of one batch that run side by side on PostgreSQL (each on its own pooled connection). */
-export const BULK_CONCURRENCY = 4;
 
 /** A refusal as plain data: what a problem document is built from (and what a batch record keeps). */
 export interface Refusal {
@@ -108,7 +105,8 @@ export async function bulkJump(deps: Deps, principal: Principal, dealId: string,
     for (const move of moves) results.push(await attemptMove(deps, principal, dealId, move));
     return results;
   }
-  const concurrency = runsConcurrentTransactions(deps.db) ? BULK_CONCURRENCY : 1;
+  // Moves of one batch run side by side on PostgreSQL, each on its own pooled connection.
+  const concurrency = batchConcurrency(deps.db);
   const results = await inParallel(moves, concurrency, (move, index) => retryOnDeadlock(async () => {
     if (options.dryRun) return dryRunMove(deps, principal, dealId, move);
     if (recorded.has(index)) return recorded.get(index) as MoveResult;

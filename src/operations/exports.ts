@@ -1,12 +1,14 @@
 // The CSV exports: what each list holds, streamed from store/exports.ts. Each checks what the JSON
 // list checks (404 unknown deal) before the first row, so a refusal is a problem document, never a
-// truncated file.
+// truncated file. Like the JSON lists they mirror, they read through forReading (a replica recent
+// enough for the request's consistency token, else the primary) and apply the same filters.
 import { notFound } from '../domain/errors.ts';
 import { findDeal } from '../store/deals.ts';
 import * as exports from '../store/exports.ts';
 import type { SubscriptionFilter } from '../store/subscriptions.ts';
 import type { Deps } from './deps.ts';
 import { unknownCursor } from './list-deal-events.ts';
+import { forReading } from './reads.ts';
 import { loadWorkflow } from './workflows.ts';
 
 async function requireDeal(deps: Deps, dealId: string) {
@@ -14,25 +16,29 @@ async function requireDeal(deps: Deps, dealId: string) {
 }
 
 /** all-investor-workflows: one row per investor, and the field keys of the deal's workflow in step order. */
-export async function exportInvestorJourneys(deps: Deps, dealId: string) {
-  await requireDeal(deps, dealId);
+export async function exportInvestorJourneys(deps: Deps, dealId: string, query?: string | undefined) {
+  const reading = forReading(deps);
+  await requireDeal(reading, dealId);
   const workflow = (await loadWorkflow(deps, dealId))?.workflow;
   const fieldKeys = [...new Set((workflow?.steps ?? []).flatMap((s) => s.stepFields.map((f) => f.fieldKey)))];
-  return { fieldKeys, rows: exports.exportJourneys(deps.db, dealId) };
+  return { fieldKeys, rows: exports.exportJourneys(reading.db, dealId, query?.trim() || undefined) };
 }
 
 export async function exportPaymentReferences(deps: Deps, dealId: string) {
-  await requireDeal(deps, dealId);
-  return exports.exportPaymentReferences(deps.db, dealId);
+  const reading = forReading(deps);
+  await requireDeal(reading, dealId);
+  return exports.exportPaymentReferences(reading.db, dealId);
 }
 
-export const exportActiveInvestors = (deps: Deps) => exports.exportActiveInvestors(deps.db);
+export const exportActiveInvestors = (deps: Deps, nameOrEmail?: string | null | undefined) =>
+  exports.exportActiveInvestors(forReading(deps).db, nameOrEmail?.trim() || undefined);
 
-export const exportSubscriptions = (deps: Deps, filter: SubscriptionFilter) => exports.exportSubscriptions(deps.db, filter);
+export const exportSubscriptions = (deps: Deps, filter: SubscriptionFilter) => exports.exportSubscriptions(forReading(deps).db, filter);
 
 export async function exportDealEvents(deps: Deps, dealId: string, after: number) {
-  await requireDeal(deps, dealId);
-  const rows = await exports.exportDealFeed(deps.db, dealId, after);
+  const reading = forReading(deps);
+  await requireDeal(reading, dealId);
+  const rows = await exports.exportDealFeed(reading.db, dealId, after);
   if (!rows) throw unknownCursor(after, `GET /deals/deal/${dealId}/events?after=0`);
   return rows;
 }

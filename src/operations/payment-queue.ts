@@ -11,6 +11,7 @@ import type { Principal } from '../domain/principal.ts';
 import { findPaymentSettings } from '../store/payment-settings.ts';
 import * as store from '../store/payments.ts';
 import { type Deps, inTransaction } from './deps.ts';
+import { forReading } from './reads.ts';
 import { applyCredit, defaultSettings } from './reconcile.ts';
 
 export async function listPaymentLines(
@@ -18,14 +19,16 @@ export async function listPaymentLines(
   filter: { status?: string | undefined; dealId?: string | undefined; outcome?: string | undefined; statementId?: string | undefined },
   page: { limit: number; page: number },
 ) {
-  const { items, total } = await store.pageLines(deps.db, filter, { limit: page.limit, offset: (page.page - 1) * page.limit });
+  // A list read: a replica recent enough for the request's consistency token (README, "Read replicas").
+  const { items, total } = await store.pageLines(forReading(deps).db, filter, { limit: page.limit, offset: (page.page - 1) * page.limit });
   return { output: items, page: page.page, totalPages: Math.ceil(total / page.limit) };
 }
 
 export async function getPaymentLine(deps: Deps, lineId: string) {
-  const line = await store.findLine(deps.db, lineId);
+  const { db } = forReading(deps);
+  const line = await store.findLine(db, lineId);
   if (!line) throw notFound('payment line', lineId);
-  return { ...line, decisions: await store.lineDecisions(deps.db, lineId) };
+  return { ...line, decisions: await store.lineDecisions(db, lineId) };
 }
 
 export interface Share {

@@ -3,8 +3,8 @@
 // - the statement is parsed whole (camt.053/054 or CSV; malformed → 400, nothing stored);
 // - the same file again changes nothing (payment_statements.content_sha256), and a line already on
 //   file from another statement is not stored again (payment_lines.line_key);
-// - in one transaction the statement and its new lines are stored; debits and reversals are kept
-//   (status ignored), credits without a valid reference or with an unknown one are queued;
+// - in one transaction the statement and its new lines are stored; debits, reversals and entries
+//   that are not booked (camt Sts PDNG, INFO…) are kept (status ignored), credits without a valid reference or with an unknown one are queued;
 // - then each investor's credits are judged in statement order, one transaction per investor under
 //   their journey lock (several investors at once on PostgreSQL): `matched` moves the investor to the
 //   deal's payment step through jumpToStep as the principal `reconciliation`; anything else, and a
@@ -16,15 +16,16 @@ import { createHash } from 'node:crypto';
 import Big from 'big.js';
 import { AppError } from '../domain/errors.ts';
 import { parseCamt } from '../domain/camt.ts';
-import { judgeAmount, lineKeys, type ParsedStatement } from '../domain/payment-line.ts';
+import { isBooked, judgeAmount, lineKeys, type ParsedStatement } from '../domain/payment-line.ts';
 import type { Principal } from '../domain/principal.ts';
 import { findReference } from '../domain/remittance.ts';
 import { type CsvOptions, parseCsvStatement } from '../domain/statement-csv.ts';
+import { batchConcurrency } from '../store/database.ts';
 import { findPaymentSettings, type PaymentSettings } from '../store/payment-settings.ts';
 import * as store from '../store/payments.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { jumpToStep } from './journeys.ts';
-import { recordPaymentMatched, recordPaymentQueued } from './payment-events.ts';
+import { paymentMatchedEntry, paymentQueuedEntry, recordPaymentQueued } from './payment-events.ts';
 
 /** The principal of moves made by reconciliation (recorded as the events' createdByUserId). */
 export const RECONCILIATION: Principal = { userId: 'reconciliation', role: 'admin', tokenKey: 'reconciliation' };
@@ -48,10 +49,13 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
   const parsed = parseStatement(input);
   const sha256 = createHash('sha256').update(input.text).digest('hex');
   const keys = lineKeys(parsed.lines);
-  const found = parsed.lines.map((l) => (l.direction === 'credit' && !l.reversal ? findReference(l.structuredReferences, l.remittance) : null));
+  const found = parsed.lines.map((l) => (l.direction === 'credit' && !l.reversal && isBooked(l) ? findReference(l.structuredReferences, l.remittance) : null));
   const resolved = await store.resolveReferences(deps.db, [...new Set(found.map((f) => f?.reference).filter((r): r is string => !!r))]);
   const lines: store.NewLine[] = parsed.lines.map((line, i) => {
     const base = { ...line, id: deps.newId(), key: keys[i]!, reference: null, dealId: null, investorUserId: null, detail: null };
+    // Pending or informational entries are not money on the account yet: kept, never matched. The
+    // booked entry comes in a later statement under its own key (lineKeys) and is matched then.
+    if (!isBooked(line)) return { ...base, outcome: 'not-booked', status: 'ignored', detail: `entry status ${line.entryStatus}: kept, not matched; only booked (BOOK) entries are matched` };
     if (line.reversal) return { ...base, outcome: 'reversal', status: 'pending' };
     if (line.direction === 'debit') return { ...base, outcome: 'debit', status: 'ignored' };
     const { reference, rejected } = found[i]!;
@@ -82,7 +86,7 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
   const statement = stored ?? (await store.findStatementBySha(deps.db, sha256));
   if (!statement) throw new Error('a statement that conflicted on its content is not on file');
 
-  await matchPendingLines(deps, statement.id, options.concurrency ?? 1);
+  await matchPendingLines(deps, statement.id, options.concurrency ?? batchConcurrency(deps.db));
   const counts = await store.countStatementLines(deps.db, statement.id);
   const outcomes: Record<string, number> = {};
   const statuses: Record<string, number> = {};
@@ -176,8 +180,10 @@ async function matchInvestorLines(
 }
 
 async function queue(tx: Deps, line: store.PaymentLine, d: { outcome: store.PaymentLine['outcome']; detail: string }) {
-  await store.recordDecision(tx.db, { id: tx.newId(), lineId: line.id, action: 'imported', outcome: d.outcome, status: 'queued', detail: d.detail, by: RECONCILIATION.userId, at: tx.clock() });
-  await recordPaymentQueued(tx, { line: { ...line, outcome: d.outcome, status: 'queued', detail: d.detail } });
+  await store.recordDecision(tx.db, {
+    id: tx.newId(), lineId: line.id, action: 'imported', outcome: d.outcome, status: 'queued', detail: d.detail, by: RECONCILIATION.userId, at: tx.clock(),
+    outbox: paymentQueuedEntry(tx, { line: { ...line, outcome: d.outcome, status: 'queued', detail: d.detail } }),
+  });
 }
 
 export interface CreditInput {
@@ -214,16 +220,19 @@ export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ recei
   const takeBack = input.takeBack ?? [];
   if (judged.outcome === 'wrong-currency' || (judged.outcome === 'overpaid' && !input.staff)) {
     if (input.staff) throw new AppError('unprocessable', `The line cannot be accepted for investor ${input.investorUserId}: ${judged.detail}`);
-    await store.recordDecision(tx.db, { ...base, status: 'queued', allocations: takeBack });
-    await recordPaymentQueued(tx, { line: { ...line, outcome: judged.outcome, status: 'queued', dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail } });
+    await store.recordDecision(tx.db, {
+      ...base, status: 'queued', allocations: takeBack,
+      outbox: paymentQueuedEntry(tx, { line: { ...line, outcome: judged.outcome, status: 'queued', dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail } }),
+    });
     return { received: input.received, outcome: judged.outcome, eventId: null, refusal: null };
   }
   const allocations = [...takeBack, { id: tx.newId(), dealId: input.dealId, investorUserId: input.investorUserId, amount: input.amount, currency: line.currency, valueDate: line.valueDate ?? line.bookingDate }];
   if (judged.outcome === 'partial') {
     const status = input.staff ? 'matched' : 'queued';
-    if (decide) await store.recordDecision(tx.db, { ...base, status, allocations });
-    else await store.recordDecision(tx.db, { ...base, status: 'queued', allocations });
-    if (status === 'queued' && decide) await recordPaymentQueued(tx, { line: { ...line, outcome: 'partial', status, dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail } });
+    const queued = status === 'queued' && decide
+      ? { outbox: paymentQueuedEntry(tx, { line: { ...line, outcome: 'partial', status, dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail } }) }
+      : {};
+    await store.recordDecision(tx.db, { ...base, status: decide ? status : 'queued', allocations, ...queued });
     return { received: judged.total, outcome: judged.outcome, eventId: null, refusal: null };
   }
   // matched (or overpaid, accepted by staff): move the investor to the payment step.
@@ -245,7 +254,17 @@ export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ recei
     }
   }
   const status = eventId ? 'matched' : 'queued';
-  await store.recordDecision(tx.db, { ...base, status: decide ? status : 'queued', allocations, refusal, eventId });
+  // The decision and its webhook entry are one statement: payment.matched for a move, else
+  // payment.queued when the line stays in the queue with the refusal.
+  const outbox = eventId
+    ? paymentMatchedEntry(tx, {
+        line: { ...line, outcome: judged.outcome, status: 'matched', dealId: input.dealId, investorUserId: input.investorUserId, eventId, detail: judged.detail },
+        dealId: input.dealId, investorUserId: input.investorUserId, paymentStepId: settings.paymentStepId!, eventId, received: judged.total,
+      })
+    : decide
+      ? paymentQueuedEntry(tx, { line: { ...line, outcome: judged.outcome, status: 'queued', dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail, refusal } })
+      : undefined;
+  await store.recordDecision(tx.db, { ...base, status: decide ? status : 'queued', allocations, refusal, eventId, ...(outbox ? { outbox } : {}) });
   if (eventId) {
     // Queued partial lines exist only when money was received before this line.
     const earlier = new Big(input.received).gt(0) ? await store.queuedPartialLines(tx.db, input.dealId, input.investorUserId) : [];
@@ -253,12 +272,6 @@ export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ recei
       if (id === line.id) continue;
       await store.recordDecision(tx.db, { id: tx.newId(), lineId: id, action: 'settled', outcome: null, status: 'matched', reason: `completed by line ${line.id}`, eventId, by: input.by, at });
     }
-    await recordPaymentMatched(tx, {
-      line: { ...line, outcome: judged.outcome, status: 'matched', dealId: input.dealId, investorUserId: input.investorUserId, eventId, detail: judged.detail },
-      dealId: input.dealId, investorUserId: input.investorUserId, paymentStepId: settings.paymentStepId!, eventId, received: judged.total,
-    });
-  } else if (decide) {
-    await recordPaymentQueued(tx, { line: { ...line, outcome: judged.outcome, status: 'queued', dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail, refusal } });
   }
   return { received: judged.total, outcome: judged.outcome, eventId, refusal };
 }

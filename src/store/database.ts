@@ -51,12 +51,19 @@ export interface OpenOptions {
   onStatement?: (text: string) => void;
 }
 
-// Handles whose database runs transactions side by side on a pool (PostgreSQL). PGlite has one
-// connection and Kysely's PGlite driver cannot interleave two transactions on it.
-const pooled = new WeakSet<object>();
+// Handles whose database runs transactions side by side on a pool (PostgreSQL), with the pool's
+// size. PGlite has one connection and Kysely's PGlite driver cannot interleave two transactions on it.
+const pooled = new WeakMap<object, number>();
 
 /** Whether `db` (a root handle, not a transaction) may run several transactions at once. */
 export const runsConcurrentTransactions = (db: Kysely<DB>) => pooled.has(db);
+
+/**
+ * How many transactions of one batch (bulk moves, move imports, a statement's credits) run side by
+ * side on `db`: the pool less two connections for the requests that arrive meanwhile, at most 8
+ * (past that the two cores, not the round trips, are what a move waits for); 1 on PGlite.
+ */
+export const batchConcurrency = (db: Kysely<DB>) => Math.max(1, Math.min(8, (pooled.get(db) ?? 1) - 2));
 
 // Both drivers hand out numeric and int8 as strings and timestamptz as Date; the store converts once.
 const INT8 = 20;
@@ -92,7 +99,7 @@ function openPostgres(url: string, config: DatabaseConfig, options: OpenOptions)
   // An idle client whose server went away emits 'error'; unhandled, it would crash the process.
   pool.on('error', (err) => options.onPoolError?.(err));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  pooled.add(db);
+  pooled.set(db, config.databasePoolSize);
   const listeners = new Set<{ stop(): Promise<void> }>();
   const replicaUrls = config.databaseReplicaUrls ?? [];
   const replicas =

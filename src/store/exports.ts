@@ -5,20 +5,40 @@ import { type Kysely, sql } from 'kysely';
 import type { Investor } from '../domain/investor.ts';
 import { type FeedPage, listDealFeed, type OutboxEntry } from './outbox.ts';
 import { toInvestor } from './investors.ts';
+import { likeContaining } from './journeys.ts';
 import type { DB } from './schema.ts';
 import type { SubscriptionFilter } from './subscriptions.ts';
 
 export const EXPORT_PAGE = 1000;
 
-/** Pages through `fetch` until a short page; `after` is the last row of the previous page. */
-async function* keyset<R>(fetch: (after: R | undefined) => Promise<R[]>): AsyncGenerator<R> {
-  let after: R | undefined;
-  for (;;) {
-    const page = await fetch(after);
-    yield* page;
-    if (page.length < EXPORT_PAGE) return;
-    after = page.at(-1);
+/**
+ * Pages through `fetch` until a short page; `after` is the last row of the previous page. The next
+ * page is asked for as soon as a page arrives, so the database reads it while this one is written
+ * out: two pages in memory at most, and the export takes the longer of the two, not their sum.
+ */
+async function* keyset<R>(fetch: (after: R | undefined) => Promise<R[]>, pageSize = EXPORT_PAGE): AsyncGenerator<R> {
+  let next: Promise<R[]> | undefined = fetch(undefined);
+  try {
+    while (next) {
+      const page: R[] = await next;
+      next = page.length < pageSize ? undefined : fetch(page.at(-1));
+      // A failed prefetch is thrown when awaited; until then it must not count as unhandled.
+      next?.catch(() => {});
+      yield* page;
+    }
+  } finally {
+    // The client went away: let an outstanding read finish quietly.
+    next?.catch(() => {});
   }
+}
+
+/** Captured values as cells: text as it is, anything else as its JSON; null stays empty. */
+function capturedText(captured: Record<string, unknown> | null): Record<string, string> {
+  const cells: Record<string, string> = {};
+  for (const [key, value] of Object.entries(captured ?? {})) {
+    if (value !== null) cells[key] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return cells;
 }
 
 export interface JourneyExportRow {
@@ -32,19 +52,25 @@ export interface JourneyExportRow {
   captured: Record<string, string>;
 }
 
-/** One row per investor with a journey in the deal, by full name then id (all-investor-workflows). */
-export function exportJourneys(db: Kysely<DB>, dealId: string): AsyncGenerator<JourneyExportRow> {
-  type Row = { investor_user_id: string; full_name: string; email: string | null; current_step_id: string; moved_at: Date; payment_reference: string; captured: Record<string, string> | null };
+/**
+ * One row per investor with a journey in the deal, by full name then id (all-investor-workflows),
+ * filtered as the JSON list: `query`, a case-insensitive part of the full name or e-mail, is looked
+ * up in deal_investor_search (its trigram index holds the deal) once per page.
+ */
+export function exportJourneys(db: Kysely<DB>, dealId: string, query?: string): AsyncGenerator<JourneyExportRow> {
+  type Row = { investor_user_id: string; full_name: string; email: string | null; current_step_id: string; moved_at: Date; payment_reference: string; captured: Record<string, unknown> | null };
+  const search = query
+    ? sql`and j.investor_user_id in (select s.investor_user_id from deal_investor_search s
+          where s.deal_id = ${dealId} and s.search ilike ${likeContaining(query)}
+            and (s.full_name ilike ${likeContaining(query)} or s.email ilike ${likeContaining(query)}))`
+    : sql``;
   return keyset(async (after: JourneyExportRow | undefined) => {
     const { rows } = await sql<Row>`
       select j.investor_user_id, j.investor_full_name as full_name, i.email, j.current_step_id, j.moved_at, j.payment_reference,
-        (select jsonb_object_agg(d.key, d.value) from (
-           select distinct on (kv.key) kv.key, kv.value
-           from workflow_events e cross join lateral jsonb_each_text(e.data) kv
-           where e.deal_id = j.deal_id and e.investor_user_id = j.investor_user_id
-           order by kv.key, e.seq desc) d) as captured
+        (select jsonb_merge_agg(e.data order by e.seq) from workflow_events e
+         where e.deal_id = j.deal_id and e.investor_user_id = j.investor_user_id) as captured
       from journeys j join investors i on i.id = j.investor_user_id
-      where j.deal_id = ${dealId} and j.event_count > 0
+      where j.deal_id = ${dealId} and j.event_count > 0 ${search}
         ${after ? sql`and (j.investor_full_name, j.investor_user_id) > (${after.fullName}, ${after.investorUserId})` : sql``}
       order by j.investor_full_name, j.investor_user_id
       limit ${EXPORT_PAGE}`.execute(db);
@@ -55,10 +81,17 @@ export function exportJourneys(db: Kysely<DB>, dealId: string): AsyncGenerator<J
       currentStepId: r.current_step_id,
       movedAt: r.moved_at,
       paymentReference: r.payment_reference,
-      captured: r.captured ?? {},
+      captured: capturedText(r.captured),
     }));
   });
 }
+
+/**
+ * Rows of the payment-references export a query: byte order of the id is no index's order, so each
+ * page is a top-N sort of the deal's journeys. Its rows are two short strings; 10,000 of them is
+ * still a small, fixed amount of memory, and a tenth of the sorts.
+ */
+const REFERENCES_PAGE = 10 * EXPORT_PAGE;
 
 /** The deal's payment references by investor id in byte order (all-payment-refernces). */
 export function exportPaymentReferences(db: Kysely<DB>, dealId: string) {
@@ -70,10 +103,10 @@ export function exportPaymentReferences(db: Kysely<DB>, dealId: string) {
       .where('event_count', '>', 0)
       .$if(after !== undefined, (qb) => qb.where(sql<boolean>`investor_user_id collate "C" > ${after!.investorUserId}`))
       .orderBy(sql`investor_user_id collate "C"`)
-      .limit(EXPORT_PAGE)
+      .limit(REFERENCES_PAGE)
       .execute();
     return rows.map((r) => ({ investorUserId: r.investor_user_id, paymentReference: r.payment_reference }));
-  });
+  }, REFERENCES_PAGE);
 }
 
 export interface ActiveInvestorExportRow {
@@ -84,29 +117,35 @@ export interface ActiveInvestorExportRow {
   dealsTotal: string;
 }
 
-/** Active investors with a journey, by full name then id, with their deal counts (all-transactions). */
-export function exportActiveInvestors(db: Kysely<DB>): AsyncGenerator<ActiveInvestorExportRow> {
-  type Row = { id: string; remote_id: string; data_source: string; team_user_id: string | null; kyc_check_level: number | null; contact: unknown; full_name: string; completed: string; in_progress: string; deals_total: string };
+/**
+ * Active investors with a journey, by full name then id, with their deal counts (all-transactions),
+ * filtered as the JSON list by `nameOrEmail`. Reads the counts kept by the journey triggers
+ * (investor_deal_counts, migration 0011): a page is one range of its (full_name, id) index where
+ * active, and the page's directory rows are read by primary key; counting every investor's
+ * journeys again for each page made a 100,000-row export take nearly a minute.
+ */
+export function exportActiveInvestors(db: Kysely<DB>, nameOrEmail?: string): AsyncGenerator<ActiveInvestorExportRow> {
+  type Row = { id: string; remote_id: string; data_source: string; team_user_id: string | null; kyc_check_level: number | null; contact: unknown; full_name: string; completed: number; in_progress: number; deals_total: number };
+  const search = nameOrEmail
+    ? sql`and c.search ilike ${likeContaining(nameOrEmail)} and (c.full_name ilike ${likeContaining(nameOrEmail)} or c.email ilike ${likeContaining(nameOrEmail)})`
+    : sql``;
   return keyset(async (after: ActiveInvestorExportRow | undefined) => {
     const { rows } = await sql<Row>`
-      select i.id, i.remote_id, i.data_source, i.team_user_id, i.kyc_check_level, i.contact, i.full_name, c.completed, c.in_progress, c.deals_total
-      from investors i
-      cross join lateral (
-        select count(*) filter (where s.type = 'complete')::text as completed,
-               count(*) filter (where s.type = 'default')::text as in_progress,
-               count(*)::text as deals_total
-        from journeys j join workflow_steps s on s.id = j.current_step_id
-        where j.investor_user_id = i.id and j.event_count > 0) c
-      where i.status = 'active' and c.deals_total <> '0'
-        ${after ? sql`and (i.full_name, i.id) > (${after.fullName}, ${after.investor.id})` : sql``}
-      order by i.full_name, i.id
-      limit ${EXPORT_PAGE}`.execute(db);
+      select i.id, i.remote_id, i.data_source, i.team_user_id, i.kyc_check_level, i.contact, c.full_name,
+        c.completed, c.in_progress, c.total as deals_total
+      from (select investor_user_id, full_name, completed, in_progress, total from investor_deal_counts c
+            where c.active ${search}
+              ${after ? sql`and (c.full_name, c.investor_user_id) > (${after.fullName}, ${after.investor.id})` : sql``}
+            order by c.full_name, c.investor_user_id
+            limit ${EXPORT_PAGE}) c
+      join investors i on i.id = c.investor_user_id
+      order by c.full_name, c.investor_user_id`.execute(db);
     return rows.map((r) => ({
       investor: toInvestor(r as Parameters<typeof toInvestor>[0]),
       fullName: r.full_name,
-      dealsCompletedCount: r.completed,
-      dealsInProgressCount: r.in_progress,
-      dealsTotal: r.deals_total,
+      dealsCompletedCount: String(r.completed),
+      dealsInProgressCount: String(r.in_progress),
+      dealsTotal: String(r.deals_total),
     }));
   });
 }

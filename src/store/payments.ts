@@ -2,6 +2,7 @@
 // Amounts are numeric, written and read as decimal text; dates are read as `::text`.
 import { type Kysely, sql } from 'kysely';
 import type { PaymentDecisionAction, PaymentLineStatus, PaymentOutcome, StatementLine } from '../domain/payment-line.ts';
+import { type OutboxEntryInput, outboxCtes } from './outbox.ts';
 import type { DB } from './schema.ts';
 import { paymentDecisionAuditEntry } from '../domain/audit.ts';
 import { auditInsertCte } from './audit.ts';
@@ -251,8 +252,14 @@ export async function recordDecision(
     reversedByLineId?: string | null;
     by: string;
     at: Date;
+    /**
+     * An outbox entry about the decision (payment.matched, payment.queued), written by the same
+     * statement, as appendOutbox would write it for an entry about no journey.
+     */
+    outbox?: OutboxEntryInput;
   },
 ): Promise<void> {
+  if (d.outbox && !db.isTransaction) throw new Error("a decision's outbox entry must be written inside the caller's transaction");
   const allocations = d.allocations ?? [];
   const refusal = d.refusal === undefined || d.refusal === null ? null : JSON.stringify(d.refusal);
   // The decision's audit entry, in the same statement (a chain of its own: no head, no lock).
@@ -272,11 +279,14 @@ export async function recordDecision(
       from unnest(${allocations.map((a) => a.id)}::uuid[], ${allocations.map((a) => a.dealId)}::text[], ${allocations.map((a) => a.investorUserId)}::text[],
         ${allocations.map((a) => a.amount)}::numeric[], ${allocations.map((a) => a.currency)}::text[], ${allocations.map((a) => a.valueDate)}::date[])
         as a(id, deal_id, investor_user_id, amount, currency, value_date)
-    )
-    insert into payment_line_decisions (id, line_id, action, outcome, status, allocations, reason, refusal, event_id, decided_by, decided_at)
-    values (${d.id}, ${d.lineId}, ${d.action}, ${d.outcome}, ${d.status},
-      ${allocations.length ? JSON.stringify(allocations.map(({ dealId, investorUserId, amount, currency }) => ({ dealId, investorUserId, amount, currency }))) : null}::jsonb,
-      ${d.reason ?? null}, ${refusal}::jsonb, ${d.eventId ?? null}::uuid, ${d.by}, ${d.at})`.execute(db);
+    ), decision as (
+      insert into payment_line_decisions (id, line_id, action, outcome, status, allocations, reason, refusal, event_id, decided_by, decided_at)
+      values (${d.id}, ${d.lineId}, ${d.action}, ${d.outcome}, ${d.status},
+        ${allocations.length ? JSON.stringify(allocations.map(({ dealId, investorUserId, amount, currency }) => ({ dealId, investorUserId, amount, currency }))) : null}::jsonb,
+        ${d.reason ?? null}, ${refusal}::jsonb, ${d.eventId ?? null}::uuid, ${d.by}, ${d.at})
+      returning 1
+    )${d.outbox ? sql`, ${outboxCtes(d.outbox, sql`pg_current_xact_id()`)}` : sql``}
+    select 1`.execute(db);
 }
 
 /** What a line currently contributes to each investor (the sum of its allocations), non-zero only. */

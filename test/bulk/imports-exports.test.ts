@@ -168,4 +168,47 @@ describe('imports and exports', () => {
     assert.equal(subs[0]!.total, '1005');
     assert.equal(subs[0]!.description, "'=cmd|calc");
   });
+
+  test('exports apply the filters of the JSON list they mirror: query, nameOrEmail, the subscription filters', async () => {
+    const deal = await createDeal(admin);
+    const tag = uniqueId('zq').replace(/[^a-z0-9]/gi, '');
+    const [grace, ada, other] = [uniqueId('flt'), uniqueId('flt'), uniqueId('flt')];
+    for (const [id, forename, email] of [[grace, `Grace${tag}`, `${grace}@example.com`], [ada, 'Ada', `ada.${tag}@example.com`], [other, 'Linus', `${other}@example.com`]] as const) {
+      assert.equal((await admin.put(`/investors/${id}`, investorBody({ forename, email }))).status, 201);
+      await deal.move(id, 'interest');
+    }
+    const csvOf = async (response: { statusCode: number; body: string }) => {
+      assert.equal(response.statusCode, 200, response.body);
+      return parse(response.body, { columns: true }) as Record<string, string>[];
+    };
+    // all-investor-workflows: `query` matches the full name or the e-mail, case-insensitively.
+    const journeys = await csvOf(await getCsv(`/deals/deal/${deal.dealId}/all-investor-workflows?query=${tag.toUpperCase()}`));
+    assert.deepEqual(journeys.map((r) => r.investorUserId).sort(), [ada, grace].sort());
+    const json = (await admin.get(`/deals/deal/${deal.dealId}/all-investor-workflows?query=${tag.toUpperCase()}&limit=100`)).body;
+    assert.deepEqual(journeys.map((r) => r.investorUserId), json.output.map((o: any) => o.investor.id), 'same rows, same order as the JSON list');
+    assert.deepEqual(await csvOf(await getCsv(`/deals/deal/${deal.dealId}/all-investor-workflows?query=${tag}%25_nothing`)), []);
+    assert.equal((await csvOf(await getCsv(`/deals/deal/${deal.dealId}/all-investor-workflows`))).length, 3);
+
+    // all-transactions: nameOrEmail in the body, as the JSON list.
+    const post = (body: unknown) =>
+      t.app.inject({ method: 'POST', url: '/deals/deal/all-transactions', headers: { authorization: `Bearer ${t.adminToken}`, accept: 'text/csv', 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    const active = await csvOf(await post({ nameOrEmail: ` ${tag} ` }));
+    assert.deepEqual(active.map((r) => r.id).sort(), [ada, grace].sort());
+    const activeJson = (await admin.post('/deals/deal/all-transactions?limit=100', { nameOrEmail: tag })).body;
+    assert.deepEqual(active.map((r) => r.id), activeJson.output.map((o: any) => o.investor.id));
+    assert.deepEqual(active.map((r) => r.dealsInProgressCount), ['1', '1']);
+    assert.ok((await csvOf(await post({ nameOrEmail: null }))).some((r) => r.id === other));
+
+    // subscriptions: every filter of the list.
+    const [asset1, asset2] = [uniqueAssetId(), uniqueAssetId()];
+    for (const asset of [asset1, asset2]) assert.equal((await admin.put(`/portfolio/assets/${asset}`, { name: 'Fund', currency: 'EUR' })).status, 201);
+    for (const [asset, investor, source] of [[asset1, grace, 'crm'], [asset2, grace, 'crm'], [asset1, ada, 'manual']] as const) {
+      assert.equal((await admin.post('/portfolio/transactions/subscriptions', subscriptionBody(asset, investor, { source, source_id: `${source}-${investor}-${asset}` }))).status, 201);
+    }
+    const subs = async (query: string) => (await csvOf(await getCsv(`/portfolio/transactions/subscriptions?${query}`))).map((r) => [r.investor_id, r.asset_id, r.source]);
+    assert.deepEqual(await subs(`investor_id=${grace}`), [[grace, String(asset1), 'crm'], [grace, String(asset2), 'crm']]);
+    assert.deepEqual(await subs(`asset_id=${asset1}`), [[grace, String(asset1), 'crm'], [ada, String(asset1), 'manual']]);
+    assert.deepEqual(await subs(`asset_id=${asset1}&source=manual`), [[ada, String(asset1), 'manual']]);
+    assert.deepEqual(await subs(`source_id=crm-${grace}-${asset2}`), [[grace, String(asset2), 'crm']]);
+  });
 });

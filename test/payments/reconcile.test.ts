@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client, TestApp } from '../support/app.ts';
 import { expectProblem } from '../support/app.ts';
+import { sql } from 'kysely';
 import { fill, fixture, payingDeal, type PayingDeal, postStatement, start } from './setup.ts';
 
 describe('reconciling bank statements', () => {
@@ -162,6 +163,65 @@ describe('reconciling bank statements', () => {
     const [line] = await linesOf(response.body.statement.id);
     assert.deepEqual([line.outcome, line.status], ['matched', 'queued']);
     assert.equal(line.refusal.kind, 'conflict');
+  });
+
+  it('the outbox carries payment.matched with the line and the move, and payment.queued for a line left to staff', async () => {
+    const other = await payingDeal(api, { letters: ['A', 'B'] });
+    const csv = `date,amount,currency,reference,bank_reference\n2026-11-24,25000.00,EUR,${other.refs['A']},FEED-${other.dealId}-1\n` +
+      `2026-11-24,4000.00,EUR,${other.refs['B']},FEED-${other.dealId}-2\n`;
+    const response = await postStatement(t, csv, 'text/csv', '?bankReferenceColumn=bank_reference');
+    assert.equal(response.status, 201, JSON.stringify(response.body));
+    const lines = await linesOf(response.body.statement.id);
+    const full = lines.find((l) => l.amount === '25000.00')!;
+    const part = lines.find((l) => l.amount === '4000.00')!;
+    // The outbox itself, in the order its entries were written (the feed shows an entry only once
+    // every older transaction of the server has ended, which a shared server may delay).
+    const { rows: feed } = await sql<{ type: string; data: any }>`
+      select type, payload as data from outbox where deal_id = ${other.dealId} order by sequence`.execute(t.database.db);
+    const matched = feed.filter((e) => e.type === 'payment.matched');
+    assert.equal(matched.length, 1);
+    const { data } = matched[0]!;
+    assert.deepEqual([data.lineId, data.eventId, data.investorUserId, data.received], [full.id, full.eventId, other.investors['A'], '25000']);
+    assert.equal(data.line.status, 'matched');
+    const entered = feed.findIndex((e) => e.type === 'journey.step-entered' && e.data.event.id === full.eventId);
+    assert.ok(entered >= 0 && entered < feed.indexOf(matched[0]!), 'the move comes before its payment.matched');
+    const queued = feed.filter((e) => e.type === 'payment.queued');
+    assert.deepEqual(queued.map((e) => [e.data.lineId, e.data.outcome]), [[part.id, 'partial']]);
+  });
+
+  it('only booked entries are matched: pending (Sts/Cd PDNG, 001.08) and informational (Sts INFO, 001.04) entries are kept, not matched, and the booked entry later is', async () => {
+    const other = await payingDeal(api, { letters: ['A', 'B'] });
+    const entry = (status: string, ref: string, bankRef: string, amount: string) =>
+      `<Ntry><Amt Ccy="EUR">${amount}</Amt><CdtDbtInd>CRDT</CdtDbtInd>${status}<BookgDt><Dt>2026-11-25</Dt></BookgDt><ValDt><Dt>2026-11-25</Dt></ValDt>` +
+      `<AcctSvcrRef>${bankRef}</AcctSvcrRef><NtryDtls><TxDtls><Refs><EndToEndId>E2E-${bankRef}</EndToEndId></Refs><Amt Ccy="EUR">${amount}</Amt>` +
+      `<RmtInf><Strd><CdtrRefInf><Tp><CdOrPrtry><Cd>SCOR</Cd></CdOrPrtry></Tp><Ref>${ref}</Ref></CdtrRefInf></Strd></RmtInf></TxDtls></NtryDtls></Ntry>`;
+    const camt = (version: string, id: string, entries: string) =>
+      `<?xml version="1.0" encoding="UTF-8"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.${version}"><BkToCstmrStmt>` +
+      `<GrpHdr><MsgId>${id}</MsgId><CreDtTm>2026-11-25T18:00:00</CreDtTm></GrpHdr><Stmt><Id>${id}</Id>` +
+      `<Acct><Id><IBAN>DE89370400440532013000</IBAN></Id></Acct>${entries}</Stmt></BkToCstmrStmt></Document>`;
+    const bankRef = `PDNG-${other.dealId}`;
+    const pending = await postStatement(t, camt('08', `P-${other.dealId}`,
+      entry('<Sts><Cd>PDNG</Cd></Sts>', other.refs['A']!, bankRef, '25000.00')));
+    assert.equal(pending.status, 201, JSON.stringify(pending.body));
+    const info = await postStatement(t, camt('04', `I-${other.dealId}`, entry('<Sts>INFO</Sts>', other.refs['B']!, `INFO-${other.dealId}`, '10000.00')));
+    assert.equal(info.status, 201, JSON.stringify(info.body));
+    for (const response of [pending, info]) {
+      const [line] = await linesOf(response.body.statement.id);
+      assert.deepEqual([line.outcome, line.status, line.eventId], ['not-booked', 'ignored', null]);
+      assert.match(line.detail, /entry status (PDNG|INFO)/);
+    }
+    const stands = async (letter: string) => (await api.get(`/deals/deal/${other.dealId}/investor-data/${other.investors[letter]}`)).body.journey.at(-1).toStepId;
+    assert.equal(await stands('A'), other.step('commitment'), 'a pending credit moves no one');
+    assert.equal(await stands('B'), other.step('commitment'));
+    const queued = (await api.get(`/payments/lines?status=queued&dealId=${other.dealId}`)).body.output;
+    assert.equal(queued.length, 0, 'nor waits in the queue');
+    // The next day's statement books the entry under the same bank reference: a new line, matched.
+    const booked = await postStatement(t, camt('08', `B-${other.dealId}`, entry('<Sts><Cd>BOOK</Cd></Sts>', other.refs['A']!, bankRef, '25000.00')));
+    assert.equal(booked.status, 201, JSON.stringify(booked.body));
+    assert.equal(booked.body.statement.newLineCount, 1);
+    const [line] = await linesOf(booked.body.statement.id);
+    assert.deepEqual([line.outcome, line.status], ['matched', 'matched']);
+    assert.equal(await stands('A'), other.step('payment'));
   });
 
   it('refuses what is not a statement: 400, 413, 415, and never a 500', async () => {

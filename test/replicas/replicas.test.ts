@@ -176,6 +176,23 @@ describe('read replicas', { skip: unavailable }, () => {
       assert.deepEqual(await transactions({ 'consistency-token': token }), [investor.id]);
       const feed = await lenient.admin.get('/webhooks/deliveries', { 'consistency-token': token });
       assert.equal(feed.status, 200);
+      // The CSV exports read where their JSON lists read.
+      for (const url of [`/deals/deal/${deal.dealId}/all-investor-workflows`, `/deals/deal/${deal.dealId}/all-payment-refernces`, `/deals/deal/${deal.dealId}/events`]) {
+        expectProblem(await lenient.admin.get(url, { accept: 'text/csv' }), 404);
+        const current = await lenient.admin.get(url, { accept: 'text/csv', 'consistency-token': token });
+        assert.equal(current.status, 200, `${url} as CSV: ${current.text}`);
+      }
+      const exported = async (headers: Record<string, string>) =>
+        (await lenient.admin.post('/deals/deal/all-transactions', { nameOrEmail: surname }, { accept: 'text/csv', ...headers })).text.trim().split('\r\n').slice(1);
+      assert.deepEqual(await exported({}), []);
+      assert.equal((await exported({ 'consistency-token': token })).length, 1);
+      // The reconciliation queue: a statement imported on the primary only.
+      const statement = await lenient.admin.post('/payments/statements', `date,amount,currency,reference\n2026-11-24,10.00,EUR,no reference ${surname}\n`, { 'content-type': 'text/csv' });
+      assert.equal(statement.status, 201, statement.text);
+      const statementId = statement.body.statement.id;
+      const queued = async (headers: Record<string, string>) => (await lenient.admin.get(`/payments/lines?statementId=${statementId}`, headers)).body.output.length;
+      assert.equal(await queued({}), 0);
+      assert.equal(await queued({ 'consistency-token': statement.headers['consistency-token'] as string }), 1);
     } finally {
       await replicaSql('select pg_wal_replay_resume()');
     }

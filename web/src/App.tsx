@@ -11,6 +11,7 @@ import { InboxPage } from './InboxPage.tsx';
 import { InvestorFormPage } from './InvestorFormPage.tsx';
 import { InvestorImportPage } from './InvestorImportPage.tsx';
 import { InvestorsPage } from './InvestorsPage.tsx';
+import { PaymentsPage } from './PaymentsPage.tsx';
 import { usePersonName } from './people.tsx';
 import { SubscriptionsPage } from './SubscriptionsPage.tsx';
 import { TablePage } from './TablePage.tsx';
@@ -50,6 +51,7 @@ const sections = [
   { id: 'deals', label: 'Deals' },
   { id: 'investors', label: 'Investors' },
   { id: 'inbox', label: 'Inbox' },
+  { id: 'payments', label: 'Payments' },
   { id: 'subscriptions', label: 'Subscriptions' },
   { id: 'webhooks', label: 'Webhooks' },
 ] as const;
@@ -84,6 +86,7 @@ function route(parts: string[]) {
   if (first === 'inbox' && !second) return <InboxPage />;
   if (first === 'webhooks' && !second) return <WebhooksPage />;
   if (first === 'subscriptions' && !second) return <SubscriptionsPage />;
+  if (first === 'payments' && !second) return <PaymentsPage />;
   return <NotFound what="There is no page at this address." />;
 }
 

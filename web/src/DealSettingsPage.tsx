@@ -1,8 +1,10 @@
-// Create a deal, or edit one's name, description and currency (PUT /deals/deal/{dealId}).
+// Create a deal, or edit one's name, description and currency (PUT /deals/deal/{dealId}), and its
+// payment settings (PaymentSettingsForm).
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, consoleApi, describeError } from './api.ts';
 import { DealHeader } from './DealHeader.tsx';
 import { navigate, useLoad } from './hooks.ts';
+import { PaymentSettingsForm } from './PaymentSettingsForm.tsx';
 import { ErrorState, Spinner } from './ui.tsx';
 
 const ID = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -144,6 +146,7 @@ export function DealSettingsPage({ dealId }: { dealId: string | undefined }) {
           )}
         </div>
       </form>
+      {!creating && <PaymentSettingsForm dealId={dealId} />}
     </section>
   );
 }

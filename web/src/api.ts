@@ -208,6 +208,11 @@ export type Delivery = Ok<'listWebhookDeliveries'>['output'][number];
 
 export type Subscription = Ok<'listSubscriptions'>['output'][number];
 
+export type PaymentLine = Ok<'listPaymentLines'>['output'][number];
+export type PaymentLineWithDecisions = Ok<'getPaymentLine'>;
+export type PaymentSettings = Ok<'getPaymentSettings'>;
+export type PaymentSettingsBody = operations['setPaymentSettings']['requestBody']['content']['application/json'];
+
 /** The investor directory entry as PUT /investors/{id} takes it (the document's Investor without its id). */
 export type InvestorRecord = Omit<components['schemas']['Investor'], 'id'>;
 export type ImportReport = Ok<'importInvestors'>;
@@ -240,6 +245,16 @@ export const consoleApi = {
   createSubscription: (body: Record<string, unknown>) => call<Subscription>('POST', '/portfolio/transactions/subscriptions', body),
   putAsset: (assetId: string, body: { name: string; currency: string }) => call<unknown>('PUT', `/portfolio/assets/${enc(assetId)}`, body),
   getAsset: (assetId: string) => call<{ id: number; name: string; currency: string }>('GET', `/portfolio/assets/${enc(assetId)}`),
+  // Reconciliation: the queue of statement lines, staff decisions, and a deal's payment settings.
+  paymentLines: (params: { status?: string; dealId?: string; page: number }) =>
+    call<Page<PaymentLine>>('GET', `/payments/lines${qs({ ...params, limit: 50 })}`),
+  assignLine: (lineId: string, body: { dealId: string; investorUserId: string }) =>
+    call<PaymentLineWithDecisions>('POST', `/payments/lines/${enc(lineId)}/assign`, body),
+  splitLine: (lineId: string, shares: { dealId: string; investorUserId: string; amount: string }[]) =>
+    call<PaymentLineWithDecisions>('POST', `/payments/lines/${enc(lineId)}/split`, { shares }),
+  dismissLine: (lineId: string, reason: string) => call<PaymentLineWithDecisions>('POST', `/payments/lines/${enc(lineId)}/dismiss`, { reason }),
+  paymentSettings: (dealId: string) => call<PaymentSettings>('GET', `/deals/deal/${enc(dealId)}/payment-settings`),
+  putPaymentSettings: (dealId: string, body: PaymentSettingsBody) => call<PaymentSettings>('PUT', `/deals/deal/${enc(dealId)}/payment-settings`, body),
 };
 
 /** A refusal in plain words, for people rather than programs. */

@@ -30,7 +30,7 @@ export function activeInvestorRoutes(app: Api, ctx: AppContext) {
         response: {
           200: jsonOrCsv(
             Page(ActiveInvestorEntry, 'ActiveInvestorPage'),
-            'Every active investor with a journey (no paging; nameOrEmail is not applied): the columns of the investor import (POST /investors/import), then dealsCompletedCount, dealsInProgressCount, dealsTotal.',
+            'Every active investor with a journey matching nameOrEmail (no paging): the columns of the investor import (POST /investors/import), then dealsCompletedCount, dealsInProgressCount, dealsTotal.',
           ),
         },
       },
@@ -43,7 +43,7 @@ export function activeInvestorRoutes(app: Api, ctx: AppContext) {
     },
     async (request, reply) =>
       wantsCsv(request)
-        ? sendActiveInvestorsCsv(ctx, reply)
+        ? sendActiveInvestorsCsv(ctx, reply, request.body.nameOrEmail)
         : listActiveInvestors(ctx, { nameOrEmail: request.body.nameOrEmail, limit: request.query.limit ?? 20, page: request.query.page ?? 1 }),
   );
 }

@@ -70,13 +70,13 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
         response: {
           200: jsonOrCsv(
             Page(Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(AbbreviatedEvent) }, { title: 'InvestorJourneySummary' }), 'InvestorJourneyPage'),
-            'Every investor of the deal (no paging; query is not applied): investorUserId, fullName, email, currentStepId, movedAt, paymentReference, then one column per field key of the workflow holding the latest captured value.',
+            'Every investor of the deal matching query (no paging): investorUserId, fullName, email, currentStepId, movedAt, paymentReference, then one column per field key of the workflow holding the latest captured value.',
           ),
         },
       },
     },
     async (request, reply) =>
-      wantsCsv(request) ? sendJourneysCsv(ctx, reply, request.params.dealId) : listInvestorJourneys(ctx, request.params.dealId, {
+      wantsCsv(request) ? sendJourneysCsv(ctx, reply, request.params.dealId, request.query.query) : listInvestorJourneys(ctx, request.params.dealId, {
         limit: request.query.limit ?? 20,
         page: request.query.page ?? 1,
         query: request.query.query,

@@ -20,7 +20,6 @@ const LineParams = Type.Object({ lineId: Type.String({ format: 'uuid' }) });
 const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
 
 /** Statements use more concurrent connections than a request normally does, never the whole pool. */
-const importConcurrency = (ctx: AppContext) => (ctx.config.databaseUrl ? Math.max(1, Math.min(4, ctx.config.databasePoolSize - 2)) : 1);
 
 export async function paymentRoutes(app: Api, ctx: AppContext) {
   app.put(
@@ -187,7 +186,7 @@ export async function paymentRoutes(app: Api, ctx: AppContext) {
               },
             }
           : { kind: 'xml', text: request.body };
-        const result = await importStatement(ctx, principalOf(request), input, { concurrency: importConcurrency(ctx) });
+        const result = await importStatement(ctx, principalOf(request), input);
         return reply.code(result.duplicate ? 200 : 201).send(result);
       },
     );
