@@ -119,7 +119,7 @@ export interface paths {
         get?: never;
         /**
          * Set a deal's workflow (201 the first time, 200 when re-applied)
-         * @description Step ids are chosen by the caller and belong to one deal. Removing a step where an investor stands is a 409 naming them; other removed steps are retired.
+         * @description Step ids are chosen by the caller and belong to one deal. Every PUT makes a new version; investors already on the workflow stay on theirs until migrated (POST …/workflow/migrate). Removing a step where investors stand is a 409 naming the step and the count, unless `stepMapping` says where a migration puts them; other removed steps are retired.
          */
         put: operations["setWorkflow"];
         post?: never;
@@ -138,7 +138,7 @@ export interface paths {
         };
         /**
          * Load Workflow Structure (endpoint 1)
-         * @description Steps in a stable order: entry steps first, then by depth (longest path from an entry step), then by label.
+         * @description Steps in a stable order: entry steps first, then by depth (longest path from an entry step), then by label. `version`: an older version of the workflow, as it was applied (404 when the deal never had it).
          */
         get: operations["getWorkflowStatus"];
         put?: never;
@@ -1056,6 +1056,11 @@ export interface components {
             investors?: {
                 investorUserId: string;
                 stepId: string;
+            }[];
+            /** @description a workflow or a migration that removes steps investors stand on without a step mapping: each step and how many stand on it */
+            steps?: {
+                stepId: string;
+                investors: number;
             }[];
             deliveredAt?: string | null;
             /** @description true: the same request may succeed later (see Retry-After) */
@@ -2300,6 +2305,10 @@ export interface operations {
                         /** @description letters, digits, "-", "_", "." and ":" */
                         toStepId: string;
                     }[];
+                    /** @description old step id → step id of the new version; needed for every removed step investors stand on */
+                    stepMapping?: {
+                        [key: string]: string;
+                    };
                 };
             };
         };
@@ -2443,7 +2452,9 @@ export interface operations {
     };
     getWorkflowStatus: {
         parameters: {
-            query?: never;
+            query?: {
+                version?: number;
+            };
             header?: {
                 /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
                 "Consistency-Token"?: string;
@@ -7995,6 +8006,10 @@ export interface operations {
                         /** @description letters, digits, "-", "_", "." and ":" */
                         toStepId: string;
                     }[];
+                    /** @description old step id → step id of the new version; needed for every removed step investors stand on */
+                    stepMapping?: {
+                        [key: string]: string;
+                    };
                 };
             };
         };

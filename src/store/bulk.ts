@@ -1,6 +1,6 @@
 // Bulk writes for seeding: investors, journeys, events and their first revisions, many rows per
 // statement. Used by `dealflow seed`; the service itself writes one move at a time.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Investor } from '../domain/investor.ts';
 import type { StoredEvent } from './events.ts';
 import { investorColumns } from './investors.ts';
@@ -48,6 +48,8 @@ export async function insertJourneys(db: Kysely<DB>, journeys: SeededJourney[]):
           payment_reference: j.paymentReference,
           started_at: new Date(j.events[0]!.createdAt),
           moved_at: new Date(j.events.at(-1)!.createdAt),
+          // Seeded journeys are on the version in force (as a move would record).
+          workflow_version: sql<number>`(select version from workflows where deal_id = ${j.dealId})`,
         })),
       )
       .execute(),
@@ -67,6 +69,7 @@ export async function insertJourneys(db: Kysely<DB>, journeys: SeededJourney[]):
           data: JSON.stringify(e.data),
           created_by_user_id: e.createdByUserId,
           created_at: new Date(e.createdAt),
+          workflow_version: sql<number>`(select version from workflows where deal_id = ${e.dealId})`,
         })),
       )
       .execute(),
