@@ -149,6 +149,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/deals/deal/{dealId}/workflow/migrate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the journeys of older workflow versions onto the current one
+         * @description Each journey on an older version goes to `stepMapping[its step]`, or stays on its step when the current version has it, as one Workflow Event (data empty, from its step to the new one). A journey whose new step requires fields it never captured, or whose captured values no longer fit the fields, stays on its version and is listed in `notFitting`. A step of an older version that the current one lacks, with investors on it and no mapping: 409 naming each step and the count (the dry run lists them). ?dryRun=true: the same answer, nothing written.
+         */
+        post: operations["migrateWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/deals/deal/{dealId}/jump-to-step": {
         parameters: {
             query?: never;
@@ -1223,6 +1243,34 @@ export interface components {
             version: number;
             /** @description the Steps, entry steps first, then by depth, then by label */
             steps: components["schemas"]["Step"][];
+        };
+        /** WorkflowMigrationResult */
+        WorkflowMigrationResult: {
+            dryRun: boolean;
+            /** @description the current version, which the journeys move onto */
+            toVersion: number;
+            /** @description the mapping applied: the version's own (named by its PUT), the request's on top */
+            stepMapping: {
+                [key: string]: string;
+            };
+            /** @description journeys on older versions when the run started */
+            journeys: number;
+            /** @description journeys moved onto the current version, one event each (dryRun: that would be) */
+            migrated: number;
+            /** @description every journey whose position or captured data does not fit the current version; they stay on theirs */
+            notFitting: {
+                investorUserId: string;
+                /** @description the version the journey stays on */
+                workflowVersion: number;
+                fromStepId: string;
+                /** @description where the mapping would put it; null: nowhere */
+                toStepId: string | null;
+                /** @description step-removed, missing-fields, invalid-data */
+                reason: "step-removed" | "missing-fields" | "invalid-data";
+                /** @description missing-fields / invalid-data: the field keys */
+                fields: string[];
+                detail: string;
+            }[];
         };
         /**
          * WorkflowEvent
@@ -2515,6 +2563,155 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    migrateWorkflow: {
+        parameters: {
+            query?: {
+                /** @description true: decide every journey and write nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                dealId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description old step id → step id of the new version; needed for every removed step investors stand on */
+                    stepMapping?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowMigrationResult"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            /** @description Body over BODY_LIMIT */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */

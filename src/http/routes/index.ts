@@ -16,6 +16,7 @@ import { paymentRoutes } from './payments.ts';
 import { portfolioRoutes } from './portfolio.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { whoamiRoutes } from './whoami.ts';
+import { workflowMigrationRoutes } from './workflow-migration.ts';
 import { workflowRoutes } from './workflows.ts';
 
 export type RouteModule = (app: Api, ctx: AppContext) => void | Promise<void>;
@@ -25,6 +26,7 @@ export const routes: RouteModule[] = [
   dealRoutes,
   investorRoutes,
   workflowRoutes,
+  workflowMigrationRoutes,
   journeyRoutes,
   bulkMoveRoutes,
   importRoutes,
