@@ -169,6 +169,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/deals/deal/{dealId}/funnel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deal's funnel: per step, who stands there, who entered, where they went, how long they stayed, what they committed
+         * @description Steps of the current version in endpoint 1 order, then steps of older versions that still have figures. Without filters every figure comes from sums kept in the moving transaction; with filters (entry into the deal, classification) from the matching journeys' stays. CSV with Accept: text/csv.
+         */
+        get: operations["getFunnel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deals/deal/{dealId}/funnel/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per day and step: investors standing there at the end of the day, stays entered and left that day
+         * @description `from` and `to` (UTC days, at most 366 days apart; default the 30 days to today), with the funnel's filters. CSV with Accept: text/csv.
+         */
+        get: operations["getFunnelDaily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/deals/deal/{dealId}/jump-to-step": {
         parameters: {
             query?: never;
@@ -1270,6 +1310,73 @@ export interface components {
                 /** @description missing-fields / invalid-data: the field keys */
                 fields: string[];
                 detail: string;
+            }[];
+        };
+        /** Funnel */
+        Funnel: {
+            dealId: string;
+            /** @description the current version, whose steps are listed in endpoint 1 order */
+            workflowVersion: number;
+            filter: {
+                enteredFrom: string | null;
+                enteredTo: string | null;
+                classification: string | null;
+            };
+            /** @description journeys counted (the sum of standing) */
+            investors: number;
+            steps: {
+                stepId: string;
+                label: string;
+                type: string;
+                /** @description false: a step of an older version that investors still stand on or passed through */
+                current: boolean;
+                /** @description investors standing there now */
+                standing: number;
+                /** @description investors who ever entered it (each once) */
+                entered: number;
+                /** @description stays that ended (the investor moved elsewhere) */
+                left: number;
+                /** @description each next step of the graph, then any other step investors went to from here */
+                conversions: {
+                    toStepId: string;
+                    /** @description investors who went from this step straight to that one (each once) */
+                    investors: number;
+                    /** @description investors / entered, 4 decimals; null when nobody entered */
+                    rate: number | null;
+                }[];
+                /** @description of the stays that ended: nearest-rank median and 90th percentile, in milliseconds; null when none ended */
+                timeInStep: {
+                    medianMs: number | null;
+                    p90Ms: number | null;
+                };
+                /** @description what the investors standing here committed, per currency (the deal's payment settings name the fields) */
+                committed: {
+                    currency: string;
+                    /** @description exact decimal */
+                    total: string;
+                    investors: number;
+                }[];
+                /** @description pending edit requests of the investors standing here */
+                pendingEditRequests: number;
+            }[];
+        };
+        /** FunnelDays */
+        FunnelDays: {
+            dealId: string;
+            from: string;
+            to: string;
+            steps: {
+                stepId: string;
+                label: string;
+            }[];
+            days: {
+                date: string;
+                steps: {
+                    stepId: string;
+                    standing: number;
+                    entered: number;
+                    left: number;
+                }[];
             }[];
         };
         /**
@@ -2712,6 +2819,224 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getFunnel: {
+        parameters: {
+            query?: {
+                /** @description journeys that entered the deal (first event) on or after this day, UTC */
+                enteredFrom?: string;
+                /** @description journeys that entered the deal on or before this day, UTC */
+                enteredTo?: string;
+                /** @description investors holding this class (investorClass) */
+                classification?: string;
+            };
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                dealId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list as JSON, or as CSV with Accept: text/csv */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Funnel"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getFunnelDaily: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD (UTC) */
+                from?: string;
+                /** @description YYYY-MM-DD (UTC) */
+                to?: string;
+                /** @description journeys that entered the deal (first event) on or after this day, UTC */
+                enteredFrom?: string;
+                /** @description journeys that entered the deal on or before this day, UTC */
+                enteredTo?: string;
+                /** @description investors holding this class (investorClass) */
+                classification?: string;
+            };
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                dealId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list as JSON, or as CSV with Accept: text/csv */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FunnelDays"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */

@@ -8,6 +8,7 @@ import { dealRoutes } from './deals.ts';
 import { editRequestRoutes } from './edit-requests.ts';
 import { eventRoutes } from './events.ts';
 import { formImplementationRoutes } from './form-implementations.ts';
+import { funnelRoutes } from './funnel.ts';
 import { importRoutes } from './imports.ts';
 import { investorRoutes } from './investors.ts';
 import { journeyRoutes } from './journeys.ts';
@@ -27,6 +28,7 @@ export const routes: RouteModule[] = [
   investorRoutes,
   workflowRoutes,
   workflowMigrationRoutes,
+  funnelRoutes,
   journeyRoutes,
   bulkMoveRoutes,
   importRoutes,
