@@ -116,15 +116,13 @@ export async function getFunnelDays(deps: Deps, dealId: string, range: { from?: 
     throw invalid([{ in: 'query', field: 'from', detail: `the range is at most ${MAX_DAYS} days` }], `The range is at most ${MAX_DAYS} days`);
   }
   const funnel = await getFunnel(deps, dealId, filter);
-  const rows = await readFunnelDays(forReading(deps).db, dealId, to, filter);
+  // Standing at the end of the day before `from`: standing now, less what every day since added.
+  const rows = await readFunnelDays(forReading(deps).db, dealId, from, filter);
   const stepIds = funnel.steps.map((s) => s.stepId);
-  const standing = new Map(stepIds.map((id) => [id, 0]));
+  const standing = new Map(funnel.steps.map((s) => [s.stepId, s.standing]));
   const byDay = new Map<string, Map<string, { entered: number; left: number }>>();
   for (const r of rows) {
-    if (r.day < from) {
-      standing.set(r.stepId, (standing.get(r.stepId) ?? 0) + r.entered - r.left);
-      continue;
-    }
+    standing.set(r.stepId, (standing.get(r.stepId) ?? 0) - r.entered + r.left);
     const day = byDay.get(r.day) ?? new Map();
     day.set(r.stepId, { entered: r.entered, left: r.left });
     byDay.set(r.day, day);

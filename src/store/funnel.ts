@@ -52,16 +52,29 @@ export async function readFunnel(db: Kysely<DB>, dealId: string, filter: FunnelF
 }
 
 async function readKept(db: Kysely<DB>, dealId: string): Promise<FunnelRows> {
-  // Nearest rank (as percentile_disc): the value at rank ceil(p × n) of the step's n left stays.
-  const rank = (p: number) => sql`greatest(ceil(c.left_count * ${p}::numeric)::int - 1, 0)`;
-  const at = (p: number) => sql`(select s.duration_ms from funnel_stays s where s.deal_id = ${dealId} and s.step_id = c.step_id and s.left_at is not null
-      order by s.duration_ms offset ${rank(p)} limit 1)`;
   const steps = await sql<Record<string, unknown>>`
-    select c.step_id, c.standing, c.entered, c.left_count,
-      case when c.left_count > 0 then ${at(0.5)} end as median_ms,
-      case when c.left_count > 0 then ${at(0.9)} end as p90_ms
-    from (select step_id, sum(standing) as standing, sum(entered) as entered, sum(left_count)::int as left_count
-          from funnel_counts where deal_id = ${dealId} group by step_id) c`.execute(db);
+    select step_id, sum(standing) as standing, sum(entered) as entered, sum(left_count) as left_count
+    from funnel_counts where deal_id = ${dealId} group by step_id`.execute(db);
+  // Nearest rank (as percentile_disc): the value at rank k = ceil(p × n) of the step's n left stays.
+  // The kept counts per duration bucket say which bucket holds rank k and how far into it; the index
+  // on (deal, step, bucket, duration) gives the exact value there.
+  const percentiles = await sql<Record<string, unknown>>`
+    with counts as (
+      select step_id, sum(left_count)::int as n from funnel_counts where deal_id = ${dealId} group by step_id having sum(left_count) > 0
+    ), buckets as (
+      select step_id, bucket, sum(stays)::int as stays, sum(sum(stays)) over (partition by step_id order by bucket)::int as upto
+      from funnel_durations where deal_id = ${dealId} group by step_id, bucket
+    ), ranks as (
+      select c.step_id, p.p, greatest(ceil(c.n * p.p)::int, 1) as k from counts c cross join (values (0.5), (0.9)) as p(p)
+    ), picked as (
+      select r.step_id, r.p, b.bucket, r.k - (b.upto - b.stays) - 1 as within
+      from ranks r cross join lateral (select bucket, upto, stays from buckets b where b.step_id = r.step_id and b.upto >= r.k order by bucket limit 1) b
+    )
+    select step_id, p::text as p, (select s.duration_ms from funnel_stays s
+        where s.deal_id = ${dealId} and s.step_id = picked.step_id and s.left_at is not null and s.bucket = picked.bucket
+        order by s.duration_ms offset picked.within limit 1) as ms
+    from picked`.execute(db);
+  const at = (stepId: unknown, p: string) => percentiles.rows.find((r) => r.step_id === stepId && Number(r.p) === Number(p))?.ms ?? null;
   const transitions = await sql<Record<string, unknown>>`
     select from_step_id, to_step_id, sum(investors) as n from funnel_transitions where deal_id = ${dealId} group by 1, 2 having sum(investors) > 0`.execute(db);
   const money = await sql<Record<string, unknown>>`
@@ -70,7 +83,8 @@ async function readKept(db: Kysely<DB>, dealId: string): Promise<FunnelRows> {
   const pending = await sql<Record<string, unknown>>`
     select p.step_id, count(*) as n from edit_requests r join funnel_positions p on p.deal_id = r.deal_id and p.investor_user_id = r.investor_user_id
     where r.deal_id = ${dealId} and r.status = 'pending' group by 1`.execute(db);
-  return toRows(steps.rows, transitions.rows, money.rows, pending.rows);
+  const withPercentiles = steps.rows.map((r) => ({ ...r, median_ms: at(r.step_id, '0.5'), p90_ms: at(r.step_id, '0.9') }));
+  return toRows(withPercentiles, transitions.rows, money.rows, pending.rows);
 }
 
 async function readFiltered(db: Kysely<DB>, dealId: string, filter: FunnelFilter): Promise<FunnelRows> {
@@ -110,8 +124,8 @@ function toRows(steps: Record<string, unknown>[], transitions: Record<string, un
   };
 }
 
-/** Per step and day up to `to`: stays entered and left that day (kept, or from the filtered stays). */
-export async function readFunnelDays(db: Kysely<DB>, dealId: string, to: string, filter: FunnelFilter): Promise<{ stepId: string; day: string; entered: number; left: number }[]> {
+/** Per step and day from `from` on: stays entered and left that day (kept, or from the filtered stays). */
+export async function readFunnelDays(db: Kysely<DB>, dealId: string, from: string, filter: FunnelFilter): Promise<{ stepId: string; day: string; entered: number; left: number }[]> {
   const result = isFiltered(filter)
     ? await sql<Record<string, unknown>>`
         select step_id, day::text as day, sum(e)::int as entered, sum(l)::int as left_count from (
@@ -120,10 +134,10 @@ export async function readFunnelDays(db: Kysely<DB>, dealId: string, to: string,
           union all
           select step_id, (left_at at time zone 'UTC')::date, 0, 1 from funnel_stays
           where deal_id = ${dealId} and left_at is not null and investor_user_id in ${matching(dealId, filter)}) d
-        where day <= ${to}::date group by 1, 2 order by 2`.execute(db)
+        where day >= ${from}::date group by 1, 2 order by 2`.execute(db)
     : await sql<Record<string, unknown>>`
         select step_id, day::text as day, sum(entered)::int as entered, sum(left_count)::int as left_count from funnel_daily
-        where deal_id = ${dealId} and day <= ${to}::date group by 1, 2 order by 2`.execute(db);
+        where deal_id = ${dealId} and day >= ${from}::date group by 1, 2 order by 2`.execute(db);
   return result.rows.map((r) => ({ stepId: String(r.step_id), day: String(r.day), entered: int(r.entered), left: int(r.left_count) }));
 }
 

@@ -15,7 +15,8 @@
 //   gives exact percentiles by position.
 // - funnel_positions: one row per journey: where it stands, what it committed and in which currency
 //   (the deal's payment settings name the fields; the deal's currency when none is captured).
-// - funnel_counts, funnel_transitions, funnel_money, funnel_daily: the sums a funnel request reads,
+// - funnel_counts, funnel_transitions, funnel_money, funnel_daily, funnel_durations (stays per 1%
+//   bucket of duration, for the percentiles): the sums a funnel request reads,
 //   each in 16 slots per key (the investor's hash picks one) so moves of one deal do not queue on
 //   one row.
 // Events are only inserted (and their data cache updated by edits), so the triggers are on insert
@@ -59,9 +60,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     left_at timestamptz(3),
     next_step_id text,
     duration_ms bigint generated always as ((extract(epoch from (left_at - entered_at)) * 1000)::bigint) stored,
+    -- 1% wide logarithmic buckets of the duration: funnel_durations counts stays per bucket, so a
+    -- percentile finds its bucket in the kept counts and its exact value by an offset within it.
+    bucket integer generated always as (floor(ln(greatest((extract(epoch from (left_at - entered_at)) * 1000)::bigint, 1)) * 100)::int) stored,
     primary key (deal_id, investor_user_id, seq)
   ) with (fillfactor = 85)`.execute(db);
-  await sql`create index funnel_stays_durations on funnel_stays (deal_id, step_id, duration_ms) where left_at is not null`.execute(db);
+  await sql`create index funnel_stays_durations on funnel_stays (deal_id, step_id, bucket, duration_ms) where left_at is not null`.execute(db);
   await sql`create table funnel_positions (
     deal_id text not null,
     investor_user_id text not null,
@@ -82,6 +86,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     deal_id text not null, step_id text not null, currency text not null, slot smallint not null,
     total numeric not null default 0, investors integer not null default 0,
     primary key (deal_id, step_id, currency, slot))`.execute(db);
+  await sql`create table funnel_durations (
+    deal_id text not null, step_id text not null, bucket integer not null, slot smallint not null,
+    stays integer not null default 0,
+    primary key (deal_id, step_id, bucket, slot))`.execute(db);
   await sql`create table funnel_daily (
     deal_id text not null, day date not null, step_id text not null, slot smallint not null,
     entered integer not null default 0, left_count integer not null default 0,
@@ -151,6 +159,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       delete from funnel_transitions where deal is null or deal_id = deal;
       delete from funnel_money where deal is null or deal_id = deal;
       delete from funnel_daily where deal is null or deal_id = deal;
+      delete from funnel_durations where deal is null or deal_id = deal;
       insert into funnel_stays (deal_id, investor_user_id, seq, step_id, entered_at, left_at, next_step_id)
       select deal_id, investor_user_id, seq, to_step_id, created_at, lead(created_at) over w, lead(to_step_id) over w
       from workflow_events where (deal is null or deal_id = deal) and from_step_id is distinct from to_step_id
@@ -189,6 +198,9 @@ export async function up(db: Kysely<any>): Promise<void> {
         select deal_id, (left_at at time zone 'UTC')::date, step_id, funnel_slot(investor_user_id), 0, 1 from new_rows where left_at is not null) d
       group by 1, 2, 3, 4
       on conflict (deal_id, day, step_id, slot) do update set entered = f.entered + excluded.entered, left_count = f.left_count + excluded.left_count;
+      insert into funnel_durations as f (deal_id, step_id, bucket, slot, stays)
+      select deal_id, step_id, bucket, funnel_slot(investor_user_id), count(*) from new_rows where left_at is not null group by 1, 2, 3, 4
+      on conflict (deal_id, step_id, bucket, slot) do update set stays = f.stays + excluded.stays;
       ${firstTransitions('new_rows n')};
       return null;
     end $$`)
@@ -207,6 +219,11 @@ export async function up(db: Kysely<any>): Promise<void> {
       from new_rows n join old_rows o using (deal_id, investor_user_id, seq)
       where o.left_at is null and n.left_at is not null group by 1, 2, 3, 4
       on conflict (deal_id, day, step_id, slot) do update set left_count = f.left_count + excluded.left_count;
+      insert into funnel_durations as f (deal_id, step_id, bucket, slot, stays)
+      select n.deal_id, n.step_id, n.bucket, funnel_slot(n.investor_user_id), count(*)
+      from new_rows n join old_rows o using (deal_id, investor_user_id, seq)
+      where o.left_at is null and n.left_at is not null group by 1, 2, 3, 4
+      on conflict (deal_id, step_id, bucket, slot) do update set stays = f.stays + excluded.stays;
       ${firstTransitions('new_rows n join old_rows o using (deal_id, investor_user_id, seq)', 'and o.next_step_id is null')};
       return null;
     end $$`)
@@ -261,7 +278,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   ] as const) {
     await sql.raw(`drop trigger ${t} on ${on}`).execute(db);
   }
-  for (const t of ['funnel_daily', 'funnel_money', 'funnel_transitions', 'funnel_counts', 'funnel_positions', 'funnel_stays', 'workflow_versions']) {
+  for (const t of ['funnel_durations', 'funnel_daily', 'funnel_money', 'funnel_transitions', 'funnel_counts', 'funnel_positions', 'funnel_stays', 'workflow_versions']) {
     await sql.raw(`drop table ${t}`).execute(db);
   }
   for (const f of [
