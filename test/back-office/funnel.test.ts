@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
+import { newUuid } from '../../src/operations/deps.ts';
+import { seedScale } from '../../src/operations/seed.ts';
 import { rebuildFunnel } from '../../src/store/funnel.ts';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
 import { createDeal } from '../support/workflows.ts';
@@ -133,6 +135,21 @@ describe('funnel', () => {
     assert.equal(lines[2], `${s('commitment')},Commitment,default,true,1,3,2,7200000,7200000,0,EUR 300.00 (1),${s('kyc')} 1 (0.3333); ${s('withdrawn')} 1 (0.3333)`);
     const dailyCsv = await admin.get(`/deals/deal/${deal.dealId}/funnel/daily?from=2026-01-01&to=2026-01-01`, { accept: 'text/csv' });
     assert.equal(dailyCsv.text.split('\r\n')[0], 'date,stepId,standing,entered,left');
+  });
+
+  test('journeys written in bulk (seed: many investors, events and deals in one statement) are counted as moves one by one are', async () => {
+    now = T0;
+    const { dealIds } = await seedScale({ db: t.database.db, clock: () => new Date(now), newId: newUuid }, { investors: 60, deals: 2 });
+    for (const dealId of dealIds) {
+      const kept = (await admin.get(`/deals/deal/${dealId}/funnel`)).body;
+      assert.equal(kept.investors, 60);
+      assert.ok(kept.steps.some((s: any) => s.committed.length > 0), 'commitments are counted');
+      assert.equal(kept.steps.reduce((n: number, s: any) => n + s.committed.reduce((m: number, c: any) => m + c.investors, 0), 0) > 30, true);
+      const recount = (await admin.get(`/deals/deal/${dealId}/funnel?enteredFrom=2000-01-01`)).body;
+      assert.deepEqual(recount.steps, kept.steps);
+      await rebuildFunnel(t.database.db, dealId);
+      assert.deepEqual((await admin.get(`/deals/deal/${dealId}/funnel`)).body.steps, kept.steps);
+    }
   });
 
   test('bad filters are 400s naming the parameter; investors get 403; unknown deals 404', async () => {

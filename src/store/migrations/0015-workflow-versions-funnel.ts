@@ -116,14 +116,14 @@ export async function up(db: Kysely<any>): Promise<void> {
       )
       insert into funnel_stays (deal_id, investor_user_id, seq, step_id, entered_at, left_at, next_step_id)
       select deal_id, investor_user_id, seq, to_step_id, created_at, left_at, next_step_id from moves;
-      perform funnel_refresh_positions(array_agg(distinct deal_id), array_agg(investor_user_id)) from new_rows;
+      perform funnel_refresh_positions(array_agg(deal_id), array_agg(investor_user_id)) from new_rows;
       return null;
     end $$`.execute(db);
 
   // Edits change captured data: the commitment may change.
   await sql`create function funnel_events_update() returns trigger language plpgsql as $$
     begin
-      perform funnel_refresh_positions(array_agg(distinct deal_id), array_agg(investor_user_id)) from new_rows;
+      perform funnel_refresh_positions(array_agg(deal_id), array_agg(investor_user_id)) from new_rows;
       return null;
     end $$`.execute(db);
 
