@@ -9,7 +9,7 @@
 // session_replication_role = replica when the role may (no per-row foreign-key checks, no
 // triggers), then the kept funnel is computed once from them (funnel_rebuild, the migration's
 // backfill) and timed. Then, after VACUUM ANALYZE, times the routes (after 10 warm-up calls):
-// GET …/funnel 200 times, with a classification filter 20 times, …/funnel/daily 50 times; and the
+// GET …/funnel 200 times, with a classification filter 10 times (2 warm-up calls), …/funnel/daily 50 times; and the
 // cost a move pays for the funnel's triggers: 400 moves in alternating blocks of 50 with the
 // triggers on and off. Prints the figures with the load average.
 import os from 'node:os';
@@ -110,8 +110,8 @@ try {
   const app = await buildApp({ ...deps, config });
   await app.ready();
   const token = (await createToken(db, { name: 'bench', role: 'admin' })).token;
-  const time = async (label: string, url: string, times: number) => {
-    for (let i = 0; i < 10; i++) await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+  const time = async (label: string, url: string, times: number, warmUp = 10) => {
+    for (let i = 0; i < warmUp; i++) await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
     const ms: number[] = [];
     for (let i = 0; i < times; i++) {
       const t0 = performance.now();
@@ -125,8 +125,9 @@ try {
   const first = await app.inject({ method: 'GET', url: `/deals/deal/${dealId}/funnel`, headers: { authorization: `Bearer ${token}` } });
   const funnel = JSON.parse(first.body) as { investors: number; steps: { stepId: string; standing: number; entered: number; timeInStep: unknown }[] };
   log(`funnel: ${funnel.investors.toLocaleString('en')} investors; ${funnel.steps.map((s) => `${s.stepId.slice(dealId.length + 1)} ${s.standing}/${s.entered}`).join(', ')}`);
+  await time('GET …/workflow-status (a baseline read of the same run)', `/deals/deal/${dealId}/workflow-status`, 200);
   await time('GET …/funnel', `/deals/deal/${dealId}/funnel`, 200);
-  await time('GET …/funnel?classification=professional (from the stays)', `/deals/deal/${dealId}/funnel?classification=professional`, 20);
+  await time('GET …/funnel?classification=professional (from the stays)', `/deals/deal/${dealId}/funnel?classification=professional`, 10, 2);
   await time('GET …/funnel/daily (30 days)', `/deals/deal/${dealId}/funnel/daily`, 50);
 
   // What the funnel's triggers cost a move: first moves of fresh investors (to interest), then their

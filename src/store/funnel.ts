@@ -88,24 +88,26 @@ async function readKept(db: Kysely<DB>, dealId: string): Promise<FunnelRows> {
 }
 
 async function readFiltered(db: Kysely<DB>, dealId: string, filter: FunnelFilter): Promise<FunnelRows> {
-  const m = matching(dealId, filter);
-  const stays = sql`(select s.* from funnel_stays s where s.deal_id = ${dealId} and s.investor_user_id in ${m})`;
-  const steps = await sql<Record<string, unknown>>`
-    select step_id, count(*) filter (where left_at is null) as standing, count(distinct investor_user_id) as entered,
-      count(*) filter (where left_at is not null) as left_count,
-      percentile_disc(0.5) within group (order by duration_ms) filter (where left_at is not null) as median_ms,
-      percentile_disc(0.9) within group (order by duration_ms) filter (where left_at is not null) as p90_ms
-    from ${stays} s group by step_id`.execute(db);
-  const transitions = await sql<Record<string, unknown>>`
-    select step_id as from_step_id, next_step_id as to_step_id, count(distinct investor_user_id) as n
-    from ${stays} s where next_step_id is not null group by 1, 2`.execute(db);
-  const money = await sql<Record<string, unknown>>`
-    select step_id, currency, sum(amount)::text as total, count(*) as n from funnel_positions p
-    where p.deal_id = ${dealId} and p.investor_user_id in ${m} and amount is not null and currency is not null group by 1, 2`.execute(db);
-  const pending = await sql<Record<string, unknown>>`
-    select p.step_id, count(*) as n from edit_requests r join funnel_positions p on p.deal_id = r.deal_id and p.investor_user_id = r.investor_user_id
-    where r.deal_id = ${dealId} and r.status = 'pending' and r.investor_user_id in ${m} group by 1`.execute(db);
-  return toRows(steps.rows, transitions.rows, money.rows, pending.rows);
+  // One statement: the matching journeys and their stays are read once (materialized), then grouped.
+  const agg = (query: RawBuilder<unknown>) => sql`(select coalesce(json_agg(x), '[]'::json) from (${query}) x)`;
+  const { rows } = await sql<{ steps: Record<string, unknown>[]; transitions: Record<string, unknown>[]; money: Record<string, unknown>[]; pending: Record<string, unknown>[] }>`
+    with m as materialized ${matching(dealId, filter)},
+    s as materialized (select s.step_id, s.investor_user_id, s.left_at, s.next_step_id, s.duration_ms from funnel_stays s
+      where s.deal_id = ${dealId} and s.investor_user_id in (select investor_user_id from m))
+    select
+      ${agg(sql`select step_id, count(*) filter (where left_at is null) as standing, count(distinct investor_user_id) as entered,
+          count(*) filter (where left_at is not null) as left_count,
+          percentile_disc(0.5) within group (order by duration_ms) filter (where left_at is not null) as median_ms,
+          percentile_disc(0.9) within group (order by duration_ms) filter (where left_at is not null) as p90_ms
+        from s group by step_id`)} as steps,
+      ${agg(sql`select step_id as from_step_id, next_step_id as to_step_id, count(distinct investor_user_id) as n
+        from s where next_step_id is not null group by 1, 2`)} as transitions,
+      ${agg(sql`select step_id, currency, sum(amount)::text as total, count(*) as n from funnel_positions p
+        where p.deal_id = ${dealId} and p.investor_user_id in (select investor_user_id from m) and amount is not null and currency is not null group by 1, 2`)} as money,
+      ${agg(sql`select p.step_id, count(*) as n from edit_requests r join funnel_positions p on p.deal_id = r.deal_id and p.investor_user_id = r.investor_user_id
+        where r.deal_id = ${dealId} and r.status = 'pending' and r.investor_user_id in (select investor_user_id from m) group by 1`)} as pending`.execute(db);
+  const row = rows[0]!;
+  return toRows(row.steps, row.transitions, row.money, row.pending);
 }
 
 function toRows(steps: Record<string, unknown>[], transitions: Record<string, unknown>[], money: Record<string, unknown>[], pending: Record<string, unknown>[]): FunnelRows {
