@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { newUuid } from '../../src/operations/deps.ts';
 import { seedScale } from '../../src/operations/seed.ts';
 import { rebuildFunnel } from '../../src/store/funnel.ts';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { client, type Client, expectProblem, skipUnlessPostgres, startTestApp, type TestApp } from '../support/app.ts';
 import { createDeal } from '../support/workflows.ts';
 
 const HOUR = 3_600_000;
@@ -150,6 +150,37 @@ describe('funnel', () => {
       await rebuildFunnel(t.database.db, dealId);
       assert.deepEqual((await admin.get(`/deals/deal/${dealId}/funnel`)).body.steps, kept.steps);
     }
+  });
+
+  test('concurrent moves of one deal in opposite directions keep the kept figures equal to a rebuild (PostgreSQL)', { skip: skipUnlessPostgres }, async () => {
+    const deal = await createDeal(admin);
+    const investors: string[] = [];
+    for (let i = 0; i < 40; i++) investors.push(await deal.addInvestor());
+    for (const [i, id] of investors.entries()) {
+      await deal.move(id, 'commitment', { committed_amount: `${i + 1}.00`, currency: 'EUR' });
+      if (i % 2) await deal.move(id, 'kyc', { kyc_ref: `K-${i}` });
+    }
+    // Half go forward to KYC, half back to the commitment, all at once; a deadlock victim (409,
+    // retryable, nothing applied) is retried as a client would.
+    let retried = 0;
+    await Promise.all(
+      investors.map(async (id, i) => {
+        for (let attempt = 0; ; attempt++) {
+          const body = i % 2 ? { investorUserId: id, targetStepId: deal.step('commitment'), data: {} } : { investorUserId: id, targetStepId: deal.step('kyc'), data: { kyc_ref: `K-${i}` } };
+          const response = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, body);
+          if (response.status === 201) return;
+          assert.equal(response.status, 409, JSON.stringify(response.body));
+          assert.equal(response.body.retryable, true, JSON.stringify(response.body));
+          assert.ok(attempt < 10);
+          retried += 1;
+        }
+      }),
+    );
+    const kept = (await admin.get(`/deals/deal/${deal.dealId}/funnel`)).body;
+    assert.equal(stepOf(kept, deal.step('kyc')).standing, 20);
+    assert.equal(stepOf(kept, deal.step('commitment')).standing, 20);
+    await rebuildFunnel(t.database.db, deal.dealId);
+    assert.deepEqual((await admin.get(`/deals/deal/${deal.dealId}/funnel`)).body.steps, kept.steps, `after ${retried} retries`);
   });
 
   test('bad filters are 400s naming the parameter; investors get 403; unknown deals 404', async () => {
