@@ -119,7 +119,7 @@ export interface paths {
         get?: never;
         /**
          * Set a deal's workflow (201 the first time, 200 when re-applied)
-         * @description Step ids are chosen by the caller and belong to one deal. Removing a step where an investor stands is a 409 naming them; other removed steps are retired.
+         * @description Step ids are chosen by the caller and belong to one deal. Every PUT makes a new version; investors already on the workflow stay on theirs until migrated (POST …/workflow/migrate). Removing a step where investors stand is a 409 naming the step and the count, unless `stepMapping` says where a migration puts them; other removed steps are retired.
          */
         put: operations["setWorkflow"];
         post?: never;
@@ -138,9 +138,69 @@ export interface paths {
         };
         /**
          * Load Workflow Structure (endpoint 1)
-         * @description Steps in a stable order: entry steps first, then by depth (longest path from an entry step), then by label.
+         * @description Steps in a stable order: entry steps first, then by depth (longest path from an entry step), then by label. `version`: an older version of the workflow, as it was applied (404 when the deal never had it).
          */
         get: operations["getWorkflowStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deals/deal/{dealId}/workflow/migrate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the journeys of older workflow versions onto the current one
+         * @description Each journey on an older version goes to `stepMapping[its step]`, or stays on its step when the current version has it, as one Workflow Event (data empty, from its step to the new one). A journey whose new step requires fields it never captured, or whose captured values no longer fit the fields, stays on its version and is listed in `notFitting`. A step of an older version that the current one lacks, with investors on it and no mapping: 409 naming each step and the count (the dry run lists them). ?dryRun=true: the same answer, nothing written.
+         */
+        post: operations["migrateWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deals/deal/{dealId}/funnel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deal's funnel: per step, who stands there, who entered, where they went, how long they stayed, what they committed
+         * @description Steps of the current version in endpoint 1 order, then steps of older versions that still have figures. Without filters every figure comes from sums kept in the moving transaction; with filters (entry into the deal, classification) from the matching journeys' stays. CSV with Accept: text/csv.
+         */
+        get: operations["getFunnel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deals/deal/{dealId}/funnel/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per day and step: investors standing there at the end of the day, stays entered and left that day
+         * @description `from` and `to` (UTC days, at most 366 days apart; default the 30 days to today), with the funnel's filters. CSV with Accept: text/csv.
+         */
+        get: operations["getFunnelDaily"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1137,6 +1197,11 @@ export interface components {
                 investorUserId: string;
                 stepId: string;
             }[];
+            /** @description a workflow or a migration that removes steps investors stand on without a step mapping: each step and how many stand on it */
+            steps?: {
+                stepId: string;
+                investors: number;
+            }[];
             deliveredAt?: string | null;
             /** @description true: the same request may succeed later (see Retry-After) */
             retryable?: boolean;
@@ -1298,6 +1363,101 @@ export interface components {
             version: number;
             /** @description the Steps, entry steps first, then by depth, then by label */
             steps: components["schemas"]["Step"][];
+        };
+        /** WorkflowMigrationResult */
+        WorkflowMigrationResult: {
+            dryRun: boolean;
+            /** @description the current version, which the journeys move onto */
+            toVersion: number;
+            /** @description the mapping applied: the version's own (named by its PUT), the request's on top */
+            stepMapping: {
+                [key: string]: string;
+            };
+            /** @description journeys on older versions when the run started */
+            journeys: number;
+            /** @description journeys moved onto the current version, one event each (dryRun: that would be) */
+            migrated: number;
+            /** @description every journey whose position or captured data does not fit the current version; they stay on theirs */
+            notFitting: {
+                investorUserId: string;
+                /** @description the version the journey stays on */
+                workflowVersion: number;
+                fromStepId: string;
+                /** @description where the mapping would put it; null: nowhere */
+                toStepId: string | null;
+                /** @description step-removed, missing-fields, invalid-data */
+                reason: "step-removed" | "missing-fields" | "invalid-data";
+                /** @description missing-fields / invalid-data: the field keys */
+                fields: string[];
+                detail: string;
+            }[];
+        };
+        /** Funnel */
+        Funnel: {
+            dealId: string;
+            /** @description the current version, whose steps are listed in endpoint 1 order */
+            workflowVersion: number;
+            filter: {
+                enteredFrom: string | null;
+                enteredTo: string | null;
+                classification: string | null;
+            };
+            /** @description journeys counted (the sum of standing) */
+            investors: number;
+            steps: {
+                stepId: string;
+                label: string;
+                type: string;
+                /** @description false: a step of an older version that investors still stand on or passed through */
+                current: boolean;
+                /** @description investors standing there now */
+                standing: number;
+                /** @description investors who ever entered it (each once) */
+                entered: number;
+                /** @description stays that ended (the investor moved elsewhere) */
+                left: number;
+                /** @description each next step of the graph, then any other step investors went to from here */
+                conversions: {
+                    toStepId: string;
+                    /** @description investors who went from this step straight to that one (each once) */
+                    investors: number;
+                    /** @description investors / entered, 4 decimals; null when nobody entered */
+                    rate: number | null;
+                }[];
+                /** @description of the stays that ended: nearest-rank median and 90th percentile, in milliseconds; null when none ended */
+                timeInStep: {
+                    medianMs: number | null;
+                    p90Ms: number | null;
+                };
+                /** @description what the investors standing here committed, per currency (the deal's payment settings name the fields) */
+                committed: {
+                    currency: string;
+                    /** @description exact decimal */
+                    total: string;
+                    investors: number;
+                }[];
+                /** @description pending edit requests of the investors standing here */
+                pendingEditRequests: number;
+            }[];
+        };
+        /** FunnelDays */
+        FunnelDays: {
+            dealId: string;
+            from: string;
+            to: string;
+            steps: {
+                stepId: string;
+                label: string;
+            }[];
+            days: {
+                date: string;
+                steps: {
+                    stepId: string;
+                    standing: number;
+                    entered: number;
+                    left: number;
+                }[];
+            }[];
         };
         /**
          * WorkflowEvent
@@ -2456,6 +2616,10 @@ export interface operations {
                         /** @description letters, digits, "-", "_", "." and ":" */
                         toStepId: string;
                     }[];
+                    /** @description old step id → step id of the new version; needed for every removed step investors stand on */
+                    stepMapping?: {
+                        [key: string]: string;
+                    };
                 };
             };
         };
@@ -2599,7 +2763,9 @@ export interface operations {
     };
     getWorkflowStatus: {
         parameters: {
-            query?: never;
+            query?: {
+                version?: number;
+            };
             header?: {
                 /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
                 "Consistency-Token"?: string;
@@ -2619,6 +2785,373 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Workflow"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    migrateWorkflow: {
+        parameters: {
+            query?: {
+                /** @description true: decide every journey and write nothing */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                dealId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description old step id → step id of the new version; needed for every removed step investors stand on */
+                    stepMapping?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowMigrationResult"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            /** @description Body over BODY_LIMIT */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getFunnel: {
+        parameters: {
+            query?: {
+                /** @description journeys that entered the deal (first event) on or after this day, UTC */
+                enteredFrom?: string;
+                /** @description journeys that entered the deal on or before this day, UTC */
+                enteredTo?: string;
+                /** @description investors holding this class (investorClass) */
+                classification?: string;
+            };
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                dealId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list as JSON, or as CSV with Accept: text/csv */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Funnel"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getFunnelDaily: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD (UTC) */
+                from?: string;
+                /** @description YYYY-MM-DD (UTC) */
+                to?: string;
+                /** @description journeys that entered the deal (first event) on or after this day, UTC */
+                enteredFrom?: string;
+                /** @description journeys that entered the deal on or before this day, UTC */
+                enteredTo?: string;
+                /** @description investors holding this class (investorClass) */
+                classification?: string;
+            };
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                dealId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list as JSON, or as CSV with Accept: text/csv */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FunnelDays"];
+                    "text/csv": string;
                 };
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
@@ -8151,6 +8684,10 @@ export interface operations {
                         /** @description letters, digits, "-", "_", "." and ":" */
                         toStepId: string;
                     }[];
+                    /** @description old step id → step id of the new version; needed for every removed step investors stand on */
+                    stepMapping?: {
+                        [key: string]: string;
+                    };
                 };
             };
         };

@@ -46,6 +46,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   'GET /investors/{investorUserId}': { operationId: 'getInvestor', description: 'The directory entry, shaped as in the active-investors list.' },
   'PUT /deals/deal/{dealId}/workflow': { operationId: 'setWorkflow' },
   'GET /deals/deal/{dealId}/workflow-status': { operationId: 'getWorkflowStatus' },
+  'POST /deals/deal/{dealId}/workflow/migrate': { operationId: 'migrateWorkflow', optionalBody: true },
   'POST /deals/deal/{dealId}/jump-to-step': { operationId: 'jumpToStep' },
   'GET /deals/deal/{dealId}/investor-data/{investorUserId}': {
     operationId: 'getInvestorJourney',

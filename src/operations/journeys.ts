@@ -20,7 +20,7 @@ import { bookOnCompletion } from './completion-booking.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { stepEnteredEntry } from './outbox-events.ts';
 import { forReading } from './reads.ts';
-import { type CachedWorkflow, loadWorkflow } from './workflows.ts';
+import { type CachedWorkflow, loadWorkflow, loadWorkflowVersion } from './workflows.ts';
 
 export interface JumpInput {
   investorUserId: string;
@@ -43,6 +43,7 @@ async function dealNotFound(db: Kysely<DB>, dealId: string): Promise<AppError> {
 
 /** What the jump rules need, loaded under the move's locks (one statement in the usual case). */
 interface LoadedMove {
+  /** The structure of the version the journey moves on (the current one unless not yet migrated). */
   workflow: Workflow;
   investor: Investor;
   journey: { currentStepId: string | null; eventCount: number; created: boolean; auditHead: ChainHead };
@@ -65,8 +66,15 @@ async function loadMove(tx: Deps, dealId: string, input: JumpInput): Promise<Loa
     workflow?.steps.find((s) => s.id === input.targetStepId)?.requirements.some((r) => r.kind === 'no-pending-edit-requests') ?? true;
   const facts = await loadMoveFacts(db, key, { countPendingEditRequests: needsCount(cached?.workflow) });
   if (facts.workflowVersion === undefined) throw await dealNotFound(db, dealId);
+  // A journey moves on its own version until migrated (README, "Workflow versions and migration").
+  const onVersion = facts.journey?.workflowVersion ?? facts.workflowVersion;
   // The row is held FOR SHARE: a cached structure of its version is the one in force until we commit.
-  const workflow = cached?.workflow.version === facts.workflowVersion ? cached.workflow : (await loadWorkflow(tx, dealId, { lockedVersion: facts.workflowVersion }))?.workflow;
+  const workflow =
+    onVersion !== facts.workflowVersion
+      ? (await loadWorkflowVersion(tx, dealId, onVersion))?.workflow
+      : cached?.workflow.version === facts.workflowVersion
+        ? cached.workflow
+        : (await loadWorkflow(tx, dealId, { lockedVersion: facts.workflowVersion }))?.workflow;
   if (!workflow) throw await dealNotFound(db, dealId);
   if (!facts.investor) throw notFound('investor', input.investorUserId);
   if (!workflow.steps.some((s) => s.id === input.targetStepId)) throw notFound('step', input.targetStepId);
@@ -75,7 +83,7 @@ async function loadMove(tx: Deps, dealId: string, input: JumpInput): Promise<Loa
   let earlier = facts.events;
   if (!journey) {
     const locked = await lockJourney(db, key, { stepId: input.targetStepId, now: tx.clock(), newReference: generatePaymentReference, absent: true });
-    journey = { currentStepId: locked.currentStepId, eventCount: locked.eventCount, created: locked.created, auditHead: locked.auditHead ?? { seq: 0, hash: null } };
+    journey = { currentStepId: locked.currentStepId, eventCount: locked.eventCount, workflowVersion: null, created: locked.created, auditHead: locked.auditHead ?? { seq: 0, hash: null } };
     earlier = locked.created ? [] : undefined;
   }
   earlier ??= (await listJourneyEvents(db, dealId, input.investorUserId)).map(({ toStepId, data }) => ({ toStepId, data }));
@@ -86,6 +94,57 @@ async function loadMove(tx: Deps, dealId: string, input: JumpInput): Promise<Loa
     pendingEditRequests = counted ? facts.pendingEditRequests : await countPendingEditRequests(db, dealId, input.investorUserId);
   }
   return { workflow, investor: facts.investor, journey, earlier, pendingEditRequests };
+}
+
+/** What a migration sees of a journey under its lock: its position, version and captured data. */
+export interface LockedJourney {
+  currentStepId: string;
+  workflowVersion: number | null;
+  captured: Map<string, string>;
+}
+
+/**
+ * A workflow migration's move of one journey onto the current version (operations/workflow-migration.ts):
+ * the journey is locked and read as a move's is, `decide` says where it goes (or nothing), and the
+ * event is written as a move's (data empty, the current version), with its outbox entry and, onto a
+ * complete step, its booking. The caller holds the workflow row FOR SHARE at `version`.
+ */
+export async function migrateJourney(
+  tx: Deps,
+  principal: Principal,
+  key: { dealId: string; investorUserId: string },
+  target: { workflow: Workflow; decide: (journey: LockedJourney) => string | undefined },
+): Promise<WorkflowEvent | undefined> {
+  const facts = await loadMoveFacts(tx.db, key, { countPendingEditRequests: false });
+  if (!facts.journey || facts.journey.currentStepId === null) return undefined;
+  const earlier = facts.events ?? (await listJourneyEvents(tx.db, key.dealId, key.investorUserId));
+  const toStepId = target.decide({ currentStepId: facts.journey.currentStepId, workflowVersion: facts.journey.workflowVersion, captured: capturedData(earlier) });
+  if (toStepId === undefined) return undefined;
+  const now = tx.clock();
+  const event: StoredEvent = {
+    id: tx.newId(),
+    fromStepId: facts.journey.currentStepId,
+    toStepId,
+    data: {},
+    createdByUserId: principal.userId,
+    createdAt: now.toISOString(),
+    ...key,
+    seq: facts.journey.eventCount + 1,
+  };
+  // Recorded in the journey's audit chain as any move is, saying it was the migration to this version.
+  const audit = chainEntry(facts.journey.auditHead, {
+    chain: journeyChain(key.dealId, key.investorUserId),
+    type: 'journey.moved',
+    principal: principal.userId,
+    tokenId: principal.tokenKey,
+    at: event.createdAt,
+    change: { ...key, eventId: event.id, seq: event.seq, fromStepId: event.fromStepId, toStepId, data: event.data, migratedToVersion: target.workflow.version },
+  });
+  await writeMove(tx.db, event, stepEnteredEntry(tx, { ...key, event: publicEvent(event) }), target.workflow.version, audit);
+  if (toStepId !== event.fromStepId) {
+    await bookOnCompletion(tx, principal, { ...key, step: target.workflow.steps.find((s) => s.id === toStepId), eventId: event.id, at: now });
+  }
+  return publicEvent(event);
 }
 
 /** Observers of a move, for callers that report more than the event (dry runs: the steps passed over). */
@@ -163,7 +222,7 @@ export async function jumpToStep(
       at: event.createdAt,
       change: { eventId: event.id, dealId, investorUserId: investor.id, seq: event.seq, fromStepId: event.fromStepId, toStepId: event.toStepId, data: event.data },
     });
-    await writeMove(db, event, stepEnteredEntry(tx, { dealId, investorUserId: investor.id, event: publicEvent(event) }), audit, record.reason ?? null);
+    await writeMove(db, event, stepEnteredEntry(tx, { dealId, investorUserId: investor.id, event: publicEvent(event) }), workflow.version, audit, record.reason ?? null);
     await bookOnCompletion(tx, principal, { dealId, investorUserId: investor.id, step: workflow.steps.find((s) => s.id === input.targetStepId), eventId: event.id, at: now });
     return publicEvent(event);
   });

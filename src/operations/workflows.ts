@@ -84,9 +84,15 @@ export async function putWorkflow(
   doc: WorkflowDocument,
   triggers: WorkflowStepTriggersInput = [],
   principal: Principal = SYSTEM_PRINCIPAL,
+  /** Old step id → step of this document, for removed steps investors stand on (kept with the version). */
+  stepMapping: Record<string, string> = {},
 ): Promise<{ workflow: WorkflowView; created: boolean }> {
   const checkedTriggers = checkStepTriggersOfWorkflow(triggers);
-  const problems = [...workflowProblems(doc), ...checkedTriggers.errors];
+  const newIds = new Set(doc.steps.map((s) => s.id));
+  const mappingProblems = Object.entries(stepMapping)
+    .filter(([, to]) => !newIds.has(to))
+    .map(([from, to]) => ({ in: 'body' as const, field: `stepMapping.${from}`, detail: `"${to}" is not a step of this workflow` }));
+  const problems = [...workflowProblems(doc), ...checkedTriggers.errors, ...mappingProblems];
   if (problems.length > 0) throw invalid(problems, `The workflow is not valid: ${problems.map((p) => `${p.field} ${p.detail}`).join('; ')}`);
   const result = await inTransaction(deps, async ({ db, clock, newId }) => {
     if (!(await findDeal(db, dealId))) throw notFound('deal', dealId);
@@ -98,11 +104,13 @@ export async function putWorkflow(
     if (taken.length > 0) throw conflict(`Step ids belong to another deal: ${taken.join(', ')}`, { stepIds: taken });
     const kept = new Set(ids);
     const removed = (existing?.steps ?? []).map((s) => s.id).filter((id) => !kept.has(id));
-    const standing = await workflows.investorsAtSteps(db, dealId, removed);
-    if (standing.length > 0) {
+    // Investors on a removed step stay on their version; the step needs a mapping to migrate them.
+    const unmapped = (await workflows.countInvestorsAtSteps(db, dealId, removed)).filter((s) => stepMapping[s.stepId] === undefined);
+    if (unmapped.length > 0) {
+      const standing = await workflows.investorsAtSteps(db, dealId, unmapped.map((s) => s.stepId));
       throw conflict(
-        `Investors stand on steps this workflow removes: ${standing.map((s) => `${s.investorUserId} (at ${s.stepId})`).join(', ')}`,
-        { investors: standing },
+        `Investors stand on steps this workflow removes without a stepMapping: ${unmapped.map((s) => `${s.stepId} (${people(s.investors)})`).join(', ')}`,
+        { steps: unmapped, investors: standing },
       );
     }
     const { notWritten } = await workflows.saveWorkflow(db, { id: existing?.id ?? newId(), dealId, ...doc }, clock());
@@ -110,6 +118,7 @@ export async function putWorkflow(
     await saveStepTriggers({ db, clock, newId }, dealId, checkedTriggers.steps);
     const saved = await workflows.findWorkflow(db, dealId);
     await recordWorkflowApplied(db, principal, saved!, checkedTriggers.steps, clock());
+    await workflows.saveWorkflowVersion(db, saved!, stepMapping, clock());
     await publishInvalidation(db, { kind: 'workflow', dealId });
     return { workflow: await withTriggers({ db, clock, newId }, viewOf(saved!)), created: existing === undefined };
   });
@@ -117,12 +126,37 @@ export async function putWorkflow(
   return result;
 }
 
-/** Endpoint 1. Investors may read the workflow of a deal they are in. */
-export async function getWorkflowStatus(deps: Deps, principal: Principal, dealId: string): Promise<WorkflowView> {
+const people = (n: number) => (n === 1 ? '1 investor' : `${n} investors`);
+
+/**
+ * A version of the deal's workflow as it was applied (versions never change, so this instance keeps
+ * them as long as the cache's TTL allows, under their own key); undefined when there is no such version.
+ */
+export async function loadWorkflowVersion(deps: Deps, dealId: string, version: number): Promise<CachedWorkflow | undefined> {
+  const cache = deps.caches?.workflows;
+  const key = `${dealId}\u0000v${version}`;
+  const now = deps.clock().getTime();
+  const cached = cache?.get(key, now) as CachedWorkflow | undefined;
+  if (cached) return cached;
+  const generation = cache?.generation ?? 0;
+  const found = await workflows.findWorkflowVersion(deps.db, dealId, version);
+  if (!found) return undefined;
+  const loaded = { workflow: found.workflow, view: viewOf(found.workflow) };
+  cache?.set(key, loaded, now, generation);
+  return loaded;
+}
+
+/** Endpoint 1 (`version`: an older version, as it was applied). Investors may read the workflow of a deal they are in. */
+export async function getWorkflowStatus(deps: Deps, principal: Principal, dealId: string, version?: number): Promise<WorkflowView> {
   // An investor may read the workflow of a deal they are in; any other deal is unknown to them.
   if (!(await dealVisibleTo(deps.db, principal, dealId))) throw notFound('deal', dealId);
   const workflow = await loadWorkflow(deps, dealId);
   if (!workflow) throw (await findDeal(deps.db, dealId)) ? notFound('workflow of deal', dealId) : notFound('deal', dealId);
+  if (version !== undefined && version !== workflow.workflow.version) {
+    const older = await loadWorkflowVersion(deps, dealId, version);
+    if (!older) throw notFound('workflow version', String(version));
+    return older.view;
+  }
   if (principal.role !== 'admin') return workflow.view;
   // Triggers are written only by putWorkflow, which drops the cached entry: safe to keep with it.
   return (workflow.adminView ??= await withTriggers(deps, workflow.view));

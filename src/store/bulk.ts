@@ -68,6 +68,8 @@ export async function insertJourneys(db: Kysely<DB>, journeys: SeededJourney[]):
           moved_at: new Date(j.events.at(-1)!.createdAt),
           audit_seq: String(j.events.length),
           audit_head: chains.get(j)!.at(-1)!.hash,
+          // Seeded journeys are on the version in force (as a move would record).
+          workflow_version: sql<number>`(select version from workflows where deal_id = ${j.dealId})`,
         })),
       )
       .execute(),
@@ -87,6 +89,7 @@ export async function insertJourneys(db: Kysely<DB>, journeys: SeededJourney[]):
           data: JSON.stringify(e.data),
           created_by_user_id: e.createdByUserId,
           created_at: new Date(e.createdAt),
+          workflow_version: sql<number>`(select version from workflows where deal_id = ${e.dealId})`,
         })),
       )
       .execute(),

@@ -95,6 +95,8 @@ export interface JourneysTable {
   /** The journey's audit chain head: its last entry's seq (0: none yet) and hash (migration 0014). */
   audit_seq: Generated<string>;
   audit_head: Generated<string | null>;
+  /** The workflow version the journey moves on until migrated (migration 0015). */
+  workflow_version: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** Journeys with an event per deal, in 16 rows per deal summed when read (migration 0008). */
@@ -115,6 +117,19 @@ export interface WorkflowEventsTable {
   /** The current data (the latest revision). */
   data: Json<Record<string, string>>;
   created_by_user_id: string;
+  created_at: Date;
+  /** The workflow version the event was made under; null before versions were recorded (0015). */
+  workflow_version: ColumnType<number | null, number | null | undefined, never>;
+}
+
+/** Every version of a deal's workflow, as applied (migration 0015); never changed. */
+export interface WorkflowVersionsTable {
+  deal_id: string;
+  version: number;
+  /** The Workflow (domain/workflow.ts) of that version. */
+  structure: Json;
+  /** Old step id → new step id, named by the PUT for steps it removed under investors. */
+  step_mapping: ColumnType<Record<string, string>, string | undefined, never>;
   created_at: Date;
 }
 
@@ -278,6 +293,7 @@ export interface DB {
   workflow_links: WorkflowLinksTable;
   journeys: JourneysTable;
   workflow_events: WorkflowEventsTable;
+  workflow_versions: WorkflowVersionsTable;
   event_revisions: EventRevisionsTable;
   form_implementations: FormImplementationsTable;
   edit_requests: EditRequestsTable;

@@ -170,3 +170,33 @@ export async function saveWorkflow(db: Kysely<DB>, workflow: WorkflowRecord, now
   }
   return { notWritten: [] };
 }
+
+/** Records a version's structure (once; the PUT that made it holds the workflow row lock). */
+export async function saveWorkflowVersion(db: Kysely<DB>, workflow: Workflow, stepMapping: Record<string, string>, now: Date): Promise<void> {
+  await db
+    .insertInto('workflow_versions')
+    .values({ deal_id: workflow.dealId, version: workflow.version, structure: JSON.stringify(workflow), step_mapping: JSON.stringify(stepMapping), created_at: now })
+    .onConflict((oc) => oc.columns(['deal_id', 'version']).doNothing())
+    .execute();
+}
+
+/** One version of a deal's workflow as it was applied, with the step mapping its PUT named. */
+export async function findWorkflowVersion(db: Kysely<DB>, dealId: string, version: number): Promise<{ workflow: Workflow; stepMapping: Record<string, string> } | undefined> {
+  const row = await db.selectFrom('workflow_versions').select(['structure', 'step_mapping']).where('deal_id', '=', dealId).where('version', '=', version).executeTakeFirst();
+  return row && { workflow: row.structure as Workflow, stepMapping: row.step_mapping };
+}
+
+/** How many investors of the deal stand on each of these steps (only steps with some). */
+export async function countInvestorsAtSteps(db: Kysely<DB>, dealId: string, stepIds: string[]): Promise<{ stepId: string; investors: number }[]> {
+  if (stepIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('journeys')
+    .select(['current_step_id', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('deal_id', '=', dealId)
+    .where('event_count', '>', 0)
+    .where('current_step_id', 'in', stepIds)
+    .groupBy('current_step_id')
+    .orderBy('current_step_id')
+    .execute();
+  return rows.map((r) => ({ stepId: r.current_step_id, investors: Number(r.n) }));
+}

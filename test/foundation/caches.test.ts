@@ -82,8 +82,10 @@ describe('workflow cache', () => {
     assert.equal(after.body.version, before.body.version + 1);
     assert.ok(labels(after.body).includes('Expression of interest'));
     assert.ok(labels(after.body).includes('Waitlist'));
-    // A move to the new step works at once (the old structure would answer 404 for it).
-    await deal.move(investor, 'waitlist');
+    // A move to the new step works at once (the old structure would answer 404 for it). The investor
+    // already in flight stays on version 1 until migrated; one who starts now is on version 2.
+    const newcomer = await deal.addInvestor();
+    await deal.move(newcomer, 'waitlist');
   });
 
   test('a workflow changed by another instance is refused to moves at once and reaches reads by notification', async () => {
@@ -101,8 +103,10 @@ describe('workflow cache', () => {
     await retire('withdrawn');
     const stale = await admin.get(`/deals/deal/${deal.dealId}/workflow-status`);
     assert.ok(labels(stale.body).includes('Withdrawn'), 'reads are served from the cache until the notification');
-    // Moves check the version under the row lock, so they see the change before any notification.
-    const move = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step('withdrawn'), data: {} });
+    // Moves check the version under the row lock, so they see the change before any notification
+    // (a journey that starts now is on the new version; the one in flight stays on version 1).
+    const newcomer = await deal.addInvestor();
+    const move = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: newcomer, targetStepId: deal.step('withdrawn'), data: {} });
     expectProblem(move, 404);
 
     await retire('kyc');

@@ -5,6 +5,7 @@ import { ActivityPage } from './ActivityPage.tsx';
 import { BoardPage } from './BoardPage.tsx';
 import { DealSettingsPage } from './DealSettingsPage.tsx';
 import { DealsPage } from './DealsPage.tsx';
+import { FunnelPage } from './FunnelPage.tsx';
 import { GraphPage } from './GraphPage.tsx';
 import { useHashRoute, useLoad } from './hooks.ts';
 import { InboxPage } from './InboxPage.tsx';
@@ -70,6 +71,8 @@ function route(parts: string[]) {
         return <TablePage dealId={second} />;
       case 'graph':
         return <GraphPage dealId={second} />;
+      case 'funnel':
+        return <FunnelPage dealId={second} />;
       case 'activity':
         return <ActivityPage dealId={second} />;
       case 'workflow':

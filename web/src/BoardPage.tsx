@@ -8,6 +8,7 @@ import { BulkMoveDialog } from './BulkMoveDialog.tsx';
 import { DealHeader } from './DealHeader.tsx';
 import { SelectionBar, ViewToolbar, useFilteredView } from './filters.tsx';
 import { daysSince, exactUtc, formatDays, formatMoney, formatTotals, plural } from './format.ts';
+import { TimeInStep } from './FunnelPage.tsx';
 import { navigate, useLoad } from './hooks.ts';
 import { InvestorDrawer } from './InvestorDrawer.tsx';
 import { MoveDialog } from './MoveDialog.tsx';
@@ -251,6 +252,7 @@ function Column({ dealId, step, params, filtered, workflow, selected, onToggle, 
         <div className="column-total muted small" title={summary && summary.committed.length ? formatTotals(summary.committed) : undefined}>
           {loading ? '\u00a0' : summary.committed.length ? formatTotals(summary.committed) : 'no commitments'}
         </div>
+        <TimeInStep dealId={dealId} stepId={step.id} />
       </header>
       <div
         className="column-body"

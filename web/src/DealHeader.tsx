@@ -1,12 +1,13 @@
-// A deal's title and its views: board, table, graph, activity, workflow editor and settings.
+// A deal's title and its views: board, table, graph, funnel, activity, workflow editor and settings.
 import { href } from './hooks.ts';
 
-export type DealView = 'board' | 'table' | 'graph' | 'activity' | 'workflow' | 'settings';
+export type DealView = 'board' | 'table' | 'graph' | 'funnel' | 'activity' | 'workflow' | 'settings';
 
 const views: { id: DealView; label: string; path: string[] }[] = [
   { id: 'board', label: 'Board', path: [] },
   { id: 'table', label: 'Table', path: ['table'] },
   { id: 'graph', label: 'Workflow graph', path: ['graph'] },
+  { id: 'funnel', label: 'Funnel', path: ['funnel'] },
   { id: 'activity', label: 'Activity', path: ['activity'] },
   { id: 'workflow', label: 'Edit workflow', path: ['workflow'] },
   { id: 'settings', label: 'Settings', path: ['settings'] },

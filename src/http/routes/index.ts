@@ -10,6 +10,7 @@ import { dealRoutes } from './deals.ts';
 import { editRequestRoutes } from './edit-requests.ts';
 import { eventRoutes } from './events.ts';
 import { formImplementationRoutes } from './form-implementations.ts';
+import { funnelRoutes } from './funnel.ts';
 import { importRoutes } from './imports.ts';
 import { investorRoutes } from './investors.ts';
 import { journeyRoutes } from './journeys.ts';
@@ -18,6 +19,7 @@ import { paymentRoutes } from './payments.ts';
 import { portfolioRoutes } from './portfolio.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { whoamiRoutes } from './whoami.ts';
+import { workflowMigrationRoutes } from './workflow-migration.ts';
 import { workflowRoutes } from './workflows.ts';
 
 export type RouteModule = (app: Api, ctx: AppContext) => void | Promise<void>;
@@ -27,6 +29,8 @@ export const routes: RouteModule[] = [
   dealRoutes,
   investorRoutes,
   workflowRoutes,
+  workflowMigrationRoutes,
+  funnelRoutes,
   journeyRoutes,
   bulkMoveRoutes,
   importRoutes,

@@ -47,7 +47,7 @@ export function workflowRoutes(app: Api, ctx: AppContext) {
         tags: ['management'],
         summary: "Set a deal's workflow (201 the first time, 200 when re-applied)",
         description:
-          'Step ids are chosen by the caller and belong to one deal. Removing a step where an investor stands is a 409 naming them; other removed steps are retired.',
+          'Step ids are chosen by the caller and belong to one deal. Every PUT makes a new version; investors already on the workflow stay on theirs until migrated (POST …/workflow/migrate). Removing a step where investors stand is a 409 naming the step and the count, unless `stepMapping` says where a migration puts them; other removed steps are retired.',
         params: Params,
         body: WorkflowBody,
         response: { 200: Workflow, 201: Workflow },
@@ -55,7 +55,7 @@ export function workflowRoutes(app: Api, ctx: AppContext) {
     },
     async (request, reply) => {
       const triggers = request.body.steps.map((step) => ({ id: step.id, triggers: step.triggers }));
-      const { workflow, created } = await putWorkflow(ctx, request.params.dealId, toDocument(request.body), triggers, principalOf(request));
+      const { workflow, created } = await putWorkflow(ctx, request.params.dealId, toDocument(request.body), triggers, principalOf(request), request.body.stepMapping);
       return reply.code(created ? 201 : 200).send(workflow);
     },
   );
@@ -67,11 +67,13 @@ export function workflowRoutes(app: Api, ctx: AppContext) {
       schema: {
         tags: ['journeys'],
         summary: 'Load Workflow Structure (endpoint 1)',
-        description: 'Steps in a stable order: entry steps first, then by depth (longest path from an entry step), then by label.',
+        description:
+          'Steps in a stable order: entry steps first, then by depth (longest path from an entry step), then by label. `version`: an older version of the workflow, as it was applied (404 when the deal never had it).',
         params: Params,
+        querystring: Type.Object({ version: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })) }),
         response: { 200: Workflow },
       },
     },
-    async (request) => getWorkflowStatus(ctx, principalOf(request), request.params.dealId),
+    async (request) => getWorkflowStatus(ctx, principalOf(request), request.params.dealId, request.query.version),
   );
 }

@@ -46,6 +46,11 @@ export const ConflictProblem = Type.Object(
         description: 'a workflow that removes steps investors stand on: who stands where',
       }),
     ),
+    steps: Type.Optional(
+      Type.Array(Type.Object({ stepId: Type.String(), investors: Type.Integer() }), {
+        description: 'a workflow or a migration that removes steps investors stand on without a step mapping: each step and how many stand on it',
+      }),
+    ),
     deliveredAt: Type.Optional(Nullable(Type.String({ description: 'a retry of a webhook delivery that was delivered: when' }))),
     retryable: Type.Optional(Type.Boolean({ description: 'true: the same request may succeed later (see Retry-After)' })),
   },

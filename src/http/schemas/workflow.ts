@@ -18,6 +18,12 @@ const Requirement = Type.Object({
   classes: Type.Optional(Type.Array(Type.String())),
 });
 
+/** Old step id → new step id: where a migration puts the investors standing on a step. */
+export const StepMapping = Type.Record(StepId, StepId, {
+  maxProperties: 200,
+  description: 'old step id → step id of the new version; needed for every removed step investors stand on',
+});
+
 export const WorkflowBody = StrictObject({
   label: Type.String({ minLength: 1, maxLength: 200 }),
   description: Type.String({ maxLength: 10_000 }),
@@ -53,6 +59,7 @@ export const WorkflowBody = StrictObject({
     { maxItems: 200 },
   ),
   links: Type.Array(StrictObject({ fromStepId: StepId, toStepId: StepId }), { maxItems: 1000 }),
+  stepMapping: Type.Optional(StepMapping),
 });
 export type WorkflowBody = Static<typeof WorkflowBody>;
 

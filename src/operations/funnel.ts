@@ -1,0 +1,144 @@
+// GET /deals/deal/{dealId}/funnel and …/funnel/daily (admin): where a deal's investors stand, how
+// they got there, how long they stay, and the money committed at each step (store/funnel.ts).
+import { invalid, notFound } from '../domain/errors.ts';
+import { findDeal } from '../store/deals.ts';
+import { type FunnelFilter, findStepsByIds, readFunnel, readFunnelDays } from '../store/funnel.ts';
+import type { Deps } from './deps.ts';
+import { forReading } from './reads.ts';
+import { loadWorkflow } from './workflows.ts';
+
+export interface FunnelStep {
+  stepId: string;
+  label: string;
+  type: string;
+  /** False for a step of an older version that the current one no longer has. */
+  current: boolean;
+  standing: number;
+  entered: number;
+  left: number;
+  conversions: { toStepId: string; investors: number; rate: number | null }[];
+  timeInStep: { medianMs: number | null; p90Ms: number | null };
+  committed: { currency: string; total: string; investors: number }[];
+  pendingEditRequests: number;
+}
+
+export interface Funnel {
+  dealId: string;
+  workflowVersion: number;
+  filter: { enteredFrom: string | null; enteredTo: string | null; classification: string | null };
+  investors: number;
+  steps: FunnelStep[];
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+const isDay = (v: string) => DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
+
+/** Checks day parameters (YYYY-MM-DD, a real date) and that each pair is in order. */
+function checkDays(values: Record<string, string | undefined>, pairs: [string, string][]): void {
+  const errors = [];
+  for (const [field, v] of Object.entries(values)) {
+    if (v !== undefined && !isDay(v)) errors.push({ in: 'query' as const, field, detail: 'must be a date that exists, as YYYY-MM-DD' });
+  }
+  for (const [a, b] of pairs) {
+    if (errors.length === 0 && values[a] && values[b] && values[a]! > values[b]!) errors.push({ in: 'query' as const, field: b, detail: `must not be before ${a}` });
+  }
+  if (errors.length > 0) throw invalid(errors, `The query is not valid: ${errors.map((e) => `${e.field} ${e.detail}`).join('; ')}`);
+}
+
+const checkFilter = (filter: FunnelFilter) => checkDays({ enteredFrom: filter.enteredFrom, enteredTo: filter.enteredTo }, [['enteredFrom', 'enteredTo']]);
+
+const rate = (n: number, of: number) => (of === 0 ? null : Math.round((n / of) * 10_000) / 10_000);
+
+export async function getFunnel(deps: Deps, dealId: string, filter: FunnelFilter): Promise<Funnel> {
+  checkFilter(filter);
+  const { db } = forReading(deps);
+  const loaded = await loadWorkflow(deps, dealId);
+  if (!loaded) throw (await findDeal(deps.db, dealId)) ? notFound('workflow of deal', dealId) : notFound('deal', dealId);
+  const rows = await readFunnel(db, dealId, filter);
+  const byStep = new Map(rows.steps.map((s) => [s.stepId, s]));
+  // The current version's steps in endpoint 1's order, then older steps that still have figures.
+  const views = loaded.view.steps.map((s) => ({ id: s.id, label: s.label, type: s.type as string, current: true, next: s.nextStepLinks.map((l) => l.toStepId) }));
+  const known = new Set(views.map((v) => v.id));
+  const older = await findStepsByIds(db, [...new Set([...byStep.keys(), ...rows.transitions.map((t) => t.fromStepId)])].filter((id) => !known.has(id)));
+  const all = [...views, ...older.map((s) => ({ id: s.id, label: s.label, type: s.type, current: false, next: [] as string[] }))];
+  const steps = all.map((view): FunnelStep => {
+    const figures = byStep.get(view.id);
+    const entered = figures?.entered ?? 0;
+    const taken = rows.transitions.filter((t) => t.fromStepId === view.id);
+    // Each next step of the graph (0 when nobody took it yet), then any other step investors went to.
+    const targets = [...view.next, ...taken.map((t) => t.toStepId).filter((id) => !view.next.includes(id))];
+    return {
+      stepId: view.id,
+      label: view.label,
+      type: view.type,
+      current: view.current,
+      standing: figures?.standing ?? 0,
+      entered,
+      left: figures?.left ?? 0,
+      conversions: targets.map((toStepId) => {
+        const investors = taken.find((t) => t.toStepId === toStepId)?.investors ?? 0;
+        return { toStepId, investors, rate: rate(investors, entered) };
+      }),
+      timeInStep: { medianMs: figures?.medianMs ?? null, p90Ms: figures?.p90Ms ?? null },
+      committed: rows.money.filter((m) => m.stepId === view.id).map(({ currency, total, investors }) => ({ currency, total, investors })).sort((a, b) => (a.currency < b.currency ? -1 : 1)),
+      pendingEditRequests: rows.pending.find((p) => p.stepId === view.id)?.requests ?? 0,
+    };
+  });
+  return {
+    dealId,
+    workflowVersion: loaded.workflow.version,
+    filter: { enteredFrom: filter.enteredFrom ?? null, enteredTo: filter.enteredTo ?? null, classification: filter.classification ?? null },
+    investors: steps.reduce((sum, s) => sum + s.standing, 0),
+    steps: steps.filter((s) => s.current || s.standing > 0 || s.entered > 0),
+  };
+}
+
+export interface FunnelDays {
+  dealId: string;
+  from: string;
+  to: string;
+  steps: { stepId: string; label: string }[];
+  days: { date: string; steps: { stepId: string; standing: number; entered: number; left: number }[] }[];
+}
+
+const MAX_DAYS = 366;
+const dayOf = (d: Date) => d.toISOString().slice(0, 10);
+const addDays = (day: string, n: number) => dayOf(new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000));
+
+/** Per day (UTC) and step: investors standing there at the end of the day, stays entered and left that day. */
+export async function getFunnelDays(deps: Deps, dealId: string, range: { from?: string | undefined; to?: string | undefined }, filter: FunnelFilter): Promise<FunnelDays> {
+  checkDays({ from: range.from, to: range.to, enteredFrom: filter.enteredFrom, enteredTo: filter.enteredTo }, [['from', 'to'], ['enteredFrom', 'enteredTo']]);
+  const to = range.to ?? dayOf(deps.clock());
+  const from = range.from ?? addDays(to, -29);
+  if (from > to) throw invalid([{ in: 'query', field: 'from', detail: 'must not be after to' }], 'from must not be after to');
+  if (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`) >= MAX_DAYS * 86_400_000) {
+    throw invalid([{ in: 'query', field: 'from', detail: `the range is at most ${MAX_DAYS} days` }], `The range is at most ${MAX_DAYS} days`);
+  }
+  const funnel = await getFunnel(deps, dealId, filter);
+  // Standing at the end of the day before `from`: standing now, less what every day since added.
+  const rows = await readFunnelDays(forReading(deps).db, dealId, from, filter);
+  const stepIds = funnel.steps.map((s) => s.stepId);
+  const standing = new Map(funnel.steps.map((s) => [s.stepId, s.standing]));
+  const byDay = new Map<string, Map<string, { entered: number; left: number }>>();
+  for (const r of rows) {
+    standing.set(r.stepId, (standing.get(r.stepId) ?? 0) - r.entered + r.left);
+    const day = byDay.get(r.day) ?? new Map();
+    day.set(r.stepId, { entered: r.entered, left: r.left });
+    byDay.set(r.day, day);
+  }
+  const days: FunnelDays['days'] = [];
+  for (let date = from; date <= to; date = addDays(date, 1)) {
+    const today = byDay.get(date);
+    days.push({
+      date,
+      steps: stepIds.map((stepId) => {
+        const moves = today?.get(stepId) ?? { entered: 0, left: 0 };
+        const now = (standing.get(stepId) ?? 0) + moves.entered - moves.left;
+        standing.set(stepId, now);
+        return { stepId, standing: now, ...moves };
+      }),
+    });
+  }
+  return { dealId, from, to, steps: funnel.steps.map((s) => ({ stepId: s.stepId, label: s.label })), days };
+}
