@@ -188,7 +188,7 @@ describe('the README runs as pasted', () => {
       // The blocks write nothing into the checkout (the convention below): what git sees is the same after.
       const gitStatus = async () => (await promisify(execFile)('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: root })).stdout;
       const before = await gitStatus();
-      const result = await promisify(execFile)('bash', [script], { cwd: root, env, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }).catch(
+      const result = await promisify(execFile)('bash', [script], { cwd: root, env, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 }).catch(
         (err: { code: number; stdout: string; stderr: string }) => err,
       );
       if ('code' in result && result.code) {

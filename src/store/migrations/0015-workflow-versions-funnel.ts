@@ -102,8 +102,21 @@ export async function up(db: Kysely<any>): Promise<void> {
   // ---- events → stays and positions ----
   // New events (per statement): close each journey's open stay, open one per event that changes
   // the step (the next event of the same batch closes it), then refresh the journeys' positions.
-  await sql`create function funnel_events_insert() returns trigger language plpgsql as $$
+  // The triggers' joins between a statement's rows and funnel_stays run as nested loops on its
+  // primary key (`set enable_hashjoin/mergejoin/seqscan = off` for the function's duration only: during a
+  // bulk load its statistics lag far behind its size, so the planner still thinks it tiny): with
+  // many rows in one statement (a seed, an import's batch) the planner otherwise hashes the whole
+  // of funnel_stays for each batch, which made a 100,000-investor seed quadratic (16 min, not 1).
+  await sql`create function funnel_events_insert() returns trigger language plpgsql set enable_hashjoin = off set enable_mergejoin = off set enable_seqscan = off as $$
+    declare k record;
     begin
+      -- Every kept row below is keyed by (deal, …, slot), and one move touches the rows of two
+      -- steps in the order of its move: two moves of one slot going opposite ways would take them
+      -- in opposite orders and deadlock. A lock per (deal, slot), taken first and in key order,
+      -- makes them take turns instead (only moves whose investors share one of 16 slots).
+      for k in select distinct hashtext(deal_id) as h, funnel_slot(investor_user_id) as s from new_rows order by 1, 2 loop
+        perform pg_advisory_xact_lock(k.h, k.s);
+      end loop;
       with moves as (
         select deal_id, investor_user_id, seq, to_step_id, created_at,
           row_number() over (partition by deal_id, investor_user_id order by seq) as n,
@@ -122,7 +135,12 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   // Edits change captured data: the commitment may change.
   await sql`create function funnel_events_update() returns trigger language plpgsql as $$
+    declare k record;
     begin
+      -- As for new events (funnel_events_insert): every kept row below is keyed by (deal, …, slot), and the lock per (deal, slot) comes first.
+      for k in select distinct hashtext(deal_id) as h, funnel_slot(investor_user_id) as s from new_rows order by 1, 2 loop
+        perform pg_advisory_xact_lock(k.h, k.s);
+      end loop;
       perform funnel_refresh_positions(array_agg(deal_id), array_agg(investor_user_id)) from new_rows;
       return null;
     end $$`.execute(db);
@@ -180,7 +198,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       group by 1, 2, 3, 4
       on conflict (deal_id, from_step_id, to_step_id, slot) do update set investors = f.investors + excluded.investors`;
   await sql
-    .raw(`create function funnel_stays_insert() returns trigger language plpgsql as $$
+    .raw(`create function funnel_stays_insert() returns trigger language plpgsql set enable_hashjoin = off set enable_mergejoin = off set enable_seqscan = off as $$
     begin
       insert into funnel_counts as f (deal_id, step_id, slot, standing, entered, left_count)
       select deal_id, step_id, funnel_slot(investor_user_id),
@@ -207,7 +225,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute(db);
   // Only a stay being left is ever updated (left_at and next_step_id set, once).
   await sql
-    .raw(`create function funnel_stays_update() returns trigger language plpgsql as $$
+    .raw(`create function funnel_stays_update() returns trigger language plpgsql set enable_hashjoin = off set enable_mergejoin = off set enable_seqscan = off as $$
     begin
       insert into funnel_counts as f (deal_id, step_id, slot, standing, entered, left_count)
       select n.deal_id, n.step_id, funnel_slot(n.investor_user_id), -count(*), 0, count(*)
