@@ -9,7 +9,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { createClient, isProblem, type Received } from '../support/http.ts';
 import { fillPath, loadOperations, type Operation, sampleValid, hintFor, type Hints } from '../support/openapi.ts';
-import { changedTables, fingerprint, freshDatabase, serviceTables } from '../support/postgres.ts';
+import { changedTables, fingerprint, freshDatabase, requestWrittenTables } from '../support/postgres.ts';
 import { newResult, type CheckResult } from '../support/report.ts';
 import { startInstance } from '../support/service.ts';
 import { buildWorld, hintsOf, type Party } from '../support/world.ts';
@@ -67,7 +67,7 @@ export async function accessControl(): Promise<CheckResult> {
       .sign(key);
     const malformed = ['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer two tokens', 'Token dfk_abc', `Bearer ${'%'.repeat(20)}`];
 
-    const tables = await serviceTables(db.pool);
+    const tables = await requestWrittenTables(db.pool);
     const before = await fingerprint(db.pool, tables);
 
     const investorIds = (id: string) => ({ investorUserId: [id], investor_id: [id], investorId: [id] });

@@ -11,7 +11,7 @@ import { createClient, isProblem } from '../support/http.ts';
 import { hintsOf, buildWorld } from '../support/world.ts';
 import { boundaryIntegers, type FuzzRequest, isIntegerParam, requestArbitrary } from '../support/hostile.ts';
 import { fillPath, type Hints, loadOperations, type Operation, sampleValid } from '../support/openapi.ts';
-import { changedTables, fingerprint, freshDatabase, serviceTables } from '../support/postgres.ts';
+import { changedTables, fingerprint, freshDatabase, requestWrittenTables } from '../support/postgres.ts';
 import { seed } from '../support/random.ts';
 import { newResult, type CheckResult } from '../support/report.ts';
 import { startInstance } from '../support/service.ts';
@@ -51,7 +51,7 @@ export async function hostileInput(): Promise<CheckResult> {
     const investorToken = (await db.newToken('investor', world.a.investorUserId)).token;
     const hints = hintsOf(world.a);
     for (const [k, v] of Object.entries(hintsOf(world.b))) hints[k] = [...(hints[k] ?? []), ...v];
-    const tables = await serviceTables(db.pool);
+    const tables = await requestWrittenTables(db.pool);
     const arbitrary = requestArbitrary(operations, hints, { admin: db.adminToken, investor: investorToken });
     // Every integer parameter of every route × every boundary value, once each, before the random
     // requests (which draw them too): none may be a 5xx (1e22 and 2^63 used to reach the database

@@ -112,6 +112,14 @@ export async function serviceTables(pool: pg.Pool): Promise<string[]> {
   return rows.map((r) => r.table_name);
 }
 
+/**
+ * The tables a request can change: all of the service's but `audit_checkpoints`, which the
+ * service's sealer writes on its own timer (every AUDIT_SEAL_INTERVAL_MS) whatever requests do.
+ */
+export async function requestWrittenTables(pool: pg.Pool): Promise<string[]> {
+  return (await serviceTables(pool)).filter((table) => table !== 'audit_checkpoints');
+}
+
 /** Columns that change on reads by design: authentication records a token's last use. */
 const volatileColumns: Record<string, string[]> = { api_tokens: ['last_used_at'] };
 
