@@ -111,23 +111,25 @@ export function FunnelPage({ dealId }: { dealId: string }) {
                 <th scope="row">
                   {s.label} {s.type !== 'default' && <Badge tone={stepTone(s.type)}>{s.type}</Badge>} {!s.current && <Badge tone="amber">older version</Badge>}
                 </th>
-                <td>
-                  <div className="funnel-bar" aria-hidden="true">
-                    <span className="funnel-bar-entered" style={{ width: `${(100 * s.entered) / widest}%` }} />
-                    <span className="funnel-bar-standing" style={{ width: `${(100 * s.standing) / widest}%` }} />
+                <td data-label="Entered · standing now">
+                  <div>
+                    <div className="funnel-bar" aria-hidden="true">
+                      <span className="funnel-bar-entered" style={{ width: `${(100 * s.entered) / widest}%` }} />
+                      <span className="funnel-bar-standing" style={{ width: `${(100 * s.standing) / widest}%` }} />
+                    </div>
+                    {s.entered.toLocaleString('en-GB')} · {s.standing.toLocaleString('en-GB')}
                   </div>
-                  {s.entered.toLocaleString('en-GB')} · {s.standing.toLocaleString('en-GB')}
                 </td>
-                <td className="small">
+                <td className="small" data-label="Went on to">
                   {s.conversions.length === 0
                     ? '—'
                     : s.conversions.map((c) => `${labelOf.get(c.toStepId) ?? c.toStepId} ${c.investors.toLocaleString('en-GB')}${c.rate === null ? '' : ` (${Math.round(c.rate * 100)}%)`}`).join(', ')}
                 </td>
-                <td>
+                <td data-label="Time in step (median · p90)">
                   {formatDuration(s.timeInStep.medianMs)} · {formatDuration(s.timeInStep.p90Ms)}
                 </td>
-                <td>{s.committed.length === 0 ? '—' : s.committed.map((c) => formatMoney(c.total, c.currency)).join(' · ')}</td>
-                <td>{s.pendingEditRequests}</td>
+                <td data-label="Committed by those here">{s.committed.length === 0 ? '—' : s.committed.map((c) => formatMoney(c.total, c.currency)).join(' · ')}</td>
+                <td data-label="Pending requests">{s.pendingEditRequests}</td>
               </tr>
             ))}
           </tbody>
