@@ -8,14 +8,11 @@
 // Screenshots go to test-results/screenshots/ (ignored by git); `npm run screenshots` writes the few
 // the README shows to docs/screenshots/.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Page, Request } from 'playwright-core';
-import { demoDealId, screenshotDir, skipE2e, startE2e, type E2e } from './harness.ts';
+import { checkScreen as harnessCheckScreen, demoDealId, skipE2e, startE2e, type E2e } from './harness.ts';
 
-const shots = new URL('../../test-results/screenshots/', import.meta.url).pathname;
 /** The screens the README shows: `npm run screenshots` (SCREENSHOT_DIR) refreshes these in docs/. */
 const readmeShots = new Set(['workflow-editor-1440', 'board-filtered-1440', 'inbox-1440', 'import-summary-1440', 'bulk-results-390', 'table-390', 'board-dark-360', 'activity-light-360']);
 const sizes = [
@@ -23,20 +20,7 @@ const sizes = [
   { width: 390, height: 844, investors: 12 },
 ].filter((s) => !process.env.E2E_WIDTH || String(s.width) === process.env.E2E_WIDTH);
 
-/** axe-core finds nothing, and (on a phone) the page does not scroll sideways; then a screenshot. */
-async function checkScreen(page: Page, name: string, width: number) {
-  await page.waitForTimeout(250);
-  const results = await new AxeBuilder({ page }).analyze();
-  const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  assert.deepEqual(found, [], `axe-core on ${name} at ${width}px`);
-  if (width < 500) {
-    const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
-    assert.ok(overflow <= 0, `${name} scrolls sideways by ${overflow}px at ${width}px`);
-  }
-  const dir = process.env.SCREENSHOT_DIR && readmeShots.has(`${name}-${width}`) ? screenshotDir : shots;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `console-${name}-${width}.png`) });
-}
+const checkScreen = (page: Page, name: string, width: number) => harnessCheckScreen(page, { prefix: 'console', name, width, readme: readmeShots.has(`${name}-${width}`) });
 
 describe('operations console, end to end', { skip: skipE2e }, () => {
   let e: E2e;

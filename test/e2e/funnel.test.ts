@@ -2,27 +2,12 @@
 // at 1440×900 and 390×844: the table of steps, the daily chart (uPlot), the classification filter;
 // axe-core finds nothing on either screen, and at 390 px the page does not scroll sideways.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { demoDealId, skipE2e, startE2e, type E2e } from './harness.ts';
+import { checkScreen as harnessCheckScreen, demoDealId, skipE2e, startE2e, type E2e } from './harness.ts';
 
-const shots = new URL('../../test-results/screenshots/', import.meta.url).pathname;
 
-async function checkScreen(page: Page, name: string, width: number) {
-  await page.waitForTimeout(250);
-  const results = await new AxeBuilder({ page }).analyze();
-  const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  assert.deepEqual(found, [], `axe-core on ${name} at ${width}px`);
-  if (width < 500) {
-    const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
-    assert.ok(overflow <= 0, `${name} scrolls sideways by ${overflow}px at ${width}px`);
-  }
-  mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: join(shots, `funnel-${name}-${width}.png`) });
-}
+const checkScreen = (page: Page, name: string, width: number) => harnessCheckScreen(page, { prefix: 'funnel', name, width });
 
 describe('funnel page, end to end', { skip: skipE2e }, () => {
   let e: E2e;

@@ -1,9 +1,11 @@
 // End-to-end harness: the real service (src/main.ts serve, as `npm start` runs it) on an in-memory
 // PGlite, with the demo deal or without (`--no-demo`), and Debian's Chromium driven by playwright-core. Chromium gets the
 // flags that keep it off the network (this machine has none; without them it waits on connections).
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { loadConfig } from '../../src/config.ts';
 import { serve, type RunningService } from '../../src/main.ts';
@@ -90,6 +92,29 @@ export async function startE2e(options: { basePath?: string; demo?: boolean } = 
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Where test screenshots go: test-results/ (ignored), whatever SCREENSHOT_DIR says. */
+const testShots = new URL('../../test-results/screenshots/', import.meta.url).pathname;
+
+/**
+ * A screen's checks: axe-core finds nothing, and (on a phone) the page does not scroll sideways;
+ * then a screenshot `<prefix>-<name>-<width>.png` in test-results/, or in SCREENSHOT_DIR when
+ * `readme` says the README shows it.
+ */
+export async function checkScreen(page: Page, shot: { prefix: string; name: string; width: number; readme?: boolean }) {
+  const { prefix, name, width } = shot;
+  await page.waitForTimeout(250);
+  const results = await new AxeBuilder({ page }).analyze();
+  const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  assert.deepEqual(found, [], `axe-core on ${name} at ${width}px`);
+  if (width < 500) {
+    const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+    assert.ok(overflow <= 0, `${name} scrolls sideways by ${overflow}px at ${width}px`);
+  }
+  const dir = process.env.SCREENSHOT_DIR && shot.readme ? screenshotDir : testShots;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${prefix}-${name}-${width}.png`) });
 }
 
 export async function screenshot(page: Page, name: string) {

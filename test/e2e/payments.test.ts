@@ -5,31 +5,16 @@
 // API, and every screen with axe-core (no violation of any impact) and, at 390 px, for sideways
 // scrolling. Screenshots go to test-results/screenshots/ (ignored by git).
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { BrowserContext, Page } from 'playwright-core';
-import { skipE2e, startE2e, type E2e } from './harness.ts';
+import { checkScreen as harnessCheckScreen, skipE2e, startE2e, type E2e } from './harness.ts';
 
-const shots = new URL('../../test-results/screenshots/', import.meta.url).pathname;
 const sizes = [
   { width: 1440, height: 900 },
   { width: 390, height: 844 },
 ].filter((s) => !process.env.E2E_WIDTH || String(s.width) === process.env.E2E_WIDTH);
 
-async function checkScreen(page: Page, name: string, width: number) {
-  await page.waitForTimeout(250);
-  const results = await new AxeBuilder({ page }).analyze();
-  const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  assert.deepEqual(found, [], `axe-core on ${name} at ${width}px`);
-  if (width < 500) {
-    const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
-    assert.ok(overflow <= 0, `${name} scrolls sideways by ${overflow}px at ${width}px`);
-  }
-  mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: join(shots, `payments-${name}-${width}.png`) });
-}
+const checkScreen = (page: Page, name: string, width: number) => harnessCheckScreen(page, { prefix: 'payments', name, width });
 
 describe('reconciliation in the console, end to end', { skip: skipE2e }, () => {
   let e: E2e;
