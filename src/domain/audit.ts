@@ -76,6 +76,41 @@ export function chainEntry(head: { seq: number; hash: string | null }, entry: Om
   return { ...full, prevHash, hash: entryHash(prevHash, full) };
 }
 
+/** What a journey's move entry records of its event (verify compares the event with it). */
+export interface MovedEvent {
+  id: string;
+  dealId: string;
+  investorUserId: string;
+  seq: number;
+  fromStepId: string | null;
+  toStepId: string;
+  data: Record<string, string>;
+  createdAt: string;
+}
+
+/**
+ * A move's entry in its journey's chain, after `head`: moves, workflow migrations (`extra` says
+ * which version they migrated to) and seeded journeys record the same change.
+ */
+export function moveEntry(
+  head: { seq: number; hash: string | null },
+  event: MovedEvent,
+  by: { principal: string; tokenId: string | null },
+  extra: Record<string, unknown> = {},
+): HashedEntry {
+  return chainEntry(head, {
+    chain: journeyChain(event.dealId, event.investorUserId),
+    type: 'journey.moved',
+    principal: by.principal,
+    tokenId: by.tokenId,
+    at: event.createdAt,
+    change: {
+      eventId: event.id, dealId: event.dealId, investorUserId: event.investorUserId, seq: event.seq,
+      fromStepId: event.fromStepId, toStepId: event.toStepId, data: event.data, ...extra,
+    },
+  });
+}
+
 const leafHash = (entryHashHex: string) => sha256(Buffer.from([0]), Buffer.from(entryHashHex, 'hex'));
 const nodeHash = (left: Buffer, right: Buffer) => sha256(Buffer.from([1]), left, right);
 

@@ -4,7 +4,7 @@ import { AppError, forbidden, notFound } from '../domain/errors.ts';
 import { dataObject, type WorkflowEvent } from '../domain/event.ts';
 import { type JumpPlan, planJump } from '../domain/jump.ts';
 import { canActFor, type Principal } from '../domain/principal.ts';
-import { chainEntry, journeyChain } from '../domain/audit.ts';
+import { moveEntry } from '../domain/audit.ts';
 import type { ChainHead } from '../store/audit.ts';
 import { findDeal } from '../store/deals.ts';
 import type { Investor } from '../domain/investor.ts';
@@ -132,14 +132,7 @@ export async function migrateJourney(
     seq: facts.journey.eventCount + 1,
   };
   // Recorded in the journey's audit chain as any move is, saying it was the migration to this version.
-  const audit = chainEntry(facts.journey.auditHead, {
-    chain: journeyChain(key.dealId, key.investorUserId),
-    type: 'journey.moved',
-    principal: principal.userId,
-    tokenId: principal.tokenKey,
-    at: event.createdAt,
-    change: { ...key, eventId: event.id, seq: event.seq, fromStepId: event.fromStepId, toStepId, data: event.data, migratedToVersion: target.workflow.version },
-  });
+  const audit = moveEntry(facts.journey.auditHead, event, { principal: principal.userId, tokenId: principal.tokenKey }, { migratedToVersion: target.workflow.version });
   await writeMove(tx.db, event, stepEnteredEntry(tx, { ...key, event: publicEvent(event) }), target.workflow.version, audit);
   if (toStepId !== event.fromStepId) {
     await bookOnCompletion(tx, principal, { ...key, step: target.workflow.steps.find((s) => s.id === toStepId), eventId: event.id, at: now });
@@ -214,14 +207,7 @@ export async function jumpToStep(
     };
     // The audit entry chains to the head read under the journey lock; it, the outbox entry and the
     // move commit together, in one statement.
-    const audit = chainEntry(journey.auditHead, {
-      chain: journeyChain(dealId, investor.id),
-      type: 'journey.moved',
-      principal: principal.userId,
-      tokenId: principal.tokenKey,
-      at: event.createdAt,
-      change: { eventId: event.id, dealId, investorUserId: investor.id, seq: event.seq, fromStepId: event.fromStepId, toStepId: event.toStepId, data: event.data },
-    });
+    const audit = moveEntry(journey.auditHead, event, { principal: principal.userId, tokenId: principal.tokenKey });
     await writeMove(db, event, stepEnteredEntry(tx, { dealId, investorUserId: investor.id, event: publicEvent(event) }), workflow.version, audit, record.reason ?? null);
     await bookOnCompletion(tx, principal, { dealId, investorUserId: investor.id, step: workflow.steps.find((s) => s.id === input.targetStepId), eventId: event.id, at: now });
     return publicEvent(event);

@@ -1,7 +1,7 @@
 // Bulk writes for seeding: investors, journeys, events and their first revisions, many rows per
 // statement. Used by `dealflow seed`; the service itself writes one move at a time.
 import { type Kysely, sql } from 'kysely';
-import { chainEntry, type HashedEntry, journeyChain } from '../domain/audit.ts';
+import { type HashedEntry, moveEntry } from '../domain/audit.ts';
 import type { Investor } from '../domain/investor.ts';
 import type { StoredEvent } from './events.ts';
 import { investorColumns } from './investors.ts';
@@ -38,14 +38,7 @@ export interface SeededJourney {
 function seededChain(j: SeededJourney): HashedEntry[] {
   const chain: HashedEntry[] = [];
   for (const e of j.events) {
-    chain.push(chainEntry(chain.at(-1) ?? { seq: 0, hash: null }, {
-      chain: journeyChain(e.dealId, e.investorUserId),
-      type: 'journey.moved',
-      principal: e.createdByUserId,
-      tokenId: null,
-      at: e.createdAt,
-      change: { eventId: e.id, dealId: e.dealId, investorUserId: e.investorUserId, seq: e.seq, fromStepId: e.fromStepId, toStepId: e.toStepId, data: e.data },
-    }));
+    chain.push(moveEntry(chain.at(-1) ?? { seq: 0, hash: null }, e, { principal: e.createdByUserId, tokenId: null }));
   }
   return chain;
 }
