@@ -10,6 +10,7 @@ import { completeFirstRun } from './operations/first-run.ts';
 import { tryLines } from './try-lines.ts';
 import { createDispatcher, type Dispatcher } from './operations/webhook-dispatcher.ts';
 import { startSealer } from './operations/audit.ts';
+import { startFunnelUpkeep } from './operations/funnel.ts';
 import { openDatabase } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
 
@@ -79,6 +80,8 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
 
   // Audit checkpoints: every instance seals; the checkpoint number decides which one writes each.
   const sealer = startSealer({ db, clock: systemClock }, config.auditSealIntervalMs, app.log.child({ component: 'audit' }));
+  // The funnel's upkeep: every instance runs it; they take turns on one row (migration 0017).
+  const funnelUpkeep = startFunnelUpkeep({ db }, config.funnelUpkeepIntervalMs, app.log.child({ component: 'funnel' }));
 
   // Expired idempotency keys are already ignored; this only keeps the table small. Every instance
   // runs it; the deletes are idempotent.
@@ -98,6 +101,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
       await app.close(); // stops accepting, lets in-flight requests finish
       await dispatcher?.stop(); // lets attempts in flight finish (each bounded by the webhook timeout)
       await sealer.stop();
+      await funnelUpkeep.stop();
       await unlisten();
       caches.close();
       await database.close();
@@ -155,10 +159,12 @@ export async function runWorkerUntilSignalled(config: Config): Promise<void> {
     });
     dispatcher.start();
     const sealer = startSealer({ db: database.db, clock: systemClock }, config.auditSealIntervalMs, log.child({ component: 'audit' }));
+    const funnelUpkeep = startFunnelUpkeep({ db: database.db }, config.funnelUpkeepIntervalMs, log.child({ component: 'funnel' }));
     log.info({ database: database.kind }, 'dealflow worker delivering webhooks');
     await untilSignalled();
     await dispatcher.stop();
     await sealer.stop();
+    await funnelUpkeep.stop();
   } finally {
     await database.close();
   }

@@ -10,6 +10,7 @@ import { findDeal } from '../store/deals.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../store/schema.ts';
 import type { Deps } from './deps.ts';
+import { type Periodic, runEvery } from './periodic.ts';
 
 /** Most entries one checkpoint covers (the rest go to the next one, sealed right after). */
 const MAX_CHECKPOINT_SIZE = 100_000;
@@ -43,29 +44,9 @@ export async function sealAll(deps: Pick<Deps, 'db' | 'clock'>): Promise<audit.C
   return sealed;
 }
 
-export interface Sealer {
-  stop(): Promise<void>;
-}
-
 /** Runs `sealAll` every `intervalMs` until stopped (in `serve` and in `dealflow worker`). */
-export function startSealer(deps: Pick<Deps, 'db' | 'clock'>, intervalMs: number, log: { warn(obj: object, msg: string): void }): Sealer {
-  let running: Promise<unknown> | undefined;
-  const tick = () => {
-    if (running) return; // a long seal is still at work: the next tick starts after it
-    running = sealAll(deps)
-      .catch((err: unknown) => log.warn({ err }, 'sealing an audit checkpoint failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startSealer(deps: Pick<Deps, 'db' | 'clock'>, intervalMs: number, log: { warn(obj: object, msg: string): void }): Periodic {
+  return runEvery(intervalMs, () => sealAll(deps), (err) => log.warn({ err }, 'sealing an audit checkpoint failed'));
 }
 
 export interface VerifyReport {

@@ -2,8 +2,9 @@
 // they got there, how long they stay, and the money committed at each step (store/funnel.ts).
 import { invalid, notFound } from '../domain/errors.ts';
 import { findDeal } from '../store/deals.ts';
-import { type FunnelFilter, findStepsByIds, readFunnel, readFunnelDays } from '../store/funnel.ts';
+import { applyPendingFunnel, type FunnelFilter, findStepsByIds, hasPendingFunnel, isUpkeepConflict, readFunnel, readFunnelDays } from '../store/funnel.ts';
 import type { Deps } from './deps.ts';
+import { type Periodic, runEvery } from './periodic.ts';
 import { forReading } from './reads.ts';
 import { loadWorkflow } from './workflows.ts';
 
@@ -50,8 +51,38 @@ const checkFilter = (filter: FunnelFilter) => checkDays({ enteredFrom: filter.en
 
 const rate = (n: number, of: number) => (of === 0 ? null : Math.round((n / of) * 10_000) / 10_000);
 
+/**
+ * Applies everything pending to the kept funnel (migration 0017), so that a read after it sees
+ * every move committed before it started. When another upkeep (the background one, another
+ * instance's) holds the work, waits for it and goes on with what it left.
+ */
+export async function catchUpFunnel(deps: Pick<Deps, 'db'>): Promise<number> {
+  let applied = 0;
+  // Nothing pending (an idle instance's tick, most reads): one index probe, no transaction, no write.
+  while (await hasPendingFunnel(deps.db)) {
+    try {
+      applied += await applyPendingFunnel(deps.db);
+    } catch (err) {
+      if (!isUpkeepConflict(err)) throw err;
+    }
+  }
+  return applied;
+}
+
+/**
+ * Runs `catchUpFunnel` every `intervalMs` until stopped (in `serve` and in `dealflow worker`), so
+ * the funnel trails the moves by about one interval and a read has little left to apply. Safe
+ * with many instances: their upkeeps take turns on the funnel_upkeep row.
+ */
+export function startFunnelUpkeep(deps: Pick<Deps, 'db'>, intervalMs: number, log: { warn(obj: object, msg: string): void }): Periodic {
+  return runEvery(intervalMs, () => catchUpFunnel(deps), (err) => log.warn({ err }, 'keeping the funnel failed'));
+}
+
 export async function getFunnel(deps: Deps, dealId: string, filter: FunnelFilter): Promise<Funnel> {
   checkFilter(filter);
+  // The kept funnel trails the moves (the upkeep applies them after their commit): bring it up to
+  // date on the primary first. A replica shows it as of its replay, as every list it serves.
+  await catchUpFunnel(deps);
   const { db } = forReading(deps);
   const loaded = await loadWorkflow(deps, dealId);
   if (!loaded) throw (await findDeal(deps.db, dealId)) ? notFound('workflow of deal', dealId) : notFound('deal', dealId);

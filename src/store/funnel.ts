@@ -149,7 +149,42 @@ export async function findStepsByIds(db: Kysely<DB>, stepIds: string[]): Promise
   return db.selectFrom('workflow_steps').select(['id', 'label', 'type']).where('id', 'in', stepIds).orderBy('position').execute();
 }
 
-/** Recomputes the deal's kept funnel from its events (bulk loads that bypassed the triggers). */
+/** What one upkeep transaction takes at most: pending rows (one per written statement and journey). */
+export const FUNNEL_BATCH = 2000;
+
+/** PostgreSQL's serialization failure: another upkeep applied (or is applying) the same rows. */
+export const isUpkeepConflict = (err: unknown) => (err as { code?: unknown }).code === '40001';
+
+/**
+ * One upkeep transaction (migration 0017): takes the funnel_upkeep row, then applies the journeys
+ * of the oldest `maxRows` pending rows, all in one REPEATABLE READ snapshot. Returns the pending
+ * rows taken (0: nothing was pending). Throws a serialization failure (isUpkeepConflict) when
+ * another upkeep held the row and committed meanwhile.
+ */
+export async function applyPendingFunnel(db: Kysely<DB>, maxRows = FUNNEL_BATCH): Promise<number> {
+  return underUpkeep(db, async (trx) => {
+    const { rows } = await sql<{ taken: number }>`select funnel_apply(${maxRows}::int) as taken`.execute(trx);
+    return Number(rows[0]!.taken);
+  });
+}
+
+/** Recomputes the deal's kept funnel (every deal's: null) from its events, as one upkeep. */
 export async function rebuildFunnel(db: Kysely<DB>, dealId: string | null): Promise<void> {
-  await sql`select funnel_rebuild(${dealId}::text)`.execute(db);
+  await underUpkeep(db, (trx) => sql`select funnel_rebuild(${dealId}::text)`.execute(trx));
+}
+
+/** Whether any journey has events the funnel has yet to apply. */
+export async function hasPendingFunnel(db: Kysely<DB>): Promise<boolean> {
+  const { rows } = await sql<{ pending: boolean }>`select exists (select 1 from funnel_pending) as pending`.execute(db);
+  return rows[0]!.pending;
+}
+
+async function underUpkeep<T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  const run = async (trx: Kysely<DB>) => {
+    await sql`update funnel_upkeep set runs = runs + 1, ran_at = now() where id = 1`.execute(trx);
+    return work(trx);
+  };
+  // Inside a caller's transaction (a test's fixture), its isolation is the caller's to choose.
+  if (db.isTransaction) return run(db);
+  return db.transaction().setIsolationLevel('repeatable read').execute(run);
 }
