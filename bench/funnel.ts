@@ -9,7 +9,8 @@
 // session_replication_role = replica when the role may (no per-row foreign-key checks, no
 // triggers), then the kept funnel is computed once from them (funnel_rebuild, the migration's
 // backfill) and timed. Then, after VACUUM ANALYZE, times the routes (after 10 warm-up calls):
-// GET …/funnel 200 times, with a classification filter 10 times (2 warm-up calls), …/funnel/daily 50 times; the
+// GET …/funnel 200 times, with a classification filter (kept per class) 200 times, with an entry filter (from the
+// stays) 10 times (2 warm-up calls), …/funnel/daily 50 times; the
 // cost a move pays for the funnel (since migration 0017 only the note of its journey, the
 // funnel_events_insert trigger): 400 moves in alternating blocks of 50 with the trigger on and off;
 // and the upkeep that applies the noted moves afterwards (catchUpFunnel), per move. Prints the
@@ -130,7 +131,8 @@ try {
   log(`funnel: ${funnel.investors.toLocaleString('en')} investors; ${funnel.steps.map((s) => `${s.stepId.slice(dealId.length + 1)} ${s.standing}/${s.entered}`).join(', ')}`);
   await time('GET …/workflow-status (a baseline read of the same run)', `/deals/deal/${dealId}/workflow-status`, 200);
   await time('GET …/funnel', `/deals/deal/${dealId}/funnel`, 200);
-  await time('GET …/funnel?classification=professional (from the stays)', `/deals/deal/${dealId}/funnel?classification=professional`, 10, 2);
+  await time('GET …/funnel?classification=professional (kept per class)', `/deals/deal/${dealId}/funnel?classification=professional`, 200);
+  await time('GET …/funnel?enteredFrom=… (from the stays)', `/deals/deal/${dealId}/funnel?enteredFrom=2000-01-01`, 10, 2);
   await time('GET …/funnel/daily (30 days)', `/deals/deal/${dealId}/funnel/daily`, 50);
 
   // What the funnel costs a move (the note of its journey): first moves of fresh investors (to

@@ -1,7 +1,8 @@
-// The funnel's reads (migration 0015 keeps what they read). Without filters every figure comes from
-// the kept sums (O(steps) rows) and the percentiles from the index of stay durations (an index
-// range skipped to the rank, per step). With filters (entry into the deal, classification) the same
-// figures are computed from the stays of the matching journeys: linear in those journeys' stays.
+// The funnel's reads (migrations 0015 and 0017 keep what they read). Without filters, or with a
+// classification alone, every figure comes from the kept sums (O(steps) rows, kept per class too)
+// and the percentiles from the index of stay durations (an index range skipped to the rank, per
+// step). With a filter on entry into the deal the same figures are computed from the stays of the
+// matching journeys: linear in those journeys' stays.
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from './schema.ts';
 
@@ -30,7 +31,11 @@ export interface FunnelRows {
   pending: { stepId: string; requests: number }[];
 }
 
-export const isFiltered = (f: FunnelFilter) => f.enteredFrom !== undefined || f.enteredTo !== undefined || f.classification !== undefined;
+/** Whether the figures must be computed from the stays (a filter on entry); a classification alone has kept sums. */
+export const isFiltered = (f: FunnelFilter) => f.enteredFrom !== undefined || f.enteredTo !== undefined;
+
+/** The kept sums' class key: '' for every investor. */
+const classOf = (f: FunnelFilter) => f.classification ?? '';
 
 /** The journeys a filter keeps, as a subquery of (investor_user_id). */
 function matching(dealId: string, f: FunnelFilter): RawBuilder<unknown> {
@@ -48,22 +53,25 @@ const int = (v: unknown) => Number(v);
 const intOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 export async function readFunnel(db: Kysely<DB>, dealId: string, filter: FunnelFilter): Promise<FunnelRows> {
-  return isFiltered(filter) ? readFiltered(db, dealId, filter) : readKept(db, dealId);
+  return isFiltered(filter) ? readFiltered(db, dealId, filter) : readKept(db, dealId, classOf(filter));
 }
 
-async function readKept(db: Kysely<DB>, dealId: string): Promise<FunnelRows> {
+async function readKept(db: Kysely<DB>, dealId: string, cls: string): Promise<FunnelRows> {
+  // A class's stays within a duration bucket (for the exact percentile) are those of journeys
+  // whose position holds the class; '' is every stay.
+  const ofClass = cls === '' ? sql`` : sql`and exists (select 1 from funnel_positions p where p.deal_id = s.deal_id and p.investor_user_id = s.investor_user_id and p.classes @> array[${cls}::text])`;
   const steps = await sql<Record<string, unknown>>`
     select step_id, sum(standing) as standing, sum(entered) as entered, sum(left_count) as left_count
-    from funnel_counts where deal_id = ${dealId} group by step_id`.execute(db);
+    from funnel_counts where deal_id = ${dealId} and class = ${cls} group by step_id having sum(entered) > 0 or sum(standing) > 0`.execute(db);
   // Nearest rank (as percentile_disc): the value at rank k = ceil(p × n) of the step's n left stays.
   // The kept counts per duration bucket say which bucket holds rank k and how far into it; the index
   // on (deal, step, bucket, duration) gives the exact value there.
   const percentiles = await sql<Record<string, unknown>>`
     with counts as (
-      select step_id, sum(left_count)::int as n from funnel_counts where deal_id = ${dealId} group by step_id having sum(left_count) > 0
+      select step_id, sum(left_count)::int as n from funnel_counts where deal_id = ${dealId} and class = ${cls} group by step_id having sum(left_count) > 0
     ), buckets as (
       select step_id, bucket, sum(stays)::int as stays, sum(sum(stays)) over (partition by step_id order by bucket)::int as upto
-      from funnel_durations where deal_id = ${dealId} group by step_id, bucket
+      from funnel_durations where deal_id = ${dealId} and class = ${cls} group by step_id, bucket having sum(stays) > 0
     ), ranks as (
       select c.step_id, p.p, greatest(ceil(c.n * p.p)::int, 1) as k from counts c cross join (values (0.5), (0.9)) as p(p)
     ), picked as (
@@ -71,18 +79,18 @@ async function readKept(db: Kysely<DB>, dealId: string): Promise<FunnelRows> {
       from ranks r cross join lateral (select bucket, upto, stays from buckets b where b.step_id = r.step_id and b.upto >= r.k order by bucket limit 1) b
     )
     select step_id, p::text as p, (select s.duration_ms from funnel_stays s
-        where s.deal_id = ${dealId} and s.step_id = picked.step_id and s.left_at is not null and s.bucket = picked.bucket
+        where s.deal_id = ${dealId} and s.step_id = picked.step_id and s.left_at is not null and s.bucket = picked.bucket ${ofClass}
         order by s.duration_ms offset picked.within limit 1) as ms
     from picked`.execute(db);
   const at = (stepId: unknown, p: string) => percentiles.rows.find((r) => r.step_id === stepId && Number(r.p) === Number(p))?.ms ?? null;
   const transitions = await sql<Record<string, unknown>>`
-    select from_step_id, to_step_id, sum(investors) as n from funnel_transitions where deal_id = ${dealId} group by 1, 2 having sum(investors) > 0`.execute(db);
+    select from_step_id, to_step_id, sum(investors) as n from funnel_transitions where deal_id = ${dealId} and class = ${cls} group by 1, 2 having sum(investors) > 0`.execute(db);
   const money = await sql<Record<string, unknown>>`
-    select step_id, currency, sum(total)::text as total, sum(investors) as n from funnel_money where deal_id = ${dealId}
+    select step_id, currency, sum(total)::text as total, sum(investors) as n from funnel_money where deal_id = ${dealId} and class = ${cls}
     group by 1, 2 having sum(investors) > 0`.execute(db);
   const pending = await sql<Record<string, unknown>>`
     select p.step_id, count(*) as n from edit_requests r join funnel_positions p on p.deal_id = r.deal_id and p.investor_user_id = r.investor_user_id
-    where r.deal_id = ${dealId} and r.status = 'pending' group by 1`.execute(db);
+    where r.deal_id = ${dealId} and r.status = 'pending' ${cls === '' ? sql`` : sql`and p.classes @> array[${cls}::text]`} group by 1`.execute(db);
   const withPercentiles = steps.rows.map((r) => ({ ...r, median_ms: at(r.step_id, '0.5'), p90_ms: at(r.step_id, '0.9') }));
   return toRows(withPercentiles, transitions.rows, money.rows, pending.rows);
 }
@@ -139,7 +147,7 @@ export async function readFunnelDays(db: Kysely<DB>, dealId: string, from: strin
         where day >= ${from}::date group by 1, 2 order by 2`.execute(db)
     : await sql<Record<string, unknown>>`
         select step_id, day::text as day, sum(entered)::int as entered, sum(left_count)::int as left_count from funnel_daily
-        where deal_id = ${dealId} and day >= ${from}::date group by 1, 2 order by 2`.execute(db);
+        where deal_id = ${dealId} and class = ${classOf(filter)} and day >= ${from}::date group by 1, 2 having sum(entered) <> 0 or sum(left_count) <> 0 order by 2`.execute(db);
   return result.rows.map((r) => ({ stepId: String(r.step_id), day: String(r.day), entered: int(r.entered), left: int(r.left_count) }));
 }
 

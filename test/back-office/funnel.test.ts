@@ -9,9 +9,10 @@ import fc from 'fast-check';
 import { newUuid } from '../../src/operations/deps.ts';
 import { catchUpFunnel } from '../../src/operations/funnel.ts';
 import { seedScale } from '../../src/operations/seed.ts';
-import { rebuildFunnel } from '../../src/store/funnel.ts';
+import { applyPendingFunnel, rebuildFunnel } from '../../src/store/funnel.ts';
 import { sql } from 'kysely';
 import { client, type Client, expectProblem, skipUnlessPostgres, startTestApp, type TestApp } from '../support/app.ts';
+import { investorBody } from '../support/fixtures.ts';
 import { createDeal } from '../support/workflows.ts';
 
 const HOUR = 3_600_000;
@@ -159,7 +160,7 @@ describe('funnel', () => {
   /** What the kept tables hold for a deal, straight from the database (no upkeep first). */
   const keptNow = async (dealId: string) => {
     const { rows } = await sql<{ standing: string | null; pending: string }>`select
-        (select sum(standing) from funnel_counts where deal_id = ${dealId}) as standing,
+        (select sum(standing) from funnel_counts where deal_id = ${dealId} and class = '') as standing,
         (select count(*) from funnel_pending where deal_id = ${dealId}) as pending`.execute(t.database.db);
     return { standing: Number(rows[0]!.standing ?? 0), pending: Number(rows[0]!.pending) };
   };
@@ -236,27 +237,51 @@ describe('funnel', () => {
     expectProblem(await investor.get(`/deals/deal/${deal.dealId}/funnel/daily`), 403);
   });
 
-  test('property: after random moves, standing sums to the deal\'s investors, and the kept figures equal a recount and a rebuild', async () => {
+  test('property: after random moves and changes of investors\' classes, with upkeeps anywhere between them, standing sums to the deal\'s investors, and the kept figures (all, and per class) equal a recount and a rebuild', async () => {
     const names = ['interest', 'commitment', 'kyc', 'documents', 'payment', 'complete', 'withdrawn'];
     const data: Record<string, Record<string, string>> = {
       commitment: { committed_amount: '100.25', currency: 'EUR' },
       kyc: { kyc_ref: 'K' },
       documents: { signed: 'yes' },
     };
+    const classSets = [[], ['professional'], ['sophisticated'], ['professional', 'sophisticated']];
+    const classes = ['professional', 'sophisticated', 'retail'];
     let applied = 0;
+    let reclassified = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ investor: fc.nat(5), step: fc.nat(names.length - 1), minutes: fc.integer({ min: 1, max: 3000 }) }), { minLength: 1, maxLength: 25 }),
-        async (moves) => {
+        fc.array(
+          fc.record({
+            investor: fc.nat(3),
+            // A move (to a step after some minutes) or a change of the investor's classes.
+            change: fc.oneof(
+              { weight: 3, arbitrary: fc.record({ step: fc.nat(names.length - 1), minutes: fc.integer({ min: 1, max: 3000 }) }) },
+              { weight: 1, arbitrary: fc.record({ classes: fc.nat(classSets.length - 1) }) },
+            ),
+            // Whether an upkeep runs right after it: none (the next one, or the read, applies it), one
+            // transaction of one pending row (an upkeep that takes part of what is pending), or all.
+            upkeep: fc.constantFrom('none', 'one', 'all'),
+          }),
+          { minLength: 1, maxLength: 25 },
+        ),
+        async (actions) => {
           const deal = await createDeal(admin);
           const investors: string[] = [];
           for (let i = 0; i < 6; i++) investors.push(await deal.addInvestor({ classes: [i % 2 ? 'professional' : 'sophisticated'] }));
           now = T0;
-          for (const move of moves) {
-            now += move.minutes * 60_000;
-            const name = names[move.step]!;
-            const moved = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investors[move.investor], targetStepId: deal.step(name), data: data[name] ?? {} });
-            if (moved.status === 201) applied += 1;
+          for (const { investor, change, upkeep } of actions) {
+            if ('classes' in change) {
+              const put = await admin.put(`/investors/${investors[investor]}`, investorBody({ classes: classSets[change.classes] }));
+              assert.equal(put.status, 200, JSON.stringify(put.body));
+              reclassified += 1;
+            } else {
+              now += change.minutes * 60_000;
+              const name = names[change.step]!;
+              const moved = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investors[investor], targetStepId: deal.step(name), data: data[name] ?? {} });
+              if (moved.status === 201) applied += 1;
+            }
+            if (upkeep === 'one') await applyPendingFunnel(t.database.db, 1);
+            if (upkeep === 'all') await catchUpFunnel(t.database);
           }
           const journeys = (await admin.get(`/deals/deal/${deal.dealId}/all-investor-workflows?limit=100`)).body.output.filter((o: any) => o.journey.length > 0);
           const kept = (await admin.get(`/deals/deal/${deal.dealId}/funnel`)).body;
@@ -268,13 +293,27 @@ describe('funnel', () => {
           }
           const recount = (await admin.get(`/deals/deal/${deal.dealId}/funnel?enteredFrom=2000-01-01`)).body;
           assert.deepEqual(recount.steps, kept.steps);
+          // Per class: the kept sums of the class against a recount from the stays of the investors holding it now.
+          const byClass = async () => {
+            const figures: Record<string, unknown> = {};
+            for (const c of classes) {
+              const keptClass = (await admin.get(`/deals/deal/${deal.dealId}/funnel?classification=${c}`)).body;
+              const recountClass = (await admin.get(`/deals/deal/${deal.dealId}/funnel?classification=${c}&enteredFrom=2000-01-01`)).body;
+              assert.deepEqual(keptClass.steps, recountClass.steps, `class ${c}`);
+              figures[c] = keptClass.steps;
+            }
+            return figures;
+          };
+          const keptByClass = await byClass();
           await rebuildFunnel(t.database.db, deal.dealId);
           const rebuilt = (await admin.get(`/deals/deal/${deal.dealId}/funnel`)).body;
           assert.deepEqual(rebuilt.steps, kept.steps);
+          assert.deepEqual(await byClass(), keptByClass);
         },
       ),
       { numRuns: 12 },
     );
     assert.ok(applied > 12, `only ${applied} moves were applied`);
+    assert.ok(reclassified > 0, 'no investor changed classes');
   });
 });
