@@ -57,9 +57,9 @@ export async function readFunnel(db: Kysely<DB>, dealId: string, filter: FunnelF
 }
 
 async function readKept(db: Kysely<DB>, dealId: string, cls: string): Promise<FunnelRows> {
-  // A class's stays within a duration bucket (for the exact percentile) are those of journeys
-  // whose position holds the class; '' is every stay.
-  const ofClass = cls === '' ? sql`` : sql`and exists (select 1 from funnel_positions p where p.deal_id = s.deal_id and p.investor_user_id = s.investor_user_id and p.classes @> array[${cls}::text])`;
+  // A class's stays within a duration bucket (for the exact percentile): those counted under the
+  // class (the classes a stay carries are in the duration index); '' is every stay.
+  const ofClass = cls === '' ? sql`` : sql`and s.classes @> array[${cls}::text]`;
   const steps = await sql<Record<string, unknown>>`
     select step_id, sum(standing) as standing, sum(entered) as entered, sum(left_count) as left_count
     from funnel_counts where deal_id = ${dealId} and class = ${cls} group by step_id having sum(entered) > 0 or sum(standing) > 0`.execute(db);

@@ -43,6 +43,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`insert into funnel_upkeep (id) values (1)`.execute(db);
   await sql`alter table funnel_positions add column last_seq integer not null default 0`.execute(db);
   await sql`alter table funnel_positions add column classes text[] not null default '{}'`.execute(db);
+  // A stay carries the classes it is counted under (its journey's when it was added), so that
+  // closing or removing it changes exactly the sums it was added to, and a class's percentile reads
+  // the duration index alone.
+  await sql`alter table funnel_stays add column classes text[] not null default '{}'`.execute(db);
+  await sql`drop index funnel_stays_durations`.execute(db);
+  await sql`create index funnel_stays_durations on funnel_stays (deal_id, step_id, bucket, duration_ms) include (classes) where left_at is not null`.execute(db);
   // The sums gain the class key; they are recomputed below (funnel_rebuild).
   for (const [table, key] of [
     ['funnel_counts', 'deal_id, class, step_id, slot'],
@@ -118,8 +124,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // counts once per step entered and once per transition taken (the first time): `firstIn` names
   // where their earlier stays are (the table for new stays; the deleted rows themselves, since a
   // journey's stays are only ever deleted all together).
-  const classed = (rows: string) => `${rows} join funnel_positions p on p.deal_id = n.deal_id and p.investor_user_id = n.investor_user_id
-      cross join lateral unnest(array[''] || p.classes) as k(class)`;
+  const classed = (rows: string) => `${rows} cross join lateral unnest(array[''] || n.classes) as k(class)`;
   const first = (firstIn: string, extra: string) =>
     `not exists (select 1 from ${firstIn} x where x.deal_id = n.deal_id and x.investor_user_id = n.investor_user_id and x.step_id = n.step_id ${extra} and x.seq < n.seq)`;
   const sums = (rows: string, sign: 1 | -1, firstIn: string) => `
@@ -255,13 +260,14 @@ export async function up(db: Kysely<any>): Promise<void> {
         update funnel_stays s set left_at = m.created_at, next_step_id = m.to_step_id
         from moves m where m.n = 1 and s.deal_id = m.deal_id and s.investor_user_id = m.investor_user_id and s.left_at is null
       )
-      insert into funnel_stays (deal_id, investor_user_id, seq, step_id, entered_at, left_at, next_step_id)
-      select deal_id, investor_user_id, seq, to_step_id, created_at, left_at, next_step_id from moves;
+      insert into funnel_stays (deal_id, investor_user_id, seq, step_id, entered_at, left_at, next_step_id, classes)
+      select m.deal_id, m.investor_user_id, m.seq, m.to_step_id, m.created_at, m.left_at, m.next_step_id, p.classes
+      from moves m join funnel_positions p on p.deal_id = m.deal_id and p.investor_user_id = m.investor_user_id;
       return taken;
     end $$`.execute(db);
 
-  // Everything again from the events, for one deal or all (null): positions first (the stays'
-  // sums read the journeys' classes from them), then the stays.
+  // Everything again from the events, for one deal or all (null): positions first (each stay takes
+  // its journey's classes from them), then the stays.
   await sql`create or replace function funnel_rebuild(deal text) returns void language plpgsql as $$
     begin
       perform set_config('dealflow.funnel_rebuilding', 'on', true);
@@ -276,13 +282,12 @@ export async function up(db: Kysely<any>): Promise<void> {
       perform set_config('dealflow.funnel_rebuilding', 'off', true);
       perform funnel_refresh_positions(array_agg(deal_id), array_agg(investor_user_id))
       from journeys where (deal is null or deal_id = deal) and event_count > 0;
-      insert into funnel_stays (deal_id, investor_user_id, seq, step_id, entered_at, left_at, next_step_id)
-      select deal_id, investor_user_id, seq, to_step_id, created_at, lead(created_at) over w, lead(to_step_id) over w
-      from workflow_events where (deal is null or deal_id = deal) and from_step_id is distinct from to_step_id
-      window w as (partition by deal_id, investor_user_id order by seq);
+      insert into funnel_stays (deal_id, investor_user_id, seq, step_id, entered_at, left_at, next_step_id, classes)
+      select e.deal_id, e.investor_user_id, e.seq, e.to_step_id, e.created_at, lead(e.created_at) over w, lead(e.to_step_id) over w, p.classes
+      from workflow_events e join funnel_positions p on p.deal_id = e.deal_id and p.investor_user_id = e.investor_user_id
+      where (deal is null or e.deal_id = deal) and e.from_step_id is distinct from e.to_step_id
+      window w as (partition by e.deal_id, e.investor_user_id order by e.seq);
     end $$`.execute(db);
-  // Indexes the reads use: a class's positions (pending requests, percentiles of a class).
-  await sql`create index funnel_positions_classes on funnel_positions using gin (classes)`.execute(db);
   await sql`select funnel_rebuild(null)`.execute(db);
 }
 
