@@ -2,12 +2,12 @@
 // or reject) and their journey as a timeline, where each event's data can be corrected and its
 // earlier versions read.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, describeError, type Card, type EditRequest, type Revision, type Workflow, type WorkflowEvent } from './api.ts';
+import { api, type Card, type EditRequest, type Revision, type Workflow, type WorkflowEvent } from './api.ts';
 import { daysSince, fieldLabel, formatAmount, formatDays, formatMoney, minorUnits } from './format.ts';
-import { useLoad } from './hooks.ts';
+import { useLoad, useSubmission } from './hooks.ts';
 import { FieldInput, checkValue } from './MoveDialog.tsx';
 import { Person } from './people.tsx';
-import { Badge, ErrorState, NotFound, Spinner, When, stepTone } from './ui.tsx';
+import { Badge, ErrorState, FormStatus, NotFound, Spinner, When, stepTone } from './ui.tsx';
 import { ApiError } from './api.ts';
 
 interface Props {
@@ -236,27 +236,17 @@ function EventEditor({ event, workflow, onCancel, onSaved }: { event: WorkflowEv
   ];
   const [values, setValues] = useState<Record<string, string>>({ ...event.data });
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run, refuse } = useSubmission();
   const problems = fields.map((f) => [f.fieldKey, checkValue(f, values[f.fieldKey] ?? '')] as const).filter(([, p]) => p);
 
   async function save(e: FormEvent) {
     e.preventDefault();
     if (problems.length) return;
-    if (!reason.trim()) {
-      setError('Say why the data changes: the reason is kept with the new version.');
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
-    try {
+    if (!reason.trim()) return refuse('Say why the data changes: the reason is kept with the new version.');
+    await run(async () => {
       await api.editEvent(event.id, Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '')), reason.trim());
       onSaved();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -284,11 +274,7 @@ function EventEditor({ event, workflow, onCancel, onSaved }: { event: WorkflowEv
         </label>
         <input id={`edit-${event.id}-reason`} type="text" value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} />
       </div>
-      {error && (
-        <p className="alert alert-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormStatus error={error} />
       <div className="row-actions">
         <button type="button" className="button" onClick={onCancel}>
           Cancel
@@ -349,23 +335,15 @@ function EditRequestItem({
   onDecided: () => void;
 }) {
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmission();
   const status = request.status ?? 'pending';
   const event = journey.find((e) => e.id === request.workflowEventId);
 
-  async function decide(decision: 'approve' | 'reject') {
-    setBusy(true);
-    setError(undefined);
-    try {
+  const decide = (decision: 'approve' | 'reject') =>
+    run(async () => {
       await api.decide(request.id, decision, reason.trim() || undefined);
       onDecided();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
 
   return (
     <article className="request" data-request-id={request.id} aria-label={`${request.type} request`}>
@@ -409,11 +387,7 @@ function EditRequestItem({
           </button>
         </div>
       )}
-      {error && (
-        <p className="alert alert-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormStatus error={error} />
     </article>
   );
 }
