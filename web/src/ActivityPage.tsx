@@ -7,7 +7,7 @@ import { DealHeader } from './DealHeader.tsx';
 import { plural } from './format.ts';
 import { href, useLoad } from './hooks.ts';
 import { Person } from './people.tsx';
-import { Empty, ErrorState, FormStatus, Spinner, When } from './ui.tsx';
+import { Empty, ErrorState, FormStatus, Pending, Spinner, When } from './ui.tsx';
 
 /** Entries per page: the newest first, then older ones on request (never the whole feed). */
 const PAGE = 50;
@@ -49,8 +49,7 @@ export function ActivityPage({ dealId }: { dealId: string }) {
           Refresh
         </button>
       </div>
-      {activity.status === 'loading' && <Spinner label="Reading the event feed…" />}
-      {activity.status === 'error' && <ErrorState error={activity.error} retry={reload} />}
+      <Pending state={activity} retry={reload} label="Reading the event feed…" />
       {activity.status === 'ready' && entries.length === 0 && <Empty title="No activity yet">Moves, edits and decisions appear here.</Empty>}
       {activity.status === 'ready' && entries.length > 0 && (
         <>

@@ -1,11 +1,11 @@
 // Move the selected investors to one step with the same field values. Each investor gets its own
 // result (moved, or refused with the service's reason), shown in a summary; progress is shown
 // while moves run one by one.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { Card, Workflow } from './api.ts';
 import { moveMany, type MoveResult } from './bulk.ts';
 import { fieldLabel, plural } from './format.ts';
-import { useSubmission } from './hooks.ts';
+import { useModal, useSubmission } from './hooks.ts';
 import { FieldInput, checkValue } from './MoveDialog.tsx';
 import { FormStatus } from './ui.tsx';
 
@@ -18,18 +18,13 @@ interface Props {
 }
 
 export function BulkMoveDialog({ dealId, dealCurrency, workflow, cards, onClose }: Props) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModal();
   const [targetId, setTargetId] = useState(workflow.steps[0]?.id ?? '');
   const [values, setValues] = useState<Record<string, string>>({});
   const [progress, setProgress] = useState<number>();
   const [results, setResults] = useState<MoveResult[]>();
   const { error, run } = useSubmission();
   const target = workflow.steps.find((s) => s.id === targetId);
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
 
   const problems = Object.fromEntries((target?.stepFields ?? []).map((f) => [f.fieldKey, checkValue(f, values[f.fieldKey] ?? '')]).filter(([, p]) => p)) as Record<string, string>;
 

@@ -1,12 +1,12 @@
 // Every pending edit request across deals, oldest first: who asks, in which deal, the old → new
 // values and the reason; approve or reject after a confirmation, with an optional reason.
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { api, consoleApi, type PendingRequest } from './api.ts';
 import { fieldLabel, formatAmount, plural } from './format.ts';
-import { href, useLoad, useSubmission } from './hooks.ts';
+import { href, useLoad, useModal, useSubmission } from './hooks.ts';
 import { Person } from './people.tsx';
 import { Pager } from './TablePage.tsx';
-import { Badge, Empty, ErrorState, FormStatus, Spinner, When } from './ui.tsx';
+import { Badge, Empty, FormStatus, Pending, When } from './ui.tsx';
 
 const show = (key: string, value: string | undefined) => (value === undefined ? '—' : /amount/.test(key) && /^\d+(\.\d+)?$/.test(value) ? formatAmount(value) : value);
 
@@ -30,8 +30,7 @@ export function InboxPage() {
           {notice}
         </div>
       )}
-      {inbox.status === 'loading' && <Spinner label="Loading requests…" />}
-      {inbox.status === 'error' && <ErrorState error={inbox.error} retry={reload} />}
+      <Pending state={inbox} retry={reload} label="Loading requests…" />
       {inbox.status === 'ready' && inbox.value.total === 0 && <Empty title="Nothing waiting">No edit request is pending.</Empty>}
       {inbox.status === 'ready' && inbox.value.total > 0 && (
         <>
@@ -98,13 +97,10 @@ export function InboxPage() {
 }
 
 function DecisionDialog({ request, decision, onClose }: { request: PendingRequest; decision: 'approve' | 'reject'; onClose: (done?: string) => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModal();
   const [reason, setReason] = useState('');
   const { busy, error, run } = useSubmission();
   const result = useRef<string | undefined>(undefined);
-  useEffect(() => {
-    if (dialog.current && !dialog.current.open) dialog.current.showModal();
-  }, []);
   const verb = decision === 'approve' ? 'Approve' : 'Reject';
 
   const confirm = () =>

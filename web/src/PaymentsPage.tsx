@@ -8,7 +8,7 @@ import { consoleApi, type PaymentLine } from './api.ts';
 import { formatMoney } from './format.ts';
 import { useDebounced, useLoad, useSubmission } from './hooks.ts';
 import { Pager } from './TablePage.tsx';
-import { Badge, Empty, ErrorState, FormStatus, Spinner, When } from './ui.tsx';
+import { Badge, Empty, FormStatus, Pending, When } from './ui.tsx';
 
 const statuses = [
   { value: 'queued', label: 'Queued' },
@@ -65,8 +65,7 @@ export function PaymentsPage() {
           onDecided={() => setVersion((v) => v + 1)}
         />
       )}
-      {list.status === 'loading' && <Spinner />}
-      {list.status === 'error' && <ErrorState error={list.error} retry={reload} />}
+      <Pending state={list} retry={reload} />
       {list.status === 'ready' && list.value.output.length === 0 && <Empty title={status === 'queued' ? 'Nothing waits for a decision' : 'No lines'} />}
       {list.status === 'ready' && list.value.output.length > 0 && (
         <>

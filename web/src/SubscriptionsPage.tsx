@@ -7,7 +7,7 @@ import { ApiError, consoleApi } from './api.ts';
 import { formatMoney } from './format.ts';
 import { useLoad, useSubmission } from './hooks.ts';
 import { Pager } from './TablePage.tsx';
-import { Empty, ErrorState, FormStatus, Spinner, When } from './ui.tsx';
+import { Empty, FormStatus, Pending, When } from './ui.tsx';
 
 const DECIMAL = /^\d{1,15}(\.\d{1,10})?$/;
 const fundingSources = ['cash_account', 'bank_transfer', 'card', 'other'] as const;
@@ -39,8 +39,7 @@ export function SubscriptionsPage() {
           <input inputMode="numeric" value={asset} onChange={(e) => (setAsset(e.target.value), setPage(1))} />
         </label>
       </div>
-      {list.status === 'loading' && <Spinner />}
-      {list.status === 'error' && <ErrorState error={list.error} retry={reload} />}
+      <Pending state={list} retry={reload} />
       {list.status === 'ready' && list.value.output.length === 0 && <Empty title="No subscription transactions" />}
       {list.status === 'ready' && list.value.output.length > 0 && (
         <>

@@ -51,6 +51,25 @@ export function useSubmission(initialError?: unknown) {
   return { busy, error, done, run, refuse: setError, clear };
 }
 
+/**
+ * The ref of a <dialog> shown as a modal while its component is mounted: the page behind is inert
+ * (focus stays in the dialog), Escape closes it, and when it goes focus returns to the control
+ * that opened it.
+ */
+export function useModal() {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    return () => {
+      element?.close();
+      opener?.focus();
+    };
+  }, []);
+  return dialog;
+}
+
 /** The location hash as a route: `#/deals/d1/graph` → ['deals', 'd1', 'graph']. */
 export function useHashRoute(): string[] {
   const read = () => location.hash.replace(/^#\/?/, '').split('?')[0]!.split('/').filter(Boolean).map(decodeURIComponent);

@@ -2,6 +2,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { ApiError, describeError, refusalOf } from './api.ts';
 import { exactUtc, formatDateTime } from './format.ts';
+import type { Loadable } from './hooks.ts';
 
 export const Spinner = ({ label = 'Loading…' }: { label?: string }) => (
   <div className="state" role="status" aria-live="polite">
@@ -84,6 +85,13 @@ export function FormStatus({ error, done, id, testId }: { error?: unknown; done?
       {done}
     </div>
   );
+}
+
+/** What a part of a page shows while its data loads, or when the load failed (with Retry); nothing once it is ready. */
+export function Pending({ state, retry, label, compact }: { state: Loadable<unknown>; retry: () => void; label?: string; compact?: boolean }) {
+  if (state.status === 'loading') return <Spinner label={label} />;
+  if (state.status === 'error') return <ErrorState error={state.error} retry={retry} compact={compact} />;
+  return null;
 }
 
 export const Empty = ({ title, children }: { title: string; children?: ReactNode }) => (
