@@ -355,15 +355,17 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
       test('a form the service refuses says so in one alert, naming the refused field, and the alert takes the focus', async () => {
         await go('subscriptions');
         await page.getByRole('button', { name: 'Book a subscription…' }).click();
-        await page.getByLabel('Asset id', { exact: true }).fill('1');
-        await page.getByLabel('Investor id', { exact: true }).fill(investorId(1));
+        // The list's filters have the same labels: the booking form's own fields.
+        const form = page.locator('form.booking');
+        await form.getByLabel('Asset id', { exact: true }).fill('1');
+        await form.getByLabel('Investor id', { exact: true }).fill(investorId(1));
         // Zero units pass the page's decimal check; the service's schema refuses them (400, errors[]).
-        await page.getByLabel('Units', { exact: true }).fill('0');
-        await page.getByLabel('Price per unit', { exact: true }).fill('12.50');
+        await form.getByLabel('Units', { exact: true }).fill('0');
+        await form.getByLabel('Price per unit', { exact: true }).fill('12.50');
         // From the keyboard: Book is disabled while its call runs, which drops the focus to the page.
-        await page.getByRole('button', { name: 'Book', exact: true }).focus();
+        await form.getByRole('button', { name: 'Book', exact: true }).focus();
         await page.keyboard.press('Enter');
-        const refusal = page.getByRole('alert');
+        const refusal = form.getByRole('alert');
         await refusal.getByRole('listitem').filter({ hasText: 'units' }).waitFor();
         assert.match(await refusal.innerText(), /Invalid body: units/);
         assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'alert', 'the refusal has the focus');
