@@ -368,7 +368,7 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         const refusal = form.getByRole('alert');
         await refusal.getByRole('listitem').filter({ hasText: 'units' }).waitFor();
         assert.match(await refusal.innerText(), /Invalid body: units/);
-        assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'alert', 'the refusal has the focus');
+        assert.equal(await page.evaluate("document.activeElement?.getAttribute('role')"), 'alert', 'the refusal has the focus');
         await checkScreen(page, 'booking-refused', size.width);
         const booked = await e.api('GET', `/portfolio/transactions/subscriptions?investor_id=${investorId(1)}`);
         assert.deepEqual(booked.body.output, [], 'nothing booked');
