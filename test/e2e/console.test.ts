@@ -3,7 +3,8 @@
 // problem shown beside its step before saving), import investors from a CSV into it (a row with a
 // problem left out), move one and undo, move several with a result per investor (one refused by a
 // KYC requirement), filter and export, decide an edit request from the inbox, read the activity
-// feed and open an investor from it. Every screen is checked with axe-core (no violation of any
+// feed and open an investor from it; a booking the service refuses names the refused field in an
+// alert that takes the focus. Every screen is checked with axe-core (no violation of any
 // impact) and, at 390 px, for horizontal scrolling (only the board's columns may scroll sideways).
 // Screenshots go to test-results/screenshots/ (ignored by git); `npm run screenshots` writes the few
 // the README shows to docs/screenshots/.
@@ -349,6 +350,28 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await page.waitForFunction("location.hash.includes('step=')");
         await page.locator('.column').first().waitFor();
         assert.equal(await page.locator('.column').count(), 1, 'the board filtered to the step');
+      });
+
+      test('a form the service refuses says so in one alert, naming the refused field, and the alert takes the focus', async () => {
+        await go('subscriptions');
+        await page.getByRole('button', { name: 'Book a subscription…' }).click();
+        // The list's filters have the same labels: the booking form's own fields.
+        const form = page.locator('form.booking');
+        await form.getByLabel('Asset id', { exact: true }).fill('1');
+        await form.getByLabel('Investor id', { exact: true }).fill(investorId(1));
+        // Zero units pass the page's decimal check; the service's schema refuses them (400, errors[]).
+        await form.getByLabel('Units', { exact: true }).fill('0');
+        await form.getByLabel('Price per unit', { exact: true }).fill('12.50');
+        // From the keyboard: Book is disabled while its call runs, which drops the focus to the page.
+        await form.getByRole('button', { name: 'Book', exact: true }).focus();
+        await page.keyboard.press('Enter');
+        const refusal = form.getByRole('alert');
+        await refusal.getByRole('listitem').filter({ hasText: 'units' }).waitFor();
+        assert.match(await refusal.innerText(), /Invalid body: units/);
+        assert.equal(await page.evaluate("document.activeElement?.getAttribute('role')"), 'alert', 'the refusal has the focus');
+        await checkScreen(page, 'booking-refused', size.width);
+        const booked = await e.api('GET', `/portfolio/transactions/subscriptions?investor_id=${investorId(1)}`);
+        assert.deepEqual(booked.body.output, [], 'nothing booked');
       });
     });
   }

@@ -2,12 +2,12 @@
 // a page at a time: the newest entries, then older ones on request, never the whole feed): moves,
 // edits and edit-request decisions, each with who, what and when, linking to the investor.
 import { useEffect, useState } from 'react';
-import { api, consoleApi, describeError, type FeedEntry } from './api.ts';
+import { api, consoleApi, type FeedEntry } from './api.ts';
 import { DealHeader } from './DealHeader.tsx';
 import { plural } from './format.ts';
 import { href, useLoad } from './hooks.ts';
 import { Person } from './people.tsx';
-import { Empty, ErrorState, Spinner, When } from './ui.tsx';
+import { Empty, ErrorState, FormStatus, Pending, Spinner, When } from './ui.tsx';
 
 /** Entries per page: the newest first, then older ones on request (never the whole feed). */
 const PAGE = 50;
@@ -18,7 +18,7 @@ export function ActivityPage({ dealId }: { dealId: string }) {
   const [meta, reloadMeta] = useLoad(() => Promise.all([api.deal(dealId), api.workflow(dealId)]), [dealId]);
   const [activity, reload] = useLoad(() => consoleApi.activity(dealId, undefined, PAGE), [dealId, version]);
   // Older pages, read with the sequence of the last entry shown (GET …/activity?before=).
-  const [older, setOlder] = useState<{ entries: Entry[]; hasMore: boolean; loading: boolean; error?: string }>();
+  const [older, setOlder] = useState<{ entries: Entry[]; hasMore: boolean; loading: boolean; error?: unknown }>();
   useEffect(() => setOlder(undefined), [activity]);
   if (meta.status === 'loading') return <Spinner label="Loading the deal…" />;
   if (meta.status === 'error') return <ErrorState error={meta.error} retry={reloadMeta} />;
@@ -33,7 +33,7 @@ export function ActivityPage({ dealId }: { dealId: string }) {
       const page = await consoleApi.activity(dealId, last.sequence, PAGE);
       setOlder((o) => ({ entries: [...(o?.entries ?? []), ...page.output], hasMore: page.hasMore, loading: false }));
     } catch (error) {
-      setOlder((o) => ({ entries: o?.entries ?? [], hasMore: true, loading: false, error: describeError(error) }));
+      setOlder((o) => ({ entries: o?.entries ?? [], hasMore: true, loading: false, error }));
     }
   };
   const step = (id: unknown) => (typeof id === 'string' ? (workflow.steps.find((s) => s.id === id)?.label ?? id) : 'start');
@@ -49,8 +49,7 @@ export function ActivityPage({ dealId }: { dealId: string }) {
           Refresh
         </button>
       </div>
-      {activity.status === 'loading' && <Spinner label="Reading the event feed…" />}
-      {activity.status === 'error' && <ErrorState error={activity.error} retry={reload} />}
+      <Pending state={activity} retry={reload} label="Reading the event feed…" />
       {activity.status === 'ready' && entries.length === 0 && <Empty title="No activity yet">Moves, edits and decisions appear here.</Empty>}
       {activity.status === 'ready' && entries.length > 0 && (
         <>
@@ -113,11 +112,7 @@ export function ActivityPage({ dealId }: { dealId: string }) {
               );
             })}
           </ol>
-          {older?.error && (
-            <p className="alert alert-error" role="alert">
-              {older.error}
-            </p>
-          )}
+          <FormStatus error={older?.error} />
           {hasMore && (
             <div className="row-actions">
               <button type="button" className="button" disabled={older?.loading} onClick={showOlder}>

@@ -1,11 +1,13 @@
 // Move the selected investors to one step with the same field values. Each investor gets its own
 // result (moved, or refused with the service's reason), shown in a summary; progress is shown
 // while moves run one by one.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { Card, Workflow } from './api.ts';
 import { moveMany, type MoveResult } from './bulk.ts';
 import { fieldLabel, plural } from './format.ts';
+import { useModal, useSubmission } from './hooks.ts';
 import { FieldInput, checkValue } from './MoveDialog.tsx';
+import { FormStatus } from './ui.tsx';
 
 interface Props {
   dealId: string;
@@ -16,18 +18,13 @@ interface Props {
 }
 
 export function BulkMoveDialog({ dealId, dealCurrency, workflow, cards, onClose }: Props) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModal();
   const [targetId, setTargetId] = useState(workflow.steps[0]?.id ?? '');
   const [values, setValues] = useState<Record<string, string>>({});
   const [progress, setProgress] = useState<number>();
   const [results, setResults] = useState<MoveResult[]>();
-  const [error, setError] = useState<string>();
+  const { error, run } = useSubmission();
   const target = workflow.steps.find((s) => s.id === targetId);
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
 
   const problems = Object.fromEntries((target?.stepFields ?? []).map((f) => [f.fieldKey, checkValue(f, values[f.fieldKey] ?? '')]).filter(([, p]) => p)) as Record<string, string>;
 
@@ -35,16 +32,12 @@ export function BulkMoveDialog({ dealId, dealCurrency, workflow, cards, onClose 
     event.preventDefault();
     if (!target || Object.keys(problems).length > 0) return;
     const data = Object.fromEntries(target.stepFields.map((f) => [f.fieldKey, values[f.fieldKey] ?? '']).filter(([, v]) => v !== ''));
-    setError(undefined);
     setProgress(0);
-    try {
+    await run(async () => {
       const moves = cards.map((c) => ({ investorUserId: c.investorUserId, targetStepId: target.id, data, expectedCurrentStepId: c.stepId }));
       setResults(await moveMany(dealId, moves, setProgress));
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setProgress(undefined);
-    }
+    });
+    setProgress(undefined);
   }
 
   const name = (id: string) => cards.find((c) => c.investorUserId === id)?.fullName ?? id;
@@ -118,11 +111,7 @@ export function BulkMoveDialog({ dealId, dealCurrency, workflow, cards, onClose 
                 <progress max={cards.length} value={progress} aria-label="Moves done" /> {progress} of {cards.length}
               </div>
             )}
-            {error && (
-              <p className="alert alert-error" role="alert">
-                {error}
-              </p>
-            )}
+            <FormStatus error={error} />
           </div>
           <footer className="dialog-foot">
             <button type="button" className="button" onClick={() => dialog.current?.close()}>

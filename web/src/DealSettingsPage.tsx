@@ -1,11 +1,11 @@
 // Create a deal, or edit one's name, description and currency (PUT /deals/deal/{dealId}), and its
 // payment settings (PaymentSettingsForm).
 import { useEffect, useState, type FormEvent } from 'react';
-import { ApiError, consoleApi, describeError } from './api.ts';
+import { ApiError, consoleApi } from './api.ts';
 import { DealHeader } from './DealHeader.tsx';
-import { navigate, useLoad } from './hooks.ts';
+import { navigate, useLoad, useSubmission } from './hooks.ts';
 import { PaymentSettingsForm } from './PaymentSettingsForm.tsx';
-import { ErrorState, Spinner } from './ui.tsx';
+import { ErrorState, FormStatus, Spinner } from './ui.tsx';
 
 const ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 const slug = (name: string) =>
@@ -30,9 +30,7 @@ export function DealSettingsPage({ dealId }: { dealId: string | undefined }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [currency, setCurrency] = useState('');
-  const [error, setError] = useState<string>();
-  const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, done, run, refuse } = useSubmission();
 
   useEffect(() => {
     if (deal.status !== 'ready' || !deal.value) return;
@@ -49,31 +47,21 @@ export function DealSettingsPage({ dealId }: { dealId: string | undefined }) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setSaved(false);
-    if (!name.trim()) return setError('Give the deal a name.');
-    if (!targetId || idProblem) return setError(idProblem ?? 'Give the deal an id.');
-    setBusy(true);
-    setError(undefined);
-    try {
+    if (!name.trim()) return refuse('Give the deal a name.');
+    if (!targetId || idProblem) return refuse(idProblem ?? 'Give the deal an id.');
+    await run(async () => {
       if (creating) {
         // PUT creates or updates: make sure an existing deal is not overwritten by accident.
         const exists = await consoleApi.dealRecord(targetId).then(
           () => true,
           (e) => (e instanceof ApiError && e.status === 404 ? false : Promise.reject(e)),
         );
-        if (exists) {
-          setError(`A deal with the id “${targetId}” already exists. Choose another id.`);
-          return;
-        }
+        if (exists) return refuse(`A deal with the id “${targetId}” already exists. Choose another id.`);
       }
       await consoleApi.putDeal(targetId, { name: name.trim(), description: description.trim() || null, currency: currency || null });
-      if (creating) navigate('deals', targetId, 'workflow');
-      else setSaved(true);
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+      if (!creating) return 'Saved.';
+      navigate('deals', targetId, 'workflow');
+    });
   }
 
   return (
@@ -125,16 +113,7 @@ export function DealSettingsPage({ dealId }: { dealId: string | undefined }) {
             ))}
           </select>
         </label>
-        {error && (
-          <p className="alert alert-error" role="alert">
-            {error}
-          </p>
-        )}
-        {saved && (
-          <p className="alert alert-ok" role="status">
-            Saved.
-          </p>
-        )}
+        <FormStatus error={error} done={done} />
         <div className="row-actions">
           <button type="submit" className="button button-primary" disabled={busy}>
             {busy ? 'Saving…' : creating ? 'Create deal and set up its workflow' : 'Save'}

@@ -2,7 +2,7 @@
 import { api } from './api.ts';
 import { formatTotals, plural } from './format.ts';
 import { navigate, useLoad } from './hooks.ts';
-import { Empty, ErrorState, Spinner } from './ui.tsx';
+import { Empty, Pending } from './ui.tsx';
 
 export function DealsPage() {
   const [deals, reload] = useLoad(() => api.deals(), []);
@@ -17,8 +17,7 @@ export function DealsPage() {
           New deal
         </a>
       </div>
-      {deals.status === 'loading' && <Spinner label="Loading deals…" />}
-      {deals.status === 'error' && <ErrorState error={deals.error} retry={reload} />}
+      <Pending state={deals} retry={reload} label="Loading deals…" />
       {deals.status === 'ready' && deals.value.length === 0 && (
         <Empty title="No deals yet">
           <a href="#/deals/new">Create the first deal</a> and set up its workflow here.

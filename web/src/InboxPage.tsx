@@ -1,12 +1,12 @@
 // Every pending edit request across deals, oldest first: who asks, in which deal, the old → new
 // values and the reason; approve or reject after a confirmation, with an optional reason.
-import { useEffect, useRef, useState } from 'react';
-import { api, consoleApi, describeError, type PendingRequest } from './api.ts';
+import { useRef, useState } from 'react';
+import { api, consoleApi, type PendingRequest } from './api.ts';
 import { fieldLabel, formatAmount, plural } from './format.ts';
-import { href, useLoad } from './hooks.ts';
+import { href, useLoad, useModal, useSubmission } from './hooks.ts';
 import { Person } from './people.tsx';
 import { Pager } from './TablePage.tsx';
-import { Badge, Empty, ErrorState, Spinner, When } from './ui.tsx';
+import { Badge, Empty, FormStatus, Pending, When } from './ui.tsx';
 
 const show = (key: string, value: string | undefined) => (value === undefined ? '—' : /amount/.test(key) && /^\d+(\.\d+)?$/.test(value) ? formatAmount(value) : value);
 
@@ -30,8 +30,7 @@ export function InboxPage() {
           {notice}
         </div>
       )}
-      {inbox.status === 'loading' && <Spinner label="Loading requests…" />}
-      {inbox.status === 'error' && <ErrorState error={inbox.error} retry={reload} />}
+      <Pending state={inbox} retry={reload} label="Loading requests…" />
       {inbox.status === 'ready' && inbox.value.total === 0 && <Empty title="Nothing waiting">No edit request is pending.</Empty>}
       {inbox.status === 'ready' && inbox.value.total > 0 && (
         <>
@@ -98,29 +97,18 @@ export function InboxPage() {
 }
 
 function DecisionDialog({ request, decision, onClose }: { request: PendingRequest; decision: 'approve' | 'reject'; onClose: (done?: string) => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModal();
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmission();
   const result = useRef<string | undefined>(undefined);
-  useEffect(() => {
-    if (dialog.current && !dialog.current.open) dialog.current.showModal();
-  }, []);
   const verb = decision === 'approve' ? 'Approve' : 'Reject';
 
-  async function confirm() {
-    setBusy(true);
-    setError(undefined);
-    try {
+  const confirm = () =>
+    run(async () => {
       await api.decide(request.id, decision, reason.trim() || undefined);
       result.current = `${request.investorFullName}: ${request.type} ${decision === 'approve' ? 'approved' : 'rejected'}.`;
       dialog.current?.close();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
 
   return (
     <dialog ref={dialog} className="dialog" aria-labelledby="decide-title" onClose={() => onClose(result.current)}>
@@ -137,11 +125,7 @@ function DecisionDialog({ request, decision, onClose }: { request: PendingReques
           <span className="field-label">Reason (optional, recorded with the decision)</span>
           <textarea rows={3} value={reason} onChange={(e) => setReason(e.target.value)} />
         </label>
-        {error && (
-          <p className="alert alert-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormStatus error={error} />
       </div>
       <footer className="dialog-foot">
         <button type="button" className="button" onClick={() => dialog.current?.close()}>

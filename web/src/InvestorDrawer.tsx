@@ -1,13 +1,13 @@
 // One investor in one deal: where they stand, their payment reference, their edit requests (approve
 // or reject) and their journey as a timeline, where each event's data can be corrected and its
 // earlier versions read.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, describeError, type Card, type EditRequest, type Revision, type Workflow, type WorkflowEvent } from './api.ts';
+import { useState, type FormEvent } from 'react';
+import { api, type Card, type EditRequest, type Revision, type Workflow, type WorkflowEvent } from './api.ts';
 import { daysSince, fieldLabel, formatAmount, formatDays, formatMoney, minorUnits } from './format.ts';
-import { useLoad } from './hooks.ts';
+import { useLoad, useModal, useSubmission } from './hooks.ts';
 import { FieldInput, checkValue } from './MoveDialog.tsx';
 import { Person } from './people.tsx';
-import { Badge, ErrorState, NotFound, Spinner, When, stepTone } from './ui.tsx';
+import { Badge, ErrorState, FormStatus, NotFound, Pending, Spinner, When, stepTone } from './ui.tsx';
 import { ApiError } from './api.ts';
 
 interface Props {
@@ -25,23 +25,11 @@ export function InvestorDrawer({ dealId, investorUserId, workflow, version, onCl
   const [investor, reloadInvestor] = useLoad(() => api.investor(dealId, investorUserId), [dealId, investorUserId, version, local]);
   const [journey, reloadJourney] = useLoad(() => api.journey(dealId, investorUserId), [dealId, investorUserId, version, local]);
   const [requests, reloadRequests] = useLoad(() => api.editRequests(dealId, investorUserId), [dealId, investorUserId, version, local]);
-  const panel = useRef<HTMLDialogElement>(null);
+  const panel = useModal();
   const changed = () => {
     setLocal((v) => v + 1);
     onChanged();
   };
-
-  // A modal dialog: the page behind is inert (focus stays in the drawer), Escape closes it, and
-  // focus goes back to the control that opened it.
-  useEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const element = panel.current;
-    if (element && !element.open) element.showModal();
-    return () => {
-      element?.close();
-      opener?.focus();
-    };
-  }, []);
 
   const stepLabel = (id: string | null) => (id === null ? 'start' : (workflow.steps.find((s) => s.id === id)?.label ?? id));
 
@@ -109,8 +97,7 @@ export function InvestorDrawer({ dealId, investorUserId, workflow, version, onCl
 
           <section aria-labelledby="requests-title" className="drawer-section">
             <h3 id="requests-title">Edit requests</h3>
-            {requests.status === 'loading' && <Spinner />}
-            {requests.status === 'error' && <ErrorState compact error={requests.error} retry={reloadRequests} />}
+            <Pending state={requests} retry={reloadRequests} compact />
             {requests.status === 'ready' && requests.value.length === 0 && <p className="muted">No edit requests.</p>}
             {requests.status === 'ready' &&
               requests.value.map((request) => <EditRequestItem key={request.id} request={request} stepLabel={stepLabel} journey={journey.status === 'ready' ? journey.value.journey : []} onDecided={changed} />)}
@@ -118,8 +105,7 @@ export function InvestorDrawer({ dealId, investorUserId, workflow, version, onCl
 
           <section aria-labelledby="timeline-title" className="drawer-section">
             <h3 id="timeline-title">Journey</h3>
-            {journey.status === 'loading' && <Spinner />}
-            {journey.status === 'error' && <ErrorState compact error={journey.error} retry={reloadJourney} />}
+            <Pending state={journey} retry={reloadJourney} compact />
             {journey.status === 'ready' && journey.value.journey.length === 0 && <p className="muted">No moves yet.</p>}
             {journey.status === 'ready' && (
               <ol className="timeline">
@@ -236,27 +222,17 @@ function EventEditor({ event, workflow, onCancel, onSaved }: { event: WorkflowEv
   ];
   const [values, setValues] = useState<Record<string, string>>({ ...event.data });
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run, refuse } = useSubmission();
   const problems = fields.map((f) => [f.fieldKey, checkValue(f, values[f.fieldKey] ?? '')] as const).filter(([, p]) => p);
 
   async function save(e: FormEvent) {
     e.preventDefault();
     if (problems.length) return;
-    if (!reason.trim()) {
-      setError('Say why the data changes: the reason is kept with the new version.');
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
-    try {
+    if (!reason.trim()) return refuse('Say why the data changes: the reason is kept with the new version.');
+    await run(async () => {
       await api.editEvent(event.id, Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '')), reason.trim());
       onSaved();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -284,11 +260,7 @@ function EventEditor({ event, workflow, onCancel, onSaved }: { event: WorkflowEv
         </label>
         <input id={`edit-${event.id}-reason`} type="text" value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} />
       </div>
-      {error && (
-        <p className="alert alert-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormStatus error={error} />
       <div className="row-actions">
         <button type="button" className="button" onClick={onCancel}>
           Cancel
@@ -349,23 +321,15 @@ function EditRequestItem({
   onDecided: () => void;
 }) {
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useSubmission();
   const status = request.status ?? 'pending';
   const event = journey.find((e) => e.id === request.workflowEventId);
 
-  async function decide(decision: 'approve' | 'reject') {
-    setBusy(true);
-    setError(undefined);
-    try {
+  const decide = (decision: 'approve' | 'reject') =>
+    run(async () => {
       await api.decide(request.id, decision, reason.trim() || undefined);
       onDecided();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
 
   return (
     <article className="request" data-request-id={request.id} aria-label={`${request.type} request`}>
@@ -409,11 +373,7 @@ function EditRequestItem({
           </button>
         </div>
       )}
-      {error && (
-        <p className="alert alert-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormStatus error={error} />
     </article>
   );
 }

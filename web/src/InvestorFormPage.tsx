@@ -1,9 +1,9 @@
 // Create or edit one investor of the directory: name, e-mail, KYC level, classes, status.
 import { useEffect, useState, type FormEvent } from 'react';
-import { ApiError, consoleApi, describeError, type InvestorRecord } from './api.ts';
-import { navigate, useLoad } from './hooks.ts';
+import { ApiError, consoleApi, type InvestorRecord } from './api.ts';
+import { navigate, useLoad, useSubmission } from './hooks.ts';
 import { fromRecord, investorProblems, toRecord, type InvestorInput } from './investorRecord.ts';
-import { ErrorState, Spinner } from './ui.tsx';
+import { ErrorState, FormStatus, Spinner } from './ui.tsx';
 
 const blank: InvestorInput = { id: '', forename: '', surname: '', email: '', kycCheckLevel: '', classifications: '', status: 'active' };
 
@@ -17,39 +17,29 @@ export function InvestorFormPage({ investorUserId }: { investorUserId: string | 
 function InvestorForm({ investorUserId, existing }: { investorUserId: string | undefined; existing: InvestorRecord | undefined }) {
   const [input, setInput] = useState<InvestorInput>(existing && investorUserId ? fromRecord(investorUserId, existing) : blank);
   const [touched, setTouched] = useState(false);
-  const [error, setError] = useState<string>();
-  const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, done, run, refuse, clear } = useSubmission();
   const creating = investorUserId === undefined;
   const problems = investorProblems(input);
   const shown = touched ? problems : {};
-  useEffect(() => setSaved(false), [input]);
+  // What was said about the values sent no longer describes the values changed since.
+  useEffect(clear, [input, clear]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setTouched(true);
     if (Object.keys(problems).length > 0) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       if (creating) {
         const taken = await consoleApi.getInvestor(input.id).then(
           () => true,
           (e) => (e instanceof ApiError && e.status === 404 ? false : Promise.reject(e)),
         );
-        if (taken) {
-          setError(`An investor with the id “${input.id}” already exists. Open it from the directory to edit it.`);
-          return;
-        }
+        if (taken) return refuse(`An investor with the id “${input.id}” already exists. Open it from the directory to edit it.`);
       }
       await consoleApi.putInvestor(input.id, toRecord(input, existing));
-      if (creating) navigate('investors', input.id);
-      else setSaved(true);
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+      if (!creating) return 'Saved.';
+      navigate('investors', input.id);
+    });
   }
 
   const field = (key: keyof InvestorInput, label: string, props: Record<string, unknown> = {}) => (
@@ -89,16 +79,7 @@ function InvestorForm({ investorUserId, existing }: { investorUserId: string | u
           </label>
         </div>
         {field('classifications', 'Classifications (comma-separated, e.g. Professional, Sophisticated)')}
-        {error && (
-          <p className="alert alert-error" role="alert">
-            {error}
-          </p>
-        )}
-        {saved && (
-          <p className="alert alert-ok" role="status">
-            Saved.
-          </p>
-        )}
+        <FormStatus error={error} done={done} />
         <div className="row-actions">
           <button type="submit" className="button button-primary" disabled={busy}>
             {busy ? 'Saving…' : creating ? 'Create investor' : 'Save'}

@@ -11,6 +11,7 @@ import { moveMany } from './bulk.ts';
 import { useHashQuery, useLoad } from './hooks.ts';
 import { plural } from './format.ts';
 import { investorProblems, toRecord, type InvestorInput } from './investorRecord.ts';
+import { FormStatus } from './ui.tsx';
 
 interface Row {
   line: number;
@@ -209,11 +210,7 @@ export function InvestorImportPage() {
           <textarea name="csv" rows={6} value={text} placeholder={SAMPLE} onChange={(e) => load(e.target.value)} spellCheck={false} />
         </label>
       </div>
-      {parsed?.error && (
-        <p className="alert alert-error" role="alert">
-          {parsed.error}
-        </p>
-      )}
+      <FormStatus error={parsed?.error} />
       {parsed && !parsed.error && !outcome && (
         <div className="import-preview">
           <h2>Preview</h2>
@@ -225,11 +222,7 @@ export function InvestorImportPage() {
             {planned &&
               `The service's check (nothing written yet): ${planned.summary.created} new, ${planned.summary.updated} to update, ${planned.summary.unchanged} unchanged, ${planned.summary.refused} refused.`}
           </p>
-          {check?.status === 'error' && (
-            <p className="alert alert-error" role="alert">
-              The service could not check the rows: {check.message}
-            </p>
-          )}
+          {check?.status === 'error' && <FormStatus error={`The service could not check the rows: ${check.message}`} />}
           <div className="table-wrap" tabIndex={0} role="region" aria-label="Rows of the file">
             <table className="table import-table">
               <thead>
@@ -315,9 +308,7 @@ export function InvestorImportPage() {
         </div>
       )}
       {outcome && 'failed' in outcome && (
-        <p className="alert alert-error" role="alert">
-          The import failed: {outcome.failed} Check the directory before importing again (rows the service had already handled stay as they were written).
-        </p>
+        <FormStatus error={`The import failed: ${outcome.failed} Check the directory before importing again (rows the service had already handled stay as they were written).`} />
       )}
       {report && (
         <div className="import-summary" data-testid="import-summary">
@@ -325,11 +316,7 @@ export function InvestorImportPage() {
           <p role="status">
             {report.summary.created} created, {report.summary.updated} updated, {report.summary.unchanged} unchanged, {report.summary.refused + invalid.length} refused.
           </p>
-          {report.error && (
-            <p className="alert alert-error" role="alert">
-              The import stopped after row {report.rows.length}: {report.error.detail}
-            </p>
-          )}
+          {report.error && <FormStatus error={`The import stopped after row ${report.rows.length}: ${report.error.detail}`} />}
           {placed && (
             <p role="status">
               {placed.moved} placed in the deal{placed.refused.length > 0 ? `, ${placed.refused.length} not placed` : ''}.

@@ -5,7 +5,7 @@ import { consoleApi } from './api.ts';
 import { plural } from './format.ts';
 import { href, useDebounced, useLoad } from './hooks.ts';
 import { Pager } from './TablePage.tsx';
-import { Empty, ErrorState, Spinner, When } from './ui.tsx';
+import { Empty, Pending, When } from './ui.tsx';
 
 export function InvestorsPage() {
   const [search, setSearch] = useState('');
@@ -46,8 +46,7 @@ export function InvestorsPage() {
           {list.status === 'ready' ? plural(list.value.total, 'investor') : '\u00a0'}
         </span>
       </div>
-      {list.status === 'loading' && <Spinner />}
-      {list.status === 'error' && <ErrorState error={list.error} retry={reload} />}
+      <Pending state={list} retry={reload} />
       {list.status === 'ready' && list.value.total === 0 && (
         <Empty title={query ? 'No investor matches' : 'No investors yet'}>
           <a href="#/investors/new">Add one</a> or <a href="#/investors/import">import a CSV</a>.

@@ -1,10 +1,11 @@
 // Move one investor: choose the target step, fill its fields, call jump-to-step. Required fields
 // are marked but not enforced here (an earlier event may already hold them; the service judges),
 // value kinds are checked before sending, and the service's refusals are shown in plain words.
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { ApiError, api, describeError, type Card, type Step, type StepField, type Workflow } from './api.ts';
+import { useMemo, useState, type FormEvent } from 'react';
+import { ApiError, api, describeError, refusalOf, type Card, type Refusal, type Step, type StepField, type Workflow } from './api.ts';
 import { fieldLabel, formatAmount } from './format.ts';
-import { useLoad } from './hooks.ts';
+import { useLoad, useModal } from './hooks.ts';
+import { FormStatus } from './ui.tsx';
 import { useMovePreview } from './useMovePreview.ts';
 
 const AMOUNT = /^\d+(\.\d+)?$/;
@@ -126,19 +127,14 @@ interface Props {
 }
 
 export function MoveDialog({ dealId, dealCurrency, workflow, card, initialTargetStepId, onClose, onMoved }: Props) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModal();
   const current = workflow.steps.find((s) => s.id === card.stepId);
   const targets = workflow.steps.filter((s) => s.id !== card.stepId);
   const [targetId, setTargetId] = useState(initialTargetStepId ?? current?.nextStepLinks[0]?.toStepId ?? targets[0]?.id ?? '');
   const [values, setValues] = useState<Record<string, string>>({});
-  const [refusal, setRefusal] = useState<{ message: string; detail?: string; keys: string[] }>();
+  const [refusal, setRefusal] = useState<Refusal & { keys: string[] }>();
   const [busy, setBusy] = useState(false);
   const [journey] = useLoad(() => api.journey(dealId, card.investorUserId), [dealId, card.investorUserId]);
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
 
   const target = workflow.steps.find((s) => s.id === targetId);
   const forward = useMemo(() => reachable(workflow, card.stepId), [workflow, card.stepId]);
@@ -199,7 +195,7 @@ export function MoveDialog({ dealId, dealCurrency, workflow, card, initialTarget
       } else if (err instanceof ApiError && err.status === 400) {
         message = `Not moved: some values were not accepted. ${err.message}`;
       }
-      setRefusal({ message, keys, ...(detail ? { detail } : {}) });
+      setRefusal({ ...refusalOf(err), message, detail, keys });
     } finally {
       setBusy(false);
     }
@@ -290,12 +286,7 @@ export function MoveDialog({ dealId, dealCurrency, workflow, card, initialTarget
                   : `The service would refuse this move: ${preview.message}`}
             </p>
           )}
-          {refusal && (
-            <div className="alert alert-error" role="alert" data-testid="move-refusal">
-              <strong>{refusal.message}</strong>
-              {refusal.detail && <div className="alert-detail">{refusal.detail}</div>}
-            </div>
-          )}
+          <FormStatus error={refusal} testId="move-refusal" />
         </div>
         <footer className="dialog-foot">
           <button type="button" className="button" onClick={() => dialog.current?.close()}>

@@ -2,9 +2,9 @@
 // payment moves the investor to, the fields it fills and reads, and the asset and price per unit
 // booked when an investor completes. Shown on the deal's settings page.
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, consoleApi, describeError, type PaymentSettingsBody } from './api.ts';
-import { useLoad } from './hooks.ts';
-import { ErrorState, Spinner } from './ui.tsx';
+import { api, consoleApi, type PaymentSettingsBody } from './api.ts';
+import { useLoad, useSubmission } from './hooks.ts';
+import { ErrorState, FormStatus, Spinner } from './ui.tsx';
 
 const DECIMAL = /^\d{1,15}(\.\d{1,10})?$/;
 type Values = { paymentStepId: string; amountFieldKey: string; dateFieldKey: string; commitmentFieldKey: string; currencyFieldKey: string; assetId: string; pricePerUnit: string; unitDecimals: string };
@@ -15,9 +15,7 @@ export function PaymentSettingsForm({ dealId }: { dealId: string }) {
     [dealId],
   );
   const [v, setV] = useState<Values>();
-  const [error, setError] = useState<string>();
-  const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, done, run, refuse, clear } = useSubmission();
 
   useEffect(() => {
     if (loaded.status !== 'ready') return;
@@ -42,11 +40,10 @@ export function PaymentSettingsForm({ dealId }: { dealId: string }) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setSaved(false);
-    if (values.assetId && !/^[1-9]\d{0,14}$/.test(values.assetId)) return setError('The asset id is a whole number, or empty.');
-    if (values.pricePerUnit && !DECIMAL.test(values.pricePerUnit)) return setError('Enter the price per unit as a decimal, e.g. 12.50, or leave it empty.');
-    if (!/^\d{1,2}$/.test(values.unitDecimals) || Number(values.unitDecimals) > 12) return setError('Unit decimals are a whole number from 0 to 12.');
-    if (!values.commitmentFieldKey.trim()) return setError('Name the field that holds the commitment.');
+    if (values.assetId && !/^[1-9]\d{0,14}$/.test(values.assetId)) return refuse('The asset id is a whole number, or empty.');
+    if (values.pricePerUnit && !DECIMAL.test(values.pricePerUnit)) return refuse('Enter the price per unit as a decimal, e.g. 12.50, or leave it empty.');
+    if (!/^\d{1,2}$/.test(values.unitDecimals) || Number(values.unitDecimals) > 12) return refuse('Unit decimals are a whole number from 0 to 12.');
+    if (!values.commitmentFieldKey.trim()) return refuse('Name the field that holds the commitment.');
     const body: PaymentSettingsBody = {
       paymentStepId: values.paymentStepId || null,
       amountFieldKey: values.amountFieldKey.trim() || null,
@@ -57,19 +54,13 @@ export function PaymentSettingsForm({ dealId }: { dealId: string }) {
       pricePerUnit: values.pricePerUnit || null,
       unitDecimals: Number(values.unitDecimals),
     };
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       await consoleApi.putPaymentSettings(dealId, body);
-      setSaved(true);
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+      return 'Payment settings saved.';
+    });
   }
 
-  const set = (key: keyof Values) => (e: { target: { value: string } }) => (setSaved(false), setV({ ...values, [key]: e.target.value }));
+  const set = (key: keyof Values) => (e: { target: { value: string } }) => (clear(), setV({ ...values, [key]: e.target.value }));
   const keyField = (key: keyof Values, label: string) => (
     <label className="field">
       <span className="field-label">{label}</span>
@@ -119,16 +110,7 @@ export function PaymentSettingsForm({ dealId }: { dealId: string }) {
         <span className="field-label">Unit decimals (units must divide exactly to this precision)</span>
         <input name="unitDecimals" inputMode="numeric" value={values.unitDecimals} onChange={set('unitDecimals')} />
       </label>
-      {error && (
-        <p className="alert alert-error" role="alert">
-          {error}
-        </p>
-      )}
-      {saved && (
-        <p className="alert alert-ok" role="status">
-          Payment settings saved.
-        </p>
-      )}
+      <FormStatus error={error} done={done} />
       <div className="row-actions">
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? 'Saving…' : 'Save payment settings'}

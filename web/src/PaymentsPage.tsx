@@ -4,11 +4,11 @@
 // the service checks it).
 import Big from 'big.js';
 import { useState, type FormEvent } from 'react';
-import { consoleApi, describeError, type PaymentLine } from './api.ts';
+import { consoleApi, type PaymentLine } from './api.ts';
 import { formatMoney } from './format.ts';
-import { useDebounced, useLoad } from './hooks.ts';
+import { useDebounced, useLoad, useSubmission } from './hooks.ts';
 import { Pager } from './TablePage.tsx';
-import { Badge, Empty, ErrorState, Spinner, When } from './ui.tsx';
+import { Badge, Empty, FormStatus, Pending, When } from './ui.tsx';
 
 const statuses = [
   { value: 'queued', label: 'Queued' },
@@ -65,8 +65,7 @@ export function PaymentsPage() {
           onDecided={() => setVersion((v) => v + 1)}
         />
       )}
-      {list.status === 'loading' && <Spinner />}
-      {list.status === 'error' && <ErrorState error={list.error} retry={reload} />}
+      <Pending state={list} retry={reload} />
       {list.status === 'ready' && list.value.output.length === 0 && <Empty title={status === 'queued' ? 'Nothing waits for a decision' : 'No lines'} />}
       {list.status === 'ready' && list.value.output.length > 0 && (
         <>
@@ -144,38 +143,29 @@ function DecisionForm({ line, onClose, onDecided }: { line: PaymentLine; onClose
     { dealId: line.dealId ?? '', investorUserId: '', amount: '' },
   ]);
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string>();
-  const [done, setDone] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, done, run, refuse } = useSubmission();
   const amountText = formatMoney(line.amount, line.currency);
   const sum = shares.every((s) => DECIMAL.test(s.amount)) ? shares.reduce((total, s) => total.plus(s.amount), new Big(0)) : undefined;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setDone(undefined);
-    if (action === 'assign' && (!dealId.trim() || !investorUserId.trim())) return setError('Enter the deal id and the investor id.');
+    if (action === 'assign' && (!dealId.trim() || !investorUserId.trim())) return refuse('Enter the deal id and the investor id.');
     if (action === 'split') {
-      if (shares.some((s) => !s.dealId.trim() || !s.investorUserId.trim())) return setError('Enter a deal id and an investor id for every share.');
-      if (!sum) return setError('Enter every share as a decimal amount, e.g. 2500.00.');
-      if (!sum.eq(line.amount)) return setError(`The shares add up to ${formatMoney(sum.toFixed(), line.currency)}; they must add up to ${amountText}.`);
+      if (shares.some((s) => !s.dealId.trim() || !s.investorUserId.trim())) return refuse('Enter a deal id and an investor id for every share.');
+      if (!sum) return refuse('Enter every share as a decimal amount, e.g. 2500.00.');
+      if (!sum.eq(line.amount)) return refuse(`The shares add up to ${formatMoney(sum.toFixed(), line.currency)}; they must add up to ${amountText}.`);
     }
-    if (action === 'dismiss' && !reason.trim()) return setError('Say why the line is dismissed.');
-    setBusy(true);
-    setError(undefined);
-    try {
+    if (action === 'dismiss' && !reason.trim()) return refuse('Say why the line is dismissed.');
+    await run(async () => {
       const decided =
         action === 'assign'
           ? await consoleApi.assignLine(line.id, { dealId: dealId.trim(), investorUserId: investorUserId.trim() })
           : action === 'split'
             ? await consoleApi.splitLine(line.id, shares.map((s) => ({ dealId: s.dealId.trim(), investorUserId: s.investorUserId.trim(), amount: s.amount })))
             : await consoleApi.dismissLine(line.id, reason.trim());
-      setDone(`Done: the line is now ${decided.status}${decided.detail ? ` (${decided.detail})` : ''}.`);
       onDecided();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+      return `Done: the line is now ${decided.status}${decided.detail ? ` (${decided.detail})` : ''}.`;
+    });
   }
 
   const setShare = (index: number, patch: Partial<Share>) => setShares(shares.map((s, i) => (i === index ? { ...s, ...patch } : s)));
@@ -199,7 +189,7 @@ function DecisionForm({ line, onClose, onDecided }: { line: PaymentLine; onClose
           ] as const
         ).map(([value, label]) => (
           <label key={value} className="radio">
-            <input type="radio" name="decision" value={value} checked={action === value} onChange={() => (setAction(value), setError(undefined))} /> {label}
+            <input type="radio" name="decision" value={value} checked={action === value} onChange={() => (setAction(value), refuse(undefined))} /> {label}
           </label>
         ))}
       </fieldset>
@@ -255,16 +245,7 @@ function DecisionForm({ line, onClose, onDecided }: { line: PaymentLine; onClose
           <textarea name="reason" rows={2} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={2000} />
         </label>
       )}
-      {error && (
-        <p className="alert alert-error" role="alert">
-          {error}
-        </p>
-      )}
-      {done && (
-        <p className="alert alert-ok" role="status">
-          {done}
-        </p>
-      )}
+      <FormStatus error={error} done={done} />
       <div className="row-actions">
         <button type="submit" className="button button-primary" disabled={busy || done !== undefined}>
           {busy ? 'Saving…' : action === 'assign' ? 'Assign' : action === 'split' ? 'Split' : 'Dismiss'}

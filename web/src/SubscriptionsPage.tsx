@@ -3,11 +3,11 @@
 // and checks that the total is units × price to the cent before sending, as the service will.
 import Big from 'big.js';
 import { useState, type FormEvent } from 'react';
-import { ApiError, consoleApi, describeError } from './api.ts';
+import { ApiError, consoleApi } from './api.ts';
 import { formatMoney } from './format.ts';
-import { useLoad } from './hooks.ts';
+import { useLoad, useSubmission } from './hooks.ts';
 import { Pager } from './TablePage.tsx';
-import { Empty, ErrorState, Spinner, When } from './ui.tsx';
+import { Empty, FormStatus, Pending, When } from './ui.tsx';
 
 const DECIMAL = /^\d{1,15}(\.\d{1,10})?$/;
 const fundingSources = ['cash_account', 'bank_transfer', 'card', 'other'] as const;
@@ -39,8 +39,7 @@ export function SubscriptionsPage() {
           <input inputMode="numeric" value={asset} onChange={(e) => (setAsset(e.target.value), setPage(1))} />
         </label>
       </div>
-      {list.status === 'loading' && <Spinner />}
-      {list.status === 'error' && <ErrorState error={list.error} retry={reload} />}
+      <Pending state={list} retry={reload} />
       {list.status === 'ready' && list.value.output.length === 0 && <Empty title="No subscription transactions" />}
       {list.status === 'ready' && list.value.output.length > 0 && (
         <>
@@ -98,9 +97,7 @@ export function SubscriptionsPage() {
 function BookingForm({ onBooked }: { onBooked: () => void }) {
   const today = new Date().toISOString().slice(0, 10);
   const [v, setV] = useState({ asset_id: '', investor_id: '', units: '', price_per_unit: '', fee: '', funding_source: 'bank_transfer', invoice_date: today, settlement_date: today, description: '' });
-  const [error, setError] = useState<string>();
-  const [done, setDone] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, done, run, refuse } = useSubmission();
   const [open, setOpen] = useState(false);
   const [asset] = useLoad(
     () => (/^[1-9]\d{0,14}$/.test(v.asset_id) ? consoleApi.getAsset(v.asset_id).catch((e) => (e instanceof ApiError && e.status === 404 ? null : Promise.reject(e))) : Promise.resolve(undefined)),
@@ -111,14 +108,11 @@ function BookingForm({ onBooked }: { onBooked: () => void }) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setDone(undefined);
-    if (!/^[1-9]\d{0,14}$/.test(v.asset_id)) return setError('Enter the asset id (a whole number).');
-    if (!v.investor_id.trim()) return setError('Enter the investor id.');
-    if (!total) return setError('Enter units and a price per unit as decimals, e.g. 100 and 12.50.');
-    if (v.fee && !DECIMAL.test(v.fee)) return setError('Enter the fee as a decimal, or leave it empty.');
-    setBusy(true);
-    setError(undefined);
-    try {
+    if (!/^[1-9]\d{0,14}$/.test(v.asset_id)) return refuse('Enter the asset id (a whole number).');
+    if (!v.investor_id.trim()) return refuse('Enter the investor id.');
+    if (!total) return refuse('Enter units and a price per unit as decimals, e.g. 100 and 12.50.');
+    if (v.fee && !DECIMAL.test(v.fee)) return refuse('Enter the fee as a decimal, or leave it empty.');
+    await run(async () => {
       const created = await consoleApi.createSubscription({
         asset_id: Number(v.asset_id),
         investor_id: v.investor_id.trim(),
@@ -132,13 +126,9 @@ function BookingForm({ onBooked }: { onBooked: () => void }) {
         ...(v.description.trim() ? { description: v.description.trim() } : {}),
         source: 'back-office',
       });
-      setDone(`Booked ${formatMoney(String(created.total), created.currency)} for ${created.investor_id}.`);
       onBooked();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+      return `Booked ${formatMoney(String(created.total), created.currency)} for ${created.investor_id}.`;
+    });
   }
 
   const input = (key: keyof typeof v, label: string, props: Record<string, unknown> = {}) => (
@@ -184,16 +174,7 @@ function BookingForm({ onBooked }: { onBooked: () => void }) {
             {input('invoice_date', 'Invoice date', { type: 'date' })}
             {input('settlement_date', 'Settlement date', { type: 'date' })}
           </div>
-          {error && (
-            <p className="alert alert-error" role="alert">
-              {error}
-            </p>
-          )}
-          {done && (
-            <p className="alert alert-ok" role="status">
-              {done}
-            </p>
-          )}
+          <FormStatus error={error} done={done} />
           <div className="row-actions">
             <button type="submit" className="button button-primary" disabled={busy}>
               {busy ? 'Booking…' : 'Book'}

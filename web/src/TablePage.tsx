@@ -7,7 +7,7 @@ import { DealHeader } from './DealHeader.tsx';
 import { SelectionBar, ViewToolbar, useFilteredView, type ViewFilters } from './filters.tsx';
 import { daysSince, formatDays, formatMoney, plural } from './format.ts';
 import { href, useLoad } from './hooks.ts';
-import { Badge, Empty, ErrorState, Spinner, When, stepTone } from './ui.tsx';
+import { Badge, Empty, ErrorState, Pending, Spinner, When, stepTone } from './ui.tsx';
 
 const LIMIT = 50;
 
@@ -44,8 +44,7 @@ export function TablePage({ dealId }: { dealId: string }) {
       <DealHeader dealId={dealId} name={deal.name} view="table" />
       <ViewToolbar view={view} dealId={dealId} dealName={deal.name} workflow={workflow} total={rows.status === 'ready' ? rows.value.total : undefined} titleId="table-title" />
       <SelectionBar count={selected.size} onMove={() => setBulk(true)} onClear={() => setSelected(new Map())} />
-      {rows.status === 'loading' && <Spinner />}
-      {rows.status === 'error' && <ErrorState error={rows.error} retry={reloadRows} />}
+      <Pending state={rows} retry={reloadRows} />
       {rows.status === 'ready' && rows.value.output.length === 0 && <Empty title="No investor matches">Change or clear the filters.</Empty>}
       {rows.status === 'ready' && rows.value.output.length > 0 && (
         <>

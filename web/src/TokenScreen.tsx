@@ -2,38 +2,30 @@
 // localStorage when the person asks to stay signed in on this device.
 import { useState, type FormEvent } from 'react';
 import { ApiError, api, tokenStore, type Whoami } from './api.ts';
+import { useSubmission } from './hooks.ts';
+import { FormStatus } from './ui.tsx';
 
 export function TokenScreen({ reason, onSignedIn }: { reason?: string | undefined; onSignedIn: (who: Whoami) => void }) {
   const [token, setToken] = useState('');
-  const [error, setError] = useState<string | undefined>(reason);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run, refuse } = useSubmission(reason);
   const [remember, setRemember] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     const value = token.trim();
-    if (!value) return setError('Paste a token first.');
-    setBusy(true);
-    setError(undefined);
-    try {
-      const who = await api.whoami(value);
-      if (who.role !== 'admin') {
-        setError('That token belongs to an investor. The back office needs an admin token.');
-        return;
+    if (!value) return refuse('Paste a token first.');
+    await run(async () => {
+      let who: Whoami;
+      try {
+        who = await api.whoami(value);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) return refuse('That token was not accepted: it is unknown, revoked or expired. Check it and try again.');
+        throw err;
       }
+      if (who.role !== 'admin') return refuse('That token belongs to an investor. The back office needs an admin token.');
       tokenStore.set(value, remember);
       onSignedIn(who);
-    } catch (err) {
-      setError(
-        err instanceof ApiError && err.status === 401
-          ? 'That token was not accepted: it is unknown, revoked or expired. Check it and try again.'
-          : err instanceof Error
-            ? err.message
-            : String(err),
-      );
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -58,8 +50,8 @@ export function TokenScreen({ reason, onSignedIn }: { reason?: string | undefine
             placeholder="dfk_…"
             value={token}
             onChange={(e) => setToken(e.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'signin-error' : undefined}
+            aria-invalid={error !== undefined || undefined}
+            aria-describedby={error !== undefined ? 'signin-error' : undefined}
             autoFocus
           />
         </label>
@@ -67,11 +59,7 @@ export function TokenScreen({ reason, onSignedIn }: { reason?: string | undefine
           <input type="checkbox" name="remember" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
           Keep me signed in on this device (every tab, until you sign out)
         </label>
-        {error && (
-          <p id="signin-error" className="alert alert-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormStatus id="signin-error" error={error} />
         <button type="submit" className="button button-primary button-block" disabled={busy}>
           {busy ? 'Checking…' : 'Sign in'}
         </button>

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { consoleApi, describeError, type Delivery } from './api.ts';
 import { useLoad } from './hooks.ts';
 import { Pager } from './TablePage.tsx';
-import { Badge, Empty, ErrorState, Spinner, When } from './ui.tsx';
+import { Badge, Empty, Pending, When } from './ui.tsx';
 
 const tone = (status: Delivery['status']) => (status === 'delivered' ? 'green' : status === 'dead' ? 'red' : 'amber');
 
@@ -58,8 +58,7 @@ export function WebhooksPage() {
           {notice}
         </div>
       )}
-      {deliveries.status === 'loading' && <Spinner />}
-      {deliveries.status === 'error' && <ErrorState error={deliveries.error} retry={reload} />}
+      <Pending state={deliveries} retry={reload} />
       {deliveries.status === 'ready' && deliveries.value.output.length === 0 && <Empty title="No deliveries">Step triggers of a workflow send webhooks when investors move.</Empty>}
       {deliveries.status === 'ready' && deliveries.value.output.length > 0 && (
         <>

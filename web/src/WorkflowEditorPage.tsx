@@ -6,8 +6,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { ApiError, api, consoleApi, describeError, type Workflow, type WorkflowCheck, type WorkflowDocument } from './api.ts';
 import { DealHeader } from './DealHeader.tsx';
-import { useDebounced, useLoad } from './hooks.ts';
-import { ErrorState, Spinner } from './ui.tsx';
+import { useDebounced, useLoad, useSubmission } from './hooks.ts';
+import { ErrorState, FormStatus, Spinner } from './ui.tsx';
 import { WorkflowGraph, type GraphStep } from './WorkflowGraph.tsx';
 
 type Doc = WorkflowDocument;
@@ -93,7 +93,7 @@ function Editor({ dealId, dealName, initial, existedBefore }: { dealId: string; 
   const [check, setCheck] = useState<WorkflowCheck>();
   const [checking, setChecking] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const [saveState, setSaveState] = useState<{ status: 'idle' | 'saving' | 'saved' } | { status: 'error'; message: string }>({ status: 'idle' });
+  const { busy, error, done, run, clear } = useSubmission();
   const [newStep, setNewStep] = useState('');
   const settled = useDebounced(doc, 400);
 
@@ -116,7 +116,7 @@ function Editor({ dealId, dealName, initial, existedBefore }: { dealId: string; 
   const change = (next: Doc) => {
     setDoc(next);
     setConfirming(false);
-    if (saveState.status !== 'saving') setSaveState({ status: 'idle' });
+    if (!busy) clear();
   };
   const setStep = (index: number, patch: Partial<DocStep>) => change({ ...doc, steps: doc.steps.map((s, i) => (i === index ? { ...s, ...patch } : s)) });
   const moveStep = (index: number, by: number) => {
@@ -176,19 +176,22 @@ function Editor({ dealId, dealName, initial, existedBefore }: { dealId: string; 
       setConfirming(true);
       return;
     }
-    setSaveState({ status: 'saving' });
-    try {
-      await consoleApi.putWorkflow(dealId, doc);
-      setSaveState({ status: 'saved' });
+    await run(async () => {
+      await consoleApi.putWorkflow(dealId, doc).catch((error: unknown) => {
+        const problems = schemaProblems(error);
+        if (problems) setCheck(problems);
+        throw error;
+      });
       setConfirming(false);
       setExisting(true);
       // The check compared with the workflow as it was; compare with what is saved now.
-      setCheck(await consoleApi.checkWorkflow(dealId, doc).catch(() => undefined));
-    } catch (error) {
-      const problems = schemaProblems(error);
-      if (problems) setCheck(problems);
-      setSaveState({ status: 'error', message: describeError(error) });
-    }
+      void consoleApi.checkWorkflow(dealId, doc).then(setCheck, () => setCheck(undefined));
+      return (
+        <>
+          Saved. <a href={`#/deals/${encodeURIComponent(dealId)}`}>Open the board</a>
+        </>
+      );
+    });
   }
 
   return (
@@ -278,19 +281,10 @@ function Editor({ dealId, dealName, initial, existedBefore }: { dealId: string; 
               These changes apply to the investors already on this deal. Save anyway?
             </p>
           )}
-          {saveState.status === 'error' && (
-            <p className="alert alert-error" role="alert">
-              {saveState.message}
-            </p>
-          )}
-          {saveState.status === 'saved' && (
-            <p className="alert alert-ok" role="status">
-              Saved. <a href={`#/deals/${encodeURIComponent(dealId)}`}>Open the board</a>
-            </p>
-          )}
+          <FormStatus error={error} done={done} />
           <div className="row-actions">
-            <button type="button" className="button button-primary" onClick={save} disabled={saveState.status === 'saving' || doc.steps.length === 0 || (check !== undefined && !check.valid)}>
-              {saveState.status === 'saving' ? 'Saving…' : confirming ? 'Confirm and save' : 'Save workflow'}
+            <button type="button" className="button button-primary" onClick={save} disabled={busy || doc.steps.length === 0 || (check !== undefined && !check.valid)}>
+              {busy ? 'Saving…' : confirming ? 'Confirm and save' : 'Save workflow'}
             </button>
             {confirming && (
               <button type="button" className="button" onClick={() => setConfirming(false)}>

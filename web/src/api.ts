@@ -257,6 +257,35 @@ export const consoleApi = {
   putPaymentSettings: (dealId: string, body: PaymentSettingsBody) => call<PaymentSettings>('PUT', `/deals/deal/${enc(dealId)}/payment-settings`, body),
 };
 
+/** One field a refusal names: `errors[]` of the service's problem document (a 400). */
+export type FieldProblem = Pick<Schemas['FieldError'], 'field' | 'detail'>;
+
+/** What a form says when it is refused: a headline in plain words, the service's detail, and each field it names. */
+export interface Refusal {
+  message: string;
+  detail?: string | undefined;
+  fields: FieldProblem[];
+}
+
+/**
+ * Anything a form can be refused with, as a Refusal: the form's own words (a string), a Refusal
+ * already worded, or what a call threw (an ApiError's problem document, any other Error).
+ */
+export function refusalOf(error: unknown): Refusal {
+  if (typeof error === 'string') return { message: error, fields: [] };
+  if (error instanceof ApiError) {
+    const errors = Array.isArray(error.problem.errors) ? (error.problem.errors as Partial<FieldProblem>[]) : [];
+    const fields = errors.filter((e): e is FieldProblem => typeof e?.field === 'string' && typeof e.detail === 'string');
+    return { message: describeError(error), fields: fields.map(({ field, detail }) => ({ field, detail })) };
+  }
+  if (error instanceof Error) return { message: describeError(error), fields: [] };
+  if (error && typeof error === 'object' && typeof (error as Refusal).message === 'string') {
+    const refusal = error as Partial<Refusal> & { message: string };
+    return { message: refusal.message, detail: refusal.detail, fields: refusal.fields ?? [] };
+  }
+  return { message: String(error), fields: [] };
+}
+
 /** A refusal in plain words, for people rather than programs. */
 export function describeError(error: unknown): string {
   if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);

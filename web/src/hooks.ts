@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 
 export type Loadable<T> = { status: 'loading' } | { status: 'error'; error: unknown } | { status: 'ready'; value: T };
 
@@ -18,6 +18,56 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): [Loadable<T
   }, [...deps, version]);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   return [state, reload];
+}
+
+/**
+ * A form's sending state, for FormStatus: `run(action)` is busy while the action runs, clears the
+ * last outcome, and ends with what the action returns (its words of success, or nothing) or with
+ * what it throws (the refusal). `refuse` sets the form's own refusal (a check before sending, or
+ * one the action finds; FormStatus shows it over an earlier success), or takes it back with
+ * undefined; `clear` forgets the whole outcome when the form changes.
+ */
+export function useSubmission(initialError?: unknown) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(initialError);
+  const [done, setDone] = useState<ReactNode>();
+  const clear = useCallback(() => {
+    setDone(undefined);
+    setError(undefined);
+  }, []);
+  const run = useCallback(async (action: () => Promise<ReactNode | void>) => {
+    setBusy(true);
+    setError(undefined);
+    setDone(undefined);
+    try {
+      const said = await action();
+      if (said !== undefined) setDone(said);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, error, done, run, refuse: setError, clear };
+}
+
+/**
+ * The ref of a <dialog> shown as a modal while its component is mounted: the page behind is inert
+ * (focus stays in the dialog), Escape closes it, and when it goes focus returns to the control
+ * that opened it.
+ */
+export function useModal() {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    return () => {
+      element?.close();
+      opener?.focus();
+    };
+  }, []);
+  return dialog;
 }
 
 /** The location hash as a route: `#/deals/d1/graph` → ['deals', 'd1', 'graph']. */

@@ -1,7 +1,8 @@
-// Small shared pieces: loading, error and empty states, badges.
-import type { ReactNode } from 'react';
-import { ApiError, describeError } from './api.ts';
+// Small shared pieces: loading, error and empty states, a form's outcome, badges.
+import { useEffect, useRef, type ReactNode } from 'react';
+import { ApiError, describeError, refusalOf } from './api.ts';
 import { exactUtc, formatDateTime } from './format.ts';
+import type { Loadable } from './hooks.ts';
 
 export const Spinner = ({ label = 'Loading…' }: { label?: string }) => (
   <div className="state" role="status" aria-live="polite">
@@ -42,6 +43,56 @@ export const ErrorState = ({ error, retry, compact }: { error: unknown; retry?: 
     )}
   </div>
 );
+
+/**
+ * A form's outcome, worded and marked up the same in every form: the refusal (`error`: the form's
+ * own words, or what the service answered: its problem document in plain words, with each field it
+ * names) as an alert, read out at once; else the success (`done`) as a polite status. `id` lets a
+ * control point at it with aria-describedby.
+ */
+export function FormStatus({ error, done, id, testId }: { error?: unknown; done?: ReactNode; id?: string; testId?: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  const refused = error !== undefined && error !== null && error !== '';
+  const shown = refused || (done !== undefined && done !== null && done !== false && done !== '');
+  useEffect(() => {
+    // A submit button disabled while its call runs drops keyboard focus to the page; the outcome
+    // takes it then, so Tab goes on from the form rather than from the top of the page. Focus that
+    // is still somewhere (a field being corrected) stays where it is.
+    if (shown && (document.activeElement === null || document.activeElement === document.body)) box.current?.focus();
+  }, [shown, error, done]);
+  if (refused) {
+    const { message, detail, fields } = refusalOf(error);
+    const more = detail !== undefined || fields.length > 0;
+    return (
+      <div ref={box} id={id} className="alert alert-error" role="alert" tabIndex={-1} data-testid={testId}>
+        {more ? <strong>{message}</strong> : message}
+        {detail && <div className="alert-detail">{detail}</div>}
+        {fields.length > 0 && (
+          <ul className="alert-fields">
+            {fields.map((f, i) => (
+              <li key={i}>
+                {f.field && <code>{f.field}</code>} {f.detail}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    );
+  }
+  if (!shown) return null;
+  return (
+    <div ref={box} id={id} className="alert alert-ok" role="status" tabIndex={-1} data-testid={testId}>
+      {done}
+    </div>
+  );
+}
+
+/** What a part of a page shows while its data loads, or when the load failed (with Retry); nothing once it is ready. */
+export function Pending({ state, retry, label, compact }: { state: Loadable<unknown>; retry: () => void; label?: string; compact?: boolean }) {
+  if (state.status === 'loading') return <Spinner label={label} />;
+  if (state.status === 'error') return <ErrorState error={state.error} retry={retry} compact={compact} />;
+  return null;
+}
 
 export const Empty = ({ title, children }: { title: string; children?: ReactNode }) => (
   <div className="state state-empty">
