@@ -113,11 +113,13 @@ export async function serviceTables(pool: pg.Pool): Promise<string[]> {
 }
 
 /**
- * The tables a request can change: all of the service's but `audit_checkpoints`, which the
- * service's sealer writes on its own timer (every AUDIT_SEAL_INTERVAL_MS) whatever requests do.
+ * The tables a request can change: all of the service's but the checkpoints and their kept trees,
+ * which the service's sealer writes on its own timer (every AUDIT_SEAL_INTERVAL_MS) whatever
+ * requests do.
  */
+const sealerTables = ['audit_checkpoints', 'audit_tree_leaves', 'audit_tree_nodes'];
 export async function requestWrittenTables(pool: pg.Pool): Promise<string[]> {
-  return (await serviceTables(pool)).filter((table) => table !== 'audit_checkpoints');
+  return (await serviceTables(pool)).filter((table) => !sealerTables.includes(table));
 }
 
 /** Columns that change on reads by design: authentication records a token's last use. */
