@@ -45,14 +45,15 @@ export async function proveInclusion(
   const checkpoints = new Map<number, audit.Checkpoint | undefined>();
   const checkpoint = async (number: number) => {
     if (!checkpoints.has(number)) checkpoints.set(number, await audit.findCheckpoint(db, number));
-    return checkpoints.get(number)!;
+    return checkpoints.get(number);
   };
 
   // Entries with a leaf: their sibling nodes, all in one read.
   const withLeaf: { position: string; leaf: audit.TreeLeaf; c: audit.Checkpoint }[] = [];
   for (const e of entries) {
     const leaf = leaves.get(e.position);
-    if (leaf) withLeaf.push({ position: e.position, leaf, c: await checkpoint(leaf.checkpoint) });
+    const c = leaf && (await checkpoint(leaf.checkpoint));
+    if (leaf && c) withLeaf.push({ position: e.position, leaf, c });
   }
   const wanted = withLeaf.flatMap(({ leaf, c }) => proofNodes(leaf.index, c.size).map((n) => ({ checkpoint: c.number, ...n })));
   const stored = await audit.findTreeHashes(db, wanted);
