@@ -60,10 +60,11 @@ export const commands: Record<string, Command> = {
     summary: 'recompute the audit chains and checkpoints; exit 1 at the first mismatch',
     help: `dealflow verify [--deal <dealId>] [--seal]
 
-Recomputes every audit chain (with --deal: the deal's journeys and workflow) and every checkpoint:
-each entry's hash from the one before and its content, the heads kept on journeys and workflows,
-each checkpoint's Merkle root over exactly its entries. Prints the first entry that does not match
-and exits 1, or the counts and heads and exits 0.
+Recomputes every audit chain and every checkpoint: each entry's hash from the one before and its
+content, the heads kept on journeys and workflows, each checkpoint's Merkle root over exactly its
+entries. With --deal, the deal's journeys and workflow, the checkpoints' own hash chain, and an
+inclusion proof of each of the deal's entries into its checkpoint (not the other deals' entries).
+Prints the first entry that does not match and exits 1, or the counts and heads and exits 0.
   --seal   first seal a checkpoint over the entries not covered yet (as the service does)`,
     options: { deal: { type: 'string' }, seal: { type: 'boolean' } },
     async run(config, values) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { chainEntry, entryHash, GENESIS, inclusionProof, merkleRoot, verifyInclusion } from './audit.ts';
+import { chainEntry, entryHash, GENESIS, inclusionProof, leafHashOf, merkleLevels, merkleRoot, proofNodes, verifyInclusion } from './audit.ts';
 
 const h = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -22,6 +22,19 @@ test('every inclusion proof of trees of 1 to 33 leaves checks, and fails for ano
       assert.ok(verifyInclusion(leaves[i]!, i, n, proof, root), `n=${n} i=${i}`);
       assert.ok(!verifyInclusion(h('other'), i, n, proof, root));
       if (n > 1) assert.ok(!verifyInclusion(leaves[i]!, (i + 1) % n, n, proof, root));
+    }
+  }
+});
+
+test('the tree kept level by level has the RFC 9162 root, and its nodes give the RFC 9162 proofs', () => {
+  for (let n = 1; n <= 70; n++) {
+    const leaves = Array.from({ length: n }, (_, i) => h(`entry ${i}`));
+    const levels = merkleLevels(leaves);
+    assert.deepEqual(levels.at(-1), [merkleRoot(leaves)], `root of ${n}`);
+    assert.deepEqual(levels[0], leaves.map(leafHashOf));
+    for (let i = 0; i < n; i++) {
+      const path = proofNodes(i, n).map(({ level, index }) => levels[level]![index]!);
+      assert.deepEqual(path, inclusionProof(leaves, i), `n=${n} i=${i}`);
     }
   }
 });

@@ -141,6 +141,41 @@ export function inclusionProof(entryHashes: readonly string[], index: number): s
   return path(index, entryHashes.map(leafHash)).map((b) => b.toString('hex'));
 }
 
+/**
+ * The same tree built bottom up, every level kept (hex): level 0 the leaf hashes, each next level
+ * pairs neighbours, and a last node without a right neighbour moves up unchanged, which yields
+ * RFC 9162's left-filled tree. The last level is the root alone. The sealer stores levels 1 and up,
+ * so a proof reads log2(n) nodes instead of rebuilding the tree.
+ */
+export function merkleLevels(entryHashes: readonly string[]): string[][] {
+  let level: Buffer[] = entryHashes.map(leafHash);
+  const levels = [level];
+  while (level.length > 1) {
+    const next: Buffer[] = [];
+    for (let i = 0; i < level.length; i += 2) next.push(i + 1 < level.length ? nodeHash(level[i]!, level[i + 1]!) : level[i]!);
+    levels.push(next);
+    level = next;
+  }
+  return levels.map((l) => l.map((b) => b.toString('hex')));
+}
+
+/**
+ * Where the hashes of leaf `index`'s inclusion proof sit in `merkleLevels` of a tree of `size`
+ * leaves, bottom first (the order of RFC 9162's PATH): at each level the sibling, when it exists.
+ * Level 0 holds leaf hashes, SHA-256(0x00 ‖ entry hash).
+ */
+export function proofNodes(index: number, size: number): { level: number; index: number }[] {
+  const path: { level: number; index: number }[] = [];
+  for (let level = 0, i = index, width = size; width > 1; level++, i = Math.floor(i / 2), width = Math.ceil(width / 2)) {
+    const sibling = i % 2 === 0 ? i + 1 : i - 1;
+    if (sibling < width) path.push({ level, index: sibling });
+  }
+  return path;
+}
+
+/** SHA-256(0x00 ‖ entry hash), hex: an entry's leaf in a checkpoint's tree. */
+export const leafHashOf = (entryHashHex: string) => leafHash(entryHashHex).toString('hex');
+
 /** Checks an inclusion proof (RFC 9162 section 2.1.3.2). */
 export function verifyInclusion(entryHashHex: string, index: number, treeSize: number, proof: readonly string[], root: string): boolean {
   if (index >= treeSize) return false;

@@ -4,13 +4,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { runVerify } from '../../src/cli/verify.ts';
 import { verifyInclusion } from '../../src/domain/audit.ts';
-import { sealAll } from '../../src/operations/audit.ts';
 import { SYSTEM_PRINCIPAL } from '../../src/operations/audit-entries.ts';
 import { eraseInvestor } from '../../src/operations/erasure.ts';
-import { newUuid, systemClock } from '../../src/operations/deps.ts';
+import { newUuid } from '../../src/operations/deps.ts';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { behindTheBack as behindTheBackOn, sealEverything as sealEverythingOn, verify as verifyOn } from '../support/audit.ts';
 import { subscriptionBody, uniqueAssetId } from '../support/fixtures.ts';
 import { createDeal, type TestDeal } from '../support/workflows.ts';
 
@@ -33,36 +32,13 @@ describe('audit log', () => {
   after(() => t.close());
 
   const db = () => t.database.db;
-  const verify = async (options: { dealId?: string; seal?: boolean } = {}) => {
-    const lines: string[] = [];
-    const code = await runVerify(db(), options, (line) => lines.push(line));
-    return { code, output: lines.join('\n') };
-  };
-  /**
-   * Seals until every entry is in a checkpoint. On a shared PostgreSQL another session's open
-   * transaction (any database of the server) holds the horizon back until it ends: entries after it
-   * wait for a later seal.
-   */
-  const sealEverything = async () => {
-    for (let i = 0; i < 1200; i++) {
-      await sealAll({ db: db(), clock: systemClock });
-      const { rows } = await sql<{ n: string }>`select count(*) as n from audit_log a
-        where not exists (select 1 from audit_checkpoints c where (c.up_to_xid, c.up_to_position) >= (a.xid, a.position))`.execute(db());
-      if (rows[0]!.n === '0' || Number(rows[0]!.n) === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error('entries stayed unsealed for a minute: a long transaction on the server holds the horizon');
-  };
+  const verify = (options: { dealId?: string; seal?: boolean } = {}) => verifyOn(db(), options);
+  const sealEverything = () => sealEverythingOn(db());
   const entries = async (chain: string) =>
     (await sql<{ seq: string; type: string; change: any; hash: string; prev_hash: string }>`
       select seq, type, change, hash, prev_hash from audit_log where chain = ${chain} order by seq`.execute(db())).rows;
   /** As a superuser behind the service's back: the append-only trigger off for one statement. */
-  const behindTheBack = async (table: string, statement: string) =>
-    db().transaction().execute(async (trx) => {
-      await sql.raw(`alter table ${table} disable trigger ${table}_append_only`).execute(trx);
-      await sql.raw(statement).execute(trx);
-      await sql.raw(`alter table ${table} enable trigger ${table}_append_only`).execute(trx);
-    });
+  const behindTheBack = (table: string, statement: string) => behindTheBackOn(db(), table, statement);
 
   test('moves, the edit and the workflow are chained entries; the journey row holds the head', async () => {
     const chain = `journey:${deal.dealId}/${investor}`;

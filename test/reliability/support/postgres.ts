@@ -114,13 +114,14 @@ export async function serviceTables(pool: pg.Pool): Promise<string[]> {
 
 /**
  * The tables a request can change: all of the service's but those written on a timer whatever
- * requests do: `audit_checkpoints` (the sealer, every AUDIT_SEAL_INTERVAL_MS) and the kept funnel
- * (`funnel_*`: the upkeep applies earlier moves every FUNNEL_UPKEEP_INTERVAL_MS). The funnel is
- * derived from workflow_events alone, which stay checked: a request that changed the funnel's
- * source shows there.
+ * requests do: the checkpoints and their kept trees (the sealer, every AUDIT_SEAL_INTERVAL_MS) and
+ * the kept funnel (`funnel_*`: the upkeep applies earlier moves every FUNNEL_UPKEEP_INTERVAL_MS).
+ * The funnel is derived from workflow_events alone, which stay checked: a request that changed the
+ * funnel's source shows there.
  */
+const sealerTables = ['audit_checkpoints', 'audit_tree_leaves', 'audit_tree_nodes'];
 export async function requestWrittenTables(pool: pg.Pool): Promise<string[]> {
-  return (await serviceTables(pool)).filter((table) => table !== 'audit_checkpoints' && !table.startsWith('funnel_'));
+  return (await serviceTables(pool)).filter((table) => !sealerTables.includes(table) && !table.startsWith('funnel_'));
 }
 
 /** Columns that change on reads by design: authentication records a token's last use. */
