@@ -83,6 +83,9 @@ export async function eraseInvestor(deps: Deps, principal: Principal, investorUs
     const contact = tombstone(row.contact, investorUserId);
     await sql`update investors set contact = ${JSON.stringify(contact)}::jsonb, full_name = ${ERASED_NAME}, email = null, erased_at = ${now}::timestamptz,
       updated_at = ${now}::timestamptz where id = ${investorUserId}`.execute(db);
+    // A booking's description is free text that may name the investor; no audit entry hashes it,
+    // and it is the one field of a booking that may still be cleared (migration 0018).
+    await sql`update subscriptions set description = null where investor_id = ${investorUserId} and description is not null`.execute(db);
     await recordErasure(db, principal, { investorUserId, lastEventAt: lastEventAt?.toISOString() ?? null, override: early, reason }, now);
     return result(now, early);
   });

@@ -191,6 +191,10 @@ describe('audit log', () => {
     const search = async () => (await admin.get(`/deals/deal/${deal.dealId}/all-investor-workflows?query=hopperzz`)).body.output.length;
     assert.equal(await search(), 1);
     await deal.move(erased, 'commitment', { committed_amount: '5000.00', currency: 'EUR' });
+    const assetId = uniqueAssetId();
+    assert.equal((await admin.put(`/portfolio/assets/${assetId}`, { name: 'Acme Series A', currency: 'EUR' })).status, 201);
+    const booked = await admin.post('/portfolio/transactions/subscriptions', subscriptionBody(assetId, erased, { description: 'Grace Hopperzz, first tranche' }));
+    assert.equal(booked.status, 201, JSON.stringify(booked.body));
     const refused = expectProblem(await admin.post(`/investors/${erased}/erasure`, {}), 409);
     assert.match(refused.detail, /retained until \d{4}-\d\d-\d\dT.*5 years after their last event/);
     expectProblem(await admin.post(`/investors/${erased}/erasure`, { overrideRetention: true }), 400);
@@ -206,6 +210,8 @@ describe('audit log', () => {
     assert.equal(await search(), 0, 'the name is gone from the search copies too');
     const journey = await admin.get(`/deals/deal/${deal.dealId}/investor-data/${erased}`);
     assert.equal(journey.body.journey[1].data.committed_amount, '5000.00', 'amounts stay');
+    const booking = await sql<{ description: string | null; total: string }>`select description, total::text from subscriptions where id = ${booked.body.id}`.execute(db());
+    assert.deepEqual(booking.rows[0], { description: null, total: String(booked.body.total) }, "the booking's description is cleared, its amounts stay");
     const again = await admin.post(`/investors/${erased}/erasure`);
     assert.equal(again.status, 200);
     assert.equal(again.body.erasedAt, done.body.erasedAt, 'erasing again answers the first erasure');
