@@ -236,7 +236,11 @@ async function matchInvestorLines(
   dealCurrency: string | null,
 ): Promise<void> {
   await inTransaction(deps, async (tx) => {
-    const locked = await store.lockJourneyCredits(tx.db, [{ ...group, fields: { commitment: settings.commitmentFieldKey, currency: settings.currencyFieldKey } }]);
+    // Generic plans for the rest of this transaction (the move's statements and the decision's):
+    // left to choose (plan_cache_mode auto), PostgreSQL plans the decision statement afresh on every
+    // call, because its plan for one row looks cheaper than the generic one for arrays of unknown
+    // length, and planning a statement of eight parts costs as much database CPU as running it.
+    const locked = await store.lockJourneyCredits(tx.db, [{ ...group, fields: { commitment: settings.commitmentFieldKey, currency: settings.currencyFieldKey } }], { genericPlans: true });
     const { facts, lines } = locked.get(store.journeyKey(group))!;
     if (!facts) {
       await store.recordDecisions(tx.db, lines.map((line) => noJourneyDecision(tx, line)));

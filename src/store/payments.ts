@@ -242,6 +242,11 @@ export interface JourneyCredits {
 export async function lockJourneyCredits(
   db: Kysely<DB>,
   journeys: readonly JourneyCredits[],
+  /**
+   * The rest of the transaction runs its prepared statements on generic plans (plan_cache_mode, set
+   * locally): see the caller for why.
+   */
+  options: { genericPlans?: boolean } = {},
 ): Promise<Map<string, { facts: JourneyPaymentFacts | undefined; lines: PaymentLine[] }>> {
   const result = new Map(journeys.map((j) => [journeyKey(j), { facts: undefined as JourneyPaymentFacts | undefined, lines: [] as PaymentLine[] }]));
   if (journeys.length === 0) return result;
@@ -269,7 +274,7 @@ export async function lockJourneyCredits(
       order by seq for update
     )
     select l.*, l.id is not null as has_line, j.deal_id as journey_deal_id, j.investor_user_id as journey_investor_user_id, j.current_step_id,
-      j.received, j.commitment, j.commitment_currency
+      j.received, j.commitment, j.commitment_currency, ${options.genericPlans ? sql`set_config('plan_cache_mode', 'force_generic_plan', true)` : sql`null`} as plans
     from j full join l on l.deal_id = j.deal_id and l.investor_user_id = j.investor_user_id
     order by l.seq`.execute(db);
   for (const row of rows) {
