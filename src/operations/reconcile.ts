@@ -132,9 +132,9 @@ async function matchPendingLines(deps: Deps, statementId: string, concurrency: n
   await eachConcurrently(batches, concurrency, async (batch) => {
     moving.push(...(await queueCreditsWithoutMoves(deps, batch, context)));
   });
-  // In statement order, as before the first pass.
-  const order = new Map(all.map((g, i) => [g, i]));
-  moving.sort((a, b) => order.get(a)! - order.get(b)!);
+  // In statement order (the batches finish in any order).
+  const order = new Map(all.map((g, i) => [store.journeyKey(g), i]));
+  moving.sort((a, b) => order.get(store.journeyKey(a))! - order.get(store.journeyKey(b))!);
   await eachConcurrently(moving, concurrency, (group) => {
     const { settings: s, dealCurrency } = context(group);
     return matchInvestorLines(deps, group, s, dealCurrency);
