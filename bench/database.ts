@@ -17,8 +17,11 @@ export interface BenchDatabase {
   label: string;
   /** The PostgreSQL database's name (its backends' CPU is counted per request); undefined for PGlite. */
   name?: string;
-  /** Opens it in the bench process (PGlite: only while no child has it open); `timeoutMs` for long bulk statements. */
-  open(options?: { timeoutMs?: number }): Promise<Database>;
+  /**
+   * Opens it in the bench process (PGlite: only while no child has it open); `timeoutMs` for long
+   * bulk statements; `onStatement` sees every statement sent (PostgreSQL only).
+   */
+  open(options?: { timeoutMs?: number; onStatement?: (text: string) => void }): Promise<Database>;
   drop(): Promise<void>;
 }
 
@@ -50,7 +53,11 @@ export async function createBenchDatabase(databaseUrl: string | undefined): Prom
     env: { DATABASE_URL: benchUrl },
     label: `PostgreSQL database ${name}`,
     name,
-    open: (options) => openDatabase({ ...base, databaseUrl: benchUrl, ...(options?.timeoutMs ? { databaseTimeoutMs: options.timeoutMs } : {}) }),
+    open: (options) =>
+      openDatabase(
+        { ...base, databaseUrl: benchUrl, ...(options?.timeoutMs ? { databaseTimeoutMs: options.timeoutMs } : {}) },
+        options?.onStatement ? { onStatement: options.onStatement } : {},
+      ),
     async drop() {
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();

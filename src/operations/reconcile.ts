@@ -5,10 +5,13 @@
 //   file from another statement is not stored again (payment_lines.line_key);
 // - in one transaction the statement and its new lines are stored; debits, reversals and entries
 //   that are not booked (camt Sts PDNG, INFO…) are kept (status ignored), credits without a valid reference or with an unknown one are queued;
-// - then each investor's credits are judged in statement order, one transaction per investor under
-//   their journey lock (several investors at once on PostgreSQL): `matched` moves the investor to the
-//   deal's payment step through jumpToStep as the principal `reconciliation`; anything else, and a
-//   refused move, is queued;
+//   and the queued lines' payment.queued entries are written a chunk of lines per statement;
+// - then each investor's credits are judged in statement order under their journey lock: first in
+//   batches of investors (one transaction each), where the credits that need no move (partial,
+//   overpaid, wrong currency) are queued in one statement per batch; then, from each investor's
+//   first credit that reaches the commitment, one transaction per investor (several investors at
+//   once on PostgreSQL): `matched` moves the investor to the deal's payment step through jumpToStep
+//   as the principal `reconciliation`; anything else, and a refused move, is queued;
 // - a reversal puts the credit it reverses back in the queue and takes its money back (no move).
 // A process that dies between the two phases leaves lines `pending`; importing the file again
 // finishes them.
@@ -26,6 +29,7 @@ import * as store from '../store/payments.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { jumpToStep } from './journeys.ts';
 import { paymentMatchedEntry, paymentQueuedEntry, recordPaymentQueued } from './payment-events.ts';
+import { appendOutboxMany } from '../store/outbox.ts';
 
 /** The principal of moves made by reconciliation (recorded as the events' createdByUserId). */
 export const RECONCILIATION: Principal = { userId: 'reconciliation', role: 'admin', tokenKey: 'reconciliation' };
@@ -78,8 +82,11 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
     await store.setNewLineCount(tx.db, statement.id, inserted.size);
     const decided = lines.filter((l) => inserted.has(l.id) && l.status !== 'pending').map((l) => l.id);
     await store.recordImportDecisions(tx.db, decided, principal.userId, at);
-    for (const line of await store.findLines(tx.db, lines.filter((l) => inserted.has(l.id) && l.status === 'queued').map((l) => l.id))) {
-      await recordPaymentQueued(tx, { line });
+    // The queued lines' payment.queued entries, a chunk of lines per statement.
+    const queued = lines.filter((l) => inserted.has(l.id) && l.status === 'queued').map((l) => l.id);
+    for (let i = 0; i < queued.length; i += QUEUED_CHUNK) {
+      const found = await store.findLines(tx.db, queued.slice(i, i + QUEUED_CHUNK));
+      await appendOutboxMany(tx.db, found.map((line) => paymentQueuedEntry(tx, { line })));
     }
     return { ...statement, newLineCount: inserted.size };
   });
@@ -98,13 +105,19 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
   return { statement, duplicate: stored === undefined, outcomes, statuses };
 }
 
-/** Judges the statement's pending credits, investor by investor, then applies its reversals. */
+/**
+ * Judges the statement's pending credits, then applies its reversals. First in batches of
+ * investors (one transaction and three statements per batch): each investor's credits that need no
+ * move (partial, overpaid, wrong currency, a journey without events) are queued, up to the first
+ * one whose total would reach the commitment. Then investor by investor, for those left: the move,
+ * under their journey lock (several investors at once on PostgreSQL).
+ */
 async function matchPendingLines(deps: Deps, statementId: string, concurrency: number): Promise<void> {
   const pending = await store.statementLines(deps.db, statementId, 'pending');
   const credits = pending.filter((l) => !l.reversal && l.dealId !== null && l.investorUserId !== null);
-  const groups = new Map<string, { dealId: string; investorUserId: string; lineIds: string[] }>();
+  const groups = new Map<string, CreditGroup>();
   for (const line of credits) {
-    const key = JSON.stringify([line.dealId, line.investorUserId]);
+    const key = store.journeyKey({ dealId: line.dealId!, investorUserId: line.investorUserId! });
     const group = groups.get(key) ?? { dealId: line.dealId!, investorUserId: line.investorUserId!, lineIds: [] };
     group.lineIds.push(line.id);
     groups.set(key, group);
@@ -112,10 +125,72 @@ async function matchPendingLines(deps: Deps, statementId: string, concurrency: n
   const dealIds = [...new Set(credits.map((l) => l.dealId!))];
   const settings = await findPaymentSettings(deps.db, dealIds);
   const currencies = await store.dealCurrencies(deps.db, dealIds);
-  await eachConcurrently([...groups.values()], concurrency, (group) =>
-    matchInvestorLines(deps, group, settings.get(group.dealId) ?? defaultSettings(group.dealId), currencies.get(group.dealId) ?? null),
-  );
+  const context = (group: CreditGroup) => ({ settings: settings.get(group.dealId) ?? defaultSettings(group.dealId), dealCurrency: currencies.get(group.dealId) ?? null });
+  const all = [...groups.values()];
+  const batches = Array.from({ length: Math.ceil(all.length / JUDGE_BATCH) }, (_, i) => all.slice(i * JUDGE_BATCH, (i + 1) * JUDGE_BATCH));
+  const moving: CreditGroup[] = [];
+  await eachConcurrently(batches, concurrency, async (batch) => {
+    moving.push(...(await queueCreditsWithoutMoves(deps, batch, context)));
+  });
+  // In statement order (the batches finish in any order).
+  const order = new Map(all.map((g, i) => [store.journeyKey(g), i]));
+  moving.sort((a, b) => order.get(store.journeyKey(a))! - order.get(store.journeyKey(b))!);
+  await eachConcurrently(moving, concurrency, (group) => {
+    const { settings: s, dealCurrency } = context(group);
+    return matchInvestorLines(deps, group, s, dealCurrency);
+  });
   for (const reversal of pending.filter((l) => l.reversal)) await applyReversal(deps, reversal);
+}
+
+type CreditGroup = { dealId: string; investorUserId: string; lineIds: string[] };
+
+/** Investors per transaction of the first pass: their journeys stay locked for one batch's three statements. */
+const JUDGE_BATCH = 500;
+/** Queued lines per statement of payment.queued entries at import. */
+const QUEUED_CHUNK = 500;
+
+/**
+ * The first pass over a batch of investors, in one transaction: locks their journeys and pending
+ * lines, queues each investor's credits in order up to the first that would need a move (all of
+ * them when the journey has no events), in one statement, and returns each investor whose credits
+ * from that one on are left for the move.
+ */
+async function queueCreditsWithoutMoves(
+  deps: Deps,
+  batch: readonly CreditGroup[],
+  context: (group: CreditGroup) => { settings: PaymentSettings; dealCurrency: string | null },
+): Promise<CreditGroup[]> {
+  return inTransaction(deps, async (tx) => {
+    const locked = await store.lockJourneyCredits(tx.db, batch.map((g) => {
+      const { settings } = context(g);
+      return { ...g, fields: { commitment: settings.commitmentFieldKey, currency: settings.currencyFieldKey } };
+    }));
+    const decisions: store.DecisionInput[] = [];
+    const left: CreditGroup[] = [];
+    for (const group of batch) {
+      const { facts, lines } = locked.get(store.journeyKey(group))!;
+      if (!facts) {
+        for (const line of lines) decisions.push(noJourneyDecision(tx, line));
+        continue;
+      }
+      const { settings, dealCurrency } = context(group);
+      let received = facts.received;
+      for (const [i, line] of lines.entries()) {
+        const plan = planCredit(tx, {
+          line, dealId: group.dealId, investorUserId: group.investorUserId, amount: line.amount, received, settings,
+          commitment: facts.commitment, commitmentCurrency: facts.commitmentCurrency ?? dealCurrency, by: RECONCILIATION.userId, action: 'imported', staff: false,
+        });
+        if (plan.kind === 'move') {
+          left.push({ ...group, lineIds: lines.slice(i).map((l) => l.id) });
+          break;
+        }
+        decisions.push(plan.decision);
+        received = plan.received;
+      }
+    }
+    await store.recordDecisions(tx.db, decisions);
+    return left;
+  });
 }
 
 export const defaultSettings = (dealId: string): PaymentSettings => ({
@@ -161,10 +236,14 @@ async function matchInvestorLines(
   dealCurrency: string | null,
 ): Promise<void> {
   await inTransaction(deps, async (tx) => {
-    const facts = await store.lockJourneyPaymentFacts(tx.db, group, { commitment: settings.commitmentFieldKey, currency: settings.currencyFieldKey });
-    const lines = await store.lockPendingLines(tx.db, group.lineIds);
+    // Generic plans for the rest of this transaction (the move's statements and the decision's):
+    // left to choose (plan_cache_mode auto), PostgreSQL plans the decision statement afresh on every
+    // call, because its plan for one row looks cheaper than the generic one for arrays of unknown
+    // length, and planning a statement of eight parts costs as much database CPU as running it.
+    const locked = await store.lockJourneyCredits(tx.db, [{ ...group, fields: { commitment: settings.commitmentFieldKey, currency: settings.currencyFieldKey } }], { genericPlans: true });
+    const { facts, lines } = locked.get(store.journeyKey(group))!;
     if (!facts) {
-      for (const line of lines) await queue(tx, line, { outcome: 'unknown-reference', detail: 'the journey of this reference has no events' });
+      await store.recordDecisions(tx.db, lines.map((line) => noJourneyDecision(tx, line)));
       return;
     }
     let received = facts.received;
@@ -179,11 +258,13 @@ async function matchInvestorLines(
   });
 }
 
-async function queue(tx: Deps, line: store.PaymentLine, d: { outcome: store.PaymentLine['outcome']; detail: string }) {
-  await store.recordDecision(tx.db, {
+/** A credit whose reference names a journey without events: queued as an unknown reference. */
+function noJourneyDecision(tx: Deps, line: store.PaymentLine): store.DecisionInput {
+  const d = { outcome: 'unknown-reference', detail: 'the journey of this reference has no events' } as const;
+  return {
     id: tx.newId(), lineId: line.id, action: 'imported', outcome: d.outcome, status: 'queued', detail: d.detail, by: RECONCILIATION.userId, at: tx.clock(),
     outbox: paymentQueuedEntry(tx, { line: { ...line, outcome: d.outcome, status: 'queued', detail: d.detail } }),
-  });
+  };
 }
 
 export interface CreditInput {
@@ -206,13 +287,17 @@ export interface CreditInput {
   decide?: boolean;
 }
 
+type CreditPlan =
+  | { kind: 'decision'; decision: store.DecisionInput; received: string; outcome: string }
+  | { kind: 'move'; judged: ReturnType<typeof judgeAmount>; base: Omit<store.DecisionInput, 'status'>; allocations: store.NewAllocation[]; at: Date };
+
 /**
- * Judges one credit for one investor (the caller holds their journey lock), allocates the money,
- * and moves the investor when their total reaches the commitment. Returns the new total received
- * and the move's event, or the refusal.
+ * How one credit is judged (the caller holds the journey lock): the decision to record when it
+ * needs no move (queued, or a staff decision below the commitment), else what the move's decision
+ * starts from. No I/O: the first pass of an import collects these decisions to write them at once.
  */
-export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ received: string; outcome: string; eventId: string | null; refusal: unknown }> {
-  const { line, settings } = input;
+function planCredit(tx: Deps, input: CreditInput): CreditPlan {
+  const { line } = input;
   const at = tx.clock();
   const judged = judgeAmount({ amount: input.amount, currency: line.currency, commitment: input.commitment, commitmentCurrency: input.commitmentCurrency, received: input.received });
   const decide = input.decide ?? true;
@@ -220,11 +305,11 @@ export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ recei
   const takeBack = input.takeBack ?? [];
   if (judged.outcome === 'wrong-currency' || (judged.outcome === 'overpaid' && !input.staff)) {
     if (input.staff) throw new AppError('unprocessable', `The line cannot be accepted for investor ${input.investorUserId}: ${judged.detail}`);
-    await store.recordDecision(tx.db, {
+    const decision: store.DecisionInput = {
       ...base, status: 'queued', allocations: takeBack,
       outbox: paymentQueuedEntry(tx, { line: { ...line, outcome: judged.outcome, status: 'queued', dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail } }),
-    });
-    return { received: input.received, outcome: judged.outcome, eventId: null, refusal: null };
+    };
+    return { kind: 'decision', decision, received: input.received, outcome: judged.outcome };
   }
   const allocations = [...takeBack, { id: tx.newId(), dealId: input.dealId, investorUserId: input.investorUserId, amount: input.amount, currency: line.currency, valueDate: line.valueDate ?? line.bookingDate }];
   if (judged.outcome === 'partial') {
@@ -232,9 +317,25 @@ export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ recei
     const queued = status === 'queued' && decide
       ? { outbox: paymentQueuedEntry(tx, { line: { ...line, outcome: 'partial', status, dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail } }) }
       : {};
-    await store.recordDecision(tx.db, { ...base, status: decide ? status : 'queued', allocations, ...queued });
-    return { received: judged.total, outcome: judged.outcome, eventId: null, refusal: null };
+    return { kind: 'decision', decision: { ...base, status: decide ? status : 'queued', allocations, ...queued }, received: judged.total, outcome: judged.outcome };
   }
+  return { kind: 'move', judged, base, allocations, at };
+}
+
+/**
+ * Judges one credit for one investor (the caller holds their journey lock), allocates the money,
+ * and moves the investor when their total reaches the commitment. Returns the new total received
+ * and the move's event, or the refusal.
+ */
+export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ received: string; outcome: string; eventId: string | null; refusal: unknown }> {
+  const plan = planCredit(tx, input);
+  if (plan.kind === 'decision') {
+    await store.recordDecision(tx.db, plan.decision);
+    return { received: plan.received, outcome: plan.outcome, eventId: null, refusal: null };
+  }
+  const { line, settings } = input;
+  const { judged, base, allocations, at } = plan;
+  const decide = input.decide ?? true;
   // matched (or overpaid, accepted by staff): move the investor to the payment step.
   let eventId: string | null = null;
   let refusal: Record<string, unknown> | null = null;
@@ -268,10 +369,9 @@ export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ recei
   if (eventId) {
     // Queued partial lines exist only when money was received before this line.
     const earlier = new Big(input.received).gt(0) ? await store.queuedPartialLines(tx.db, input.dealId, input.investorUserId) : [];
-    for (const id of earlier) {
-      if (id === line.id) continue;
-      await store.recordDecision(tx.db, { id: tx.newId(), lineId: id, action: 'settled', outcome: null, status: 'matched', reason: `completed by line ${line.id}`, eventId, by: input.by, at });
-    }
+    await store.recordDecisions(tx.db, earlier.filter((id) => id !== line.id).map((id) => ({
+      id: tx.newId(), lineId: id, action: 'settled', outcome: null, status: 'matched', reason: `completed by line ${line.id}`, eventId, by: input.by, at,
+    })));
   }
   return { received: judged.total, outcome: judged.outcome, eventId, refusal };
 }

@@ -24,6 +24,26 @@ export function auditInsertCte(entry: HashedEntry, dealId: string | null, xid: R
     )`;
 }
 
+/**
+ * The CTE `audit` inserting several hashed entries (each with its deal), in the given order, for a
+ * statement that writes many changes at once (a batch of reconciliation decisions). As
+ * auditInsertCte, with one row per entry from arrays, so the statement's text is the same for any
+ * number of entries.
+ */
+export function auditInsertManyCte(entries: readonly { entry: HashedEntry; dealId: string | null }[], xid: RawBuilder<unknown>) {
+  const col = <T>(f: (e: { entry: HashedEntry; dealId: string | null }) => T) => entries.map(f);
+  return sql`audit as (
+      insert into audit_log (chain, seq, xid, type, principal, token_id, at, change, deal_id, prev_hash, hash)
+      select a.chain, a.seq, ${xid}, a.type, a.principal, a.token_id, a.at, a.change::jsonb, a.deal_id, a.prev_hash, a.hash
+      from unnest(${col((e) => e.entry.chain)}::text[], ${col((e) => String(e.entry.seq))}::bigint[], ${col((e) => e.entry.type)}::text[],
+        ${col((e) => e.entry.principal)}::text[], ${col((e) => e.entry.tokenId)}::text[], ${col((e) => e.entry.at)}::timestamptz[],
+        ${col((e) => JSON.stringify(e.entry.change))}::text[], ${col((e) => e.dealId)}::text[], ${col((e) => e.entry.prevHash)}::text[],
+        ${col((e) => e.entry.hash)}::text[]) with ordinality as a(chain, seq, type, principal, token_id, at, change, deal_id, prev_hash, hash, n)
+      order by a.n
+      returning seq
+    )`;
+}
+
 export const toHead = (seq: number | string | null | undefined, hash: string | null | undefined): ChainHead => ({ seq: Number(seq ?? 0), hash: hash ?? null });
 
 /**

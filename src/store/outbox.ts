@@ -75,6 +75,47 @@ export function outboxCtes(
 }
 
 /**
+ * The CTEs `entries` and `entry_deliveries`: several entries about no journey (`investorUserId`
+ * unset), numbered in the given order, each with its deliveries as outboxCtes writes them. For a
+ * statement that writes a batch of changes and their entries at once; its text is the same for any
+ * number of entries.
+ */
+export function outboxManyCtes(entries: readonly OutboxEntryInput[], xid: RawBuilder<unknown>) {
+  if (entries.some((e) => e.investorUserId !== undefined)) throw new Error('outboxManyCtes writes entries about no journey only');
+  const col = <T>(f: (e: OutboxEntryInput) => T) => entries.map(f);
+  return sql`entries as (
+      insert into outbox (id, stream, xid, sequence, type, occurred_at, deal_id, payload)
+      select e.id, e.stream, ${xid}, nextval('outbox_position'), e.type, e.occurred_at, e.deal_id, e.payload::jsonb
+      from unnest(${col((e) => e.id)}::uuid[], ${col((e) => (e.dealId === null ? PLATFORM_STREAM : dealStream(e.dealId)))}::text[],
+        ${col((e) => e.type)}::text[], ${col((e) => e.occurredAt)}::timestamptz[], ${col((e) => e.dealId)}::text[],
+        ${col((e) => JSON.stringify(e.data))}::text[]) with ordinality as e(id, stream, type, occurred_at, deal_id, payload, n)
+      order by e.n
+      returning id, deal_id, type, occurred_at
+    ), entry_steps as (
+      select s.id, s.step_id from unnest(${col((e) => e.id)}::uuid[], ${col((e) => JSON.stringify(e.stepIds))}::text[]) as x(id, steps)
+        cross join lateral (select x.id, jsonb_array_elements_text(x.steps::jsonb) as step_id) s
+    ), entry_deliveries as (
+      insert into webhook_deliveries (id, outbox_id, deal_id, event_type, url, secret_id, created_at, next_attempt_at)
+      select distinct on (entries.id, t.url) gen_random_uuid(), entries.id, t.deal_id, entries.type, t.url, t.secret_id,
+        entries.occurred_at, entries.occurred_at
+      from entries join entry_steps s on s.id = entries.id
+        join step_triggers t on t.deal_id = entries.deal_id and t.step_id = s.step_id and entries.type = any(t.events)
+      order by entries.id, t.url, t.position
+      on conflict (outbox_id, url) do nothing
+      returning 1
+    )`;
+}
+
+/** Appends entries about no journey, and their deliveries, in one statement (the caller's transaction). */
+export async function appendOutboxMany(db: Kysely<DB>, entries: readonly OutboxEntryInput[]): Promise<void> {
+  if (!db.isTransaction) throw new Error("appendOutboxMany must run inside the caller's transaction");
+  if (entries.length === 0) return;
+  await sql`${prepared('outbox-append-many')}
+    with ${outboxManyCtes(entries, sql`pg_current_xact_id()`)}
+    select (select count(*) from entry_deliveries)::int as deliveries`.execute(db);
+}
+
+/**
  * Appends an entry and its deliveries in one statement. `db` must be the caller's open
  * transaction: this never opens one, and refuses to run outside one, because an entry written
  * apart from its cause could survive the cause's rollback (or be lost after its commit). An entry

@@ -2,10 +2,11 @@
 // Amounts are numeric, written and read as decimal text; dates are read as `::text`.
 import { type Kysely, sql } from 'kysely';
 import type { PaymentDecisionAction, PaymentLineStatus, PaymentOutcome, StatementLine } from '../domain/payment-line.ts';
-import { type OutboxEntryInput, outboxCtes } from './outbox.ts';
+import { type OutboxEntryInput, outboxManyCtes } from './outbox.ts';
+import { prepared } from './prepared.ts';
 import type { DB } from './schema.ts';
 import { paymentDecisionAuditEntry } from '../domain/audit.ts';
-import { auditInsertCte } from './audit.ts';
+import { auditInsertManyCte } from './audit.ts';
 
 export interface StoredStatement {
   id: string;
@@ -224,6 +225,70 @@ export async function lockJourneyPaymentFacts(
   return row && { currentStepId: row.current_step_id, received: row.received, commitment: row.commitment, commitmentCurrency: row.currency };
 }
 
+/** One investor's credits to judge: which lines, and which captured fields hold the commitment and its currency. */
+export interface JourneyCredits {
+  dealId: string;
+  investorUserId: string;
+  lineIds: readonly string[];
+  fields: { commitment: string; currency: string | null };
+}
+
+/**
+ * For each journey, in one statement: locks it (FOR UPDATE, as lockJourneyPaymentFacts, in one
+ * order: deal, investor, so two batches never wait on each other), reads its payment facts, then
+ * locks its lines among `lineIds` that still wait for matching, in statement order. A journey's
+ * facts are undefined when it has no events. Keyed by `journeyKey`.
+ */
+export async function lockJourneyCredits(
+  db: Kysely<DB>,
+  journeys: readonly JourneyCredits[],
+  /**
+   * The rest of the transaction runs its prepared statements on generic plans (plan_cache_mode, set
+   * locally): see the caller for why.
+   */
+  options: { genericPlans?: boolean } = {},
+): Promise<Map<string, { facts: JourneyPaymentFacts | undefined; lines: PaymentLine[] }>> {
+  const result = new Map(journeys.map((j) => [journeyKey(j), { facts: undefined as JourneyPaymentFacts | undefined, lines: [] as PaymentLine[] }]));
+  if (journeys.length === 0) return result;
+  const col = <T>(f: (j: JourneyCredits) => T) => journeys.map(f);
+  type Row = LineRow & { has_line: boolean; journey_deal_id: string | null; journey_investor_user_id: string | null; current_step_id: string | null; received: string | null; commitment: string | null; commitment_currency: string | null };
+  // The journeys are locked first: `l` waits for the count of `j` (an init plan), so a batch takes
+  // its locks in the order a move does (journey, then its lines). A journey without pending lines
+  // comes with null line columns; a line whose journey has no events with null facts.
+  const { rows } = await sql<Row>`${prepared('journey-credits')}
+    with j as (
+      select j.deal_id, j.investor_user_id, j.current_step_id,
+        (select coalesce(sum(a.amount), 0)::text from payment_allocations a where a.deal_id = j.deal_id and a.investor_user_id = j.investor_user_id) as received,
+        (select e.data ->> k.commitment from workflow_events e where e.deal_id = j.deal_id and e.investor_user_id = j.investor_user_id
+           and e.data ? k.commitment order by e.seq desc limit 1) as commitment,
+        (select e.data ->> k.currency from workflow_events e where k.currency is not null and e.deal_id = j.deal_id
+           and e.investor_user_id = j.investor_user_id and e.data ? k.currency order by e.seq desc limit 1) as commitment_currency
+      from unnest(${col((j) => j.dealId)}::text[], ${col((j) => j.investorUserId)}::text[], ${col((j) => j.fields.commitment)}::text[],
+        ${col((j) => j.fields.currency)}::text[]) as k(deal_id, investor_user_id, commitment, currency)
+      join journeys j on j.deal_id = k.deal_id and j.investor_user_id = k.investor_user_id and j.event_count > 0
+      order by j.deal_id, j.investor_user_id
+      for update of j
+    ), l as (
+      select ${LINE_COLUMNS}, seq from payment_lines
+      where id = any(${journeys.flatMap((j) => j.lineIds)}::uuid[]) and status = 'pending' and (select count(*) from j) >= 0
+      order by seq for update
+    )
+    select l.*, l.id is not null as has_line, j.deal_id as journey_deal_id, j.investor_user_id as journey_investor_user_id, j.current_step_id,
+      j.received, j.commitment, j.commitment_currency, ${options.genericPlans ? sql`set_config('plan_cache_mode', 'force_generic_plan', true)` : sql`null`} as plans
+    from j full join l on l.deal_id = j.deal_id and l.investor_user_id = j.investor_user_id
+    order by l.seq`.execute(db);
+  for (const row of rows) {
+    if (row.journey_deal_id !== null) {
+      const facts = { currentStepId: row.current_step_id, received: row.received!, commitment: row.commitment, commitmentCurrency: row.commitment_currency };
+      result.get(journeyKey({ dealId: row.journey_deal_id, investorUserId: row.journey_investor_user_id! }))!.facts = facts;
+    }
+    if (row.has_line) result.get(journeyKey({ dealId: row.deal_id!, investorUserId: row.investor_user_id! }))!.lines.push(toLine(row));
+  }
+  return result;
+}
+
+export const journeyKey = (j: { dealId: string; investorUserId: string }) => JSON.stringify([j.dealId, j.investorUserId]);
+
 export interface NewAllocation {
   id: string;
   dealId: string;
@@ -233,59 +298,86 @@ export interface NewAllocation {
   valueDate: string | null;
 }
 
+/** A decision about a line: the line's new state, the money it allocates, and the webhook entry about it. */
+export interface DecisionInput {
+  id: string;
+  lineId: string;
+  action: PaymentDecisionAction;
+  outcome: PaymentOutcome | null;
+  status: PaymentLineStatus;
+  dealId?: string | null;
+  investorUserId?: string | null;
+  detail?: string | null;
+  refusal?: unknown;
+  eventId?: string | null;
+  reason?: string | null;
+  allocations?: NewAllocation[];
+  reversedByLineId?: string | null;
+  by: string;
+  at: Date;
+  /**
+   * An outbox entry about the decision (payment.matched, payment.queued), written by the same
+   * statement, as appendOutbox would write it for an entry about no journey.
+   */
+  outbox?: OutboxEntryInput;
+}
+
 /** The line's new state, and its decision (append-only), in one statement. */
-export async function recordDecision(
-  db: Kysely<DB>,
-  d: {
-    id: string;
-    lineId: string;
-    action: PaymentDecisionAction;
-    outcome: PaymentOutcome | null;
-    status: PaymentLineStatus;
-    dealId?: string | null;
-    investorUserId?: string | null;
-    detail?: string | null;
-    refusal?: unknown;
-    eventId?: string | null;
-    reason?: string | null;
-    allocations?: NewAllocation[];
-    reversedByLineId?: string | null;
-    by: string;
-    at: Date;
-    /**
-     * An outbox entry about the decision (payment.matched, payment.queued), written by the same
-     * statement, as appendOutbox would write it for an entry about no journey.
-     */
-    outbox?: OutboxEntryInput;
-  },
-): Promise<void> {
-  if (d.outbox && !db.isTransaction) throw new Error("a decision's outbox entry must be written inside the caller's transaction");
-  const allocations = d.allocations ?? [];
-  const refusal = d.refusal === undefined || d.refusal === null ? null : JSON.stringify(d.refusal);
-  // The decision's audit entry, in the same statement (a chain of its own: no head, no lock).
-  const audit = paymentDecisionAuditEntry(d, allocations);
-  await sql`
-    with ${auditInsertCte(audit, d.dealId ?? null, sql`pg_current_xact_id()`)}, line as (
-      update payment_lines set outcome = coalesce(${d.outcome}, outcome), status = ${d.status},
-        deal_id = case when ${d.dealId !== undefined} then ${d.dealId ?? null} else deal_id end,
-        investor_user_id = case when ${d.investorUserId !== undefined} then ${d.investorUserId ?? null} else investor_user_id end,
-        detail = case when ${d.detail !== undefined} then ${d.detail ?? null} else detail end,
-        refusal = ${refusal}::jsonb, event_id = coalesce(${d.eventId ?? null}::uuid, event_id),
-        reversed_by_line_id = coalesce(${d.reversedByLineId ?? null}::uuid, reversed_by_line_id), updated_at = ${d.at}
-      where id = ${d.lineId} returning id
+export async function recordDecision(db: Kysely<DB>, d: DecisionInput): Promise<void> {
+  await recordDecisions(db, [d]);
+}
+
+/**
+ * Decisions about distinct lines, with their allocations, audit entries and outbox entries, in one
+ * statement whose text does not depend on their number (so PostgreSQL parses and plans it once per
+ * connection): one round trip for a decision under a journey lock, and one for a batch of queued
+ * lines. Decisions, audit entries and outbox entries are numbered in the given order.
+ */
+export async function recordDecisions(db: Kysely<DB>, decisions: readonly DecisionInput[]): Promise<void> {
+  if (decisions.length === 0) return;
+  const outbox = decisions.flatMap((d) => (d.outbox ? [d.outbox] : []));
+  if (outbox.length > 0 && !db.isTransaction) throw new Error("a decision's outbox entry must be written inside the caller's transaction");
+  // One update per line: a line decided twice in one statement would see only one of the updates.
+  if (new Set(decisions.map((d) => d.lineId)).size !== decisions.length) throw new Error('recordDecisions takes at most one decision per line');
+  const col = <T>(f: (d: DecisionInput) => T) => decisions.map(f);
+  const refusal = (d: DecisionInput) => (d.refusal === undefined || d.refusal === null ? null : JSON.stringify(d.refusal));
+  const allocations = decisions.flatMap((d) => (d.allocations ?? []).map((a) => ({ ...a, lineId: d.lineId, by: d.by, at: d.at })));
+  const allocationsJson = (d: DecisionInput) =>
+    d.allocations?.length ? JSON.stringify(d.allocations.map(({ dealId, investorUserId, amount, currency }) => ({ dealId, investorUserId, amount, currency }))) : null;
+  // Each decision's audit entry is a chain of its own: no head, no lock.
+  const audit = decisions.map((d) => ({ entry: paymentDecisionAuditEntry(d, d.allocations ?? []), dealId: d.dealId ?? null }));
+  await sql`${prepared('payment-decisions')}
+    with d as (
+      select * from unnest(${col((d) => d.id)}::uuid[], ${col((d) => d.lineId)}::uuid[], ${col((d) => d.action)}::text[],
+        ${col((d) => d.outcome)}::text[], ${col((d) => d.status)}::text[], ${col((d) => d.dealId !== undefined)}::boolean[],
+        ${col((d) => d.dealId ?? null)}::text[], ${col((d) => d.investorUserId !== undefined)}::boolean[], ${col((d) => d.investorUserId ?? null)}::text[],
+        ${col((d) => d.detail !== undefined)}::boolean[], ${col((d) => d.detail ?? null)}::text[], ${col(refusal)}::text[],
+        ${col((d) => d.eventId ?? null)}::uuid[], ${col((d) => d.reversedByLineId ?? null)}::uuid[], ${col((d) => d.reason ?? null)}::text[],
+        ${col(allocationsJson)}::text[], ${col((d) => d.by)}::text[], ${col((d) => d.at)}::timestamptz[])
+        with ordinality as d(id, line_id, action, outcome, status, set_deal, deal_id, set_investor, investor_user_id, set_detail, detail,
+          refusal, event_id, reversed_by_line_id, reason, allocations, decided_by, decided_at, n)
+    ), ${auditInsertManyCte(audit, sql`pg_current_xact_id()`)}, line as (
+      update payment_lines l set outcome = coalesce(d.outcome, l.outcome), status = d.status,
+        deal_id = case when d.set_deal then d.deal_id else l.deal_id end,
+        investor_user_id = case when d.set_investor then d.investor_user_id else l.investor_user_id end,
+        detail = case when d.set_detail then d.detail else l.detail end,
+        refusal = d.refusal::jsonb, event_id = coalesce(d.event_id, l.event_id),
+        reversed_by_line_id = coalesce(d.reversed_by_line_id, l.reversed_by_line_id), updated_at = d.decided_at
+      from d where l.id = d.line_id returning l.id
     ), allocation as (
       insert into payment_allocations (id, line_id, deal_id, investor_user_id, amount, currency, value_date, created_by, created_at)
-      select a.id, ${d.lineId}::uuid, a.deal_id, a.investor_user_id, a.amount, a.currency, a.value_date, ${d.by}, ${d.at}::timestamptz
-      from unnest(${allocations.map((a) => a.id)}::uuid[], ${allocations.map((a) => a.dealId)}::text[], ${allocations.map((a) => a.investorUserId)}::text[],
-        ${allocations.map((a) => a.amount)}::numeric[], ${allocations.map((a) => a.currency)}::text[], ${allocations.map((a) => a.valueDate)}::date[])
-        as a(id, deal_id, investor_user_id, amount, currency, value_date)
+      select a.id, a.line_id, a.deal_id, a.investor_user_id, a.amount, a.currency, a.value_date, a.created_by, a.created_at
+      from unnest(${allocations.map((a) => a.id)}::uuid[], ${allocations.map((a) => a.lineId)}::uuid[], ${allocations.map((a) => a.dealId)}::text[],
+        ${allocations.map((a) => a.investorUserId)}::text[], ${allocations.map((a) => a.amount)}::numeric[], ${allocations.map((a) => a.currency)}::text[],
+        ${allocations.map((a) => a.valueDate)}::date[], ${allocations.map((a) => a.by)}::text[], ${allocations.map((a) => a.at)}::timestamptz[])
+        with ordinality as a(id, line_id, deal_id, investor_user_id, amount, currency, value_date, created_by, created_at, n)
+      order by a.n
     ), decision as (
       insert into payment_line_decisions (id, line_id, action, outcome, status, allocations, reason, refusal, event_id, decided_by, decided_at)
-      values (${d.id}, ${d.lineId}, ${d.action}, ${d.outcome}, ${d.status},
-        ${allocations.length ? JSON.stringify(allocations.map(({ dealId, investorUserId, amount, currency }) => ({ dealId, investorUserId, amount, currency }))) : null}::jsonb,
-        ${d.reason ?? null}, ${refusal}::jsonb, ${d.eventId ?? null}::uuid, ${d.by}, ${d.at})
+      select d.id, d.line_id, d.action, d.outcome, d.status, d.allocations::jsonb, d.reason, d.refusal::jsonb, d.event_id, d.decided_by, d.decided_at
+      from d order by d.n
       returning 1
-    )${d.outbox ? sql`, ${outboxCtes(d.outbox, sql`pg_current_xact_id()`)}` : sql``}
+    ), ${outboxManyCtes(outbox, sql`pg_current_xact_id()`)}
     select 1`.execute(db);
 }
 
