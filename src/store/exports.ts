@@ -15,8 +15,10 @@ export const EXPORT_PAGE = 1000;
  * Pages through `fetch` until a short page; `after` is the last row of the previous page. The next
  * page is asked for as soon as a page arrives, so the database reads it while this one is written
  * out: two pages in memory at most, and the export takes the longer of the two, not their sum.
+ * Yields whole pages (never an empty one): the CSV is written a page at a time, one string and one
+ * socket write per page, where a row at a time cost a write and a stream step per row.
  */
-async function* keyset<R>(fetch: (after: R | undefined) => Promise<R[]>, pageSize = EXPORT_PAGE): AsyncGenerator<R> {
+async function* keyset<R>(fetch: (after: R | undefined) => Promise<R[]>, pageSize = EXPORT_PAGE): AsyncGenerator<R[]> {
   let next: Promise<R[]> | undefined = fetch(undefined);
   try {
     while (next) {
@@ -24,11 +26,54 @@ async function* keyset<R>(fetch: (after: R | undefined) => Promise<R[]>, pageSiz
       next = page.length < pageSize ? undefined : fetch(page.at(-1));
       // A failed prefetch is thrown when awaited; until then it must not count as unhandled.
       next?.catch(() => {});
-      yield* page;
+      if (page.length > 0) yield page;
     }
   } finally {
     // The client went away: let an outstanding read finish quietly.
     next?.catch(() => {});
+  }
+}
+
+/**
+ * Reads the pages of a sort order several at once: `bound(after)` finds where the page after `after`
+ * ends (the key of its EXPORT_PAGE-th row, a short walk of the sort's index; undefined when fewer rows
+ * remain), and `range(after, upTo)` reads the rows after `after` up to and including `upTo` (all the
+ * rest when undefined). The ranges cover the order without gaps or overlaps, so every row is read
+ * once, in order. A page's rows are the costly read; its bound is cheap, so the bounds are found one
+ * after another and up to `inFlight` ranges are read side by side, on as many connections (PGlite
+ * runs them one at a time), while the page before them is written out.
+ */
+async function* ranges<K, R>(
+  bound: (after: K | undefined) => Promise<K | undefined>,
+  range: (after: K | undefined, upTo: K | undefined) => Promise<R[]>,
+  inFlight = 2,
+): AsyncGenerator<R[]> {
+  const reads: Promise<R[]>[] = [];
+  let after: K | undefined;
+  let last = false;
+  const refill = async () => {
+    while (!last && reads.length < inFlight) {
+      const upTo = await bound(after);
+      const read = range(after, upTo);
+      // A failed read is thrown when awaited in turn; until then it must not count as unhandled.
+      read.catch(() => {});
+      reads.push(read);
+      if (upTo === undefined) last = true;
+      else after = upTo;
+    }
+  };
+  try {
+    await refill();
+    while (reads.length > 0) {
+      const page = await reads.shift()!;
+      const refilled = refill();
+      refilled.catch(() => {});
+      if (page.length > 0) yield page;
+      await refilled;
+    }
+  } finally {
+    // The client went away: let outstanding reads finish quietly.
+    for (const read of reads) read.catch(() => {});
   }
 }
 
@@ -57,22 +102,25 @@ export interface JourneyExportRow {
  * filtered as the JSON list: `query`, a case-insensitive part of the full name or e-mail, is looked
  * up in deal_investor_search (its trigram index holds the deal) once per page.
  */
-export function exportJourneys(db: Kysely<DB>, dealId: string, query?: string): AsyncGenerator<JourneyExportRow> {
+export function exportJourneys(db: Kysely<DB>, dealId: string, query?: string): AsyncGenerator<JourneyExportRow[]> {
   type Row = { investor_user_id: string; full_name: string; email: string | null; current_step_id: string; moved_at: Date; payment_reference: string; captured: Record<string, unknown> | null };
   const search = query
     ? sql`and j.investor_user_id in (select s.investor_user_id from deal_investor_search s
           where s.deal_id = ${dealId} and s.search ilike ${likeContaining(query)}
             and (s.full_name ilike ${likeContaining(query)} or s.email ilike ${likeContaining(query)}))`
     : sql``;
-  return keyset(async (after: JourneyExportRow | undefined) => {
+  type Key = { fullName: string; investorUserId: string };
+  const journeys = (after: Key | undefined, upTo: Key | undefined) => sql`
+      where j.deal_id = ${dealId} and j.event_count > 0 ${search}
+        ${after ? sql`and (j.investor_full_name, j.investor_user_id) > (${after.fullName}, ${after.investorUserId})` : sql``}
+        ${upTo ? sql`and (j.investor_full_name, j.investor_user_id) <= (${upTo.fullName}, ${upTo.investorUserId})` : sql``}
+      order by j.investor_full_name, j.investor_user_id`;
+  const readJourneys = async (after: Key | undefined, upTo: Key | undefined): Promise<JourneyExportRow[]> => {
     const { rows } = await sql<Row>`
       select j.investor_user_id, j.investor_full_name as full_name, i.email, j.current_step_id, j.moved_at, j.payment_reference,
         (select jsonb_merge_agg(e.data order by e.seq) from workflow_events e
          where e.deal_id = j.deal_id and e.investor_user_id = j.investor_user_id) as captured
-      from journeys j join investors i on i.id = j.investor_user_id
-      where j.deal_id = ${dealId} and j.event_count > 0 ${search}
-        ${after ? sql`and (j.investor_full_name, j.investor_user_id) > (${after.fullName}, ${after.investorUserId})` : sql``}
-      order by j.investor_full_name, j.investor_user_id
+      from journeys j join investors i on i.id = j.investor_user_id ${journeys(after, upTo)}
       limit ${EXPORT_PAGE}`.execute(db);
     return rows.map((r) => ({
       investorUserId: r.investor_user_id,
@@ -83,7 +131,29 @@ export function exportJourneys(db: Kysely<DB>, dealId: string, query?: string): 
       paymentReference: r.payment_reference,
       captured: capturedText(r.captured),
     }));
-  });
+  };
+  return ranges(
+    async (after: Key | undefined) => {
+      const { rows } = await sql<{ full_name: string; investor_user_id: string }>`
+        select j.investor_full_name as full_name, j.investor_user_id from journeys j ${journeys(after, undefined)}
+        offset ${EXPORT_PAGE - 1} limit 1`.execute(db);
+      return rows[0] && { fullName: rows[0].full_name, investorUserId: rows[0].investor_user_id };
+    },
+    async (after: Key | undefined, upTo: Key | undefined) => {
+      // A range normally holds one page, but rows may have been added to it since its bound was
+      // found: it is read in pages of EXPORT_PAGE until its bound. The limit is also what keeps the
+      // plan a walk of the index (the planner cannot estimate a range of row values, and without a
+      // limit it hashed the whole directory for 1,000 rows).
+      const rows: JourneyExportRow[] = [];
+      for (let from = after; ;) {
+        const page = await readJourneys(from, upTo);
+        rows.push(...page);
+        const last = page.at(-1);
+        if (page.length < EXPORT_PAGE || (last!.fullName === upTo?.fullName && last!.investorUserId === upTo.investorUserId)) return rows;
+        from = last;
+      }
+    },
+  );
 }
 
 /**
@@ -124,7 +194,7 @@ export interface ActiveInvestorExportRow {
  * active, and the page's directory rows are read by primary key; counting every investor's
  * journeys again for each page made a 100,000-row export take nearly a minute.
  */
-export function exportActiveInvestors(db: Kysely<DB>, nameOrEmail?: string): AsyncGenerator<ActiveInvestorExportRow> {
+export function exportActiveInvestors(db: Kysely<DB>, nameOrEmail?: string): AsyncGenerator<ActiveInvestorExportRow[]> {
   type Row = { id: string; remote_id: string; data_source: string; team_user_id: string | null; kyc_check_level: number | null; contact: unknown; full_name: string; completed: number; in_progress: number; deals_total: number };
   const search = nameOrEmail
     ? sql`and c.search ilike ${likeContaining(nameOrEmail)} and (c.full_name ilike ${likeContaining(nameOrEmail)} or c.email ilike ${likeContaining(nameOrEmail)})`
@@ -170,7 +240,7 @@ export interface SubscriptionExportRow {
 }
 
 /** Subscriptions oldest first, filtered as the JSON list; amounts exactly as stored (decimal text). */
-export function exportSubscriptions(db: Kysely<DB>, filter: SubscriptionFilter): AsyncGenerator<SubscriptionExportRow> {
+export function exportSubscriptions(db: Kysely<DB>, filter: SubscriptionFilter): AsyncGenerator<SubscriptionExportRow[]> {
   return keyset(async (after: SubscriptionExportRow | undefined) => {
     const { rows } = await sql<SubscriptionExportRow>`
       select s.id, s.asset_id::text as asset_id, s.investor_id, s.units::text as units, s.price_per_unit::text as price_per_unit,
@@ -190,17 +260,17 @@ export function exportSubscriptions(db: Kysely<DB>, filter: SubscriptionFilter):
 }
 
 /**
- * A deal's feed after the entry numbered `after`, in feed order, read a page at a time through the
+ * A deal's feed after the entry numbered `after`, in feed order, in pages read through the
  * feed's own query (store/outbox.ts), so the export keeps the feed's promises. Undefined when
  * `after` names no entry of this feed (checked before the first row is sent).
  */
-export async function exportDealFeed(db: Kysely<DB>, dealId: string, after: number): Promise<AsyncGenerator<OutboxEntry> | undefined> {
+export async function exportDealFeed(db: Kysely<DB>, dealId: string, after: number): Promise<AsyncGenerator<OutboxEntry[]> | undefined> {
   const first = await listDealFeed(db, dealId, after, EXPORT_PAGE);
   if (!first.found) return undefined;
   return (async function* () {
     let page: FeedPage = first;
     while (page.found) {
-      yield* page.entries;
+      if (page.entries.length > 0) yield page.entries;
       if (!page.hasMore) return;
       page = await listDealFeed(db, dealId, page.entries.at(-1)!.sequence, EXPORT_PAGE);
     }
