@@ -36,8 +36,8 @@ async function* keyset<R>(fetch: (after: R | undefined) => Promise<R[]>, pageSiz
 
 /** How `ranges` reads one sort order: K is a row's position in it. */
 export interface RangeReader<K, R> {
-  /** Where the page after `after` ends: the key of its `pageSize`-th row; undefined when fewer rows remain. */
-  bound(after: K | undefined): Promise<K | undefined>;
+  /** The key of every `pageSize`-th row, in order: where each full page ends. */
+  bounds(): Promise<K[]>;
   /** At most `pageSize` rows after `after`, up to and including `upTo` (to the end when undefined), in order. */
   read(after: K | undefined, upTo: K | undefined): Promise<R[]>;
   key(row: R): K;
@@ -45,12 +45,12 @@ export interface RangeReader<K, R> {
 }
 
 /**
- * Reads the pages of a sort order several at once. The pages are ranges of the order, each ending at
- * a bound found by a short walk of the order's index, so they cover it without gaps or overlaps and
- * every row is read once, in order. A bound is cheap and a page's rows are the costly read: the
- * bounds are found one after another, and up to `inFlight` pages are read side by side, on as many
- * connections (PGlite runs them one at a time), while the page before them is written out. A range
- * that gained rows after its bound was found is read on, a page at a time, up to its bound.
+ * Reads the pages of a sort order several at once. The pages are ranges of the order between
+ * bounds found first, in one pass over the order's index (a key per `pageSize` rows), so they
+ * cover the order without gaps or overlaps and every row is read once, in order; up to `inFlight`
+ * pages are read side by side, on as many connections (PGlite runs them one at a time), while the
+ * page before them is written out. A range that gained rows since the bounds were found is read on,
+ * a page at a time, up to its bound.
  */
 export async function* ranges<K, R>(reader: RangeReader<K, R>, pageSize = EXPORT_PAGE, inFlight = 2): AsyncGenerator<R[]> {
   const readRange = async (after: K | undefined, upTo: K | undefined) => {
@@ -63,28 +63,24 @@ export async function* ranges<K, R>(reader: RangeReader<K, R>, pageSize = EXPORT
       if (upTo !== undefined && reader.same(from, upTo)) return rows;
     }
   };
+  const bounds = await reader.bounds();
+  // Range i runs from bound i − 1 (the start when i = 0) to bound i (the end after the last bound).
   const reads: Promise<R[]>[] = [];
-  let after: K | undefined;
-  let last = false;
-  const refill = async () => {
-    while (!last && reads.length < inFlight) {
-      const upTo = await reader.bound(after);
-      const read = readRange(after, upTo);
+  let next = 0;
+  const refill = () => {
+    for (; next <= bounds.length && reads.length < inFlight; next++) {
+      const read = readRange(bounds[next - 1], bounds[next]);
       // A failed read is thrown when awaited in turn; until then it must not count as unhandled.
       read.catch(() => {});
       reads.push(read);
-      if (upTo === undefined) last = true;
-      else after = upTo;
     }
   };
   try {
-    await refill();
+    refill();
     while (reads.length > 0) {
       const page = await reads.shift()!;
-      const refilled = refill();
-      refilled.catch(() => {});
+      refill();
       if (page.length > 0) yield page;
-      await refilled;
     }
   } finally {
     // The client went away: let outstanding reads finish quietly.
@@ -160,11 +156,18 @@ export function exportJourneys(db: Kysely<DB>, dealId: string, query?: string): 
     }));
   };
   return ranges<Key, JourneyExportRow>({
-    async bound(after) {
+    // One pass over the deal's (full name, id) index, whatever plan the statistics of a table that
+    // has just grown lead to; a bound found per page from the page before did as many passes as
+    // pages when the planner, misled, sorted the rest of the deal for each.
+    async bounds() {
       const { rows } = await sql<{ full_name: string; investor_user_id: string }>`
-        select j.investor_full_name as full_name, j.investor_user_id from journeys j ${journeys(after, undefined)}
-        offset ${EXPORT_PAGE - 1} limit 1`.execute(db);
-      return rows[0] && { fullName: rows[0].full_name, investorUserId: rows[0].investor_user_id };
+        select full_name, investor_user_id from (
+          select j.investor_full_name as full_name, j.investor_user_id,
+            row_number() over (order by j.investor_full_name, j.investor_user_id) as n
+          from journeys j where j.deal_id = ${dealId} and j.event_count > 0 ${search}) k
+        where n % ${EXPORT_PAGE} = 0
+        order by n`.execute(db);
+      return rows.map((r) => ({ fullName: r.full_name, investorUserId: r.investor_user_id }));
     },
     read: readJourneys,
     key: (row) => row,

@@ -1,5 +1,5 @@
 // The all-investor-workflows CSV byte for byte, an export of several pages against the JSON list
-// it mirrors, and the reading of a sort order in ranges (store/exports.ts) when rows arrive meanwhile.
+// it mirrors, and the reading of a sort order in ranges (store/exports.ts), also when rows arrive meanwhile.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
@@ -77,14 +77,14 @@ describe('all-investor-workflows export', () => {
 });
 
 describe('reading a sort order in ranges', () => {
-  // A sorted "table" of numbers read three at a time; `arrive` adds rows at a chosen moment.
-  function table(initial: number[], arrive: (after: number | undefined) => number[] = () => []) {
+  // A sorted "table" of numbers read three at a time; `arriving` rows are added once the bounds are found.
+  function table(initial: number[], arriving: number[] = []) {
     const rows = [...initial].sort((a, b) => a - b);
     const reads: [number | undefined, number | undefined][] = [];
     const reader: RangeReader<number, number> = {
-      async bound(after) {
-        const found = rows.filter((r) => after === undefined || r > after)[2];
-        for (const row of arrive(after)) rows.push(row);
+      async bounds() {
+        const found = rows.filter((_, i) => i % 3 === 2);
+        rows.push(...arriving);
         rows.sort((a, b) => a - b);
         return found;
       },
@@ -111,11 +111,11 @@ describe('reading a sort order in ranges', () => {
     assert.deepEqual(await all(ranges(table([]).reader, 3)), []);
   });
 
-  test('rows that arrive in a range after its bound was found are read with it, up to the bound', async () => {
-    // The second bound (after 3) is 13; then 6, 7 and 9 arrive inside that range.
-    const { reader, reads } = table([1, 2, 3, 5, 8, 13, 21], (after) => (after === 3 ? [6, 7, 9] : []));
+  test('rows that arrive in a range after the bounds were found are read with it, up to its bound', async () => {
+    // The bounds are 3 and 13; then 6, 7 and 9 arrive inside the second range.
+    const { reader, reads } = table([1, 2, 3, 5, 8, 13, 21], [6, 7, 9]);
     assert.deepEqual(await all(ranges(reader, 3)), [[1, 2, 3], [5, 6, 7, 8, 9, 13], [21]]);
-    assert.deepEqual(reads.slice(1, 3), [[3, 13], [7, 13]], 'the range is read on from its last row');
+    assert.ok(reads.some(([after, upTo]) => after === 7 && upTo === 13), 'the range is read on from its last row');
   });
 
   test('a failed read fails the export when its turn comes', async () => {
