@@ -5,7 +5,7 @@
 // evaluates nothing, and an apostrophe would turn an amount column into text. Imports undo the
 // apostrophe (unneutralise), so an export read back gives the values that were exported.
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import { stringify, type Options } from 'csv-stringify/sync';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 
@@ -27,23 +27,48 @@ const text = (value: Cell) => (value === null || value === undefined ? '' : neut
 /** Whether the client asked for CSV (`Accept: text/csv`) rather than the JSON the route serves. */
 export const wantsCsv = (request: FastifyRequest) => /(^|,)\s*text\/csv\s*(;|,|$)/i.test(request.headers.accept ?? '');
 
+const CSV_OPTIONS: Options = { record_delimiter: 'windows', quoted_match: /^\s|\s$/ };
+
 /**
- * Streams rows as an RFC 4180 CSV attachment: a header line, then one line per row, CRLF line ends.
- * Rows are pulled as the client reads, so memory stays flat whatever the number of rows.
+ * Streams pages of rows as an RFC 4180 CSV attachment: a header line, then one line per row, CRLF
+ * line ends. Each page is written as one string (csv-stringify's sync API, the same stringifier as
+ * its stream, so the bytes are the stream's: every line ends in CRLF, the header is written once),
+ * and pages are pulled as the client reads, so memory stays flat whatever the number of rows.
  */
-export function sendCsv(reply: FastifyReply, filename: string, header: readonly string[], rows: AsyncIterable<readonly Cell[]>) {
-  const cells = Readable.from(
+export function sendCsvPages(reply: FastifyReply, filename: string, header: readonly string[], pages: AsyncIterable<readonly (readonly Cell[])[]>) {
+  const columns = [...header];
+  const body = Readable.from(
     (async function* () {
-      for await (const row of rows) yield row.map(text);
+      let first = true;
+      for await (const page of pages) {
+        yield stringify(page.map((row) => row.map(text)), { ...CSV_OPTIONS, columns, header: first });
+        first = false;
+      }
+      if (first) yield stringify([], { ...CSV_OPTIONS, columns, header: true });
     })(),
   );
-  const csv = stringify({ header: true, columns: [...header], record_delimiter: 'windows', quoted_match: /^\s|\s$/ });
-  cells.on('error', (err) => csv.destroy(err));
   return reply
     .code(200)
     .type('text/csv; charset=utf-8')
     .header('Content-Disposition', `attachment; filename="${filename}"`)
-    .send(cells.pipe(csv));
+    .send(body);
+}
+
+/** As sendCsvPages, for rows that come one at a time (short lists: they are sent in pages of 1,000). */
+export function sendCsv(reply: FastifyReply, filename: string, header: readonly string[], rows: AsyncIterable<readonly Cell[]>) {
+  return sendCsvPages(reply, filename, header, pagesOf(rows, 1000));
+}
+
+async function* pagesOf<T>(items: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
+  let page: T[] = [];
+  for await (const item of items) {
+    page.push(item);
+    if (page.length === size) {
+      yield page;
+      page = [];
+    }
+  }
+  if (page.length > 0) yield page;
 }
 
 /** A 200 response that is JSON (`schema`) or, with `Accept: text/csv`, the CSV export of the same list. */
