@@ -27,7 +27,10 @@ const text = (value: Cell) => (value === null || value === undefined ? '' : neut
 /** Whether the client asked for CSV (`Accept: text/csv`) rather than the JSON the route serves. */
 export const wantsCsv = (request: FastifyRequest) => /(^|,)\s*text\/csv\s*(;|,|$)/i.test(request.headers.accept ?? '');
 
-const CSV_OPTIONS: Options = { record_delimiter: 'windows', quoted_match: /^\s|\s$/ };
+// Records end in CRLF (RFC 4180); a cell holding a line break of its own (CR or LF alone, which
+// csv-stringify only quotes when it is the record delimiter) is quoted too, so that spreadsheets
+// keep it in its cell; so is a cell with space at either end, which some readers trim.
+const CSV_OPTIONS: Options = { record_delimiter: 'windows', quoted_match: /^\s|\s$|[\r\n]/ };
 
 /**
  * Streams pages of rows as an RFC 4180 CSV attachment: a header line, then one line per row, CRLF

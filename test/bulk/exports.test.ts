@@ -27,7 +27,7 @@ describe('all-investor-workflows export', () => {
     await deal.move(zoe, 'interest', { note: 'first' });
     await deal.move(zoe, 'commitment', { committed_amount: '100.00', currency: 'EUR' });
     await deal.move(zoe, 'interest', { note: '=1+1' });
-    await deal.move(ada, 'interest', { note: 'said "yes", twice' });
+    await deal.move(ada, 'interest', { note: 'said yes\ntwice' });
     await deal.move(cleo, 'interest', { note: ' padded ' });
     await deal.move(cleo, 'commitment', { committed_amount: '250.50', currency: 'EUR' });
     await deal.move(cleo, 'withdrawn', { reason: '-5' });
@@ -39,7 +39,7 @@ describe('all-investor-workflows export', () => {
     };
     const expected =
       'investorUserId,fullName,email,currentStepId,movedAt,paymentReference,note,committed_amount,currency,kyc_ref,signed,paid_on,reason\r\n' +
-      `${ada},Ada Byron,,${deal.step('interest')},${of(ada)},"said ""yes"", twice",,,,,,\r\n` +
+      `${ada},Ada Byron,,${deal.step('interest')},${of(ada)},"said yes\ntwice",,,,,,\r\n` +
       `${cleo},Cleo Space,cleo@example.com,${deal.step('withdrawn')},${of(cleo)}," padded ",250.50,EUR,,,,-5\r\n` +
       `${zoe},"Zoë Quote ""Q"", Comma",zoe@example.com,${deal.step('interest')},${of(zoe)},'=1+1,100.00,EUR,,,,\r\n`;
     const response = await getCsv(`/deals/deal/${deal.dealId}/all-investor-workflows`);
