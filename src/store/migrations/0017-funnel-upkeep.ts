@@ -120,18 +120,27 @@ export async function up(db: Kysely<any>): Promise<void> {
     end $$`.execute(db);
 
   // ---- stays → counts, transitions, daily, durations: once for '' and once per class ----
-  // `rows` is a transition table of stays; `sign` 1 to add them, -1 to take them away. An investor
-  // counts once per step entered and once per transition taken (the first time): `firstIn` names
-  // where their earlier stays are (the table for new stays; the deleted rows themselves, since a
-  // journey's stays are only ever deleted all together).
+  // `rows` is a set of stays named n, with two flags: whether the stay is the investor's first at
+  // its step (`first_entry`) and the first of their transitions from its step to its next one
+  // (`first_transition`): an investor counts once per step entered and once per transition taken.
+  // `sign` is 1 to add the stays, -1 to take them away.
   const classed = (rows: string) => `${rows} cross join lateral unnest(array[''] || n.classes) as k(class)`;
-  const first = (firstIn: string, extra: string) =>
-    `not exists (select 1 from ${firstIn} x where x.deal_id = n.deal_id and x.investor_user_id = n.investor_user_id and x.step_id = n.step_id ${extra} and x.seq < n.seq)`;
-  const sums = (rows: string, sign: 1 | -1, firstIn: string) => `
+  // New stays: their earlier stays are in the table (an index range of the journey).
+  const earlier = (extra: string) =>
+    `exists (select 1 from funnel_stays x where x.deal_id = r.deal_id and x.investor_user_id = r.investor_user_id and x.step_id = r.step_id ${extra} and x.seq < r.seq)`;
+  const flaggedFromTable = (rows: string) => `(select r.*, not ${earlier('')} as first_entry,
+      r.next_step_id is not null and not ${earlier('and x.next_step_id = r.next_step_id')} as first_transition from ${rows} r) n`;
+  // Deleted stays: a journey's stays are only ever deleted all together, so the earlier ones are
+  // among the deleted rows (numbered in one pass: a transition table has no index to look them up).
+  const flaggedAmongThemselves = (rows: string) => `(select r.*,
+      row_number() over (partition by r.deal_id, r.investor_user_id, r.step_id order by r.seq) = 1 as first_entry,
+      r.next_step_id is not null and row_number() over (partition by r.deal_id, r.investor_user_id, r.step_id, r.next_step_id order by r.seq) = 1 as first_transition
+      from ${rows} r) n`;
+  const sums = (rows: string, sign: 1 | -1) => `
       insert into funnel_counts as f (deal_id, class, step_id, slot, standing, entered, left_count)
       select n.deal_id, k.class, n.step_id, funnel_slot(n.investor_user_id),
         ${sign} * count(*) filter (where n.left_at is null),
-        ${sign} * count(*) filter (where ${first(firstIn, '')}),
+        ${sign} * count(*) filter (where n.first_entry),
         ${sign} * count(*) filter (where n.left_at is not null)
       from ${classed(rows)} group by 1, 2, 3, 4
       on conflict (deal_id, class, step_id, slot) do update set standing = f.standing + excluded.standing,
@@ -149,14 +158,14 @@ export async function up(db: Kysely<any>): Promise<void> {
       insert into funnel_transitions as f (deal_id, class, from_step_id, to_step_id, slot, investors)
       select n.deal_id, k.class, n.step_id, n.next_step_id, funnel_slot(n.investor_user_id), ${sign} * count(*)
       from ${classed(rows)}
-      where n.next_step_id is not null and ${first(firstIn, 'and x.next_step_id = n.next_step_id')}
+      where n.first_transition
       group by 1, 2, 3, 4, 5
       on conflict (deal_id, class, from_step_id, to_step_id, slot) do update set investors = f.investors + excluded.investors;`;
   const nestedLoops = 'set enable_hashjoin = off set enable_mergejoin = off set enable_seqscan = off';
   await sql
     .raw(`create or replace function funnel_stays_insert() returns trigger language plpgsql ${nestedLoops} as $$
     begin
-      ${sums('new_rows n', 1, 'funnel_stays')}
+      ${sums(flaggedFromTable('new_rows'), 1)}
       return null;
     end $$`)
     .execute(db);
@@ -166,14 +175,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .raw(`create function funnel_stays_delete() returns trigger language plpgsql ${nestedLoops} as $$
     begin
       if current_setting('dealflow.funnel_rebuilding', true) = 'on' then return null; end if;
-      ${sums('old_rows n', -1, 'old_rows')}
+      ${sums(flaggedAmongThemselves('old_rows'), -1)}
       return null;
     end $$`)
     .execute(db);
   await sql`create trigger funnel_stays_delete after delete on funnel_stays referencing old table as old_rows
     for each statement execute function funnel_stays_delete()`.execute(db);
-  // Only a stay being left is ever updated (left_at and next_step_id set, once).
-  const left = `(select n.* from new_rows n join old_rows o using (deal_id, investor_user_id, seq) where o.left_at is null and n.left_at is not null)`;
+  // Only a stay being left is ever updated (left_at and next_step_id set, once: funnel_apply's
+  // `closed` takes only stays with no left_at), so every updated row is a stay being left. (Joining
+  // new_rows to old_rows to check it would compare every pair: a transition table has no index.)
+  const left = `(select n.* from new_rows n where n.left_at is not null)`;
   await sql
     .raw(`create or replace function funnel_stays_update() returns trigger language plpgsql ${nestedLoops} as $$
     begin
@@ -192,7 +203,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       insert into funnel_transitions as f (deal_id, class, from_step_id, to_step_id, slot, investors)
       select n.deal_id, k.class, n.step_id, n.next_step_id, funnel_slot(n.investor_user_id), count(*)
       from ${classed(`${left} n`)}
-      where ${first('funnel_stays', 'and x.next_step_id = n.next_step_id')}
+      where not exists (select 1 from funnel_stays x where x.deal_id = n.deal_id and x.investor_user_id = n.investor_user_id
+        and x.step_id = n.step_id and x.next_step_id = n.next_step_id and x.seq < n.seq)
       group by 1, 2, 3, 4, 5
       on conflict (deal_id, class, from_step_id, to_step_id, slot) do update set investors = f.investors + excluded.investors;
       return null;
