@@ -109,12 +109,13 @@ DATA_DIR; on its first run it creates an admin token and prints it once.
     },
   },
   worker: {
-    summary: 'deliver webhooks and seal audit checkpoints, without the HTTP API',
+    summary: 'deliver webhooks, seal audit checkpoints and keep the funnel, without the HTTP API',
     help: `dealflow worker
 
-Delivers the webhooks of step triggers from the outbox until stopped (SIGTERM or Ctrl-C). Any
-number of workers and services may run against one PostgreSQL; each delivery attempt is made by
-one of them. \`serve\` runs the same dispatcher unless WEBHOOKS_DISPATCHER=off. On the embedded
+Delivers the webhooks of step triggers from the outbox until stopped (SIGTERM or Ctrl-C), and
+meanwhile seals audit checkpoints (every AUDIT_SEAL_INTERVAL_MS) and applies committed moves to the
+kept funnel (every FUNNEL_UPKEEP_INTERVAL_MS). Any number of workers and services may run against
+one PostgreSQL; each delivery attempt is made by one of them, and their funnel upkeeps take turns. \`serve\` runs the same dispatcher unless WEBHOOKS_DISPATCHER=off. On the embedded
 database (no DATABASE_URL) only one process may open DATA_DIR: there the service already
 delivers, and a worker is for when the service is stopped.`,
     options: {},

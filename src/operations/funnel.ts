@@ -74,8 +74,12 @@ export async function catchUpFunnel(deps: Pick<Deps, 'db'>): Promise<number> {
  * the funnel trails the moves by about one interval and a read has little left to apply. Safe
  * with many instances: their upkeeps take turns on the funnel_upkeep row.
  */
-export function startFunnelUpkeep(deps: Pick<Deps, 'db'>, intervalMs: number, log: { warn(obj: object, msg: string): void }): Periodic {
-  return runEvery(intervalMs, () => catchUpFunnel(deps), (err) => log.warn({ err }, 'keeping the funnel failed'));
+export function startFunnelUpkeep(deps: Pick<Deps, 'db'>, intervalMs: number, log: { debug(obj: object, msg: string): void; warn(obj: object, msg: string): void }): Periodic {
+  const upkeep = async () => {
+    const applied = await catchUpFunnel(deps);
+    if (applied > 0) log.debug({ applied }, 'applied noted moves to the funnel');
+  };
+  return runEvery(intervalMs, upkeep, (err) => log.warn({ err }, 'keeping the funnel failed'));
 }
 
 export async function getFunnel(deps: Deps, dealId: string, filter: FunnelFilter): Promise<Funnel> {

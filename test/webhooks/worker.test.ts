@@ -10,7 +10,9 @@ import { ConfigError, loadConfig } from '../../src/config.ts';
 import { inTransaction, newUuid, systemClock } from '../../src/operations/deps.ts';
 import { recordStepEntered } from '../../src/operations/outbox-events.ts';
 import { checkWorkflowTriggers, saveStepTriggers } from '../../src/operations/step-triggers.ts';
+import { seedScale } from '../../src/operations/seed.ts';
 import { openDatabase } from '../../src/store/database.ts';
+import { hasPendingFunnel } from '../../src/store/funnel.ts';
 import { upsertDeal } from '../../src/store/deals.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 import { onPostgres } from '../support/app.ts';
@@ -82,6 +84,37 @@ describe('dealflow worker', { skip: onPostgres ? 'runs on the embedded database 
       }
     } finally {
       await receiver.close();
+    }
+  });
+
+  test('keeps the funnel: journeys written while it was stopped are applied', async () => {
+    const database = await openDatabase({ ...loadConfig({}), dataDir });
+    try {
+      await migrateToLatest(database.db);
+      await seedScale({ db: database.db, clock: systemClock, newId: newUuid }, { investors: 20, deals: 1 });
+      assert.equal(await hasPendingFunnel(database.db), true, 'the seed notes its journeys');
+    } finally {
+      await database.close();
+    }
+    const worker = spawn(process.execPath, ['src/cli/main.ts', 'worker'], {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', FUNNEL_UPKEEP_INTERVAL_MS: '50', LOG_LEVEL: 'debug' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    worker.stdout.on('data', (chunk) => (output += chunk));
+    worker.stderr.on('data', (chunk) => (output += chunk));
+    try {
+      await eventually(async () => (/applied noted moves to the funnel/.test(output) ? true : undefined), 30_000, `the worker to apply the funnel (output: ${output})`);
+    } finally {
+      worker.kill('SIGTERM');
+      const [code] = await once(worker, 'exit');
+      assert.equal(code, 0, output);
+    }
+    const reopened = await openDatabase({ ...loadConfig({}), dataDir });
+    try {
+      assert.equal(await hasPendingFunnel(reopened.db), false, 'nothing is left pending');
+    } finally {
+      await reopened.close();
     }
   });
 });
