@@ -2,7 +2,7 @@
 // they got there, how long they stay, and the money committed at each step (store/funnel.ts).
 import { invalid, notFound } from '../domain/errors.ts';
 import { findDeal } from '../store/deals.ts';
-import { applyPendingFunnel, type FunnelFilter, findStepsByIds, hasPendingFunnel, isUpkeepConflict, readFunnel, readFunnelDays } from '../store/funnel.ts';
+import { applyPendingFunnel, type FunnelFilter, findStepsByIds, hasPendingFunnel, isUpkeepConflict, lastPendingFunnel, readFunnel, readFunnelDays } from '../store/funnel.ts';
 import type { Deps } from './deps.ts';
 import { type Periodic, runEvery } from './periodic.ts';
 import { forReading } from './reads.ts';
@@ -52,14 +52,15 @@ const checkFilter = (filter: FunnelFilter) => checkDays({ enteredFrom: filter.en
 const rate = (n: number, of: number) => (of === 0 ? null : Math.round((n / of) * 10_000) / 10_000);
 
 /**
- * Applies everything pending to the kept funnel (migration 0017), so that a read after it sees
- * every move committed before it started. When another upkeep (the background one, another
- * instance's) holds the work, waits for it and goes on with what it left.
+ * Applies what is pending to the kept funnel (migration 0017): everything, or with `upTo` what was
+ * noted up to that row (the oldest rows go first, so a read stops once the moves committed before
+ * it began are applied, however many moves keep coming meanwhile). When another upkeep (the
+ * background one, another instance's) holds the work, waits for it and goes on with what it left.
  */
-export async function catchUpFunnel(deps: Pick<Deps, 'db'>): Promise<number> {
+export async function catchUpFunnel(deps: Pick<Deps, 'db'>, upTo?: string): Promise<number> {
   let applied = 0;
   // Nothing pending (an idle instance's tick, most reads): one index probe, no transaction, no write.
-  while (await hasPendingFunnel(deps.db)) {
+  while (await hasPendingFunnel(deps.db, upTo)) {
     try {
       applied += await applyPendingFunnel(deps.db);
     } catch (err) {
@@ -86,7 +87,8 @@ export async function getFunnel(deps: Deps, dealId: string, filter: FunnelFilter
   checkFilter(filter);
   // The kept funnel trails the moves (the upkeep applies them after their commit): bring it up to
   // date on the primary first. A replica shows it as of its replay, as every list it serves.
-  await catchUpFunnel(deps);
+  const upTo = await lastPendingFunnel(deps.db);
+  if (upTo !== undefined) await catchUpFunnel(deps, upTo);
   const { db } = forReading(deps);
   const loaded = await loadWorkflow(deps, dealId);
   if (!loaded) throw (await findDeal(deps.db, dealId)) ? notFound('workflow of deal', dealId) : notFound('deal', dealId);

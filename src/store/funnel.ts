@@ -181,10 +181,16 @@ export async function rebuildFunnel(db: Kysely<DB>, dealId: string | null): Prom
   await underUpkeep(db, (trx) => sql`select funnel_rebuild(${dealId}::text)`.execute(trx));
 }
 
-/** Whether any journey has events the funnel has yet to apply. */
-export async function hasPendingFunnel(db: Kysely<DB>): Promise<boolean> {
-  const { rows } = await sql<{ pending: boolean }>`select exists (select 1 from funnel_pending) as pending`.execute(db);
+/** Whether any journey has events the funnel has yet to apply (noted at or before `upTo`, when given). */
+export async function hasPendingFunnel(db: Kysely<DB>, upTo?: string): Promise<boolean> {
+  const { rows } = await sql<{ pending: boolean }>`select exists (select 1 from funnel_pending ${upTo === undefined ? sql`` : sql`where id <= ${upTo}::bigint`}) as pending`.execute(db);
   return rows[0]!.pending;
+}
+
+/** The newest pending row's number (a bigint as text), or undefined when nothing is pending. */
+export async function lastPendingFunnel(db: Kysely<DB>): Promise<string | undefined> {
+  const { rows } = await sql<{ id: string | null }>`select max(id)::text as id from funnel_pending`.execute(db);
+  return rows[0]!.id ?? undefined;
 }
 
 async function underUpkeep<T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {

@@ -194,26 +194,36 @@ describe('funnel', () => {
       await deal.move(id, 'commitment', { committed_amount: `${i + 1}.00`, currency: 'EUR' });
       if (i % 2) await deal.move(id, 'kyc', { kyc_ref: `K-${i}` });
     }
-    // Half go forward to KYC, half back to the commitment, each twice over, while three upkeeps
-    // (as three instances would) apply whatever has committed. Moves never touch the kept tables,
-    // so none is a deadlock victim or waits for an upkeep: every one is a 201 at the first try.
+    // Half go forward to KYC, half back to the commitment, in three rounds of 40 moves at once,
+    // while three upkeeps (as three instances would) apply whatever has committed. Moves never
+    // touch the kept tables, so none is a deadlock victim or waits for an upkeep: every one is a
+    // 201 at the first try. After the first round the test waits until an upkeep has applied
+    // some of it, so that the later rounds race upkeeps that are at work.
     let moving = true;
     let upkept = 0;
     const upkeeps = [1, 2, 3].map(async () => {
-      while (moving) upkept += await catchUpFunnel(t.database);
+      while (moving) {
+        const applied = await catchUpFunnel(t.database); // (not `upkept += await …`: that reads upkept before the await)
+        upkept += applied;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     });
-    await Promise.all(
-      investors.map(async (id, i) => {
-        for (const back of [i % 2 === 1, i % 2 === 0, i % 2 === 1]) {
+    for (const round of [0, 1, 2]) {
+      await Promise.all(
+        investors.map(async (id, i) => {
+          const back = (i + round) % 2 === 1;
           const body = back ? { investorUserId: id, targetStepId: deal.step('commitment'), data: {} } : { investorUserId: id, targetStepId: deal.step('kyc'), data: { kyc_ref: `K-${i}` } };
           const response = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, body);
           assert.equal(response.status, 201, JSON.stringify(response.body));
-        }
-      }),
-    );
+        }),
+      );
+      for (let waited = 0; round === 0 && upkept === 0; waited += 10) {
+        assert.ok(waited < 30_000, 'an upkeep applies the first round');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
     moving = false;
     await Promise.all(upkeeps);
-    assert.ok(upkept > 0, 'the upkeeps applied moves while they were made');
     const kept = (await admin.get(`/deals/deal/${deal.dealId}/funnel`)).body;
     assert.equal(stepOf(kept, deal.step('kyc')).standing, 20);
     assert.equal(stepOf(kept, deal.step('commitment')).standing, 20);
