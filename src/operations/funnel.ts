@@ -52,20 +52,24 @@ const checkFilter = (filter: FunnelFilter) => checkDays({ enteredFrom: filter.en
 const rate = (n: number, of: number) => (of === 0 ? null : Math.round((n / of) * 10_000) / 10_000);
 
 /**
- * Applies what is pending to the kept funnel (migration 0017): everything, or with `upTo` what was
- * noted up to that row (the oldest rows go first, so a read stops once the moves committed before
- * it began are applied, however many moves keep coming meanwhile). When another upkeep (the
- * background one, another instance's) holds the work, waits for it and goes on with what it left.
+ * Applies what is pending to the kept funnel (migration 0017): everything (`until: 'empty'`, the
+ * background upkeep), or what was noted before the call (`until: 'noted'`, a read: the oldest rows
+ * go first, so it stops once the moves committed before it began are applied, however many moves
+ * keep coming meanwhile). When another upkeep (the background one, another instance's) holds the
+ * work, waits for it and goes on with what it left. Nothing pending (an idle instance's tick, most
+ * reads): one index probe, no transaction, no write.
  */
-export async function catchUpFunnel(deps: Pick<Deps, 'db'>, upTo?: string): Promise<number> {
+export async function catchUpFunnel(deps: Pick<Deps, 'db'>, until: 'empty' | 'noted' = 'empty'): Promise<number> {
+  const upTo = until === 'noted' ? await lastPendingFunnel(deps.db) : undefined;
+  let pending = until === 'noted' ? upTo !== undefined : await hasPendingFunnel(deps.db);
   let applied = 0;
-  // Nothing pending (an idle instance's tick, most reads): one index probe, no transaction, no write.
-  while (await hasPendingFunnel(deps.db, upTo)) {
+  while (pending) {
     try {
       applied += await applyPendingFunnel(deps.db);
     } catch (err) {
       if (!isUpkeepConflict(err)) throw err;
     }
+    pending = await hasPendingFunnel(deps.db, upTo);
   }
   return applied;
 }
@@ -85,13 +89,12 @@ export function startFunnelUpkeep(deps: Pick<Deps, 'db'>, intervalMs: number, lo
 
 export async function getFunnel(deps: Deps, dealId: string, filter: FunnelFilter): Promise<Funnel> {
   checkFilter(filter);
-  // The kept funnel trails the moves (the upkeep applies them after their commit): bring it up to
-  // date on the primary first. A replica shows it as of its replay, as every list it serves.
-  const upTo = await lastPendingFunnel(deps.db);
-  if (upTo !== undefined) await catchUpFunnel(deps, upTo);
-  const { db } = forReading(deps);
   const loaded = await loadWorkflow(deps, dealId);
   if (!loaded) throw (await findDeal(deps.db, dealId)) ? notFound('workflow of deal', dealId) : notFound('deal', dealId);
+  // The kept funnel trails the moves (the upkeep applies them after their commit): bring it up to
+  // date on the primary first. A replica shows it as of its replay, as every list it serves.
+  await catchUpFunnel(deps, 'noted');
+  const { db } = forReading(deps);
   const rows = await readFunnel(db, dealId, filter);
   const byStep = new Map(rows.steps.map((s) => [s.stepId, s]));
   // The current version's steps in endpoint 1's order, then older steps that still have figures.
