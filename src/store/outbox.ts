@@ -154,6 +154,12 @@ export const listDealFeed = (db: Kysely<DB>, dealId: string, after: number, limi
 export const listPlatformFeed = (db: Kysely<DB>, after: number, limit: number) => listStreamFeed(db, PLATFORM_STREAM, after, limit);
 
 /**
+ * The feed's horizon on an entry aliased `o`: written by a transaction older than every one still
+ * running, so every entry that sorts before it has committed (README, "The event feed").
+ */
+const below = sql`o.xid < pg_snapshot_xmin(pg_current_snapshot())`;
+
+/**
  * One page of a stream, in one statement that takes no lock. `after` must be the number of an entry
  * of the stream that the feed has shown (else `found: false`): the page continues after that
  * entry's place in (xid, sequence) order. Reading one more than `limit` tells if more follow.
@@ -161,7 +167,6 @@ export const listPlatformFeed = (db: Kysely<DB>, after: number, limit: number) =
 async function listStreamFeed(db: Kysely<DB>, stream: string, after: number, limit: number): Promise<FeedPage> {
   type Row = { found: boolean } & { [K in keyof FeedRow]: FeedRow[K] | null };
   const columns = sql`e.id, e.type, e.occurred_at, e.deal_id, e.sequence, e.payload`;
-  const below = sql`o.xid < pg_snapshot_xmin(pg_current_snapshot())`;
   const { rows } =
     after === 0
       ? await sql<Row>`${prepared('feed-first')}
@@ -194,7 +199,6 @@ export async function listDealFeedLatest(db: Kysely<DB>, dealId: string, before:
   type Row = { found: boolean } & { [K in keyof FeedRow]: FeedRow[K] | null } & { investor_name: string | null };
   const stream = dealStream(dealId);
   const columns = sql`e.id, e.type, e.occurred_at, e.deal_id, e.sequence, e.payload, e.investor_name`;
-  const below = sql`o.xid < pg_snapshot_xmin(pg_current_snapshot())`;
   const entries = (bound: RawBuilder<unknown>) => sql`left join lateral (
       select o.id, o.type, o.occurred_at, o.deal_id, o.sequence, o.payload, i.full_name as investor_name from outbox o
       left join investors i on i.id = o.payload->>'investorUserId'
