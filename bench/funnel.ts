@@ -27,6 +27,7 @@ import { createToken } from '../src/operations/tokens.ts';
 import { putWorkflow } from '../src/operations/workflows.ts';
 import { catchUpFunnel } from '../src/operations/funnel.ts';
 import { rebuildFunnel } from '../src/store/funnel.ts';
+import { recomputeCaptured } from '../src/store/journeys.ts';
 import { migrateToLatest } from '../src/store/migrate.ts';
 import { createBenchDatabase } from './database.ts';
 
@@ -99,6 +100,8 @@ try {
       )
       insert into event_revisions (event_id, revision, data, set_by_user_id, set_at, reason)
       select id, 1, data, 'bench', created_at, null from inserted`.execute(trx);
+    // What a move's write keeps on the journey row (migration 0021), from the events just written.
+    await recomputeCaptured(trx, dealId);
   });
   log(`journeys and events: ${((performance.now() - started) / 1000).toFixed(1)} s (triggers ${bypass ? 'bypassed' : 'ran per statement'})`);
   if (bypass) {

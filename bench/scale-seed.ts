@@ -20,6 +20,7 @@ import { newUuid, systemClock } from '../src/operations/deps.ts';
 import { demoWorkflow } from '../src/operations/seed.ts';
 import { putWorkflow } from '../src/operations/workflows.ts';
 import { rebuildListCounts } from '../src/store/active-investors.ts';
+import { recomputeCaptured } from '../src/store/journeys.ts';
 import type { DB } from '../src/store/schema.ts';
 
 export interface ScalePlan {
@@ -154,6 +155,8 @@ export async function seedScale(db: Kysely<DB>, plan: ScalePlan, log: (line: str
           returning 1
         )
         select count(*)::text as n from revisions`.execute(trx);
+      // What a move's write keeps on the journey row (migration 0021), from the events just written.
+      await recomputeCaptured(trx, dealId);
       timings.events += Date.now() - mark;
       return Number(rows[0]!.n);
     });

@@ -1,22 +1,24 @@
 // Bulk moves (POST /deals/deal/{dealId}/jump-to-step/bulk) and dry runs of moves. Every move goes
-// through jumpToStep, the one operation that applies the jump rules; this file only decides which
-// transaction each move runs in and collects the outcomes.
+// through applyMoves (operations/journeys.ts), the one code path that applies the jump rules; this
+// file only decides which transaction each move runs in and collects the outcomes.
 //
-// - Not atomic (the default): each move is its own transaction, exactly as a single request, so no
-//   lock is held longer than one move needs and the deal's other moves keep flowing. Investors of a
-//   batch are distinct, so moves run on a few pooled connections side by side.
-// - Atomic: every move in one transaction, in request order; the first refusal rolls back all.
+// - Not atomic (the default): the moves are cut into chunks of CHUNK_SIZE, each chunk one
+//   transaction of two statements whatever its size (load and lock its journeys, write its
+//   moves), and a few chunks run side by side on pooled connections. A refused move writes nothing
+//   and does not stop its chunk, so each investor's move is applied whole or not at all, exactly as
+//   a single request; a lock is held only for its chunk's transaction (milliseconds), never across
+//   the batch, and the deal's other moves keep flowing.
+// - Atomic: every move in one transaction; the first refusal rolls back all.
 // - Dry run: the same, in transactions that are always rolled back (dry-run.ts).
-import { AppError, type ErrorKind, type FieldError, invalid, unprocessable } from '../domain/errors.ts';
+import { AppError, type ErrorKind, type FieldError, forbidden, invalid, unprocessable } from '../domain/errors.ts';
 import type { WorkflowEvent } from '../domain/event.ts';
 import type { Principal } from '../domain/principal.ts';
-import { type BatchRef, deleteBulkMoveResults, insertBulkMoveResult, listBulkMoveResults } from '../store/bulk-move-results.ts';
+import { type BatchRef, deleteBulkMoveResults, insertBulkMoveResults, listBulkMoveResults } from '../store/bulk-move-results.ts';
 import { batchConcurrency, runsConcurrentTransactions } from '../store/database.ts';
 import { SQLSTATE, sqlState } from '../store/errors.ts';
-import { lockExistingJourneys } from '../store/journey-batches.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { rolledBack } from './dry-run.ts';
-import { type JumpInput, jumpToStep } from './journeys.ts';
+import { applyMoves, type JumpInput } from './journeys.ts';
 
 export const MAX_BULK_MOVES = 1000;
 
@@ -46,21 +48,24 @@ export const errorOf = (refusal: Refusal) =>
 /** What a client may be told per move; anything else (a bug, a lost database) fails the request. */
 const isRefusal = (err: unknown): err is AppError => err instanceof AppError && err.kind !== 'internal' && err.kind !== 'database-unavailable';
 
-/** One move through jumpToStep, its refusal caught as a result. */
-export async function attemptMove(deps: Deps, principal: Principal, dealId: string, move: JumpInput): Promise<MoveResult> {
-  let intermediaryStepIds: string[] = [];
-  try {
-    const event = await jumpToStep(deps, principal, dealId, move, { onPlan: (plan) => (intermediaryStepIds = plan.intermediaryStepIds) });
-    return { ok: true, event, intermediaryStepIds };
-  } catch (err) {
-    if (isRefusal(err)) return { ok: false, refusal: refusalOf(err) };
-    throw err;
-  }
+/** Moves per transaction of a batch that is not atomic (README, "Bulk moves": measured). */
+export const CHUNK_SIZE = 50;
+
+/** Moves through applyMoves in the caller's transaction, refusals as results. */
+async function applyChunk(tx: Deps, principal: Principal, dealId: string, moves: readonly JumpInput[]): Promise<MoveResult[]> {
+  const outcomes = await applyMoves(tx, principal, dealId, moves.map((input) => ({ input })));
+  return outcomes.map((o) => {
+    if (o.ok) return { ok: true, event: o.event, intermediaryStepIds: o.plan.intermediaryStepIds };
+    if (isRefusal(o.error)) return { ok: false, refusal: refusalOf(o.error) };
+    throw o.error;
+  });
 }
 
 /** Dry run of one move: what jump-to-step would answer now; nothing is written. */
-export const dryRunMove = (deps: Deps, principal: Principal, dealId: string, move: JumpInput) =>
-  rolledBack(deps, (tx) => attemptMove(tx, principal, dealId, move));
+export async function dryRunMove(deps: Deps, principal: Principal, dealId: string, move: JumpInput): Promise<MoveResult> {
+  if (principal.role !== 'admin') throw forbidden('Only staff move investors');
+  return (await rolledBack(deps, (tx) => applyChunk(tx, principal, dealId, [move])))[0]!;
+}
 
 /** 400 naming every investor that appears more than once. */
 export function checkDistinctInvestors(moves: readonly Pick<JumpInput, 'investorUserId'>[]): void {
@@ -91,40 +96,43 @@ export { runsConcurrentTransactions };
 /**
  * Runs a batch of moves of distinct investors and returns one result per move, in request order.
  * Atomic batches throw a 422 for the first refusal (nothing applied). `deps.db` must not be a
- * transaction unless the batch is atomic (then the moves join it).
+ * transaction unless the batch is atomic or joined (then the moves join it).
  */
 export async function bulkJump(deps: Deps, principal: Principal, dealId: string, moves: readonly JumpInput[], options: BulkOptions = {}): Promise<MoveResult[]> {
   checkDistinctInvestors(moves);
+  if (principal.role !== 'admin') throw forbidden('Only staff move investors');
   if (options.atomic) {
     const all = (tx: Deps) => atomically(tx, principal, dealId, moves);
     return options.dryRun ? rolledBack(deps, all) : inTransaction(deps, all);
   }
   const recorded = options.batch ? await listBulkMoveResults(deps.db, options.batch.ref) : new Map<number, unknown>();
+  const results = new Array<MoveResult>(moves.length);
+  for (const [index, result] of recorded) if (index < moves.length) results[index] = result as MoveResult;
+  const pending = moves.flatMap((move, index) => (recorded.has(index) ? [] : [{ move, index }]));
+  const chunks: (typeof pending)[] = [];
+  for (let i = 0; i < pending.length; i += CHUNK_SIZE) chunks.push(pending.slice(i, i + CHUNK_SIZE));
+  const run = async (tx: Deps, chunk: typeof pending) => {
+    const outcomes = await applyChunk(tx, principal, dealId, chunk.map((c) => c.move));
+    // With an Idempotency-Key each chunk records its moves' outcomes in its own transaction, so a
+    // retry after a crash reuses them instead of moving anyone twice.
+    if (options.batch) await insertBulkMoveResults(tx.db, options.batch.ref, chunk.map((c, i) => ({ item: c.index, result: outcomes[i] })), tx.clock());
+    chunk.forEach((c, i) => (results[c.index] = outcomes[i]!));
+  };
   if (options.joined) {
-    const results: MoveResult[] = [];
-    for (const move of moves) results.push(await attemptMove(deps, principal, dealId, move));
+    for (const chunk of chunks) await run(deps, chunk);
     return results;
   }
-  // Moves of one batch run side by side on PostgreSQL, each on its own pooled connection.
-  const concurrency = batchConcurrency(deps.db);
-  const results = await inParallel(moves, concurrency, (move, index) => retryOnDeadlock(async () => {
-    if (options.dryRun) return dryRunMove(deps, principal, dealId, move);
-    if (recorded.has(index)) return recorded.get(index) as MoveResult;
-    const batch = options.batch;
-    if (!batch) return attemptMove(deps, principal, dealId, move);
-    return inTransaction(deps, async (tx) => {
-      const result = await attemptMove(tx, principal, dealId, move);
-      await insertBulkMoveResult(tx.db, batch.ref, index, result, tx.clock());
-      return result;
-    });
-  }));
+  // Chunks of one batch run side by side on PostgreSQL, each on its own pooled connection.
+  await inParallel(chunks, batchConcurrency(deps.db), (chunk) => retryOnDeadlock(() =>
+    options.dryRun ? rolledBack(deps, (tx) => run(tx, chunk)) : inTransaction(deps, (tx) => run(tx, chunk))));
   if (options.batch) await deleteBulkMoveResults(options.batch.complete.db, options.batch.ref);
   return results;
 }
 
 /**
- * A move is one transaction, so PostgreSQL's deadlock victim (an atomic batch holding the deal's
- * outbox counter while it locks the next investor) has written nothing: run it again.
+ * A chunk is one transaction, so PostgreSQL's deadlock victim has written nothing: run it again.
+ * (Chunks lock their journeys in investor order, so a deadlock needs a writer that locks several
+ * journeys in another order, such as a staff decision on a split payment.)
  */
 async function retryOnDeadlock<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -137,29 +145,25 @@ async function retryOnDeadlock<T>(work: () => Promise<T>): Promise<T> {
 }
 
 async function atomically(tx: Deps, principal: Principal, dealId: string, moves: readonly JumpInput[]): Promise<MoveResult[]> {
-  // Lock the batch's journeys up front, in one order: the moves then never wait for a journey
-  // while holding the deal's outbox counter, which single moves take after their journey.
-  await lockExistingJourneys(tx.db, dealId, moves.map((m) => m.investorUserId));
-  const results: MoveResult[] = [];
-  for (const [index, move] of moves.entries()) {
-    let result: MoveResult;
-    try {
-      result = await attemptMove(tx, principal, dealId, move);
-    } catch (err) {
-      // Two atomic batches locking the same investors in different orders: PostgreSQL aborts one.
-      if (sqlState(err) === SQLSTATE.deadlockDetected) {
-        throw new AppError('conflict', 'Another batch was moving the same investors; nothing was applied, retry', { extensions: { retryable: true } });
-      }
-      throw err;
+  let results: MoveResult[];
+  try {
+    results = await applyChunk(tx, principal, dealId, moves);
+  } catch (err) {
+    // Two writers locking the same investors in different orders: PostgreSQL aborts one.
+    if (sqlState(err) === SQLSTATE.deadlockDetected) {
+      throw new AppError('conflict', 'Another batch was moving the same investors; nothing was applied, retry', { extensions: { retryable: true } });
     }
-    if (!result.ok) {
-      throw unprocessable(`Move ${index + 1} of ${moves.length} (investor ${JSON.stringify(move.investorUserId)}) was refused, so no move of the batch was applied: ${result.refusal.detail}`, {
-        moveIndex: index,
-        investorUserId: move.investorUserId,
-        refusal: result.refusal,
-      });
-    }
-    results.push(result);
+    throw err;
+  }
+  const index = results.findIndex((r) => !r.ok);
+  const refused = results[index];
+  if (refused && !refused.ok) {
+    const move = moves[index]!;
+    throw unprocessable(`Move ${index + 1} of ${moves.length} (investor ${JSON.stringify(move.investorUserId)}) was refused, so no move of the batch was applied: ${refused.refusal.detail}`, {
+      moveIndex: index,
+      investorUserId: move.investorUserId,
+      refusal: refused.refusal,
+    });
   }
   return results;
 }

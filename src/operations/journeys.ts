@@ -8,11 +8,11 @@ import { moveEntry } from '../domain/audit.ts';
 import type { ChainHead } from '../store/audit.ts';
 import { findDeal } from '../store/deals.ts';
 import type { Investor } from '../domain/investor.ts';
-import type { Workflow } from '../domain/workflow.ts';
+import type { Step, Workflow } from '../domain/workflow.ts';
 import { listJourneyEvents, listJourneysEvents, publicEvent, type StoredEvent } from '../store/events.ts';
 import { findInvestor } from '../store/investors.ts';
-import { countPendingEditRequests, deleteEmptyJourney, lockJourney, pageJourneyInvestors } from '../store/journeys.ts';
-import { type EarlierEvent, loadMoveFacts, writeMove } from '../store/moves.ts';
+import { countPendingEditRequests, createJourneys, deleteEmptyJourneys, type LockedJourneyRow, pageJourneyInvestors } from '../store/journeys.ts';
+import { loadMoveFacts, type MoveWrite, writeMoves } from '../store/moves.ts';
 import { generatePaymentReference } from '../store/payment-references.ts';
 import type { DB } from '../store/schema.ts';
 import type { Kysely } from 'kysely';
@@ -41,59 +41,93 @@ async function dealNotFound(db: Kysely<DB>, dealId: string): Promise<AppError> {
   return (await findDeal(db, dealId)) ? notFound('workflow of deal', dealId) : notFound('deal', dealId);
 }
 
-/** What the jump rules need, loaded under the move's locks (one statement in the usual case). */
+/** One move of a call to applyMoves: what was asked, and what the caller records or observes. */
+export interface MoveRequest {
+  input: JumpInput;
+  record?: JumpRecord;
+  hooks?: JumpHooks;
+}
+
+/** Per move: the event written (and the plan it followed), or the refusal (nothing written for it). */
+export type MoveOutcome = { ok: true; event: WorkflowEvent; plan: JumpPlan } | { ok: false; error: AppError };
+
+/** What the jump rules need of one move, loaded under the moves' locks. */
 interface LoadedMove {
   /** The structure of the version the journey moves on (the current one unless not yet migrated). */
   workflow: Workflow;
   investor: Investor;
-  journey: { currentStepId: string | null; eventCount: number; created: boolean; auditHead: ChainHead };
-  earlier: EarlierEvent[];
+  journey: { currentStepId: string | null; eventCount: number; created: boolean; auditHead: ChainHead; captured: Record<string, string>; visited: string[] };
   pendingEditRequests: number;
 }
 
 /**
- * The load step of a move: one statement (store/moves.ts) takes the locks and reads the workflow's
- * version, the investor, the journey and its events. More only when needed: the workflow's
- * structure when this instance's cache does not hold that version, a first move's journey row, and
- * the events again when the journey lock waited for a change made after the statement's snapshot.
+ * The load step of moves of distinct investors of one deal: one statement (store/moves.ts) takes
+ * the locks and reads the workflow's version, the investors and their journeys, with what their
+ * events captured (kept on the row). More only when needed: the structure of a workflow version
+ * this instance's cache does not hold, the journey rows of first moves (one insert for all), and a
+ * pending count again where a journey lock waited for a change made after the statement's snapshot.
+ * Returns, per move in order, its facts or the refusal of what it names (investor, step, deal).
  */
-async function loadMove(tx: Deps, dealId: string, input: JumpInput): Promise<LoadedMove> {
+async function loadMoves(tx: Deps, dealId: string, inputs: readonly JumpInput[]): Promise<(LoadedMove | AppError)[]> {
   const { db } = tx;
-  const key = { dealId, investorUserId: input.investorUserId };
   const cached = tx.caches?.workflows.get(dealId, tx.clock().getTime()) as CachedWorkflow | undefined;
-  // Counted only when the target step asks (or the structure is not at hand to tell).
-  const needsCount = (workflow: Workflow | undefined) =>
+  // Counted only when a target step asks (or the structure is not at hand to tell).
+  const needsCount = (workflow: Workflow | undefined, input: JumpInput) =>
     workflow?.steps.find((s) => s.id === input.targetStepId)?.requirements.some((r) => r.kind === 'no-pending-edit-requests') ?? true;
-  const facts = await loadMoveFacts(db, key, { countPendingEditRequests: needsCount(cached?.workflow) });
-  if (facts.workflowVersion === undefined) throw await dealNotFound(db, dealId);
+  const counted = inputs.some((input) => needsCount(cached?.workflow, input));
+  const facts = await loadMoveFacts(db, dealId, inputs.map((i) => i.investorUserId), { countPendingEditRequests: counted });
+  if (facts.workflowVersion === undefined) {
+    const missing = await dealNotFound(db, dealId);
+    return inputs.map(() => missing);
+  }
   // A journey moves on its own version until migrated (README, "Workflow versions and migration").
-  const onVersion = facts.journey?.workflowVersion ?? facts.workflowVersion;
   // The row is held FOR SHARE: a cached structure of its version is the one in force until we commit.
-  const workflow =
-    onVersion !== facts.workflowVersion
-      ? (await loadWorkflowVersion(tx, dealId, onVersion))?.workflow
-      : cached?.workflow.version === facts.workflowVersion
-        ? cached.workflow
-        : (await loadWorkflow(tx, dealId, { lockedVersion: facts.workflowVersion }))?.workflow;
-  if (!workflow) throw await dealNotFound(db, dealId);
-  if (!facts.investor) throw notFound('investor', input.investorUserId);
-  if (!workflow.steps.some((s) => s.id === input.targetStepId)) throw notFound('step', input.targetStepId);
-
-  let journey = facts.journey && { ...facts.journey, created: false };
-  let earlier = facts.events;
-  if (!journey) {
-    const locked = await lockJourney(db, key, { stepId: input.targetStepId, now: tx.clock(), newReference: generatePaymentReference, absent: true });
-    journey = { currentStepId: locked.currentStepId, eventCount: locked.eventCount, workflowVersion: null, created: locked.created, auditHead: locked.auditHead ?? { seq: 0, hash: null } };
-    earlier = locked.created ? [] : undefined;
+  const versions = new Map<number, Workflow | undefined>();
+  const structureOf = async (version: number) => {
+    if (!versions.has(version)) {
+      versions.set(
+        version,
+        version !== facts.workflowVersion
+          ? (await loadWorkflowVersion(tx, dealId, version))?.workflow
+          : cached?.workflow.version === facts.workflowVersion
+            ? cached.workflow
+            : (await loadWorkflow(tx, dealId, { lockedVersion: facts.workflowVersion }))?.workflow,
+      );
+    }
+    return versions.get(version);
+  };
+  const checked: ({ workflow: Workflow; investor: Investor } | AppError)[] = [];
+  for (const input of inputs) {
+    const workflow = await structureOf(facts.journeys.get(input.investorUserId)?.workflowVersion ?? facts.workflowVersion);
+    const investor = facts.investors.get(input.investorUserId);
+    if (!workflow) checked.push(await dealNotFound(db, dealId));
+    else if (!investor) checked.push(notFound('investor', input.investorUserId));
+    else if (!workflow.steps.some((s) => s.id === input.targetStepId)) checked.push(notFound('step', input.targetStepId));
+    else checked.push({ workflow, investor });
   }
-  earlier ??= (await listJourneyEvents(db, dealId, input.investorUserId)).map(({ toStepId, data }) => ({ toStepId, data }));
-  // The statement's count is good when it was asked for and its snapshot is current (as the events').
-  let pendingEditRequests = 0;
-  if (needsCount(workflow)) {
-    const counted = earlier === facts.events && needsCount(cached?.workflow);
-    pendingEditRequests = counted ? facts.pendingEditRequests : await countPendingEditRequests(db, dealId, input.investorUserId);
-  }
-  return { workflow, investor: facts.investor, journey, earlier, pendingEditRequests };
+  // First moves: their journey rows, inserted (and so locked) in one statement, in investor order.
+  const firsts = inputs.filter((input, i) => !(checked[i] instanceof AppError) && !facts.journeys.has(input.investorUserId));
+  const created = firsts.length === 0
+    ? new Map<string, LockedJourneyRow & { created: boolean }>()
+    : await createJourneys(db, dealId, firsts.map((f) => ({ investorUserId: f.investorUserId, stepId: f.targetStepId })), { now: tx.clock(), newReference: generatePaymentReference });
+  return Promise.all(inputs.map(async (input, i): Promise<LoadedMove | AppError> => {
+    const found = checked[i]!;
+    if (found instanceof AppError) return found;
+    const kept = facts.journeys.get(input.investorUserId);
+    const made = created.get(input.investorUserId);
+    const journey = kept
+      ? { ...kept, created: false }
+      : { currentStepId: made!.currentStepId, eventCount: made!.eventCount, created: made!.created, auditHead: made!.auditHead, captured: made!.captured, visited: made!.visited };
+    // The statement's count is good when it was asked for and its snapshot is current.
+    let pendingEditRequests = 0;
+    if (needsCount(found.workflow, input)) {
+      const current = kept ? !facts.stalePending.has(input.investorUserId) : made!.created;
+      pendingEditRequests = counted && current
+        ? (facts.pendingEditRequests.get(input.investorUserId) ?? 0)
+        : await countPendingEditRequests(db, dealId, input.investorUserId);
+    }
+    return { ...found, journey, pendingEditRequests };
+  }));
 }
 
 /** What a migration sees of a journey under its lock: its position, version and captured data. */
@@ -115,25 +149,26 @@ export async function migrateJourney(
   key: { dealId: string; investorUserId: string },
   target: { workflow: Workflow; decide: (journey: LockedJourney) => string | undefined },
 ): Promise<WorkflowEvent | undefined> {
-  const facts = await loadMoveFacts(tx.db, key, { countPendingEditRequests: false });
-  if (!facts.journey || facts.journey.currentStepId === null) return undefined;
-  const earlier = facts.events ?? (await listJourneyEvents(tx.db, key.dealId, key.investorUserId));
-  const toStepId = target.decide({ currentStepId: facts.journey.currentStepId, workflowVersion: facts.journey.workflowVersion, captured: capturedData(earlier) });
+  const journey = (await loadMoveFacts(tx.db, key.dealId, [key.investorUserId], { countPendingEditRequests: false })).journeys.get(key.investorUserId);
+  if (!journey || journey.currentStepId === null) return undefined;
+  const { currentStepId, workflowVersion, captured } = journey;
+  const toStepId = target.decide({ currentStepId, workflowVersion, captured: new Map(Object.entries(captured)) });
   if (toStepId === undefined) return undefined;
   const now = tx.clock();
   const event: StoredEvent = {
     id: tx.newId(),
-    fromStepId: facts.journey.currentStepId,
+    fromStepId: currentStepId,
     toStepId,
     data: {},
     createdByUserId: principal.userId,
     createdAt: now.toISOString(),
     ...key,
-    seq: facts.journey.eventCount + 1,
+    seq: journey.eventCount + 1,
   };
   // Recorded in the journey's audit chain as any move is, saying it was the migration to this version.
-  const audit = moveEntry(facts.journey.auditHead, event, { principal: principal.userId, tokenId: principal.tokenKey }, { migratedToVersion: target.workflow.version });
-  await writeMove(tx.db, event, stepEnteredEntry(tx, { ...key, event: publicEvent(event) }), target.workflow.version, audit);
+  const audit = moveEntry(journey.auditHead, event, { principal: principal.userId, tokenId: principal.tokenKey }, { migratedToVersion: target.workflow.version });
+  const entry = stepEnteredEntry(tx, { ...key, event: publicEvent(event) });
+  await writeMoves(tx.db, key.dealId, [{ event, entry, workflowVersion: target.workflow.version, audit, reason: null }]);
   if (toStepId !== event.fromStepId) {
     await bookOnCompletion(tx, principal, { ...key, step: target.workflow.steps.find((s) => s.id === toStepId), eventId: event.id, at: now });
   }
@@ -154,9 +189,8 @@ export interface JumpRecord {
 
 /**
  * Endpoint 2: moves an investor to a step under the jump rules (domain/jump.ts) and records the
- * Workflow Event. Serialized per investor and deal by the journey row lock (store/journeys.ts).
- * Joins the caller's transaction when there is one (edit-request approvals, idempotent requests).
- * Three parts: load the facts (locks taken), planJump decides, write the move in one statement.
+ * Workflow Event: applyMoves with one move, its refusal thrown. Joins the caller's transaction when
+ * there is one (edit-request approvals, idempotent requests).
  */
 export async function jumpToStep(
   deps: Deps,
@@ -168,17 +202,45 @@ export async function jumpToStep(
 ): Promise<WorkflowEvent> {
   if (principal.role !== 'admin') throw forbidden('Only staff move investors');
   return inTransaction(deps, async (tx) => {
-    const { db, clock } = tx;
-    const { workflow, investor, journey, earlier, pendingEditRequests } = await loadMove(tx, dealId, input);
-    const now = clock();
+    const [outcome] = await applyMoves(tx, principal, dealId, [{ input, hooks, record }]);
+    if (!outcome!.ok) throw outcome!.error;
+    return outcome!.event;
+  });
+}
+
+/**
+ * Moves of distinct investors of one deal, in the caller's transaction: the one code path of every
+ * move (a single jump-to-step, a chunk of a bulk request, an import's batch, a reconciled payment,
+ * an approved withdrawal). Three parts: load the facts of all (locks taken, one statement),
+ * planJump decides each, and every allowed move is written in one statement. A refused move writes
+ * nothing (a first move's new journey row is removed again) and does not stop the others: the
+ * caller decides whether a refusal undoes the rest (an atomic batch) or not.
+ */
+export async function applyMoves(tx: Deps, principal: Principal, dealId: string, requests: readonly MoveRequest[]): Promise<MoveOutcome[]> {
+  if (principal.role !== 'admin') throw forbidden('Only staff move investors');
+  if (!tx.db.isTransaction) throw new Error('applyMoves runs in the caller\'s transaction');
+  const loaded = await loadMoves(tx, dealId, requests.map((r) => r.input));
+  const now = tx.clock();
+  const outcomes: MoveOutcome[] = [];
+  const writes: MoveWrite[] = [];
+  const entered: { investorUserId: string; step: Step | undefined; eventId: string }[] = [];
+  const refusedFirsts: string[] = [];
+  for (const [i, { input, hooks = {}, record = {} }] of requests.entries()) {
+    const move = loaded[i]!;
+    if (move instanceof AppError) {
+      outcomes.push({ ok: false, error: move });
+      continue;
+    }
+    const { workflow, investor, journey, pendingEditRequests } = move;
+    let plan: JumpPlan;
     try {
-      const plan = planJump(
+      plan = planJump(
         {
           steps: workflow.steps,
           links: workflow.links,
           currentStepId: journey.currentStepId,
-          visitedStepIds: earlier.map((e) => e.toStepId),
-          captured: capturedData(earlier),
+          visitedStepIds: journey.visited,
+          captured: new Map(Object.entries(journey.captured)),
           investor: { kycCheckLevel: investor.kycCheckLevel, classes: investor.contact.classifications.map((c) => c.investorClass) },
           pendingEditRequests,
         },
@@ -190,9 +252,11 @@ export async function jumpToStep(
       );
       hooks.onPlan?.(plan);
     } catch (err) {
+      if (!(err instanceof AppError)) throw err;
       // A refused first move leaves no journey behind, even when the caller's transaction commits.
-      if (journey.created && err instanceof AppError) await deleteEmptyJourney(db, { dealId, investorUserId: investor.id });
-      throw err;
+      if (journey.created) refusedFirsts.push(investor.id);
+      outcomes.push({ ok: false, error: err });
+      continue;
     }
     const event: StoredEvent = {
       id: tx.newId(),
@@ -208,10 +272,16 @@ export async function jumpToStep(
     // The audit entry chains to the head read under the journey lock; it, the outbox entry and the
     // move commit together, in one statement.
     const audit = moveEntry(journey.auditHead, event, { principal: principal.userId, tokenId: principal.tokenKey });
-    await writeMove(db, event, stepEnteredEntry(tx, { dealId, investorUserId: investor.id, event: publicEvent(event) }), workflow.version, audit, record.reason ?? null);
-    await bookOnCompletion(tx, principal, { dealId, investorUserId: investor.id, step: workflow.steps.find((s) => s.id === input.targetStepId), eventId: event.id, at: now });
-    return publicEvent(event);
-  });
+    const entry = stepEnteredEntry(tx, { dealId, investorUserId: investor.id, event: publicEvent(event) });
+    writes.push({ event, entry, workflowVersion: workflow.version, audit, reason: record.reason ?? null });
+    entered.push({ investorUserId: investor.id, step: workflow.steps.find((s) => s.id === input.targetStepId), eventId: event.id });
+    outcomes.push({ ok: true, event: publicEvent(event), plan });
+  }
+  if (refusedFirsts.length > 0) await deleteEmptyJourneys(tx.db, dealId, refusedFirsts);
+  await writeMoves(tx.db, dealId, writes);
+  // A complete step books the subscription (when the deal names an asset), in the same transaction.
+  for (const e of entered) await bookOnCompletion(tx, principal, { dealId, investorUserId: e.investorUserId, step: e.step, eventId: e.eventId, at: now });
+  return outcomes;
 }
 
 export interface InvestorJourney {

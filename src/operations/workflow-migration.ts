@@ -8,11 +8,10 @@ import { conflict, forbidden, invalid, notFound } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import { decideMigration, type MigrationDecision } from '../domain/workflow-migration.ts';
 import { findDeal } from '../store/deals.ts';
-import { listJourneysEvents } from '../store/events.ts';
 import { listJourneysToMigrate } from '../store/workflow-migration.ts';
 import { findStep, findWorkflowVersion } from '../store/workflows.ts';
 import { type Deps, inTransaction } from './deps.ts';
-import { capturedData, migrateJourney } from './journeys.ts';
+import { migrateJourney } from './journeys.ts';
 import { loadWorkflow } from './workflows.ts';
 
 export interface MigrationInput {
@@ -48,10 +47,9 @@ export async function migrateWorkflow(deps: Deps, principal: Principal, dealId: 
     await checkMapping(tx, dealId, current.steps, input.stepMapping ?? {});
 
     const journeys = await listJourneysToMigrate(tx.db, dealId, current.version);
-    const events = await listJourneysEvents(tx.db, dealId, journeys.map((j) => j.investorUserId));
     const decisions = journeys.map((j) => ({
       journey: j,
-      decision: decideMigration({ investorUserId: j.investorUserId, currentStepId: j.currentStepId, captured: capturedData(events.get(j.investorUserId) ?? []) }, current, stepMapping),
+      decision: decideMigration({ investorUserId: j.investorUserId, currentStepId: j.currentStepId, captured: new Map(Object.entries(j.captured)) }, current, stepMapping),
     }));
     const removed = new Map<string, number>();
     for (const { decision } of decisions) if (!decision.fits && decision.reason === 'step-removed') removed.set(decision.fromStepId, (removed.get(decision.fromStepId) ?? 0) + 1);

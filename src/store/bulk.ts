@@ -43,7 +43,7 @@ function seededChain(j: SeededJourney): HashedEntry[] {
   return chain;
 }
 
-/** Writes journeys (current step, event count, reference), their events, revision 1 of each, and their audit chains. */
+/** Writes journeys (current step, event count, reference, captured data, visited steps), their events, revision 1 of each, and their audit chains. */
 export async function insertJourneys(db: Kysely<DB>, journeys: SeededJourney[]): Promise<void> {
   const withEvents = journeys.filter((j) => j.events.length > 0);
   const chains = new Map(withEvents.map((j) => [j, seededChain(j)]));
@@ -61,6 +61,8 @@ export async function insertJourneys(db: Kysely<DB>, journeys: SeededJourney[]):
           moved_at: new Date(j.events.at(-1)!.createdAt),
           audit_seq: String(j.events.length),
           audit_head: chains.get(j)!.at(-1)!.hash,
+          captured: JSON.stringify(Object.assign({}, ...j.events.map((e) => e.data))),
+          visited: [...new Set(j.events.map((e) => e.toStepId))],
           // Seeded journeys are on the version in force (as a move would record).
           workflow_version: sql<number>`(select version from workflows where deal_id = ${j.dealId})`,
         })),

@@ -80,7 +80,9 @@ export async function loadEditFacts(db: Kysely<DB>, eventId: string): Promise<Ed
 
 /**
  * An edit's writes in one statement: the next revision, the event's current data (a cache the
- * history triggers let follow only a revision of the same transaction), the outbox entry (its feed
+ * history triggers let follow only a revision of the same transaction), the journey's captured data
+ * merged again from its events with the new data (the statement's other parts do not see the
+ * event's update), the outbox entry (its feed
  * key at least the journey's last one) and the audit entry with the journey's new head. The caller
  * holds the journey lock.
  */
@@ -101,7 +103,10 @@ export async function writeEdit(
     ), edited as (
       update workflow_events set data = ${json}::jsonb where id = ${event.id}::uuid
     ), journey as (
-      update journeys set feed_xid = greatest(pg_current_xact_id(), feed_xid), audit_seq = ${audit.seq}, audit_head = ${audit.hash}
+      update journeys set feed_xid = greatest(pg_current_xact_id(), feed_xid), audit_seq = ${audit.seq}, audit_head = ${audit.hash},
+        captured = (select coalesce(jsonb_object_agg(d.key, d.value order by w.seq), '{}')
+          from workflow_events w cross join lateral jsonb_each(case when w.id = ${event.id}::uuid then ${json}::jsonb else w.data end) d
+          where w.deal_id = ${event.dealId} and w.investor_user_id = ${event.investorUserId})
       where deal_id = ${event.dealId} and investor_user_id = ${event.investorUserId}
       returning feed_xid
     ), ${auditInsertCte(audit, event.dealId, sql`(select feed_xid from journey)`)}, ${outboxCtes(entry, sql`(select feed_xid from journey)`)}

@@ -89,17 +89,14 @@ export async function* ranges<K, R>(reader: RangeReader<K, R>, pageSize = EXPORT
 }
 
 /**
- * An investor's captured fields as cells, from the data of their events in sequence order (JSON
- * objects joined by commas): later events win, as the journey's captured data does; text as it is,
- * anything else as its JSON; null stays empty.
+ * An investor's captured fields as cells, from the journey row's captured data (a JSON object, its
+ * events' data merged, later events winning): text as it is, anything else as its JSON; null stays
+ * empty.
  */
-function capturedText(events: string | null): Record<string, string> {
+function capturedText(captured: string | null): Record<string, string> {
   const cells: Record<string, string> = {};
-  for (const data of JSON.parse(`[${events ?? ''}]`) as Record<string, unknown>[]) {
-    for (const [key, value] of Object.entries(data)) {
-      if (value === null) delete cells[key];
-      else cells[key] = typeof value === 'string' ? value : JSON.stringify(value);
-    }
+  for (const [key, value] of Object.entries(JSON.parse(captured ?? '{}') as Record<string, unknown>)) {
+    if (value !== null) cells[key] = typeof value === 'string' ? value : JSON.stringify(value);
   }
   return cells;
 }
@@ -119,9 +116,8 @@ export interface JourneyExportRow {
  * One row per investor with a journey in the deal, by full name then id (all-investor-workflows),
  * filtered as the JSON list: `query`, a case-insensitive part of the full name or e-mail, is looked
  * up in deal_investor_search (its trigram index holds the deal) by each page's read and bound.
- * Pages are ranges of the (deal, full name, id) index read two at a time: each row's captured
- * fields are one index probe into its events, the bulk of the database's work, and two cores do it
- * in about half the time.
+ * Pages are ranges of the (deal, full name, id) index read two at a time; each row's captured fields
+ * are kept on its journey row (migration 0021), written out as text and parsed here.
  */
 export function exportJourneys(db: Kysely<DB>, dealId: string, query?: string): AsyncGenerator<JourneyExportRow[]> {
   type Row = { investor_user_id: string; full_name: string; email: string | null; current_step_id: string; moved_at: Date; payment_reference: string; captured: string | null };
@@ -141,8 +137,7 @@ export function exportJourneys(db: Kysely<DB>, dealId: string, query?: string): 
   const readJourneys = async (after: Key | undefined, upTo: Key | undefined): Promise<JourneyExportRow[]> => {
     const { rows } = await sql<Row>`
       select j.investor_user_id, j.investor_full_name as full_name, i.email, j.current_step_id, j.moved_at, j.payment_reference,
-        (select string_agg(e.data::text, ',' order by e.seq) from workflow_events e
-         where e.deal_id = j.deal_id and e.investor_user_id = j.investor_user_id) as captured
+        j.captured::text as captured
       from journeys j join investors i on i.id = j.investor_user_id ${journeys(after, upTo)}
       limit ${EXPORT_PAGE}`.execute(db);
     return rows.map((r) => ({

@@ -14,6 +14,13 @@ export interface JourneyState {
   auditHead?: { seq: number; hash: string | null };
 }
 
+/** A locked journey row: its state, and what its events captured and the steps it visited (migration 0021). */
+export interface LockedJourneyRow extends JourneyState {
+  auditHead: { seq: number; hash: string | null };
+  captured: Record<string, string>;
+  visited: string[];
+}
+
 /** The journey row, unlocked; undefined when the investor has no event in the deal. */
 export async function findJourney(db: Kysely<DB>, dealId: string, investorUserId: string): Promise<JourneyState | undefined> {
   const row = await db
@@ -41,9 +48,9 @@ const toState = (row: { deal_id: string; investor_user_id: string; current_step_
  * the first commits, then reads the position the first one left (READ COMMITTED takes a new snapshot
  * per statement), so two moves never both apply from the same position. A row that does not exist
  * cannot be locked, so the first move inserts it with ON CONFLICT DO NOTHING (event_count 0, meaning
- * "no position yet") and then locks it: two first moves racing both reach the insert, the second
- * waits on the primary key until the first commits (and then does nothing) or rolls back (and then
- * inserts), and either way the lock that follows sees the winner's row. ON CONFLICT without a target
+ * "no position yet"), which leaves the row locked by this transaction: two first moves racing both
+ * reach the insert, the second waits on the primary key until the first commits (and then does
+ * nothing, and locks the winner's row) or rolls back (and then inserts). ON CONFLICT without a target
  * also absorbs a clash of the fresh payment reference with another journey's (about 1 in 10^15):
  * then no row exists, and we retry with a new reference. `created` says the row is new, so a move
  * that is refused can remove it again (the caller's transaction may commit: an idempotency record).
@@ -53,10 +60,11 @@ export async function lockJourney(
   key: { dealId: string; investorUserId: string },
   /** `absent`: the caller has just seen no row, so the first lookup is skipped. */
   create: { stepId: string; now: Date; newReference: () => string; absent?: boolean },
-): Promise<JourneyState & { created: boolean }> {
+): Promise<LockedJourneyRow & { created: boolean }> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const existing = attempt === 0 && create.absent ? undefined : await selectForUpdate(db, key);
     if (existing) return { ...existing, created: false };
+    // A row this transaction inserted is locked by it until it ends: returned, it needs no lookup.
     const inserted = await db
       .insertInto('journeys')
       .values({
@@ -69,32 +77,77 @@ export async function lockJourney(
         moved_at: create.now,
       })
       .onConflict((oc) => oc.doNothing())
-      .returning('deal_id')
+      .returning(LOCKED_COLUMNS)
       .executeTakeFirst();
+    if (inserted) return { ...toLocked(inserted), created: true };
     const locked = await selectForUpdate(db, key);
-    if (locked) return { ...locked, created: inserted !== undefined };
+    if (locked) return { ...locked, created: false };
   }
   throw new Error('could not create a journey row: payment references kept colliding');
 }
 
+const LOCKED_COLUMNS = ['deal_id', 'investor_user_id', 'current_step_id', 'event_count', 'payment_reference', 'audit_seq', 'audit_head', 'captured', 'visited'] as const;
+
+const toLocked = (row: Parameters<typeof toState>[0] & { audit_seq: string; audit_head: string | null; captured: Record<string, string>; visited: string[] }): LockedJourneyRow => ({
+  ...toState(row),
+  auditHead: { seq: Number(row.audit_seq), hash: row.audit_head },
+  captured: row.captured,
+  visited: row.visited,
+});
+
 /** Locks an existing journey row (FOR UPDATE); undefined when there is none. */
-export async function selectForUpdate(db: Kysely<DB>, key: { dealId: string; investorUserId: string }) {
+export async function selectForUpdate(db: Kysely<DB>, key: { dealId: string; investorUserId: string }): Promise<LockedJourneyRow | undefined> {
   const row = await db
     .selectFrom('journeys')
-    .select(['deal_id', 'investor_user_id', 'current_step_id', 'event_count', 'payment_reference', 'audit_seq', 'audit_head'])
+    .select(LOCKED_COLUMNS)
     .where('deal_id', '=', key.dealId)
     .where('investor_user_id', '=', key.investorUserId)
     .forUpdate()
     .executeTakeFirst();
-  return row && { ...toState(row), auditHead: { seq: Number(row.audit_seq), hash: row.audit_head } };
+  return row && toLocked(row);
 }
 
-/** Removes a journey row that has no event (a first move that was refused). */
-export async function deleteEmptyJourney(db: Kysely<DB>, key: { dealId: string; investorUserId: string }): Promise<void> {
+/**
+ * The journey rows of first moves of one deal, inserted in one statement (in investor id order, so
+ * that two batches inserting the same new journeys wait for each other instead of deadlocking) and so
+ * locked by this transaction. An investor whose row another transaction inserted first (or whose
+ * fresh payment reference clashed) goes through lockJourney, which waits for and locks that row or
+ * retries with a new reference. Keyed by investor.
+ */
+export async function createJourneys(
+  db: Kysely<DB>,
+  dealId: string,
+  firsts: readonly { investorUserId: string; stepId: string }[],
+  create: { now: Date; newReference: () => string },
+): Promise<Map<string, LockedJourneyRow & { created: boolean }>> {
+  const sorted = [...firsts].sort((a, b) => (a.investorUserId < b.investorUserId ? -1 : a.investorUserId > b.investorUserId ? 1 : 0));
+  const inserted = await db
+    .insertInto('journeys')
+    .values(sorted.map((f) => ({
+      deal_id: dealId,
+      investor_user_id: f.investorUserId,
+      current_step_id: f.stepId,
+      event_count: 0,
+      payment_reference: create.newReference(),
+      started_at: create.now,
+      moved_at: create.now,
+    })))
+    .onConflict((oc) => oc.doNothing())
+    .returning(LOCKED_COLUMNS)
+    .execute();
+  const rows = new Map(inserted.map((row) => [row.investor_user_id, { ...toLocked(row), created: true }]));
+  for (const f of sorted) {
+    if (!rows.has(f.investorUserId)) rows.set(f.investorUserId, await lockJourney(db, { dealId, investorUserId: f.investorUserId }, { stepId: f.stepId, ...create }));
+  }
+  return rows;
+}
+
+/** Removes journey rows that have no event (first moves that were refused). */
+export async function deleteEmptyJourneys(db: Kysely<DB>, dealId: string, investorUserIds: readonly string[]): Promise<void> {
   await db
     .deleteFrom('journeys')
-    .where('deal_id', '=', key.dealId)
-    .where('investor_user_id', '=', key.investorUserId)
+    .where('deal_id', '=', dealId)
+    .where('investor_user_id', 'in', investorUserIds)
     .where('event_count', '=', 0)
     .execute();
 }
@@ -155,4 +208,23 @@ export async function pageJourneyInvestors(
                 order by investor_full_name, investor_user_id limit ${options.limit} offset ${options.offset}) as ids`.execute(db);
   const row = rows[0]!;
   return { dealExists: row.deal_exists, total: Number(row.total ?? 0), investorUserIds: row.ids };
+}
+
+/**
+ * Computes the journeys' captured data and visited steps (migration 0021) again from their events:
+ * for loads that write events in SQL without the move's statement (the benches' seeds).
+ */
+export async function recomputeCaptured(db: Kysely<DB>, dealId: string): Promise<void> {
+  await sql`with visits as (
+      select investor_user_id, array_agg(to_step_id order by first_seq) as visited
+      from (select investor_user_id, to_step_id, min(seq) as first_seq from workflow_events where deal_id = ${dealId} group by 1, 2) s
+      group by 1
+    ), data as (
+      select e.investor_user_id, jsonb_object_agg(d.key, d.value order by e.seq) as captured
+      from workflow_events e cross join lateral jsonb_each(e.data) d where e.deal_id = ${dealId}
+      group by 1
+    )
+    update journeys j set visited = v.visited, captured = coalesce(d.captured, '{}')
+    from visits v left join data d on d.investor_user_id = v.investor_user_id
+    where j.deal_id = ${dealId} and j.investor_user_id = v.investor_user_id`.execute(db);
 }

@@ -1,118 +1,178 @@
-// A move's two round trips: one statement that loads every fact the jump rules need (taking the
-// locks), and one that writes the event, its revision 1, the journey's new position and the outbox
-// entry with its deliveries.
+// A move's two round trips, for one move or a chunk of a bulk request alike: one statement that
+// loads every fact the jump rules need (taking the locks), and one that writes the events, their
+// revision 1, the journeys' new positions, the outbox entries with their deliveries and the audit
+// entries.
 import { type Kysely, sql } from 'kysely';
 import type { Investor } from '../domain/investor.ts';
 import type { HashedEntry } from '../domain/audit.ts';
-import { auditInsertCte, type ChainHead, toHead } from './audit.ts';
+import { type ChainHead, toHead } from './audit.ts';
 import type { StoredEvent } from './events.ts';
 import { toInvestor } from './investors.ts';
-import { type OutboxEntryInput, outboxCtes } from './outbox.ts';
+import { dealStream, type OutboxEntryInput } from './outbox.ts';
 import { prepared } from './prepared.ts';
 import type { DB } from './schema.ts';
-
-/** What a journey's earlier events tell the rules: where it went, and what it captured. */
-export interface EarlierEvent {
-  toStepId: string;
-  data: Record<string, string>;
-}
 
 export interface MoveFacts {
   /** The workflow row's version, taken FOR SHARE; undefined when the deal has no workflow. */
   workflowVersion: number | undefined;
-  investor: Investor | undefined;
-  /** The journey row, locked FOR UPDATE; undefined when the investor has no journey in the deal. */
-  journey: { currentStepId: string | null; eventCount: number; workflowVersion: number | null; auditHead: ChainHead } | undefined;
+  /** Per investor asked for: their directory row (absent: unknown investor). */
+  investors: Map<string, Investor>;
   /**
-   * The journey's events, or undefined when they may be stale: the journey lock had to wait for
-   * another transaction (a move, an edit) that changed the row after this statement's snapshot.
+   * Per investor asked for: the journey row, locked FOR UPDATE and read in its newest version
+   * (after any lock wait), with what its events captured and the steps it visited (migration 0021);
+   * absent when the investor has no journey in the deal.
    */
-  events: EarlierEvent[] | undefined;
-  /** Pending edit requests of the investor in the deal (0 when not asked for). */
-  pendingEditRequests: number;
+  journeys: Map<string, JourneyFacts>;
+  /**
+   * Per investor: pending edit requests in the deal (only when asked for; absent: none), and the
+   * investors whose count may be stale: the journey lock had to wait for another transaction (a
+   * move, an edit) that changed the row after this statement's snapshot, which the count was read from.
+   */
+  pendingEditRequests: Map<string, number>;
+  stalePending: Set<string>;
+}
+
+export interface JourneyFacts {
+  currentStepId: string | null;
+  eventCount: number;
+  workflowVersion: number | null;
+  auditHead: ChainHead;
+  /** Its events' data merged in sequence order (a later value of a key wins). */
+  captured: Record<string, string>;
+  /** The steps it has entered, in order of first entry. */
+  visited: string[];
 }
 
 /**
- * Loads a move's facts in one statement. The locks are those the move needs: the workflow row FOR
- * SHARE (a re-applied workflow waits for running moves), the journey row FOR UPDATE (moves of one
- * investor in one deal run one after the other). A statement reads one snapshot, taken before any
- * lock wait; the locked row is read in its newest version, so comparing its row version (`xmin`)
- * with the snapshot's tells whether the events read are current.
+ * Loads the facts of the moves of some investors in one deal, in one statement (one investor for a
+ * single move, a chunk of a bulk request for many). The locks are those the moves need: the
+ * workflow row FOR SHARE (a re-applied workflow waits for running moves), the journey rows FOR
+ * UPDATE, taken in investor id order so that two batches over the same investors never deadlock
+ * (moves of one investor in one deal run one after the other). A locked row is read in its newest
+ * version, so its position, captured data and visited steps are current; the rest of the statement
+ * reads one snapshot, taken before any lock wait, so comparing a locked row's version (`xmin`) with
+ * the snapshot's tells whether that investor's pending count is current.
  */
 export async function loadMoveFacts(
   db: Kysely<DB>,
-  key: { dealId: string; investorUserId: string },
+  dealId: string,
+  investorUserIds: readonly string[],
   options: { countPendingEditRequests: boolean },
 ): Promise<MoveFacts> {
-  const { dealId, investorUserId } = key;
   type Row = {
     workflow_version: number | null;
-    investor: { id: string; remote_id: string; data_source: string; team_user_id: string | null; kyc_check_level: number | null; contact: unknown } | null;
-    journey: { current_step_id: string; event_count: number; workflow_version: number | null; row_version: string; audit_seq: number; audit_head: string | null } | null;
-    seen_version: string | null;
-    events: EarlierEvent[];
-    pending: number;
+    investors: { id: string; remote_id: string; data_source: string; team_user_id: string | null; kyc_check_level: number | null; contact: unknown }[];
+    journeys: {
+      investor_user_id: string; current_step_id: string; event_count: number; workflow_version: number | null; row_version: string;
+      audit_seq: number; audit_head: string | null; captured: Record<string, string>; visited: string[];
+    }[];
+    seen: Record<string, string> | null;
+    pending: Record<string, number> | null;
   };
+  const ids = [...investorUserIds];
   const { rows } = await sql<Row>`${prepared('move-load')}
     select
       (select version from workflows where deal_id = ${dealId} for share) as workflow_version,
-      (select row_to_json(i) from (select id, remote_id, data_source, team_user_id, kyc_check_level, contact
-        from investors where id = ${investorUserId}) i) as investor,
-      (select row_to_json(j) from (select current_step_id, event_count, workflow_version, xmin::text as row_version, audit_seq, audit_head
-        from journeys where deal_id = ${dealId} and investor_user_id = ${investorUserId} for update) j) as journey,
-      (select xmin::text from journeys where deal_id = ${dealId} and investor_user_id = ${investorUserId}) as seen_version,
-      (select coalesce(json_agg(json_build_object('toStepId', to_step_id, 'data', data) order by seq), '[]')
-        from workflow_events where deal_id = ${dealId} and investor_user_id = ${investorUserId}) as events,
-      (case when ${options.countPendingEditRequests}::boolean then (select count(*) from edit_requests
-        where deal_id = ${dealId} and investor_user_id = ${investorUserId} and status = 'pending') else 0 end)::int as pending`.execute(db);
+      (select coalesce(json_agg(i), '[]') from (select id, remote_id, data_source, team_user_id, kyc_check_level, contact
+        from investors where id = any(${ids}::text[])) i) as investors,
+      (select coalesce(json_agg(j), '[]') from (select investor_user_id, current_step_id, event_count, workflow_version, xmin::text as row_version,
+          audit_seq, audit_head, captured, visited
+        from journeys where deal_id = ${dealId} and investor_user_id = any(${ids}::text[]) order by investor_user_id for update) j) as journeys,
+      (select json_object_agg(investor_user_id, xmin::text) from journeys where deal_id = ${dealId} and investor_user_id = any(${ids}::text[])) as seen,
+      (case when ${options.countPendingEditRequests}::boolean then (select json_object_agg(investor_user_id, n) from (select investor_user_id, count(*)::int as n
+        from edit_requests where deal_id = ${dealId} and investor_user_id = any(${ids}::text[]) and status = 'pending' group by 1) p) end) as pending`.execute(db);
   const row = rows[0]!;
-  const journey = row.journey ?? undefined;
+  const journeys = new Map<string, JourneyFacts>();
+  const stalePending = new Set<string>();
+  for (const j of row.journeys) {
+    journeys.set(j.investor_user_id, {
+      currentStepId: j.event_count === 0 ? null : j.current_step_id,
+      eventCount: j.event_count,
+      workflowVersion: j.event_count === 0 ? null : j.workflow_version,
+      auditHead: toHead(j.audit_seq, j.audit_head),
+      captured: j.captured,
+      visited: j.visited,
+    });
+    if (j.row_version !== row.seen?.[j.investor_user_id]) stalePending.add(j.investor_user_id);
+  }
   return {
     workflowVersion: row.workflow_version ?? undefined,
-    investor: row.investor ? toInvestor(row.investor) : undefined,
-    journey: journey && {
-      currentStepId: journey.event_count === 0 ? null : journey.current_step_id,
-      eventCount: journey.event_count,
-      workflowVersion: journey.event_count === 0 ? null : journey.workflow_version,
-      auditHead: toHead(journey.audit_seq, journey.audit_head),
-    },
-    events: journey && journey.row_version !== row.seen_version ? undefined : row.events,
-    pendingEditRequests: row.pending,
+    investors: new Map(row.investors.map((i) => [i.id, toInvestor(i)])),
+    journeys,
+    pendingEditRequests: new Map(Object.entries(row.pending ?? {})),
+    stalePending,
   };
 }
 
-/**
- * A move's writes in one statement: the new event, its revision 1, the journey's position and
- * count, the outbox entry (with its deliveries), whose feed key is at least the journey's last
- * one, and the audit entry (hashed from the head the load read under the lock) with the new head.
- * The caller holds the journey lock. `workflowVersion`: the version the event is made under, which
- * the journey moves on from now on.
- */
-export async function writeMove(
-  db: Kysely<DB>,
-  event: StoredEvent,
-  entry: OutboxEntryInput,
-  workflowVersion: number,
-  audit: HashedEntry,
+/** One move to write: the event, its outbox entry, the audit entry, and what revision 1 records. */
+export interface MoveWrite {
+  event: StoredEvent;
+  entry: OutboxEntryInput;
+  /** The version the event is made under, which the journey moves on from now on. */
+  workflowVersion: number;
+  /** Hashed from the head the load read under the journey lock. */
+  audit: HashedEntry;
   /** The reason on revision 1 (an approved withdrawal's decision); null for a plain move. */
-  reason: string | null = null,
-): Promise<void> {
-  const data = JSON.stringify(event.data);
-  const at = new Date(event.createdAt);
+  reason: string | null;
+}
+
+/**
+ * The writes of moves of one deal (each of a distinct journey, whose lock the caller holds) in one
+ * statement, whatever their number: per move the new event, its revision 1, the journey's position,
+ * count, captured data (the event's merged over it) and visited steps, the outbox entry (with its
+ * deliveries), whose feed key is at least the journey's last one, and the audit entry with the
+ * journey's new head. The statement's text is the same for any number of moves.
+ */
+export async function writeMoves(db: Kysely<DB>, dealId: string, moves: readonly MoveWrite[]): Promise<void> {
+  if (moves.length === 0) return;
+  const col = <T>(f: (m: MoveWrite) => T) => moves.map(f);
   await sql`${prepared('move-write')}
-    with moved as (
-      update journeys set current_step_id = ${event.toStepId}, event_count = ${event.seq}, moved_at = ${at}::timestamptz, workflow_version = ${workflowVersion}::int,
-        feed_xid = greatest(pg_current_xact_id(), feed_xid), audit_seq = ${audit.seq}, audit_head = ${audit.hash}
-      where deal_id = ${event.dealId} and investor_user_id = ${event.investorUserId}
-      returning feed_xid
-    ), ${auditInsertCte(audit, event.dealId, sql`(select feed_xid from moved)`)}, event as (
+    with m as (
+      select * from unnest(${col((m) => m.event.investorUserId)}::text[], ${col((m) => m.event.id)}::uuid[], ${col((m) => m.event.seq)}::int[],
+        ${col((m) => m.event.fromStepId)}::text[], ${col((m) => m.event.toStepId)}::text[], ${col((m) => JSON.stringify(m.event.data))}::jsonb[],
+        ${col((m) => m.event.createdByUserId)}::text[], ${col((m) => m.event.createdAt)}::timestamptz[], ${col((m) => m.workflowVersion)}::int[],
+        ${col((m) => m.reason)}::text[], ${col((m) => String(m.audit.seq))}::bigint[], ${col((m) => m.audit.chain)}::text[], ${col((m) => m.audit.type)}::text[],
+        ${col((m) => m.audit.principal)}::text[], ${col((m) => m.audit.tokenId)}::text[], ${col((m) => m.audit.at)}::timestamptz[],
+        ${col((m) => JSON.stringify(m.audit.change))}::jsonb[], ${col((m) => m.audit.prevHash)}::text[], ${col((m) => m.audit.hash)}::text[],
+        ${col((m) => m.entry.id)}::uuid[], ${col((m) => m.entry.type)}::text[], ${col((m) => m.entry.occurredAt.toISOString())}::timestamptz[],
+        ${col((m) => JSON.stringify(m.entry.data))}::jsonb[], ${col((m) => JSON.stringify(m.entry.stepIds))}::jsonb[])
+        with ordinality as m(investor_user_id, event_id, seq, from_step_id, to_step_id, data, created_by, created_at, workflow_version,
+          reason, audit_seq, audit_chain, audit_type, audit_principal, audit_token_id, audit_at, audit_change, audit_prev_hash, audit_hash,
+          entry_id, entry_type, entry_at, entry_payload, entry_steps, n)
+    ), moved as (
+      update journeys j set current_step_id = m.to_step_id, event_count = m.seq, moved_at = m.created_at, workflow_version = m.workflow_version,
+        captured = j.captured || m.data,
+        visited = case when m.to_step_id = any (j.visited) then j.visited else j.visited || m.to_step_id end,
+        feed_xid = greatest(pg_current_xact_id(), j.feed_xid), audit_seq = m.audit_seq, audit_head = m.audit_hash
+      from m where j.deal_id = ${dealId} and j.investor_user_id = m.investor_user_id
+      returning j.investor_user_id, j.feed_xid
+    ), audit as (
+      insert into audit_log (chain, seq, xid, type, principal, token_id, at, change, deal_id, prev_hash, hash)
+      select m.audit_chain, m.audit_seq, k.feed_xid, m.audit_type, m.audit_principal, m.audit_token_id, m.audit_at, m.audit_change, ${dealId}::text,
+        m.audit_prev_hash, m.audit_hash
+      from m join moved k using (investor_user_id) order by m.n
+    ), event as (
       insert into workflow_events (id, deal_id, investor_user_id, seq, from_step_id, to_step_id, data, created_by_user_id, created_at, workflow_version)
-      values (${event.id}::uuid, ${event.dealId}, ${event.investorUserId}, ${event.seq}, ${event.fromStepId}::text, ${event.toStepId},
-        ${data}::jsonb, ${event.createdByUserId}, ${at}::timestamptz, ${workflowVersion}::int)
+      select m.event_id, ${dealId}::text, m.investor_user_id, m.seq, m.from_step_id, m.to_step_id, m.data, m.created_by, m.created_at, m.workflow_version
+      from m order by m.n
       returning id
     ), revision as (
       insert into event_revisions (event_id, revision, data, set_by_user_id, set_at, reason)
-      select id, 1, ${data}::jsonb, ${event.createdByUserId}, ${at}::timestamptz, ${reason}::text from event
-    ), ${outboxCtes(entry, sql`(select feed_xid from moved)`)}
+      select m.event_id, 1, m.data, m.created_by, m.created_at, m.reason from m join event e on e.id = m.event_id
+    ), entry as (
+      insert into outbox (id, stream, xid, sequence, type, occurred_at, deal_id, payload)
+      select k.entry_id, ${dealStream(dealId)}::text, k.feed_xid, nextval('outbox_position'), k.entry_type, k.entry_at, ${dealId}::text, k.entry_payload
+      from (select m.n, m.entry_id, m.entry_type, m.entry_at, m.entry_payload, moved.feed_xid from m join moved using (investor_user_id) offset 0) k
+      order by k.n
+      returning id, type
+    ), deliveries as (
+      insert into webhook_deliveries (id, outbox_id, deal_id, event_type, url, secret_id, created_at, next_attempt_at)
+      select distinct on (m.entry_id, t.url) gen_random_uuid(), m.entry_id, t.deal_id, m.entry_type, t.url, t.secret_id, m.entry_at, m.entry_at
+      from entry join m on m.entry_id = entry.id
+        join step_triggers t on t.deal_id = ${dealId} and t.step_id in (select jsonb_array_elements_text(m.entry_steps)) and m.entry_type = any(t.events)
+      order by m.entry_id, t.url, t.position
+      on conflict (outbox_id, url) do nothing
+      returning 1
+    )
     select (select count(*) from deliveries)::int as deliveries`.execute(db);
 }

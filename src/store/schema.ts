@@ -97,6 +97,10 @@ export interface JourneysTable {
   audit_head: Generated<string | null>;
   /** The workflow version the journey moves on until migrated (migration 0015). */
   workflow_version: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Its events' data merged in sequence order, a later value of a key winning (migration 0021). */
+  captured: ColumnType<Record<string, string>, string | undefined, string>;
+  /** The steps it has entered, in order of first entry (migration 0021). */
+  visited: ColumnType<string[], string[] | undefined, string[]>;
 }
 
 /** Journeys with an event per deal, in 16 rows per deal summed when read (migration 0008). */

@@ -27,7 +27,8 @@ export async function journeys(pool: pg.Pool, dealIds?: string[]): Promise<Map<s
 /**
  * Every journey linear (each event's fromStepId is the previous toStepId, the first one null),
  * sequence numbers 1..n, the journey row's position and count agreeing with its events, a payment
- * reference on every journey, and revision 1 of every event's data kept.
+ * reference on every journey, the captured data and visited steps on its row agreeing with its
+ * events, and revision 1 of every event's data kept.
  */
 export async function journeyFailures(pool: pg.Pool, dealIds?: string[]): Promise<string[]> {
   const failures: string[] = [];
@@ -57,6 +58,17 @@ export async function journeyFailures(pool: pg.Pool, dealIds?: string[]): Promis
     if (j.events > 0 && j.current_step_id !== j.last_step) failures.push(`${key}: journey at ${j.current_step_id}, last event went to ${j.last_step}`);
     if (!j.payment_reference) failures.push(`${key}: investor with events has no payment reference`);
   }
+  // What the journey row keeps of its events for the rules (migration 0021) agrees with them.
+  const { rows: kept } = await pool.query(
+    `select j.deal_id, j.investor_user_id from journeys j
+      where j.event_count > 0 ${filter('j')} and (j.captured is distinct from
+        (select coalesce(jsonb_object_agg(d.key, d.value order by e.seq), '{}') from workflow_events e cross join lateral jsonb_each(e.data) d
+          where e.deal_id = j.deal_id and e.investor_user_id = j.investor_user_id)
+        or j.visited is distinct from (select array_agg(to_step_id order by first_seq) from (select to_step_id, min(seq) as first_seq from workflow_events e
+          where e.deal_id = j.deal_id and e.investor_user_id = j.investor_user_id group by 1) v))`,
+    params,
+  );
+  for (const j of kept) failures.push(`${j.deal_id}/${j.investor_user_id}: the captured data or visited steps on the journey row disagree with its events`);
   const { rows: orphans } = await pool.query(
     `select e.id::text from workflow_events e
       where not exists (select 1 from journeys j where j.deal_id = e.deal_id and j.investor_user_id = e.investor_user_id) ${filter('e')}`,
