@@ -16,7 +16,8 @@ export function decimalOf(value: number): Decimal {
   const text = String(value);
   const digits = text.replace(/^-/, '').replace(/e.*$/i, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
   if (digits.length > 15) throw new RangeError(`${text} has more than 15 significant digits`);
-  return new Big(text).toFixed();
+  // Without an exponent the text is already a plain decimal; only `1e-7` and `1e+21` need big.js.
+  return /e/i.test(text) ? new Big(text).toFixed() : text;
 }
 
 /**
@@ -25,6 +26,7 @@ export function decimalOf(value: number): Decimal {
  */
 export function numberOf(decimal: Decimal): number {
   const value = Number(decimal);
+  if (String(value) === decimal) return value; // the usual case: the same digits, nothing to compare
   if (!new Big(decimal).eq(new Big(String(value)))) throw new RangeError(`${decimal} cannot be returned exactly as a JSON number`);
   return value;
 }

@@ -14,7 +14,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, invalid } from '../domain/errors.ts';
 import type { Deps } from '../operations/deps.ts';
-import { runIdempotently } from '../operations/idempotency.ts';
+import { type DoneKey, runIdempotently, runInOneStatement } from '../operations/idempotency.ts';
 import type { AppContext } from './app.ts';
 import { principalOf } from './auth.ts';
 
@@ -85,9 +85,8 @@ export async function idempotent<T>(
     const result = await work(ctx);
     return reply.code(statusOf(result)).send(result);
   }
-  let outcome: Awaited<ReturnType<typeof runIdempotently>>;
-  try {
-    outcome = await runIdempotently(
+  return send(reply, () =>
+    runIdempotently(
       ctx,
       { scope: principalOf(request).tokenKey, key, fingerprint: fingerprintOf(request) },
       { ttlMs: ctx.config.idempotencyTtlHours * 3_600_000 },
@@ -97,7 +96,54 @@ export async function idempotent<T>(
         reply.code(code); // reply.serialize picks the response schema of the reply's status
         return { status: code, body: reply.serialize(result) as string };
       },
-    );
+    ),
+  );
+}
+
+/**
+ * As `idempotent`, for a write that is one statement and stores the key and its response in that
+ * statement itself (operations/idempotency.ts, runInOneStatement): `plain` runs without the header,
+ * `keeping` with it, and returns the body it stored (undefined when a live key held it).
+ */
+export async function idempotentInOneStatement<T>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  plain: () => Promise<T>,
+  keeping: (key: DoneKey) => Promise<string | undefined>,
+): Promise<FastifyReply> {
+  const key = idempotencyKeyOf(request);
+  if (key === undefined) return reply.code(status).send(await plain());
+  reply.code(status); // reply.serialize (serializeAround) picks the response schema of the reply's status
+  return send(reply, () =>
+    runInOneStatement(
+      ctx,
+      { scope: principalOf(request).tokenKey, key, fingerprint: fingerprintOf(request) },
+      { ttlMs: ctx.config.idempotencyTtlHours * 3_600_000, status },
+      keeping,
+    ),
+  );
+}
+
+/**
+ * The body `record` serializes to with the reply's response schema, cut around the string
+ * property `name`, whose value a statement fills in: `before` ends with `"name":`, `after` starts
+ * right after the value. Inside a serialized string every `"` is escaped, so `"name":""` occurs
+ * only where the property itself is (the records cut this way are flat).
+ */
+export function serializeAround(reply: FastifyReply, record: Record<string, unknown>, name: string): { before: string; after: string } {
+  const body = reply.serialize({ ...record, [name]: '' }) as string;
+  const hole = `"${name}":""`;
+  const at = body.indexOf(hole);
+  if (at < 0) throw new Error(`the response has no string property ${name}`);
+  return { before: body.slice(0, at + hole.length - 2), after: body.slice(at + hole.length) };
+}
+
+async function send(reply: FastifyReply, run: () => ReturnType<typeof runIdempotently>): Promise<FastifyReply> {
+  let outcome: Awaited<ReturnType<typeof runIdempotently>>;
+  try {
+    outcome = await run();
   } catch (err) {
     if (err instanceof AppError && err.kind === 'conflict' && err.extensions?.retryable) reply.header('Retry-After', '1');
     throw err;

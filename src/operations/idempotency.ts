@@ -10,12 +10,16 @@
 // 3. Failure: if the work throws (a 4xx, a lost database), the effect rolls back and the claim is
 //    deleted, so a retry runs again. If even that delete fails, or the process dies, the lease
 //    expires and the key can be taken over.
+// 4. A write that is one statement (a subscription) does all of this in that statement instead:
+//    runInOneStatement.
 //
 // A row past `expires_at` counts as absent (purgeExpiredKeys deletes them in the background).
 import { randomUUID } from 'node:crypto';
 import { conflict, unprocessable } from '../domain/errors.ts';
 import * as keys from '../store/idempotency.ts';
 import type { Deps } from './deps.ts';
+
+export type { DoneKey } from '../store/idempotency.ts';
 
 /** How long a claimed key may stay 'in-progress' before a retry may take it over. */
 export const IDEMPOTENCY_LEASE_MS = 60_000;
@@ -64,18 +68,10 @@ export async function runIdempotently(
     const claim = { ...request, leaseId, now, leaseUntil: new Date(now.getTime() + leaseMs) };
     if (await keys.claimKey(deps.db, claim)) break;
     const existing = await keys.findKey(deps.db, request);
-    if (existing === undefined || existing.expiresAt <= now) {
-      if (existing !== undefined && (await keys.takeOverExpiredKey(deps.db, claim))) break;
-      if (attempt < 3) continue;
-      throw stillRunning();
-    }
-    if (existing.fingerprint !== request.fingerprint) {
-      throw unprocessable(
-        'This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request',
-        { idempotencyKey: request.key },
-      );
-    }
-    if (existing.status === 'done' && existing.response) return { ...existing.response, replayed: true };
+    const answer = answerOf(existing, request, now);
+    if (answer) return answer;
+    if (existing !== undefined && (await keys.takeOverExpiredKey(deps.db, claim))) break;
+    if (attempt < 3) continue;
     throw stillRunning();
   }
 
@@ -94,6 +90,51 @@ export async function runIdempotently(
     await keys.releaseKey(deps.db, ref).catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * The same promise for a write that is one statement (a subscription), in one round trip instead of
+ * five: `write` makes its effect and stores the key as 'done' with its response in that one
+ * statement (store/idempotency.ts, keyInsertCte), and returns the body it stored, or undefined when
+ * a live row held the key and it wrote nothing. That row then answers as in runIdempotently: its
+ * response replayed, a 422 for a different request, a 409 while a claim of runIdempotently runs.
+ * There is no claim to release: a refused or failed write stored nothing. A concurrent request
+ * with the same key waits for the first one's statement to end (PostgreSQL makes a conflicting
+ * insert wait for the other transaction) and then replays its response, instead of a 409: that
+ * wait is one statement long, because the write commits with its statement.
+ */
+export async function runInOneStatement(
+  deps: Deps,
+  request: IdempotentRequest,
+  options: IdempotencyOptions & { status: number },
+  write: (key: keys.DoneKey) => Promise<string | undefined>,
+): Promise<IdempotentOutcome> {
+  // Rarely more than one round: only when the row that held the key expires or goes meanwhile.
+  for (let attempt = 0; ; attempt++) {
+    const now = deps.clock();
+    const key = { ...request, leaseId: randomUUID(), now, expiresAt: new Date(now.getTime() + options.ttlMs), status: options.status };
+    const body = await write(key);
+    if (body !== undefined) return { status: options.status, body, replayed: false };
+    const answer = answerOf(await keys.findKey(deps.db, request), request, now);
+    if (answer) return answer;
+    if (attempt >= 3) throw stillRunning();
+  }
+}
+
+/**
+ * What a row that holds the key answers: its stored response, a 422 when it was another request,
+ * a 409 while that request runs. Undefined when there is no row or it has expired (the key is free).
+ */
+function answerOf(existing: keys.StoredKey | undefined, request: IdempotentRequest, now: Date): IdempotentOutcome | undefined {
+  if (existing === undefined || existing.expiresAt <= now) return undefined;
+  if (existing.fingerprint !== request.fingerprint) {
+    throw unprocessable(
+      'This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request',
+      { idempotencyKey: request.key },
+    );
+  }
+  if (existing.status === 'done' && existing.response) return { ...existing.response, replayed: true };
+  throw stillRunning();
 }
 
 const stillRunning = () =>

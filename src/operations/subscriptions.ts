@@ -3,18 +3,45 @@
 // - settlement before invoice → 422 `unprocessable` (field settlement_date);
 // - total not equal to units × price_per_unit to the cent → 422 with `expectedTotal` (a string);
 // - unknown asset or investor → 404;
-// - otherwise one row and its outbox entry, written in one statement, returned as stored (with the
-//   asset's currency).
+// - otherwise one row, its outbox entry and its audit entry, written in one statement (one round
+//   trip: the statement is its own transaction), returned as stored (with the asset's currency);
+// - with an Idempotency-Key, the same statement stores the key and the response
+//   (createSubscriptionKeepingResponse).
 import { AppError, notFound, unprocessable } from '../domain/errors.ts';
 import { checkTotal } from '../domain/money.ts';
 import type { Principal } from '../domain/principal.ts';
 import { settlesBeforeInvoice, type Subscription, type SubscriptionInput } from '../domain/subscription.ts';
 import { sqlState, SQLSTATE } from '../store/errors.ts';
+import type { DoneKey } from '../store/idempotency.ts';
 import * as subscriptions from '../store/subscriptions.ts';
 import { bookingAuditEntry } from './audit-entries.ts';
-import { inTransaction, type Deps } from './deps.ts';
+import type { Deps } from './deps.ts';
 
 export async function createSubscription(deps: Deps, principal: Principal, input: SubscriptionInput): Promise<Subscription> {
+  return (await book(deps, principal, input, undefined)).subscription;
+}
+
+/**
+ * The response a booking with an Idempotency-Key stores with it, in the booking's statement: the
+ * key, and the body as sent cut around the currency (`bodyAround` gets the subscription as it will
+ * be stored, its currency still ''), which the statement reads from the asset.
+ */
+export interface KeptResponse {
+  key: DoneKey;
+  bodyAround: (subscription: Subscription) => { before: string; after: string };
+}
+
+/**
+ * createSubscription that also stores the key and the response (operations/idempotency.ts,
+ * runInOneStatement): the body stored, or undefined when a live row held the key and nothing was
+ * written. An asset or investor that vanished since an earlier booking with the key answers 404,
+ * not that booking's replay (no API deletes either).
+ */
+export async function createSubscriptionKeepingResponse(deps: Deps, principal: Principal, input: SubscriptionInput, kept: KeptResponse): Promise<string | undefined> {
+  return (await book(deps, principal, input, kept)).body;
+}
+
+async function book(deps: Deps, principal: Principal, input: SubscriptionInput, kept: KeptResponse | undefined) {
   if (settlesBeforeInvoice(input)) {
     throw new AppError('unprocessable', `settlement_date ${input.settlementDate} is before invoice_date ${input.invoiceDate}`, {
       errors: [{ in: 'body', field: 'settlement_date', detail: 'must not be before invoice_date' }],
@@ -27,29 +54,33 @@ export async function createSubscription(deps: Deps, principal: Principal, input
       { expectedTotal: total.expected, exactProduct: total.product, errors: [{ in: 'body', field: 'total', detail: `must be ${total.expected}` }] },
     );
   }
-  return inTransaction(deps, async (tx) => {
-    const id = tx.newId();
-    let result: Awaited<ReturnType<typeof subscriptions.insertSubscriptionWithEntry>>;
-    try {
-      // The booking, read back as stored, and its outbox entry (they commit together) in one
-      // statement. A subscription names no deal: the entry goes to the platform feed
-      // (GET /webhooks/events); amounts stay exact decimal strings.
-      result = await subscriptions.insertSubscriptionWithEntry(
-        tx.db,
-        { ...input, id, createdByUserId: principal.userId, createdAt: tx.clock() },
-        { id: tx.newId(), type: 'subscription.created', occurredAt: tx.clock(), dealId: null, stepIds: [] },
-        bookingAuditEntry(principal, id, input, tx.clock()),
-      );
-    } catch (err) {
-      // The asset or investor went away between the statement's snapshot and its insert (no API deletes them today).
-      if (sqlState(err) === SQLSTATE.foreignKeyViolation) throw notFound('asset or investor', `${input.assetId}/${input.investorId}`);
-      throw err;
-    }
-    if (!result.assetFound) throw notFound('asset', String(input.assetId));
-    if (!result.investorFound) throw notFound('investor', input.investorId);
-    if (!result.stored) throw new Error(`subscription ${id} vanished inside its own statement`);
-    return result.stored;
-  });
+  const id = deps.newId();
+  const now = deps.clock();
+  // The booking as it will be stored, built here rather than read back: `numeric` without a
+  // declared precision keeps the digits written, and dates and texts come back as sent.
+  const subscription: Subscription = { ...input, id, currency: '', createdByUserId: principal.userId, createdAt: now.toISOString() };
+  const response = kept && { key: kept.key, ...kept.bodyAround(subscription) };
+  let result: Awaited<ReturnType<typeof subscriptions.insertSubscriptionWithEntry>>;
+  try {
+    // One statement, so one transaction of its own (or a part of the caller's, as when a completing
+    // move books): the booking, its outbox entry to the platform feed (GET /webhooks/events; a
+    // subscription names no deal) and its audit entry, and with a key the stored response.
+    result = await subscriptions.insertSubscriptionWithEntry(
+      deps.db,
+      { ...input, id, createdByUserId: principal.userId, createdAt: now },
+      { id: deps.newId(), type: 'subscription.created', occurredAt: now, dealId: null, stepIds: [] },
+      bookingAuditEntry(principal, id, input, now),
+      response,
+    );
+  } catch (err) {
+    // The asset or investor went away between the statement's snapshot and its insert (no API deletes them today).
+    if (sqlState(err) === SQLSTATE.foreignKeyViolation) throw notFound('asset or investor', `${input.assetId}/${input.investorId}`);
+    throw err;
+  }
+  if (!result.assetFound) throw notFound('asset', String(input.assetId));
+  if (!result.investorFound) throw notFound('investor', input.investorId);
+  if (!result.written && !kept) throw new Error(`subscription ${id} was not written by its own statement`);
+  return { subscription: { ...subscription, currency: result.currency! }, body: result.body };
 }
 
 export async function getSubscription(deps: Deps, id: string): Promise<Subscription> {

@@ -1,6 +1,6 @@
 // Idempotency keys (see operations/idempotency.ts for the protocol). Times come from the caller's
 // clock, not the database's now(), so every instance and every test agrees on what has expired.
-import type { Kysely } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from './schema.ts';
 
 export interface KeyRef {
@@ -43,6 +43,38 @@ export async function claimKey(db: Kysely<DB>, claim: Claim): Promise<boolean> {
     .returning('key')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** A key that a write of one statement takes and completes in that statement (see keyInsertCte). */
+export interface DoneKey extends KeyRef {
+  fingerprint: string;
+  leaseId: string;
+  now: Date;
+  /** When the stored response expires (the TTL, not a lease). */
+  expiresAt: Date;
+  status: number;
+}
+
+/**
+ * The CTE `claimed`: the key inserted as 'done' with its response (`body`, SQL built from what the
+ * statement reads), for a statement that makes its whole effect depend on it (`from claimed`).
+ * It yields one row when the key was free or had expired (taken over, as takeOverExpiredKey does),
+ * none when a live row holds it: then the statement must write nothing, and the caller reads that
+ * row. On PostgreSQL a concurrent statement with the same key waits here until this one's
+ * transaction ends, then finds the row (or, after a rollback, takes the key).
+ */
+export function keyInsertCte(key: DoneKey, body: RawBuilder<unknown>, from: RawBuilder<unknown>) {
+  return sql`claimed as (
+      insert into idempotency_keys as k (scope, key, fingerprint, status, lease_id, response_status, response_body, created_at, expires_at)
+      select ${key.scope}::text, ${key.key}::text, ${key.fingerprint}::text, 'done', ${key.leaseId}::uuid, ${key.status}::int, ${body},
+        ${key.now}::timestamptz, ${key.expiresAt}::timestamptz
+      ${from}
+      on conflict (scope, key) do update set fingerprint = excluded.fingerprint, status = 'done', lease_id = excluded.lease_id,
+        response_status = excluded.response_status, response_body = excluded.response_body, created_at = excluded.created_at,
+        expires_at = excluded.expires_at
+      where k.expires_at <= ${key.now}::timestamptz
+      returning response_body
+    )`;
 }
 
 /** Takes over a row that has expired (a finished key past its TTL, or a lease a crash left). */

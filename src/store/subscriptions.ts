@@ -5,6 +5,7 @@ import type { Subscription, SubscriptionInput } from '../domain/subscription.ts'
 import { type OutboxEntryInput, outboxCtes } from './outbox.ts';
 import type { HashedEntry } from '../domain/audit.ts';
 import { auditInsertCte } from './audit.ts';
+import { type DoneKey, keyInsertCte } from './idempotency.ts';
 import { prepared } from './prepared.ts';
 import type { DB } from './schema.ts';
 
@@ -86,18 +87,29 @@ export async function insertSubscription(
     .execute();
 }
 
+/** The response a booking with an Idempotency-Key stores: its body as sent, cut where the asset's currency goes. */
+export interface BookingResponse {
+  key: DoneKey;
+  /** The body before the currency's JSON string, and after it; the statement puts the asset's currency between them. */
+  before: string;
+  after: string;
+}
+
 /**
- * A booking in one statement: the subscription, read back as stored (with its asset's currency),
- * and its outbox entry, whose payload is that stored row. Nothing is written when the asset or the
- * investor does not exist; `assetFound` and `investorFound` say which.
+ * A booking in one statement, which commits on its own when `db` is no transaction: the
+ * subscription, its outbox entry (whose payload is the stored row) and its audit entry, and with
+ * `response` the idempotency key as 'done' with the response. Nothing is written when the asset or
+ * the investor does not exist (`assetFound`, `investorFound` say which), nor when a live row
+ * holds the key (`written` false, `body` undefined). `currency` is the asset's.
  */
 export async function insertSubscriptionWithEntry(
   db: Kysely<DB>,
   subscription: SubscriptionInput & { id: string; createdByUserId: string; createdAt: Date },
   entry: Omit<OutboxEntryInput, 'data'>,
   /** The booking's audit entry (a chain of its own: it needs no head, so no lock), written only with the booking. */
-  audit?: HashedEntry,
-): Promise<{ assetFound: boolean; investorFound: boolean; stored: Subscription | undefined }> {
+  audit: HashedEntry,
+  response?: BookingResponse,
+): Promise<{ assetFound: boolean; investorFound: boolean; currency: string | null; written: boolean; body: string | undefined }> {
   const s = subscription;
   // The payload as the API shows a subscription (toSubscription): amounts as decimal text.
   const payload = sql`jsonb_build_object('subscription', jsonb_build_object(
@@ -106,30 +118,30 @@ export async function insertSubscriptionWithEntry(
     'settlementDate', i.settlement_date::text, 'source', i.source, 'sourceId', i.source_id, 'description', i.description,
     'currency', i.currency, 'createdByUserId', i.created_by_user_id,
     'createdAt', to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))`;
-  type Row = { asset_found: boolean; investor_found: boolean; stored: (Omit<Row2, 'created_at'> & { created_at: string }) | null };
-  type Row2 = Parameters<typeof toSubscription>[0];
-  const { rows } = await sql<Row>`${prepared('subscription-insert')}
+  type Row = { asset_found: boolean; investor_found: boolean; currency: string | null; written: boolean; body: string | null };
+  // With a key, the booking is made only from the row `claimed` yields (the key was free).
+  const claimed = response
+    ? sql`${keyInsertCte(response.key, sql`${response.before}::text || to_json(asset.currency)::text || ${response.after}::text`, sql`from asset, investor`)},`
+    : sql``;
+  const { rows } = await sql<Row>`${prepared(response ? 'subscription-insert-keyed' : 'subscription-insert')}
     with asset as (select id, currency from assets where id = ${String(s.assetId)}::bigint),
     investor as (select id from investors where id = ${s.investorId}),
-    inserted as (
+    ${claimed} inserted as (
       insert into subscriptions (id, asset_id, investor_id, units, price_per_unit, total, fee, funding_source, invoice_date,
         settlement_date, source, source_id, description, created_by_user_id, created_at)
       select ${s.id}::uuid, asset.id, investor.id, ${s.units}::numeric, ${s.pricePerUnit}::numeric, ${s.total}::numeric, ${s.fee}::numeric,
         ${s.fundingSource}::text, ${s.invoiceDate}::date, ${s.settlementDate}::date, ${s.source}::text, ${s.sourceId}::text,
         ${s.description}::text, ${s.createdByUserId}::text, ${s.createdAt}::timestamptz
-      from asset, investor
+      from asset, investor${response ? sql`, claimed` : sql``}
       returning id, asset_id, investor_id, units, price_per_unit, total, fee, funding_source, invoice_date, settlement_date,
         source, source_id, description, created_by_user_id, created_at, (select currency from asset) as currency
-    ), ${outboxCtes({ ...entry, data: {} }, sql`pg_current_xact_id()`, { payload, source: sql`from inserted i` })}${audit ? sql`, ${auditInsertCte(audit, null, sql`pg_current_xact_id()`, sql`from inserted`)}` : sql``}
+    ), ${outboxCtes({ ...entry, data: {} }, sql`pg_current_xact_id()`, { payload, source: sql`from inserted i` })},
+    ${auditInsertCte(audit, null, sql`pg_current_xact_id()`, sql`from inserted`)}
     select exists (select 1 from asset) as asset_found, exists (select 1 from investor) as investor_found,
-      (select json_build_object('id', i.id, 'asset_id', i.asset_id::text, 'investor_id', i.investor_id, 'units', i.units::text,
-        'price_per_unit', i.price_per_unit::text, 'total', i.total::text, 'fee', i.fee::text, 'funding_source', i.funding_source,
-        'invoice_date', i.invoice_date::text, 'settlement_date', i.settlement_date::text, 'source', i.source, 'source_id', i.source_id,
-        'description', i.description, 'created_by_user_id', i.created_by_user_id, 'created_at', i.created_at, 'currency', i.currency)
-        from inserted i) as stored`.execute(db);
+      (select currency from asset) as currency, exists (select 1 from inserted) as written,
+      ${response ? sql`(select response_body from claimed)` : sql`null::text`} as body`.execute(db);
   const row = rows[0]!;
-  const stored = row.stored ? toSubscription({ ...row.stored, created_at: new Date(row.stored.created_at) }) : undefined;
-  return { assetFound: row.asset_found, investorFound: row.investor_found, stored };
+  return { assetFound: row.asset_found, investorFound: row.investor_found, currency: row.currency, written: row.written, body: row.body ?? undefined };
 }
 
 export async function findSubscription(db: Kysely<DB>, id: string): Promise<Subscription | undefined> {

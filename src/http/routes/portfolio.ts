@@ -2,12 +2,12 @@
 // POST is idempotent with an Idempotency-Key header (src/http/idempotency.ts).
 import { Type } from 'typebox';
 import { getAsset, putAsset } from '../../operations/assets.ts';
-import { createSubscription, getSubscription, listSubscriptions } from '../../operations/subscriptions.ts';
+import { createSubscription, createSubscriptionKeepingResponse, getSubscription, listSubscriptions } from '../../operations/subscriptions.ts';
 import type { Api, AppContext } from '../app.ts';
 import { jsonOrCsv, wantsCsv } from '../csv.ts';
 import { sendSubscriptionsCsv } from '../exports.ts';
 import { principalOf } from '../auth.ts';
-import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
+import { IdempotencyHeaders, idempotentInOneStatement, serializeAround } from '../idempotency.ts';
 import { ExternalId, Page, PageQuery } from '../schemas/common.ts';
 import { Asset, AssetBody, AssetIdText, assetIdOf, SubscriptionBody, SubscriptionRecord, toSubscriptionInput, toSubscriptionRecord } from '../schemas/portfolio.ts';
 
@@ -52,10 +52,22 @@ export function portfolioRoutes(app: Api, ctx: AppContext) {
         response: { 201: SubscriptionRecord },
       },
     },
-    async (request, reply) =>
-      idempotent(ctx, request, reply, 201, async (deps) =>
-        toSubscriptionRecord(await createSubscription(deps, principalOf(request), toSubscriptionInput(request.body))),
-      ),
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const input = toSubscriptionInput(request.body);
+      return idempotentInOneStatement(
+        ctx,
+        request,
+        reply,
+        201,
+        async () => toSubscriptionRecord(await createSubscription(ctx, principal, input)),
+        (key) =>
+          createSubscriptionKeepingResponse(ctx, principal, input, {
+            key,
+            bodyAround: (subscription) => serializeAround(reply, toSubscriptionRecord(subscription), 'currency'),
+          }),
+      );
+    },
   );
 
   app.get(
