@@ -80,11 +80,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerAjvFormats();
   app.setValidatorCompiler(validatorCompiler);
   registerJsonBody(app);
-  registerQueryEncoding(app);
-
-  app.addHook('onSend', async (request, reply) => {
+  // The request id header, set first so that every answer carries it, errors included (the error
+  // handler keeps headers already set). A plain hook: an async one costs a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    done();
   });
+  registerQueryEncoding(app);
   app.setErrorHandler((error, request, reply) => {
     const appError = errorToProblem(error, config.bodyLimit);
     if (appError.kind === 'internal') request.log.error({ err: error }, 'unhandled error');

@@ -26,7 +26,9 @@ export function registerConsistency(app: FastifyInstance, consistencyToken: (() 
       done(invalid([{ in: 'header', field: CONSISTENCY_TOKEN_HEADER, detail: 'is not a consistency token (a WAL position such as 16/B374D848, as a write answered it)' }]));
       return;
     }
-    withConsistencyToken(raw, () => done());
+    // Without a token there is nothing to carry: a request starts outside any token's context.
+    if (raw === undefined) done();
+    else withConsistencyToken(raw, () => done());
   });
   if (!consistencyToken) return;
   // After the handler: its transaction has committed, so the primary's position now is past it.

@@ -31,10 +31,13 @@ export function badlyEncodedQuery(url: string): FieldError[] {
 }
 
 export function registerQueryEncoding(app: FastifyInstance) {
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  // A plain hook (not async): every request passes it, and most have nothing to check.
+  app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     const errors = badlyEncodedQuery(request.raw.url ?? '');
     if (errors.length > 0) {
-      throw new AppError('validation', `Invalid query: ${errors.map((e) => e.field).join(', ')} is not valid percent-encoded UTF-8`, { errors });
+      done(new AppError('validation', `Invalid query: ${errors.map((e) => e.field).join(', ')} is not valid percent-encoded UTF-8`, { errors }));
+      return;
     }
+    done();
   });
 }

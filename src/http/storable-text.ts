@@ -22,12 +22,15 @@ function check(values: unknown, where: FieldError['in'], errors: FieldError[]) {
 
 /** Refuses path and query parameters that cannot be stored, before any route sees them. */
 export function registerStorableText(app: FastifyInstance) {
-  app.addHook('preValidation', async (request: FastifyRequest) => {
+  // A plain hook (not async): every request passes it.
+  app.addHook('preValidation', (request: FastifyRequest, _reply, done) => {
     const errors: FieldError[] = [];
     check(request.params, 'path', errors);
     check(request.query, 'query', errors);
     if (errors.length > 0) {
-      throw new AppError('validation', `Invalid ${errors.map((e) => e.field).join(', ')}: ${unstorableDetail}`, { errors });
+      done(new AppError('validation', `Invalid ${errors.map((e) => e.field).join(', ')}: ${unstorableDetail}`, { errors }));
+      return;
     }
+    done();
   });
 }

@@ -9,7 +9,7 @@ import type { ChainHead } from '../store/audit.ts';
 import { findDeal } from '../store/deals.ts';
 import type { Investor } from '../domain/investor.ts';
 import type { Step, Workflow } from '../domain/workflow.ts';
-import { listJourneyEvents, listJourneysEvents, publicEvent, type StoredEvent } from '../store/events.ts';
+import { findJourneyJson, listJourneyEvents, listJourneysEvents, publicEvent, type StoredEvent } from '../store/events.ts';
 import { findInvestor } from '../store/investors.ts';
 import { countPendingEditRequests, createJourneys, deleteEmptyJourneys, type LockedJourneyRow, pageJourneyInvestors } from '../store/journeys.ts';
 import { loadMoveFacts, type MoveWrite, writeMoves } from '../store/moves.ts';
@@ -284,23 +284,22 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
   return outcomes;
 }
 
-export interface InvestorJourney {
-  investor: { id: string };
-  journey: WorkflowEvent[];
-}
-
-/** Endpoint 3: an investor's events in a deal, oldest first (empty before their first move). */
-export async function getInvestorJourney(deps: Deps, principal: Principal, dealId: string, investorUserId: string): Promise<InvestorJourney> {
+/**
+ * Endpoint 3: an investor's events in a deal, oldest first (empty before their first move), as the
+ * response's JSON text (`{ investor: { id }, journey }`) built by the database (store/events.ts), for
+ * the HTTP layer to send unchanged.
+ */
+export async function getInvestorJourney(deps: Deps, principal: Principal, dealId: string, investorUserId: string): Promise<string> {
   if (!canActFor(principal, investorUserId)) throw forbidden('An investor token may read only its own journey');
   // Events exist only for a known deal and investor (foreign keys through journeys), so the usual
   // case is one simple query; only an empty journey needs to tell a 404 from "no move yet".
-  const events = await listJourneyEvents(deps.db, dealId, investorUserId);
-  if (events.length === 0) {
+  const { events, json } = await findJourneyJson(deps.db, dealId, investorUserId);
+  if (events === 0) {
     // An investor with no journey in the deal cannot tell it from an unknown deal.
     if (principal.role !== 'admin' || !(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
     if (!(await findInvestor(deps.db, investorUserId))) throw notFound('investor', investorUserId);
   }
-  return { investor: { id: investorUserId }, journey: events.map(publicEvent) };
+  return json;
 }
 
 export interface JourneyPageQuery {

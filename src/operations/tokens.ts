@@ -1,5 +1,5 @@
 // API keys: created by the CLI (shown once), stored only as a SHA-256 hash, looked up by hash.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { hash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { AppError } from '../domain/errors.ts';
 import { isRole, type Principal, type Role } from '../domain/principal.ts';
@@ -11,7 +11,8 @@ import { type Caches, invalidateLocally, publishInvalidation } from './caches.ts
 
 export const API_KEY_PREFIX = 'dfk_';
 
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+// Every request hashes its API key: the one-shot `hash` costs less than half of a Hash object (bench profile).
+export const hashToken = (token: string) => hash('sha256', token, 'hex');
 
 export interface CreateTokenInput {
   name: string;

@@ -48,6 +48,28 @@ export async function listJourneyEvents(db: Kysely<DB>, dealId: string, investor
   return rows.map(toEvent);
 }
 
+/**
+ * Endpoint 3's body for one investor's journey, as JSON text built by PostgreSQL in the response's
+ * exact shape (`{ investor: { id }, journey: [WorkflowEvent…] }`, events oldest first), with the
+ * number of events. The service sends the text as it comes: no rows to parse into objects and
+ * serialise again, which was most of this read's CPU. `row_to_json` writes compact JSON; `data` is
+ * the jsonb column's own text, and `createdAt` the form every other response uses (the column holds
+ * milliseconds, `timestamptz(3)`).
+ */
+export async function findJourneyJson(db: Kysely<DB>, dealId: string, investorUserId: string): Promise<{ events: number; json: string }> {
+  const { rows } = await sql<{ events: number; json: string }>`${prepared('journey-json')}
+    select count(*)::int as events,
+      '{"investor":{"id":' || to_json(${investorUserId}::text)::text || '},"journey":['
+        || coalesce(string_agg(row_to_json(v)::text, ',' order by e.seq), '') || ']}' as json
+    from workflow_events e
+    cross join lateral (
+      select e.id, e.from_step_id as "fromStepId", e.to_step_id as "toStepId", e.data, e.created_by_user_id as "createdByUserId",
+        to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt"
+    ) v
+    where e.deal_id = ${dealId} and e.investor_user_id = ${investorUserId}`.execute(db);
+  return rows[0]!;
+}
+
 /** The journeys of several investors in one deal, in one query, each oldest first. */
 export async function listJourneysEvents(db: Kysely<DB>, dealId: string, investorUserIds: string[]): Promise<Map<string, StoredEvent[]>> {
   const byInvestor = new Map<string, StoredEvent[]>(investorUserIds.map((id) => [id, []]));

@@ -35,6 +35,26 @@ describe('investor journeys and event edits', () => {
     }
   });
 
+  test('investor-data: the body the database builds holds captured text exactly as the move stored it', async () => {
+    const deal = await createDeal(admin);
+    const investor = await deal.addInvestor();
+    // JSON's escapes (quotes, backslash, control characters), non-ASCII, astral and separator characters.
+    const note = 'Zoë "the" \\back\\ slash\nline\ttab \u0001\u001f \u2028\u2029 😀 </script> {"not":"json"}';
+    const first = await deal.move(investor, 'interest', { note });
+    const second = await deal.move(investor, 'commitment', { committed_amount: '25000.10', currency: 'EUR' });
+    const response = await admin.get(`/deals/deal/${deal.dealId}/investor-data/${investor}`);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers['content-type'], 'application/json; charset=utf-8');
+    assert.deepEqual(response.body, { investor: { id: investor }, journey: [first, second] });
+    assert.equal(response.body.journey[0].data.note, note);
+    assert.equal(response.body.journey[0].fromStepId, null);
+    assert.equal(response.body.journey[1].fromStepId, deal.step('interest'));
+    // An edit shows at once: nothing is kept between reads.
+    await admin.post(`/deals/event/${second.id}/edit`, { committed_amount: '30000.00', currency: 'EUR' });
+    const edited = await admin.get(`/deals/deal/${deal.dealId}/investor-data/${investor}`);
+    assert.deepEqual(edited.body.journey[1].data, { committed_amount: '30000.00', currency: 'EUR' });
+  });
+
   test('investor-data: empty journey before the first move; 404 for unknown deal or investor; investors read only their own', async () => {
     const deal = await createDeal(admin);
     const fresh = await deal.addInvestor();

@@ -7,6 +7,7 @@ import { jsonOrCsv, wantsCsv } from '../csv.ts';
 import { sendJourneysCsv } from '../exports.ts';
 import { DryRunMoveResult, DryRunQuery, sendMoveDryRun } from './bulk-moves.ts';
 import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
+import { sendJsonText } from '../json-text.ts';
 import { ExternalId, Page, PageQuery, StrictObject } from '../schemas/common.ts';
 import { AbbreviatedEvent, EventData, StepId, WorkflowEvent } from '../schemas/workflow.ts';
 
@@ -53,7 +54,8 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
         response: { 200: Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(WorkflowEvent) }, { title: 'InvestorJourney' }) },
       },
     },
-    async (request) => getInvestorJourney(ctx, principalOf(request), request.params.dealId, request.params.investorUserId),
+    // The body is JSON text built by the database in this schema's shape, sent unchanged.
+    async (request, reply) => sendJsonText(reply, await getInvestorJourney(ctx, principalOf(request), request.params.dealId, request.params.investorUserId)),
   );
 
   app.get(

@@ -5,6 +5,7 @@ import type { WorkflowDocument } from '../../domain/workflow-graph.ts';
 import { getWorkflowStatus, putWorkflow } from '../../operations/workflows.ts';
 import type { Api, AppContext } from '../app.ts';
 import { principalOf } from '../auth.ts';
+import { sendJsonText, serialisedBodies } from '../json-text.ts';
 import { ExternalId } from '../schemas/common.ts';
 import { Workflow, WorkflowBody } from '../schemas/workflow.ts';
 
@@ -40,6 +41,7 @@ export const toDocument = (body: WorkflowBody): WorkflowDocument => ({
 });
 
 export function workflowRoutes(app: Api, ctx: AppContext) {
+  const workflowBody = serialisedBodies();
   app.put(
     '/deals/deal/:dealId/workflow',
     {
@@ -74,6 +76,8 @@ export function workflowRoutes(app: Api, ctx: AppContext) {
         response: { 200: Workflow },
       },
     },
-    async (request) => getWorkflowStatus(ctx, principalOf(request), request.params.dealId, request.query.version),
+    // The views come from the workflow cache and are never changed: each is serialised once, and the
+    // text goes when the cache drops the view (a PUT of the workflow here or in another instance).
+    async (request, reply) => sendJsonText(reply, workflowBody(reply, await getWorkflowStatus(ctx, principalOf(request), request.params.dealId, request.query.version))),
   );
 }
