@@ -9,7 +9,7 @@ import type { ChainHead } from '../store/audit.ts';
 import { findDeal } from '../store/deals.ts';
 import type { Investor } from '../domain/investor.ts';
 import type { Step, Workflow } from '../domain/workflow.ts';
-import { findJourneyJson, listJourneyEvents, listJourneysEvents, publicEvent, type StoredEvent } from '../store/events.ts';
+import { findJourneyJson, listJourneysEvents, publicEvent, type StoredEvent } from '../store/events.ts';
 import { findInvestor } from '../store/investors.ts';
 import { countPendingEditRequests, createJourneys, deleteEmptyJourneys, type LockedJourneyRow, pageJourneyInvestors } from '../store/journeys.ts';
 import { loadMoveFacts, type MoveWrite, writeMoves } from '../store/moves.ts';
