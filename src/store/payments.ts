@@ -389,12 +389,19 @@ export async function lineAllocations(db: Kysely<DB>, lineId: string): Promise<{
   return rows.map((r) => ({ dealId: r.deal_id, investorUserId: r.investor_user_id, amount: r.amount, currency: r.currency }));
 }
 
-/** Queued partial lines of an investor that a completing line settles. */
-export async function queuedPartialLines(db: Kysely<DB>, dealId: string, investorUserId: string): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`
-    select id from payment_lines where deal_id = ${dealId} and investor_user_id = ${investorUserId} and status = 'queued' and outcome = 'partial'
-    order by seq`.execute(db);
-  return rows.map((r) => r.id);
+/** Queued partial lines of these investors, which a completing line settles, in statement order. */
+export async function queuedPartialLines(
+  db: Kysely<DB>,
+  journeys: readonly { dealId: string; investorUserId: string }[],
+): Promise<{ id: string; dealId: string; investorUserId: string }[]> {
+  if (journeys.length === 0) return [];
+  const { rows } = await sql<{ id: string; deal_id: string; investor_user_id: string }>`
+    select l.id, l.deal_id, l.investor_user_id from payment_lines l
+    join unnest(${journeys.map((j) => j.dealId)}::text[], ${journeys.map((j) => j.investorUserId)}::text[]) as k(deal_id, investor_user_id)
+      on l.deal_id = k.deal_id and l.investor_user_id = k.investor_user_id
+    where l.status = 'queued' and l.outcome = 'partial'
+    order by l.seq`.execute(db);
+  return rows.map((r) => ({ id: r.id, dealId: r.deal_id, investorUserId: r.investor_user_id }));
 }
 
 /** The credit a reversal takes back: same end-to-end id, else same bank reference, not yet reversed. */
