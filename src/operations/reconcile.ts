@@ -50,7 +50,14 @@ export function parseStatement(input: StatementInput): ParsedStatement {
   return input.kind === 'xml' ? parseCamt(input.text) : parseCsvStatement(input.text, input.csv);
 }
 
-export async function importStatement(deps: Deps, principal: Principal, input: StatementInput, options: { concurrency?: number } = {}): Promise<ImportResult> {
+export interface ImportOptions {
+  /** Batches matched at once (PostgreSQL); default batchConcurrency. */
+  concurrency?: number;
+  /** Investors per batch; default MATCH_BATCH. */
+  batchSize?: number;
+}
+
+export async function importStatement(deps: Deps, principal: Principal, input: StatementInput, options: ImportOptions = {}): Promise<ImportResult> {
   const parsed = parseStatement(input);
   const sha256 = createHash('sha256').update(input.text).digest('hex');
   const keys = lineKeys(parsed.lines);
@@ -94,7 +101,7 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
   const statement = stored ?? (await store.findStatementBySha(deps.db, sha256));
   if (!statement) throw new Error('a statement that conflicted on its content is not on file');
 
-  await matchPendingLines(deps, statement.id, options.concurrency ?? batchConcurrency(deps.db));
+  await matchPendingLines(deps, statement.id, { concurrency: options.concurrency ?? batchConcurrency(deps.db), batchSize: options.batchSize ?? MATCH_BATCH });
   const counts = await store.countStatementLines(deps.db, statement.id);
   const outcomes: Record<string, number> = {};
   const statuses: Record<string, number> = {};
@@ -111,14 +118,14 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
  * investor, in statement order, and matched in batches of investors, one transaction per batch
  * (several batches at once on PostgreSQL): see matchBatch.
  */
-async function matchPendingLines(deps: Deps, statementId: string, concurrency: number): Promise<void> {
+async function matchPendingLines(deps: Deps, statementId: string, options: { concurrency: number; batchSize: number }): Promise<void> {
   const pending = await store.statementLines(deps.db, statementId, 'pending');
   const credits = pending.filter((l) => !l.reversal && l.dealId !== null && l.investorUserId !== null);
   const groups = new Map<string, CreditGroup>();
   for (const line of credits) {
     const key = store.journeyKey({ dealId: line.dealId!, investorUserId: line.investorUserId! });
-    const group = groups.get(key) ?? { dealId: line.dealId!, investorUserId: line.investorUserId!, lineIds: [] };
-    group.lineIds.push(line.id);
+    const group = groups.get(key) ?? { dealId: line.dealId!, investorUserId: line.investorUserId!, lines: [] };
+    group.lines.push(line);
     groups.set(key, group);
   }
   const dealIds = [...new Set(credits.map((l) => l.dealId!))];
@@ -126,12 +133,14 @@ async function matchPendingLines(deps: Deps, statementId: string, concurrency: n
   const currencies = await store.dealCurrencies(deps.db, dealIds);
   const context = (group: CreditGroup) => ({ settings: settings.get(group.dealId) ?? defaultSettings(group.dealId), dealCurrency: currencies.get(group.dealId) ?? null });
   const all = [...groups.values()];
-  const batches = Array.from({ length: Math.ceil(all.length / MATCH_BATCH) }, (_, i) => all.slice(i * MATCH_BATCH, (i + 1) * MATCH_BATCH));
-  await eachConcurrently(batches, concurrency, (batch) => retryOnDeadlock(() => matchBatch(deps, batch, context)));
+  const size = Math.max(1, options.batchSize);
+  const batches = Array.from({ length: Math.ceil(all.length / size) }, (_, i) => all.slice(i * size, (i + 1) * size));
+  await eachConcurrently(batches, options.concurrency, (batch) => retryOnDeadlock(() => matchBatch(deps, batch, context)));
   for (const reversal of pending.filter((l) => l.reversal)) await applyReversal(deps, reversal);
 }
 
-type CreditGroup = { dealId: string; investorUserId: string; lineIds: string[] };
+/** An investor's pending credits of the statement, in statement order, as read before matching. */
+type CreditGroup = { dealId: string; investorUserId: string; lines: store.PaymentLine[] };
 
 /**
  * Investors per transaction. A batch holds its journeys' locks until it commits (about two round
@@ -164,12 +173,16 @@ async function matchBatch(
     // length, and planning a statement of eight parts costs as much database CPU as running it.
     const locked = await store.lockJourneyCredits(tx.db, batch.map((g) => {
       const { settings } = context(g);
-      return { ...g, fields: { commitment: settings.commitmentFieldKey, currency: settings.currencyFieldKey } };
+      return { dealId: g.dealId, investorUserId: g.investorUserId, lineIds: g.lines.map((l) => l.id), fields: { commitment: settings.commitmentFieldKey, currency: settings.currencyFieldKey } };
     }), { genericPlans: true });
     const before: store.DecisionInput[] = [];
     const moving: { credit: Omit<CreditInput, 'line' | 'amount' | 'received'>; lines: store.PaymentLine[]; received: string }[] = [];
     for (const group of batch) {
-      const { facts, lines } = locked.get(store.journeyKey(group))!;
+      const { facts, lineIds } = locked.get(store.journeyKey(group))!;
+      // The lines as read before matching: a line still pending has had no decision, so nothing
+      // about it has changed since (another import may have decided some meanwhile: those are not here).
+      const stillPending = new Set(lineIds);
+      const lines = group.lines.filter((l) => stillPending.has(l.id));
       if (!facts) {
         for (const line of lines) before.push(noJourneyDecision(tx, line));
         continue;

@@ -236,8 +236,9 @@ export interface JourneyCredits {
 /**
  * For each journey, in one statement: locks it (FOR UPDATE, as lockJourneyPaymentFacts, in one
  * order: deal, investor, so two batches never wait on each other), reads its payment facts, then
- * locks its lines among `lineIds` that still wait for matching, in statement order. A journey's
- * facts are undefined when it has no events. Keyed by `journeyKey`.
+ * locks its lines among `lineIds` that still wait for matching and returns their ids, in statement
+ * order (the caller has the lines). A journey's facts are undefined when it has no events. Keyed
+ * by `journeyKey`.
  */
 export async function lockJourneyCredits(
   db: Kysely<DB>,
@@ -247,11 +248,11 @@ export async function lockJourneyCredits(
    * locally): see the caller for why.
    */
   options: { genericPlans?: boolean } = {},
-): Promise<Map<string, { facts: JourneyPaymentFacts | undefined; lines: PaymentLine[] }>> {
-  const result = new Map(journeys.map((j) => [journeyKey(j), { facts: undefined as JourneyPaymentFacts | undefined, lines: [] as PaymentLine[] }]));
+): Promise<Map<string, { facts: JourneyPaymentFacts | undefined; lineIds: string[] }>> {
+  const result = new Map(journeys.map((j) => [journeyKey(j), { facts: undefined as JourneyPaymentFacts | undefined, lineIds: [] as string[] }]));
   if (journeys.length === 0) return result;
   const col = <T>(f: (j: JourneyCredits) => T) => journeys.map(f);
-  type Row = LineRow & { has_line: boolean; journey_deal_id: string | null; journey_investor_user_id: string | null; current_step_id: string | null; received: string | null; commitment: string | null; commitment_currency: string | null };
+  type Row = { id: string | null; deal_id: string | null; investor_user_id: string | null; journey_deal_id: string | null; journey_investor_user_id: string | null; current_step_id: string | null; received: string | null; commitment: string | null; commitment_currency: string | null };
   // The journeys are locked first: `l` waits for the count of `j` (an init plan), so a batch takes
   // its locks in the order a move does (journey, then its lines). A journey without pending lines
   // comes with null line columns; a line whose journey has no events with null facts.
@@ -269,11 +270,11 @@ export async function lockJourneyCredits(
       order by j.deal_id, j.investor_user_id
       for update of j
     ), l as (
-      select ${LINE_COLUMNS}, seq from payment_lines
+      select id, deal_id, investor_user_id, seq from payment_lines
       where id = any(${journeys.flatMap((j) => j.lineIds)}::uuid[]) and status = 'pending' and (select count(*) from j) >= 0
       order by seq for update
     )
-    select l.*, l.id is not null as has_line, j.deal_id as journey_deal_id, j.investor_user_id as journey_investor_user_id, j.current_step_id,
+    select l.id, l.deal_id, l.investor_user_id, j.deal_id as journey_deal_id, j.investor_user_id as journey_investor_user_id, j.current_step_id,
       j.received, j.commitment, j.commitment_currency, ${options.genericPlans ? sql`set_config('plan_cache_mode', 'force_generic_plan', true)` : sql`null`} as plans
     from j full join l on l.deal_id = j.deal_id and l.investor_user_id = j.investor_user_id
     order by l.seq`.execute(db);
@@ -282,7 +283,7 @@ export async function lockJourneyCredits(
       const facts = { currentStepId: row.current_step_id, received: row.received!, commitment: row.commitment, commitmentCurrency: row.commitment_currency };
       result.get(journeyKey({ dealId: row.journey_deal_id, investorUserId: row.journey_investor_user_id! }))!.facts = facts;
     }
-    if (row.has_line) result.get(journeyKey({ dealId: row.deal_id!, investorUserId: row.investor_user_id! }))!.lines.push(toLine(row));
+    if (row.id !== null) result.get(journeyKey({ dealId: row.deal_id!, investorUserId: row.investor_user_id! }))!.lineIds.push(row.id);
   }
   return result;
 }
