@@ -6,15 +6,16 @@
 // - in one transaction the statement and its new lines are stored; debits, reversals and entries
 //   that are not booked (camt Sts PDNG, INFO…) are kept (status ignored), credits without a valid reference or with an unknown one are queued;
 //   and the queued lines' payment.queued entries are written a chunk of lines per statement;
-// - then each investor's credits are judged in statement order under their journey lock: first in
-//   batches of investors (one transaction each), where the credits that need no move (partial,
-//   overpaid, wrong currency) are queued in one statement per batch; then, from each investor's
-//   first credit that reaches the commitment, one transaction per investor (several investors at
-//   once on PostgreSQL): `matched` moves the investor to the deal's payment step through jumpToStep
-//   as the principal `reconciliation`; anything else, and a refused move, is queued;
+// - then each investor's credits are judged in statement order under their journey lock, in
+//   batches of investors, one transaction per batch (several batches at once on PostgreSQL): the
+//   credits before an investor's first that reaches the commitment (partial, overpaid, wrong
+//   currency) are queued, one statement for the batch; then `matched` moves the investor to the
+//   deal's payment step through jumpToStep as the principal `reconciliation`, and that line and
+//   the ones after it are decided (anything else, and a refused move, queued), one statement for
+//   the batch; a move and its line's decision commit together;
 // - a reversal puts the credit it reverses back in the queue and takes its money back (no move).
-// A process that dies between the two phases leaves lines `pending`; importing the file again
-// finishes them.
+// A process that dies between storing and matching, or a batch that fails, leaves lines `pending`;
+// importing the file again finishes them.
 import { createHash } from 'node:crypto';
 import Big from 'big.js';
 import { AppError } from '../domain/errors.ts';
