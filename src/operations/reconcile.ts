@@ -87,22 +87,23 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
       id: tx.newId(), sha256, format: parsed.format, messageId: parsed.messageId, lineCount: lines.length, importedBy: principal.userId, importedAt: at,
     });
     if (!statement) return undefined;
+    // The lines as stored (in statement order), to announce the queued ones and match the pending.
     const inserted = await store.insertLines(tx.db, statement.id, lines, at);
-    await store.setNewLineCount(tx.db, statement.id, inserted.size);
-    const decided = lines.filter((l) => inserted.has(l.id) && l.status !== 'pending').map((l) => l.id);
-    await store.recordImportDecisions(tx.db, decided, principal.userId, at);
+    await store.setNewLineCount(tx.db, statement.id, inserted.length);
+    await store.recordImportDecisions(tx.db, inserted.filter((l) => l.status !== 'pending').map((l) => l.id), principal.userId, at);
     // The queued lines' payment.queued entries, a chunk of lines per statement.
-    const queued = lines.filter((l) => inserted.has(l.id) && l.status === 'queued').map((l) => l.id);
+    const queued = inserted.filter((l) => l.status === 'queued');
     for (let i = 0; i < queued.length; i += QUEUED_CHUNK) {
-      const found = await store.findLines(tx.db, queued.slice(i, i + QUEUED_CHUNK));
-      await appendOutboxMany(tx.db, found.map((line) => paymentQueuedEntry(tx, { line })));
+      await appendOutboxMany(tx.db, queued.slice(i, i + QUEUED_CHUNK).map((line) => paymentQueuedEntry(tx, { line })));
     }
-    return { ...statement, newLineCount: inserted.size };
+    return { statement: { ...statement, newLineCount: inserted.length }, pending: inserted.filter((l) => l.status === 'pending') };
   });
-  const statement = stored ?? (await store.findStatementBySha(deps.db, sha256));
+  const statement = stored?.statement ?? (await store.findStatementBySha(deps.db, sha256));
   if (!statement) throw new Error('a statement that conflicted on its content is not on file');
 
-  await matchPendingLines(deps, statement.id, { concurrency: options.concurrency ?? batchConcurrency(deps.db), batchSize: options.batchSize ?? MATCH_BATCH });
+  // A file imported before: its lines still pending (a process that died, an import running now).
+  const pending = stored?.pending ?? (await store.statementLines(deps.db, statement.id, 'pending'));
+  await matchPendingLines(deps, pending, { concurrency: options.concurrency ?? batchConcurrency(deps.db), batchSize: options.batchSize ?? MATCH_BATCH });
   const counts = await store.countStatementLines(deps.db, statement.id);
   const outcomes: Record<string, number> = {};
   const statuses: Record<string, number> = {};
@@ -119,8 +120,7 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
  * investor, in statement order, and matched in batches of investors, one transaction per batch
  * (several batches at once on PostgreSQL): see matchBatch.
  */
-async function matchPendingLines(deps: Deps, statementId: string, options: { concurrency: number; batchSize: number }): Promise<void> {
-  const pending = await store.statementLines(deps.db, statementId, 'pending');
+async function matchPendingLines(deps: Deps, pending: readonly store.PaymentLine[], options: { concurrency: number; batchSize: number }): Promise<void> {
   const credits = pending.filter((l) => !l.reversal && l.dealId !== null && l.investorUserId !== null);
   const groups = new Map<string, CreditGroup>();
   for (const line of credits) {

@@ -59,34 +59,6 @@ export interface NewLine extends StatementLine {
 
 const CHUNK = 500;
 
-/** Inserts lines whose key is new (ON CONFLICT DO NOTHING); returns the ids of those inserted. */
-export async function insertLines(db: Kysely<DB>, statementId: string, lines: readonly NewLine[], now: Date): Promise<Set<string>> {
-  const inserted = new Set<string>();
-  for (let i = 0; i < lines.length; i += CHUNK) {
-    const chunk = lines.slice(i, i + CHUNK);
-    const col = <T>(f: (l: NewLine) => T) => chunk.map(f);
-    const { rows } = await sql<{ id: string }>`
-      insert into payment_lines (id, statement_id, line_key, direction, reversal, amount, currency, booking_date, value_date, account,
-        entry_reference, end_to_end_id, debtor_name, debtor_account, structured_reference, remittance, reference, deal_id,
-        investor_user_id, outcome, status, detail, created_at, updated_at)
-      select t.id, ${statementId}::uuid, t.key, t.direction, t.reversal, t.amount, t.currency, t.booking_date, t.value_date, t.account,
-        t.entry_reference, t.end_to_end_id, t.debtor_name, t.debtor_account, t.structured_reference, t.remittance, t.reference, t.deal_id,
-        t.investor_user_id, t.outcome, t.status, t.detail, ${now}::timestamptz, ${now}::timestamptz
-      from unnest(${col((l) => l.id)}::uuid[], ${col((l) => l.key)}::text[], ${col((l) => l.direction)}::text[], ${col((l) => l.reversal)}::boolean[],
-        ${col((l) => l.amount)}::numeric[], ${col((l) => l.currency)}::text[], ${col((l) => l.bookingDate)}::date[], ${col((l) => l.valueDate)}::date[],
-        ${col((l) => l.account)}::text[], ${col((l) => l.entryReference)}::text[], ${col((l) => l.endToEndId)}::text[], ${col((l) => l.debtorName)}::text[],
-        ${col((l) => l.debtorAccount)}::text[], ${col((l) => l.structuredReferences[0] ?? null)}::text[], ${col((l) => (l.remittance.length ? l.remittance.join('\n') : null))}::text[],
-        ${col((l) => l.reference)}::text[], ${col((l) => l.dealId)}::text[], ${col((l) => l.investorUserId)}::text[], ${col((l) => l.outcome ?? 'no-reference')}::text[],
-        ${col((l) => l.status)}::text[], ${col((l) => l.detail)}::text[])
-        as t(id, key, direction, reversal, amount, currency, booking_date, value_date, account, entry_reference, end_to_end_id, debtor_name,
-          debtor_account, structured_reference, remittance, reference, deal_id, investor_user_id, outcome, status, detail)
-      on conflict (line_key) do nothing
-      returning id`.execute(db);
-    for (const r of rows) inserted.add(r.id);
-  }
-  return inserted;
-}
-
 export interface PaymentLine {
   id: string;
   statementId: string;
@@ -136,6 +108,36 @@ const toLine = (r: LineRow): PaymentLine => ({
   refusal: r.refusal, eventId: r.event_id, reversedByLineId: r.reversed_by_line_id, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
 });
 
+/** Inserts lines whose key is new (ON CONFLICT DO NOTHING); returns those inserted as stored, in the given order. */
+export async function insertLines(db: Kysely<DB>, statementId: string, lines: readonly NewLine[], now: Date): Promise<PaymentLine[]> {
+  const inserted: PaymentLine[] = [];
+  for (let i = 0; i < lines.length; i += CHUNK) {
+    const chunk = lines.slice(i, i + CHUNK);
+    const col = <T>(f: (l: NewLine) => T) => chunk.map(f);
+    const { rows } = await sql<LineRow>`
+      insert into payment_lines (id, statement_id, line_key, direction, reversal, amount, currency, booking_date, value_date, account,
+        entry_reference, end_to_end_id, debtor_name, debtor_account, structured_reference, remittance, reference, deal_id,
+        investor_user_id, outcome, status, detail, created_at, updated_at)
+      select t.id, ${statementId}::uuid, t.key, t.direction, t.reversal, t.amount, t.currency, t.booking_date, t.value_date, t.account,
+        t.entry_reference, t.end_to_end_id, t.debtor_name, t.debtor_account, t.structured_reference, t.remittance, t.reference, t.deal_id,
+        t.investor_user_id, t.outcome, t.status, t.detail, ${now}::timestamptz, ${now}::timestamptz
+      from unnest(${col((l) => l.id)}::uuid[], ${col((l) => l.key)}::text[], ${col((l) => l.direction)}::text[], ${col((l) => l.reversal)}::boolean[],
+        ${col((l) => l.amount)}::numeric[], ${col((l) => l.currency)}::text[], ${col((l) => l.bookingDate)}::date[], ${col((l) => l.valueDate)}::date[],
+        ${col((l) => l.account)}::text[], ${col((l) => l.entryReference)}::text[], ${col((l) => l.endToEndId)}::text[], ${col((l) => l.debtorName)}::text[],
+        ${col((l) => l.debtorAccount)}::text[], ${col((l) => l.structuredReferences[0] ?? null)}::text[], ${col((l) => (l.remittance.length ? l.remittance.join('\n') : null))}::text[],
+        ${col((l) => l.reference)}::text[], ${col((l) => l.dealId)}::text[], ${col((l) => l.investorUserId)}::text[], ${col((l) => l.outcome ?? 'no-reference')}::text[],
+        ${col((l) => l.status)}::text[], ${col((l) => l.detail)}::text[])
+        as t(id, key, direction, reversal, amount, currency, booking_date, value_date, account, entry_reference, end_to_end_id, debtor_name,
+          debtor_account, structured_reference, remittance, reference, deal_id, investor_user_id, outcome, status, detail)
+      on conflict (line_key) do nothing
+      returning ${LINE_COLUMNS}`.execute(db);
+    // RETURNING follows no order that SQL promises: put the rows back in the chunk's.
+    const order = new Map(chunk.map((l, n) => [l.id, n]));
+    inserted.push(...rows.map(toLine).sort((x, y) => order.get(x.id)! - order.get(y.id)!));
+  }
+  return inserted;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function findLine(db: Kysely<DB>, id: string, options: { lock?: boolean } = {}): Promise<PaymentLine | undefined> {
@@ -144,12 +146,6 @@ export async function findLine(db: Kysely<DB>, id: string, options: { lock?: boo
     ? await sql<LineRow>`select ${LINE_COLUMNS} from payment_lines where id = ${id} for update`.execute(db)
     : await sql<LineRow>`select ${LINE_COLUMNS} from payment_lines where id = ${id}`.execute(db);
   return rows[0] && toLine(rows[0]);
-}
-
-export async function findLines(db: Kysely<DB>, ids: readonly string[]): Promise<PaymentLine[]> {
-  if (ids.length === 0) return [];
-  const { rows } = await sql<LineRow>`select ${LINE_COLUMNS} from payment_lines where id = any(${[...ids]}::uuid[]) order by seq`.execute(db);
-  return rows.map(toLine);
 }
 
 /** Lines of a statement, in statement order; `status` narrows. */
