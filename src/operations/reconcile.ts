@@ -6,15 +6,16 @@
 // - in one transaction the statement and its new lines are stored; debits, reversals and entries
 //   that are not booked (camt Sts PDNG, INFO…) are kept (status ignored), credits without a valid reference or with an unknown one are queued;
 //   and the queued lines' payment.queued entries are written a chunk of lines per statement;
-// - then each investor's credits are judged in statement order under their journey lock: first in
-//   batches of investors (one transaction each), where the credits that need no move (partial,
-//   overpaid, wrong currency) are queued in one statement per batch; then, from each investor's
-//   first credit that reaches the commitment, one transaction per investor (several investors at
-//   once on PostgreSQL): `matched` moves the investor to the deal's payment step through jumpToStep
-//   as the principal `reconciliation`; anything else, and a refused move, is queued;
+// - then each investor's credits are judged in statement order under their journey lock, in
+//   batches of investors, one transaction per batch (several batches at once on PostgreSQL): the
+//   credits before an investor's first that reaches the commitment (partial, overpaid, wrong
+//   currency) are queued, one statement for the batch; then `matched` moves the investor to the
+//   deal's payment step through jumpToStep as the principal `reconciliation`, and that line and
+//   the ones after it are decided (anything else, and a refused move, queued), one statement for
+//   the batch; a move and its line's decision commit together;
 // - a reversal puts the credit it reverses back in the queue and takes its money back (no move).
-// A process that dies between the two phases leaves lines `pending`; importing the file again
-// finishes them.
+// A process that dies between storing and matching, or a batch that fails, leaves lines `pending`;
+// importing the file again finishes them.
 import { createHash } from 'node:crypto';
 import Big from 'big.js';
 import { AppError } from '../domain/errors.ts';
@@ -30,6 +31,7 @@ import { type Deps, inTransaction } from './deps.ts';
 import { jumpToStep } from './journeys.ts';
 import { paymentMatchedEntry, paymentQueuedEntry, recordPaymentQueued } from './payment-events.ts';
 import { appendOutboxMany } from '../store/outbox.ts';
+import { SQLSTATE, sqlState } from '../store/errors.ts';
 
 /** The principal of moves made by reconciliation (recorded as the events' createdByUserId). */
 export const RECONCILIATION: Principal = { userId: 'reconciliation', role: 'admin', tokenKey: 'reconciliation' };
@@ -49,7 +51,14 @@ export function parseStatement(input: StatementInput): ParsedStatement {
   return input.kind === 'xml' ? parseCamt(input.text) : parseCsvStatement(input.text, input.csv);
 }
 
-export async function importStatement(deps: Deps, principal: Principal, input: StatementInput, options: { concurrency?: number } = {}): Promise<ImportResult> {
+export interface ImportOptions {
+  /** Batches matched at once (PostgreSQL); default batchConcurrency. */
+  concurrency?: number;
+  /** Investors per batch; default MATCH_BATCH. */
+  batchSize?: number;
+}
+
+export async function importStatement(deps: Deps, principal: Principal, input: StatementInput, options: ImportOptions = {}): Promise<ImportResult> {
   const parsed = parseStatement(input);
   const sha256 = createHash('sha256').update(input.text).digest('hex');
   const keys = lineKeys(parsed.lines);
@@ -78,22 +87,23 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
       id: tx.newId(), sha256, format: parsed.format, messageId: parsed.messageId, lineCount: lines.length, importedBy: principal.userId, importedAt: at,
     });
     if (!statement) return undefined;
+    // The lines as stored (in statement order), to announce the queued ones and match the pending.
     const inserted = await store.insertLines(tx.db, statement.id, lines, at);
-    await store.setNewLineCount(tx.db, statement.id, inserted.size);
-    const decided = lines.filter((l) => inserted.has(l.id) && l.status !== 'pending').map((l) => l.id);
-    await store.recordImportDecisions(tx.db, decided, principal.userId, at);
+    await store.setNewLineCount(tx.db, statement.id, inserted.length);
+    await store.recordImportDecisions(tx.db, inserted.filter((l) => l.status !== 'pending').map((l) => l.id), principal.userId, at);
     // The queued lines' payment.queued entries, a chunk of lines per statement.
-    const queued = lines.filter((l) => inserted.has(l.id) && l.status === 'queued').map((l) => l.id);
+    const queued = inserted.filter((l) => l.status === 'queued');
     for (let i = 0; i < queued.length; i += QUEUED_CHUNK) {
-      const found = await store.findLines(tx.db, queued.slice(i, i + QUEUED_CHUNK));
-      await appendOutboxMany(tx.db, found.map((line) => paymentQueuedEntry(tx, { line })));
+      await appendOutboxMany(tx.db, queued.slice(i, i + QUEUED_CHUNK).map((line) => paymentQueuedEntry(tx, { line })));
     }
-    return { ...statement, newLineCount: inserted.size };
+    return { statement: { ...statement, newLineCount: inserted.length }, pending: inserted.filter((l) => l.status === 'pending') };
   });
-  const statement = stored ?? (await store.findStatementBySha(deps.db, sha256));
+  const statement = stored?.statement ?? (await store.findStatementBySha(deps.db, sha256));
   if (!statement) throw new Error('a statement that conflicted on its content is not on file');
 
-  await matchPendingLines(deps, statement.id, options.concurrency ?? batchConcurrency(deps.db));
+  // A file imported before: its lines still pending (a process that died, an import running now).
+  const pending = stored?.pending ?? (await store.statementLines(deps.db, statement.id, 'pending'));
+  await matchPendingLines(deps, pending, { concurrency: options.concurrency ?? batchConcurrency(deps.db), batchSize: options.batchSize ?? MATCH_BATCH });
   const counts = await store.countStatementLines(deps.db, statement.id);
   const outcomes: Record<string, number> = {};
   const statuses: Record<string, number> = {};
@@ -106,20 +116,17 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
 }
 
 /**
- * Judges the statement's pending credits, then applies its reversals. First in batches of
- * investors (one transaction and three statements per batch): each investor's credits that need no
- * move (partial, overpaid, wrong currency, a journey without events) are queued, up to the first
- * one whose total would reach the commitment. Then investor by investor, for those left: the move,
- * under their journey lock (several investors at once on PostgreSQL).
+ * Judges the statement's pending credits, then applies its reversals. The credits are grouped by
+ * investor, in statement order, and matched in batches of investors, one transaction per batch
+ * (several batches at once on PostgreSQL): see matchBatch.
  */
-async function matchPendingLines(deps: Deps, statementId: string, concurrency: number): Promise<void> {
-  const pending = await store.statementLines(deps.db, statementId, 'pending');
+async function matchPendingLines(deps: Deps, pending: readonly store.PaymentLine[], options: { concurrency: number; batchSize: number }): Promise<void> {
   const credits = pending.filter((l) => !l.reversal && l.dealId !== null && l.investorUserId !== null);
   const groups = new Map<string, CreditGroup>();
   for (const line of credits) {
     const key = store.journeyKey({ dealId: line.dealId!, investorUserId: line.investorUserId! });
-    const group = groups.get(key) ?? { dealId: line.dealId!, investorUserId: line.investorUserId!, lineIds: [] };
-    group.lineIds.push(line.id);
+    const group = groups.get(key) ?? { dealId: line.dealId!, investorUserId: line.investorUserId!, lines: [] };
+    group.lines.push(line);
     groups.set(key, group);
   }
   const dealIds = [...new Set(credits.map((l) => l.dealId!))];
@@ -127,70 +134,108 @@ async function matchPendingLines(deps: Deps, statementId: string, concurrency: n
   const currencies = await store.dealCurrencies(deps.db, dealIds);
   const context = (group: CreditGroup) => ({ settings: settings.get(group.dealId) ?? defaultSettings(group.dealId), dealCurrency: currencies.get(group.dealId) ?? null });
   const all = [...groups.values()];
-  const batches = Array.from({ length: Math.ceil(all.length / JUDGE_BATCH) }, (_, i) => all.slice(i * JUDGE_BATCH, (i + 1) * JUDGE_BATCH));
-  const moving: CreditGroup[] = [];
-  await eachConcurrently(batches, concurrency, async (batch) => {
-    moving.push(...(await queueCreditsWithoutMoves(deps, batch, context)));
-  });
-  // In statement order (the batches finish in any order).
-  const order = new Map(all.map((g, i) => [store.journeyKey(g), i]));
-  moving.sort((a, b) => order.get(store.journeyKey(a))! - order.get(store.journeyKey(b))!);
-  await eachConcurrently(moving, concurrency, (group) => {
-    const { settings: s, dealCurrency } = context(group);
-    return matchInvestorLines(deps, group, s, dealCurrency);
-  });
+  const size = Math.max(1, options.batchSize);
+  const batches = Array.from({ length: Math.ceil(all.length / size) }, (_, i) => all.slice(i * size, (i + 1) * size));
+  await eachConcurrently(batches, options.concurrency, (batch) => retryOnDeadlock(() => matchBatch(deps, batch, context)));
   for (const reversal of pending.filter((l) => l.reversal)) await applyReversal(deps, reversal);
 }
 
-type CreditGroup = { dealId: string; investorUserId: string; lineIds: string[] };
+/** An investor's pending credits of the statement, in statement order, as read before matching. */
+type CreditGroup = { dealId: string; investorUserId: string; lines: store.PaymentLine[] };
 
-/** Investors per transaction of the first pass: their journeys stay locked for one batch's three statements. */
-const JUDGE_BATCH = 500;
+/**
+ * Investors per transaction. A batch holds its journeys' locks until it commits (about two round
+ * trips per move it makes), and costs four statements of its own whatever its size: big enough
+ * that those are a small share of a credit's, small enough that a lock is held briefly and that
+ * a statement's batches keep every lane busy.
+ */
+export const MATCH_BATCH = 100;
 /** Queued lines per statement of payment.queued entries at import. */
 const QUEUED_CHUNK = 500;
 
 /**
- * The first pass over a batch of investors, in one transaction: locks their journeys and pending
- * lines, queues each investor's credits in order up to the first that would need a move (all of
- * them when the journey has no events), in one statement, and returns each investor whose credits
- * from that one on are left for the move.
+ * One batch of investors, in one transaction: locks their journeys and pending lines (one
+ * statement), queues each investor's credits up to the first that would need a move (one
+ * statement for the batch), then makes each of those moves through jumpToStep, one investor after
+ * the other, and records the moves' decisions and those of the credits after them (one statement
+ * for the batch), and settles the partial lines the moves completed. The decisions before the
+ * moves are written first, so each investor's webhook entries keep the order of their lines. A
+ * move and its line's decision commit together: a batch is all or nothing.
  */
-async function queueCreditsWithoutMoves(
+async function matchBatch(
   deps: Deps,
   batch: readonly CreditGroup[],
   context: (group: CreditGroup) => { settings: PaymentSettings; dealCurrency: string | null },
-): Promise<CreditGroup[]> {
-  return inTransaction(deps, async (tx) => {
+): Promise<void> {
+  await inTransaction(deps, async (tx) => {
+    // Generic plans for the rest of this transaction (the moves' statements and the decisions'):
+    // left to choose (plan_cache_mode auto), PostgreSQL plans the decision statement afresh on every
+    // call, because its plan for one row looks cheaper than the generic one for arrays of unknown
+    // length, and planning a statement of eight parts costs as much database CPU as running it.
     const locked = await store.lockJourneyCredits(tx.db, batch.map((g) => {
       const { settings } = context(g);
-      return { ...g, fields: { commitment: settings.commitmentFieldKey, currency: settings.currencyFieldKey } };
-    }));
-    const decisions: store.DecisionInput[] = [];
-    const left: CreditGroup[] = [];
+      return { dealId: g.dealId, investorUserId: g.investorUserId, lineIds: g.lines.map((l) => l.id), fields: { commitment: settings.commitmentFieldKey, currency: settings.currencyFieldKey } };
+    }), { genericPlans: true });
+    const before: store.DecisionInput[] = [];
+    const moving: { credit: Omit<CreditInput, 'line' | 'amount' | 'received'>; lines: store.PaymentLine[]; received: string }[] = [];
     for (const group of batch) {
-      const { facts, lines } = locked.get(store.journeyKey(group))!;
+      const { facts, lineIds } = locked.get(store.journeyKey(group))!;
+      // The lines as read before matching: a line still pending has had no decision, so nothing
+      // about it has changed since (another import may have decided some meanwhile: those are not here).
+      const stillPending = new Set(lineIds);
+      const lines = group.lines.filter((l) => stillPending.has(l.id));
       if (!facts) {
-        for (const line of lines) decisions.push(noJourneyDecision(tx, line));
+        for (const line of lines) before.push(noJourneyDecision(tx, line));
         continue;
       }
       const { settings, dealCurrency } = context(group);
+      const credit = {
+        dealId: group.dealId, investorUserId: group.investorUserId, settings, commitment: facts.commitment,
+        commitmentCurrency: facts.commitmentCurrency ?? dealCurrency, by: RECONCILIATION.userId, action: 'imported', staff: false,
+      } as const;
       let received = facts.received;
       for (const [i, line] of lines.entries()) {
-        const plan = planCredit(tx, {
-          line, dealId: group.dealId, investorUserId: group.investorUserId, amount: line.amount, received, settings,
-          commitment: facts.commitment, commitmentCurrency: facts.commitmentCurrency ?? dealCurrency, by: RECONCILIATION.userId, action: 'imported', staff: false,
-        });
+        const plan = planCredit(tx, { ...credit, line, amount: line.amount, received });
         if (plan.kind === 'move') {
-          left.push({ ...group, lineIds: lines.slice(i).map((l) => l.id) });
+          moving.push({ credit, lines: lines.slice(i), received });
           break;
         }
-        decisions.push(plan.decision);
+        before.push(plan.decision);
         received = plan.received;
       }
     }
-    await store.recordDecisions(tx.db, decisions);
-    return left;
+    await store.recordDecisions(tx.db, before);
+    const after: store.DecisionInput[] = [];
+    const settling: Settlement[] = [];
+    for (const { credit, lines, received: start } of moving) {
+      let received = start;
+      for (const line of lines) {
+        const input = { ...credit, line, amount: line.amount, received };
+        const plan = planCredit(tx, input);
+        const result = plan.kind === 'decision' ? plan : await moveCredit(tx, input, plan);
+        after.push(result.decision);
+        if (result.settles) settling.push(result.settles);
+        received = result.received;
+      }
+    }
+    await store.recordDecisions(tx.db, after);
+    await settlePartialLines(tx, settling);
   });
+}
+
+/**
+ * A transaction that PostgreSQL chose as a deadlock's victim has written nothing: run it again.
+ * (A batch locks its journeys in one order, but a move also takes the workflow row, which a
+ * workflow's change may hold while it waits for a journey.)
+ */
+async function retryOnDeadlock<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (attempt >= 3 || sqlState(err) !== SQLSTATE.deadlockDetected) throw err;
+    }
+  }
 }
 
 export const defaultSettings = (dealId: string): PaymentSettings => ({
@@ -225,39 +270,6 @@ const moneyText = (value: string) => {
 /** What a refused move is kept as on the line: the problem's kind, detail and extensions. */
 export const refusalOf = (err: AppError) => ({ kind: err.kind, detail: err.message, ...(err.extensions ?? {}), ...(err.errors ? { errors: err.errors } : {}) });
 
-/**
- * One investor's pending credits, in statement order, under their journey lock. Also the path of a
- * staff assignment (payment-queue.ts), through applyCredit.
- */
-async function matchInvestorLines(
-  deps: Deps,
-  group: { dealId: string; investorUserId: string; lineIds: string[] },
-  settings: PaymentSettings,
-  dealCurrency: string | null,
-): Promise<void> {
-  await inTransaction(deps, async (tx) => {
-    // Generic plans for the rest of this transaction (the move's statements and the decision's):
-    // left to choose (plan_cache_mode auto), PostgreSQL plans the decision statement afresh on every
-    // call, because its plan for one row looks cheaper than the generic one for arrays of unknown
-    // length, and planning a statement of eight parts costs as much database CPU as running it.
-    const locked = await store.lockJourneyCredits(tx.db, [{ ...group, fields: { commitment: settings.commitmentFieldKey, currency: settings.currencyFieldKey } }], { genericPlans: true });
-    const { facts, lines } = locked.get(store.journeyKey(group))!;
-    if (!facts) {
-      await store.recordDecisions(tx.db, lines.map((line) => noJourneyDecision(tx, line)));
-      return;
-    }
-    let received = facts.received;
-    for (const line of lines) {
-      const result = await applyCredit(tx, {
-        line, dealId: group.dealId, investorUserId: group.investorUserId, amount: line.amount, received, settings,
-        commitment: facts.commitment, commitmentCurrency: facts.commitmentCurrency ?? dealCurrency, by: RECONCILIATION.userId, action: 'imported',
-        staff: false,
-      });
-      received = result.received;
-    }
-  });
-}
-
 /** A credit whose reference names a journey without events: queued as an unknown reference. */
 function noJourneyDecision(tx: Deps, line: store.PaymentLine): store.DecisionInput {
   const d = { outcome: 'unknown-reference', detail: 'the journey of this reference has no events' } as const;
@@ -288,13 +300,19 @@ export interface CreditInput {
 }
 
 type CreditPlan =
-  | { kind: 'decision'; decision: store.DecisionInput; received: string; outcome: string }
+  | { kind: 'decision'; decision: store.DecisionInput; received: string; outcome: string; eventId: null; refusal: null; settles: null }
   | { kind: 'move'; judged: ReturnType<typeof judgeAmount>; base: Omit<store.DecisionInput, 'status'>; allocations: store.NewAllocation[]; at: Date };
+
+/** A move's decision, and the queued partial lines of the investor it settles (when money came before it). */
+type MovedCredit = { decision: store.DecisionInput; received: string; outcome: string; eventId: string | null; refusal: unknown; settles: Settlement | null };
+
+/** A completed payment: the investor's queued partial lines leave the queue with the line that completed it. */
+type Settlement = { dealId: string; investorUserId: string; lineId: string; eventId: string; by: string; at: Date };
 
 /**
  * How one credit is judged (the caller holds the journey lock): the decision to record when it
  * needs no move (queued, or a staff decision below the commitment), else what the move's decision
- * starts from. No I/O: the first pass of an import collects these decisions to write them at once.
+ * starts from. No I/O: a batch collects these decisions to write them at once.
  */
 function planCredit(tx: Deps, input: CreditInput): CreditPlan {
   const { line } = input;
@@ -303,13 +321,13 @@ function planCredit(tx: Deps, input: CreditInput): CreditPlan {
   const decide = input.decide ?? true;
   const base = { id: tx.newId(), lineId: line.id, action: input.action, outcome: judged.outcome, dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail, by: input.by, at } as const;
   const takeBack = input.takeBack ?? [];
+  const decided = (decision: store.DecisionInput, received: string) => ({ kind: 'decision', decision, received, outcome: judged.outcome, eventId: null, refusal: null, settles: null }) as const;
   if (judged.outcome === 'wrong-currency' || (judged.outcome === 'overpaid' && !input.staff)) {
     if (input.staff) throw new AppError('unprocessable', `The line cannot be accepted for investor ${input.investorUserId}: ${judged.detail}`);
-    const decision: store.DecisionInput = {
+    return decided({
       ...base, status: 'queued', allocations: takeBack,
       outbox: paymentQueuedEntry(tx, { line: { ...line, outcome: judged.outcome, status: 'queued', dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail } }),
-    };
-    return { kind: 'decision', decision, received: input.received, outcome: judged.outcome };
+    }, input.received);
   }
   const allocations = [...takeBack, { id: tx.newId(), dealId: input.dealId, investorUserId: input.investorUserId, amount: input.amount, currency: line.currency, valueDate: line.valueDate ?? line.bookingDate }];
   if (judged.outcome === 'partial') {
@@ -317,26 +335,20 @@ function planCredit(tx: Deps, input: CreditInput): CreditPlan {
     const queued = status === 'queued' && decide
       ? { outbox: paymentQueuedEntry(tx, { line: { ...line, outcome: 'partial', status, dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail } }) }
       : {};
-    return { kind: 'decision', decision: { ...base, status: decide ? status : 'queued', allocations, ...queued }, received: judged.total, outcome: judged.outcome };
+    return decided({ ...base, status: decide ? status : 'queued', allocations, ...queued }, judged.total);
   }
   return { kind: 'move', judged, base, allocations, at };
 }
 
 /**
- * Judges one credit for one investor (the caller holds their journey lock), allocates the money,
- * and moves the investor when their total reaches the commitment. Returns the new total received
- * and the move's event, or the refusal.
+ * A credit whose total reaches the commitment (or a staff decision above it): moves the investor to
+ * the payment step through jumpToStep, in the caller's transaction, and returns the line's
+ * decision, to be recorded by the caller: `matched` with the event, or `queued` with the refusal.
  */
-export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ received: string; outcome: string; eventId: string | null; refusal: unknown }> {
-  const plan = planCredit(tx, input);
-  if (plan.kind === 'decision') {
-    await store.recordDecision(tx.db, plan.decision);
-    return { received: plan.received, outcome: plan.outcome, eventId: null, refusal: null };
-  }
+async function moveCredit(tx: Deps, input: CreditInput, plan: Extract<CreditPlan, { kind: 'move' }>): Promise<MovedCredit> {
   const { line, settings } = input;
   const { judged, base, allocations, at } = plan;
   const decide = input.decide ?? true;
-  // matched (or overpaid, accepted by staff): move the investor to the payment step.
   let eventId: string | null = null;
   let refusal: Record<string, unknown> | null = null;
   if (!settings.paymentStepId) {
@@ -355,7 +367,7 @@ export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ recei
     }
   }
   const status = eventId ? 'matched' : 'queued';
-  // The decision and its webhook entry are one statement: payment.matched for a move, else
+  // The decision and its webhook entry are written together: payment.matched for a move, else
   // payment.queued when the line stays in the queue with the refusal.
   const outbox = eventId
     ? paymentMatchedEntry(tx, {
@@ -365,15 +377,43 @@ export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ recei
     : decide
       ? paymentQueuedEntry(tx, { line: { ...line, outcome: judged.outcome, status: 'queued', dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail, refusal } })
       : undefined;
-  await store.recordDecision(tx.db, { ...base, status: decide ? status : 'queued', allocations, refusal, eventId, ...(outbox ? { outbox } : {}) });
-  if (eventId) {
-    // Queued partial lines exist only when money was received before this line.
-    const earlier = new Big(input.received).gt(0) ? await store.queuedPartialLines(tx.db, input.dealId, input.investorUserId) : [];
-    await store.recordDecisions(tx.db, earlier.filter((id) => id !== line.id).map((id) => ({
-      id: tx.newId(), lineId: id, action: 'settled', outcome: null, status: 'matched', reason: `completed by line ${line.id}`, eventId, by: input.by, at,
-    })));
-  }
-  return { received: judged.total, outcome: judged.outcome, eventId, refusal };
+  const decision: store.DecisionInput = { ...base, status: decide ? status : 'queued', allocations, refusal, eventId, ...(outbox ? { outbox } : {}) };
+  // Queued partial lines exist only when money was received before this line.
+  const settles = eventId && new Big(input.received).gt(0)
+    ? { dealId: input.dealId, investorUserId: input.investorUserId, lineId: line.id, eventId, by: input.by, at }
+    : null;
+  return { decision, received: judged.total, outcome: judged.outcome, eventId, refusal, settles };
+}
+
+/**
+ * The `settled` decisions of the investors' queued partial lines, each completed by the line that
+ * reached the commitment (one statement to find them, one to record them; none when no move
+ * followed earlier money). Call after the completing lines' own decisions are recorded.
+ */
+async function settlePartialLines(tx: Deps, settlements: readonly Settlement[]): Promise<void> {
+  // One settlement per investor: a second would find their partial lines already settled.
+  const first = new Map<string, Settlement>();
+  for (const s of settlements) if (!first.has(store.journeyKey(s))) first.set(store.journeyKey(s), s);
+  if (first.size === 0) return;
+  const partial = await store.queuedPartialLines(tx.db, [...first.values()]);
+  await store.recordDecisions(tx.db, partial.flatMap(({ id, dealId, investorUserId }) => {
+    const s = first.get(store.journeyKey({ dealId, investorUserId }))!;
+    return id === s.lineId ? [] : [{ id: tx.newId(), lineId: id, action: 'settled', outcome: null, status: 'matched', reason: `completed by line ${s.lineId}`, eventId: s.eventId, by: s.by, at: s.at } as const];
+  }));
+}
+
+/**
+ * Judges one credit for one investor (the caller holds their journey lock), allocates the money,
+ * and moves the investor when their total reaches the commitment, recording the decision (a staff
+ * decision's path, payment-queue.ts). Returns the new total received and the move's event, or the
+ * refusal.
+ */
+export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ received: string; outcome: string; eventId: string | null; refusal: unknown }> {
+  const plan = planCredit(tx, input);
+  const result = plan.kind === 'decision' ? plan : await moveCredit(tx, input, plan);
+  await store.recordDecision(tx.db, result.decision);
+  if (result.settles) await settlePartialLines(tx, [result.settles]);
+  return { received: result.received, outcome: result.outcome, eventId: result.eventId, refusal: result.refusal };
 }
 
 /** A reversal: the credit it reverses goes back to the queue and its money is taken back. */

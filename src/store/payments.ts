@@ -59,34 +59,6 @@ export interface NewLine extends StatementLine {
 
 const CHUNK = 500;
 
-/** Inserts lines whose key is new (ON CONFLICT DO NOTHING); returns the ids of those inserted. */
-export async function insertLines(db: Kysely<DB>, statementId: string, lines: readonly NewLine[], now: Date): Promise<Set<string>> {
-  const inserted = new Set<string>();
-  for (let i = 0; i < lines.length; i += CHUNK) {
-    const chunk = lines.slice(i, i + CHUNK);
-    const col = <T>(f: (l: NewLine) => T) => chunk.map(f);
-    const { rows } = await sql<{ id: string }>`
-      insert into payment_lines (id, statement_id, line_key, direction, reversal, amount, currency, booking_date, value_date, account,
-        entry_reference, end_to_end_id, debtor_name, debtor_account, structured_reference, remittance, reference, deal_id,
-        investor_user_id, outcome, status, detail, created_at, updated_at)
-      select t.id, ${statementId}::uuid, t.key, t.direction, t.reversal, t.amount, t.currency, t.booking_date, t.value_date, t.account,
-        t.entry_reference, t.end_to_end_id, t.debtor_name, t.debtor_account, t.structured_reference, t.remittance, t.reference, t.deal_id,
-        t.investor_user_id, t.outcome, t.status, t.detail, ${now}::timestamptz, ${now}::timestamptz
-      from unnest(${col((l) => l.id)}::uuid[], ${col((l) => l.key)}::text[], ${col((l) => l.direction)}::text[], ${col((l) => l.reversal)}::boolean[],
-        ${col((l) => l.amount)}::numeric[], ${col((l) => l.currency)}::text[], ${col((l) => l.bookingDate)}::date[], ${col((l) => l.valueDate)}::date[],
-        ${col((l) => l.account)}::text[], ${col((l) => l.entryReference)}::text[], ${col((l) => l.endToEndId)}::text[], ${col((l) => l.debtorName)}::text[],
-        ${col((l) => l.debtorAccount)}::text[], ${col((l) => l.structuredReferences[0] ?? null)}::text[], ${col((l) => (l.remittance.length ? l.remittance.join('\n') : null))}::text[],
-        ${col((l) => l.reference)}::text[], ${col((l) => l.dealId)}::text[], ${col((l) => l.investorUserId)}::text[], ${col((l) => l.outcome ?? 'no-reference')}::text[],
-        ${col((l) => l.status)}::text[], ${col((l) => l.detail)}::text[])
-        as t(id, key, direction, reversal, amount, currency, booking_date, value_date, account, entry_reference, end_to_end_id, debtor_name,
-          debtor_account, structured_reference, remittance, reference, deal_id, investor_user_id, outcome, status, detail)
-      on conflict (line_key) do nothing
-      returning id`.execute(db);
-    for (const r of rows) inserted.add(r.id);
-  }
-  return inserted;
-}
-
 export interface PaymentLine {
   id: string;
   statementId: string;
@@ -136,6 +108,36 @@ const toLine = (r: LineRow): PaymentLine => ({
   refusal: r.refusal, eventId: r.event_id, reversedByLineId: r.reversed_by_line_id, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
 });
 
+/** Inserts lines whose key is new (ON CONFLICT DO NOTHING); returns those inserted as stored, in the given order. */
+export async function insertLines(db: Kysely<DB>, statementId: string, lines: readonly NewLine[], now: Date): Promise<PaymentLine[]> {
+  const inserted: PaymentLine[] = [];
+  for (let i = 0; i < lines.length; i += CHUNK) {
+    const chunk = lines.slice(i, i + CHUNK);
+    const col = <T>(f: (l: NewLine) => T) => chunk.map(f);
+    const { rows } = await sql<LineRow>`
+      insert into payment_lines (id, statement_id, line_key, direction, reversal, amount, currency, booking_date, value_date, account,
+        entry_reference, end_to_end_id, debtor_name, debtor_account, structured_reference, remittance, reference, deal_id,
+        investor_user_id, outcome, status, detail, created_at, updated_at)
+      select t.id, ${statementId}::uuid, t.key, t.direction, t.reversal, t.amount, t.currency, t.booking_date, t.value_date, t.account,
+        t.entry_reference, t.end_to_end_id, t.debtor_name, t.debtor_account, t.structured_reference, t.remittance, t.reference, t.deal_id,
+        t.investor_user_id, t.outcome, t.status, t.detail, ${now}::timestamptz, ${now}::timestamptz
+      from unnest(${col((l) => l.id)}::uuid[], ${col((l) => l.key)}::text[], ${col((l) => l.direction)}::text[], ${col((l) => l.reversal)}::boolean[],
+        ${col((l) => l.amount)}::numeric[], ${col((l) => l.currency)}::text[], ${col((l) => l.bookingDate)}::date[], ${col((l) => l.valueDate)}::date[],
+        ${col((l) => l.account)}::text[], ${col((l) => l.entryReference)}::text[], ${col((l) => l.endToEndId)}::text[], ${col((l) => l.debtorName)}::text[],
+        ${col((l) => l.debtorAccount)}::text[], ${col((l) => l.structuredReferences[0] ?? null)}::text[], ${col((l) => (l.remittance.length ? l.remittance.join('\n') : null))}::text[],
+        ${col((l) => l.reference)}::text[], ${col((l) => l.dealId)}::text[], ${col((l) => l.investorUserId)}::text[], ${col((l) => l.outcome ?? 'no-reference')}::text[],
+        ${col((l) => l.status)}::text[], ${col((l) => l.detail)}::text[])
+        as t(id, key, direction, reversal, amount, currency, booking_date, value_date, account, entry_reference, end_to_end_id, debtor_name,
+          debtor_account, structured_reference, remittance, reference, deal_id, investor_user_id, outcome, status, detail)
+      on conflict (line_key) do nothing
+      returning ${LINE_COLUMNS}`.execute(db);
+    // RETURNING follows no order that SQL promises: put the rows back in the chunk's.
+    const order = new Map(chunk.map((l, n) => [l.id, n]));
+    inserted.push(...rows.map(toLine).sort((x, y) => order.get(x.id)! - order.get(y.id)!));
+  }
+  return inserted;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function findLine(db: Kysely<DB>, id: string, options: { lock?: boolean } = {}): Promise<PaymentLine | undefined> {
@@ -144,12 +146,6 @@ export async function findLine(db: Kysely<DB>, id: string, options: { lock?: boo
     ? await sql<LineRow>`select ${LINE_COLUMNS} from payment_lines where id = ${id} for update`.execute(db)
     : await sql<LineRow>`select ${LINE_COLUMNS} from payment_lines where id = ${id}`.execute(db);
   return rows[0] && toLine(rows[0]);
-}
-
-export async function findLines(db: Kysely<DB>, ids: readonly string[]): Promise<PaymentLine[]> {
-  if (ids.length === 0) return [];
-  const { rows } = await sql<LineRow>`select ${LINE_COLUMNS} from payment_lines where id = any(${[...ids]}::uuid[]) order by seq`.execute(db);
-  return rows.map(toLine);
 }
 
 /** Lines of a statement, in statement order; `status` narrows. */
@@ -236,8 +232,9 @@ export interface JourneyCredits {
 /**
  * For each journey, in one statement: locks it (FOR UPDATE, as lockJourneyPaymentFacts, in one
  * order: deal, investor, so two batches never wait on each other), reads its payment facts, then
- * locks its lines among `lineIds` that still wait for matching, in statement order. A journey's
- * facts are undefined when it has no events. Keyed by `journeyKey`.
+ * locks its lines among `lineIds` that still wait for matching and returns their ids, in statement
+ * order (the caller has the lines). A journey's facts are undefined when it has no events. Keyed
+ * by `journeyKey`.
  */
 export async function lockJourneyCredits(
   db: Kysely<DB>,
@@ -247,11 +244,11 @@ export async function lockJourneyCredits(
    * locally): see the caller for why.
    */
   options: { genericPlans?: boolean } = {},
-): Promise<Map<string, { facts: JourneyPaymentFacts | undefined; lines: PaymentLine[] }>> {
-  const result = new Map(journeys.map((j) => [journeyKey(j), { facts: undefined as JourneyPaymentFacts | undefined, lines: [] as PaymentLine[] }]));
+): Promise<Map<string, { facts: JourneyPaymentFacts | undefined; lineIds: string[] }>> {
+  const result = new Map(journeys.map((j) => [journeyKey(j), { facts: undefined as JourneyPaymentFacts | undefined, lineIds: [] as string[] }]));
   if (journeys.length === 0) return result;
   const col = <T>(f: (j: JourneyCredits) => T) => journeys.map(f);
-  type Row = LineRow & { has_line: boolean; journey_deal_id: string | null; journey_investor_user_id: string | null; current_step_id: string | null; received: string | null; commitment: string | null; commitment_currency: string | null };
+  type Row = { id: string | null; deal_id: string | null; investor_user_id: string | null; journey_deal_id: string | null; journey_investor_user_id: string | null; current_step_id: string | null; received: string | null; commitment: string | null; commitment_currency: string | null };
   // The journeys are locked first: `l` waits for the count of `j` (an init plan), so a batch takes
   // its locks in the order a move does (journey, then its lines). A journey without pending lines
   // comes with null line columns; a line whose journey has no events with null facts.
@@ -269,11 +266,11 @@ export async function lockJourneyCredits(
       order by j.deal_id, j.investor_user_id
       for update of j
     ), l as (
-      select ${LINE_COLUMNS}, seq from payment_lines
+      select id, deal_id, investor_user_id, seq from payment_lines
       where id = any(${journeys.flatMap((j) => j.lineIds)}::uuid[]) and status = 'pending' and (select count(*) from j) >= 0
       order by seq for update
     )
-    select l.*, l.id is not null as has_line, j.deal_id as journey_deal_id, j.investor_user_id as journey_investor_user_id, j.current_step_id,
+    select l.id, l.deal_id, l.investor_user_id, j.deal_id as journey_deal_id, j.investor_user_id as journey_investor_user_id, j.current_step_id,
       j.received, j.commitment, j.commitment_currency, ${options.genericPlans ? sql`set_config('plan_cache_mode', 'force_generic_plan', true)` : sql`null`} as plans
     from j full join l on l.deal_id = j.deal_id and l.investor_user_id = j.investor_user_id
     order by l.seq`.execute(db);
@@ -282,7 +279,7 @@ export async function lockJourneyCredits(
       const facts = { currentStepId: row.current_step_id, received: row.received!, commitment: row.commitment, commitmentCurrency: row.commitment_currency };
       result.get(journeyKey({ dealId: row.journey_deal_id, investorUserId: row.journey_investor_user_id! }))!.facts = facts;
     }
-    if (row.has_line) result.get(journeyKey({ dealId: row.deal_id!, investorUserId: row.investor_user_id! }))!.lines.push(toLine(row));
+    if (row.id !== null) result.get(journeyKey({ dealId: row.deal_id!, investorUserId: row.investor_user_id! }))!.lineIds.push(row.id);
   }
   return result;
 }
@@ -389,12 +386,19 @@ export async function lineAllocations(db: Kysely<DB>, lineId: string): Promise<{
   return rows.map((r) => ({ dealId: r.deal_id, investorUserId: r.investor_user_id, amount: r.amount, currency: r.currency }));
 }
 
-/** Queued partial lines of an investor that a completing line settles. */
-export async function queuedPartialLines(db: Kysely<DB>, dealId: string, investorUserId: string): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`
-    select id from payment_lines where deal_id = ${dealId} and investor_user_id = ${investorUserId} and status = 'queued' and outcome = 'partial'
-    order by seq`.execute(db);
-  return rows.map((r) => r.id);
+/** Queued partial lines of these investors, which a completing line settles, in statement order. */
+export async function queuedPartialLines(
+  db: Kysely<DB>,
+  journeys: readonly { dealId: string; investorUserId: string }[],
+): Promise<{ id: string; dealId: string; investorUserId: string }[]> {
+  if (journeys.length === 0) return [];
+  const { rows } = await sql<{ id: string; deal_id: string; investor_user_id: string }>`
+    select l.id, l.deal_id, l.investor_user_id from payment_lines l
+    join unnest(${journeys.map((j) => j.dealId)}::text[], ${journeys.map((j) => j.investorUserId)}::text[]) as k(deal_id, investor_user_id)
+      on l.deal_id = k.deal_id and l.investor_user_id = k.investor_user_id
+    where l.status = 'queued' and l.outcome = 'partial'
+    order by l.seq`.execute(db);
+  return rows.map((r) => ({ id: r.id, dealId: r.deal_id, investorUserId: r.investor_user_id }));
 }
 
 /** The credit a reversal takes back: same end-to-end id, else same bank reference, not yet reversed. */
