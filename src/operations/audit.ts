@@ -15,7 +15,6 @@ import { type Periodic, runEvery } from './periodic.ts';
 
 /** Most entries one checkpoint covers (the rest go to the next one, sealed right after). */
 const MAX_CHECKPOINT_SIZE = 100_000;
-const PAGE = 5000;
 /** Trees of older checkpoints one sealer tick fills in (each up to MAX_CHECKPOINT_SIZE leaves). */
 const TREES_PER_CALL = 5;
 

@@ -28,7 +28,7 @@ import { batchConcurrency } from '../store/database.ts';
 import { findPaymentSettings, type PaymentSettings } from '../store/payment-settings.ts';
 import * as store from '../store/payments.ts';
 import { type Deps, inTransaction } from './deps.ts';
-import { jumpToStep } from './journeys.ts';
+import { applyMoves, type JumpInput, jumpToStep } from './journeys.ts';
 import { paymentMatchedEntry, paymentQueuedEntry, recordPaymentQueued } from './payment-events.ts';
 import { appendOutboxMany } from '../store/outbox.ts';
 import { SQLSTATE, sqlState } from '../store/errors.ts';
@@ -156,8 +156,8 @@ const QUEUED_CHUNK = 500;
 /**
  * One batch of investors, in one transaction: locks their journeys and pending lines (one
  * statement), queues each investor's credits up to the first that would need a move (one
- * statement for the batch), then makes each of those moves through jumpToStep, one investor after
- * the other, and records the moves' decisions and those of the credits after them (one statement
+ * statement for the batch), then makes those moves through applyMoves (one load and one write
+ * statement per deal for the whole batch), and records the moves' decisions and those of the credits after them (one statement
  * for the batch), and settles the partial lines the moves completed. The decisions before the
  * moves are written first, so each investor's webhook entries keep the order of their lines. A
  * move and its line's decision commit together: a batch is all or nothing.
@@ -205,11 +205,32 @@ async function matchBatch(
       }
     }
     await store.recordDecisions(tx.db, before);
+    // The batch's first moves (one per moving investor) through applyMoves, one load and one write
+    // statement per deal whatever their number; a later line of the same investor that asks for a
+    // move again (rare) moves on its own.
+    const first = moving.map(({ credit, lines, received }) => {
+      const input = { ...credit, line: lines[0]!, amount: lines[0]!.amount, received };
+      const plan = planCredit(tx, input) as Extract<CreditPlan, { kind: 'move' }>;
+      return { input, plan, move: creditMove(input, plan) };
+    });
+    const moved = new Map<(typeof first)[number], MovedCredit>();
+    for (const dealId of new Set(first.map((f) => f.input.dealId))) {
+      const asked = first.filter((f) => f.input.dealId === dealId && !('refusal' in f.move));
+      const outcomes = asked.length > 0 ? await applyMoves(tx, RECONCILIATION, dealId, asked.map((f) => ({ input: f.move as JumpInput }))) : [];
+      asked.forEach((f, i) => {
+        const o = outcomes[i]!;
+        moved.set(f, creditMoved(tx, f.input, f.plan, o.ok ? { eventId: o.event.id } : { refusal: refusalOf(o.error) }));
+      });
+    }
     const after: store.DecisionInput[] = [];
     const settling: Settlement[] = [];
-    for (const { credit, lines, received: start } of moving) {
-      let received = start;
-      for (const line of lines) {
+    for (const [k, { credit, lines }] of moving.entries()) {
+      const f = first[k]!;
+      const result0 = moved.get(f) ?? creditMoved(tx, f.input, f.plan, f.move as { refusal: Record<string, unknown> });
+      after.push(result0.decision);
+      if (result0.settles) settling.push(result0.settles);
+      let received = result0.received;
+      for (const line of lines.slice(1)) {
         const input = { ...credit, line, amount: line.amount, received };
         const plan = planCredit(tx, input);
         const result = plan.kind === 'decision' ? plan : await moveCredit(tx, input, plan);
@@ -341,31 +362,45 @@ function planCredit(tx: Deps, input: CreditInput): CreditPlan {
 }
 
 /**
- * A credit whose total reaches the commitment (or a staff decision above it): moves the investor to
- * the payment step through jumpToStep, in the caller's transaction, and returns the line's
- * decision, to be recorded by the caller: `matched` with the event, or `queued` with the refusal.
+ * The move a credit whose total reaches the commitment (or a staff decision above it) asks for: the
+ * investor to the deal's payment step, with the amount and date in their fields; or the refusal
+ * when the deal names no payment step.
+ */
+function creditMove(input: CreditInput, plan: Extract<CreditPlan, { kind: 'move' }>): JumpInput | { refusal: Record<string, unknown> } {
+  const { line, settings } = input;
+  if (!settings.paymentStepId) {
+    return { refusal: { kind: 'unprocessable', detail: `deal ${input.dealId} names no payment step (PUT /deals/deal/{dealId}/payment-settings)` } };
+  }
+  const data: [string, string][] = [];
+  if (settings.amountFieldKey) data.push([settings.amountFieldKey, moneyText(plan.judged.total)]);
+  const date = line.valueDate ?? line.bookingDate;
+  if (settings.dateFieldKey && date) data.push([settings.dateFieldKey, date]);
+  return { investorUserId: input.investorUserId, targetStepId: settings.paymentStepId, data: Object.fromEntries(data) };
+}
+
+/**
+ * A credit whose total reaches the commitment: moves the investor (creditMove) through jumpToStep,
+ * in the caller's transaction, and returns the line's decision, to be recorded by the caller:
+ * `matched` with the event, or `queued` with the refusal.
  */
 async function moveCredit(tx: Deps, input: CreditInput, plan: Extract<CreditPlan, { kind: 'move' }>): Promise<MovedCredit> {
+  const move = creditMove(input, plan);
+  if ('refusal' in move) return creditMoved(tx, input, plan, { refusal: move.refusal });
+  try {
+    return creditMoved(tx, input, plan, { eventId: (await jumpToStep(tx, RECONCILIATION, input.dealId, move)).id });
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    return creditMoved(tx, input, plan, { refusal: refusalOf(err) });
+  }
+}
+
+/** The decision of a credit's move once made (its event) or refused. */
+function creditMoved(tx: Deps, input: CreditInput, plan: Extract<CreditPlan, { kind: 'move' }>, moved: { eventId: string } | { refusal: Record<string, unknown> }): MovedCredit {
   const { line, settings } = input;
   const { judged, base, allocations, at } = plan;
   const decide = input.decide ?? true;
-  let eventId: string | null = null;
-  let refusal: Record<string, unknown> | null = null;
-  if (!settings.paymentStepId) {
-    refusal = { kind: 'unprocessable', detail: `deal ${input.dealId} names no payment step (PUT /deals/deal/{dealId}/payment-settings)` };
-  } else {
-    const data: [string, string][] = [];
-    if (settings.amountFieldKey) data.push([settings.amountFieldKey, moneyText(judged.total)]);
-    const date = line.valueDate ?? line.bookingDate;
-    if (settings.dateFieldKey && date) data.push([settings.dateFieldKey, date]);
-    try {
-      const event = await jumpToStep(tx, RECONCILIATION, input.dealId, { investorUserId: input.investorUserId, targetStepId: settings.paymentStepId, data: Object.fromEntries(data) });
-      eventId = event.id;
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      refusal = refusalOf(err);
-    }
-  }
+  const eventId = 'eventId' in moved ? moved.eventId : null;
+  const refusal = 'refusal' in moved ? moved.refusal : null;
   const status = eventId ? 'matched' : 'queued';
   // The decision and its webhook entry are written together: payment.matched for a move, else
   // payment.queued when the line stays in the queue with the refusal.

@@ -6,7 +6,6 @@
 // write; a stopped replica is skipped and /readyz reports it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'kysely';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { type Api, buildApp } from '../../src/http/app.ts';
 import { newUuid, systemClock } from '../../src/operations/deps.ts';
