@@ -9,11 +9,12 @@
 // session_replication_role = replica when the role may (no per-row foreign-key checks, no
 // triggers), then the kept funnel is computed once from them (funnel_rebuild, the migration's
 // backfill) and timed. Then, after VACUUM ANALYZE, times the routes (after 10 warm-up calls):
-// GET …/funnel 200 times, with a classification filter (kept per class) 200 times, with an entry filter (from the
-// stays) 10 times (2 warm-up calls), …/funnel/daily 50 times; the
+// GET …/funnel 200 times, with a classification filter (kept per class) 200 times, with entry filters
+// (kept per cohort: every day, a tenth, a tenth and a class) 200 times each, the recount of the tenth
+// from the stays once (checked equal), …/funnel/daily 50 times; the
 // cost a move pays for the funnel (since migration 0017 only the note of its journey, the
 // funnel_events_insert trigger): 400 moves in alternating blocks of 50 with the trigger on and off;
-// and the upkeep that applies the noted moves afterwards (catchUpFunnel), per move. Prints the
+// and the upkeep that applies the noted moves afterwards, per move, with and without the cohort sums. Prints the
 // figures with the load average.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -25,11 +26,11 @@ import { newUuid, systemClock } from '../src/operations/deps.ts';
 import { demoWorkflow } from '../src/operations/seed.ts';
 import { createToken } from '../src/operations/tokens.ts';
 import { putWorkflow } from '../src/operations/workflows.ts';
-import { catchUpFunnel } from '../src/operations/funnel.ts';
-import { rebuildFunnel } from '../src/store/funnel.ts';
+import { applyPendingFunnel, type FunnelRows, readFunnel, rebuildFunnel, recountFunnel } from '../src/store/funnel.ts';
 import { recomputeCaptured } from '../src/store/journeys.ts';
 import { migrateToLatest } from '../src/store/migrate.ts';
 import { createBenchDatabase } from './database.ts';
+import { sampleCpu } from './processes.ts';
 
 const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
 const INVESTORS = args.quick ? 10_000 : 100_000;
@@ -135,7 +136,21 @@ try {
   await time('GET …/workflow-status (a baseline read of the same run)', `/deals/deal/${dealId}/workflow-status`, 200);
   await time('GET …/funnel', `/deals/deal/${dealId}/funnel`, 200);
   await time('GET …/funnel?classification=professional (kept per class)', `/deals/deal/${dealId}/funnel?classification=professional`, 200);
-  await time('GET …/funnel?enteredFrom=… (from the stays)', `/deals/deal/${dealId}/funnel?enteredFrom=2000-01-01`, 10, 2);
+  // The entry filter from the sums kept per cohort (migration 0020): a range of every entry day, and
+  // one of about a tenth of them (30 of the 300 days), alone and with a class; then the recount from
+  // the stays (what the route did before 0020) of the tenth, for comparison, checked equal.
+  const { rows: span } = await sql<{ first: string }>`select min(started_at at time zone 'UTC')::date::text as first from journeys where deal_id = ${dealId}`.execute(db);
+  const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+  const tenth = `enteredFrom=${addDays(span[0]!.first, 100)}&enteredTo=${addDays(span[0]!.first, 129)}`;
+  await time('GET …/funnel?enteredFrom=2000-01-01 (kept per cohort, every journey)', `/deals/deal/${dealId}/funnel?enteredFrom=2000-01-01`, 200);
+  await time(`GET …/funnel?${tenth} (kept per cohort, a tenth)`, `/deals/deal/${dealId}/funnel?${tenth}`, 200);
+  await time(`GET …/funnel?${tenth}&classification=professional`, `/deals/deal/${dealId}/funnel?${tenth}&classification=professional`, 200);
+  const tenthFilter = { enteredFrom: addDays(span[0]!.first, 100), enteredTo: addDays(span[0]!.first, 129) };
+  started = performance.now();
+  const recounted = await recountFunnel(db, dealId, tenthFilter);
+  log(`recount of the tenth from the stays (before 0020): ${(performance.now() - started).toFixed(0)} ms (load ${load()})`);
+  const order = (r: FunnelRows) => JSON.stringify([r.steps, r.transitions, r.money, r.pending].map((a) => [...a].map((x) => JSON.stringify(x)).sort()));
+  if (order(recounted) !== order(await readFunnel(db, dealId, tenthFilter))) throw new Error('the kept cohort figures differ from the recount');
   await time('GET …/funnel/daily (30 days)', `/deals/deal/${dealId}/funnel/daily`, 50);
 
   // What the funnel costs a move (the note of its journey): first moves of fresh investors (to
@@ -170,11 +185,27 @@ try {
     const sorted = moves[mode].sort((a, b) => a - b);
     log(`jump-to-step with the funnel's note ${mode}: p50 ${percentile(sorted, 0.5).toFixed(2)} ms, p99 ${percentile(sorted, 0.99).toFixed(2)} ms (400 moves; load ${load()})`);
   }
-  // The upkeep's share, off the moves' path: applying the 400 noted moves of the "on" blocks.
-  started = performance.now();
-  const applied = await catchUpFunnel({ db });
-  const upkeepMs = performance.now() - started;
-  log(`upkeep (catchUpFunnel) of ${applied} noted moves: ${upkeepMs.toFixed(0)} ms, ${(upkeepMs / applied).toFixed(2)} ms per move (load ${load()})`);
+  // The upkeep's share, off the moves' path: applying the 400 noted moves of the "on" blocks, in
+  // four transactions of 100, alternately without the cohort sums' triggers (the upkeep before
+  // migration 0020) and with them; wall time and CPU (this process and the database's backends).
+  const cohortTriggers = ['funnel_stays funnel_cohort_stays_insert', 'funnel_stays funnel_cohort_stays_update', 'funnel_positions funnel_cohort_positions_insert', 'funnel_positions funnel_cohort_positions_update'];
+  const upkeep: Record<'with' | 'without', { ms: number; cpu: number; moves: number }> = { with: { ms: 0, cpu: 0, moves: 0 }, without: { ms: 0, cpu: 0, moves: 0 } };
+  for (let chunk = 0; chunk < 4; chunk++) {
+    const mode = chunk % 2 === 0 ? 'without' : 'with';
+    for (const t of cohortTriggers) await sql.raw(`alter table ${t.split(' ')[0]} ${mode === 'with' ? 'enable' : 'disable'} trigger ${t.split(' ')[1]}`).execute(db);
+    const cpu = sampleCpu(process.pid, database.name);
+    started = performance.now();
+    const applied = await applyPendingFunnel(db, 100);
+    upkeep[mode].ms += performance.now() - started;
+    const used = cpu.stop();
+    upkeep[mode].cpu += (used.databaseMs ?? 0) + used.loadMs;
+    upkeep[mode].moves += applied;
+  }
+  for (const t of cohortTriggers) await sql.raw(`alter table ${t.split(' ')[0]} enable trigger ${t.split(' ')[1]}`).execute(db);
+  for (const mode of ['without', 'with'] as const) {
+    const u = upkeep[mode];
+    log(`upkeep ${mode} the cohort sums: ${u.moves} moves in ${u.ms.toFixed(0)} ms, ${(u.ms / u.moves).toFixed(3)} ms and ${(u.cpu / u.moves).toFixed(3)} ms CPU (bench + database) per move (load ${load()})`);
+  }
   await app.close();
 } finally {
   await opened.close();

@@ -1,8 +1,10 @@
-// The funnel's reads (migrations 0015 and 0017 keep what they read). Without filters, or with a
-// classification alone, every figure comes from the kept sums (O(steps) rows, kept per class too)
+// The funnel's reads (migrations 0015, 0017 and 0020 keep what they read). Without filters, or with
+// a classification alone, every figure comes from the kept sums (O(steps) rows, kept per class too)
 // and the percentiles from the index of stay durations (an index range skipped to the rank, per
-// step). With a filter on entry into the deal the same figures are computed from the stays of the
-// matching journeys: linear in those journeys' stays.
+// step). With a filter on entry into the deal, from the same sums kept per cohort (the journey's
+// entry day, and blocks of 8 and 64 days): a range of days reads O(steps × keys) rows, and each
+// percentile a few dozen rows of duration counts and an index range of one bucket's stays.
+// `recountFunnel` computes the same figures from the stays (linear in the deal's stays), for tests.
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from './schema.ts';
 
@@ -31,7 +33,7 @@ export interface FunnelRows {
   pending: { stepId: string; requests: number }[];
 }
 
-/** Whether the figures must be computed from the stays (a filter on entry); a classification alone has kept sums. */
+/** Whether the filter is on entry into the deal (the cohort sums); a classification alone reads 0017's sums. */
 export const isFiltered = (f: FunnelFilter) => f.enteredFrom !== undefined || f.enteredTo !== undefined;
 
 /** The kept sums' class key: '' for every investor. */
@@ -53,7 +55,94 @@ const int = (v: unknown) => Number(v);
 const intOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 export async function readFunnel(db: Kysely<DB>, dealId: string, filter: FunnelFilter): Promise<FunnelRows> {
-  return isFiltered(filter) ? readFiltered(db, dealId, filter) : readKept(db, dealId, classOf(filter));
+  return isFiltered(filter) ? readCohorts(db, dealId, filter) : readKept(db, dealId, classOf(filter));
+}
+
+const DAY_MS = 86_400_000;
+/** Lengths in days of the blocks the cohort sums are kept for (migration 0020), longest first. */
+const SPANS = [64, 8, 1] as const;
+const dayNumber = (day: string) => Math.round(Date.parse(`${day}T00:00:00Z`) / DAY_MS);
+const dayText = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * The cohort keys whose sums add up to the days `from` … `to` (inclusive, YYYY-MM-DD): from the
+ * first day on, each time the longest block (64, 8 or 1 days, aligned on 1970-01-01) that starts
+ * there and ends within the range. At most 7 days and 7 blocks of 8 at each end, and the blocks of
+ * 64 between.
+ */
+export function cohortKeys(from: string, to: string): { span: number; firstDay: string }[] {
+  const keys = [];
+  const end = dayNumber(to);
+  for (let day = dayNumber(from); day <= end; ) {
+    const span = SPANS.find((s) => ((day % s) + s) % s === 0 && day + s - 1 <= end)!;
+    keys.push({ span, firstDay: dayText(day) });
+    day += span;
+  }
+  return keys;
+}
+
+async function readCohorts(db: Kysely<DB>, dealId: string, filter: FunnelFilter): Promise<FunnelRows> {
+  const cls = classOf(filter);
+  // The range within the deal's entry days (an open end, or one far out, reads only days that have
+  // journeys); kept rows at zero may widen it a little, never narrow it.
+  const { rows: bounds } = await sql<{ first: string | null; last: string | null }>`
+    select (select min(first_day) from funnel_cohort_counts where deal_id = ${dealId} and class = ${cls} and span = 1)::text as first,
+      (select max(first_day) from funnel_cohort_counts where deal_id = ${dealId} and class = ${cls} and span = 1)::text as last`.execute(db);
+  const { first, last } = bounds[0]!;
+  const from = filter.enteredFrom !== undefined && first !== null && filter.enteredFrom > first ? filter.enteredFrom : first;
+  const to = filter.enteredTo !== undefined && last !== null && filter.enteredTo < last ? filter.enteredTo : last;
+  if (from === null || to === null || from > to) return toRows([], [], [], []);
+  const keys = cohortKeys(from, to);
+  const cohorts = sql`unnest(${keys.map((k) => k.span)}::smallint[], ${keys.map((k) => k.firstDay)}::date[]) as k(span, first_day)`;
+  const of = (table: string, alias: string) =>
+    sql`${sql.raw(table)} ${sql.raw(alias)} on ${sql.raw(alias)}.deal_id = ${dealId} and ${sql.raw(alias)}.class = ${cls}
+      and ${sql.raw(alias)}.span = k.span and ${sql.raw(alias)}.first_day = k.first_day`;
+  const steps = await sql<Record<string, unknown>>`
+    select c.step_id, sum(c.standing) as standing, sum(c.entered) as entered, sum(c.left_count) as left_count
+    from ${cohorts} join ${of('funnel_cohort_counts', 'c')} group by c.step_id having sum(c.entered) > 0 or sum(c.standing) > 0`.execute(db);
+  // Nearest rank, as readKept, in three steps: the group of 32 buckets holding rank k (the wide
+  // counts), the bucket within it (the narrow counts of that group), the value within the bucket
+  // (the stays' duration index, the cohort's days picked from its entries).
+  const percentiles = await sql<Record<string, unknown>>`
+    with counts as (
+      select c.step_id, sum(c.left_count)::int as n from ${cohorts} join ${of('funnel_cohort_counts', 'c')}
+      group by c.step_id having sum(c.left_count) > 0
+    ), groups as (
+      select d.step_id, d.bucket, sum(d.stays)::int as stays, sum(sum(d.stays)) over (partition by d.step_id order by d.bucket)::int as upto
+      from ${cohorts} join ${of('funnel_cohort_durations', 'd')} and d.width = 32
+      group by d.step_id, d.bucket having sum(d.stays) > 0
+    ), ranks as (
+      select c.step_id, p.p, greatest(ceil(c.n * p.p)::int, 1) as k from counts c cross join (values (0.5), (0.9)) as p(p)
+    ), in_group as (
+      select r.step_id, r.p, g.bucket as first_bucket, r.k - (g.upto - g.stays) as k
+      from ranks r cross join lateral (select bucket, upto, stays from groups g where g.step_id = r.step_id and g.upto >= r.k order by bucket limit 1) g
+    ), picked as (
+      select q.step_id, q.p, b.bucket, q.k - (b.upto - b.stays) - 1 as within
+      from in_group q cross join lateral (select bucket, upto, stays from (
+          select d.bucket, sum(d.stays)::int as stays, sum(sum(d.stays)) over (order by d.bucket)::int as upto
+          from ${cohorts} join ${of('funnel_cohort_durations', 'd')} and d.width = 1
+            and d.step_id = q.step_id and d.bucket >= q.first_bucket and d.bucket < q.first_bucket + 32
+          group by d.bucket having sum(d.stays) > 0) b
+        where b.upto >= q.k order by b.bucket limit 1) b
+    )
+    select step_id, p::text as p, (select s.duration_ms from funnel_stays s
+        where s.deal_id = ${dealId} and s.step_id = picked.step_id and s.left_at is not null and s.bucket = picked.bucket
+          and s.entry_day between ${from}::date and ${to}::date ${cls === '' ? sql`` : sql`and s.classes @> array[${cls}::text]`}
+        order by s.duration_ms offset picked.within limit 1) as ms
+    from picked`.execute(db);
+  const at = (stepId: unknown, p: string) => percentiles.rows.find((r) => r.step_id === stepId && Number(r.p) === Number(p))?.ms ?? null;
+  const transitions = await sql<Record<string, unknown>>`
+    select t.from_step_id, t.to_step_id, sum(t.investors) as n from ${cohorts} join ${of('funnel_cohort_transitions', 't')}
+    group by 1, 2 having sum(t.investors) > 0`.execute(db);
+  const money = await sql<Record<string, unknown>>`
+    select m.step_id, m.currency, sum(m.total)::text as total, sum(m.investors) as n from ${cohorts} join ${of('funnel_cohort_money', 'm')}
+    group by 1, 2 having sum(m.investors) > 0`.execute(db);
+  const pending = await sql<Record<string, unknown>>`
+    select p.step_id, count(*) as n from edit_requests r join funnel_positions p on p.deal_id = r.deal_id and p.investor_user_id = r.investor_user_id
+    where r.deal_id = ${dealId} and r.status = 'pending' and p.entry_day between ${from}::date and ${to}::date
+      ${cls === '' ? sql`` : sql`and p.classes @> array[${cls}::text]`} group by 1`.execute(db);
+  const withPercentiles = steps.rows.map((r) => ({ ...r, median_ms: at(r.step_id, '0.5'), p90_ms: at(r.step_id, '0.9') }));
+  return toRows(withPercentiles, transitions.rows, money.rows, pending.rows);
 }
 
 async function readKept(db: Kysely<DB>, dealId: string, cls: string): Promise<FunnelRows> {
@@ -95,7 +184,11 @@ async function readKept(db: Kysely<DB>, dealId: string, cls: string): Promise<Fu
   return toRows(withPercentiles, transitions.rows, money.rows, pending.rows);
 }
 
-async function readFiltered(db: Kysely<DB>, dealId: string, filter: FunnelFilter): Promise<FunnelRows> {
+/**
+ * The funnel's figures computed from the stays of the journeys the filter keeps (any filter, none
+ * too): what the kept sums must equal. Linear in the deal's stays; the tests' reference.
+ */
+export async function recountFunnel(db: Kysely<DB>, dealId: string, filter: FunnelFilter): Promise<FunnelRows> {
   // One statement: the matching journeys and their stays are read once (materialized), then grouped.
   const agg = (query: RawBuilder<unknown>) => sql`(select coalesce(json_agg(x), '[]'::json) from (${query}) x)`;
   const { rows } = await sql<{ steps: Record<string, unknown>[]; transitions: Record<string, unknown>[]; money: Record<string, unknown>[]; pending: Record<string, unknown>[] }>`
