@@ -229,7 +229,7 @@ describe('an import in batches', () => {
     assert.equal((await outboxOf(deal.dealId)).filter((e) => e.type === 'payment.matched').length, letters.length);
   });
 
-  it('a matched credit costs the move\'s statements and nothing more; a batch a few (PostgreSQL)', { skip: skipUnlessPostgres }, async () => {
+  it('a batch\'s statements do not grow with its matched credits: their moves are one load and one write (PostgreSQL)', { skip: skipUnlessPostgres }, async () => {
     const sent: string[] = [];
     let counting = false;
     const counted: Database = await openDatabase({ ...loadConfig({}), databaseUrl: testDatabaseUrl! }, {
@@ -253,7 +253,10 @@ describe('an import in batches', () => {
       const pays = (deal: PayingDeal, letters: string[]) => camt(letters.map((l) => entry({ amount: commitments[l]!, ref: deal.refs[l] })));
       const few = await count(() => importStatement(deps, principal, { kind: 'xml', text: pays(small, ['A', 'B']) }, { concurrency: 1 }));
       const many = await count(() => importStatement(deps, principal, { kind: 'xml', text: pays(large, ['A', 'B', 'C', 'D', 'E', 'F']) }, { concurrency: 1 }));
-      assert.equal(many - few, 4 * (move - 2), `${few} statements for 2 matched credits, ${many} for 6, ${move - 2} for a move`);
+      // A move on its own is its load and its write (begin and commit aside); the batch's moves share
+      // one load and one write per deal, so 6 matched credits cost what 2 do.
+      assert.ok(move - 2 >= 2, `${move - 2} statements for a move`);
+      assert.equal(many, few, `${few} statements for 2 matched credits, ${many} for 6`);
     } finally {
       await counted.close();
     }
