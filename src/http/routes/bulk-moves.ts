@@ -75,8 +75,8 @@ export function bulkMoveRoutes(app: Api, ctx: AppContext) {
         summary: 'Move many investors at once: each move under the rules of jump-to-step',
         description:
           `1 to ${MAX_BULK_MOVES} moves, each investor at most once (400 naming the duplicates). 200 with one result per move in request order: ` +
-          '{status: 201, event} or {status, problem} with the problem document a single move would get. Not atomic (default): each move commits ' +
-          'on its own. atomic: true: every move or none; the first refusal answers 422 (its problem document in `refusal`). One Idempotency-Key ' +
+          '{status: 201, event} or {status, problem} with the problem document a single move would get. Not atomic (default): each move is ' +
+          'applied whole or not at all and a refusal stops no other (the moves commit in chunks of 50, the locks of a chunk held only for its own transaction). atomic: true: every move or none; the first refusal answers 422 (its problem document in `refusal`). One Idempotency-Key ' +
           'covers the batch. ?dryRun=true: the same answer, nothing written.',
         params: Type.Object({ dealId: ExternalId }),
         querystring: DryRunQuery,
