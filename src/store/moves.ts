@@ -30,6 +30,8 @@ export interface MoveFacts {
    */
   pendingEditRequests: Map<string, number>;
   stalePending: Set<string>;
+  /** The transaction's plan_cache_mode before the load set it (see loadMoveFacts); writeMoves puts it back. */
+  plansBefore: string;
 }
 
 export interface JourneyFacts {
@@ -52,6 +54,12 @@ export interface JourneyFacts {
  * version, so its position, captured data and visited steps are current; the rest of the statement
  * reads one snapshot, taken before any lock wait, so comparing a locked row's version (`xmin`) with
  * the snapshot's tells whether that investor's pending count is current.
+ *
+ * A statement before it sets generic plans for the named statements of the transaction until
+ * writeMoves puts the setting back. The move's two statements take arrays, whose length a generic
+ * plan cannot know: left to choose, PostgreSQL planned them afresh on every call (a plan for one row
+ * looks cheaper than one for arrays of unknown length), and planning the write, a statement of
+ * eight parts, cost about as much database CPU as running it (README, "The write path").
  */
 export async function loadMoveFacts(
   db: Kysely<DB>,
@@ -70,9 +78,10 @@ export async function loadMoveFacts(
     pending: Record<string, number> | null;
   };
   const ids = [...investorUserIds];
+  const plansBefore = (await sql<{ before: string }>`select current_setting('plan_cache_mode') as before,
+    set_config('plan_cache_mode', 'force_generic_plan', true) as plans`.execute(db)).rows[0]!.before;
   const { rows } = await sql<Row>`${prepared('move-load')}
-    select
-      (select version from workflows where deal_id = ${dealId} for share) as workflow_version,
+    select (select version from workflows where deal_id = ${dealId} for share) as workflow_version,
       (select coalesce(json_agg(i), '[]') from (select id, remote_id, data_source, team_user_id, kyc_check_level, contact
         from investors where id = any(${ids}::text[])) i) as investors,
       (select coalesce(json_agg(j), '[]') from (select investor_user_id, current_step_id, event_count, workflow_version, xmin::text as row_version,
@@ -101,6 +110,7 @@ export async function loadMoveFacts(
     journeys,
     pendingEditRequests: new Map(Object.entries(row.pending ?? {})),
     stalePending,
+    plansBefore,
   };
 }
 
@@ -121,10 +131,15 @@ export interface MoveWrite {
  * statement, whatever their number: per move the new event, its revision 1, the journey's position,
  * count, captured data (the event's merged over it) and visited steps, the outbox entry (with its
  * deliveries), whose feed key is at least the journey's last one, and the audit entry with the
- * journey's new head. The statement's text is the same for any number of moves.
+ * journey's new head. The statement's text is the same for any number of moves. It puts back the
+ * transaction's plan_cache_mode as the load found it (a statement of its own when there is nothing
+ * to write).
  */
-export async function writeMoves(db: Kysely<DB>, dealId: string, moves: readonly MoveWrite[]): Promise<void> {
-  if (moves.length === 0) return;
+export async function writeMoves(db: Kysely<DB>, dealId: string, moves: readonly MoveWrite[], plansBefore: string): Promise<void> {
+  if (moves.length === 0) {
+    await sql`select set_config('plan_cache_mode', ${plansBefore}, true)`.execute(db);
+    return;
+  }
   const col = <T>(f: (m: MoveWrite) => T) => moves.map(f);
   await sql`${prepared('move-write')}
     with m as (
@@ -174,5 +189,5 @@ export async function writeMoves(db: Kysely<DB>, dealId: string, moves: readonly
       on conflict (outbox_id, url) do nothing
       returning 1
     )
-    select (select count(*) from deliveries)::int as deliveries`.execute(db);
+    select (select count(*) from deliveries)::int as deliveries, set_config('plan_cache_mode', ${plansBefore}::text, true) as plans`.execute(db);
 }
