@@ -15,7 +15,7 @@ import type { WorkflowEvent } from '../domain/event.ts';
 import type { Principal } from '../domain/principal.ts';
 import { type BatchRef, deleteBulkMoveResults, insertBulkMoveResults, listBulkMoveResults } from '../store/bulk-move-results.ts';
 import { batchConcurrency, runsConcurrentTransactions } from '../store/database.ts';
-import { SQLSTATE, sqlState } from '../store/errors.ts';
+import { retryOnDeadlock, SQLSTATE, sqlState } from '../store/errors.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { rolledBack } from './dry-run.ts';
 import { applyMoves, type JumpInput } from './journeys.ts';
@@ -127,21 +127,6 @@ export async function bulkJump(deps: Deps, principal: Principal, dealId: string,
     options.dryRun ? rolledBack(deps, (tx) => run(tx, chunk)) : inTransaction(deps, (tx) => run(tx, chunk))));
   if (options.batch) await deleteBulkMoveResults(options.batch.complete.db, options.batch.ref);
   return results;
-}
-
-/**
- * A chunk is one transaction, so PostgreSQL's deadlock victim has written nothing: run it again.
- * (Chunks lock their journeys in investor order, so a deadlock needs a writer that locks several
- * journeys in another order, such as a staff decision on a split payment.)
- */
-async function retryOnDeadlock<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (err) {
-      if (attempt >= 3 || sqlState(err) !== SQLSTATE.deadlockDetected) throw err;
-    }
-  }
 }
 
 async function atomically(tx: Deps, principal: Principal, dealId: string, moves: readonly JumpInput[]): Promise<MoveResult[]> {

@@ -31,7 +31,7 @@ import { type Deps, inTransaction } from './deps.ts';
 import { applyMoves, type JumpInput, jumpToStep } from './journeys.ts';
 import { paymentMatchedEntry, paymentQueuedEntry, recordPaymentQueued } from './payment-events.ts';
 import { appendOutboxMany } from '../store/outbox.ts';
-import { SQLSTATE, sqlState } from '../store/errors.ts';
+import { retryOnDeadlock } from '../store/errors.ts';
 
 /** The principal of moves made by reconciliation (recorded as the events' createdByUserId). */
 export const RECONCILIATION: Principal = { userId: 'reconciliation', role: 'admin', tokenKey: 'reconciliation' };
@@ -242,21 +242,6 @@ async function matchBatch(
     await store.recordDecisions(tx.db, after);
     await settlePartialLines(tx, settling);
   });
-}
-
-/**
- * A transaction that PostgreSQL chose as a deadlock's victim has written nothing: run it again.
- * (A batch locks its journeys in one order, but a move also takes the workflow row, which a
- * workflow's change may hold while it waits for a journey.)
- */
-async function retryOnDeadlock<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (err) {
-      if (attempt >= 3 || sqlState(err) !== SQLSTATE.deadlockDetected) throw err;
-    }
-  }
 }
 
 export const defaultSettings = (dealId: string): PaymentSettings => ({

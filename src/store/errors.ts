@@ -17,6 +17,21 @@ export const sqlState = (err: unknown): string | undefined => {
   return typeof code === 'string' ? code : undefined;
 };
 
+/**
+ * Runs a transaction again when PostgreSQL chose it as a deadlock's victim (it has then written
+ * nothing), up to three attempts in all. For work that locks several rows (a chunk of moves, a batch
+ * of credits) whose order another writer may cross.
+ */
+export async function retryOnDeadlock<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (attempt >= 3 || sqlState(err) !== SQLSTATE.deadlockDetected) throw err;
+    }
+  }
+}
+
 export const isUniqueViolation = (err: unknown, constraint?: string) =>
   sqlState(err) === SQLSTATE.uniqueViolation &&
   (constraint === undefined || (err as { constraint?: string }).constraint === constraint);

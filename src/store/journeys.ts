@@ -67,15 +67,7 @@ export async function lockJourney(
     // A row this transaction inserted is locked by it until it ends: returned, it needs no lookup.
     const inserted = await db
       .insertInto('journeys')
-      .values({
-        deal_id: key.dealId,
-        investor_user_id: key.investorUserId,
-        current_step_id: create.stepId,
-        event_count: 0,
-        payment_reference: create.newReference(),
-        started_at: create.now,
-        moved_at: create.now,
-      })
+      .values(newJourneyRow(key.dealId, { investorUserId: key.investorUserId, stepId: create.stepId }, create))
       .onConflict((oc) => oc.doNothing())
       .returning(LOCKED_COLUMNS)
       .executeTakeFirst();
@@ -85,6 +77,17 @@ export async function lockJourney(
   }
   throw new Error('could not create a journey row: payment references kept colliding');
 }
+
+/** A journey row before its first event (event_count 0: no position yet), with a fresh payment reference. */
+const newJourneyRow = (dealId: string, first: { investorUserId: string; stepId: string }, create: { now: Date; newReference: () => string }) => ({
+  deal_id: dealId,
+  investor_user_id: first.investorUserId,
+  current_step_id: first.stepId,
+  event_count: 0,
+  payment_reference: create.newReference(),
+  started_at: create.now,
+  moved_at: create.now,
+});
 
 const LOCKED_COLUMNS = ['deal_id', 'investor_user_id', 'current_step_id', 'event_count', 'payment_reference', 'audit_seq', 'audit_head', 'captured', 'visited'] as const;
 
@@ -123,15 +126,7 @@ export async function createJourneys(
   const sorted = [...firsts].sort((a, b) => (a.investorUserId < b.investorUserId ? -1 : a.investorUserId > b.investorUserId ? 1 : 0));
   const inserted = await db
     .insertInto('journeys')
-    .values(sorted.map((f) => ({
-      deal_id: dealId,
-      investor_user_id: f.investorUserId,
-      current_step_id: f.stepId,
-      event_count: 0,
-      payment_reference: create.newReference(),
-      started_at: create.now,
-      moved_at: create.now,
-    })))
+    .values(sorted.map((f) => newJourneyRow(dealId, f, create)))
     .onConflict((oc) => oc.doNothing())
     .returning(LOCKED_COLUMNS)
     .execute();
