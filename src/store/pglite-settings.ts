@@ -11,7 +11,7 @@
 // across. No option changes that; initCluster (below) does it in a short-lived child process, so
 // the service's own memory never holds three copies of PostgreSQL.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 export const pgliteSettings = {
@@ -35,15 +35,34 @@ export const needsCluster = (dataDir: string) => !existsSync(path.join(dataDir, 
 /**
  * Creates the cluster in `dataDir` in a child process that exits when done, so initdb's memory is
  * returned to the system instead of staying in this process's WebAssembly memory.
+ *
+ * The child builds it in a staging folder inside `dataDir`, and the finished cluster is moved in
+ * with `PG_VERSION` last, the file needsCluster looks for. A start killed at any moment of this
+ * (the reliability suite's first-start kills) leaves either no `PG_VERSION`, and the next start
+ * clears what a cut move left and creates the cluster again, or a whole cluster. Built in place,
+ * a killed start left its orphaned child still writing the folder (PGlite writes `PG_VERSION`
+ * first) while the next start opened it half made, and PGlite aborted.
  */
 export async function initCluster(dataDir: string): Promise<void> {
-  const script = `const { PGlite } = await import('@electric-sql/pglite'); const db = await PGlite.create(${JSON.stringify(dataDir)}); await db.close();`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'], cwd: import.meta.dirname });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', resolve);
-  });
-  if (code !== 0) throw new Error(`could not create the database in ${dataDir} (exit ${code}): ${stderr.trim()}`);
+  // Inside the folder, so the moves are renames on one file system (a data folder may be a mount).
+  for (const entry of readdirSync(dataDir)) if (entry.startsWith('.initdb-')) rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+  const staging = mkdtempSync(path.join(dataDir, '.initdb-'));
+  try {
+    const script = `const { PGlite } = await import('@electric-sql/pglite'); const db = await PGlite.create(${JSON.stringify(staging)}); await db.close();`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'], cwd: import.meta.dirname });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', resolve);
+    });
+    if (code !== 0) throw new Error(`could not create the database in ${dataDir} (exit ${code}): ${stderr.trim()}`);
+    // What a cut move left (no PG_VERSION yet): cluster files only; the folder's own lock stays.
+    const made = new Set(readdirSync(staging));
+    for (const entry of readdirSync(dataDir)) if (made.has(entry)) rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+    for (const entry of [...made].filter((e) => e !== 'PG_VERSION')) renameSync(path.join(staging, entry), path.join(dataDir, entry));
+    renameSync(path.join(staging, 'PG_VERSION'), path.join(dataDir, 'PG_VERSION'));
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
 }
