@@ -22,11 +22,12 @@ export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResult[
   // Before migrating, Kysely's introspection lists the tables of every schema and looks each
   // schema and table up by name (has_schema_privilege, pg_get_serial_sequence): one dropped
   // meanwhile by someone else (another test file's schema, on a shared server) fails that with
-  // 3F000 or 42P01. Nothing was migrated then (migrations run in one transaction): try again.
+  // 3F000 or 42P01, and one whose columns change meanwhile (that schema being migrated) with 42703.
+  // Nothing was migrated then (migrations run in one transaction): try again.
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return results ?? [];
     const code = (error as { code?: unknown }).code;
-    if (attempt >= 5 || (code !== '3F000' && code !== '42P01')) throw error;
+    if (attempt >= 5 || (code !== '3F000' && code !== '42P01' && code !== '42703')) throw error;
   }
 }
