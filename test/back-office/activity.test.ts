@@ -59,7 +59,12 @@ describe('deal activity, newest first', () => {
     const other = await makeDeal(admin);
     const investor = await makeInvestor(admin);
     await jump(admin, other.dealId, investor.id, other.steps.interest);
-    const foreign = (await admin.get(`/deals/deal/${other.dealId}/events?after=0`)).body.output[0].sequence;
+    let entries: { sequence: number }[] = [];
+    for (let tries = 0; tries < 100 && entries.length === 0; tries++) {
+      if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      entries = (await admin.get(`/deals/deal/${other.dealId}/events?after=0`)).body.output; // the horizon, as above
+    }
+    const foreign = entries[0]!.sequence;
     const refused = await admin.get(`/back-office/deals/${deal.dealId}/activity?before=${foreign}`);
     expectProblem(refused, 400);
     assert.equal(refused.body.errors[0].field, 'before');
