@@ -147,15 +147,6 @@ export async function deleteEmptyJourneys(db: Kysely<DB>, dealId: string, invest
     .execute();
 }
 
-export async function recordMove(db: Kysely<DB>, key: { dealId: string; investorUserId: string }, toStepId: string, eventCount: number, now: Date) {
-  await db
-    .updateTable('journeys')
-    .set({ current_step_id: toStepId, event_count: eventCount, moved_at: now })
-    .where('deal_id', '=', key.dealId)
-    .where('investor_user_id', '=', key.investorUserId)
-    .execute();
-}
-
 export async function countPendingEditRequests(db: Kysely<DB>, dealId: string, investorUserId: string): Promise<number> {
   const row = await db
     .selectFrom('edit_requests')

@@ -14,6 +14,19 @@ describe('deal activity, newest first', () => {
   });
   after(() => t.close());
 
+  /**
+   * The deal's feed once it holds `count` entries: the feed serves entries below the oldest
+   * transaction running on the server, which other test files share, so wait (bounded) for it.
+   */
+  async function feedOf(dealId: string, count: number): Promise<{ id: string; sequence: number }[]> {
+    let feed: { id: string; sequence: number }[] = [];
+    for (let tries = 0; tries < 100 && feed.length < count; tries++) {
+      if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      feed = (await admin.get(`/deals/deal/${dealId}/events?after=0&limit=100`)).body.output;
+    }
+    return feed;
+  }
+
   test('pages backwards through the feed: the pull feed reversed, with investor names', async () => {
     const deal = await makeDeal(admin);
     const other = await makeDeal(admin);
@@ -26,13 +39,7 @@ describe('deal activity, newest first', () => {
     await jump(admin, other.dealId, ada.id, other.steps.interest);
     await jump(admin, deal.dealId, ada.id, deal.steps.pay);
 
-    // The feed serves entries below the oldest transaction running on the server, which other test
-    // files share: wait (bounded) until it has passed these moves.
-    let feed: { id: string; sequence: number }[] = [];
-    for (let tries = 0; tries < 100 && feed.length < 5; tries++) {
-      if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-      feed = (await admin.get(`/deals/deal/${deal.dealId}/events?after=0&limit=100`)).body.output;
-    }
+    const feed = await feedOf(deal.dealId, 5);
     assert.equal(feed.length, 5);
     const pages: { id: string; sequence: number; investorName: string | null; data: { investorUserId: string } }[][] = [];
     let cursor = '';
@@ -59,12 +66,7 @@ describe('deal activity, newest first', () => {
     const other = await makeDeal(admin);
     const investor = await makeInvestor(admin);
     await jump(admin, other.dealId, investor.id, other.steps.interest);
-    let entries: { sequence: number }[] = [];
-    for (let tries = 0; tries < 100 && entries.length === 0; tries++) {
-      if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-      entries = (await admin.get(`/deals/deal/${other.dealId}/events?after=0`)).body.output; // the horizon, as above
-    }
-    const foreign = entries[0]!.sequence;
+    const foreign = (await feedOf(other.dealId, 1))[0]!.sequence;
     const refused = await admin.get(`/back-office/deals/${deal.dealId}/activity?before=${foreign}`);
     expectProblem(refused, 400);
     assert.equal(refused.body.errors[0].field, 'before');
