@@ -110,18 +110,30 @@ async function walkCheckpoints(db: Kysely<DB>, each: (c: audit.Checkpoint, previ
   }
 }
 
+/** With a kept tree: the first position sealed but gone, or present but not sealed, in words. */
+function differingLeaf(kept: { position: string }[], now: { position: string }[]): string {
+  if (kept.length === 0) return '';
+  const nowPositions = new Set(now.map((l) => l.position));
+  const gone = kept.find((l) => !nowPositions.has(l.position));
+  if (gone) return `: position ${gone.position}, sealed, is not in the log`;
+  const keptPositions = new Set(kept.map((l) => l.position));
+  const extra = now.find((l) => !keptPositions.has(l.position));
+  return extra ? `: position ${extra.position} sorts into it but was not sealed` : '';
+}
+
 /** Every checkpoint covers exactly the entries after the one before, up to its bound, and its kept tree is theirs. */
 async function verifyCheckpoints(db: Kysely<DB>, report: VerifyReport): Promise<Mismatch | undefined> {
   let last: audit.FeedKey | null = null;
   const bad = await walkCheckpoints(db, async (c, previous) => {
     const leaves = await audit.checkpointLeaves(db, previous, c);
+    // The tree kept for inclusion proofs (none on checkpoints sealed before it was kept, until filled in).
+    const kept = await audit.readCheckpointTree(db, c.number);
     if (leaves.length !== c.size) {
-      return { checkpoint: c.number, detail: `it covers ${c.size} entries, but ${leaves.length} are in its range now (an entry was ${leaves.length < c.size ? 'removed' : 'added'})` };
+      const which = leaves.length < c.size ? 'removed' : 'added';
+      return { checkpoint: c.number, detail: `it covers ${c.size} entries, but ${leaves.length} are in its range now (an entry was ${which}${differingLeaf(kept.leaves, leaves)})` };
     }
     const levels = merkleLevels(leaves.map((l) => l.hash));
     if (levels.at(-1)![0] !== c.root) return { checkpoint: c.number, detail: 'the Merkle root of the entries in its range is not its root (an entry was changed or reordered)' };
-    // The tree kept for inclusion proofs (none on checkpoints sealed before it was kept, until filled in).
-    const kept = await audit.readCheckpointTree(db, c.number);
     if (kept.leaves.length > 0) {
       const nodes = levels.slice(1).flatMap((hashes, l) => hashes.map((hash, index) => `${l + 1}/${index}/${hash}`));
       const same = kept.leaves.length === leaves.length && kept.leaves.every((k, i) => k.position === leaves[i]!.position && k.entryHash === leaves[i]!.hash)

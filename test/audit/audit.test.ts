@@ -177,7 +177,8 @@ describe('audit log', () => {
     await sql`update journeys set audit_seq = 0, audit_head = null where deal_id = ${deal.dealId} and investor_user_id = ${other}`.execute(db());
     const caught = await verify();
     assert.equal(caught.code, 1, caught.output);
-    assert.match(caught.output, /MISMATCH at checkpoint \d+: it covers \d+ entries, but \d+ are in its range now \(an entry was removed\)/);
+    assert.match(caught.output, /MISMATCH at checkpoint \d+: it covers \d+ entries, but \d+ are in its range now \(an entry was removed: position (\d+), sealed, is not in the log\)/);
+    assert.equal(caught.output.match(/position (\d+), sealed/)![1], String(kept.position), 'verify names the removed entry');
     await sql`insert into audit_log (chain, seq, position, xid, type, principal, token_id, at, change, deal_id, prev_hash, hash)
       values (${kept.chain}, ${kept.seq}, ${kept.position}, ${kept.xid_text}::xid8, ${kept.type}, ${kept.principal}, ${kept.token_id}, ${kept.at},
         ${JSON.stringify(kept.change)}::jsonb, ${kept.deal_id}, ${kept.prev_hash}, ${kept.hash})`.execute(db());

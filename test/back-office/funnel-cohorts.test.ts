@@ -156,7 +156,22 @@ describe('funnel by entry day', () => {
           for (const [i, filter] of filters.entries()) assert.deepEqual(sorted(await readFunnel(t.database.db, deal.dealId, filter)), kept[i], `rebuilt ${JSON.stringify(filter)}`);
         },
       ),
-      { numRuns: 12 },
+      {
+        numRuns: 12,
+        // One run that surely edits a commitment, requests an edit of one and changes an investor's
+        // classes, whatever the random runs draw (the counts below assert each was exercised).
+        examples: [[
+          [
+            { investor: 0, change: { step: 1, minutes: 60 }, upkeep: 'none' as const },
+            { investor: 0, change: { amount: 500, usd: true, request: false }, upkeep: 'one' as const },
+            { investor: 0, change: { amount: 700, usd: false, request: true }, upkeep: 'none' as const },
+            { investor: 1, change: { classes: 3 }, upkeep: 'none' as const },
+            { investor: 1, change: { step: 1, minutes: 3 * 1440 }, upkeep: 'all' as const },
+            { investor: 0, change: { step: 2, minutes: 9 * 1440 }, upkeep: 'none' as const },
+          ],
+          [{ from: 0, length: 5, to: true, classification: undefined }, { from: undefined, length: 0, to: false, classification: 'professional' as const }, { from: 2, length: 70, to: true, classification: 'sophisticated' as const }],
+        ]],
+      },
     );
     assert.ok(moved > 30, `only ${moved} moves were applied`);
     assert.ok(edited > 0, 'no commitment was edited');

@@ -88,6 +88,13 @@ describe('read replicas', { skip: unavailable }, () => {
       await c.end();
     }
   };
+  /** Pauses the replica's replay and waits until it has paused: a pause is only requested at first, and replay goes on until it takes effect. */
+  const pauseReplay = async () => {
+    await replicaSql('select pg_wal_replay_pause()');
+    await eventually('the replica to pause its replay', async () =>
+      (await replicaSql('select pg_get_wal_replay_pause_state() as state'))[0]?.state === 'paused' ? true : undefined,
+    );
+  };
   /** Investors of the deal found by a search, as the list answers, with or without a token. */
   const listed = async (dealId: string, surname: string, token?: string, via: Client = admin) => {
     const response = await via.get(`/deals/deal/${dealId}/all-investor-workflows?query=${surname}`, token ? { 'consistency-token': token } : {});
@@ -116,7 +123,7 @@ describe('read replicas', { skip: unavailable }, () => {
       (await replicaSql(`select pg_last_wal_replay_lsn() >= '${first.token}'::pg_lsn as ok`))[0]?.ok ? true : undefined,
     );
 
-    await replicaSql('select pg_wal_replay_pause()');
+    await pauseReplay();
     const second = await addInvestor(deal.dealId, deal.steps.interest, surname);
     const both = [first.id, second.id].sort();
     // Without a token, a replica within the allowed lag answers: it has not replayed the second
@@ -142,7 +149,7 @@ describe('read replicas', { skip: unavailable }, () => {
 
   test('every list route and read model reads the replica, and honours the token', async () => {
     await eventually('the replica to be up', async () => ((await replica()).state === 'up' ? true : undefined));
-    await replicaSql('select pg_wal_replay_pause()');
+    await pauseReplay();
     try {
       // A deal, investor and move that only the primary has.
       const deal = await makeDeal(lenient.admin);
