@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
 import { jump, makeDeal, makeInvestor } from '../investor-side/setup.ts';
+import { feedCaughtUp } from '../webhooks/support.ts';
 
 describe('deal activity, newest first', () => {
   let t: TestApp;
@@ -14,17 +15,10 @@ describe('deal activity, newest first', () => {
   });
   after(() => t.close());
 
-  /**
-   * The deal's feed once it holds `count` entries: the feed serves entries below the oldest
-   * transaction running on the server, which other test files share, so wait (bounded) for it.
-   */
-  async function feedOf(dealId: string, count: number): Promise<{ id: string; sequence: number }[]> {
-    let feed: { id: string; sequence: number }[] = [];
-    for (let tries = 0; tries < 100 && feed.length < count; tries++) {
-      if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-      feed = (await admin.get(`/deals/deal/${dealId}/events?after=0&limit=100`)).body.output;
-    }
-    return feed;
+  /** The deal's feed once it has passed every transaction begun before (the horizon is the server's, shared with other test files). */
+  async function feedOf(dealId: string): Promise<{ id: string; sequence: number }[]> {
+    await feedCaughtUp(t.database.db);
+    return (await admin.get(`/deals/deal/${dealId}/events?after=0&limit=100`)).body.output;
   }
 
   test('pages backwards through the feed: the pull feed reversed, with investor names', async () => {
@@ -39,7 +33,7 @@ describe('deal activity, newest first', () => {
     await jump(admin, other.dealId, ada.id, other.steps.interest);
     await jump(admin, deal.dealId, ada.id, deal.steps.pay);
 
-    const feed = await feedOf(deal.dealId, 5);
+    const feed = await feedOf(deal.dealId);
     assert.equal(feed.length, 5);
     const pages: { id: string; sequence: number; investorName: string | null; data: { investorUserId: string } }[][] = [];
     let cursor = '';
@@ -66,7 +60,7 @@ describe('deal activity, newest first', () => {
     const other = await makeDeal(admin);
     const investor = await makeInvestor(admin);
     await jump(admin, other.dealId, investor.id, other.steps.interest);
-    const foreign = (await feedOf(other.dealId, 1))[0]!.sequence;
+    const foreign = (await feedOf(other.dealId))[0]!.sequence;
     const refused = await admin.get(`/back-office/deals/${deal.dealId}/activity?before=${foreign}`);
     expectProblem(refused, 400);
     assert.equal(refused.body.errors[0].field, 'before');
