@@ -16,19 +16,13 @@ import { jump, makeDeal, makeInvestor } from '../investor-side/setup.ts';
 import { client, type Client, expectProblem, onPostgres, startTestApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
 import { createReplicaPair, type ReplicaPair, replicaPairUnavailable } from '../support/replica-pair.ts';
+import { eventually as waitFor } from '../webhooks/support.ts';
 
 const unavailable = !onPostgres ? 'needs PostgreSQL (set TEST_DATABASE_URL): PGlite has no replicas' : replicaPairUnavailable();
 const MAX_LAG_MS = 2000;
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** Waits (up to 30 s: a replica's start and replay take a while) for `probe` to give a value. */
+const eventually = <T>(what: string, probe: () => Promise<T | undefined>) => waitFor(probe, 30_000, what);
 
 describe('read replicas', { skip: unavailable }, () => {
   let pair: ReplicaPair;
