@@ -106,6 +106,11 @@ type EntryRow = {
   at: Date | string; change: Record<string, unknown>; deal_id: string | null; prev_hash: string; hash: string;
 };
 const entryColumns = sql`chain, seq, xid::text as xid, position, type, principal, token_id, at, change, deal_id, prev_hash, hash`;
+/**
+ * Checkpoint order, on the table's xid8 column: a bare `xid` in ORDER BY names the text the select
+ * list makes of it, and text puts 10093 before 9908.
+ */
+const entryOrder = sql`audit_log.xid, audit_log.position`;
 
 const toEntry = (r: EntryRow): StoredAuditEntry => ({
   chain: r.chain,
@@ -141,7 +146,7 @@ export async function pageEntriesInOrder(db: Kysely<DB>, after: FeedKey | null, 
   const lower = after ? sql`(xid, position) > (${after.xid}::xid8, ${after.position}::bigint)` : sql`true`;
   const upper = upTo === 'horizon' ? sql`xid < pg_snapshot_xmin(pg_current_snapshot())` : sql`(xid, position) <= (${upTo.xid}::xid8, ${upTo.position}::bigint)`;
   const { rows } = await sql<EntryRow>`select ${entryColumns} from audit_log where ${lower} and ${upper}
-    order by xid, position limit ${limit}`.execute(db);
+    order by ${entryOrder} limit ${limit}`.execute(db);
   return rows.map(toEntry);
 }
 
@@ -213,7 +218,7 @@ export async function listHeads(db: Kysely<DB>, dealId?: string): Promise<Map<st
 /** A page of a deal's entries in checkpoint order, and how many there are. */
 export async function pageDealEntries(db: Kysely<DB>, dealId: string, offset: number, limit: number): Promise<{ total: number; entries: StoredAuditEntry[] }> {
   const { rows } = await sql<EntryRow & { total: string }>`select ${entryColumns}, count(*) over () as total from audit_log
-    where deal_id = ${dealId} order by xid, position offset ${offset} limit ${limit}`.execute(db);
+    where deal_id = ${dealId} order by ${entryOrder} offset ${offset} limit ${limit}`.execute(db);
   if (rows.length > 0) return { total: Number(rows[0]!.total), entries: rows.map(toEntry) };
   const { rows: counted } = await sql<{ n: string }>`select count(*) as n from audit_log where deal_id = ${dealId}`.execute(db);
   return { total: Number(counted[0]!.n), entries: [] };
@@ -223,7 +228,7 @@ export async function pageDealEntries(db: Kysely<DB>, dealId: string, offset: nu
 export async function checkpointLeaves(db: Kysely<DB>, previous: FeedKey | null, c: Checkpoint): Promise<{ xid: string; position: string; hash: string; dealId: string | null }[]> {
   const lower = previous ? sql`(xid, position) > (${previous.xid}::xid8, ${previous.position}::bigint)` : sql`true`;
   const { rows } = await sql<{ xid: string; position: string; hash: string; deal_id: string | null }>`select xid::text as xid, position, hash, deal_id from audit_log
-    where ${lower} and (xid, position) <= (${c.upToXid}::xid8, ${c.upToPosition}::bigint) order by xid, position`.execute(db);
+    where ${lower} and (xid, position) <= (${c.upToXid}::xid8, ${c.upToPosition}::bigint) order by ${entryOrder}`.execute(db);
   return rows.map((r) => ({ xid: r.xid, position: String(r.position), hash: r.hash, dealId: r.deal_id }));
 }
 
@@ -371,6 +376,6 @@ export async function findDealLeafWithoutEntry(db: Kysely<DB>, dealId: string): 
 export async function pageDealEntriesInOrder(db: Kysely<DB>, dealId: string, after: FeedKey | null, limit: number): Promise<StoredAuditEntry[]> {
   const lower = after ? sql`(xid, position) > (${after.xid}::xid8, ${after.position}::bigint)` : sql`true`;
   const { rows } = await sql<EntryRow>`select ${entryColumns} from audit_log where deal_id = ${dealId} and ${lower}
-    order by xid, position limit ${limit}`.execute(db);
+    order by ${entryOrder} limit ${limit}`.execute(db);
   return rows.map(toEntry);
 }
