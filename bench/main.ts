@@ -5,13 +5,14 @@
 // bench/baseline-server.ts, then starts the service (`dealflow serve`) as a child process and
 // measures each scenario of issue #8 with autocannon after a warm-up. Prints a table and writes
 // bench/results.json; removes the database at the end, whatever happened.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sealAll } from '../src/operations/audit.ts';
 import { systemClock } from '../src/operations/deps.ts';
 import { catchUpFunnel } from '../src/operations/funnel.ts';
+import { startCommand } from '../scripts/start-command.ts';
 import { createBenchDatabase } from './database.ts';
 import { availableRoutes, createFixtures } from './fixtures.ts';
 import { httpClient } from './http.ts';
@@ -196,12 +197,13 @@ try {
   };
 
   log('service: dealflow serve');
-  // The service runs with the flags `npm start` gives it (package.json), so its memory is what production sees.
-  const startScript: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start;
-  const v8Flags = args['node-options'] !== undefined ? args['node-options'].split(/\s+/).filter(Boolean) : startScript.split(/\s+/).filter((w) => w.startsWith('--'));
+  // The service runs as `npm start` runs it (package.json: its flags and the built entry point), so
+  // its memory is what production sees.
+  const npmStart = startCommand();
+  const v8Flags = args['node-options'] !== undefined ? args['node-options'].split(/\s+/).filter(Boolean) : npmStart.nodeFlags;
   log(`service flags: ${v8Flags.join(' ') || '(none)'}`);
   const nodeOptions = [...v8Flags, ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${fileURLToPath(new URL('./profiles', import.meta.url))}`] : [])];
-  const service = await start('service', ['src/cli/main.ts', 'serve', '--no-demo'], { healthPath: '/healthz', nodeOptions });
+  const service = await start('service', [npmStart.entry, ...npmStart.args, '--no-demo'], { healthPath: '/healthz', nodeOptions });
   const routes = await availableRoutes(service.child.url);
   const fixtures = await createFixtures(httpClient(service.child.url, token), routes, { manyInvestors: profile.manyInvestors, log });
   const largeDeal = dealOfSize(profile.largeDeal);

@@ -12,6 +12,7 @@
 import pg from 'pg';
 import { createReplicaPair, replicaPairUnavailable } from '../test/support/replica-pair.ts';
 import { measure } from './load.ts';
+import { startCommand } from '../scripts/start-command.ts';
 import { runCli, startServer } from './processes.ts';
 
 const unavailable = replicaPairUnavailable();
@@ -53,8 +54,10 @@ try {
   await primary.end();
   const dealId: string = rows[0].deal_id;
 
-  const service = await startServer('service', ['src/cli/main.ts', 'serve', '--no-demo'], env, {
+  const npmStart = startCommand();
+  const service = await startServer('service', [npmStart.entry, ...npmStart.args, '--no-demo'], env, {
     healthPath: '/healthz',
+    nodeOptions: npmStart.nodeFlags,
     env: { DATABASE_REPLICA_URLS: pair.replicaUrl, DATABASE_REPLICA_MAX_LAG_MS: '1000' },
   });
   stops.push(() => service.stop());

@@ -12,11 +12,15 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { startCommand } from '../../scripts/start-command.ts';
 import { tryLines } from '../../src/try-lines.ts';
 import { testDatabaseUrl } from '../support/app.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const cli = join(root, 'src/cli/main.ts');
+/** `npm start`'s own command line (its flags, the built entry point, `serve`), as its prestart built it. */
+const npmStart = startCommand();
+const serve = [...npmStart.nodeFlags, join(root, npmStart.entry), ...npmStart.args];
 
 export interface ShellBlock {
   /** Line of the opening fence in README.md (1-based). */
@@ -77,7 +81,7 @@ interface Started {
 
 /** `npm start` on a fresh PGlite folder: the setup is the "Try it" lines it printed. */
 async function startOnPglite(dir: string): Promise<Started> {
-  const child = spawn(process.execPath, [cli, 'serve'], {
+  const child = spawn(process.execPath, serve, {
     cwd: dir,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn', DATABASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -125,7 +129,7 @@ async function startOnPostgres(serverUrl: string): Promise<Started> {
     await promisify(execFile)(process.execPath, [cli, 'migrate'], { env });
     const created = await promisify(execFile)(process.execPath, [cli, 'token', 'create', '--role', 'admin', '--name', 'readme'], { env });
     const token = /dfk_[A-Za-z0-9_-]+/.exec(created.stdout)?.[0] ?? assert.fail(`no token in: ${created.stdout}`);
-    child = spawn(process.execPath, [cli, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, serve, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const out = lineReader(child);
     const base = await waitFor('the listening log line', () => {
       for (const line of out.lines) {
