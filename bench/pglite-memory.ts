@@ -83,6 +83,15 @@ interface Service {
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dealflow-pglite-memory-'));
 let running: Service | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`\n${signal}: stopping the service and removing ${dataDir}\n`);
+    void (running?.stop() ?? Promise.resolve()).finally(() => {
+      rmSync(dataDir, { recursive: true, force: true });
+      process.exit(130);
+    });
+  });
+}
 
 async function startService(): Promise<{ service: Service; readyMs: number }> {
   const port = await freePort();

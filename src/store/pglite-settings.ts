@@ -10,6 +10,15 @@
 // PGlite instance and a third WebAssembly module beside the first, and copies the new data folder
 // across. No option changes that; initCluster (below) does it in a short-lived child process, so
 // the service's own memory never holds three copies of PostgreSQL.
+// What remained (a peak of 750-840 MB at every start, 300-340 MB kept after) was V8, not
+// PostgreSQL: V8 compiles WebAssembly with Liftoff, its baseline compiler, and recompiles the
+// functions that run most with TurboFan in background threads. PostgreSQL's `raw_parser` (the
+// Bison grammar, 104,930 bytes of WebAssembly, function 2272 of pglite.wasm) is hot as soon as
+// queries run, and TurboFan takes 604 MB of compiler memory and 4-13 s to compile it
+// (`--trace-wasm-compilation-times`, `--turbo-stats-wasm`); no TurboFan or tiering option tried
+// shrinks that. With `--liftoff-only` (WASM_FLAGS) the service peaks at 200-255 MB and keeps
+// 200-230 MB, and moves and list reads cost no more CPU in the runs measured (README, "Memory").
+// `v8.setFlagsFromString('--liftoff-only')` at run time does not take effect, so it is a start flag.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
