@@ -10,6 +10,15 @@
 // PGlite instance and a third WebAssembly module beside the first, and copies the new data folder
 // across. No option changes that; initCluster (below) does it in a short-lived child process, so
 // the service's own memory never holds three copies of PostgreSQL.
+// What remained (a peak of 750-840 MB at every start, 300-340 MB kept after) was V8, not
+// PostgreSQL: V8 compiles WebAssembly with Liftoff, its baseline compiler, and recompiles the
+// functions that run most with TurboFan in background threads. PostgreSQL's `raw_parser` (the
+// Bison grammar, 104,930 bytes of WebAssembly, function 2272 of pglite.wasm) is hot as soon as
+// queries run, and TurboFan takes 604 MB of compiler memory and 4-13 s to compile it
+// (`--trace-wasm-compilation-times`, `--turbo-stats-wasm`); no TurboFan or tiering option tried
+// shrinks that. With `--liftoff-only` (WASM_FLAGS) the service peaks at 200-255 MB and keeps
+// 200-230 MB, and moves and list reads cost no more CPU in the runs measured (README, "Memory").
+// `v8.setFlagsFromString('--liftoff-only')` at run time does not take effect, so it is a start flag.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +31,14 @@ export const pgliteSettings = {
   max_wal_size: '64MB',
   min_wal_size: '32MB',
 } as const;
+
+/**
+ * V8 flags for a process that runs PGlite: its WebAssembly is compiled by Liftoff, V8's baseline
+ * compiler, and never tiered up to TurboFan (see the top of this file). `npm start` passes the
+ * same flag (package.json's start script, kept equal by test/foundation/pglite-flags.test.ts), and
+ * initCluster passes it to its child.
+ */
+export const WASM_FLAGS = ['--liftoff-only'] as const;
 
 /** `-c name=value` for each setting, after PGlite's own start parameters. */
 export const pgliteStartParams = (defaults: readonly string[]) => [
@@ -49,7 +66,9 @@ export async function initCluster(dataDir: string): Promise<void> {
   const staging = mkdtempSync(path.join(dataDir, '.initdb-'));
   try {
     const script = `const { PGlite } = await import('@electric-sql/pglite'); const db = await PGlite.create(${JSON.stringify(staging)}); await db.close();`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'], cwd: import.meta.dirname });
+    // --liftoff-only: see WASM_FLAGS. Whatever flags this process was started with, the child's
+    // initdb never compiles PostgreSQL's parser with TurboFan (measured: 1,043 MB peak without, 605 MB with).
+    const child = spawn(process.execPath, [...WASM_FLAGS, '--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'], cwd: import.meta.dirname });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve, reject) => {

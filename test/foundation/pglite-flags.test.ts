@@ -1,0 +1,13 @@
+// The V8 flags PGlite's memory depends on (src/store/pglite-settings.ts, WASM_FLAGS) are the ones
+// `npm start` passes: the two cannot drift apart.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { startCommand } from '../../scripts/start-command.ts';
+import { WASM_FLAGS } from '../../src/store/pglite-settings.ts';
+
+test("npm start passes PGlite's WebAssembly flags to Node, before the script", () => {
+  const { nodeFlags, entry } = startCommand();
+  assert.equal(entry, 'dist/cli/main.js', 'npm start runs the built service');
+  for (const flag of WASM_FLAGS) assert.ok(nodeFlags.includes(flag), `${flag} missing from the start script's flags: ${nodeFlags.join(' ')}`);
+  assert.ok(nodeFlags.includes('--max-old-space-size=256') && nodeFlags.includes('--max-semi-space-size=2'), nodeFlags.join(' '));
+});
