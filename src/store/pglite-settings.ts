@@ -17,7 +17,8 @@
 // queries run, and TurboFan takes 604 MB of compiler memory and 4-13 s to compile it
 // (`--trace-wasm-compilation-times`, `--turbo-stats-wasm`); no TurboFan or tiering option tried
 // shrinks that. With `--liftoff-only` (WASM_FLAGS) the service peaks at 200-255 MB and keeps
-// 200-230 MB, and moves and list reads cost no more CPU in the runs measured (README, "Memory").
+// 200-250 MB. The price: once TurboFan would have finished, a move costs about a third more CPU on
+// PGlite (README, "Memory"); list reads stayed within the runs' noise.
 // `v8.setFlagsFromString('--liftoff-only')` at run time does not take effect, so it is a start flag.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';

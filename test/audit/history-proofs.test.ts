@@ -90,9 +90,10 @@ describe('append-only history, kept trees and verify --deal', () => {
     // The proof is read from the stored nodes: a node changed behind the service's back breaks it.
     // A stored node (level 1 or above) on that entry's own path: which leaves a deal's entries get
     // depends on the order the checkpoint sealed them in, so the node is found from the proof.
-    const some = kept.find((e) => proofNodes(e.inclusion!.leafIndex, e.inclusion!.treeSize).some((n) => n.level > 0))!;
+    const storedNodeOnPath = (e: (typeof kept)[number]) => proofNodes(e.inclusion!.leafIndex, e.inclusion!.treeSize).find((n) => n.level > 0);
+    const some = kept.find((e) => storedNodeOnPath(e) !== undefined)!;
     const cp = some.inclusion!.checkpoint;
-    const node = proofNodes(some.inclusion!.leafIndex, some.inclusion!.treeSize).find((n) => n.level > 0)!;
+    const node = storedNodeOnPath(some)!;
     await behindTheBack(db(), 'audit_tree_nodes', `update audit_tree_nodes set hash = repeat('0', 64) where checkpoint = ${cp} and level = ${node.level} and index = ${node.index}`);
     assert.ok(checks(await proofs()).some((ok) => !ok), 'a changed node fails a proof');
     const full = await verify(db());
