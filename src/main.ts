@@ -16,6 +16,10 @@ import { migrateToLatest } from './store/migrate.ts';
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
 
+// `dealflow openapi` prints the document through the composition root: the command line does not
+// reach into http/.
+export { generateOpenApi } from './http/openapi.ts';
+
 export interface ServeOptions {
   /** First run on the embedded database: seed the demo deal (issue #3's `--no-demo` turns it off). */
   demo?: boolean;

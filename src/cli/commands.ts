@@ -1,6 +1,5 @@
 // The subcommands of `dealflow`. Each one opens the database the service would use, does its work
 // through the operations, and closes it.
-import type { ParseArgsOptionsConfig } from 'node:util';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { isRole } from '../domain/principal.ts';
@@ -13,15 +12,9 @@ import { SYSTEM_PRINCIPAL } from '../operations/audit-entries.ts';
 import { eraseInvestor } from '../operations/erasure.ts';
 import { seedDemo, seedScale } from '../operations/seed.ts';
 import { createToken, listTokens, revokeToken } from '../operations/tokens.ts';
-import { type Database, openDatabase } from '../store/database.ts';
+import { type Command, withDatabase } from './command.ts';
+import type { Database } from '../store/database.ts';
 import { migrateToLatest } from '../store/migrate.ts';
-
-export interface Command {
-  summary: string;
-  help: string;
-  options: ParseArgsOptionsConfig;
-  run(config: Config, values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<number | void>;
-}
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -43,16 +36,6 @@ function positiveInteger(value: string | boolean | undefined, option: string, ma
     throw new AppError('validation', `${option} must be a whole number from 1 to ${max}`);
   }
   return Number(value);
-}
-
-export async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
-  const database = await openDatabase(config);
-  try {
-    await migrateToLatest(database.db);
-    return await work(database);
-  } finally {
-    await database.close();
-  }
 }
 
 export const commands: Record<string, Command> = {
@@ -229,7 +212,7 @@ journey in every deal, written in bulk (a progress bar shows on a terminal).`,
 Prints the OpenAPI document of this version, as served at /openapi.json.`,
     options: {},
     async run(config) {
-      const { generateOpenApi } = await import('../http/openapi.ts');
+      const { generateOpenApi } = await import('../main.ts');
       out(JSON.stringify(await generateOpenApi(config), null, 2));
     },
   },

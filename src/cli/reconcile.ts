@@ -5,7 +5,7 @@ import { AppError } from '../domain/errors.ts';
 import { defaultCsvColumns } from '../domain/statement-csv.ts';
 import { newUuid, systemClock } from '../operations/deps.ts';
 import { importStatement, type StatementInput } from '../operations/reconcile.ts';
-import { type Command, withDatabase } from './commands.ts';
+import { type Command, withDatabase } from './command.ts';
 
 const column = (name: string) => ({ type: 'string' as const, description: name });
 

@@ -8,11 +8,10 @@ import swaggerUi from '@fastify/swagger-ui';
 import rateLimit from '@fastify/rate-limit';
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
-import type { Config } from '../config.ts';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { AppError } from '../domain/errors.ts';
-import type { Deps } from '../operations/deps.ts';
-import type { ReplicaStatus } from '../operations/reads.ts';
+import { checkDatabase } from '../operations/readiness.ts';
+import type { Api, AppContext } from './context.ts';
 import { createAuthenticator, registerAuth } from './auth.ts';
 import { clientErrorHandler } from './client-errors.ts';
 import { registerConsistency } from './consistency.ts';
@@ -26,14 +25,7 @@ import { routes } from './routes/index.ts';
 import { documentRoute, finishDocument } from './openapi-document.ts';
 import { Problem } from './schemas/problems.ts';
 
-export type Api = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
-
-export interface AppContext extends Deps {
-  config: Config;
-  /** With read replicas: the token a write answers with (http/consistency.ts), and replica states for /readyz. */
-  consistencyToken?: () => Promise<string | undefined>;
-  replicaStatus?: () => ReplicaStatus[];
-}
+export type { Api, AppContext } from './context.ts';
 
 export interface BuildOptions {
   /** Fastify logger options; false in tests. */
@@ -128,16 +120,14 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       scope.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       scope.get('/healthz', { schema: probeSchema('The process is up', 'ok'), config: { public: true } }, async () => ({ status: 'ok' as const }));
       scope.get('/readyz', { schema: probeSchema('The service is ready: the database answers', 'ready'), config: { public: true } }, async (_request, reply) => {
-        const { sql } = await import('kysely');
-        try {
-          await sql`select 1`.execute(ctx.db);
-          // Replicas are reported, not required: reads fall back to the primary.
-          const replicas = ctx.replicaStatus?.() ?? [];
-          return replicas.length > 0 ? { status: 'ready', replicas } : { status: 'ready' };
-        } catch (err) {
+        const database = await checkDatabase(ctx);
+        if (!database.answers) {
           reply.header('Retry-After', '5');
-          return sendProblem(reply, new AppError('database-unavailable', `The database does not answer: ${(err as Error).message}`));
+          return sendProblem(reply, new AppError('database-unavailable', `The database does not answer: ${database.reason}`));
         }
+        // Replicas are reported, not required: reads fall back to the primary.
+        const replicas = ctx.replicaStatus?.() ?? [];
+        return replicas.length > 0 ? { status: 'ready', replicas } : { status: 'ready' };
       });
     },
     { prefix: config.basePath },

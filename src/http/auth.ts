@@ -2,13 +2,12 @@
 // read. Every route declares `config.roles` or `config.public`; a route that declares neither is
 // admin-only, so forgetting fails closed. 401s carry `WWW-Authenticate: Bearer` (RFC 6750 §3).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { JwtConfig } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Principal, Role } from '../domain/principal.ts';
 import type { Caches } from '../operations/caches.ts';
+import type { Deps } from '../operations/deps.ts';
 import { authenticateApiKey } from '../operations/tokens.ts';
-import type { DB } from '../store/schema.ts';
 import { jwtVerifier } from './jwt.ts';
 
 declare module 'fastify' {
@@ -27,7 +26,7 @@ const unauthenticated = (detail: string) => new AppError('unauthenticated', deta
 
 export type Authenticate = (header: string | undefined) => Promise<Principal>;
 
-export function createAuthenticator(db: Kysely<DB>, jwt: JwtConfig | undefined, clock: () => Date, caches?: Caches): Authenticate {
+export function createAuthenticator(db: Deps['db'], jwt: JwtConfig | undefined, clock: () => Date, caches?: Caches): Authenticate {
   const verifyJwt = jwt ? jwtVerifier(jwt, clock) : undefined;
   return async (header) => {
     if (header === undefined || header === '') throw unauthenticated('Send an Authorization: Bearer <token> header');

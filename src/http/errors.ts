@@ -1,8 +1,8 @@
 // Turns anything thrown during a request into an AppError of the closed table: our own errors,
-// Fastify's (validation, media type, body size), and the database's.
+// Fastify's (validation, media type, body size), and the database's (as the store maps them).
 import type { FastifyError } from 'fastify';
 import { AppError, type FieldError } from '../domain/errors.ts';
-import { isDatabaseUnavailable, isUnstorableText, SQLSTATE, sqlState } from '../store/errors.ts';
+import { domainErrorOf } from '../operations/failures.ts';
 
 const partOf: Record<string, FieldError['in']> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
@@ -79,12 +79,8 @@ export function errorToProblem(error: unknown, bodyLimit: number): AppError {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('validation', 'Content-Length does not match the body');
   }
-  if (isUnstorableText(error)) return new AppError('validation', 'A value holds characters that cannot be stored (NUL or an unpaired surrogate)');
-  // PostgreSQL rolled the victim's transaction back whole: nothing was applied, a retry may pass.
-  if (sqlState(error) === SQLSTATE.deadlockDetected) {
-    return new AppError('conflict', 'A concurrent change got in the way and nothing was applied; retry', { extensions: { retryable: true } });
-  }
-  if (isDatabaseUnavailable(error)) return new AppError('database-unavailable', 'The database is unavailable; retry shortly');
+  const failure = domainErrorOf(error);
+  if (failure) return failure;
   const status = fastifyError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new AppError(byStatus[status] ?? 'validation', fastifyError.message);

@@ -3,7 +3,7 @@
 import type { FastifyReply } from 'fastify';
 import * as exports from '../operations/exports.ts';
 import type { Deps } from '../operations/deps.ts';
-import type { SubscriptionFilter } from '../store/subscriptions.ts';
+import type { SubscriptionFilter } from '../domain/subscription.ts';
 import { type Cell, sendCsvPages } from './csv.ts';
 import { INVESTOR_COLUMNS, investorCells } from './investor-rows.ts';
 

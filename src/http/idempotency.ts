@@ -15,7 +15,7 @@ import { Type } from 'typebox';
 import { AppError, invalid } from '../domain/errors.ts';
 import type { Deps } from '../operations/deps.ts';
 import { type DoneKey, runIdempotently, runInOneStatement } from '../operations/idempotency.ts';
-import type { AppContext } from './app.ts';
+import type { AppContext } from './context.ts';
 import { principalOf } from './auth.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';

@@ -68,7 +68,7 @@ interface LoadedMove {
  * pending count again where a journey lock waited for a change made after the statement's snapshot.
  * Returns, per move in order, its facts or the refusal of what it names (investor, step, deal).
  */
-async function loadMoves(tx: Deps, dealId: string, inputs: readonly JumpInput[]): Promise<{ moves: (LoadedMove | AppError)[]; plansBefore: string }> {
+async function loadMoves(tx: Deps, dealId: string, inputs: readonly JumpInput[]): Promise<(LoadedMove | AppError)[]> {
   const { db } = tx;
   const cached = tx.caches?.workflows.get(dealId, tx.clock().getTime()) as CachedWorkflow | undefined;
   // Counted only when a target step asks (or the structure is not at hand to tell).
@@ -78,7 +78,7 @@ async function loadMoves(tx: Deps, dealId: string, inputs: readonly JumpInput[])
   const facts = await loadMoveFacts(db, dealId, inputs.map((i) => i.investorUserId), { countPendingEditRequests: counted });
   if (facts.workflowVersion === undefined) {
     const missing = await dealNotFound(db, dealId);
-    return { moves: inputs.map(() => missing), plansBefore: facts.plansBefore };
+    return inputs.map(() => missing);
   }
   // A journey moves on its own version until migrated (README, "Workflow versions and migration").
   // The row is held FOR SHARE: a cached structure of its version is the one in force until we commit.
@@ -128,7 +128,7 @@ async function loadMoves(tx: Deps, dealId: string, inputs: readonly JumpInput[])
     }
     return { ...found, journey, pendingEditRequests };
   }));
-  return { moves, plansBefore: facts.plansBefore };
+  return moves;
 }
 
 /** What a migration sees of a journey under its lock: its position, version and captured data. */
@@ -156,7 +156,7 @@ export async function migrateJourney(
     ? target.decide({ currentStepId: journey.currentStepId, workflowVersion: journey.workflowVersion, captured: new Map(Object.entries(journey.captured)) })
     : undefined;
   if (!journey || toStepId === undefined) {
-    await writeMoves(tx.db, key.dealId, [], facts.plansBefore); // puts the plan setting back
+    await writeMoves(tx.db, key.dealId, []); // puts the plan setting back
     return undefined;
   }
   const currentStepId = journey.currentStepId!;
@@ -174,7 +174,7 @@ export async function migrateJourney(
   // Recorded in the journey's audit chain as any move is, saying it was the migration to this version.
   const audit = moveEntry(journey.auditHead, event, { principal: principal.userId, tokenId: principal.tokenKey }, { migratedToVersion: target.workflow.version });
   const entry = stepEnteredEntry(tx, { ...key, event: publicEvent(event) });
-  await writeMoves(tx.db, key.dealId, [{ event, entry, workflowVersion: target.workflow.version, audit, reason: null }], facts.plansBefore);
+  await writeMoves(tx.db, key.dealId, [{ event, entry, workflowVersion: target.workflow.version, audit, reason: null }]);
   if (toStepId !== event.fromStepId) {
     await bookOnCompletion(tx, principal, { ...key, step: target.workflow.steps.find((s) => s.id === toStepId), eventId: event.id, at: now });
   }
@@ -225,7 +225,7 @@ export async function jumpToStep(
 export async function applyMoves(tx: Deps, principal: Principal, dealId: string, requests: readonly MoveRequest[]): Promise<MoveOutcome[]> {
   if (principal.role !== 'admin') throw forbidden('Only staff move investors');
   if (!tx.db.isTransaction) throw new Error('applyMoves runs in the caller\'s transaction');
-  const { moves: loaded, plansBefore } = await loadMoves(tx, dealId, requests.map((r) => r.input));
+  const loaded = await loadMoves(tx, dealId, requests.map((r) => r.input));
   const now = tx.clock();
   const outcomes: MoveOutcome[] = [];
   const writes: MoveWrite[] = [];
@@ -284,7 +284,7 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
     outcomes.push({ ok: true, event: publicEvent(event), plan });
   }
   if (refusedFirsts.length > 0) await deleteEmptyJourneys(tx.db, dealId, refusedFirsts);
-  await writeMoves(tx.db, dealId, writes, plansBefore);
+  await writeMoves(tx.db, dealId, writes);
   // A complete step books the subscription (when the deal names an asset), in the same transaction.
   for (const e of entered) await bookOnCompletion(tx, principal, { dealId, investorUserId: e.investorUserId, step: e.step, eventId: e.eventId, at: now });
   return outcomes;

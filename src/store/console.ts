@@ -1,6 +1,7 @@
 // Read models of the operations console: the investor directory as a searchable page, every pending
 // edit request across deals (oldest first, with the values it would replace), and people's names.
 import { sql, type Kysely } from 'kysely';
+import type { RowSort } from '../domain/console.ts';
 import type { DB } from './schema.ts';
 import { asAmount, type BoardCard, cardValues, type CardRow, containsPattern, dealKeys, matches, type Money, toCard, toMoney } from './back-office.ts';
 
@@ -134,8 +135,7 @@ export async function tokenNames(db: Kysely<DB>, ids: string[]): Promise<{ id: s
   return db.selectFrom('api_tokens').select(['id', 'name']).where('id', 'in', keyIds).orderBy('id').execute();
 }
 
-export const rowSorts = ['name', 'amount', 'days'] as const;
-export type RowSort = (typeof rowSorts)[number];
+export { type RowSort, rowSorts } from '../domain/console.ts';
 
 export interface RowFilters {
   stepId?: string | undefined;

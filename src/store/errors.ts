@@ -1,4 +1,7 @@
 // Database errors by SQLSTATE (err.code), never by class: `pg` and PGlite throw different classes.
+// `domainErrorOf` turns the failures a caller can act on into domain errors; http/ and the command
+// line see only those.
+import { AppError } from '../domain/errors.ts';
 
 export const SQLSTATE = {
   uniqueViolation: '23505',
@@ -68,3 +71,17 @@ export function isDatabaseUnavailable(err: unknown): boolean {
  */
 export const isUnstorableText = (err: unknown) =>
   sqlState(err) === SQLSTATE.characterNotInRepertoire || sqlState(err) === SQLSTATE.untranslatableCharacter;
+
+/**
+ * The domain error a database failure means to whoever asked: a value it cannot store (400), a
+ * deadlock it lost (409, retryable: PostgreSQL rolled the victim's transaction back whole, nothing
+ * was applied), a database that does not answer (503). Undefined for anything else (a bug: 500).
+ */
+export function domainErrorOf(err: unknown): AppError | undefined {
+  if (isUnstorableText(err)) return new AppError('validation', 'A value holds characters that cannot be stored (NUL or an unpaired surrogate)');
+  if (sqlState(err) === SQLSTATE.deadlockDetected) {
+    return new AppError('conflict', 'A concurrent change got in the way and nothing was applied; retry', { extensions: { retryable: true } });
+  }
+  if (isDatabaseUnavailable(err)) return new AppError('database-unavailable', 'The database is unavailable; retry shortly');
+  return undefined;
+}

@@ -6,16 +6,10 @@
 // percentile a few dozen rows of duration counts and an index range of one bucket's stays.
 // `recountFunnel` computes the same figures from the stays (linear in the deal's stays), for tests.
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { FunnelFilter } from '../domain/funnel.ts';
 import type { DB } from './schema.ts';
 
-export interface FunnelFilter {
-  /** Journeys that entered the deal on or after this day (UTC, YYYY-MM-DD). */
-  enteredFrom?: string | undefined;
-  /** … and on or before this day. */
-  enteredTo?: string | undefined;
-  /** Investors holding this class (contact.classifications[].investorClass). */
-  classification?: string | undefined;
-}
+export type { FunnelFilter } from '../domain/funnel.ts';
 
 export interface FunnelStepRow {
   stepId: string;

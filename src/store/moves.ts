@@ -31,9 +31,14 @@ export interface MoveFacts {
    */
   pendingEditRequests: Map<string, number>;
   stalePending: Set<string>;
-  /** The transaction's plan_cache_mode before the load set it (see loadMoveFacts); writeMoves puts it back. */
-  plansBefore: string;
 }
+
+/**
+ * Per transaction, its plan_cache_mode as loadMoveFacts found it, for writeMoves to put back: a
+ * planning detail of these two statements that no caller needs to carry. Keyed by the transaction's
+ * handle, which a move's load and write share; gone with the handle.
+ */
+const plansBefore = new WeakMap<Kysely<DB>, string>();
 
 export interface JourneyFacts {
   currentStepId: string | null;
@@ -82,8 +87,8 @@ export async function loadMoveFacts(
     pending: Record<string, number> | null;
   };
   const ids = [...investorUserIds];
-  const plansBefore = (await sql<{ before: string }>`${prepared('move-plans')}select current_setting('plan_cache_mode') as before,
-    set_config('plan_cache_mode', 'force_generic_plan', true) as plans`.execute(db)).rows[0]!.before;
+  plansBefore.set(db, (await sql<{ before: string }>`${prepared('move-plans')}select current_setting('plan_cache_mode') as before,
+    set_config('plan_cache_mode', 'force_generic_plan', true) as plans`.execute(db)).rows[0]!.before);
   const { rows } = await sql<Row>`${prepared('move-load')}
     select (select version from workflows where deal_id = ${dealId} for share) as workflow_version,
       (select coalesce(json_agg(i), '[]') from (select id, remote_id, data_source, team_user_id, kyc_check_level, contact
@@ -115,7 +120,6 @@ export async function loadMoveFacts(
     journeys,
     pendingEditRequests: new Map(Object.entries(row.pending ?? {})),
     stalePending,
-    plansBefore,
   };
 }
 
@@ -140,9 +144,11 @@ export interface MoveWrite {
  * transaction's plan_cache_mode as the load found it (a statement of its own when there is nothing
  * to write).
  */
-export async function writeMoves(db: Kysely<DB>, dealId: string, moves: readonly MoveWrite[], plansBefore: string): Promise<void> {
+export async function writeMoves(db: Kysely<DB>, dealId: string, moves: readonly MoveWrite[]): Promise<void> {
+  const before = plansBefore.get(db);
+  if (before === undefined) throw new Error('writeMoves runs after loadMoveFacts, in the same transaction');
   if (moves.length === 0) {
-    await sql`select set_config('plan_cache_mode', ${plansBefore}, true)`.execute(db);
+    await sql`select set_config('plan_cache_mode', ${before}, true)`.execute(db);
     return;
   }
   const col = <T>(f: (m: MoveWrite) => T) => moves.map(f);
@@ -194,5 +200,5 @@ export async function writeMoves(db: Kysely<DB>, dealId: string, moves: readonly
       on conflict (outbox_id, url) do nothing
       returning 1
     )
-    select (select count(*) from deliveries)::int as deliveries, set_config('plan_cache_mode', ${plansBefore}::text, true) as plans`.execute(db);
+    select (select count(*) from deliveries)::int as deliveries, set_config('plan_cache_mode', ${before}::text, true) as plans`.execute(db);
 }

@@ -1,7 +1,7 @@
 // Subscription rows. Amounts go in and come out as decimal text (numeric, never a JS number);
 // dates come out as `YYYY-MM-DD` text (`::text`), so no driver turns them into local-time Dates.
 import { type Kysely, sql } from 'kysely';
-import type { Subscription, SubscriptionInput } from '../domain/subscription.ts';
+import type { Subscription, SubscriptionFilter, SubscriptionInput } from '../domain/subscription.ts';
 import { type OutboxEntryInput, outboxCtes } from './outbox.ts';
 import type { HashedEntry } from '../domain/audit.ts';
 import { auditInsertCte } from './audit.ts';
@@ -9,12 +9,7 @@ import { type DoneKey, keyInsertCte } from './idempotency.ts';
 import { prepared } from './prepared.ts';
 import type { DB } from './schema.ts';
 
-export interface SubscriptionFilter {
-  investorId?: string;
-  assetId?: number;
-  source?: string;
-  sourceId?: string;
-}
+export type { SubscriptionFilter } from '../domain/subscription.ts';
 
 function selectSubscriptions(db: Kysely<DB>) {
   return db

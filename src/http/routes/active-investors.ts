@@ -1,7 +1,7 @@
 // Endpoint 7: POST /deals/deal/all-transactions?limit&page, optional body { nameOrEmail } (admin).
 import { Type } from 'typebox';
 import { listActiveInvestors } from '../../operations/active-investors.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { jsonOrCsv, wantsCsv } from '../csv.ts';
 import { sendActiveInvestorsCsv } from '../exports.ts';
 import { Page, PageQuery, StrictObject } from '../schemas/common.ts';

@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import { outboxEventTypes } from '../../domain/outbox-event.ts';
 import { listDealActivity } from '../../operations/deal-activity.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { ExternalId, Timestamp } from '../schemas/common.ts';
 import { Limit, MAX_AFTER } from '../schemas/paging.ts';
 

@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import { getDealAudit, listAuditCheckpoints } from '../../operations/audit.ts';
 import { eraseInvestor } from '../../operations/erasure.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { ExternalId, Page, PageQuery, StrictObject, Timestamp } from '../schemas/common.ts';
 

@@ -2,7 +2,7 @@
 // interface. The app also calls the interface's own endpoints for everything they already answer.
 import { Type } from 'typebox';
 import { getBoard, getBoardCards, getInvestorSummary, listDeals } from '../../operations/back-office.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { ExternalId, PageQuery, Timestamp } from '../schemas/common.ts';
 
 const tags = ['back office'];

@@ -7,7 +7,7 @@ import { AppError } from '../../domain/errors.ts';
 import { runsConcurrentTransactions } from '../../operations/bulk-moves.ts';
 import { type MoveResult, bulkJump, dryRunMove, errorOf, MAX_BULK_MOVES, type Refusal } from '../../operations/bulk-moves.ts';
 import type { JumpInput } from '../../operations/journeys.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { fingerprintOf, IDEMPOTENCY_HEADER, IdempotencyHeaders, idempotent } from '../idempotency.ts';
 import { problemOf } from '../problems.ts';

@@ -3,10 +3,10 @@
 import { Type } from 'typebox';
 import { checkWorkflow, listDealRows, listDirectory, listPendingEditRequests, namePeople } from '../../operations/console.ts';
 import { workflowChangeKinds } from '../../domain/workflow-changes.ts';
-import { rowSorts } from '../../store/console.ts';
+import { rowSorts } from '../../domain/console.ts';
 import { WorkflowBody } from '../schemas/workflow.ts';
 import { toDocument } from './workflows.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { ExternalId, PageQuery, Timestamp } from '../schemas/common.ts';
 

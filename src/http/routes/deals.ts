@@ -1,7 +1,7 @@
 // Management API for deals (admin): PUT creates (201) or updates (200); GET reads.
 import { Type } from 'typebox';
 import { getDeal, putDeal } from '../../operations/deals.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { ExternalId, StrictObject, Timestamp } from '../schemas/common.ts';
 
 const Deal = Type.Object({

@@ -2,7 +2,7 @@
 // (admin). Wire names keep the interface's spelling (`dateRecieved`).
 import { Type } from 'typebox';
 import { authorizeEditRequest, createEditRequest, decideEditRequest, getEditRequest, listEditRequests } from '../../operations/edit-requests.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
 import { ExternalId, StrictObject, Timestamp } from '../schemas/common.ts';

@@ -1,7 +1,7 @@
 // Endpoint 4 (edit an event's data) and the revisions of an event (management API).
 import { Type } from 'typebox';
 import { editEvent, getEventRevisions } from '../../operations/events.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
 import { EventData, EventRevision, WorkflowEvent } from '../schemas/workflow.ts';

@@ -2,7 +2,7 @@
 // investor themself; investorUserId defaults to an investor token's own).
 import { Type } from 'typebox';
 import { getFormImplementation } from '../../operations/form-implementations.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { ExternalId, Timestamp } from '../schemas/common.ts';
 

@@ -1,8 +1,8 @@
 // GET /deals/deal/{dealId}/funnel and /funnel/daily (admin; JSON, or CSV with Accept: text/csv).
 import { Type } from 'typebox';
-import { type FunnelFilter } from '../../store/funnel.ts';
+import type { FunnelFilter } from '../../domain/funnel.ts';
 import { getFunnel, getFunnelDays } from '../../operations/funnel.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { jsonOrCsv, sendCsv, wantsCsv } from '../csv.ts';
 import { ExternalId } from '../schemas/common.ts';
 

@@ -10,7 +10,7 @@ import { Type } from 'typebox';
 import { AppError } from '../../domain/errors.ts';
 import { errorOf } from '../../operations/bulk-moves.ts';
 import { count, emptySummary, importInvestors, importMoves, importOutcomes, type RowReport } from '../../operations/imports.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { errorToProblem } from '../errors.ts';
 import { type ImportFormat, investorRows, moveRows } from '../import-streams.ts';

@@ -1,5 +1,5 @@
 // Every route module of the authenticated API, registered in this order.
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { activeInvestorRoutes } from './active-investors.ts';
 import { activityRoutes } from './activity.ts';
 import { auditRoutes } from './audit.ts';

@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import type { InvestorInput } from '../../operations/investors.ts';
 import { getInvestor, putInvestor } from '../../operations/investors.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { ExternalId } from '../schemas/common.ts';
 import { Investor, type InvestorBody } from '../schemas/investor.ts';

@@ -1,7 +1,7 @@
 // Endpoints 2, 3 and 5: move an investor, read one journey, list the journeys of a deal.
 import { Type } from 'typebox';
 import { getInvestorJourney, jumpToStep, listInvestorJourneys } from '../../operations/journeys.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { jsonOrCsv, wantsCsv } from '../csv.ts';
 import { sendJourneysCsv } from '../exports.ts';

@@ -2,7 +2,7 @@
 // lenient lookup GET /payments/references/{reference}. Admin only.
 import { Type } from 'typebox';
 import { listPaymentReferences, lookupPaymentReference } from '../../operations/payment-references.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { jsonOrCsv, wantsCsv } from '../csv.ts';
 import { sendPaymentReferencesCsv } from '../exports.ts';
 import { ExternalId } from '../schemas/common.ts';

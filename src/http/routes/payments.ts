@@ -8,7 +8,7 @@ import { listJourneyBookings } from '../../operations/journey-bookings.ts';
 import { getPaymentSettings, putPaymentSettings } from '../../operations/payment-settings.ts';
 import { allocateLine, dismissLine, getPaymentLine, listPaymentLines } from '../../operations/payment-queue.ts';
 import { importStatement, type StatementInput } from '../../operations/reconcile.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { ExternalId, Page, PageQuery, StrictObject } from '../schemas/common.ts';
 import {

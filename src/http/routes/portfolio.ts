@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import { getAsset, putAsset } from '../../operations/assets.ts';
 import { createSubscription, createSubscriptionKeepingResponse, getSubscription, listSubscriptions } from '../../operations/subscriptions.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { jsonOrCsv, wantsCsv } from '../csv.ts';
 import { sendSubscriptionsCsv } from '../exports.ts';
 import { principalOf } from '../auth.ts';

@@ -5,7 +5,7 @@ import { outboxEventTypes } from '../../domain/outbox-event.ts';
 import { listDealEvents, listPlatformEvents } from '../../operations/list-deal-events.ts';
 import { listWebhookDeliveries } from '../../operations/list-webhook-deliveries.ts';
 import { retryWebhookDelivery } from '../../operations/retry-webhook-delivery.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { jsonOrCsv, wantsCsv } from '../csv.ts';
 import { sendDealEventsCsv } from '../exports.ts';
 import { ExternalId, Page, PageQuery, Timestamp } from '../schemas/common.ts';

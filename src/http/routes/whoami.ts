@@ -1,6 +1,6 @@
 // GET /whoami: the caller as the service sees it; the simplest authenticated route.
 import { Type } from 'typebox';
-import type { Api } from '../app.ts';
+import type { Api } from '../context.ts';
 import { principalOf } from '../auth.ts';
 
 export function whoamiRoutes(app: Api) {

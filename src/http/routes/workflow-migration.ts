@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import { misfitReasons } from '../../domain/workflow-migration.ts';
 import { migrateWorkflow } from '../../operations/workflow-migration.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { ExternalId, StrictObject } from '../schemas/common.ts';
 import { StepMapping } from '../schemas/workflow.ts';

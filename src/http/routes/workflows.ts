@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Requirement } from '../../domain/workflow.ts';
 import type { WorkflowDocument } from '../../domain/workflow-graph.ts';
 import { getWorkflowStatus, putWorkflow } from '../../operations/workflows.ts';
-import type { Api, AppContext } from '../app.ts';
+import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { sendJsonText, serialisedBodies } from '../json-text.ts';
 import { ExternalId } from '../schemas/common.ts';
