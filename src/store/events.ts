@@ -11,7 +11,10 @@ export interface StoredEvent extends WorkflowEvent {
   seq: number;
 }
 
-const toEvent = (row: Selectable<WorkflowEventsTable>): StoredEvent => ({
+/** The columns an event is made of (the version it was made under is read where it matters, not here). */
+type EventRow = Omit<Selectable<WorkflowEventsTable>, 'workflow_version'>;
+
+const toEvent = (row: EventRow): StoredEvent => ({
   id: row.id,
   fromStepId: row.from_step_id,
   toStepId: row.to_step_id,
@@ -42,7 +45,7 @@ export async function findEvent(db: Kysely<DB>, eventId: string): Promise<Stored
 
 /** The journey of one investor in one deal, oldest first (a hot read: a named prepared statement). */
 export async function listJourneyEvents(db: Kysely<DB>, dealId: string, investorUserId: string): Promise<StoredEvent[]> {
-  const { rows } = await sql<Selectable<WorkflowEventsTable>>`${prepared('journey-events')}
+  const { rows } = await sql<EventRow>`${prepared('journey-events')}
     select id, deal_id, investor_user_id, seq, from_step_id, to_step_id, data, created_by_user_id, created_at
     from workflow_events where deal_id = ${dealId} and investor_user_id = ${investorUserId} order by seq`.execute(db);
   return rows.map(toEvent);
