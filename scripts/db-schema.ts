@@ -24,13 +24,13 @@ const MIGRATOR_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
 
 /** The schema of the current schema (search_path's first) of `db`, as text: see the file header. */
 export async function describeSchema(db: Kysely<any>): Promise<string> {
-  const { rows: [{ schema }] = [] } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]!.schema;
   // Objects an extension owns (pg_trgm's functions, in PGlite's public schema) are the extension's.
   const ours = (oid: RawOid, catalog: string) =>
     sql`not exists (select 1 from pg_depend d where d.classid = ${sql.raw(`'${catalog}'`)}::regclass and d.objid = ${oid} and d.deptype = 'e')`;
   // Names in the schema described print bare; so do the extensions' (in public on PostgreSQL, where
   // a test's own schema sees them qualified), so the text is the same whichever schema was read.
-  const unqualify = (text: string) => text.replaceAll(`${quoteIdent(schema!)}.`, '').replaceAll('public.', '');
+  const unqualify = (text: string) => text.replaceAll(`${quoteIdent(schema)}.`, '').replaceAll('public.', '');
   const out: string[] = [HEADER];
 
   const extensions = await sql<{ name: string }>`select extname as name from pg_extension where extname <> 'plpgsql' order by extname`.execute(db);

@@ -19,7 +19,7 @@ import { migrateToLatest } from '../../src/store/migrate.ts';
 
 // TypeScript 7 (the project's compiler) is a native binary without a compiler API; TypeScript 5's
 // is installed as `typescript5` for tools that need one.
-const ts: typeof import('typescript') = createRequire(import.meta.url)('typescript5');
+const ts: typeof import('typescript5') = createRequire(import.meta.url)('typescript5');
 
 const storeDir = fileURLToPath(new URL('../../src/store/', import.meta.url));
 
@@ -56,7 +56,7 @@ function statements(): Statement[] {
   });
   const checker = program.getTypeChecker();
   const found: Statement[] = [];
-  const kindOf = (type: import('typescript').Type): Kind => {
+  const kindOf = (type: import('typescript5').Type): Kind => {
     const parts = (type.isUnion() ? type.types : [type]).filter((t) => !(t.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined)));
     const kinds = new Set(parts.map((t): Kind => {
       if (t.flags & (ts.TypeFlags.StringLike)) return 'string';
@@ -67,7 +67,7 @@ function statements(): Statement[] {
     }));
     return kinds.size === 1 ? [...kinds][0]! : 'other';
   };
-  const isFragment = (expr: import('typescript').Expression) => {
+  const isFragment = (expr: import('typescript5').Expression) => {
     const type = checker.getTypeAtLocation(expr);
     return (type.isUnion() ? type.types : [type]).some((t) => t.getProperty('toOperationNode') !== undefined);
   };
@@ -76,7 +76,7 @@ function statements(): Statement[] {
   // A fragment spliced in is rendered where the source says what it is: a constant `sql` template,
   // `sql.raw('…')`, `sql.ref('…')`, an inline template, or a condition between two of those (its
   // first branch: the condition picks rows or a clause, not the columns returned).
-  const renderFragment = (expr: import('typescript').Expression, params: Params): Rendered => {
+  const renderFragment = (expr: import('typescript5').Expression, params: Params): Rendered => {
     if (ts.isParenthesizedExpression(expr)) return renderFragment(expr.expression, params);
     if (ts.isTaggedTemplateExpression(expr) && expr.tag.getText() === 'sql') return renderTemplate(expr.template, params);
     if (ts.isConditionalExpression(expr)) return renderFragment(expr.whenTrue, params);
@@ -90,7 +90,7 @@ function statements(): Statement[] {
     }
     return { uncovered: `splices a fragment: \${${expr.getText().slice(0, 60)}}` };
   };
-  const renderTemplate = (template: import('typescript').TemplateLiteral, params: Params): Rendered => {
+  const renderTemplate = (template: import('typescript5').TemplateLiteral, params: Params): Rendered => {
     if (ts.isNoSubstitutionTemplateLiteral(template)) return template.text;
     let text = template.head.text;
     for (const span of template.templateSpans) {
@@ -107,7 +107,7 @@ function statements(): Statement[] {
   };
   for (const file of program.getSourceFiles()) {
     if (!file.fileName.startsWith(storeDir) || file.fileName.includes('/migrations/')) continue;
-    const visit = (node: import('typescript').Node) => {
+    const visit = (node: import('typescript5').Node) => {
       if (
         ts.isTaggedTemplateExpression(node) && node.tag.getText() === 'sql' && node.typeArguments?.length === 1 &&
         ts.isPropertyAccessExpression(node.parent) && node.parent.name.text === 'execute'
