@@ -50,6 +50,13 @@ module.exports = {
       to: { path: '^src/http/', pathNot: '^src/http/(csv|import-streams)[.]ts$' },
     },
     {
+      name: 'sql-only-in-store',
+      comment: 'Statements are written and drivers opened in store/ alone; elsewhere the database handle is only a type.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/store/' },
+      to: { path: 'node_modules/(kysely|pg|@electric-sql/pglite)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-circular',
       comment: 'Every import points one way: a type several files share lives in a module of its own.',
       severity: 'error',

@@ -15,8 +15,8 @@
 // On PGlite one process holds the database, so the in-process clearing is all there is to it.
 import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import type { Database } from '../store/database.ts';
+import { notify } from '../store/notify.ts';
 import type { DB } from '../store/schema.ts';
 
 export const INVALIDATIONS_CHANNEL = 'dealflow_invalidations';
@@ -140,7 +140,7 @@ export class Caches {
  * change has committed, so this process does not wait for its own notification.
  */
 export async function publishInvalidation(db: Kysely<DB>, message: Invalidation): Promise<void> {
-  await sql`select pg_notify(${INVALIDATIONS_CHANNEL}, ${JSON.stringify(message)})`.execute(db);
+  await notify(db, INVALIDATIONS_CHANNEL, JSON.stringify(message));
 }
 
 /** Drops `message` from every cache of this process, at once. */

@@ -3,10 +3,10 @@
 // ids, classifications and KYC level and loses names, e-mail, username, date of birth; events,
 // amounts and the audit chains stay as they are: the chains hash what identifies a change (ids,
 // step ids, amounts, field values), never the directory's personal data, so they still verify.
-import { sql } from 'kysely';
 import { AppError, conflict, notFound } from '../domain/errors.ts';
 import type { InvestorContact } from '../domain/investor.ts';
 import type { Principal } from '../domain/principal.ts';
+import { lockForErasure, writeErasure } from '../store/erasure.ts';
 import { recordErasure } from './audit-entries.ts';
 import { type Deps, inTransaction } from './deps.ts';
 
@@ -57,13 +57,9 @@ export async function eraseInvestor(deps: Deps, principal: Principal, investorUs
     });
   }
   return inTransaction(deps, async ({ db, clock }) => {
-    type Row = { contact: InvestorContact; erased_at: Date | null; last_event_at: Date | null };
-    const { rows } = await sql<Row>`select contact, erased_at,
-        (select max(created_at) from workflow_events where investor_user_id = ${investorUserId}) as last_event_at
-      from investors where id = ${investorUserId} for update`.execute(db);
-    const row = rows[0];
+    const row = await lockForErasure(db, investorUserId);
     if (!row) throw notFound('investor', investorUserId);
-    const lastEventAt = row.last_event_at ? new Date(row.last_event_at) : null;
+    const { lastEventAt } = row;
     const retainedUntil = lastEventAt ? addYears(lastEventAt, retentionYears) : null;
     const result = (erasedAt: Date, overridden: boolean): Erasure => ({
       investorUserId,
@@ -72,7 +68,7 @@ export async function eraseInvestor(deps: Deps, principal: Principal, investorUs
       retainedUntil: retainedUntil?.toISOString() ?? null,
       overrideRetention: overridden,
     });
-    if (row.erased_at) return result(new Date(row.erased_at), false);
+    if (row.erasedAt) return result(row.erasedAt, false);
     const now = clock();
     const early = retainedUntil !== null && now < retainedUntil;
     if (early && !input.overrideRetention) {
@@ -80,12 +76,7 @@ export async function eraseInvestor(deps: Deps, principal: Principal, investorUs
         `Investor ${investorUserId} is retained until ${retainedUntil.toISOString()} (${retentionYears} years after their last event, ${lastEventAt!.toISOString()}); erase earlier only with overrideRetention and a reason`,
       );
     }
-    const contact = tombstone(row.contact, investorUserId);
-    await sql`update investors set contact = ${JSON.stringify(contact)}::jsonb, full_name = ${ERASED_NAME}, email = null, erased_at = ${now}::timestamptz,
-      updated_at = ${now}::timestamptz where id = ${investorUserId}`.execute(db);
-    // A booking's description is free text that may name the investor; no audit entry hashes it,
-    // and it is the one field of a booking that may still be cleared (migration 0018).
-    await sql`update subscriptions set description = null where investor_id = ${investorUserId} and description is not null`.execute(db);
+    await writeErasure(db, investorUserId, { contact: tombstone(row.contact, investorUserId), fullName: ERASED_NAME }, now);
     await recordErasure(db, principal, { investorUserId, lastEventAt: lastEventAt?.toISOString() ?? null, override: early, reason }, now);
     return result(now, early);
   });
