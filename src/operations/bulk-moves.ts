@@ -15,7 +15,7 @@ import type { WorkflowEvent } from '../domain/event.ts';
 import type { Principal } from '../domain/principal.ts';
 import { type BatchRef, deleteBulkMoveResults, insertBulkMoveResults, listBulkMoveResults } from '../store/bulk-move-results.ts';
 import { batchConcurrency, runsConcurrentTransactions } from '../store/database.ts';
-import { retryOnDeadlock, SQLSTATE, sqlState } from '../store/errors.ts';
+import { isDeadlock, retryOnDeadlock } from '../store/errors.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { rolledBack } from './dry-run.ts';
 import { applyMoves, type JumpInput } from './journeys.ts';
@@ -135,7 +135,7 @@ async function atomically(tx: Deps, principal: Principal, dealId: string, moves:
     results = await applyChunk(tx, principal, dealId, moves);
   } catch (err) {
     // Two writers locking the same investors in different orders: PostgreSQL aborts one.
-    if (sqlState(err) === SQLSTATE.deadlockDetected) {
+    if (isDeadlock(err)) {
       throw new AppError('conflict', 'Another batch was moving the same investors; nothing was applied, retry', { extensions: { retryable: true } });
     }
     throw err;

@@ -17,7 +17,6 @@ import { conflict, forbidden, invalid, notFound, unprocessable } from '../domain
 import { canActFor, type Principal } from '../domain/principal.ts';
 import { findDeal } from '../store/deals.ts';
 import * as store from '../store/edit-requests.ts';
-import { isUniqueViolation } from '../store/errors.ts';
 import { findEvent } from '../store/events.ts';
 import { findInvestor } from '../store/investors.ts';
 import { findJourney } from '../store/journeys.ts';
@@ -61,28 +60,20 @@ export async function createEditRequest(deps: Deps, principal: Principal, input:
     const errors = checkRequestData(input.type, input.newData, amountFields);
     if (errors.length > 0) throw invalid(errors);
 
-    let created: EditRequest;
-    try {
-      created = await store.insertEditRequest(
-        tx.db,
-        {
-          id: tx.newId(),
-          workflowEventId: event.id,
-          dealId: event.dealId,
-          investorUserId: event.investorUserId,
-          type: input.type,
-          reason: input.reason,
-          newData: input.type === 'Investment Amount' ? { ...input.newData } : null,
-          createdByUserId: principal.userId,
-        },
-        tx.clock(),
-      );
-    } catch (err) {
-      if (isUniqueViolation(err, store.ONE_PENDING_CONSTRAINT)) {
-        throw conflict(`Event ${event.id} already has a pending edit request; wait for its decision`);
-      }
-      throw err;
-    }
+    const created = await store.insertEditRequest(
+      tx.db,
+      {
+        id: tx.newId(),
+        workflowEventId: event.id,
+        dealId: event.dealId,
+        investorUserId: event.investorUserId,
+        type: input.type,
+        reason: input.reason,
+        newData: input.type === 'Investment Amount' ? { ...input.newData } : null,
+        createdByUserId: principal.userId,
+      },
+      tx.clock(),
+    );
     // Issue #6: the outbox entry commits with the request, or not at all.
     await recordEditRequest(tx, 'edit-request.created', {
       dealId: event.dealId,

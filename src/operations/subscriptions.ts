@@ -11,7 +11,6 @@ import { AppError, notFound, unprocessable } from '../domain/errors.ts';
 import { checkTotal } from '../domain/money.ts';
 import type { Principal } from '../domain/principal.ts';
 import { settlesBeforeInvoice, type Subscription, type SubscriptionInput } from '../domain/subscription.ts';
-import { sqlState, SQLSTATE } from '../store/errors.ts';
 import type { DoneKey } from '../store/idempotency.ts';
 import * as subscriptions from '../store/subscriptions.ts';
 import { bookingAuditEntry } from './audit-entries.ts';
@@ -60,23 +59,16 @@ async function book(deps: Deps, principal: Principal, input: SubscriptionInput, 
   // declared precision keeps the digits written, and dates and texts come back as sent.
   const subscription: Subscription = { ...input, id, currency: '', createdByUserId: principal.userId, createdAt: now.toISOString() };
   const response = kept && { key: kept.key, ...kept.bodyAround(subscription) };
-  let result: Awaited<ReturnType<typeof subscriptions.insertSubscriptionWithEntry>>;
-  try {
-    // One statement, so one transaction of its own (or a part of the caller's, as when a completing
-    // move books): the booking, its outbox entry to the platform feed (GET /webhooks/events; a
-    // subscription names no deal) and its audit entry, and with a key the stored response.
-    result = await subscriptions.insertSubscriptionWithEntry(
-      deps.db,
-      { ...input, id, createdByUserId: principal.userId, createdAt: now },
-      { id: deps.newId(), type: 'subscription.created', occurredAt: now, dealId: null, stepIds: [] },
-      bookingAuditEntry(principal, id, input, now),
-      response,
-    );
-  } catch (err) {
-    // The asset or investor went away between the statement's snapshot and its insert (no API deletes them today).
-    if (sqlState(err) === SQLSTATE.foreignKeyViolation) throw notFound('asset or investor', `${input.assetId}/${input.investorId}`);
-    throw err;
-  }
+  // One statement, so one transaction of its own (or a part of the caller's, as when a completing
+  // move books): the booking, its outbox entry to the platform feed (GET /webhooks/events; a
+  // subscription names no deal) and its audit entry, and with a key the stored response.
+  const result = await subscriptions.insertSubscriptionWithEntry(
+    deps.db,
+    { ...input, id, createdByUserId: principal.userId, createdAt: now },
+    { id: deps.newId(), type: 'subscription.created', occurredAt: now, dealId: null, stepIds: [] },
+    bookingAuditEntry(principal, id, input, now),
+    response,
+  );
   if (!result.assetFound) throw notFound('asset', String(input.assetId));
   if (!result.investorFound) throw notFound('investor', input.investorId);
   if (!result.written && !kept) throw new Error(`subscription ${id} was not written by its own statement`);

@@ -3,6 +3,8 @@
 // decisions are serialized and the second sees the first's outcome.
 import type { Kysely, Selectable } from 'kysely';
 import type { EditRequest, EditRequestStatus, EditRequestType } from '../domain/edit-request.ts';
+import { conflict } from '../domain/errors.ts';
+import { isUniqueViolation } from './errors.ts';
 import type { DB, EditRequestsTable } from './schema.ts';
 
 export const ONE_PENDING_CONSTRAINT = 'edit_requests_one_pending';
@@ -23,13 +25,13 @@ const toEditRequest = (row: Selectable<EditRequestsTable>): EditRequest => ({
   decisionReason: row.decision_reason,
 });
 
-/** Throws SQLSTATE 23505 on edit_requests_one_pending when the event already has a pending request. */
+/** A conflict (409) when the event already has a pending request (the partial unique index edit_requests_one_pending). */
 export async function insertEditRequest(
   db: Kysely<DB>,
   request: Omit<EditRequest, 'status' | 'dateRecieved' | 'decidedAt' | 'decidedByUserId' | 'decisionReason'>,
   now: Date,
 ): Promise<EditRequest> {
-  const row = await db
+  const insert = db
     .insertInto('edit_requests')
     .values({
       id: request.id,
@@ -43,9 +45,15 @@ export async function insertEditRequest(
       created_by_user_id: request.createdByUserId,
       created_at: now,
     })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return toEditRequest(row);
+    .returningAll();
+  try {
+    return toEditRequest(await insert.executeTakeFirstOrThrow());
+  } catch (err) {
+    if (isUniqueViolation(err, ONE_PENDING_CONSTRAINT)) {
+      throw conflict(`Event ${request.workflowEventId} already has a pending edit request; wait for its decision`);
+    }
+    throw err;
+  }
 }
 
 export async function findEditRequest(db: Kysely<DB>, id: string, options: { forUpdate?: boolean } = {}): Promise<EditRequest | undefined> {

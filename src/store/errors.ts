@@ -35,6 +35,9 @@ export async function retryOnDeadlock<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** PostgreSQL chose this transaction as a deadlock's victim and rolled it back whole. */
+export const isDeadlock = (err: unknown) => sqlState(err) === SQLSTATE.deadlockDetected;
+
 export const isUniqueViolation = (err: unknown, constraint?: string) =>
   sqlState(err) === SQLSTATE.uniqueViolation &&
   (constraint === undefined || (err as { constraint?: string }).constraint === constraint);

@@ -6,6 +6,8 @@ import { type OutboxEntryInput, outboxCtes } from './outbox.ts';
 import type { HashedEntry } from '../domain/audit.ts';
 import { auditInsertCte } from './audit.ts';
 import { type DoneKey, keyInsertCte } from './idempotency.ts';
+import { notFound } from '../domain/errors.ts';
+import { SQLSTATE, sqlState } from './errors.ts';
 import { prepared } from './prepared.ts';
 import type { DB } from './schema.ts';
 
@@ -118,7 +120,7 @@ export async function insertSubscriptionWithEntry(
   const claimed = response
     ? sql`${keyInsertCte(response.key, sql`${response.before}::text || to_json(asset.currency)::text || ${response.after}::text`, sql`from asset, investor`)},`
     : sql``;
-  const { rows } = await sql<Row>`${prepared(response ? 'subscription-insert-keyed' : 'subscription-insert')}
+  const statement = sql<Row>`${prepared(response ? 'subscription-insert-keyed' : 'subscription-insert')}
     with asset as (select id, currency from assets where id = ${String(s.assetId)}::bigint),
     investor as (select id from investors where id = ${s.investorId}),
     ${claimed} inserted as (
@@ -134,7 +136,15 @@ export async function insertSubscriptionWithEntry(
     ${auditInsertCte(audit, null, sql`pg_current_xact_id()`, sql`from inserted`)}
     select exists (select 1 from asset) as asset_found, exists (select 1 from investor) as investor_found,
       (select currency from asset) as currency, exists (select 1 from inserted) as written,
-      ${response ? sql`(select response_body from claimed)` : sql`null::text`} as body`.execute(db);
+      ${response ? sql`(select response_body from claimed)` : sql`null::text`} as body`;
+  let rows: Row[];
+  try {
+    ({ rows } = await statement.execute(db));
+  } catch (err) {
+    // The asset or investor went away between the statement's snapshot and its insert (no API deletes them today).
+    if (sqlState(err) === SQLSTATE.foreignKeyViolation) throw notFound('asset or investor', `${s.assetId}/${s.investorId}`);
+    throw err;
+  }
   const row = rows[0]!;
   return { assetFound: row.asset_found, investorFound: row.investor_found, currency: row.currency, written: row.written, body: row.body ?? undefined };
 }
