@@ -83,7 +83,7 @@ export async function createEditRequest(deps: Deps, principal: Principal, input:
       }
       throw err;
     }
-    // Issue #6: the outbox entry commits with the request, or not at all.
+    // The outbox entry commits with the request, or not at all.
     await recordEditRequest(tx, 'edit-request.created', {
       dealId: event.dealId,
       investorUserId: event.investorUserId,
@@ -135,7 +135,7 @@ export async function decideEditRequest(
       { status: decision === 'approve' ? 'approved' : 'rejected', decidedByUserId: principal.userId, reason },
       tx.clock(),
     );
-    // Issue #6: the decision's outbox entry, then the effect's own (event.edited or
+    // The decision's outbox entry, then the effect's own (event.edited or
     // journey.step-entered); all commit together with the decision, or none does.
     const event = await findEvent(tx.db, request.workflowEventId);
     await recordEditRequest(tx, decision === 'approve' ? 'edit-request.approved' : 'edit-request.rejected', {

@@ -58,7 +58,7 @@ export async function loadWorkflow(
 }
 
 /**
- * Issue #6: the webhook triggers of each step that has some, as `workflowCustomStepTriggers`; for
+ * The webhook triggers of each step that has some, as `workflowCustomStepTriggers`; for
  * staff only (the URLs are the platform's own systems). Steps without triggers stay as they were.
  */
 async function withTriggers(deps: Deps, view: WorkflowView): Promise<WorkflowView> {
