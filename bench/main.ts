@@ -3,7 +3,7 @@
 // Makes a throwaway database (a new PostgreSQL database when DATABASE_URL is set, a temporary PGlite
 // folder otherwise), seeds it with `dealflow seed`, measures the two baselines with the bare app in
 // bench/baseline-server.ts, then starts the service (`dealflow serve`) as a child process and
-// measures each scenario of issue #8 with autocannon after a warm-up. Prints a table and writes
+// measures each scenario (docs/benchmarks.md) with autocannon after a warm-up. Prints a table and writes
 // bench/results.json; removes the database at the end, whatever happened.
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';

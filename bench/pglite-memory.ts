@@ -1,7 +1,7 @@
 // `npm run bench:pglite-memory [-- --node-options "FLAGS"] [-- --env NAME=VALUE] [-- --seconds N]`
 //
-// The resident memory of the service on PGlite (README, "The write path, memory and the bare
-// baselines"). Starts `dealflow serve` as `npm start` does (the V8 flags of package.json's start
+// The resident memory of the service on PGlite (docs/benchmarks.md,
+// "Memory"). Starts `dealflow serve` as `npm start` does (the V8 flags of package.json's start
 // script, the demo seed of a first start) on a new temporary DATA_DIR and reports, for that one
 // process, the high-water mark of its resident set (VmHWM, /proc/PID/status):
 //   (a) the first start on the new folder: at readiness and after the background settles,

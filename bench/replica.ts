@@ -1,4 +1,4 @@
-// `npm run bench:replica`: where list reads go with one streaming replica (README, "Read replicas").
+// `npm run bench:replica`: where list reads go with one streaming replica (docs/guides/postgresql-and-replicas.md).
 //
 // Makes a throwaway primary and a pg_basebackup -R replica of it (test/support/replica-pair.ts;
 // needs the PostgreSQL server binaries, and runs them as the `postgres` OS user when root), seeds a

@@ -1,4 +1,4 @@
-// The targets of issue #8, checked against a run's figures, and the terminal table.
+// The benchmark's targets (docs/benchmarks.md), checked against a run's figures, and the terminal table.
 import type { Measurement } from './load.ts';
 import type { BaselineKind, Scenario } from './scenarios.ts';
 

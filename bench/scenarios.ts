@@ -1,4 +1,4 @@
-// The scenarios of issue #8 and the two baselines. Throughput scenarios (reads, writes) run with
+// The benchmark's scenarios (docs/benchmarks.md) and the two baselines. Throughput scenarios (reads, writes) run with
 // many connections and are compared with the baseline of their kind; list scenarios run one request
 // at a time (1 connection), so their latency is the service time of one request, which is what
 // their targets are about.

@@ -16,7 +16,7 @@ export interface SeedPlan {
   dealSizes: number[];
 }
 
-/** True when this build has `dealflow seed` (issue #3). */
+/** True when this build has `dealflow seed`. */
 export async function canSeed(database: BenchDatabase): Promise<boolean> {
   const help = await runCli(database.env, ['--help']).catch((err: Error) => err.message);
   return /^\s+seed\s/m.test(help);

@@ -1,4 +1,4 @@
-// Prints a camt.053.001.08 statement paying the demo deal (for the README's walkthrough): reads the
+// Prints a camt.053.001.08 statement paying the demo deal (for the walkthrough in docs/guides/reconcile-payments.md): reads the
 // deal through the API ($BASE, $TOKEN), takes the investors waiting at "Subscription documents", and
 // writes one credit per investor: most pay their commitment exactly, one pays half, one pays in
 // another currency, one mistypes their reference; plus a credit quoting a reference that is nobody's

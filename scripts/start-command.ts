@@ -1,4 +1,4 @@
-// What `npm start` runs, read from package.json, so the benchmark and the README test start the
+// What `npm start` runs, read from package.json, so the benchmark and the doc test start the
 // service exactly as a user does (the same V8 flags, the same built entry point) and cannot drift.
 import { readFileSync } from 'node:fs';
 

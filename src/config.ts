@@ -31,7 +31,7 @@ export interface Config {
   /** Milliseconds a request may wait for a pooled connection, and a statement may run. */
   databaseTimeoutMs: number;
   databasePoolSize: number;
-  /** PostgreSQL streaming replicas that list reads may use (README, "Read replicas"); empty: none. */
+  /** PostgreSQL streaming replicas that list reads may use (docs/guides/postgresql-and-replicas.md); empty: none. */
   databaseReplicaUrls: string[];
   /** Without a consistency token, a replica further behind the primary than this is not read. */
   databaseReplicaMaxLagMs: number;
@@ -45,7 +45,7 @@ export interface Config {
   webhooksTimeoutMs: number;
   /** Pause of an idle dispatcher between scans for due deliveries. */
   webhooksPollMs: number;
-  /** How often `serve` and `dealflow worker` seal an audit checkpoint (README, "Audit"). */
+  /** How often `serve` and `dealflow worker` seal an audit checkpoint (docs/reference/audit.md). */
   auditSealIntervalMs: number;
   /** How often the funnel's upkeep applies pending moves (FUNNEL_UPKEEP_INTERVAL_MS). */
   funnelUpkeepIntervalMs: number;

@@ -21,7 +21,7 @@ const PURGE_INTERVAL_MS = 10 * 60_000;
 export { generateOpenApi } from './http/openapi.ts';
 
 export interface ServeOptions {
-  /** First run on the embedded database: seed the demo deal (issue #3's `--no-demo` turns it off). */
+  /** First run on the embedded database: seed the demo deal (`--no-demo` turns it off). */
   demo?: boolean;
   /** Where first-run notices go (the admin token, the URLs). */
   print?: (line: string) => void;
@@ -50,7 +50,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   // Token lookups and workflow structures are cached; other instances' changes arrive by NOTIFY.
   const caches = new Caches();
   const unlisten = await connectCaches(database, caches);
-  // Read replicas (README, "Read replicas"): list reads pick one per request; writes answer with a token.
+  // Read replicas (docs/guides/postgresql-and-replicas.md): list reads pick one per request; writes answer with a token.
   const replicas =
     config.databaseReplicaUrls.length > 0
       ? { reader: database.reader, consistencyToken: database.consistencyToken, replicaStatus: database.replicaStatus }
@@ -60,7 +60,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const address = await app.listen({ port: config.port, host: config.host });
   const url = `${address}${config.basePath}`;
   app.log.info({ url, backOffice: `${url}/app/`, database: database.kind }, 'dealflow listening');
-  // Issue #6: the webhook dispatcher runs beside the API unless WEBHOOKS_DISPATCHER=off (then run
+  // The webhook dispatcher runs beside the API unless WEBHOOKS_DISPATCHER=off (then run
   // `dealflow worker` against the same PostgreSQL, or nothing is delivered).
   let dispatcher: Dispatcher | undefined;
   if (config.webhooksDispatcher) {

@@ -1,5 +1,5 @@
 // The lines the first start prints under "Try it": shell lines that paste and run as printed, with
-// the real admin token, the same variables ($BASE, $TOKEN) the README's examples use.
+// the real admin token, the same variables ($BASE, $TOKEN) the examples of the README and docs/ use.
 
 /** Single quotes for the shell; tokens and URLs hold no quote, but a BASE_PATH might. */
 const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;

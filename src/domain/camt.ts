@@ -17,7 +17,7 @@
 // entity expansion ("billion laughs") cannot happen. Each entry (Stmt/Ntry, Ntfctn/Ntry) becomes its
 // lines as soon as it closes and is then dropped, so memory holds one entry's elements, not the
 // document's: a whole-document tree (fast-xml-parser, before) took 1.4-2 s of a 10,000-entry file,
-// this 0.3-0.5 s (README, "Benchmark" under Payments).
+// this 0.3-0.5 s (docs/benchmarks.md, "Reconciliation").
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { AppError } from './errors.ts';
 import { isStatementAmount, type ParsedStatement, type StatementLine } from './payment-line.ts';

@@ -1,4 +1,4 @@
-// Consistency tokens (README, "Read replicas"): the primary's WAL position (an LSN, as PostgreSQL
+// Consistency tokens (docs/guides/postgresql-and-replicas.md): the primary's WAL position (an LSN, as PostgreSQL
 // prints it: `16/B374D848`) after a write committed. A read that sends one back is served only by a
 // database that has replayed at least that far.
 

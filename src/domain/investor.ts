@@ -1,4 +1,4 @@
-// The investor directory entry: the investor object of endpoint 7 (all-transactions).
+// The investor directory entry: the investor object of listActiveInvestors (all-transactions).
 
 export interface InvestorClassification {
   investorClassId: string;
@@ -41,5 +41,5 @@ export interface Investor {
   contact: InvestorContact;
 }
 
-/** Active investors (endpoint 7) are those whose contact status is `active`. */
+/** Active investors (listActiveInvestors) are those whose contact status is `active`. */
 export const ACTIVE_STATUS = 'active';

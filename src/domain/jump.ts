@@ -1,4 +1,4 @@
-// The jump rules of the brief ("Workflows and the jump"), as one pure function: given the workflow,
+// The jump rules (docs/reference/errors.md, "Moves"), as one pure function: given the workflow,
 // where the investor stands and what they captured so far, decide whether a move is allowed. The
 // operation (operations/journeys.ts) loads the facts under a lock and writes the event.
 import { AppError, conflict, invalid, notFound, unprocessable, type FieldError } from './errors.ts';

@@ -1,4 +1,4 @@
-// The domain events written to the outbox (issue #6): a closed list, one name per event in every
+// The domain events written to the outbox: a closed list, one name per event in every
 // layer (outbox rows, webhook bodies, trigger `events`, the pull feed).
 
 export const outboxEventTypes = [

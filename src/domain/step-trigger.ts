@@ -1,4 +1,4 @@
-// Step triggers (issue #6): `triggers: [{ kind: "webhook", url, secret?, events? }]` on a workflow
+// Step triggers: `triggers: [{ kind: "webhook", url, secret?, events? }]` on a workflow
 // step. Checked when the workflow is saved: http(s) URLs only, no credentials in the URL, secrets in
 // the Standard Webhooks form `whsec_<base64 of 24–64 bytes>`, known event types only.
 import type { FieldError } from './errors.ts';

@@ -1,4 +1,4 @@
-// Subscription transactions (endpoint 10): the booking of an investment into a portfolio.
+// Subscription transactions (createSubscription): the booking of an investment into a portfolio.
 import type { Decimal } from './money.ts';
 
 export const fundingSources = ['cash_account', 'bank_transfer', 'card', 'other'] as const;

@@ -1,4 +1,4 @@
-// When a failed webhook delivery is tried again (issue #6): about 30 s, 2 min, 10 min, 1 h, 6 h,
+// When a failed webhook delivery is tried again: about 30 s, 2 min, 10 min, 1 h, 6 h,
 // then every 12 h, for about 3 days in all; after the last attempt the delivery is dead. Each delay
 // gets ±10 % jitter so that deliveries failing together (a receiver down) do not retry in step.
 

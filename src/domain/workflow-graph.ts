@@ -165,7 +165,7 @@ export interface StepView extends Step {
   nextStepLinks: Link[];
 }
 
-/** The steps as endpoint 1 lists them: in the stable order, each with the links that touch it. */
+/** The steps as getWorkflowStatus lists them: in the stable order, each with the links that touch it. */
 export function stepViews(steps: readonly Step[], links: readonly Link[]): StepView[] {
   return orderSteps(steps, links).map((step) => ({
     ...step,

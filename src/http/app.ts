@@ -43,7 +43,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     connectionTimeout: config.requestTimeoutMs,
     // Node enforces requestTimeout and headersTimeout only when it sweeps its connections, every
     // 30 s by default: a client trickling a header byte at a time held a socket for 30 s past
-    // REQUEST_TIMEOUT_MS (found by the reliability suite, issue 7). Sweep often enough that a slow
+    // REQUEST_TIMEOUT_MS (found by the reliability suite). Sweep often enough that a slow
     // client is cut off within a second of its deadline.
     http: {
       connectionsCheckingInterval: Math.max(250, Math.min(1000, Math.floor(config.requestTimeoutMs / 4))),
@@ -112,7 +112,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     transform: ({ schema, url }) => ({ schema, url: url.startsWith(config.basePath) ? url.slice(config.basePath.length) || '/' : url }),
   });
 
-  // Public scope: probes, the OpenAPI document and its UI, the back-office app (issue 9).
+  // Public scope: probes, the OpenAPI document and its UI, the back-office app.
   await app.register(
     async (scope) => {
       await scope.register(swaggerUi, { routePrefix: '/docs' });
@@ -166,7 +166,7 @@ const probeSchema = (summary: string, status: string) => ({
     200: Type.Object(
       {
         status: Type.Literal(status),
-        // /readyz with DATABASE_REPLICA_URLS: each replica as last seen (README, "Read replicas").
+        // /readyz with DATABASE_REPLICA_URLS: each replica as last seen (docs/guides/postgresql-and-replicas.md).
         ...(status === 'ready'
           ? {
               replicas: Type.Optional(

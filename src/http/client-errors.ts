@@ -1,6 +1,6 @@
 // Requests Node's HTTP parser refuses before Fastify sees them (headers over 16 KiB, a request not
 // whole within REQUEST_TIMEOUT_MS, bytes that are not HTTP) got Fastify's own JSON body; they now
-// get problem documents like every other error (found by the reliability suite, issue 7).
+// get problem documents like every other error (found by the reliability suite).
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError } from '../domain/errors.ts';

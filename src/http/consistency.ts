@@ -1,4 +1,4 @@
-// Read-your-writes across replicas (README, "Read replicas"). A successful write answers with a
+// Read-your-writes across replicas (docs/guides/postgresql-and-replicas.md). A successful write answers with a
 // `Consistency-Token` header (the primary's WAL position after its commit); a request that sends
 // the header back is served by a replica only once that replica has replayed that far
 // (operations/reads.ts), so it never reads anything older than the write. A malformed token is a

@@ -1,4 +1,4 @@
-// The HTTP side of idempotent POSTs (issue #5): one line in a route handler,
+// The HTTP side of idempotent POSTs: one line in a route handler,
 //
 //   return idempotent(ctx, request, reply, 201, (tx) => createThing({ ...ctx, ...tx }, …));
 //

@@ -2,7 +2,7 @@
 // alike (SQLSTATE 22021 / 22P05, which surfaced as 500s), and an unpaired UTF-16 surrogate is not
 // Unicode at all: the driver would silently store U+FFFD in its place. Both are refused as a 400
 // naming the field, in bodies (json-body.ts) and in path and query parameters (here). Found by the
-// reliability suite's fuzzer (issue 7).
+// reliability suite's fuzzer.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, type FieldError } from '../domain/errors.ts';
 

@@ -1,6 +1,6 @@
-// POST /deals/deal/all-transactions (endpoint 7, admin): active investors with at least one
+// POST /deals/deal/all-transactions (listActiveInvestors, admin): active investors with at least one
 // journey, with their completed / in-progress / total deal counts, paged, searchable by name or
-// e-mail. Ordering, paging and search as the brief's "Lists and pages".
+// e-mail. Ordering, paging and search as every list's (docs/reference/http-api.md, "Lists and pages").
 import * as store from '../store/active-investors.ts';
 import type { Deps } from './deps.ts';
 import { forReading } from './reads.ts';

@@ -1,4 +1,4 @@
-// Read models for the back-office app (issue 9), admin only: the deals list, a deal's board
+// Read models for the back-office app, admin only: the deals list, a deal's board
 // summary, its pages of cards and one investor's summary. Each is one or two read queries.
 import { notFound } from '../domain/errors.ts';
 import * as backOffice from '../store/back-office.ts';

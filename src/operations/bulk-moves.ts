@@ -48,7 +48,7 @@ export const errorOf = (refusal: Refusal) =>
 /** What a client may be told per move; anything else (a bug, a lost database) fails the request. */
 const isRefusal = (err: unknown): err is AppError => err instanceof AppError && err.kind !== 'internal' && err.kind !== 'database-unavailable';
 
-/** Moves per transaction of a batch that is not atomic (README, "Bulk moves": measured). */
+/** Moves per transaction of a batch that is not atomic (measured: docs/benchmarks.md, "Bulk moves, imports and exports"). */
 export const CHUNK_SIZE = 50;
 
 /** Moves through applyMoves in the caller's transaction, refusals as results. */

@@ -1,5 +1,5 @@
 // In-process caches of what nearly every request reads and rarely changes: API-key lookups and
-// workflow structures (issue #8). Each entry lives at most a short TTL. Changes are pushed:
+// workflow structures. Each entry lives at most a short TTL. Changes are pushed:
 //
 // - The operation that changes a cached thing (revoking a token, re-applying a workflow) sends
 //   `NOTIFY dealflow_invalidations` in its transaction; PostgreSQL delivers it on commit to every

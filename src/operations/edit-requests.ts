@@ -3,7 +3,7 @@
 //
 // POST /deals/request-to-edit                    createEditRequest   201
 // GET  /deals/request-to-edit/{requestId}        getEditRequest
-// GET  /deals/request-to-edit/filtered           listEditRequests    (endpoint 9)
+// GET  /deals/request-to-edit/filtered           listEditRequests    (listInvestorEditRequests)
 // POST /deals/request-to-edit/{requestId}/approve|reject  decideEditRequest
 //
 // Errors: 400 newData that does not fit the type; 403 an investor acting for another investor;
@@ -74,7 +74,7 @@ export async function createEditRequest(deps: Deps, principal: Principal, input:
       },
       tx.clock(),
     );
-    // Issue #6: the outbox entry commits with the request, or not at all.
+    // The outbox entry commits with the request, or not at all.
     await recordEditRequest(tx, 'edit-request.created', {
       dealId: event.dealId,
       investorUserId: event.investorUserId,
@@ -90,7 +90,7 @@ export async function getEditRequest(deps: Deps, principal: Principal, requestId
   return visibleRecord(principal, await store.findEditRequest(deps.db, requestId), (r) => r.investorUserId, () => notFound('edit request', requestId));
 }
 
-/** Endpoint 9: the investor's requests in the deal, newest first. */
+/** listInvestorEditRequests: the investor's requests in the deal, newest first. */
 export async function listEditRequests(deps: Deps, principal: Principal, dealId: string, investorUserId: string): Promise<EditRequest[]> {
   if (!canActFor(principal, investorUserId)) throw forbidden('An investor token may read only its own edit requests');
   const { db } = forReading(deps);
@@ -126,7 +126,7 @@ export async function decideEditRequest(
       { status: decision === 'approve' ? 'approved' : 'rejected', decidedByUserId: principal.userId, reason },
       tx.clock(),
     );
-    // Issue #6: the decision's outbox entry, then the effect's own (event.edited or
+    // The decision's outbox entry, then the effect's own (event.edited or
     // journey.step-entered); all commit together with the decision, or none does.
     const event = await findEvent(tx.db, request.workflowEventId);
     await recordEditRequest(tx, decision === 'approve' ? 'edit-request.approved' : 'edit-request.rejected', {
@@ -148,7 +148,7 @@ async function applyApproval(tx: Deps, principal: Principal, request: EditReques
     case 'Investment Amount': {
       const event = await findEvent(tx.db, request.workflowEventId);
       if (!event) throw notFound('workflow event', request.workflowEventId);
-      // The edit operation (endpoint 4) checks the merged data like any edit and keeps the
+      // The edit operation (editWorkflowEvent) checks the merged data like any edit and keeps the
       // previous version, recording the approver as who set the new one.
       await editEvent(tx, principal, event.id, { ...event.data, ...request.newData }, { reason: note });
       return;
@@ -159,7 +159,7 @@ async function applyApproval(tx: Deps, principal: Principal, request: EditReques
       if (!workflow || current == null) throw conflict('The investor has no position in this deal to withdraw from');
       const target = withdrawalTarget(workflow, current);
       if (!target.ok) throw conflict(target.detail);
-      // The jump operation (endpoint 2) checks its rules as for any move; expectedCurrentStepId
+      // The jump operation (jumpToStep) checks its rules as for any move; expectedCurrentStepId
       // makes it fail (409) rather than apply if the investor moved since we looked.
       await jumpToStep(tx, principal, request.dealId, {
         investorUserId: request.investorUserId,

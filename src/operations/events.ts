@@ -1,4 +1,4 @@
-// Workflow events after the move: editing one (endpoint 4) and listing its revisions.
+// Workflow events after the move: editing one (editWorkflowEvent) and listing its revisions.
 import { checkEventEdit, dataObject, type EventRevision, type WorkflowEvent } from '../domain/event.ts';
 import { forbidden, notFound } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
@@ -11,7 +11,7 @@ import { capturedData } from './journeys.ts';
 import { eventEditedEntry } from './outbox-events.ts';
 
 /**
- * Endpoint 4: replaces an event's data (rules in domain/event.ts) and keeps the previous version
+ * editWorkflowEvent: replaces an event's data (rules in domain/event.ts) and keeps the previous version
  * as a revision with who changed it and when. Runs under the journey row lock, so it is ordered
  * with the investor's moves. Joins the caller's transaction (an approved edit request).
  */

@@ -1,4 +1,4 @@
-// GET /deals/workflow/step/{stepId}/investor-form-implementation (endpoint 6): the investor's form
+// GET /deals/workflow/step/{stepId}/investor-form-implementation (getInvestorFormImplementation): the investor's form
 // implementation for a step that names a form, created by the first request and the same ever after.
 //
 // 403 an investor token asking for another investor's; 404 for a step of a deal they are not in, as for an unknown one; 400 an admin token without investorUserId,

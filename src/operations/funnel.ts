@@ -97,7 +97,7 @@ export async function getFunnel(deps: Deps, dealId: string, filter: FunnelFilter
   const { db } = forReading(deps);
   const rows = await readFunnel(db, dealId, filter);
   const byStep = new Map(rows.steps.map((s) => [s.stepId, s]));
-  // The current version's steps in endpoint 1's order, then older steps that still have figures.
+  // The current version's steps in getWorkflowStatus's order, then older steps that still have figures.
   const views = loaded.view.steps.map((s) => ({ id: s.id, label: s.label, type: s.type as string, current: true, next: s.nextStepLinks.map((l) => l.toStepId) }));
   const known = new Set(views.map((v) => v.id));
   const older = await findStepsByIds(db, [...new Set([...byStep.keys(), ...rows.transitions.map((t) => t.fromStepId)])].filter((id) => !known.has(id)));

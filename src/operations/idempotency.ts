@@ -1,4 +1,4 @@
-// Idempotent requests (issue #5): the protocol behind the `Idempotency-Key` header.
+// Idempotent requests: the protocol behind the `Idempotency-Key` header.
 //
 // 1. Claim: one autocommit INSERT … ON CONFLICT DO NOTHING marks (scope, key) 'in-progress' under
 //    a short lease. Because it commits at once, a concurrent request with the same key never waits

@@ -1,5 +1,5 @@
-// Investor journeys: the move (endpoint 2), one investor's journey (endpoint 3) and the journeys of
-// every investor of a deal (endpoint 5).
+// Investor journeys: the move (jumpToStep), one investor's journey (getInvestorJourney) and the journeys of
+// every investor of a deal (listAllInvestorWorkflows).
 import { AppError, forbidden, notFound } from '../domain/errors.ts';
 import { dataObject, type WorkflowEvent } from '../domain/event.ts';
 import { type JumpPlan, planJump } from '../domain/jump.ts';
@@ -80,7 +80,7 @@ async function loadMoves(tx: Deps, dealId: string, inputs: readonly JumpInput[])
     const missing = await dealNotFound(db, dealId);
     return inputs.map(() => missing);
   }
-  // A journey moves on its own version until migrated (README, "Workflow versions and migration").
+  // A journey moves on its own version until migrated (docs/guides/change-a-workflow.md).
   // The row is held FOR SHARE: a cached structure of its version is the one in force until we commit.
   const versions = new Map<number, Workflow | undefined>();
   const structureOf = async (version: number) => {
@@ -194,7 +194,7 @@ export interface JumpRecord {
 }
 
 /**
- * Endpoint 2: moves an investor to a step under the jump rules (domain/jump.ts) and records the
+ * jumpToStep: moves an investor to a step under the jump rules (domain/jump.ts) and records the
  * Workflow Event: applyMoves with one move, its refusal thrown. Joins the caller's transaction when
  * there is one (edit-request approvals, idempotent requests).
  */
@@ -291,7 +291,7 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
 }
 
 /**
- * Endpoint 3: an investor's events in a deal, oldest first (empty before their first move), as the
+ * getInvestorJourney: an investor's events in a deal, oldest first (empty before their first move), as the
  * response's JSON text (`{ investor: { id }, journey }`) built by the database (store/events.ts), for
  * the HTTP layer to send unchanged.
  */
@@ -323,7 +323,7 @@ export interface JourneyPage {
 }
 
 /**
- * Endpoint 5: the investors with a journey in the deal, by full name then id, filtered on name or
+ * listAllInvestorWorkflows: the investors with a journey in the deal, by full name then id, filtered on name or
  * e-mail. Two queries whatever the page size: the page of investors, then all of their events.
  */
 export async function listInvestorJourneys(deps: Deps, dealId: string, query: JourneyPageQuery): Promise<JourneyPage> {

@@ -2,7 +2,7 @@
 // after the entry numbered `after`, in feed order, in the shape of the webhook bodies. A system
 // that missed webhooks keeps the number of the last entry it processed (`lastSequence`) and asks
 // for what follows. Numbers name entries; they have gaps and are not increasing along the feed
-// (the order is the writers' transaction order: store/outbox.ts, and the README's "The event feed").
+// (the order is the writers' transaction order: store/outbox.ts, and docs/reference/webhooks-and-feed.md, "The pull feed").
 import { AppError, notFound } from '../domain/errors.ts';
 import { findDeal } from '../store/deals.ts';
 import { type FeedPage, listDealFeed, listPlatformFeed } from '../store/outbox.ts';

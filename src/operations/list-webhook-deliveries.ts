@@ -1,4 +1,4 @@
-// GET /webhooks/deliveries (issue #6): the webhook deliveries, newest first, optionally of one
+// GET /webhooks/deliveries: the webhook deliveries, newest first, optionally of one
 // status or one deal. Admin only. Never shows a secret.
 import type { DeliveryStatus } from '../domain/outbox-event.ts';
 import { listDeliveries } from '../store/webhook-deliveries.ts';

@@ -10,7 +10,7 @@
 import { appendOutbox, type OutboxEntryInput } from '../store/outbox.ts';
 import type { Deps } from './deps.ts';
 
-/** A workflow event as the interface shows it (endpoint 3's journey entries). */
+/** A workflow event as the interface shows it (getInvestorJourney's journey entries). */
 export interface WorkflowEventSnapshot {
   id: string;
   fromStepId: string | null;

@@ -19,7 +19,7 @@ export async function listPaymentLines(
   filter: { status?: string | undefined; dealId?: string | undefined; outcome?: string | undefined; statementId?: string | undefined },
   page: { limit: number; page: number },
 ) {
-  // A list read: a replica recent enough for the request's consistency token (README, "Read replicas").
+  // A list read: a replica recent enough for the request's consistency token (docs/guides/postgresql-and-replicas.md).
   const { items, total } = await store.pageLines(forReading(deps).db, filter, { limit: page.limit, offset: (page.page - 1) * page.limit });
   return { output: items, page: page.page, totalPages: Math.ceil(total / page.limit) };
 }

@@ -1,5 +1,5 @@
 // Payment references (assigned by the jump with an investor's first event in a deal):
-// GET /deals/deal/{dealId}/all-payment-refernces (endpoint 8) and GET /payments/references/{reference}.
+// GET /deals/deal/{dealId}/all-payment-refernces (listPaymentReferences) and GET /payments/references/{reference}.
 //
 // References are stored and printed compact (RF18539007547034); lookups ignore spaces and case, so
 // the grouped form an investor types from an invoice ("rf18 5390 0754 7034") resolves too.

@@ -1,4 +1,4 @@
-// POST /webhooks/deliveries/{id}/retry (issue #6): makes a pending or dead delivery due now and
+// POST /webhooks/deliveries/{id}/retry: makes a pending or dead delivery due now and
 // restarts its retry schedule. 404 for an unknown delivery, 409 for one already delivered.
 import { conflict, notFound } from '../domain/errors.ts';
 import { findDelivery, scheduleDeliveryNow } from '../store/webhook-deliveries.ts';

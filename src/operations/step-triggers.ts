@@ -1,6 +1,6 @@
-// Step triggers in the workflow document (issue #6). The workflow save (operations/workflows.ts)
+// Step triggers in the workflow document. The workflow save (operations/workflows.ts)
 // checks each step's `triggers` with checkStepTriggersOfWorkflow beside the other problems of the
-// document, then calls saveStepTriggers in its transaction; endpoint 1 adds
+// document, then calls saveStepTriggers in its transaction; getWorkflowStatus adds
 // `workflowCustomStepTriggers` to each step from listWorkflowStepTriggers. Secrets go in, never out.
 import { type FieldError, invalid } from '../domain/errors.ts';
 import { checkStepTriggers, type StepTrigger, type StepTriggerInput } from '../domain/step-trigger.ts';

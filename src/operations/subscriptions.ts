@@ -1,4 +1,4 @@
-// Subscription transactions (endpoint 10). Contract of createSubscription:
+// Subscription transactions (createSubscription). Contract of createSubscription:
 // - input amounts are exact decimals (converted from JSON numbers at the HTTP edge);
 // - settlement before invoice → 422 `unprocessable` (field settlement_date);
 // - total not equal to units × price_per_unit to the cent → 422 with `expectedTotal` (a string);

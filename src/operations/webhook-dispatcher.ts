@@ -1,4 +1,4 @@
-// The webhook dispatcher (issue #6): claims due deliveries (FOR UPDATE SKIP LOCKED, with a lease),
+// The webhook dispatcher: claims due deliveries (FOR UPDATE SKIP LOCKED, with a lease),
 // POSTs each one outside any transaction, and records the outcome: a 2xx is delivered; anything
 // else, a timeout or a refused connection is retried on the schedule of domain/webhook-retry.ts,
 // then dead. Runs in the service (src/main.ts) and as `dealflow worker`; any number of instances

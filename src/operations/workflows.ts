@@ -1,4 +1,4 @@
-// A deal's workflow: set by the management API (PUT, admin), read as endpoint 1 (workflow-status)
+// A deal's workflow: set by the management API (PUT, admin), read as getWorkflowStatus (workflow-status)
 // by staff and by investors of the deal.
 import { conflict, invalid, notFound } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
@@ -12,18 +12,18 @@ import { type Deps, inTransaction } from './deps.ts';
 import { dealVisibleTo } from './investor-visibility.ts';
 import { checkStepTriggersOfWorkflow, listWorkflowStepTriggers, saveStepTriggers, type StepTriggerView, type WorkflowStepTriggersInput } from './step-triggers.ts';
 
-/** Endpoint 1's Workflow: the stored workflow with its steps ordered and linked. */
+/** getWorkflowStatus's Workflow: the stored workflow with its steps ordered and linked. */
 export interface WorkflowView extends Omit<Workflow, 'steps' | 'links'> {
   steps: (StepView & { workflowCustomStepTriggers?: StepTriggerView[] })[];
 }
 
 export const viewOf = ({ links, steps, ...workflow }: Workflow): WorkflowView => ({ ...workflow, steps: stepViews(steps, links) });
 
-/** What the workflow cache holds per deal: the structure, and endpoint 1's view of it. */
+/** What the workflow cache holds per deal: the structure, and getWorkflowStatus's view of it. */
 export interface CachedWorkflow {
   workflow: Workflow;
   view: WorkflowView;
-  /** The view with the steps' webhook triggers (issue #6), for staff; filled on first use. */
+  /** The view with the steps' webhook triggers, for staff; filled on first use. */
   adminView?: WorkflowView;
 }
 
@@ -58,7 +58,7 @@ export async function loadWorkflow(
 }
 
 /**
- * Issue #6: the webhook triggers of each step that has some, as `workflowCustomStepTriggers`; for
+ * The webhook triggers of each step that has some, as `workflowCustomStepTriggers`; for
  * staff only (the URLs are the platform's own systems). Steps without triggers stay as they were.
  */
 async function withTriggers(deps: Deps, view: WorkflowView): Promise<WorkflowView> {
@@ -146,7 +146,7 @@ export async function loadWorkflowVersion(deps: Deps, dealId: string, version: n
   return loaded;
 }
 
-/** Endpoint 1 (`version`: an older version, as it was applied). Investors may read the workflow of a deal they are in. */
+/** getWorkflowStatus (`version`: an older version, as it was applied). Investors may read the workflow of a deal they are in. */
 export async function getWorkflowStatus(deps: Deps, principal: Principal, dealId: string, version?: number): Promise<WorkflowView> {
   // An investor may read the workflow of a deal they are in; any other deal is unknown to them.
   if (!(await dealVisibleTo(deps.db, principal, dealId))) throw notFound('deal', dealId);

@@ -1,4 +1,4 @@
-// Active investors with their deal counts (endpoint 7, all-transactions): investors whose contact
+// Active investors with their deal counts (listActiveInvestors, all-transactions): investors whose contact
 // status is active and who have at least one journey, ordered by full name then id.
 //
 // Reads investor_deal_counts (migration 0014), kept by triggers in every transaction that writes a

@@ -1,5 +1,5 @@
-// Read models of the back-office app (issue 9): deals with investors per state and committed totals,
-// the board's per-step summary and its pages of cards. Read-only SQL over the tables of issue 3.
+// Read models of the back-office app: deals with investors per state and committed totals,
+// the board's per-step summary and its pages of cards. Read-only SQL over the deal, workflow and journey tables.
 //
 // An investor's committed amount is the latest captured value of the deal's amount field: the
 // first `amount`-kind field of the workflow (a field keyed `committed_amount` wins), taken from the

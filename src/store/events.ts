@@ -52,7 +52,7 @@ export async function listJourneyEvents(db: Kysely<DB>, dealId: string, investor
 }
 
 /**
- * Endpoint 3's body for one investor's journey, as JSON text built by PostgreSQL in the response's
+ * getInvestorJourney's body for one investor's journey, as JSON text built by PostgreSQL in the response's
  * exact shape (`{ investor: { id }, journey: [WorkflowEvent…] }`, events oldest first), with the
  * number of events. The service sends the text as it comes: no rows to parse into objects and
  * serialise again, which was most of this read's CPU. `row_to_json` writes compact JSON; `data` is

@@ -6,7 +6,7 @@
 // (xid, sequence) order, and only below the oldest transaction still running: every entry there is
 // final (its writer has ended), and every entry yet to commit sorts after all of them. So a reader
 // never waits, writers never wait for each other, and a cursor never misses an entry nor sees one
-// appear behind it. The README ("The event feed") gives the argument in full.
+// appear behind it. docs/reference/webhooks-and-feed.md ("The pull feed") gives the argument in full.
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { OutboxEventType } from '../domain/outbox-event.ts';
 import { prepared } from './prepared.ts';
@@ -155,7 +155,7 @@ export const listPlatformFeed = (db: Kysely<DB>, after: number, limit: number) =
 
 /**
  * The feed's horizon on an entry aliased `o`: written by a transaction older than every one still
- * running, so every entry that sorts before it has committed (README, "The event feed").
+ * running, so every entry that sorts before it has committed (docs/reference/webhooks-and-feed.md).
  */
 const below = sql`o.xid < pg_snapshot_xmin(pg_current_snapshot())`;
 

@@ -1,4 +1,4 @@
-// PGlite's memory, measured (README, "Memory"). PGlite runs PostgreSQL inside this process's
+// PGlite's memory, measured (docs/benchmarks.md, "Memory"). PGlite runs PostgreSQL inside this process's
 // WebAssembly memory, which grows to the most it ever held and never shrinks, so every buffer
 // PostgreSQL sizes for a server machine is paid for in our resident memory for good:
 // - shared_buffers 128 MB by default, the largest part. 16 MB holds the hot pages of a single
@@ -18,7 +18,7 @@
 // (`--trace-wasm-compilation-times`, `--turbo-stats-wasm`); no TurboFan or tiering option tried
 // shrinks that. With `--liftoff-only` (WASM_FLAGS) the service peaks at 200-255 MB and keeps
 // 200-250 MB. The price: once TurboFan would have finished, a move costs about a third more CPU on
-// PGlite (README, "Memory"); list reads stayed within the runs' noise.
+// PGlite (docs/benchmarks.md, "Memory"); list reads stayed within the runs' noise.
 // `v8.setFlagsFromString('--liftoff-only')` at run time does not take effect, so it is a start flag.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';

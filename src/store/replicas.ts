@@ -1,4 +1,4 @@
-// Reads from PostgreSQL streaming replicas (README, "Read replicas").
+// Reads from PostgreSQL streaming replicas (docs/guides/postgresql-and-replicas.md).
 //
 // A watcher asks the primary for its WAL position and every replica for what it has replayed
 // (pg_last_wal_replay_lsn()), every POLL_MS. From that it knows, for each replica, the newest WAL

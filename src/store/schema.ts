@@ -31,7 +31,7 @@ export interface InvestorsTable {
   data_source: string;
   team_user_id: string | null;
   kyc_check_level: number | null;
-  /** The investor's contact object as in the interface (endpoint 7), whole. */
+  /** The investor's contact object as in the interface (listActiveInvestors), whole. */
   contact: ColumnType<unknown, string, string>;
   full_name: string;
   email: string | null;
@@ -67,7 +67,7 @@ export interface WorkflowStepsTable {
   /** Requirement[] (domain/workflow.ts). */
   requirements: Json;
   form_id: string | null;
-  /** Step triggers (webhooks), issue #6. */
+  /** Step triggers (webhooks). */
   triggers: ColumnType<unknown, string | undefined, string>;
   /** Set when a re-applied workflow no longer has the step; past events still name it. */
   retired_at: Date | null;

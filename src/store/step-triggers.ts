@@ -1,4 +1,4 @@
-// Step triggers of a deal's workflow (issue #6), with their secrets kept in webhook_secrets. The
+// Step triggers of a deal's workflow, with their secrets kept in webhook_secrets. The
 // workflow save replaces a deal's triggers whole; reads never select a secret.
 import type { Kysely } from 'kysely';
 import type { OutboxEventType } from '../domain/outbox-event.ts';

@@ -1,4 +1,4 @@
-// Webhook deliveries (issue #6): one row per outbox entry × receiving URL. Dispatchers claim due
+// Webhook deliveries: one row per outbox entry × receiving URL. Dispatchers claim due
 // rows with FOR UPDATE SKIP LOCKED and a lease, post outside any transaction, then record the
 // result only if their claim still holds.
 import { type Kysely, type Selectable, sql } from 'kysely';

@@ -1,6 +1,6 @@
 // A deal with a workflow and investors placed on it, for the back-office read models. The deal and
 // the investors go through the management API; the workflow, journeys and events are written
-// straight into issue 3's tables (the real database; no mock), so these tests pin the read models
+// straight into the deal, workflow and journey tables (the real database; no mock), so these tests pin the read models
 // without depending on the jump rules.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';

@@ -136,7 +136,7 @@ describe('the typed client (dealflow/client)', () => {
     assert.equal(approved.data?.status, 'approved');
   });
 
-  test('endpoint 10: an asset and a subscription transaction, and a wrong total with its typed problem', async () => {
+  test('createSubscription: an asset and a subscription transaction, and a wrong total with its typed problem', async () => {
     const assetId = uniqueAssetId();
     const asset = await dealflow.PUT('/portfolio/assets/{assetId}', { params: { path: { assetId: String(assetId) } }, body: { name: 'Typed A', currency: 'EUR' } });
     assert.equal(asset.response.status, 201);

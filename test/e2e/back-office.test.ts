@@ -2,7 +2,7 @@
 // demo deal's board, move an investor through the dialog (first refused for a missing field, then
 // accepted), see the move in the journey timeline, approve an edit request, look at the graph.
 // Screenshots of the board, the drawer and the graph go to test-results/screenshots/; `npm run
-// screenshots` writes them to docs/screenshots/ (shown in the README) instead.
+// screenshots` writes them to docs/screenshots/ (shown in the README and docs/) instead.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -182,7 +182,7 @@ describe('back office, end to end', { skip: skipE2e }, () => {
       ...(amountField ? { newData: { [amountField.fieldKey]: '30000.00' } } : {}),
     });
     if (created.status === 404 && String(created.body?.detail ?? '').startsWith('No route')) {
-      t.skip('edit requests (issue 4) are not in this build yet');
+      t.skip('edit requests are not in this build yet');
       return;
     }
     assert.equal(created.status, 201, JSON.stringify(created.body));

@@ -7,14 +7,14 @@
 // alert that takes the focus. Every screen is checked with axe-core (no violation of any
 // impact) and, at 390 px, for horizontal scrolling (only the board's columns may scroll sideways).
 // Screenshots go to test-results/screenshots/ (ignored by git); `npm run screenshots` writes the few
-// the README shows to docs/screenshots/.
+// the README and docs/ show to docs/screenshots/.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page, Request } from 'playwright-core';
 import { checkScreen as harnessCheckScreen, demoDealId, skipE2e, startE2e, type E2e } from './harness.ts';
 
-/** The screens the README shows: `npm run screenshots` (SCREENSHOT_DIR) refreshes these in docs/. */
+/** The screens the docs show: `npm run screenshots` (SCREENSHOT_DIR) refreshes these in docs/. */
 const readmeShots = new Set(['workflow-editor-1440', 'board-filtered-1440', 'inbox-1440', 'import-summary-1440', 'bulk-results-390', 'table-390', 'board-dark-360', 'activity-light-360']);
 const sizes = [
   { width: 1440, height: 900, investors: 50 },

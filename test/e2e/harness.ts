@@ -22,7 +22,7 @@ export const skipE2e: string | false = onPostgres
     : false;
 
 // Tests write their screenshots to the ignored test-results/ folder, so `npm test` leaves the checkout
-// clean; `npm run screenshots` points SCREENSHOT_DIR at docs/screenshots/ to refresh the README's.
+// clean; `npm run screenshots` points SCREENSHOT_DIR at docs/screenshots/ to refresh the pictures of the README and docs/.
 export const screenshotDir = process.env.SCREENSHOT_DIR
   ? resolve(process.env.SCREENSHOT_DIR)
   : new URL('../../test-results/screenshots/', import.meta.url).pathname;
@@ -100,7 +100,7 @@ const testShots = new URL('../../test-results/screenshots/', import.meta.url).pa
 /**
  * A screen's checks: axe-core finds nothing, and (on a phone) the page does not scroll sideways;
  * then a screenshot `<prefix>-<name>-<width>.png` in test-results/, or in SCREENSHOT_DIR when
- * `readme` says the README shows it.
+ * `readme` says the README or docs/ show it.
  */
 export async function checkScreen(page: Page, shot: { prefix: string; name: string; width: number; readme?: boolean }) {
   const { prefix, name, width } = shot;

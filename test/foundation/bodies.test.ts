@@ -130,7 +130,7 @@ describe('request bodies', () => {
   });
 });
 
-// Found by the reliability suite's fuzzer (issue 7): PostgreSQL cannot store NUL in text or jsonb
+// Found by the reliability suite's fuzzer: PostgreSQL cannot store NUL in text or jsonb
 // (a 500), and an unpaired surrogate was silently stored as U+FFFD.
 describe('text that cannot be stored', () => {
   let t: TestApp;

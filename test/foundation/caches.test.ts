@@ -1,4 +1,4 @@
-// The caches of issue #8 (src/operations/caches.ts): a cached API key stops working as soon as it is
+// The caches (src/operations/caches.ts): a cached API key stops working as soon as it is
 // revoked, and a re-applied workflow is seen at once; in this instance at once, in the others when
 // the NOTIFY arrives (simulated here by changing rows behind the service's back, then notifying).
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // Requests that Node's HTTP parser refuses before any route runs still get problem documents
-// (issue 7: they got Fastify's own JSON body).
+// (the reliability suite found they got Fastify's own JSON body).
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';

@@ -113,8 +113,8 @@ describe('the committed OpenAPI document', () => {
 });
 
 describe('migrations beside another copy of the schema', () => {
-  // Issue 7: the migrator found another schema's kysely_migration tables (another test run on the
-  // same server) and then failed to read its own.
+  // Found by the reliability suite: the migrator found another schema's kysely_migration tables
+  // (another test run on the same server) and then failed to read its own.
   test('migrate in a fresh schema while another schema holds migration tables', async () => {
     const { schema, open, drop } = await unmigratedDatabase();
     try {

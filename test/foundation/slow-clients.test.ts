@@ -1,6 +1,7 @@
 // Slow clients do not hold the service: a request that has not arrived whole within
-// REQUEST_TIMEOUT_MS loses its connection, within about a second of that deadline (issue 7: Node
-// swept its connections only every 30 s, so a trickling client held a socket that long).
+// REQUEST_TIMEOUT_MS loses its connection, within about a second of that deadline (the reliability
+// suite found that Node swept its connections only every 30 s, so a trickling client held a socket
+// that long).
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';

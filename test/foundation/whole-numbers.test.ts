@@ -1,4 +1,4 @@
-// Integer query and path parameters are whole numbers as sent, on every route (issue 7: the
+// Integer query and path parameters are whole numbers as sent, on every route (the reliability suite found that
 // conversion from text turned limit=1.5 into 1 and /portfolio/assets/1.5 into asset 1 wherever a
 // route had not added its own check).
 import assert from 'node:assert/strict';

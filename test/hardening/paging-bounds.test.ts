@@ -60,7 +60,7 @@ describe('paging bounds on every paged route', () => {
         const problem = expectProblem(await admin.get(`${path}?after=${value}`), 400);
         assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['query', 'after']], `${path} after=${value}`);
       }
-      // A feed's numbers name its entries (README, "The pull feed"): one that names none is a 400
+      // A feed's numbers name its entries (docs/reference/webhooks-and-feed.md, "The pull feed"): one that names none is a 400
       // telling the consumer to restart from after=0, never a 500 and never a silent empty page.
       for (const value of ['2147483648', String(MAX_AFTER)]) {
         const problem = expectProblem(await admin.get(`${path}?after=${value}`), 400);

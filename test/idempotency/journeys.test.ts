@@ -1,4 +1,4 @@
-// Idempotency-Key on the jump (endpoint 2) and the event edit (endpoint 4).
+// Idempotency-Key on the jump (jumpToStep) and the event edit (editWorkflowEvent).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';

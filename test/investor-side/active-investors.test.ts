@@ -1,4 +1,4 @@
-// Endpoint 7: POST /deals/deal/all-transactions.
+// listActiveInvestors: POST /deals/deal/all-transactions.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
@@ -7,7 +7,7 @@ import { commit, jump, makeDeal, makeInvestor } from './setup.ts';
 
 const URL = '/deals/deal/all-transactions';
 
-describe('active investors (endpoint 7)', () => {
+describe('active investors (listActiveInvestors)', () => {
   let t: TestApp;
   let admin: Client;
   before(async () => {

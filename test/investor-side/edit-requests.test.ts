@@ -1,4 +1,4 @@
-// Edit requests: create, read, list (endpoint 9), approve and reject, and the
+// Edit requests: create, read, list (listInvestorEditRequests), approve and reject, and the
 // no-pending-edit-requests step requirement they give teeth to.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -55,7 +55,7 @@ describe('edit requests', () => {
     assert.deepEqual((await admin.get(`${CREATE}/${request.id}`)).body, request);
   });
 
-  test('approving an amount change edits the event through endpoint 4: the revision shows it and who approved it', async () => {
+  test('approving an amount change edits the event through editWorkflowEvent: the revision shows it and who approved it', async () => {
     const { deal, investorUserId, event, own } = await committed();
     const request = (await own.post(CREATE, { workflowEventId: event.id, type: 'Investment Amount', reason: 'More', newData: { committed_amount: '30000.00' } })).body;
     const approved = await admin.post(`${CREATE}/${request.id}/approve`, { reason: 'Confirmed by phone' });
@@ -158,7 +158,7 @@ describe('edit requests', () => {
     assert.match(problem.detail, /reachable/);
   });
 
-  test('endpoint 9: the investor\'s requests in the deal, newest first, with the interface fields', async () => {
+  test('listInvestorEditRequests: the investor\'s requests in the deal, newest first, with the interface fields', async () => {
     const { deal, investorUserId, event, own } = await committed();
     const interest = (await journeyOf(deal.dealId, investorUserId))[0]!;
     const r1 = (await own.post(CREATE, { workflowEventId: event.id, type: 'Investment Amount', reason: 'one', newData: { committed_amount: '1.00' } })).body;
@@ -183,7 +183,7 @@ describe('edit requests', () => {
     assert.deepEqual((await admin.get(filtered(deal.dealId, none.id))).body, []);
   });
 
-  test('endpoint 9: both query parameters required (400); unknown deal or investor 404', async () => {
+  test('listInvestorEditRequests: both query parameters required (400); unknown deal or investor 404', async () => {
     const { deal, investorUserId } = await committed();
     for (const query of [`dealId=${deal.dealId}`, `investorUserId=${investorUserId}`, '']) {
       expectProblem(await admin.get(`/deals/request-to-edit/filtered?${query}`), 400);

@@ -1,4 +1,4 @@
-// Endpoint 6: GET /deals/workflow/step/{stepId}/investor-form-implementation.
+// getInvestorFormImplementation: GET /deals/workflow/step/{stepId}/investor-form-implementation.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
@@ -10,7 +10,7 @@ const path = (stepId: string, query: Record<string, string> = {}) => {
   return `/deals/workflow/step/${stepId}/investor-form-implementation${qs ? `?${qs}` : ''}`;
 };
 
-describe('form implementations (endpoint 6)', () => {
+describe('form implementations (getInvestorFormImplementation)', () => {
   let t: TestApp;
   let admin: Client;
   before(async () => {

@@ -1,4 +1,4 @@
-// Endpoint 8 (GET /deals/deal/{dealId}/all-payment-refernces) and the lenient lookup
+// listPaymentReferences (GET /deals/deal/{dealId}/all-payment-refernces) and the lenient lookup
 // GET /payments/references/{reference}.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

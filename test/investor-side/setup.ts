@@ -1,5 +1,5 @@
 // Deals, workflows, investors and moves for the investor-side tests, made through the management
-// API and the jump (endpoint 2), as a client would. Every call makes new, uniquely named data.
+// API and the jump (jumpToStep), as a client would. Every call makes new, uniquely named data.
 import assert from 'node:assert/strict';
 import type { Client } from '../support/app.ts';
 import { investorBody, uniqueId } from '../support/fixtures.ts';
@@ -73,7 +73,7 @@ export async function makeInvestor(admin: Client, overrides: Parameters<typeof i
   return { id, body };
 }
 
-/** Moves an investor (endpoint 2) and returns the new event. */
+/** Moves an investor (jumpToStep) and returns the new event. */
 export async function jump(admin: Client, dealId: string, investorUserId: string, targetStepId: string, data: Record<string, string> = {}) {
   const response = await admin.post(`/deals/deal/${dealId}/jump-to-step`, { investorUserId, targetStepId, data });
   assert.equal(response.status, 201, `jump to ${targetStepId}: ${JSON.stringify(response.body)}`);

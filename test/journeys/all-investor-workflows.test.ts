@@ -1,4 +1,4 @@
-// Endpoint 5: GET /deals/deal/{dealId}/all-investor-workflows: page wrapper, order, search, edges.
+// listAllInvestorWorkflows: GET /deals/deal/{dealId}/all-investor-workflows: page wrapper, order, search, edges.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';

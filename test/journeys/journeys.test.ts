@@ -1,4 +1,4 @@
-// Endpoint 3 (investor-data), endpoint 4 (edit) and the revisions of an event, through HTTP.
+// getInvestorJourney (investor-data), editWorkflowEvent (edit) and the revisions of an event, through HTTP.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// Endpoint 2: POST /deals/deal/{dealId}/jump-to-step through HTTP, against a real database.
+// jumpToStep: POST /deals/deal/{dealId}/jump-to-step through HTTP, against a real database.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';

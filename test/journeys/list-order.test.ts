@@ -1,5 +1,5 @@
 // All-investor-workflows reads a copy of the investor's name on the journey and a kept count of the
-// deal's journeys (migration 0008, issue #8). These tests hold the copies to the directory: a rename
+// deal's journeys (migration 0008). These tests hold the copies to the directory: a rename
 // reorders the list, totals follow first moves (and not refused ones), search still finds by e-mail.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// PUT /deals/deal/{dealId}/workflow and endpoint 1 (workflow-status).
+// PUT /deals/deal/{dealId}/workflow and getWorkflowStatus (workflow-status).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';

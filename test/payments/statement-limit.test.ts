@@ -1,4 +1,4 @@
-// A 50 MB statement over a real socket (README, "Payments": the statement size limit). The service
+// A 50 MB statement over a real socket (docs/reference/payments.md: the statement size limit). The service
 // keeps the clear 413 of STATEMENT_BODY_LIMIT (32 MiB by default) rather than streaming: announced
 // (Content-Length), the body is refused on the headers, before any byte of it is read; streamed
 // chunked, it is refused once the bytes read pass the limit, and the rest is never read nor held.

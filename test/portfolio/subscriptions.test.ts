@@ -1,4 +1,4 @@
-// Endpoint 10: every rule, one test each, each asserting that nothing was stored.
+// createSubscription: every rule, one test each, each asserting that nothing was stored.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';

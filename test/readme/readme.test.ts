@@ -1,12 +1,15 @@
-// The README runs as pasted: every ```sh block, in order, in one bash, against a service started as
-// `npm start` starts it (a fresh data folder, a free port), stops at the first command that fails
-// (the blocks use `curl -f` or test the status they expect). The Quickstart's block that sets $BASE
-// and $TOKEN is replaced by the "Try it" lines the first start printed, so those are tested too. A
-// block preceded by `<!-- readme-test: skip (why) -->` is not run. On PostgreSQL (TEST_DATABASE_URL)
-// the service runs on a fresh database of that server, with a token made by `dealflow token create`.
+// The README and every page under docs/ run as pasted. Each page's ```sh blocks run in order, in one
+// bash, against a service of its own started as `npm start` starts it (a fresh data folder, a free
+// port), and stop at the first command that fails (the blocks use `curl -f` or test the status they
+// expect). $BASE and $TOKEN come from the "Try it" lines the first start printed: the README's
+// Quickstart block marked `<!-- readme-test: replaced … -->` is replaced by them, and a docs page
+// gets them before its first block (a page may show its own replaced block too). A block preceded by
+// `<!-- readme-test: skip (why) -->` is not run. On PostgreSQL (TEST_DATABASE_URL) each page's service
+// runs on a fresh database of that server, with the demo deal seeded and a token made by the CLI.
+// Every ```ts block is typechecked against the package (its `dealflow/client` import included).
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -15,39 +18,13 @@ import pg from 'pg';
 import { startCommand } from '../../scripts/start-command.ts';
 import { tryLines } from '../../src/try-lines.ts';
 import { testDatabaseUrl } from '../support/app.ts';
+import { codeBlocks, markdownPages, type ShellBlock, shellBlocks } from './pages.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const cli = join(root, 'src/cli/main.ts');
 /** `npm start`'s own command line (its flags, the built entry point, `serve`), as its prestart built it. */
 const npmStart = startCommand();
 const serve = [...npmStart.nodeFlags, join(root, npmStart.entry), ...npmStart.args];
-
-export interface ShellBlock {
-  /** Line of the opening fence in README.md (1-based). */
-  line: number;
-  code: string;
-  marker?: 'skip' | 'replaced';
-}
-
-/** The ```sh (or bash, shell) blocks of a Markdown text, with the readme-test marker before each. */
-export function shellBlocks(markdown: string): ShellBlock[] {
-  const lines = markdown.split('\n');
-  const blocks: ShellBlock[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const fence = /^(`{3,})(\w*)\s*$/.exec(lines[i]!);
-    if (!fence) continue;
-    const end = lines.findIndex((l, j) => j > i && l.startsWith(fence[1]!) && l.trim() === fence[1]);
-    const close = end === -1 ? lines.length : end;
-    if (['sh', 'bash', 'shell'].includes(fence[2]!)) {
-      let k = i - 1;
-      while (k >= 0 && lines[k]!.trim() === '') k--;
-      const marker = /^<!--\s*readme-test:\s*(skip|replaced)\b/.exec(lines[k] ?? '')?.[1] as ShellBlock['marker'];
-      blocks.push({ line: i + 1, code: lines.slice(i + 1, close).join('\n'), ...(marker ? { marker } : {}) });
-    }
-    i = close;
-  }
-  return blocks;
-}
 
 /** Stdout lines of a child, as they arrive. */
 function lineReader(child: ChildProcess) {
@@ -87,7 +64,10 @@ async function startOnPglite(dir: string): Promise<Started> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const out = lineReader(child);
-  const stop = () => stopChild(child);
+  const stop = async () => {
+    await stopChild(child);
+    rmSync(dir, { recursive: true, force: true });
+  };
   try {
     const setup = await waitFor(
       'the "Try it" lines',
@@ -108,9 +88,9 @@ async function startOnPglite(dir: string): Promise<Started> {
   }
 }
 
-/** The same on a fresh PostgreSQL database, with a token made by the CLI (nothing is made at start there). */
-async function startOnPostgres(serverUrl: string): Promise<Started> {
-  const name = `dealflow_readme_${Date.now()}_${process.pid}`;
+/** The same on a fresh PostgreSQL database, with the demo deal and a token made by the CLI (nothing is made at start there). */
+async function startOnPostgres(serverUrl: string, label: string): Promise<Started> {
+  const name = `dealflow_doc_${label.replace(/\W+/g, '_').slice(-24)}_${Date.now()}_${process.pid}`.toLowerCase();
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
@@ -127,7 +107,8 @@ async function startOnPostgres(serverUrl: string): Promise<Started> {
   let child: ChildProcess | undefined;
   try {
     await promisify(execFile)(process.execPath, [cli, 'migrate'], { env });
-    const created = await promisify(execFile)(process.execPath, [cli, 'token', 'create', '--role', 'admin', '--name', 'readme'], { env });
+    await promisify(execFile)(process.execPath, [cli, 'seed', '--demo'], { env });
+    const created = await promisify(execFile)(process.execPath, [cli, 'token', 'create', '--role', 'admin', '--name', 'docs'], { env });
     const token = /dfk_[A-Za-z0-9_-]+/.exec(created.stdout)?.[0] ?? assert.fail(`no token in: ${created.stdout}`);
     child = spawn(process.execPath, serve, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const out = lineReader(child);
@@ -139,7 +120,7 @@ async function startOnPostgres(serverUrl: string): Promise<Started> {
       return undefined;
     }, child, out.stderr);
     const started = child;
-    return { setup: tryLines(base!, token, false).slice(1).join('\n'), stop: async () => { await stopChild(started); await drop(); } };
+    return { setup: tryLines(base!, token, true).slice(1).join('\n'), stop: async () => { await stopChild(started); await drop(); } };
   } catch (err) {
     if (child) await stopChild(child);
     await drop();
@@ -156,53 +137,105 @@ async function stopChild(child: ChildProcess) {
   clearTimeout(timer);
 }
 
-/** One bash script: the blocks in order, each announcing its README line, stopping at the first failure. */
-export function scriptOf(blocks: ShellBlock[], setup: string): string {
-  const parts = ['set -eo pipefail', `trap 'echo "README test: a command failed in the block at README.md:$README_LINE" >&2' ERR`];
+/**
+ * One bash script: the setup (unless the page has a replaced block, which becomes the setup), then
+ * the blocks in order, each announcing its page and line, stopping at the first failure.
+ */
+export function scriptOf(blocks: ShellBlock[], setup: string, page = 'README.md'): string {
+  const parts = ['set -eo pipefail', `trap 'echo "doc test: a command failed in the block at ${page}:$DOC_LINE" >&2' ERR`];
+  if (!blocks.some((b) => b.marker === 'replaced')) parts.push('DOC_LINE=setup', setup);
   for (const block of blocks) {
     if (block.marker === 'skip') continue;
-    parts.push(`README_LINE=${block.line}`, `echo "== README.md:${block.line}" >&2`, block.marker === 'replaced' ? setup : block.code);
+    parts.push(`DOC_LINE=${block.line}`, `echo "== ${page}:${block.line}" >&2`, block.marker === 'replaced' ? setup : block.code);
   }
   return `${parts.join('\n')}\n`;
 }
 
-describe('the README runs as pasted', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'dealflow-readme-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+const gitStatus = async () => (await promisify(execFile)('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: root })).stdout;
 
-  test('the markers are where the convention puts them', () => {
-    const blocks = shellBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
+/** Run a page's shell blocks against a fresh service; fails naming the block that failed. */
+async function runPage(page: string, blocks: ShellBlock[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'dealflow-doc-'));
+  const started = testDatabaseUrl ? await startOnPostgres(testDatabaseUrl, page) : await startOnPglite(dir);
+  try {
+    const script = join(dir, 'page.sh');
+    writeFileSync(script, scriptOf(blocks, started.setup, page));
+    // As a reader runs them: in the checkout (so `npx dealflow` is this project's), with
+    // node_modules/.bin first on the PATH as in every npm script (Node 24 for the CLI).
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}` };
+    delete env.BASE;
+    delete env.TOKEN;
+    delete env.DATABASE_URL;
+    delete env.DATA_DIR;
+    const result = await promisify(execFile)('bash', [script], { cwd: root, env, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 }).catch(
+      (err: { code: number; stdout: string; stderr: string }) => err,
+    );
+    if ('code' in result && result.code) {
+      assert.fail(`${page}: the shell blocks failed (exit ${result.code}):\n${result.stderr.slice(-4000)}\n--- stdout (end) ---\n${result.stdout.slice(-4000)}`);
+    }
+    const ran = blocks.filter((b) => b.marker !== 'skip').length;
+    assert.equal(result.stderr.split('\n').filter((l) => l.startsWith(`== ${page}:`)).length, ran, `${page}: every block ran`);
+  } finally {
+    await started.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const pages = markdownPages().map((page) => ({ page, blocks: shellBlocks(readFileSync(join(root, page), 'utf8')) }));
+
+describe('the README and the docs run as pasted', { concurrency: 3 }, () => {
+  // The blocks write nothing into the checkout (a body goes in a variable): what git sees is the same after.
+  let before: string | undefined;
+  after(async () => {
+    if (before !== undefined) assert.equal(await gitStatus(), before, 'a page\'s blocks left files in the checkout (a body goes in a variable)');
+  });
+
+  test('the README\'s markers are where the convention puts them', async () => {
+    before ??= await gitStatus();
+    const blocks = pages.find((p) => p.page === 'README.md')!.blocks;
     assert.equal(blocks.filter((b) => b.marker === 'replaced').length, 1, 'one block sets $BASE and $TOKEN: the "Try it" lines');
     const first = blocks.findIndex((b) => b.marker !== 'skip');
     assert.equal(blocks[first]?.marker, 'replaced', 'it is the first block that runs');
   });
 
-  test(`every shell block, in order, against a fresh service (${testDatabaseUrl ? 'PostgreSQL' : 'PGlite'})`, async () => {
-    const blocks = shellBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
-    const started = testDatabaseUrl ? await startOnPostgres(testDatabaseUrl) : await startOnPglite(dir);
+  for (const { page, blocks } of pages) {
+    const runnable = blocks.filter((b) => b.marker !== 'skip').length;
+    if (runnable === 0) continue;
+    test(`${page}: ${runnable} shell blocks, in order, against a fresh service (${testDatabaseUrl ? 'PostgreSQL' : 'PGlite'})`, async () => {
+      before ??= await gitStatus();
+      await runPage(page, blocks);
+    });
+  }
+});
+
+describe('the TypeScript blocks typecheck against the package', () => {
+  test('every ```ts block of the README and docs/', async () => {
+    // Inside the checkout, so `dealflow/client` resolves through the package's own `exports`.
+    const dir = join(root, `.doc-ts-${process.pid}`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
     try {
-      const script = join(dir, 'readme.sh');
-      writeFileSync(script, scriptOf(blocks, started.setup));
-      // As a reader runs them: in the checkout (so `npx dealflow` is this project's), with
-      // node_modules/.bin first on the PATH as in every npm script (Node 24 for the CLI).
-      const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}` };
-      delete env.BASE;
-      delete env.TOKEN;
-      delete env.DATABASE_URL;
-      // The blocks write nothing into the checkout (the convention below): what git sees is the same after.
-      const gitStatus = async () => (await promisify(execFile)('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: root })).stdout;
-      const before = await gitStatus();
-      const result = await promisify(execFile)('bash', [script], { cwd: root, env, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 }).catch(
+      const written: string[] = [];
+      for (const page of markdownPages()) {
+        for (const block of codeBlocks(readFileSync(join(root, page), 'utf8'))) {
+          if (!['ts', 'typescript'].includes(block.lang) || block.marker === 'skip') continue;
+          const file = `${page.replace(/\W+/g, '_')}_L${block.line}.ts`;
+          // `export {}` makes each block a module of its own, so blocks may reuse names.
+          writeFileSync(join(dir, file), `${block.code}\nexport {};\n`);
+          written.push(`${page}:${block.line}`);
+        }
+      }
+      assert.ok(written.length > 0, 'the docs show TypeScript');
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { noEmit: true }, include: ['*.ts'] }));
+      const result = await promisify(execFile)(join(root, 'node_modules/.bin/tsc'), ['-p', dir], { cwd: root }).catch(
         (err: { code: number; stdout: string; stderr: string }) => err,
       );
       if ('code' in result && result.code) {
-        assert.fail(`the README's shell blocks failed (exit ${result.code}):\n${result.stderr.slice(-4000)}\n--- stdout (end) ---\n${result.stdout.slice(-4000)}`);
+        // The file names say which page and line: README_md_L236.ts is README.md's block at line 236.
+        assert.fail(`a TypeScript block does not typecheck:\n${result.stdout}${result.stderr}`);
       }
-      const ran = blocks.filter((b) => b.marker !== 'skip').length;
-      assert.equal(result.stderr.split('\n').filter((l) => l.startsWith('== README.md:')).length, ran, 'every block ran');
-      assert.equal(await gitStatus(), before, 'the README\'s blocks left files in the checkout (a body goes in a variable)');
     } finally {
-      await started.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,4 @@
-// `npm run test:reliability`: the reliability and security suite (issue 7). Needs PostgreSQL (the
+// `npm run test:reliability`: the reliability and security suite (docs/reliability.md). Needs PostgreSQL (the
 // shared server gets fresh databases of ours only; the outage check runs its own cluster) and skips,
 // saying so, without one. Each check prints its figures; the run ends with one summary table and
 // fails on any loss, leak, hang or 5xx. Named *.rel.ts so `npm test` never picks it up.

@@ -1,4 +1,4 @@
-// Reads across a PostgreSQL streaming replica (README, "Read replicas"), against a real replica the
+// Reads across a PostgreSQL streaming replica (docs/guides/postgresql-and-replicas.md), against a real replica the
 // test makes itself (a throwaway primary and a pg_basebackup -R copy of it: test/support/replica-pair.ts).
 // Replay is paused on the replica to make it stale on purpose, which shows where each read went:
 // list reads without a token use the replica while it lags at most DATABASE_REPLICA_MAX_LAG_MS and

@@ -38,7 +38,7 @@ describe('step triggers', () => {
     await t.close();
   });
 
-  test('are saved with the workflow and shown to staff on endpoint 1, never with their secret', async () => {
+  test('are saved with the workflow and shown to staff on getWorkflowStatus, never with their secret', async () => {
     const deal = await createDeal(admin);
     const secret = newWebhookSecret();
     const put = await admin.put(

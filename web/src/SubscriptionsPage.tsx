@@ -1,5 +1,5 @@
 // Subscription transactions: the list (by investor or asset), and booking a new one. The wire
-// takes amounts as JSON numbers (endpoint 10's contract); the form keeps them as the typed text
+// takes amounts as JSON numbers (createSubscription's contract); the form keeps them as the typed text
 // and checks that the total is units × price to the cent before sending, as the service will.
 import Big from 'big.js';
 import { useState, type FormEvent } from 'react';

@@ -1,5 +1,5 @@
-// The service's API as the back office uses it: the public endpoints of the interface (issues 3
-// and 4) and our admin-only /back-office read models. Every call carries the session's token.
+// The service's API as the back office uses it: the public routes of the interface and our
+// admin-only /back-office read models. Every call carries the session's token.
 
 import type { components, operations } from '../../src/client/openapi.ts';
 

@@ -1,4 +1,4 @@
-// Endpoint 7: POST /deals/deal/all-transactions?limit&page, optional body { nameOrEmail } (admin).
+// listActiveInvestors: POST /deals/deal/all-transactions?limit&page, optional body { nameOrEmail } (admin).
 import { Type } from 'typebox';
 import { listActiveInvestors } from '../../operations/active-investors.ts';
 import type { Api, AppContext } from '../context.ts';

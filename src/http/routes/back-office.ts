@@ -1,4 +1,4 @@
-// Read models of the back-office app (issue 9). Admin only; our extension, in the style of the
+// Read models of the back-office app. Admin only; our extension, in the style of the
 // interface. The app also calls the interface's own endpoints for everything they already answer.
 import { Type } from 'typebox';
 import { getBoard, getBoardCards, getInvestorSummary, listDeals } from '../../operations/back-office.ts';

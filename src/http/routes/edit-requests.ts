@@ -1,4 +1,4 @@
-// Edit requests: create (investor for own events, or admin), read, list (endpoint 9), and decide
+// Edit requests: create (investor for own events, or admin), read, list (listInvestorEditRequests), and decide
 // (admin). Wire names keep the interface's spelling (`dateRecieved`).
 import { Type } from 'typebox';
 import { authorizeEditRequest, createEditRequest, decideEditRequest, getEditRequest, listEditRequests } from '../../operations/edit-requests.ts';

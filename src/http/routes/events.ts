@@ -1,4 +1,4 @@
-// Endpoint 4 (edit an event's data) and the revisions of an event (management API).
+// editWorkflowEvent (edit an event's data) and the revisions of an event (management API).
 import { Type } from 'typebox';
 import { editEvent, getEventRevisions } from '../../operations/events.ts';
 import type { Api, AppContext } from '../context.ts';

@@ -1,4 +1,4 @@
-// Endpoint 6: GET /deals/workflow/step/{stepId}/investor-form-implementation (admin, or the
+// getInvestorFormImplementation: GET /deals/workflow/step/{stepId}/investor-form-implementation (admin, or the
 // investor themself; investorUserId defaults to an investor token's own).
 import { Type } from 'typebox';
 import { getFormImplementation } from '../../operations/form-implementations.ts';

@@ -1,4 +1,4 @@
-// Endpoint 8 GET /deals/deal/{dealId}/all-payment-refernces (the interface's spelling), and the
+// listPaymentReferences: GET /deals/deal/{dealId}/all-payment-refernces (the interface's spelling), and the
 // lenient lookup GET /payments/references/{reference}. Admin only.
 import { Type } from 'typebox';
 import { listPaymentReferences, lookupPaymentReference } from '../../operations/payment-references.ts';

@@ -1,4 +1,4 @@
-// Portfolio: assets (management API, admin) and subscription transactions (endpoint 10, admin).
+// Portfolio: assets (management API, admin) and subscription transactions (createSubscription, admin).
 // POST is idempotent with an Idempotency-Key header (src/http/idempotency.ts).
 import { Type } from 'typebox';
 import { getAsset, putAsset } from '../../operations/assets.ts';

@@ -1,4 +1,4 @@
-// Webhooks and the event feed (issue #6), admin only: the delivery list, a manual retry, and the
+// Webhooks and the event feed, admin only: the delivery list, a manual retry, and the
 // pull feed of a deal's outbox. Secrets never appear in any response.
 import { Type } from 'typebox';
 import { outboxEventTypes } from '../../domain/outbox-event.ts';

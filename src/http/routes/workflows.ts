@@ -1,4 +1,4 @@
-// PUT /deals/deal/{dealId}/workflow (management API, admin) and endpoint 1, workflow-status.
+// PUT /deals/deal/{dealId}/workflow (management API, admin) and getWorkflowStatus, workflow-status.
 import { Type } from 'typebox';
 import type { Requirement } from '../../domain/workflow.ts';
 import type { WorkflowDocument } from '../../domain/workflow-graph.ts';

@@ -1,4 +1,4 @@
-// The investor object of endpoint 7 (all-transactions), as the interface shows it, and the body of
+// The investor object of listActiveInvestors (all-transactions), as the interface shows it, and the body of
 // PUT /investors/{investorUserId} (the same object without `id`; nullable members may be omitted).
 import { type Static, Type, type TSchema } from 'typebox';
 import { StrictObject } from './common.ts';

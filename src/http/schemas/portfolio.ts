@@ -1,4 +1,4 @@
-// Endpoint 10's body (`Portfolio_CreateSubscriptionRequest`: snake_case field names are the wire
+// createSubscription's body (`Portfolio_CreateSubscriptionRequest`: snake_case field names are the wire
 // contract), the stored subscription record, and assets. Amounts are JSON numbers on the wire and
 // exact decimals inside: converted here, at the edge, and nowhere else.
 import { type Static, Type } from 'typebox';

@@ -1,5 +1,5 @@
-// Step triggers in the workflow document (issue #6): what a client sends on PUT …/workflow, and
-// what endpoint 1 returns as `workflowCustomStepTriggers` (our additive field; never the secret).
+// Step triggers in the workflow document: what a client sends on PUT …/workflow, and
+// what getWorkflowStatus returns as `workflowCustomStepTriggers` (our additive field; never the secret).
 import { Type } from 'typebox';
 import { MAX_TRIGGERS_PER_STEP } from '../../domain/step-trigger.ts';
 import { outboxEventTypes } from '../../domain/outbox-event.ts';

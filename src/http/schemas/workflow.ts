@@ -1,4 +1,4 @@
-// Workflow (endpoint 1), the workflow document of the management API, and Workflow Events.
+// Workflow (getWorkflowStatus), the workflow document of the management API, and Workflow Events.
 // Closed vocabularies (step types, field kinds, requirement kinds) are plain strings here and are
 // checked by domain/workflow-graph.ts, so one 400 names every problem of a document at once.
 import { type Static, Type } from 'typebox';

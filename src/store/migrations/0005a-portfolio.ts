@@ -1,4 +1,4 @@
-// Portfolio (issue #5): assets with caller-supplied integer ids, and subscription transactions.
+// Portfolio: assets with caller-supplied integer ids, and subscription transactions.
 // Amounts are `numeric` without a declared precision: PostgreSQL keeps exactly the digits written
 // (1000.10 stays 1000.10), and the checks repeat the API's rules so no other writer can break them.
 import { type Kysely, sql } from 'kysely';

@@ -1,4 +1,4 @@
-// Idempotency keys (issue #5): one row per (caller's token, key). A row is claimed 'in-progress'
+// Idempotency keys: one row per (caller's token, key). A row is claimed 'in-progress'
 // with a short lease before the request's effect runs, and becomes 'done' with the response in the
 // effect's own transaction. `lease_id` names the claim, so a request whose lease ran out and was
 // taken over cannot finish (its effect rolls back).

@@ -1,4 +1,4 @@
-// Issue #6: the transactional outbox, its per-stream sequence counters, step triggers with their
+// The transactional outbox, its per-stream sequence counters, step triggers with their
 // secrets, and one delivery row per outbox entry × matching webhook.
 // Frozen in time: migrations never import application code.
 import { type Kysely, sql } from 'kysely';

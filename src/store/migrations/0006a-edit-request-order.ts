@@ -1,4 +1,4 @@
-// Edit requests get an arrival order: "newest first" (endpoint 9) must not depend on two requests
+// Edit requests get an arrival order: "newest first" (listInvestorEditRequests) must not depend on two requests
 // landing in different milliseconds, and uuids carry no order.
 import type { Kysely } from 'kysely';
 

@@ -1,5 +1,4 @@
-// Issue #8: what the lists need at 100,000 investors (measured with `npm run bench`; README,
-// "Benchmarks").
+// What the lists need at 100,000 investors (measured with `npm run bench`; docs/benchmarks.md).
 //
 // 1. Search: `query` / `nameOrEmail` match anywhere in the full name or e-mail, any case: ILIKE
 //    '%text%', which only a trigram index serves (pg_trgm, bundled with PostgreSQL and with PGlite).

@@ -3,7 +3,7 @@
 // one deal, and all subscriptions, queued behind each other. Now an entry takes a number from one
 // sequence (never locked) and records the id of the transaction that wrote it; the feed is read in
 // (xid, sequence) order and only below the oldest transaction still running, so it never shows an
-// entry before an earlier one has committed (the README, "The event feed", gives the argument).
+// entry before an earlier one has committed (docs/reference/webhooks-and-feed.md, "The pull feed", gives the argument).
 // Frozen in time: migrations never import application code.
 import { type Kysely, sql } from 'kysely';
 

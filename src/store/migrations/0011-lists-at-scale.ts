@@ -1,4 +1,4 @@
-// Lists that stay flat at a million investors (README, "Benchmarks → Lists at scale").
+// Lists that stay flat at a million investors (docs/benchmarks.md, "Lists at a million investors").
 //
 // 1. all-transactions: per-investor counts of journeys by the type of the step each stands at,
 //    kept by triggers in the writing transaction (investor_deal_counts), with a copy of what the

@@ -1,4 +1,4 @@
-// Workflow versions and the funnel (README, "Workflow versions and migration", "The funnel").
+// Workflow versions and the funnel (docs/guides/change-a-workflow.md, docs/reference/funnel.md).
 //
 // Versions
 // - workflow_versions: the structure of every version a deal's workflow has had (workflows.version

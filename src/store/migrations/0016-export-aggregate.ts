@@ -2,7 +2,7 @@
 // `||` of jsonb, jsonb_concat, folded). The all-investor-workflows export gives each investor every
 // field their events captured, the latest value of each: folding the events' data in sequence order
 // does that in one pass, where splitting every event into key/value rows and keeping the latest per
-// key took twice the database time (README, "Bulk moves, imports and exports": figures).
+// key took twice the database time (figures: docs/benchmarks.md).
 import { type Kysely, sql } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,4 +1,4 @@
-// The funnel kept off the move's transaction (README, "The funnel": "How it is kept").
+// The funnel kept off the move's transaction (docs/reference/funnel.md, "How it is kept").
 //
 // Migration 0015 kept the funnel in every writing transaction: per move, about ten PL/pgSQL
 // statements (the stay closed and opened, the journey's position with three index lookups, the

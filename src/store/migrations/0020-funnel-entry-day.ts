@@ -1,4 +1,4 @@
-// The funnel filtered by entry into the deal, from kept sums (README, "The funnel and time in step").
+// The funnel filtered by entry into the deal, from kept sums (docs/reference/funnel.md).
 //
 // A journey's cohort is its entry day: the UTC day of journeys.started_at (set when its first event
 // is written, never changed). Migration 0017's sums are kept per class; these are kept per class and

@@ -1,8 +1,7 @@
 // The journey row keeps what the jump rules read of its events: `captured`, the data of its events
 // merged in sequence order (a later event's value of a key wins), and `visited`, the steps it has
 // entered, in order of first entry. A move's load then reads one row instead of aggregating every
-// event of the journey (O(events) per move; README, "The write path, memory and the bare
-// baselines"). Kept by the statements that write events: a move's write (store/moves.ts) merges its
+// event of the journey (O(events) per move; docs/benchmarks.md). Kept by the statements that write events: a move's write (store/moves.ts) merges its
 // data and appends its step, an event edit's (store/event-edits.ts) recomputes `captured` from the
 // events with the edited data, and the seed's bulk insert (store/bulk.ts) writes both. Filled here
 // from the events of existing journeys.

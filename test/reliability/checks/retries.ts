@@ -95,7 +95,7 @@ export async function retries(): Promise<CheckResult> {
     // Subscriptions.
     const assetId = await seedAsset(clients[0]!, admin);
     const subscriptions = await findTable(db.pool, 'subscription');
-    if (assetId === undefined || !subscriptions) result.skipped.push('subscriptions: PUT /portfolio/assets/{assetId} is not served yet (issue 5)');
+    if (assetId === undefined || !subscriptions) result.skipped.push('subscriptions: PUT /portfolio/assets/{assetId} is not served by this build');
     else {
       const investor = await seedInvestor(clients[0]!, admin);
       const sourceIds = Array.from({ length: KEYS }, (_, i) => `rel-src-${i}-${randomUUID().slice(0, 8)}`);
@@ -123,8 +123,8 @@ export async function retries(): Promise<CheckResult> {
     // Jumps: each key is one investor's first move; a duplicate effect would be a second event.
     const idempotency = await findTable(db.pool, 'idempot');
     const deal = await seedDeal(clients[0]!, admin, idempotency ? KEYS : 0);
-    if (!deal.workflow) result.skipped.push('jumps: PUT /deals/deal/{dealId}/workflow is not served yet (issue 3)');
-    else if (!idempotency) result.skipped.push('jumps: Idempotency-Key is not supported yet (issue 5)');
+    if (!deal.workflow) result.skipped.push('jumps: PUT /deals/deal/{dealId}/workflow is not served by this build');
+    else if (!idempotency) result.skipped.push('jumps: Idempotency-Key is not supported by this build');
     else {
       const path = `/deals/deal/${deal.dealId}/jump-to-step`;
       const bodies = deal.investors.map((investorUserId) => ({ investorUserId, targetStepId: deal.chain[1], data: { committed_amount: '1000.00' } }));

@@ -1,5 +1,5 @@
 // Data for the checks, made through the service's own HTTP API as an integration would: a deal, its
-// workflow, investors. Routes land from other issues while this suite is written, so every helper
+// workflow, investors. A build may lack some of these routes, so every function here
 // says what it could make instead of assuming (`workflow: false` when PUT …/workflow is absent).
 import { randomUUID } from 'node:crypto';
 import { investorBody } from '../../support/fixtures.ts';

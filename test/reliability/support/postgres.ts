@@ -147,7 +147,7 @@ export function changedTables(before: Map<string, string>, after: Map<string, st
   return [...after.keys()].filter((table) => before.get(table) !== after.get(table));
 }
 
-/** A table of the service whose name contains one of these words (routes land from other issues). */
+/** A table of the service whose name contains one of these words (table names may change between builds). */
 export async function findTable(pool: pg.Pool, ...words: string[]): Promise<string | undefined> {
   const tables = await serviceTables(pool);
   return tables.find((t) => words.some((w) => t.includes(w)));
