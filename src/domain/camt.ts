@@ -20,6 +20,7 @@
 // this 0.3-0.5 s (README, "Benchmark" under Payments).
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { CALENDAR_DATE_RULE, isCalendarDate } from './calendar-date.ts';
+import { minorUnitsProblem } from './currency.ts';
 import { AppError } from './errors.ts';
 import { isStatementAmount, type ParsedStatement, type StatementLine } from './payment-line.ts';
 
@@ -159,6 +160,8 @@ function amountOf(node: unknown, where: string): { amount: string; currency: str
   const currency = node !== null && typeof node === 'object' ? String((node as Node)['@Ccy'] ?? '') : '';
   if (!amount || !isStatementAmount(amount)) throw bad(`${where}: the amount ${JSON.stringify(amount)} is not a decimal amount`);
   if (!/^[A-Z]{3}$/.test(currency)) throw bad(`${where}: the amount has no ISO 4217 Ccy attribute`);
+  const tooFine = minorUnitsProblem(amount, currency);
+  if (tooFine) throw bad(`${where}: the amount ${amount} ${tooFine}`, `${where}/Amt`);
   return { amount, currency };
 }
 

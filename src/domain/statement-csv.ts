@@ -3,6 +3,7 @@
 // bank's own reference. A negative amount is a debit. Dates are YYYY-MM-DD.
 import { parse } from 'csv-parse/sync';
 import { CALENDAR_DATE_RULE, isCalendarDate } from './calendar-date.ts';
+import { minorUnitsProblem } from './currency.ts';
 import { AppError } from './errors.ts';
 import { isStatementAmount, type ParsedStatement, type StatementLine } from './payment-line.ts';
 
@@ -55,6 +56,8 @@ export function parseCsvStatement(text: string, options: CsvOptions): ParsedStat
     if (!isStatementAmount(amount)) throw bad(`${row}: the amount ${JSON.stringify(get(columns.amount))} is not a decimal amount`);
     const currency = get(columns.currency)?.toUpperCase() ?? '';
     if (!/^[A-Z]{3}$/.test(currency)) throw bad(`${row}: the currency ${JSON.stringify(currency)} is not an ISO 4217 code`);
+    const tooFine = minorUnitsProblem(amount, currency);
+    if (tooFine) throw bad(`${row}, column "${columns.amount}": the amount ${amount} ${tooFine}`, `${row}.${columns.amount}`);
     const date = get(columns.date);
     if (!date || !isCalendarDate(date)) throw bad(`${row}, column "${columns.date}": the date ${JSON.stringify(date)} ${CALENDAR_DATE_RULE}`, `${row}.${columns.date}`);
     const valueDate = get(columns.valueDate) ?? date;
