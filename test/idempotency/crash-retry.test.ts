@@ -12,10 +12,9 @@ import { loadConfig } from '../../src/config.ts';
 import { createToken } from '../../src/operations/tokens.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
+import { killMidBulkAndRetry } from '../reliability/support/crash-retry.ts';
 import { dropAll, freshDatabase } from '../reliability/support/postgres.ts';
 import { type Instance, startInstance, stopAll } from '../reliability/support/service.ts';
-import { investorBody, uniqueId } from '../support/fixtures.ts';
-import { workflowBody } from '../support/workflows.ts';
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
 const MOVES = 1000;
@@ -70,70 +69,12 @@ describe('a bulk move killed mid-way, retried after the restart', () => {
     const store = postgresUrl ? await postgresStore() : await pgliteStore();
     let service: Instance | undefined;
     try {
-      service = await startInstance({ databaseUrl: store.databaseUrl, env: { ...store.env } });
-      const call = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}, contentType = 'application/json') => {
-        const response = await fetch(`${service!.url}${url}`, {
-          method, headers: { authorization: `Bearer ${store.adminToken}`, ...(body === undefined ? {} : { 'content-type': contentType }), ...headers },
-          ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-        });
-        const text = await response.text();
-        return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
-      };
-
-      // Several attempts at most: a kill that comes after the batch committed tests nothing, so the
-      // batch is tried again with new investors and an earlier kill.
-      for (let attempt = 0, delayMs = 400; attempt < 4; attempt++, delayMs = Math.max(50, delayMs / 2)) {
-        const dealId = uniqueId('crash');
-        assert.equal((await call('PUT', `/deals/deal/${dealId}`, { name: 'Crash retry', currency: 'EUR' })).status, 201);
-        assert.ok([200, 201].includes((await call('PUT', `/deals/deal/${dealId}/workflow`, workflowBody(dealId))).status));
-        const investors = Array.from({ length: MOVES }, () => uniqueId('crash-inv'));
-        const ndjson = investors.map((id) => JSON.stringify({ id, ...investorBody() })).join('\n');
-        const imported = await call('POST', '/investors/import', ndjson, {}, 'application/x-ndjson');
-        assert.equal(imported.status, 200, imported.text.slice(0, 500));
-
-        const key = uniqueId('bulk');
-        const body = { moves: investors.map((investorUserId) => ({ investorUserId, targetStepId: `${dealId}.interest`, data: {} })) };
-        const first = call('POST', `/deals/deal/${dealId}/jump-to-step/bulk`, body, { 'idempotency-key': key }).catch(() => undefined);
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
-        await service.kill();
-        await first;
-        const status = await store.keyStatus(key);
-        if (status !== 'in-progress') continue; // the batch finished (or never claimed its key) before the kill
-
-        await service.restart();
-        const restarted = performance.now();
-        let answer: Awaited<ReturnType<typeof call>>;
-        let conflicts = 0;
-        for (;;) {
-          answer = await call('POST', `/deals/deal/${dealId}/jump-to-step/bulk`, body, { 'idempotency-key': key });
-          if (answer.status !== 409) break;
-          conflicts++;
-          assert.ok(performance.now() - restarted < 60_000, 'the retry is still refused after a minute');
-          await new Promise((resolve) => setTimeout(resolve, Number(answer.headers.get('retry-after') ?? 1) * 1000));
-        }
-        const elapsed = performance.now() - restarted;
-        process.stdout.write(`# ${postgresUrl ? 'PostgreSQL' : 'PGlite'}: killed after ${delayMs} ms; the retry's final answer came ${Math.round(elapsed)} ms after the restart (${conflicts} × 409 before it)\n`);
-        assert.equal(answer.status, 200, answer.text.slice(0, 500));
-        assert.ok(elapsed <= TARGET_MS, `the retry's answer came ${Math.round(elapsed)} ms after the restart`);
-        assert.equal(answer.body.results.length, MOVES);
-        assert.ok(answer.body.results.every((r: any) => r.status === 201), 'every move made by the retry');
-        // Exactly once: a further retry replays the answer, and every investor has one event.
-        const replay = await call('POST', `/deals/deal/${dealId}/jump-to-step/bulk`, body, { 'idempotency-key': key });
-        assert.equal(replay.headers.get('idempotent-replayed'), 'true');
-        assert.equal(replay.text, answer.text);
-        let events = 0;
-        for (let page = 1; ; page++) {
-          const listed = await call('GET', `/deals/deal/${dealId}/all-investor-workflows?limit=100&page=${page}`);
-          for (const entry of listed.body.output) {
-            assert.equal(entry.journey.length, 1, entry.investor.id);
-            events += entry.journey.length;
-          }
-          if (page >= listed.body.totalPages) break;
-        }
-        assert.equal(events, MOVES);
-        return;
-      }
-      assert.fail('every kill came after the batch committed; the crash was never caught mid-way');
+      service = await startInstance({ databaseUrl: store.databaseUrl, env: store.env });
+      const outcome = await killMidBulkAndRetry(service, store.adminToken, (key) => store.keyStatus(key), MOVES);
+      assert.ok(outcome, 'every kill came after the batch committed; the crash was never caught mid-way');
+      process.stdout.write(`# ${postgresUrl ? 'PostgreSQL' : 'PGlite'}: killed ${outcome.killedAfterMs} ms into the batch; the retry's final answer came ${Math.round(outcome.elapsedMs)} ms after the restart (${outcome.conflicts} × 409 before it)\n`);
+      assert.deepEqual(outcome.failures, []);
+      assert.ok(outcome.elapsedMs <= TARGET_MS, `the retry's answer came ${Math.round(outcome.elapsedMs)} ms after the restart`);
     } finally {
       await service?.stop();
       await store.close();
