@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { expectProblem, type Client, type TestApp } from '../support/app.ts';
+import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
 import { createDeal } from '../support/workflows.ts';
 import { payingDeal, type PayingDeal, postStatement, start } from './setup.ts';
 
@@ -83,6 +84,31 @@ describe('impossible dates', () => {
     assert.equal(row.problem.status, 400);
     assert.equal(row.problem.errors[0].field, 'data.paid_on');
     assert.deepEqual((await api.get(`/deals/deal/${d.dealId}/investor-data/${investor}`)).body.journey, []);
+  });
+
+  it("an investor's date of birth and a subscription's dates: an impossible date is a 400 naming the field", async () => {
+    const id = uniqueId('dob');
+    const body = investorBody();
+    body.contact.contact.dateOfBirth = '2026-02-30';
+    const problem = expectProblem(await api.put(`/investors/${id}`, body), 400);
+    assert.match(JSON.stringify(problem.errors), /dateOfBirth/);
+    const line = JSON.stringify({ id, ...body });
+    const imported = await t.app.inject({
+      method: 'POST', url: '/investors/import', payload: line,
+      headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/x-ndjson' },
+    });
+    assert.equal(imported.statusCode, 200, imported.body);
+    const [row] = JSON.parse(imported.body).rows;
+    assert.equal(row.outcome, 'refused');
+    assert.match(JSON.stringify(row.errors), /dateOfBirth/);
+    const assetId = uniqueAssetId();
+    await api.put(`/portfolio/assets/${assetId}`, { name: 'Dates', currency: 'EUR' });
+    const investor = uniqueId('inv');
+    await api.put(`/investors/${investor}`, investorBody());
+    for (const field of ['invoice_date', 'settlement_date']) {
+      const refused = expectProblem(await api.post('/portfolio/transactions/subscriptions', subscriptionBody(assetId, investor, { [field]: '2026-02-30' })), 400);
+      assert.match(JSON.stringify(refused.errors ?? refused.detail), new RegExp(field));
+    }
   });
 
   it('query parameters: an impossible day is a 400 naming the parameter', async () => {

@@ -37,6 +37,12 @@ describe('minor units of a currency', () => {
     assert.equal(back.status, 201, JSON.stringify(back.body));
     const later = expectProblem(await move({ committed_amount: '1.2345' }), 400);
     assert.equal(later.errors?.[0]?.field, 'data.committed_amount');
+    // An edit of the event is held to its currency too.
+    const [commitment] = (await api.get(`/deals/deal/${deal.dealId}/investor-data/${investor}`)).body.journey;
+    const edit = expectProblem(await api.post(`/deals/event/${commitment.id}/edit`, { committed_amount: '1.2345', currency: 'BHD' }), 400);
+    assert.deepEqual(edit.errors?.map((e) => e.field), ['committed_amount']);
+    expectProblem(await api.post(`/deals/event/${commitment.id}/edit`, { committed_amount: '1.50', currency: 'JPY' }), 400);
+    assert.equal((await api.post(`/deals/event/${commitment.id}/edit`, { committed_amount: '2.500', currency: 'BHD' })).status, 200);
   });
 
   it('a moves import: the row with too many decimals is refused, the others made', async () => {
