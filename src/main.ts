@@ -5,7 +5,7 @@ import type { Config } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { Caches, connectCaches } from './operations/caches.ts';
 import { newUuid, systemClock } from './operations/deps.ts';
-import { purgeExpiredKeys } from './operations/idempotency.ts';
+import { purgeExpiredKeys, releaseOrphanedKeys } from './operations/idempotency.ts';
 import { completeFirstRun } from './operations/first-run.ts';
 import { tryLines } from './try-lines.ts';
 import { createDispatcher, type Dispatcher } from './operations/webhook-dispatcher.ts';
@@ -43,6 +43,9 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
 
   // The first start of the embedded database: the admin token is printed the moment it exists,
   // and a start cut short is finished by the next one (operations/first-run.ts).
+  // PGlite's data belongs to this one process (store/data-dir-lock.ts): a key still 'in-progress'
+  // was claimed by a process that is gone, and its request's retry may run at once.
+  if (database.kind === 'pglite') await releaseOrphanedKeys({ db, clock: systemClock });
   const firstRun = database.kind === 'pglite'
     ? await completeFirstRun({ db, clock: systemClock, newId: newUuid }, { demo: options.demo !== false, show: print })
     : undefined;

@@ -7408,7 +7408,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "matched" | "queued" | "dismissed" | "ignored" | "pending";
-                outcome?: "matched" | "partial" | "overpaid" | "wrong-currency" | "unknown-reference" | "no-reference" | "debit" | "reversal" | "not-booked";
+                outcome?: "matched" | "partial" | "overpaid" | "wrong-currency" | "after-completion" | "unknown-reference" | "no-reference" | "debit" | "reversal" | "not-booked";
                 dealId?: string;
                 statementId?: string;
                 /** @description results per page, 1 to 100 */
@@ -7453,7 +7453,7 @@ export interface operations {
                             reference: string | null;
                             dealId: string | null;
                             investorUserId: string | null;
-                            /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal, not-booked */
+                            /** @description matched, partial, overpaid, wrong-currency, after-completion, unknown-reference, no-reference, debit, reversal, not-booked */
                             outcome: string;
                             /** @description matched, queued, dismissed, ignored (pending: matching not finished) */
                             status: string;
@@ -7594,7 +7594,7 @@ export interface operations {
                         reference: string | null;
                         dealId: string | null;
                         investorUserId: string | null;
-                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal, not-booked */
+                        /** @description matched, partial, overpaid, wrong-currency, after-completion, unknown-reference, no-reference, debit, reversal, not-booked */
                         outcome: string;
                         /** @description matched, queued, dismissed, ignored (pending: matching not finished) */
                         status: string;
@@ -7754,7 +7754,7 @@ export interface operations {
                         reference: string | null;
                         dealId: string | null;
                         investorUserId: string | null;
-                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal, not-booked */
+                        /** @description matched, partial, overpaid, wrong-currency, after-completion, unknown-reference, no-reference, debit, reversal, not-booked */
                         outcome: string;
                         /** @description matched, queued, dismissed, ignored (pending: matching not finished) */
                         status: string;
@@ -7958,7 +7958,7 @@ export interface operations {
                         reference: string | null;
                         dealId: string | null;
                         investorUserId: string | null;
-                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal, not-booked */
+                        /** @description matched, partial, overpaid, wrong-currency, after-completion, unknown-reference, no-reference, debit, reversal, not-booked */
                         outcome: string;
                         /** @description matched, queued, dismissed, ignored (pending: matching not finished) */
                         status: string;
@@ -8157,7 +8157,7 @@ export interface operations {
                         reference: string | null;
                         dealId: string | null;
                         investorUserId: string | null;
-                        /** @description matched, partial, overpaid, wrong-currency, unknown-reference, no-reference, debit, reversal, not-booked */
+                        /** @description matched, partial, overpaid, wrong-currency, after-completion, unknown-reference, no-reference, debit, reversal, not-booked */
                         outcome: string;
                         /** @description matched, queued, dismissed, ignored (pending: matching not finished) */
                         status: string;

@@ -19,13 +19,15 @@
 // document's: a whole-document tree (fast-xml-parser, before) took 1.4-2 s of a 10,000-entry file,
 // this 0.3-0.5 s (docs/benchmarks.md, "Reconciliation").
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { CALENDAR_DATE_RULE, isCalendarDate } from './calendar-date.ts';
+import { minorUnitsProblem } from './currency.ts';
 import { AppError } from './errors.ts';
 import { isStatementAmount, type ParsedStatement, type StatementLine } from './payment-line.ts';
 
 const NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:camt\.(053|054)\.001\.(\d{2})$/;
 export const supportedCamtVersions = ['02', '03', '04', '05', '06', '07', '08'] as const;
 
-const bad = (detail: string) => new AppError('validation', detail, { errors: [{ in: 'body', field: 'statement', detail }] });
+const bad = (detail: string, field = 'statement') => new AppError('validation', detail, { errors: [{ in: 'body', field, detail }] });
 
 /**
  * An element as the readers below see it: a leaf without attributes is its trimmed text; otherwise
@@ -140,7 +142,17 @@ function text(value: unknown): string | null {
 }
 
 const accountId = (acct: unknown) => text(path(acct, 'Id', 'IBAN')) ?? text(path(acct, 'Id', 'Othr', 'Id'));
-const dateOf = (node: unknown) => (text(path(node, 'Dt')) ?? text(path(node, 'DtTm'))?.slice(0, 10) ?? null);
+/** The day of a BookgDt or ValDt (Dt, or the date part of DtTm), refused unless it is on the calendar. */
+function dateOf(node: unknown, where: string): string | null {
+  const day = text(path(node, 'Dt'));
+  const dateTime = day === null ? text(path(node, 'DtTm')) : null;
+  const value = day ?? dateTime?.slice(0, 10) ?? null;
+  if (value === null) return null;
+  if (!isCalendarDate(value) || (dateTime !== null && !/^\d{4}-\d{2}-\d{2}T/.test(dateTime))) {
+    throw bad(`${where}: ${JSON.stringify(day ?? dateTime)} ${CALENDAR_DATE_RULE}`, where);
+  }
+  return value;
+}
 
 function amountOf(node: unknown, where: string): { amount: string; currency: string } | null {
   if (node === undefined) return null;
@@ -148,6 +160,8 @@ function amountOf(node: unknown, where: string): { amount: string; currency: str
   const currency = node !== null && typeof node === 'object' ? String((node as Node)['@Ccy'] ?? '') : '';
   if (!amount || !isStatementAmount(amount)) throw bad(`${where}: the amount ${JSON.stringify(amount)} is not a decimal amount`);
   if (!/^[A-Z]{3}$/.test(currency)) throw bad(`${where}: the amount has no ISO 4217 Ccy attribute`);
+  const tooFine = minorUnitsProblem(amount, currency);
+  if (tooFine) throw bad(`${where}: the amount ${amount} ${tooFine}`, `${where}/Amt`);
   return { amount, currency };
 }
 
@@ -172,8 +186,8 @@ function entryLines(entry: Node, account: string | null, where: string): Stateme
   if (!entryAmount) throw bad(`${where}: the entry has no Amt`);
   const entryDirection = direction(text(entry['CdtDbtInd']), where);
   const reversal = text(entry['RvslInd']) === 'true';
-  const bookingDate = dateOf(entry['BookgDt']);
-  const valueDate = dateOf(entry['ValDt']);
+  const bookingDate = dateOf(entry['BookgDt'], `${where}/BookgDt`);
+  const valueDate = dateOf(entry['ValDt'], `${where}/ValDt`);
   const entryRef = text(entry['AcctSvcrRef']);
   const transactions = ((entry['NtryDtls'] ?? []) as Node[]).flatMap((d) => (d['TxDtls'] ?? []) as Node[]);
   const base = { reversal, bookingDate, valueDate, account, entryStatus: entryStatus(entry) };

@@ -1,4 +1,5 @@
 // Workflow events (one move of one investor) and the rules for editing one.
+import { isCurrencyCode, minorUnitsProblem } from './currency.ts';
 import { invalid, unprocessable, type FieldError } from './errors.ts';
 import { isPopulated, valueProblem } from './field-value.ts';
 import type { Step } from './workflow.ts';
@@ -41,6 +42,16 @@ export function checkEventEdit(step: Step, held: ReadonlyMap<string, string>, ea
     }
     const problem = valueProblem(field, value);
     if (problem) errors.push({ in: 'body', field: key, detail: problem });
+  }
+  // Amounts carry at most the minor units of the step's currency (the new one, else the one held or captured).
+  const currencyKeys = step.stepFields.filter((f) => f.kind === 'currency').map((f) => f.fieldKey);
+  const currency = [data, held, earlier].flatMap((source) => currencyKeys.map((k) => source.get(k))).find((v) => v !== undefined && isCurrencyCode(v));
+  if (currency !== undefined) {
+    for (const [key, value] of data) {
+      if (fields.get(key)?.kind !== 'amount' || errors.some((e) => e.field === key)) continue;
+      const problem = minorUnitsProblem(value, currency);
+      if (problem) errors.push({ in: 'body', field: key, detail: problem });
+    }
   }
   if (errors.length > 0) throw invalid(errors, `The data does not fit the event's step: ${errors.map((e) => e.field).join(', ')}`);
   const missing = step.stepFields

@@ -1,20 +1,13 @@
 // Values of step fields: strings on the wire, checked against the field's kind.
+import { CALENDAR_DATE_RULE, isCalendarDate } from './calendar-date.ts';
 import { isCurrencyCode } from './currency.ts';
 import type { StepField } from './workflow.ts';
 
 /** A non-negative decimal string: money is never a float ("25000.00", "0.5"; not "1e3", "-1", "01"). */
 const AMOUNT = /^(0|[1-9]\d{0,17})(\.\d{1,8})?$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** A date that exists on the calendar: "2026-02-29" does not. */
-export function isCalendarDate(value: string): boolean {
-  const match = DATE.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
+export { isCalendarDate };
 
 /** Why `value` does not fit `field`, or undefined when it does. */
 export function valueProblem(field: Pick<StepField, 'kind' | 'options'>, value: string): string | undefined {
@@ -26,7 +19,7 @@ export function valueProblem(field: Pick<StepField, 'kind' | 'options'>, value: 
     case 'currency':
       return isCurrencyCode(value) ? undefined : 'must be an ISO 4217 currency code such as "EUR"';
     case 'date':
-      return isCalendarDate(value) ? undefined : 'must be a date that exists, as YYYY-MM-DD';
+      return isCalendarDate(value) ? undefined : CALENDAR_DATE_RULE;
     case 'email':
       return value.length <= 320 && EMAIL.test(value) ? undefined : 'must be an e-mail address';
     case 'choice':

@@ -177,6 +177,18 @@ const cases: Case[] = [
   { name: 'expected "not yet in the workflow" matches', facts: facts(), request: request('interest', {}, { expectedCurrentStepId: null }), ok: { direction: 'first', intermediaries: [] } },
   { name: 'expected position is stale', facts: at('commitment', ['interest', 'commitment'], committed), request: request('kyc', { kyc_ref: 'K' }, { expectedCurrentStepId: 'interest' }), error: { kind: 'conflict' } },
   { name: 'expected "not yet in the workflow" but the investor moved', facts: at('interest', ['interest']), request: request('amend', {}, { expectedCurrentStepId: null }), error: { kind: 'conflict' } },
+  // forwardOnly (reconciliation's moves): never backward, never away from complete or withdrawn.
+  { name: 'forward only: a forward move is allowed', facts: at('commitment', ['interest', 'commitment'], committed), request: request('kyc', { kyc_ref: 'K' }, { forwardOnly: true }), ok: { direction: 'forward', intermediaries: [] } },
+  { name: 'forward only: a first move is allowed', facts: facts(), request: request('interest', {}, { forwardOnly: true }), ok: { direction: 'first', intermediaries: [] } },
+  { name: 'forward only: a backward move is refused', facts: at('complete', ['payment', 'complete'], committed), request: request('payment', {}, { forwardOnly: true }), error: { kind: 'conflict' } },
+  { name: 'forward only: from a withdrawn step nothing is allowed', facts: at('withdrawn', ['commitment', 'withdrawn'], committed), request: request('payment', {}, { forwardOnly: true }), error: { kind: 'conflict' } },
+  { name: 'forward only: from documents back to commitment is refused', facts: at('documents', ['commitment', 'kyc', 'documents'], committed), request: request('commitment', {}, { forwardOnly: true }), error: { kind: 'conflict' } },
+  { name: 'without forward only the same move backward is allowed', facts: at('complete', ['payment', 'complete'], committed), request: request('payment'), ok: { direction: 'backward', intermediaries: [] } },
+  // Minor units: the move's amounts fit its currency (in the data, else captured).
+  { name: 'an amount finer than its currency (EUR 0.001) is refused', facts: at('interest', ['interest']), request: request('commitment', { committed_amount: '0.001', currency: 'EUR' }), error: { kind: 'validation', fields: ['data.committed_amount'] } },
+  { name: 'an amount in JPY with decimals is refused', facts: at('interest', ['interest']), request: request('commitment', { committed_amount: '100.5', currency: 'JPY' }), error: { kind: 'validation', fields: ['data.committed_amount'] } },
+  { name: 'three decimals of BHD are allowed', facts: at('interest', ['interest']), request: request('commitment', { committed_amount: '1.234', currency: 'BHD' }), ok: { direction: 'forward', intermediaries: [] } },
+  { name: 'the captured currency holds for a later amount', facts: at('interest', ['interest', 'commitment', 'interest'], new Map([['currency', 'JPY']])), request: request('commitment', { committed_amount: '10.5' }), error: { kind: 'validation', fields: ['data.committed_amount'] } },
 ];
 
 describe('jump rules', () => {

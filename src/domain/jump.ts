@@ -1,6 +1,7 @@
 // The jump rules (docs/reference/errors.md, "Moves"), as one pure function: given the workflow,
 // where the investor stands and what they captured so far, decide whether a move is allowed. The
 // operation (operations/journeys.ts) loads the facts under a lock and writes the event.
+import { isCurrencyCode, minorUnitsProblem } from './currency.ts';
 import { AppError, conflict, invalid, notFound, unprocessable, type FieldError } from './errors.ts';
 import { isPopulated, valueProblem } from './field-value.ts';
 import { ancestors, descendants, graphOf } from './workflow-graph.ts';
@@ -26,6 +27,11 @@ export interface JumpRequest {
   data: ReadonlyMap<string, string>;
   /** undefined: unconditional; null: only if the investor is not yet in the workflow. */
   expectedCurrentStepId?: string | null;
+  /**
+   * Only forward (or a first move): a move backward, or away from a complete or withdrawn step, is
+   * refused with a conflict whose extensions say `movesBackward` (reconciliation's moves).
+   */
+  forwardOnly?: boolean;
 }
 
 export type Direction = 'first' | 'forward' | 'backward';
@@ -58,9 +64,17 @@ export function planJump(facts: JumpFacts, request: JumpRequest): JumpPlan {
     );
   }
 
+  const current = facts.currentStepId === null ? undefined : steps.get(facts.currentStepId);
+  if (request.forwardOnly && (current?.type === 'complete' || current?.type === 'withdrawn')) {
+    throw conflict(`The investor stands at "${current.id}", a ${current.type} step: not moved`, { currentStepId: facts.currentStepId, movesBackward: true });
+  }
+
   // Rules 2 and 3.
   const graph = graphOf(steps.keys(), facts.links);
   const plan = direction(graph, facts.currentStepId, target.id);
+  if (request.forwardOnly && plan.direction === 'backward') {
+    throw conflict(`"${target.id}" is before "${facts.currentStepId}", where the investor stands: not moved backward`, { currentStepId: facts.currentStepId, movesBackward: true });
+  }
   const order = new Map(facts.steps.map((s, i) => [s.id, i]));
   plan.intermediaryStepIds.sort((a, b) => order.get(a)! - order.get(b)!);
   const intermediaries = plan.intermediaryStepIds.map((id) => steps.get(id)!);
@@ -79,6 +93,15 @@ export function planJump(facts: JumpFacts, request: JumpRequest): JumpPlan {
     }
     const problem = fields.map((f) => valueProblem(f, value)).find((p) => p !== undefined);
     if (problem) errors.push({ in: 'body', field: `data.${key}`, detail: problem });
+  }
+  // Amounts carry at most the minor units of the currency they are in (the move's, else the one captured).
+  const currency = moveCurrency(facts, request);
+  if (currency !== undefined) {
+    for (const [key, value] of request.data) {
+      if (!fieldsByKey.get(key)?.some((f) => f.kind === 'amount') || errors.some((e) => e.field === `data.${key}`)) continue;
+      const problem = minorUnitsProblem(value, currency);
+      if (problem) errors.push({ in: 'body', field: `data.${key}`, detail: problem });
+    }
   }
   if (errors.length > 0) throw invalid(errors, `The data does not fit the steps of this move: ${errors.map((e) => e.field).join(', ')}`);
 
@@ -107,6 +130,18 @@ export function planJump(facts: JumpFacts, request: JumpRequest): JumpPlan {
     });
   }
   return plan;
+}
+
+/** The currency of a move's amounts: a currency field in its data, else one captured earlier; undefined when none. */
+function moveCurrency(facts: JumpFacts, request: JumpRequest): string | undefined {
+  const keys = new Set(facts.steps.flatMap((s) => s.stepFields.filter((f) => f.kind === 'currency').map((f) => f.fieldKey)));
+  for (const source of [request.data, facts.captured]) {
+    for (const key of keys) {
+      const value = source.get(key);
+      if (value !== undefined && isCurrencyCode(value)) return value;
+    }
+  }
+  return undefined;
 }
 
 function direction(graph: ReturnType<typeof graphOf>, currentStepId: string | null, targetId: string): JumpPlan {

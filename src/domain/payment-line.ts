@@ -10,6 +10,7 @@ export const paymentOutcomes = [
   'partial', // … below the commitment
   'overpaid', // … above it (or nothing was committed)
   'wrong-currency', // the line's currency is not the commitment's
+  'after-completion', // the investor completed or withdrew (or the move would take them backward): money recorded, investor not moved
   'unknown-reference', // a valid RF reference that belongs to no journey
   'no-reference', // no valid RF reference in the structured field or the free text
   'debit', // money out of the account

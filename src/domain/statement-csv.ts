@@ -2,6 +2,8 @@
 // the date, the amount, the currency, the reference or remittance text, the counterparty, and the
 // bank's own reference. A negative amount is a debit. Dates are YYYY-MM-DD.
 import { parse } from 'csv-parse/sync';
+import { CALENDAR_DATE_RULE, isCalendarDate } from './calendar-date.ts';
+import { minorUnitsProblem } from './currency.ts';
 import { AppError } from './errors.ts';
 import { isStatementAmount, type ParsedStatement, type StatementLine } from './payment-line.ts';
 
@@ -54,10 +56,14 @@ export function parseCsvStatement(text: string, options: CsvOptions): ParsedStat
     if (!isStatementAmount(amount)) throw bad(`${row}: the amount ${JSON.stringify(get(columns.amount))} is not a decimal amount`);
     const currency = get(columns.currency)?.toUpperCase() ?? '';
     if (!/^[A-Z]{3}$/.test(currency)) throw bad(`${row}: the currency ${JSON.stringify(currency)} is not an ISO 4217 code`);
+    const tooFine = minorUnitsProblem(amount, currency);
+    if (tooFine) throw bad(`${row}, column "${columns.amount}": the amount ${amount} ${tooFine}`, `${row}.${columns.amount}`);
     const date = get(columns.date);
-    if (!date || !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw bad(`${row}: the date ${JSON.stringify(date)} is not YYYY-MM-DD`);
+    if (!date || !isCalendarDate(date)) throw bad(`${row}, column "${columns.date}": the date ${JSON.stringify(date)} ${CALENDAR_DATE_RULE}`, `${row}.${columns.date}`);
     const valueDate = get(columns.valueDate) ?? date;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(valueDate)) throw bad(`${row}: the value date ${JSON.stringify(valueDate)} is not YYYY-MM-DD`);
+    if (!isCalendarDate(valueDate)) {
+      throw bad(`${row}, column "${columns.valueDate}": the value date ${JSON.stringify(valueDate)} ${CALENDAR_DATE_RULE}`, `${row}.${columns.valueDate}`);
+    }
     const bankReference = get(columns.bankReference);
     const reference = get(columns.reference);
     return {

@@ -1,24 +1,13 @@
-// CSV on the wire (RFC 4180, via csv-stringify and csv-parse) and its defence against spreadsheet
-// formula injection (OWASP "CSV Injection"): a cell that starts with =, +, -, @, tab or carriage
-// return is written with a leading apostrophe, which spreadsheets show as text and do not evaluate.
-// A plain number ("-5", "-1250.50") is left alone: a spreadsheet reads it as the number it is and
-// evaluates nothing, and an apostrophe would turn an amount column into text. Imports undo the
-// apostrophe (unneutralise), so an export read back gives the values that were exported.
+// CSV on the wire (RFC 4180, via csv-stringify and csv-parse); every cell goes through the defence
+// against spreadsheet formula injection (domain/spreadsheet-cell.ts).
 import { Readable } from 'node:stream';
 import { stringify, type Options } from 'csv-stringify/sync';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 
-const FORMULA_START = /^[=+\-@\t\r]/;
-const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+import { neutralise } from '../domain/spreadsheet-cell.ts';
 
-export function neutralise(cell: string): string {
-  return FORMULA_START.test(cell) && !PLAIN_NUMBER.test(cell) ? `'${cell}` : cell;
-}
-
-export function unneutralise(cell: string): string {
-  return cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
-}
+export { neutralise, unneutralise } from '../domain/spreadsheet-cell.ts';
 
 export type Cell = string | number | boolean | null | undefined;
 
@@ -80,6 +69,6 @@ export const jsonOrCsv = <T extends TSchema>(schema: T, csvDescription: string) 
     description: 'The list as JSON, or as CSV with Accept: text/csv',
     content: {
       'application/json': { schema },
-      'text/csv': { schema: Type.String({ description: `${csvDescription} RFC 4180; cells starting with = + - @ are prefixed with an apostrophe (plain numbers such as -5 are not).` }) },
+      'text/csv': { schema: Type.String({ description: `${csvDescription} RFC 4180; cells a spreadsheet could take for a formula (starting with = + - @, also after leading white space or in full-width form such as ＝, or starting with a tab or line break) are prefixed with an apostrophe (plain numbers such as -5 are not).` }) },
     },
   }) as unknown as T;

@@ -1,5 +1,6 @@
 // GET /deals/deal/{dealId}/funnel and …/funnel/daily (admin): where a deal's investors stand, how
 // they got there, how long they stay, and the money committed at each step (store/funnel.ts).
+import { CALENDAR_DATE_RULE, isCalendarDate } from '../domain/calendar-date.ts';
 import { invalid, notFound } from '../domain/errors.ts';
 import { findDeal } from '../store/deals.ts';
 import { applyPendingFunnel, type FunnelFilter, findStepsByIds, hasPendingFunnel, isUpkeepConflict, lastPendingFunnel, readFunnel, readFunnelDays } from '../store/funnel.ts';
@@ -31,15 +32,13 @@ export interface Funnel {
   steps: FunnelStep[];
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-const isDay = (v: string) => DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
+const isDay = isCalendarDate;
 
 /** Checks day parameters (YYYY-MM-DD, a real date) and that each pair is in order. */
 function checkDays(values: Record<string, string | undefined>, pairs: [string, string][]): void {
   const errors = [];
   for (const [field, v] of Object.entries(values)) {
-    if (v !== undefined && !isDay(v)) errors.push({ in: 'query' as const, field, detail: 'must be a date that exists, as YYYY-MM-DD' });
+    if (v !== undefined && !isDay(v)) errors.push({ in: 'query' as const, field, detail: CALENDAR_DATE_RULE });
   }
   for (const [a, b] of pairs) {
     if (errors.length === 0 && values[a] && values[b] && values[a]! > values[b]!) errors.push({ in: 'query' as const, field: b, detail: `must not be before ${a}` });

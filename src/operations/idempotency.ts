@@ -10,6 +10,12 @@
 // 3. Failure: if the work throws (a 4xx, a lost database), the effect rolls back and the claim is
 //    deleted, so a retry runs again. If even that delete fails, or the process dies, the lease
 //    expires and the key can be taken over.
+// 5. Heartbeat: the lease is short (IDEMPOTENCY_LEASE_MS) and renewed every
+//    IDEMPOTENCY_HEARTBEAT_MS while the effect runs, so a live request keeps its key however long
+//    it works, and the key of a process that died (SIGKILL, a lost machine) is free for a retry
+//    within one lease of its last heartbeat, instead of after a lease as long as the longest bulk.
+//    On PGlite one process owns the data, so at start every key left 'in-progress' is freed at once
+//    (releaseOrphanedKeys).
 // 4. A write that is one statement (a subscription) does all of this in that statement instead:
 //    runInOneStatement.
 //
@@ -21,8 +27,13 @@ import type { Deps } from './deps.ts';
 
 export type { DoneKey } from '../store/idempotency.ts';
 
-/** How long a claimed key may stay 'in-progress' before a retry may take it over. */
-export const IDEMPOTENCY_LEASE_MS = 60_000;
+/**
+ * How long a claimed key stays 'in-progress' after its last heartbeat before a retry may take it
+ * over: a retry after a crash waits at most this long (plus its own Retry-After).
+ */
+export const IDEMPOTENCY_LEASE_MS = 10_000;
+/** How often a running request renews its lease: several heartbeats fit in one lease. */
+export const IDEMPOTENCY_HEARTBEAT_MS = 2_000;
 
 export interface IdempotentRequest {
   /** The caller's token (Principal.tokenKey): keys of different callers never meet. */
@@ -45,6 +56,8 @@ export interface IdempotentOutcome extends StoredResponse {
 export interface IdempotencyOptions {
   ttlMs: number;
   leaseMs?: number;
+  /** How often the lease is renewed while the work runs; default IDEMPOTENCY_HEARTBEAT_MS, or a third of a shorter lease. */
+  heartbeatMs?: number;
 }
 
 /**
@@ -76,6 +89,7 @@ export async function runIdempotently(
   }
 
   const ref = { scope: request.scope, key: request.key, leaseId };
+  const heartbeat = startHeartbeat(deps, ref, leaseMs, options.heartbeatMs ?? Math.min(IDEMPOTENCY_HEARTBEAT_MS, leaseMs / 3));
   try {
     return await deps.db.transaction().execute(async (trx) => {
       const response = await work({ ...deps, db: trx });
@@ -86,11 +100,50 @@ export async function runIdempotently(
       return { ...response, replayed: false };
     });
   } catch (err) {
+    await heartbeat.stop();
     // Best effort: when this fails too, the lease expiring frees the key.
     await keys.releaseKey(deps.db, ref).catch(() => undefined);
     throw err;
+  } finally {
+    await heartbeat.stop();
   }
 }
+
+/**
+ * Renews the lease `ref` every `everyMs` until stopped (or until the lease is found lost). A
+ * renewal that fails (the database briefly away) is tried again at the next beat; the lease still
+ * has the rest of its length. On PGlite a renewal waits behind the work's own transaction (one
+ * connection): no other request can take the key meanwhile either.
+ */
+function startHeartbeat(deps: Deps, ref: keys.KeyRef & { leaseId: string }, leaseMs: number, everyMs: number): { stop: () => Promise<void> } {
+  let stopped = false;
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    if (stopped) return;
+    running = running.then(async () => {
+      if (stopped) return;
+      const held = await keys.renewLease(deps.db, ref, new Date(deps.clock().getTime() + leaseMs)).catch(() => true);
+      if (!held) stop();
+    });
+  }, everyMs);
+  timer.unref();
+  const stop = () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+  return {
+    stop: async () => {
+      stop();
+      await running.catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Frees every key left 'in-progress' (its lease made to expire now): for a database that only this
+ * process uses (PGlite), where an in-progress key at start belongs to a process that is gone.
+ */
+export const releaseOrphanedKeys = (deps: Pick<Deps, 'db' | 'clock'>) => keys.expireInProgressKeys(deps.db, deps.clock());
 
 /**
  * The same promise for a write that is one statement (a subscription), in one round trip instead of

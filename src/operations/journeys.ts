@@ -28,6 +28,8 @@ export interface JumpInput {
   data: Record<string, string>;
   /** Omitted: unconditional. null: only if the investor is not in the workflow yet. */
   expectedCurrentStepId?: string | null;
+  /** Refuse a move backward or away from a complete or withdrawn step (reconciliation's moves). */
+  forwardOnly?: boolean;
 }
 
 /** The data an investor's events hold, later events winning (what "captured earlier" means). */
@@ -254,6 +256,7 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
           targetStepId: input.targetStepId,
           data: new Map(Object.entries(input.data)),
           ...(input.expectedCurrentStepId !== undefined ? { expectedCurrentStepId: input.expectedCurrentStepId } : {}),
+          ...(input.forwardOnly ? { forwardOnly: true } : {}),
         },
       );
       hooks.onPlan?.(plan);

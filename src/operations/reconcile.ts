@@ -18,10 +18,12 @@
 // importing the file again finishes them.
 import { createHash } from 'node:crypto';
 import Big from 'big.js';
+import { type CreditFacts, type CreditJudgement, creditMoved, judgeCredit } from '../domain/credit.ts';
 import { AppError } from '../domain/errors.ts';
 import { parseCamt } from '../domain/camt.ts';
-import { isBooked, judgeAmount, lineKeys, type ParsedStatement } from '../domain/payment-line.ts';
+import { isBooked, lineKeys, type ParsedStatement } from '../domain/payment-line.ts';
 import type { Principal } from '../domain/principal.ts';
+import type { StepType } from '../domain/workflow.ts';
 import { findReference } from '../domain/remittance.ts';
 import { type CsvOptions, parseCsvStatement } from '../domain/statement-csv.ts';
 import { batchConcurrency } from '../store/database.ts';
@@ -192,6 +194,7 @@ async function matchBatch(
       const credit = {
         dealId: group.dealId, investorUserId: group.investorUserId, settings, commitment: facts.commitment,
         commitmentCurrency: facts.commitmentCurrency ?? dealCurrency, by: RECONCILIATION.userId, action: 'imported', staff: false,
+        currentStepType: facts.currentStepType,
       } as const;
       let received = facts.received;
       for (const [i, line] of lines.entries()) {
@@ -211,7 +214,7 @@ async function matchBatch(
     const first = moving.map(({ credit, lines, received }) => {
       const input = { ...credit, line: lines[0]!, amount: lines[0]!.amount, received };
       const plan = planCredit(tx, input) as Extract<CreditPlan, { kind: 'move' }>;
-      return { input, plan, move: creditMove(input, plan) };
+      return { input, plan, move: creditMove(plan) };
     });
     const moved = new Map<(typeof first)[number], MovedCredit>();
     for (const dealId of new Set(first.map((f) => f.input.dealId))) {
@@ -219,14 +222,14 @@ async function matchBatch(
       const outcomes = asked.length > 0 ? await applyMoves(tx, RECONCILIATION, dealId, asked.map((f) => ({ input: f.move as JumpInput }))) : [];
       asked.forEach((f, i) => {
         const o = outcomes[i]!;
-        moved.set(f, creditMoved(tx, f.input, f.plan, o.ok ? { eventId: o.event.id } : { refusal: refusalOf(o.error) }));
+        moved.set(f, creditMovedDecision(tx, f.input, f.plan, o.ok ? { eventId: o.event.id } : { refusal: refusalOf(o.error) }));
       });
     }
     const after: store.DecisionInput[] = [];
     const settling: Settlement[] = [];
     for (const [k, { credit, lines }] of moving.entries()) {
       const f = first[k]!;
-      const result0 = moved.get(f) ?? creditMoved(tx, f.input, f.plan, f.move as { refusal: Record<string, unknown> });
+      const result0 = moved.get(f) ?? creditMovedDecision(tx, f.input, f.plan, f.move as { refusal: Record<string, unknown> });
       after.push(result0.decision);
       if (result0.settles) settling.push(result0.settles);
       let received = result0.received;
@@ -267,12 +270,6 @@ async function eachConcurrently<T>(items: readonly T[], limit: number, work: (it
   if (failure !== undefined) throw failure;
 }
 
-/** Amounts written into event data keep at least two decimals ("25000.00"). */
-const moneyText = (value: string) => {
-  const big = new Big(value);
-  return big.round(2).eq(big) ? big.toFixed(2) : big.toFixed();
-};
-
 /** What a refused move is kept as on the line: the problem's kind, detail and extensions. */
 export const refusalOf = (err: AppError) => ({ kind: err.kind, detail: err.message, ...(err.extensions ?? {}), ...(err.errors ? { errors: err.errors } : {}) });
 
@@ -303,11 +300,13 @@ export interface CreditInput {
   takeBack?: store.NewAllocation[];
   /** Record the decision on the line (false for all but the last part of a split). */
   decide?: boolean;
+  /** The type of the step the investor stands at, when read with the facts. */
+  currentStepType?: StepType | null;
 }
 
 type CreditPlan =
   | { kind: 'decision'; decision: store.DecisionInput; received: string; outcome: string; eventId: null; refusal: null; settles: null }
-  | { kind: 'move'; judged: ReturnType<typeof judgeAmount>; base: Omit<store.DecisionInput, 'status'>; allocations: store.NewAllocation[]; at: Date };
+  | { kind: 'move'; judgement: Extract<CreditJudgement, { kind: 'move' }>; base: Omit<store.DecisionInput, 'status' | 'outcome' | 'detail'>; allocations: store.NewAllocation[]; at: Date };
 
 /** A move's decision, and the queued partial lines of the investor it settles (when money came before it). */
 type MovedCredit = { decision: store.DecisionInput; received: string; outcome: string; eventId: string | null; refusal: unknown; settles: Settlement | null };
@@ -315,52 +314,38 @@ type MovedCredit = { decision: store.DecisionInput; received: string; outcome: s
 /** A completed payment: the investor's queued partial lines leave the queue with the line that completed it. */
 type Settlement = { dealId: string; investorUserId: string; lineId: string; eventId: string; by: string; at: Date };
 
+const creditFacts = (input: CreditInput): CreditFacts => ({
+  amount: input.amount, currency: input.line.currency, valueDate: input.line.valueDate ?? input.line.bookingDate, dealId: input.dealId,
+  investorUserId: input.investorUserId, commitment: input.commitment, commitmentCurrency: input.commitmentCurrency, received: input.received,
+  currentStepType: input.currentStepType, settings: input.settings, staff: input.staff, decide: input.decide ?? true,
+});
+
 /**
- * How one credit is judged (the caller holds the journey lock): the decision to record when it
- * needs no move (queued, or a staff decision below the commitment), else what the move's decision
- * starts from. No I/O: a batch collects these decisions to write them at once.
+ * One credit judged (domain/credit.ts, judgeCredit; the caller holds the journey lock), as the
+ * decision to record when it needs no move, else what the move's decision starts from. No I/O: a
+ * batch collects these decisions to write them at once.
  */
 function planCredit(tx: Deps, input: CreditInput): CreditPlan {
   const { line } = input;
   const at = tx.clock();
-  const judged = judgeAmount({ amount: input.amount, currency: line.currency, commitment: input.commitment, commitmentCurrency: input.commitmentCurrency, received: input.received });
-  const decide = input.decide ?? true;
-  const base = { id: tx.newId(), lineId: line.id, action: input.action, outcome: judged.outcome, dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail, by: input.by, at } as const;
+  const judgement = judgeCredit(creditFacts(input));
+  const base = { id: tx.newId(), lineId: line.id, action: input.action, dealId: input.dealId, investorUserId: input.investorUserId, by: input.by, at } as const;
   const takeBack = input.takeBack ?? [];
-  const decided = (decision: store.DecisionInput, received: string) => ({ kind: 'decision', decision, received, outcome: judged.outcome, eventId: null, refusal: null, settles: null }) as const;
-  if (judged.outcome === 'wrong-currency' || (judged.outcome === 'overpaid' && !input.staff)) {
-    if (input.staff) throw new AppError('unprocessable', `The line cannot be accepted for investor ${input.investorUserId}: ${judged.detail}`);
-    return decided({
-      ...base, status: 'queued', allocations: takeBack,
-      outbox: paymentQueuedEntry(tx, { line: { ...line, outcome: judged.outcome, status: 'queued', dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail } }),
-    }, input.received);
-  }
-  const allocations = [...takeBack, { id: tx.newId(), dealId: input.dealId, investorUserId: input.investorUserId, amount: input.amount, currency: line.currency, valueDate: line.valueDate ?? line.bookingDate }];
-  if (judged.outcome === 'partial') {
-    const status = input.staff ? 'matched' : 'queued';
-    const queued = status === 'queued' && decide
-      ? { outbox: paymentQueuedEntry(tx, { line: { ...line, outcome: 'partial', status, dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail } }) }
+  const allocation = (): store.NewAllocation => ({ id: tx.newId(), dealId: input.dealId, investorUserId: input.investorUserId, amount: input.amount, currency: line.currency, valueDate: line.valueDate ?? line.bookingDate });
+  if (judgement.kind === 'decision') {
+    const { outcome, status, detail } = judgement;
+    const queued = judgement.announceQueued
+      ? { outbox: paymentQueuedEntry(tx, { line: { ...line, outcome, status: 'queued', dealId: input.dealId, investorUserId: input.investorUserId, detail } }) }
       : {};
-    return decided({ ...base, status: decide ? status : 'queued', allocations, ...queued }, judged.total);
+    const decision = { ...base, outcome, status, detail, allocations: judgement.allocate ? [...takeBack, allocation()] : takeBack, ...queued };
+    return { kind: 'decision', decision, received: judgement.received, outcome, eventId: null, refusal: null, settles: null };
   }
-  return { kind: 'move', judged, base, allocations, at };
+  return { kind: 'move', judgement, base, allocations: [...takeBack, allocation()], at };
 }
 
-/**
- * The move a credit whose total reaches the commitment (or a staff decision above it) asks for: the
- * investor to the deal's payment step, with the amount and date in their fields; or the refusal
- * when the deal names no payment step.
- */
-function creditMove(input: CreditInput, plan: Extract<CreditPlan, { kind: 'move' }>): JumpInput | { refusal: Record<string, unknown> } {
-  const { line, settings } = input;
-  if (!settings.paymentStepId) {
-    return { refusal: { kind: 'unprocessable', detail: `deal ${input.dealId} names no payment step (PUT /deals/deal/{dealId}/payment-settings)` } };
-  }
-  const data: [string, string][] = [];
-  if (settings.amountFieldKey) data.push([settings.amountFieldKey, moneyText(plan.judged.total)]);
-  const date = line.valueDate ?? line.bookingDate;
-  if (settings.dateFieldKey && date) data.push([settings.dateFieldKey, date]);
-  return { investorUserId: input.investorUserId, targetStepId: settings.paymentStepId, data: Object.fromEntries(data) };
+/** The move a credit asks for (domain/credit.ts), or the refusal when none can be asked. */
+function creditMove(plan: Extract<CreditPlan, { kind: 'move' }>): JumpInput | { refusal: Record<string, unknown> } {
+  return plan.judgement.move;
 }
 
 /**
@@ -369,40 +354,35 @@ function creditMove(input: CreditInput, plan: Extract<CreditPlan, { kind: 'move'
  * `matched` with the event, or `queued` with the refusal.
  */
 async function moveCredit(tx: Deps, input: CreditInput, plan: Extract<CreditPlan, { kind: 'move' }>): Promise<MovedCredit> {
-  const move = creditMove(input, plan);
-  if ('refusal' in move) return creditMoved(tx, input, plan, { refusal: move.refusal });
+  const move = creditMove(plan);
+  if ('refusal' in move) return creditMovedDecision(tx, input, plan, { refusal: move.refusal });
   try {
-    return creditMoved(tx, input, plan, { eventId: (await jumpToStep(tx, RECONCILIATION, input.dealId, move)).id });
+    return creditMovedDecision(tx, input, plan, { eventId: (await jumpToStep(tx, RECONCILIATION, input.dealId, move)).id });
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    return creditMoved(tx, input, plan, { refusal: refusalOf(err) });
+    return creditMovedDecision(tx, input, plan, { refusal: refusalOf(err) });
   }
 }
 
-/** The decision of a credit's move once made (its event) or refused. */
-function creditMoved(tx: Deps, input: CreditInput, plan: Extract<CreditPlan, { kind: 'move' }>, moved: { eventId: string } | { refusal: Record<string, unknown> }): MovedCredit {
+/** The decision of a credit's move once made (its event) or refused (domain/credit.ts, creditMoved). */
+function creditMovedDecision(tx: Deps, input: CreditInput, plan: Extract<CreditPlan, { kind: 'move' }>, moved: { eventId: string } | { refusal: Record<string, unknown> }): MovedCredit {
   const { line, settings } = input;
-  const { judged, base, allocations, at } = plan;
-  const decide = input.decide ?? true;
-  const eventId = 'eventId' in moved ? moved.eventId : null;
-  const refusal = 'refusal' in moved ? moved.refusal : null;
-  const status = eventId ? 'matched' : 'queued';
+  const { judgement, base, allocations, at } = plan;
+  const result = creditMoved(creditFacts(input), judgement, moved);
+  const { outcome, status, detail, eventId, refusal } = result;
   // The decision and its webhook entry are written together: payment.matched for a move, else
   // payment.queued when the line stays in the queue with the refusal.
-  const outbox = eventId
+  const outbox = result.announce === 'matched'
     ? paymentMatchedEntry(tx, {
-        line: { ...line, outcome: judged.outcome, status: 'matched', dealId: input.dealId, investorUserId: input.investorUserId, eventId, detail: judged.detail },
-        dealId: input.dealId, investorUserId: input.investorUserId, paymentStepId: settings.paymentStepId!, eventId, received: judged.total,
+        line: { ...line, outcome, status: 'matched', dealId: input.dealId, investorUserId: input.investorUserId, eventId, detail },
+        dealId: input.dealId, investorUserId: input.investorUserId, paymentStepId: settings.paymentStepId!, eventId: eventId!, received: judgement.total,
       })
-    : decide
-      ? paymentQueuedEntry(tx, { line: { ...line, outcome: judged.outcome, status: 'queued', dealId: input.dealId, investorUserId: input.investorUserId, detail: judged.detail, refusal } })
+    : result.announce === 'queued'
+      ? paymentQueuedEntry(tx, { line: { ...line, outcome, status: 'queued', dealId: input.dealId, investorUserId: input.investorUserId, detail, refusal } })
       : undefined;
-  const decision: store.DecisionInput = { ...base, status: decide ? status : 'queued', allocations, refusal, eventId, ...(outbox ? { outbox } : {}) };
-  // Queued partial lines exist only when money was received before this line.
-  const settles = eventId && new Big(input.received).gt(0)
-    ? { dealId: input.dealId, investorUserId: input.investorUserId, lineId: line.id, eventId, by: input.by, at }
-    : null;
-  return { decision, received: judged.total, outcome: judged.outcome, eventId, refusal, settles };
+  const decision: store.DecisionInput = { ...base, outcome, status, detail, allocations, refusal, eventId, ...(outbox ? { outbox } : {}) };
+  const settles = eventId && result.settles ? { dealId: input.dealId, investorUserId: input.investorUserId, lineId: line.id, eventId, by: input.by, at } : null;
+  return { decision, received: judgement.total, outcome, eventId, refusal, settles };
 }
 
 /**

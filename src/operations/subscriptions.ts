@@ -8,6 +8,7 @@
 // - with an Idempotency-Key, the same statement stores the key and the response
 //   (createSubscriptionKeepingResponse).
 import { AppError, notFound, unprocessable } from '../domain/errors.ts';
+import { currenciesTooCoarseFor, decimalsOf, minorUnitsProblem } from '../domain/currency.ts';
 import { checkTotal } from '../domain/money.ts';
 import type { Principal } from '../domain/principal.ts';
 import { settlesBeforeInvoice, type Subscription, type SubscriptionInput } from '../domain/subscription.ts';
@@ -68,9 +69,18 @@ async function book(deps: Deps, principal: Principal, input: SubscriptionInput, 
     { id: deps.newId(), type: 'subscription.created', occurredAt: now, dealId: null, stepIds: [] },
     bookingAuditEntry(principal, id, input, now),
     response,
+    currenciesTooCoarseFor(Math.max(decimalsOf(input.total), decimalsOf(input.fee))),
   );
   if (!result.assetFound) throw notFound('asset', String(input.assetId));
   if (!result.investorFound) throw notFound('investor', input.investorId);
+  if (!result.currencyFits) {
+    // The asset's currency has fewer minor units than total or fee carry: nothing was written.
+    const errors = (['total', 'fee'] as const).flatMap((field) => {
+      const problem = minorUnitsProblem(input[field], result.currency!);
+      return problem ? [{ in: 'body' as const, field, detail: problem }] : [];
+    });
+    throw unprocessable(`The amounts do not fit the asset's currency ${result.currency}: ${errors.map((e) => `${e.field} ${e.detail}`).join('; ')}`, { errors });
+  }
   if (!result.written && !kept) throw new Error(`subscription ${id} was not written by its own statement`);
   return { subscription: { ...subscription, currency: result.currency! }, body: result.body };
 }

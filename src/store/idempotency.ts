@@ -148,3 +148,22 @@ export async function deleteExpiredKeys(db: Kysely<DB>, now: Date): Promise<numb
   const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Extends the lease `ref` while its request runs. False when the lease is no longer ours (taken over, completed or released). */
+export async function renewLease(db: Kysely<DB>, ref: KeyRef & { leaseId: string }, leaseUntil: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set({ expires_at: leaseUntil })
+    .where('scope', '=', ref.scope)
+    .where('key', '=', ref.key)
+    .where('lease_id', '=', ref.leaseId)
+    .where('status', '=', 'in-progress')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Makes every in-progress lease expire at `now`; returns how many. */
+export async function expireInProgressKeys(db: Kysely<DB>, now: Date): Promise<number> {
+  const result = await db.updateTable('idempotency_keys').set({ expires_at: now }).where('status', '=', 'in-progress').where('expires_at', '>', now).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

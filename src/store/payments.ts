@@ -6,6 +6,7 @@ import { type OutboxEntryInput, outboxManyCtes } from './outbox.ts';
 import { prepared } from './prepared.ts';
 import type { DB } from './schema.ts';
 import { paymentDecisionAuditEntry } from '../domain/audit.ts';
+import type { StepType } from '../domain/workflow.ts';
 import { auditInsertManyCte } from './audit.ts';
 
 export interface StoredStatement {
@@ -193,6 +194,8 @@ export async function resolveReferences(db: Kysely<DB>, references: readonly str
 
 export interface JourneyPaymentFacts {
   currentStepId: string | null;
+  /** The type of that step (read with the batch's facts only; undefined elsewhere). */
+  currentStepType?: StepType | null;
   received: string;
   commitment: string | null;
   commitmentCurrency: string | null;
@@ -248,13 +251,14 @@ export async function lockJourneyCredits(
   const result = new Map(journeys.map((j) => [journeyKey(j), { facts: undefined as JourneyPaymentFacts | undefined, lineIds: [] as string[] }]));
   if (journeys.length === 0) return result;
   const col = <T>(f: (j: JourneyCredits) => T) => journeys.map(f);
-  type Row = { id: string | null; deal_id: string | null; investor_user_id: string | null; journey_deal_id: string | null; journey_investor_user_id: string | null; current_step_id: string | null; received: string | null; commitment: string | null; commitment_currency: string | null };
+  type Row = { id: string | null; deal_id: string | null; investor_user_id: string | null; journey_deal_id: string | null; journey_investor_user_id: string | null; current_step_id: string | null; current_step_type: string | null; received: string | null; commitment: string | null; commitment_currency: string | null };
   // The journeys are locked first: `l` waits for the count of `j` (an init plan), so a batch takes
   // its locks in the order a move does (journey, then its lines). A journey without pending lines
   // comes with null line columns; a line whose journey has no events with null facts.
   const { rows } = await sql<Row>`${prepared('journey-credits')}
     with j as (
       select j.deal_id, j.investor_user_id, j.current_step_id,
+        (select s.type from workflow_steps s where s.deal_id = j.deal_id and s.id = j.current_step_id) as current_step_type,
         (select coalesce(sum(a.amount), 0)::text from payment_allocations a where a.deal_id = j.deal_id and a.investor_user_id = j.investor_user_id) as received,
         (select e.data ->> k.commitment from workflow_events e where e.deal_id = j.deal_id and e.investor_user_id = j.investor_user_id
            and e.data ? k.commitment order by e.seq desc limit 1) as commitment,
@@ -270,13 +274,13 @@ export async function lockJourneyCredits(
       where id = any(${journeys.flatMap((j) => j.lineIds)}::uuid[]) and status = 'pending' and (select count(*) from j) >= 0
       order by seq for update
     )
-    select l.id, l.deal_id, l.investor_user_id, j.deal_id as journey_deal_id, j.investor_user_id as journey_investor_user_id, j.current_step_id,
+    select l.id, l.deal_id, l.investor_user_id, j.deal_id as journey_deal_id, j.investor_user_id as journey_investor_user_id, j.current_step_id, j.current_step_type,
       j.received, j.commitment, j.commitment_currency, ${options.genericPlans ? sql`set_config('plan_cache_mode', 'force_generic_plan', true)` : sql`null`} as plans
     from j full join l on l.deal_id = j.deal_id and l.investor_user_id = j.investor_user_id
     order by l.seq`.execute(db);
   for (const row of rows) {
     if (row.journey_deal_id !== null) {
-      const facts = { currentStepId: row.current_step_id, received: row.received!, commitment: row.commitment, commitmentCurrency: row.commitment_currency };
+      const facts = { currentStepId: row.current_step_id, currentStepType: row.current_step_type as StepType | null, received: row.received!, commitment: row.commitment, commitmentCurrency: row.commitment_currency };
       result.get(journeyKey({ dealId: row.journey_deal_id, investorUserId: row.journey_investor_user_id! }))!.facts = facts;
     }
     if (row.id !== null) result.get(journeyKey({ dealId: row.deal_id!, investorUserId: row.investor_user_id! }))!.lineIds.push(row.id);

@@ -106,7 +106,9 @@ export async function insertSubscriptionWithEntry(
   /** The booking's audit entry (a chain of its own: it needs no head, so no lock), written only with the booking. */
   audit: HashedEntry,
   response?: BookingResponse,
-): Promise<{ assetFound: boolean; investorFound: boolean; currency: string | null; written: boolean; body: string | undefined }> {
+  /** Currencies the amounts have too many decimals for (domain/currency.ts): nothing is written in one of them. */
+  tooCoarse: readonly string[] = [],
+): Promise<{ assetFound: boolean; investorFound: boolean; currency: string | null; currencyFits: boolean; written: boolean; body: string | undefined }> {
   const s = subscription;
   // The payload as the API shows a subscription (toSubscription): amounts as decimal text.
   const payload = sql`jsonb_build_object('subscription', jsonb_build_object(
@@ -115,13 +117,14 @@ export async function insertSubscriptionWithEntry(
     'settlementDate', i.settlement_date::text, 'source', i.source, 'sourceId', i.source_id, 'description', i.description,
     'currency', i.currency, 'createdByUserId', i.created_by_user_id,
     'createdAt', to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))`;
-  type Row = { asset_found: boolean; investor_found: boolean; currency: string | null; written: boolean; body: string | null };
+  type Row = { asset_found: boolean; investor_found: boolean; currency: string | null; currency_fits: boolean; written: boolean; body: string | null };
   // With a key, the booking is made only from the row `claimed` yields (the key was free).
   const claimed = response
-    ? sql`${keyInsertCte(response.key, sql`${response.before}::text || to_json(asset.currency)::text || ${response.after}::text`, sql`from asset, investor`)},`
+    ? sql`${keyInsertCte(response.key, sql`${response.before}::text || to_json(asset.currency)::text || ${response.after}::text`, sql`from fit as asset, investor`)},`
     : sql``;
   const statement = sql<Row>`${prepared(response ? 'subscription-insert-keyed' : 'subscription-insert')}
     with asset as (select id, currency from assets where id = ${String(s.assetId)}::bigint),
+    fit as (select id, currency from asset where currency <> all(${[...tooCoarse]}::text[])),
     investor as (select id from investors where id = ${s.investorId}),
     ${claimed} inserted as (
       insert into subscriptions (id, asset_id, investor_id, units, price_per_unit, total, fee, funding_source, invoice_date,
@@ -129,13 +132,13 @@ export async function insertSubscriptionWithEntry(
       select ${s.id}::uuid, asset.id, investor.id, ${s.units}::numeric, ${s.pricePerUnit}::numeric, ${s.total}::numeric, ${s.fee}::numeric,
         ${s.fundingSource}::text, ${s.invoiceDate}::date, ${s.settlementDate}::date, ${s.source}::text, ${s.sourceId}::text,
         ${s.description}::text, ${s.createdByUserId}::text, ${s.createdAt}::timestamptz
-      from asset, investor${response ? sql`, claimed` : sql``}
+      from fit as asset, investor${response ? sql`, claimed` : sql``}
       returning id, asset_id, investor_id, units, price_per_unit, total, fee, funding_source, invoice_date, settlement_date,
         source, source_id, description, created_by_user_id, created_at, (select currency from asset) as currency
     ), ${outboxCtes({ ...entry, data: {} }, sql`pg_current_xact_id()`, { payload, source: sql`from inserted i` })},
     ${auditInsertCte(audit, null, sql`pg_current_xact_id()`, sql`from inserted`)}
     select exists (select 1 from asset) as asset_found, exists (select 1 from investor) as investor_found,
-      (select currency from asset) as currency, exists (select 1 from inserted) as written,
+      (select currency from asset) as currency, exists (select 1 from fit) as currency_fits, exists (select 1 from inserted) as written,
       ${response ? sql`(select response_body from claimed)` : sql`null::text`} as body`;
   let rows: Row[];
   try {
@@ -146,7 +149,7 @@ export async function insertSubscriptionWithEntry(
     throw err;
   }
   const row = rows[0]!;
-  return { assetFound: row.asset_found, investorFound: row.investor_found, currency: row.currency, written: row.written, body: row.body ?? undefined };
+  return { assetFound: row.asset_found, investorFound: row.investor_found, currency: row.currency, currencyFits: row.currency_fits, written: row.written, body: row.body ?? undefined };
 }
 
 export async function findSubscription(db: Kysely<DB>, id: string): Promise<Subscription | undefined> {

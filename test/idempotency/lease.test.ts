@@ -28,7 +28,8 @@ describe('idempotency leases', { skip: skipUnlessPostgres }, () => {
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
 
-    const slow = runIdempotently(deps, request, { ttlMs: 3_600_000, leaseMs: 1000 }, async (tx) => {
+    // A stalled owner: its heartbeat does not renew the lease in time (heartbeatMs beyond the test).
+    const slow = runIdempotently(deps, request, { ttlMs: 3_600_000, leaseMs: 1000, heartbeatMs: 600_000 }, async (tx) => {
       await upsertAsset(tx.db, { id: slowAsset, name: 'slow', currency: 'EUR' }, tx.clock());
       started();
       await gate; // outlives its lease
@@ -56,5 +57,23 @@ describe('idempotency leases', { skip: skipUnlessPostgres }, () => {
 
     const replay = await runIdempotently(deps, request, { ttlMs: 3_600_000 }, async () => ({ status: 201, body: '"again"' }));
     assert.deepEqual(replay, { status: 201, body: '"retry"', replayed: true });
+  });
+
+  test('a live request keeps its key past its lease: the heartbeat renews it, and a retry meanwhile is a 409', async () => {
+    const deps = { db: database.db, clock: () => new Date(), newId: newUuid };
+    const request = { scope: 'token-a', key: uniqueId('k'), fingerprint: 'f1' };
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = runIdempotently(deps, request, { ttlMs: 3_600_000, leaseMs: 600, heartbeatMs: 100 }, async () => {
+      await gate; // three leases long
+      return { status: 201, body: '"slow"' };
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1800));
+    await assert.rejects(
+      runIdempotently(deps, request, { ttlMs: 3_600_000, leaseMs: 600 }, async () => ({ status: 201, body: '"retry"' })),
+      (err: unknown) => err instanceof AppError && err.kind === 'conflict',
+    );
+    release();
+    assert.deepEqual(await slow, { status: 201, body: '"slow"', replayed: false });
   });
 });

@@ -9,6 +9,7 @@ import { concurrentMoves } from './checks/concurrent-moves.ts';
 import { crashes } from './checks/crashes.ts';
 import { hostileInput } from './checks/hostile-input.ts';
 import { limits } from './checks/limits.ts';
+import { crashRetry, moneyRules } from './checks/money-and-recovery.ts';
 import { outage } from './checks/outage.ts';
 import { retries } from './checks/retries.ts';
 import { destroyAllClusters } from './support/cluster.ts';
@@ -30,6 +31,8 @@ const checks: [string, () => Promise<CheckResult>, number][] = [
   ['5', outage, 180_000],
   ['6', accessControl, 180_000],
   ['7', limits, 180_000],
+  ['money', moneyRules, 180_000],
+  ['crash-retry', crashRetry, 300_000],
 ];
 
 describe('reliability and security', { skip: unavailable ?? false }, () => {

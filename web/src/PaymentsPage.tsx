@@ -18,8 +18,10 @@ const statuses = [
   { value: '', label: 'Every line' },
 ] as const;
 const DECIMAL = /^\d{1,15}(\.\d{1,10})?$/;
+// after-completion: money for an investor who already completed or withdrew; recorded, the
+// investor not moved, for staff to settle (refund, or assign elsewhere).
 const outcomeTone = (outcome: string) =>
-  outcome === 'matched' ? 'green' : outcome === 'partial' ? 'amber' : outcome === 'overpaid' || outcome === 'wrong-currency' ? 'red' : 'neutral';
+  outcome === 'matched' ? 'green' : outcome === 'partial' ? 'amber' : outcome === 'overpaid' || outcome === 'wrong-currency' || outcome === 'after-completion' ? 'red' : 'neutral';
 
 export function PaymentsPage() {
   const [status, setStatus] = useState('queued');
@@ -179,6 +181,9 @@ function DecisionForm({ line, onClose, onDecided }: { line: PaymentLine; onClose
         {line.outcome.replace(/-/g, ' ')}
         {line.detail ? `: ${line.detail}` : ''}
       </p>
+      {line.outcome === 'after-completion' && (
+        <p className="small">The investor had already completed or withdrawn. The money is recorded for them; they were not moved.</p>
+      )}
       <fieldset className="sub">
         <legend>Decision</legend>
         {(
