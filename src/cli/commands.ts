@@ -4,17 +4,21 @@ import type { ParseArgsOptionsConfig } from 'node:util';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { isRole } from '../domain/principal.ts';
-import { runWorkerUntilSignalled, serveUntilSignalled } from '../main.ts';
 import { importHelp, runImport } from './import.ts';
 import { newUuid, systemClock } from '../operations/deps.ts';
 import { reconcileCommand } from './reconcile.ts';
-import { runVerify } from './verify.ts';
-import { SYSTEM_PRINCIPAL } from '../operations/audit-entries.ts';
-import { eraseInvestor } from '../operations/erasure.ts';
-import { seedDemo, seedScale } from '../operations/seed.ts';
-import { createToken, listTokens, revokeToken } from '../operations/tokens.ts';
-import { type Database, openDatabase } from '../store/database.ts';
-import { migrateToLatest } from '../store/migrate.ts';
+import type { Database } from '../store/database.ts';
+
+// The operations and the store are imported by the commands that use them, when they run: most of
+// the code loads in a few hundred milliseconds that `dealflow --help` has no need of.
+const operations = {
+  verify: () => import('./verify.ts'),
+  erasure: () => import('../operations/erasure.ts'),
+  auditEntries: () => import('../operations/audit-entries.ts'),
+  seed: () => import('../operations/seed.ts'),
+  tokens: () => import('../operations/tokens.ts'),
+  migrate: () => import('../store/migrate.ts'),
+};
 
 export interface Command {
   summary: string;
@@ -46,6 +50,7 @@ function positiveInteger(value: string | boolean | undefined, option: string, ma
 }
 
 export async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
+  const [{ openDatabase }, { migrateToLatest }] = await Promise.all([import('../store/database.ts'), operations.migrate()]);
   const database = await openDatabase(config);
   try {
     await migrateToLatest(database.db);
@@ -69,6 +74,7 @@ Prints the first entry that does not match and exits 1, or the counts and heads 
     options: { deal: { type: 'string' }, seal: { type: 'boolean' } },
     async run(config, values) {
       const dealId = typeof values.deal === 'string' ? values.deal : undefined;
+      const { runVerify } = await operations.verify();
       return withDatabase(config, ({ db }) => runVerify(db, { ...(dealId === undefined ? {} : { dealId }), seal: values.seal === true }, out));
     },
   },
@@ -84,6 +90,7 @@ period runs (ERASURE_RETENTION_YEARS, default 5, after the investor's last event
     async run(config, values, positionals) {
       const [what, id] = positionals;
       if (what !== 'investor' || !id) throw new AppError('validation', 'usage: dealflow erase investor <investorUserId>');
+      const [{ eraseInvestor }, { SYSTEM_PRINCIPAL }] = await Promise.all([operations.erasure(), operations.auditEntries()]);
       const erased = await withDatabase(config, ({ db }) =>
         eraseInvestor(
           { db, clock: systemClock, newId: newUuid },
@@ -105,6 +112,8 @@ DATA_DIR; on its first run it creates an admin token and prints it once.
   --no-demo   do not seed the demo deal on the first embedded run`,
     options: { 'no-demo': { type: 'boolean' } },
     async run(config, values) {
+      // Loaded when used: the HTTP service is most of the code, and `dealflow --help` needs none of it.
+      const { serveUntilSignalled } = await import('../main.ts');
       await serveUntilSignalled(config, { demo: !values['no-demo'] });
     },
   },
@@ -120,6 +129,7 @@ database (no DATABASE_URL) only one process may open DATA_DIR: there the service
 delivers, and a worker is for when the service is stopped.`,
     options: {},
     async run(config) {
+      const { runWorkerUntilSignalled } = await import('../main.ts');
       await runWorkerUntilSignalled(config);
     },
   },
@@ -130,6 +140,7 @@ delivers, and a worker is for when the service is stopped.`,
 Runs every pending migration; running it again changes nothing.`,
     options: {},
     async run(config) {
+      const { migrateToLatest } = await operations.migrate();
       await withDatabase(config, async ({ db }) => {
         // withDatabase already migrated; report what the schema is at.
         const results = await migrateToLatest(db);
@@ -149,6 +160,7 @@ A new token is printed once; only its SHA-256 hash is stored. The investor must 
     options: { role: { type: 'string' }, name: { type: 'string' }, investor: { type: 'string' }, 'allow-unknown': { type: 'boolean' } },
     async run(config, values, positionals) {
       const [action, id] = positionals;
+      const { createToken, listTokens, revokeToken } = await operations.tokens();
       switch (action) {
         case 'create': {
           const role = values.role;
@@ -199,6 +211,7 @@ start of the embedded database runs it (unless serve --no-demo).
 journey in every deal, written in bulk (a progress bar shows on a terminal).`,
     options: { demo: { type: 'boolean' }, investors: { type: 'string' }, deals: { type: 'string' } },
     async run(config, values) {
+      const { seedDemo, seedScale } = await operations.seed();
       const deps = (db: Database['db']) => ({ db, clock: systemClock, newId: newUuid });
       if (values.demo) {
         const result = await withDatabase(config, ({ db }) => seedDemo(deps(db)));

@@ -11,3 +11,12 @@ test("npm start passes PGlite's WebAssembly flags to Node, before the script", (
   for (const flag of WASM_FLAGS) assert.ok(nodeFlags.includes(flag), `${flag} missing from the start script's flags: ${nodeFlags.join(' ')}`);
   assert.ok(nodeFlags.includes('--max-old-space-size=256') && nodeFlags.includes('--max-semi-space-size=2'), nodeFlags.join(' '));
 });
+
+test('the dealflow command runs the built CLI with the same flags, and serve with the same heap limits', async () => {
+  const launcher = await import('../../bin/dealflow.js');
+  const { nodeFlags: startFlags } = startCommand();
+  for (const args of [['verify'], ['token', 'list'], ['--help']]) {
+    for (const flag of WASM_FLAGS) assert.ok(launcher.nodeFlags(args).includes(flag), `${flag} missing for dealflow ${args.join(' ')}`);
+  }
+  assert.deepEqual([...launcher.nodeFlags(['serve'])].sort(), [...startFlags].sort(), 'dealflow serve starts as npm start does');
+});

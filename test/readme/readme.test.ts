@@ -17,7 +17,7 @@ import { tryLines } from '../../src/try-lines.ts';
 import { testDatabaseUrl } from '../support/app.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
-const cli = join(root, 'src/cli/main.ts');
+const cli = join(root, 'bin/dealflow.js');
 /** `npm start`'s own command line (its flags, the built entry point, `serve`), as its prestart built it. */
 const npmStart = startCommand();
 const serve = [...npmStart.nodeFlags, join(root, npmStart.entry), ...npmStart.args];
