@@ -1,5 +1,6 @@
 // The subcommands of `dealflow`. Each one opens the database the service would use, does its work
 // through the operations, and closes it.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ParseArgsOptionsConfig } from 'node:util';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
@@ -27,7 +28,17 @@ export interface Command {
   run(config: Config, values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<number | void>;
 }
 
-const out = (line = '') => process.stdout.write(`${line}\n`);
+/**
+ * Set while a command runs inside the service that holds the embedded database (service-channel.ts):
+ * the command uses that database, and its lines go back to the command line that asked.
+ */
+export const inService = new AsyncLocalStorage<{ database: Database; out: (line: string) => void }>();
+
+const out = (line = '') => {
+  const service = inService.getStore();
+  if (service) service.out(line);
+  else process.stdout.write(`${line}\n`);
+};
 
 /** A progress bar on a terminal; nothing when stderr is a file or a pipe. */
 function progressBar(label: string) {
@@ -50,6 +61,8 @@ function positiveInteger(value: string | boolean | undefined, option: string, ma
 }
 
 export async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
+  const service = inService.getStore();
+  if (service) return work(service.database);
   const [{ openDatabase }, { migrateToLatest }] = await Promise.all([import('../store/database.ts'), operations.migrate()]);
   const database = await openDatabase(config);
   try {

@@ -90,7 +90,7 @@ describe('CLI on the embedded database', { skip: onPostgres ? 'runs on the embed
         });
         service.once('exit', () => reject(new Error(`the service exited: ${output}`)));
       });
-      assertOneLineAndHint(run(['token', 'list'], env), /in use by process \d+/);
+      assertOneLineAndHint(run(['seed', '--demo'], env), /in use by process \d+/);
     } finally {
       service.kill('SIGTERM');
       await new Promise((resolve) => (service.exitCode !== null ? resolve(undefined) : service.once('exit', resolve)));
