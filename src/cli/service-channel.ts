@@ -19,6 +19,9 @@ export const THROUGH_SERVICE = ['token', 'verify'] as const;
 
 export const runsThroughService = (command: string) => (THROUGH_SERVICE as readonly string[]).includes(command);
 
+/** A request is a command line: a few hundred bytes. */
+const MAX_REQUEST = 64 * 1024;
+
 type Values = Record<string, string | boolean | undefined>;
 
 interface Request {
@@ -49,6 +52,7 @@ export async function openServiceChannel(config: Config, database: Database): Pr
     connection.setEncoding('utf8');
     connection.on('data', (chunk: string) => {
       input += chunk;
+      if (input.length > MAX_REQUEST) connection.destroy();
       if (!input.includes('\n')) return;
       void answer(config, database, input.slice(0, input.indexOf('\n'))).then((reply) => connection.end(`${JSON.stringify(reply)}\n`));
     });
