@@ -66,12 +66,19 @@ async function start(config: Config, options: ServeOptions, print: (line: string
       : {};
   const app = await buildApp({ db, config, clock: systemClock, newId: newUuid, caches, ...replicas }, { logger });
   log = app.log;
-  // On the embedded database, `dealflow token` and `dealflow verify` run here while the service
-  // holds the folder (cli/service-channel.ts).
-  const closeChannel = database.kind === 'pglite' && !config.dataDir.startsWith('memory://') ? await openServiceChannel(config, database) : async () => {};
   const address = await app.listen({ port: config.port, host: config.host });
   const url = `${address}${config.basePath}`;
   app.log.info({ url, backOffice: `${url}/app/`, database: database.kind }, 'dealflow listening');
+  // On the embedded database, `dealflow token` and `dealflow verify` run here while the service
+  // holds the folder (cli/service-channel.ts). Open before the start lines, so the token command
+  // works as soon as they are printed; without it the service still serves.
+  const closeChannel =
+    database.kind === 'pglite' && !config.dataDir.startsWith('memory://')
+      ? await openServiceChannel(config, database).catch((err: unknown) => {
+          app.log.warn({ err }, 'dealflow token and verify cannot run through this service: stop it to run them');
+          return async () => {};
+        })
+      : async () => {};
   // Issue #6: the webhook dispatcher runs beside the API unless WEBHOOKS_DISPATCHER=off (then run
   // `dealflow worker` against the same PostgreSQL, or nothing is delivered).
   let dispatcher: Dispatcher | undefined;

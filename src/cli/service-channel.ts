@@ -52,7 +52,7 @@ export async function openServiceChannel(config: Config, database: Database): Pr
     connection.setEncoding('utf8');
     connection.on('data', (chunk: string) => {
       input += chunk;
-      if (input.length > MAX_REQUEST) connection.destroy();
+      if (input.length > MAX_REQUEST) return void connection.destroy();
       if (!input.includes('\n')) return;
       void answer(config, database, input.slice(0, input.indexOf('\n'))).then((reply) => connection.end(`${JSON.stringify(reply)}\n`));
     });
