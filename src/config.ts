@@ -1,5 +1,7 @@
 // The only reader of process.env. Every variable is validated once, at start; a bad value is a
 // ConfigError that names the variable, and the entry points exit 1 with its message.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -51,6 +53,20 @@ export interface Config {
   funnelUpkeepIntervalMs: number;
   /** Years after an investor's last event before their personal data may be erased. */
   erasureRetentionYears: number;
+}
+
+/**
+ * The embedded database's folder without DATA_DIR: `.data` at the root of the checkout (this file
+ * is src/config.ts or dist/config.js), whatever the working directory, so `npm start` and a
+ * `dealflow` command run from a subfolder open the same database.
+ */
+export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../.data', import.meta.url));
+
+/** DATA_DIR as an absolute path (a relative one is taken from the working directory). */
+function dataDir(env: Env): string {
+  const raw = env.DATA_DIR;
+  if (raw === undefined || raw === '') return DEFAULT_DATA_DIR;
+  return raw.startsWith('memory://') ? raw : path.resolve(raw);
 }
 
 export class ConfigError extends Error {
@@ -182,7 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST || '127.0.0.1',
     basePath: basePath(env),
     ...(url ? { databaseUrl: url } : {}),
-    dataDir: env.DATA_DIR || './.data',
+    dataDir: dataDir(env),
     logLevel: oneOf(env, 'LOG_LEVEL', logLevels, 'info'),
     jwt: jwt(env),
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),

@@ -7,11 +7,12 @@ import { Caches, connectCaches } from './operations/caches.ts';
 import { newUuid, systemClock } from './operations/deps.ts';
 import { purgeExpiredKeys, releaseOrphanedKeys } from './operations/idempotency.ts';
 import { completeFirstRun } from './operations/first-run.ts';
-import { tryLines } from './try-lines.ts';
+import { startLines } from './try-lines.ts';
+import { pino } from 'pino';
 import { createDispatcher, type Dispatcher } from './operations/webhook-dispatcher.ts';
 import { startSealer } from './operations/audit.ts';
 import { startFunnelUpkeep } from './operations/funnel.ts';
-import { openDatabase } from './store/database.ts';
+import { type Database, openDatabase } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
@@ -25,6 +26,12 @@ export interface ServeOptions {
   demo?: boolean;
   /** Where first-run notices go (the admin token, the URLs). */
   print?: (line: string) => void;
+  /**
+   * Opened once the service listens, on the embedded database: a channel through which commands
+   * that need the database run inside the service (the `serve` command passes the CLI's). It
+   * returns its own close.
+   */
+  openChannel?: (config: Config, database: Database) => Promise<() => Promise<void>>;
 }
 
 export interface RunningService {
@@ -34,7 +41,18 @@ export interface RunningService {
 
 export async function serve(config: Config, options: ServeOptions = {}): Promise<RunningService> {
   const print = options.print ?? printNow;
-  const logger = logOptions(config.logLevel);
+  // The log lines wait until the start lines are out: an operator reads where the service is
+  // first, in plain lines, and then the JSON log.
+  const logs = heldDestination();
+  const logger = { ...logOptions(config.logLevel), stream: logs };
+  try {
+    return await start(config, options, print, logger);
+  } finally {
+    logs.release();
+  }
+}
+
+async function start(config: Config, options: ServeOptions, print: (line: string) => void, logger: ReturnType<typeof logOptions>): Promise<RunningService> {
   let log: { warn: (obj: object, msg: string) => void } | undefined;
   // A pooled connection whose server went away; the pool replaces it, requests meanwhile get 503.
   const database = await openDatabase(config, { onPoolError: (err) => log?.warn({ err }, 'idle database connection failed') });
@@ -63,6 +81,16 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const address = await app.listen({ port: config.port, host: config.host });
   const url = `${address}${config.basePath}`;
   app.log.info({ url, backOffice: `${url}/app/`, database: database.kind }, 'dealflow listening');
+  // On the embedded database, `dealflow token` and `dealflow verify` run here while the service
+  // holds the folder (cli/service-channel.ts). Open before the start lines, so the token command
+  // works as soon as they are printed; without it the service still serves.
+  const closeChannel =
+    options.openChannel && database.kind === 'pglite' && !config.dataDir.startsWith('memory://')
+      ? await options.openChannel(config, database).catch((err: unknown) => {
+          app.log.warn({ err }, 'dealflow token and verify cannot run through this service: stop it to run them');
+          return async () => {};
+        })
+      : async () => {};
   // The webhook dispatcher runs beside the API unless WEBHOOKS_DISPATCHER=off (then run
   // `dealflow worker` against the same PostgreSQL, or nothing is delivered).
   let dispatcher: Dispatcher | undefined;
@@ -76,14 +104,9 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     });
     dispatcher.start();
   }
-  if (firstRun && (firstRun.token !== undefined || firstRun.resumed || firstRun.demo)) {
-    if (firstRun.demo) print(`Demo deal:  ${firstRun.demo.dealId} (${firstRun.demo.investors} investors; see README "Management API and journeys")`);
-    print(`Back office: ${url}/app/`);
-    print(`API docs:   ${url}/docs`);
-    print(`Health:     ${url}/healthz`);
-    // The Try-it lines carry the real token, so they are printed only by the start that showed it.
-    if (firstRun.token) for (const line of tryLines(url, firstRun.token, firstRun.demo !== undefined)) print(line);
-  }
+  // Every start says where the service is; the first one adds the demo deal and the Try-it lines
+  // with the token it printed (only that start has it).
+  for (const line of startLines(url, { ...(firstRun?.demo ? { demo: firstRun.demo } : {}), ...(firstRun?.token ? { token: firstRun.token } : {}) })) print(line);
 
   // Audit checkpoints: every instance seals; the checkpoint number decides which one writes each.
   const sealer = startSealer({ db, clock: systemClock }, config.auditSealIntervalMs, app.log.child({ component: 'audit' }));
@@ -106,6 +129,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     (closing ??= (async () => {
       clearInterval(purgeTimer);
       await app.close(); // stops accepting, lets in-flight requests finish
+      await closeChannel();
       await dispatcher?.stop(); // lets attempts in flight finish (each bounded by the webhook timeout)
       await sealer.stop();
       await funnelUpkeep.stop();
@@ -129,6 +153,24 @@ export function printNow(line: string): void {
       if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
     }
   }
+}
+
+/** pino's destination for the service: holds the lines written before release(), then writes them and every later one to stdout. */
+function heldDestination() {
+  const stdout = pino.destination({ dest: 1, sync: true });
+  let held: string[] | undefined = [];
+  return {
+    write(line: string) {
+      if (held) held.push(line);
+      else stdout.write(line);
+    },
+    release() {
+      if (!held) return;
+      const lines = held;
+      held = undefined;
+      for (const line of lines) stdout.write(line);
+    },
+  };
 }
 
 function untilSignalled(): Promise<void> {

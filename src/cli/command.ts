@@ -1,9 +1,10 @@
 // What every subcommand is, and the database each one opens: a module of its own, so that the table
-// of commands (commands.ts) and the subcommands in files of their own (reconcile.ts) import it one way.
+// of commands (commands.ts), the subcommands in files of their own (reconcile.ts) and the channel
+// through a running service (service-channel.ts) import it one way.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ParseArgsOptionsConfig } from 'node:util';
 import type { Config } from '../config.ts';
-import { type Database, openDatabase } from '../store/database.ts';
-import { migrateToLatest } from '../store/migrate.ts';
+import type { Database } from '../store/database.ts';
 
 export interface Command {
   summary: string;
@@ -12,8 +13,21 @@ export interface Command {
   run(config: Config, values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<number | void>;
 }
 
-/** Opens the database the service would use, migrated to the latest version, for the work; then closes it. */
+/**
+ * Set while a command runs inside the service that holds the embedded database (service-channel.ts):
+ * the command uses that database, and its lines go back to the command line that asked.
+ */
+export const inService = new AsyncLocalStorage<{ database: Database; out: (line: string) => void }>();
+
+/**
+ * Opens the database the service would use, migrated to the latest version, for the work; then
+ * closes it. Inside the service, the service's own database. The store loads when a command needs
+ * it: `dealflow --help` has no need of it.
+ */
 export async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
+  const service = inService.getStore();
+  if (service) return work(service.database);
+  const [{ openDatabase }, { migrateToLatest }] = await Promise.all([import('../store/database.ts'), import('../store/migrate.ts')]);
   const database = await openDatabase(config);
   try {
     await migrateToLatest(database.db);

@@ -3,20 +3,30 @@
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { isRole } from '../domain/principal.ts';
-import { runWorkerUntilSignalled, serveUntilSignalled } from '../main.ts';
 import { importHelp, runImport } from './import.ts';
 import { newUuid, systemClock } from '../operations/deps.ts';
 import { reconcileCommand } from './reconcile.ts';
-import { runVerify } from './verify.ts';
-import { SYSTEM_PRINCIPAL } from '../operations/audit-entries.ts';
-import { eraseInvestor } from '../operations/erasure.ts';
-import { seedDemo, seedScale } from '../operations/seed.ts';
-import { createToken, listTokens, revokeToken } from '../operations/tokens.ts';
-import { type Command, withDatabase } from './command.ts';
 import type { Database } from '../store/database.ts';
-import { migrateToLatest } from '../store/migrate.ts';
+import { type Command, inService, withDatabase } from './command.ts';
 
-const out = (line = '') => process.stdout.write(`${line}\n`);
+export { inService };
+
+// The operations and the store are imported by the commands that use them, when they run: most of
+// the code loads in a few hundred milliseconds that `dealflow --help` has no need of.
+const operations = {
+  verify: () => import('./verify.ts'),
+  erasure: () => import('../operations/erasure.ts'),
+  auditEntries: () => import('../operations/audit-entries.ts'),
+  seed: () => import('../operations/seed.ts'),
+  tokens: () => import('../operations/tokens.ts'),
+  migrate: () => import('../store/migrate.ts'),
+};
+
+const out = (line = '') => {
+  const service = inService.getStore();
+  if (service) service.out(line);
+  else process.stdout.write(`${line}\n`);
+};
 
 /** A progress bar on a terminal; nothing when stderr is a file or a pipe. */
 function progressBar(label: string) {
@@ -52,6 +62,7 @@ Prints the first entry that does not match and exits 1, or the counts and heads 
     options: { deal: { type: 'string' }, seal: { type: 'boolean' } },
     async run(config, values) {
       const dealId = typeof values.deal === 'string' ? values.deal : undefined;
+      const { runVerify } = await operations.verify();
       return withDatabase(config, ({ db }) => runVerify(db, { ...(dealId === undefined ? {} : { dealId }), seal: values.seal === true }, out));
     },
   },
@@ -67,6 +78,7 @@ period runs (ERASURE_RETENTION_YEARS, default 5, after the investor's last event
     async run(config, values, positionals) {
       const [what, id] = positionals;
       if (what !== 'investor' || !id) throw new AppError('validation', 'usage: dealflow erase investor <investorUserId>');
+      const [{ eraseInvestor }, { SYSTEM_PRINCIPAL }] = await Promise.all([operations.erasure(), operations.auditEntries()]);
       const erased = await withDatabase(config, ({ db }) =>
         eraseInvestor(
           { db, clock: systemClock, newId: newUuid },
@@ -88,7 +100,9 @@ DATA_DIR; on its first run it creates an admin token and prints it once.
   --no-demo   do not seed the demo deal on the first embedded run`,
     options: { 'no-demo': { type: 'boolean' } },
     async run(config, values) {
-      await serveUntilSignalled(config, { demo: !values['no-demo'] });
+      // Loaded when used: the HTTP service is most of the code, and `dealflow --help` needs none of it.
+      const [{ serveUntilSignalled }, { openServiceChannel }] = await Promise.all([import('../main.ts'), import('./service-channel.ts')]);
+      await serveUntilSignalled(config, { demo: !values['no-demo'], openChannel: (c, database) => openServiceChannel(c, database, commands) });
     },
   },
   worker: {
@@ -103,6 +117,7 @@ database (no DATABASE_URL) only one process may open DATA_DIR: there the service
 delivers, and a worker is for when the service is stopped.`,
     options: {},
     async run(config) {
+      const { runWorkerUntilSignalled } = await import('../main.ts');
       await runWorkerUntilSignalled(config);
     },
   },
@@ -113,6 +128,7 @@ delivers, and a worker is for when the service is stopped.`,
 Runs every pending migration; running it again changes nothing.`,
     options: {},
     async run(config) {
+      const { migrateToLatest } = await operations.migrate();
       await withDatabase(config, async ({ db }) => {
         // withDatabase already migrated; report what the schema is at.
         const results = await migrateToLatest(db);
@@ -132,6 +148,7 @@ A new token is printed once; only its SHA-256 hash is stored. The investor must 
     options: { role: { type: 'string' }, name: { type: 'string' }, investor: { type: 'string' }, 'allow-unknown': { type: 'boolean' } },
     async run(config, values, positionals) {
       const [action, id] = positionals;
+      const { createToken, listTokens, revokeToken } = await operations.tokens();
       switch (action) {
         case 'create': {
           const role = values.role;
@@ -182,6 +199,7 @@ start of the embedded database runs it (unless serve --no-demo).
 journey in every deal, written in bulk (a progress bar shows on a terminal).`,
     options: { demo: { type: 'boolean' }, investors: { type: 'string' }, deals: { type: 'string' } },
     async run(config, values) {
+      const { seedDemo, seedScale } = await operations.seed();
       const deps = (db: Database['db']) => ({ db, clock: systemClock, newId: newUuid });
       if (values.demo) {
         const result = await withDatabase(config, ({ db }) => seedDemo(deps(db)));

@@ -23,7 +23,11 @@ export function describeFailure(err: unknown, command: string | undefined): Fail
     return { message: `invalid configuration: ${err.message}`, hint: `fix ${err.variable} (README.md, "Configuration" lists every variable)`, unexpected: false };
   }
   if (err instanceof DataDirLockedError) {
-    return { message: err.message, hint: 'stop the service that holds it (or wait for it to exit), then run the command again', unexpected: false };
+    return {
+      message: err.message,
+      hint: `${command ? `"dealflow ${command}"` : 'this command'} needs the database to itself: stop the service (Ctrl-C where it runs), run the command, and start it again; while it runs, "dealflow token" and "dealflow verify" go through it, and the HTTP API does the rest (see /docs)`,
+      unexpected: false,
+    };
   }
   if (err instanceof AppError) {
     if (err.kind === 'not-found' && command === 'token' && err.message.startsWith('no live token')) {

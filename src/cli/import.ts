@@ -4,16 +4,10 @@
 // terminal, a progress bar (bytes read of the file) go to stderr.
 import { createReadStream, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { stringify } from 'csv-stringify/sync';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
-import { neutralise } from '../http/csv.ts';
-import { investorRows, moveRows } from '../http/import-streams.ts';
-import { newUuid, systemClock } from '../operations/deps.ts';
-import { count, emptySummary, importInvestors, importMoves, type RowReport } from '../operations/imports.ts';
-import { openDatabase } from '../store/database.ts';
-import { migrateToLatest } from '../store/migrate.ts';
+import type { RowReport } from '../operations/imports.ts';
 
 export const importHelp = `dealflow import investors FILE [--dry-run]
 dealflow import moves FILE --deal <dealId> [--dry-run]
@@ -42,6 +36,17 @@ export async function runImport(config: Config, values: Record<string, string | 
   }
   const deal = values.deal;
   if (what === 'moves' && typeof deal !== 'string') throw new AppError('validation', 'dealflow import moves needs --deal <dealId>');
+  // Loaded here, not at the top: `dealflow --help` starts without the import machinery.
+  const [{ stringify }, { neutralise }, { investorRows, moveRows }, { newUuid, systemClock }, { count, emptySummary, importInvestors, importMoves }, { openDatabase }, { migrateToLatest }] =
+    await Promise.all([
+      import('csv-stringify/sync'),
+      import('../http/csv.ts'),
+      import('../http/import-streams.ts'),
+      import('../operations/deps.ts'),
+      import('../operations/imports.ts'),
+      import('../store/database.ts'),
+      import('../store/migrate.ts'),
+    ]);
   const size = statSync(file).size;
   const input = createReadStream(file);
   const dryRun = values['dry-run'] === true;

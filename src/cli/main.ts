@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { commands } from './commands.ts';
 import { failureLines } from './failure.ts';
+import { runsThroughService, runThroughService } from './service-channel.ts';
+import { DataDirLockedError } from '../store/data-dir-lock.ts';
 
 const usage = `dealflow <command> [options]
 
@@ -44,7 +46,16 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const config = loadConfig();
-  return (await command.run(config, parsed.values as Record<string, string | boolean | undefined>, parsed.positionals)) ?? 0;
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  try {
+    return (await command.run(config, values, parsed.positionals)) ?? 0;
+  } catch (err) {
+    // The running service holds the embedded database: the commands it can run, it runs.
+    if (!(err instanceof DataDirLockedError) || !runsThroughService(name)) throw err;
+    const code = await runThroughService(config.dataDir, name, values, parsed.positionals);
+    if (code === undefined) throw err;
+    return code;
+  }
 }
 
 main(process.argv.slice(2).filter((arg) => arg !== '--verbose')).then(

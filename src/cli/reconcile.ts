@@ -3,8 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { AppError } from '../domain/errors.ts';
 import { defaultCsvColumns } from '../domain/statement-csv.ts';
-import { newUuid, systemClock } from '../operations/deps.ts';
-import { importStatement, type StatementInput } from '../operations/reconcile.ts';
+import type { StatementInput } from '../operations/reconcile.ts';
 import { type Command, withDatabase } from './command.ts';
 
 const column = (name: string) => ({ type: 'string' as const, description: name });
@@ -78,6 +77,7 @@ CSV options (the column names in the file's header row):
             account: str('account'),
           },
         };
+    const [{ newUuid, systemClock }, { importStatement }] = await Promise.all([import('../operations/deps.ts'), import('../operations/reconcile.ts')]);
     const result = await withDatabase(config, ({ db }) =>
       importStatement({ db, clock: systemClock, newId: newUuid }, { userId: 'cli', role: 'admin', tokenKey: 'cli' }, input),
     );

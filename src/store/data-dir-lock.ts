@@ -34,10 +34,7 @@ export function acquireDataDirLock(dataDir: string): () => void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = Number(readFileSync(file, 'utf8'));
       if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && alive(owner)) {
-        throw new DataDirLockedError(
-          `the embedded database in ${dataDir} is in use by process ${owner}; ` +
-            'stop the service first (PGlite allows one process), or use PostgreSQL with DATABASE_URL',
-        );
+        throw new DataDirLockedError(`the embedded database in ${dataDir} is in use by process ${owner} (PGlite allows one process at a time)`);
       }
       rmSync(file, { force: true });
     }

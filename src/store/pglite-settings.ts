@@ -8,8 +8,9 @@
 // (PGlite's own defaults, which we keep, decide fsync).
 // The first start's peak (about 1.1 GB) is PGlite creating a cluster: it runs initdb in a second
 // PGlite instance and a third WebAssembly module beside the first, and copies the new data folder
-// across. No option changes that; initCluster (below) does it in a short-lived child process, so
-// the service's own memory never holds three copies of PostgreSQL.
+// across. No option changes that; initCluster (below) does it once per installation in a
+// short-lived child process and keeps the result to copy (clusterTemplate), so neither the
+// service nor a CLI command ever holds three copies of PostgreSQL.
 // What remained (a peak of 750-840 MB at every start, 300-340 MB kept after) was V8, not
 // PostgreSQL: V8 compiles WebAssembly with Liftoff, its baseline compiler, and recompiles the
 // functions that run most with TurboFan in background threads. PostgreSQL's `raw_parser` (the
@@ -21,8 +22,9 @@
 // PGlite (docs/benchmarks.md, "Memory"); list reads stayed within the runs' noise.
 // `v8.setFlagsFromString('--liftoff-only')` at run time does not take effect, so it is a start flag.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const pgliteSettings = {
   shared_buffers: '16MB',
@@ -64,19 +66,15 @@ export const needsCluster = (dataDir: string) => !existsSync(path.join(dataDir, 
 export async function initCluster(dataDir: string): Promise<void> {
   // Inside the folder, so the moves are renames on one file system (a data folder may be a mount).
   for (const entry of readdirSync(dataDir)) if (entry.startsWith('.initdb-')) rmSync(path.join(dataDir, entry), { recursive: true, force: true });
-  const staging = mkdtempSync(path.join(dataDir, '.initdb-'));
+  // Absolute: the child runs in another working directory (a relative DATA_DIR would land there).
+  const staging = mkdtempSync(path.join(path.resolve(dataDir), '.initdb-'));
   try {
-    const script = `const { PGlite } = await import('@electric-sql/pglite'); const db = await PGlite.create(${JSON.stringify(staging)}); await db.close();`;
-    // --liftoff-only: see WASM_FLAGS. Whatever flags this process was started with, the child's
-    // initdb never compiles PostgreSQL's parser with TurboFan (measured: 1,043 MB peak without, 605 MB with).
-    const child = spawn(process.execPath, [...WASM_FLAGS, '--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'], cwd: import.meta.dirname });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', resolve);
-    });
-    if (code !== 0) throw new Error(`could not create the database in ${dataDir} (exit ${code}): ${stderr.trim()}`);
+    const template = clusterTemplate();
+    if (template !== undefined && existsSync(path.join(template, 'PG_VERSION'))) cpSync(template, staging, { recursive: true });
+    else {
+      await runInitdb(staging, dataDir);
+      if (template !== undefined) keepAsTemplate(staging, template);
+    }
     // What a cut move left (no PG_VERSION yet): cluster files only; the folder's own lock stays.
     const made = new Set(readdirSync(staging));
     for (const entry of readdirSync(dataDir)) if (made.has(entry)) rmSync(path.join(dataDir, entry), { recursive: true, force: true });
@@ -85,4 +83,64 @@ export async function initCluster(dataDir: string): Promise<void> {
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
+}
+
+async function runInitdb(staging: string, dataDir: string): Promise<void> {
+  const script = `const { PGlite } = await import('@electric-sql/pglite'); const db = await PGlite.create(${JSON.stringify(staging)}); await db.close();`;
+  // --liftoff-only: see WASM_FLAGS. Whatever flags this process was started with, the child's
+  // initdb never compiles PostgreSQL's parser with TurboFan (measured: 1,043 MB peak without, 640 MB with).
+  const child = spawn(process.execPath, [...WASM_FLAGS, '--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'], cwd: import.meta.dirname });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`could not create the database in ${dataDir} (exit ${code}): ${stderr.trim()}`);
+}
+
+/**
+ * Where a freshly made, cleanly closed cluster of the installed PGlite version is kept
+ * (node_modules/.cache/dealflow/pglite-<version>), or undefined when PGlite's folder is not found.
+ * A new data folder is a copy of it: initdb's 640 MB and 3 s are paid once per installation
+ * (`npm install` makes it, scripts/cluster-template.ts), not by every first start and every CLI
+ * command on a new folder. The version in the name keeps an upgraded PGlite from copying an old one.
+ */
+export function clusterTemplate(): string | undefined {
+  try {
+    const packageDir = path.dirname(path.dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))));
+    const { version } = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { version: string };
+    return path.join(packageDir, '..', '..', '.cache', 'dealflow', `pglite-${version}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Copies a new cluster to `template`, whole or not at all (a rename); best effort, as it is only a cache. */
+function keepAsTemplate(cluster: string, template: string): void {
+  const partial = `${template}.${process.pid}-${Date.now()}`;
+  try {
+    mkdirSync(path.dirname(template), { recursive: true });
+    cpSync(cluster, partial, { recursive: true });
+    renameSync(partial, template);
+  } catch {
+    // Another process kept one first, or the cache is not writable: the next start runs initdb again.
+  } finally {
+    rmSync(partial, { recursive: true, force: true });
+  }
+}
+
+/** Makes the template now (`npm install` runs this), so that no start or command pays initdb. */
+export async function prepareClusterTemplate(): Promise<string | undefined> {
+  const template = clusterTemplate();
+  if (template === undefined || existsSync(path.join(template, 'PG_VERSION'))) return template;
+  mkdirSync(path.dirname(template), { recursive: true });
+  const scratch = mkdtempSync(path.join(path.dirname(template), '.cluster-'));
+  try {
+    await runInitdb(scratch, scratch);
+    keepAsTemplate(scratch, template);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return template;
 }

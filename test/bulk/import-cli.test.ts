@@ -13,7 +13,7 @@ describe('dealflow import', { skip: onPostgres ? 'runs on the embedded database 
   const dir = mkdtempSync(join(tmpdir(), 'dealflow-import-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
   const run = (...args: string[]) =>
-    spawnSync(process.execPath, ['src/cli/main.ts', ...args], { env: { ...process.env, DATA_DIR: join(dir, 'data'), DATABASE_URL: '' }, encoding: 'utf8' });
+    spawnSync(process.execPath, ['bin/dealflow.js', ...args], { env: { ...process.env, DATA_DIR: join(dir, 'data'), DATABASE_URL: '' }, encoding: 'utf8' });
   const report = (stdout: string) => parse(stdout, { columns: true }) as { row: string; id: string; outcome: string; detail: string }[];
 
   test('investors from a CSV file, a re-run, a dry run, then their moves', () => {

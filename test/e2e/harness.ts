@@ -21,7 +21,7 @@ export const skipE2e: string | false = onPostgres
     ? `no Chromium at ${chromiumPath} (apt-get install chromium, as .ci/run does)`
     : false;
 
-// Tests write their screenshots to the ignored test-results/ folder, so `npm test` leaves the checkout
+// Tests write their screenshots to the ignored test-results/ folder, so `npm run test:e2e` leaves the checkout
 // clean; `npm run screenshots` points SCREENSHOT_DIR at docs/screenshots/ to refresh the pictures of the README and docs/.
 export const screenshotDir = process.env.SCREENSHOT_DIR
   ? resolve(process.env.SCREENSHOT_DIR)

@@ -13,7 +13,7 @@ describe('dealflow CLI', { skip: onPostgres ? 'runs on the embedded database onl
   const dataDir = mkdtempSync(join(tmpdir(), 'dealflow-cli-'));
   after(() => rmSync(dataDir, { recursive: true, force: true }));
   const run = (...args: string[]) =>
-    spawnSync(process.execPath, ['src/cli/main.ts', ...args], {
+    spawnSync(process.execPath, ['bin/dealflow.js', ...args], {
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
       encoding: 'utf8',
     });

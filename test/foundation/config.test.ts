@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
 describe('configuration', () => {
@@ -10,7 +11,7 @@ describe('configuration', () => {
     assert.equal(config.host, '127.0.0.1');
     assert.equal(config.basePath, '');
     assert.equal(config.databaseUrl, undefined);
-    assert.equal(config.dataDir, './.data');
+    assert.equal(config.dataDir, fileURLToPath(new URL('../../.data', import.meta.url)), 'the checkout root, whatever the working directory');
     assert.equal(config.bodyLimit, 1024 * 1024);
     assert.equal(config.rateLimitPerMinute, 0);
     assert.equal(config.jwt, undefined);
@@ -37,7 +38,7 @@ describe('configuration', () => {
   }
 
   test('the CLI exits 1 with a message naming the variable', () => {
-    const result = spawnSync(process.execPath, ['src/cli/main.ts', 'migrate'], {
+    const result = spawnSync(process.execPath, ['bin/dealflow.js', 'migrate'], {
       env: { ...process.env, PORT: 'abc' },
       encoding: 'utf8',
     });

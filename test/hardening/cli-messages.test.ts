@@ -12,7 +12,7 @@ import { onPostgres } from '../support/app.ts';
 const STACK = /^\s+at /m;
 
 const run = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, ['src/cli/main.ts', ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, encoding: 'utf8', timeout: 60_000 });
+  spawnSync(process.execPath, ['bin/dealflow.js', ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, encoding: 'utf8', timeout: 60_000 });
 
 function assertOneLineAndHint(result: ReturnType<typeof run>, message: RegExp) {
   assert.equal(result.status, 1, `${result.stdout}\n${result.stderr}`);
@@ -76,7 +76,7 @@ describe('CLI on the embedded database', { skip: onPostgres ? 'runs on the embed
   });
 
   test('data folder in use by a running service: one line and a hint', async () => {
-    const service = spawn(process.execPath, ['src/cli/main.ts', 'serve', '--no-demo'], { env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const service = spawn(process.execPath, ['bin/dealflow.js', 'serve', '--no-demo'], { env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       await new Promise<void>((resolve, reject) => {
         let output = '';
@@ -90,7 +90,7 @@ describe('CLI on the embedded database', { skip: onPostgres ? 'runs on the embed
         });
         service.once('exit', () => reject(new Error(`the service exited: ${output}`)));
       });
-      assertOneLineAndHint(run(['token', 'list'], env), /in use by process \d+/);
+      assertOneLineAndHint(run(['seed', '--demo'], env), /in use by process \d+/);
     } finally {
       service.kill('SIGTERM');
       await new Promise((resolve) => (service.exitCode !== null ? resolve(undefined) : service.once('exit', resolve)));
@@ -99,7 +99,7 @@ describe('CLI on the embedded database', { skip: onPostgres ? 'runs on the embed
 
   test('the worker and the service write the same log format', async () => {
     const firstLine = async (args: string[], marker: string) => {
-      const child = spawn(process.execPath, ['src/cli/main.ts', ...args], { env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['bin/dealflow.js', ...args], { env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
       try {
         return await new Promise<Record<string, unknown>>((resolve, reject) => {
           let output = '';

@@ -46,7 +46,7 @@ describe('demo data on the embedded database', { skip: onPostgres ? 'runs on the
   test('dealflow seed --demo and --investors N --deals M', () => {
     const dataDir = folder();
     const run = (...args: string[]) =>
-      spawnSync(process.execPath, ['src/cli/main.ts', 'seed', ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, encoding: 'utf8' });
+      spawnSync(process.execPath, ['bin/dealflow.js', 'seed', ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, encoding: 'utf8' });
     const first = run('--demo');
     assert.equal(first.status, 0, first.stderr);
     assert.match(first.stdout, /Created the demo deal "demo" with 200 investors/);

@@ -11,7 +11,7 @@ describe('dealflow reconcile', { skip: onPostgres ? 'runs on the embedded databa
   const dataDir = mkdtempSync(join(tmpdir(), 'dealflow-reconcile-'));
   after(() => rmSync(dataDir, { recursive: true, force: true }));
   const run = (...args: string[]) =>
-    spawnSync(process.execPath, ['src/cli/main.ts', ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, encoding: 'utf8' });
+    spawnSync(process.execPath, ['bin/dealflow.js', ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, encoding: 'utf8' });
   const csv = ['test/payments/fixtures/statement.csv', '--delimiter', 'semicolon', '--decimal-separator', 'comma', '--date-column', 'Buchungstag',
     '--amount-column', 'Betrag', '--currency-column', 'Waehrung', '--reference-column', 'Verwendungszweck', '--bank-reference-column', 'Bankreferenz'];
 

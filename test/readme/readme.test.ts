@@ -21,7 +21,7 @@ import { testDatabaseUrl } from '../support/app.ts';
 import { codeBlocks, markdownPages, type ShellBlock, shellBlocks } from './pages.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
-const cli = join(root, 'src/cli/main.ts');
+const cli = join(root, 'bin/dealflow.js');
 /** `npm start`'s own command line (its flags, the built entry point, `serve`), as its prestart built it. */
 const npmStart = startCommand();
 const serve = [...npmStart.nodeFlags, join(root, npmStart.entry), ...npmStart.args];

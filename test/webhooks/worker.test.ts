@@ -41,10 +41,10 @@ describe('dealflow worker', { skip: onPostgres ? 'runs on the embedded database 
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   test('--help explains it', () => {
-    const help = spawnSync(process.execPath, ['src/cli/main.ts', 'worker', '--help'], { encoding: 'utf8' });
+    const help = spawnSync(process.execPath, ['bin/dealflow.js', 'worker', '--help'], { encoding: 'utf8' });
     assert.equal(help.status, 0);
     assert.match(help.stdout, /Delivers the webhooks/);
-    assert.match(spawnSync(process.execPath, ['src/cli/main.ts', '--help'], { encoding: 'utf8' }).stdout, /\bworker\b/);
+    assert.match(spawnSync(process.execPath, ['bin/dealflow.js', '--help'], { encoding: 'utf8' }).stdout, /\bworker\b/);
   });
 
   test('delivers what is due, and stops on SIGTERM', async () => {
@@ -68,7 +68,7 @@ describe('dealflow worker', { skip: onPostgres ? 'runs on the embedded database 
       } finally {
         await database.close();
       }
-      const worker = spawn(process.execPath, ['src/cli/main.ts', 'worker'], {
+      const worker = spawn(process.execPath, ['bin/dealflow.js', 'worker'], {
         env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', WEBHOOKS_POLL_MS: '50', LOG_LEVEL: 'warn' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -96,7 +96,7 @@ describe('dealflow worker', { skip: onPostgres ? 'runs on the embedded database 
     } finally {
       await database.close();
     }
-    const worker = spawn(process.execPath, ['src/cli/main.ts', 'worker'], {
+    const worker = spawn(process.execPath, ['bin/dealflow.js', 'worker'], {
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', FUNNEL_UPKEEP_INTERVAL_MS: '50', LOG_LEVEL: 'debug' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
