@@ -13,6 +13,7 @@ import { startSealer } from './operations/audit.ts';
 import { startFunnelUpkeep } from './operations/funnel.ts';
 import { openDatabase } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
+import { failStaleJobs } from './operations/import-jobs.ts';
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
 
@@ -36,6 +37,8 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const database = await openDatabase(config, { onPoolError: (err) => log?.warn({ err }, 'idle database connection failed') });
   const { db } = database;
   await migrateToLatest(db);
+  // Import jobs left running by a process that stopped are reported failed (operations/import-jobs.ts).
+  await failStaleJobs({ db, clock: systemClock, newId: newUuid }, { all: database.kind === 'pglite' });
 
   // The first start of the embedded database: the admin token is printed the moment it exists,
   // and a start cut short is finished by the next one (operations/first-run.ts).

@@ -329,6 +329,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/imports/jobs/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import job: its progress while it runs, then its outcome
+         * @description Staff see every job; anyone else only the jobs they started (any other is 404).
+         */
+        get: operations["getImportJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/deals/event/{eventId}/edit": {
         parameters: {
             query?: never;
@@ -932,7 +952,7 @@ export interface paths {
         put?: never;
         /**
          * Import a bank statement: ISO 20022 camt.053/camt.054 (application/xml) or CSV (text/csv, columns named in the query)
-         * @description camt.053 and camt.054, versions 001.02 to 001.08 (read from the namespace). CSV columns default to date=date, amount=amount, currency=currency, reference=reference, counterparty=counterparty, bankReference=bank_reference. 201 with the import, or 200 when this file was imported before (nothing changes). Malformed XML, a DOCTYPE or entity declaration, or a bad line: 400; larger than STATEMENT_BODY_LIMIT: 413.
+         * @description camt.053 and camt.054, versions 001.02 to 001.08 (read from the namespace). CSV columns default to date=date, amount=amount, currency=currency, reference=reference, counterparty=counterparty, bankReference=bank_reference. 201 with the import, or 200 when this file was imported before (nothing changes). Above IMPORT_JOB_THRESHOLD bytes (1 MiB by default), or with Prefer: respond-async: 202 with the Location of an import job (GET /imports/jobs/{jobId}) that reports progress, then this outcome. Malformed XML, a DOCTYPE or entity declaration, bytes that are not UTF-8, or a bad line: 400; a CSV record over 1 MiB or a body larger than STATEMENT_BODY_LIMIT: 413.
          */
         post: operations["importStatement"];
         delete?: never;
@@ -1532,6 +1552,83 @@ export interface components {
             page: number;
             /** @description number of pages */
             totalPages: number;
+        };
+        /**
+         * ImportJob
+         * @description running, then succeeded (statementImport: what a synchronous statement import answers; report: the summary of an investor or move file, with its refused rows, at most 1,000) or failed (problem: why; report: what was done before, for investor and move files). A job whose process stopped is failed with problem.interrupted = true: send the file again.
+         */
+        ImportJob: {
+            /** Format: uuid */
+            id: string;
+            kind: "statement" | "investors" | "moves";
+            /** @description moves: the deal */
+            dealId: string | null;
+            dryRun: boolean;
+            status: "running" | "succeeded" | "failed";
+            /** @description size of the file sent */
+            bytes: number;
+            progress: {
+                /** @description queued, parsing, storing, matching (statements), reading (investor and move files), done */
+                stage: string;
+                /** @description rows handled (investor and move files); statement lines at the end of a stage */
+                done: number;
+                /** @description statements: the file's lines, once parsed */
+                total: number | null;
+            };
+            statementImport?: {
+                statement: {
+                    id: string;
+                    format: string;
+                    messageId: string | null;
+                    lineCount: number;
+                    newLineCount: number;
+                    importedBy: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with milliseconds
+                     */
+                    importedAt: string;
+                };
+                duplicate: boolean;
+                outcomes: {
+                    [key: string]: number;
+                };
+                statuses: {
+                    [key: string]: number;
+                };
+            };
+            report?: {
+                dryRun: boolean;
+                /** @description every row (synchronous answer); an import job keeps only the refused rows, at most 1,000 */
+                rows: {
+                    /** @description data row, from 1 */
+                    row: number;
+                    id: string | null;
+                    outcome: "created" | "updated" | "unchanged" | "refused";
+                    errors?: {
+                        in: string;
+                        field: string;
+                        detail: string;
+                    }[];
+                    problem?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                    eventId?: string;
+                }[];
+                summary: {
+                    rows: number;
+                    created: number;
+                    updated: number;
+                    unchanged: number;
+                    refused: number;
+                };
+                error?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+            };
+            problem?: components["schemas"]["Problem"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            finishedAt: string | null;
         };
         /**
          * InvestorFormImplementation
@@ -3802,6 +3899,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         dryRun: boolean;
+                        /** @description every row (synchronous answer); an import job keeps only the refused rows, at most 1,000 */
                         rows: {
                             /** @description data row, from 1 */
                             row: number;
@@ -3824,6 +3922,17 @@ export interface operations {
                         };
                         error?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
                     };
+                };
+            };
+            /** @description running, then succeeded (statementImport: what a synchronous statement import answers; report: the summary of an investor or move file, with its refused rows, at most 1,000) or failed (problem: why; report: what was done before, for investor and move files). A job whose process stopped is failed with problem.interrupted = true: send the file again. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
                 };
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
@@ -3965,6 +4074,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         dryRun: boolean;
+                        /** @description every row (synchronous answer); an import job keeps only the refused rows, at most 1,000 */
                         rows: {
                             /** @description data row, from 1 */
                             row: number;
@@ -3987,6 +4097,17 @@ export interface operations {
                         };
                         error?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
                     };
+                };
+            };
+            /** @description running, then succeeded (statementImport: what a synchronous statement import answers; report: the summary of an investor or move file, with its refused rows, at most 1,000) or failed (problem: why; report: what was done before, for investor and move files). A job whose process stopped is failed with problem.interrupted = true: send the file again. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
                 };
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
@@ -4068,6 +4189,105 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getImportJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description running, then succeeded (statementImport: what a synchronous statement import answers; report: the summary of an investor or move file, with its refused rows, at most 1,000) or failed (problem: why; report: what was done before, for investor and move files). A job whose process stopped is failed with problem.interrupted = true: send the file again. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -8515,6 +8735,17 @@ export interface operations {
                             [key: string]: number;
                         };
                     };
+                };
+            };
+            /** @description running, then succeeded (statementImport: what a synchronous statement import answers; report: the summary of an investor or move file, with its refused rows, at most 1,000) or failed (problem: why; report: what was done before, for investor and move files). A job whose process stopped is failed with problem.interrupted = true: send the file again. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
                 };
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */

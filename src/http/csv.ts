@@ -9,16 +9,9 @@ import { stringify, type Options } from 'csv-stringify/sync';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 
-const FORMULA_START = /^[=+\-@\t\r]/;
-const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
-
-export function neutralise(cell: string): string {
-  return FORMULA_START.test(cell) && !PLAIN_NUMBER.test(cell) ? `'${cell}` : cell;
-}
-
-export function unneutralise(cell: string): string {
-  return cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
-}
+// The cells' defence lives with the import readers, which undo it; the exports here apply it.
+export { neutralise, unneutralise } from '../operations/import-readers/csv-cells.ts';
+import { neutralise } from '../operations/import-readers/csv-cells.ts';
 
 export type Cell = string | number | boolean | null | undefined;
 

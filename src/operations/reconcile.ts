@@ -28,6 +28,8 @@ import { batchConcurrency } from '../store/database.ts';
 import { findPaymentSettings, type PaymentSettings } from '../store/payment-settings.ts';
 import * as store from '../store/payments.ts';
 import { type Deps, inTransaction } from './deps.ts';
+import type { JobProgress } from './import-jobs.ts';
+import { readStatement } from './statement-parse.ts';
 import { applyMoves, type JumpInput, jumpToStep } from './journeys.ts';
 import { paymentMatchedEntry, paymentQueuedEntry, recordPaymentQueued } from './payment-events.ts';
 import { appendOutboxMany } from '../store/outbox.ts';
@@ -56,13 +58,17 @@ export interface ImportOptions {
   concurrency?: number;
   /** Investors per batch; default MATCH_BATCH. */
   batchSize?: number;
+  /** Told what the import is doing (an import job's progress). */
+  onProgress?: (progress: JobProgress) => void;
 }
 
 export async function importStatement(deps: Deps, principal: Principal, input: StatementInput, options: ImportOptions = {}): Promise<ImportResult> {
-  const parsed = parseStatement(input);
+  const progress = options.onProgress ?? (() => {});
+  progress({ stage: 'parsing', done: 0, total: null });
+  // Parsed off the event loop when big (statement-parse.ts): the instance answers meanwhile.
+  const { parsed, keys, found } = await readStatement(input.kind, input.text, input.kind === 'csv' ? input.csv : undefined);
   const sha256 = createHash('sha256').update(input.text).digest('hex');
-  const keys = lineKeys(parsed.lines);
-  const found = parsed.lines.map((l) => (l.direction === 'credit' && !l.reversal && isBooked(l) ? findReference(l.structuredReferences, l.remittance) : null));
+  progress({ stage: 'storing', done: 0, total: parsed.lines.length });
   const resolved = await store.resolveReferences(deps.db, [...new Set(found.map((f) => f?.reference).filter((r): r is string => !!r))]);
   const lines: store.NewLine[] = parsed.lines.map((line, i) => {
     const base = { ...line, id: deps.newId(), key: keys[i]!, reference: null, dealId: null, investorUserId: null, detail: null };
@@ -103,7 +109,9 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
 
   // A file imported before: its lines still pending (a process that died, an import running now).
   const pending = stored?.pending ?? (await store.statementLines(deps.db, statement.id, 'pending'));
+  progress({ stage: 'matching', done: 0, total: parsed.lines.length });
   await matchPendingLines(deps, pending, { concurrency: options.concurrency ?? batchConcurrency(deps.db), batchSize: options.batchSize ?? MATCH_BATCH });
+  progress({ stage: 'done', done: parsed.lines.length, total: parsed.lines.length });
   const counts = await store.countStatementLines(deps.db, statement.id);
   const outcomes: Record<string, number> = {};
   const statuses: Record<string, number> = {};
