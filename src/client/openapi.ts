@@ -952,7 +952,7 @@ export interface paths {
         put?: never;
         /**
          * Import a bank statement: ISO 20022 camt.053/camt.054 (application/xml) or CSV (text/csv, columns named in the query)
-         * @description camt.053 and camt.054, versions 001.02 to 001.08 (read from the namespace). CSV columns default to date=date, amount=amount, currency=currency, reference=reference, counterparty=counterparty, bankReference=bank_reference. 201 with the import, or 200 when this file was imported before (nothing changes). Above IMPORT_JOB_THRESHOLD bytes (1 MiB by default), or with Prefer: respond-async: 202 with the Location of an import job (GET /imports/jobs/{jobId}) that reports progress, then this outcome. Malformed XML, a DOCTYPE or entity declaration, bytes that are not UTF-8, or a bad line: 400; a CSV record over 1 MiB or a body larger than STATEMENT_BODY_LIMIT: 413.
+         * @description camt.053 and camt.054, versions 001.02 to 001.08 (read from the namespace). CSV columns default to date=date, amount=amount, currency=currency, reference=reference, counterparty=counterparty, bankReference=bank_reference. 201 with the import, or 200 when this file was imported before (nothing changes). Above IMPORT_JOB_THRESHOLD bytes (8 MiB by default), or with Prefer: respond-async: 202 with the Location of an import job (GET /imports/jobs/{jobId}) that reports progress, then this outcome. Malformed XML, a DOCTYPE or entity declaration, bytes that are not UTF-8, or a bad line: 400; a CSV record over 1 MiB or a body larger than STATEMENT_BODY_LIMIT: 413.
          */
         post: operations["importStatement"];
         delete?: never;
@@ -1192,6 +1192,8 @@ export interface components {
             requestId?: string;
             /** @description one entry per offending field */
             errors?: components["schemas"]["FieldError"][];
+            /** @description an import file or a statement: the line at fault, from 1 */
+            line?: number;
         };
         /**
          * ConflictProblem
@@ -1225,6 +1227,31 @@ export interface components {
             deliveredAt?: string | null;
             /** @description true: the same request may succeed later (see Retry-After) */
             retryable?: boolean;
+        };
+        /**
+         * TooLargeProblem
+         * @description Request body over its limit, or a line or record of an import file over 1 MiB (413)
+         */
+        TooLargeProblem: {
+            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in the README, section Errors */
+            type: string;
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /** @description the HTTP status code */
+            status: number;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId?: string;
+            /** @description an import file: the row at fault */
+            errors?: components["schemas"]["FieldError"][];
+            /** @description an import file: the data row at fault, from 1 (the first after a CSV header) */
+            row?: number;
+            /** @description an import file or a statement: the line at fault, from 1 */
+            line?: number;
+            /** @description the limit passed, in bytes */
+            limit?: number;
         };
         /**
          * UnprocessableProblem
@@ -1554,6 +1581,33 @@ export interface components {
             totalPages: number;
         };
         /**
+         * ImportJobProblem
+         * @description Why an import job failed: the problem the synchronous import would have answered, or its interruption
+         */
+        ImportJobProblem: {
+            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in the README, section Errors */
+            type: string;
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /** @description the HTTP status code */
+            status: number;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId?: string;
+            /** @description an import file: the row at fault */
+            errors?: components["schemas"]["FieldError"][];
+            /** @description an import file: the data row at fault, from 1 (the first after a CSV header) */
+            row?: number;
+            /** @description an import file or a statement: the line at fault, from 1 */
+            line?: number;
+            /** @description the limit passed, in bytes */
+            limit?: number;
+            /** @description true: the process running the import stopped before it finished; send the file again */
+            interrupted?: boolean;
+        };
+        /**
          * ImportJob
          * @description running, then succeeded (statementImport: what a synchronous statement import answers; report: the summary of an investor or move file, with its refused rows, at most 1,000) or failed (problem: why; report: what was done before, for investor and move files). A job whose process stopped is failed with problem.interrupted = true: send the file again.
          */
@@ -1622,7 +1676,7 @@ export interface components {
                 };
                 error?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
             };
-            problem?: components["schemas"]["Problem"];
+            problem?: components["schemas"]["ImportJobProblem"];
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds
@@ -2313,14 +2367,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -2597,14 +2651,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -2794,14 +2848,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -3044,14 +3098,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -3435,14 +3489,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -3813,14 +3867,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -3986,14 +4040,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -4161,14 +4215,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -4411,14 +4465,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -4772,14 +4826,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -5128,14 +5182,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -5475,14 +5529,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -5623,14 +5677,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -5880,14 +5934,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -6132,14 +6186,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -6531,14 +6585,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -7560,14 +7614,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -8064,14 +8118,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -8268,14 +8322,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -8467,14 +8521,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -8799,14 +8853,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -9003,14 +9057,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -9992,14 +10046,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */

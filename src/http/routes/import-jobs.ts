@@ -11,7 +11,7 @@ import { principalOf } from '../auth.ts';
 import { problemOf } from '../problems.ts';
 import { ExternalId, Timestamp } from '../schemas/common.ts';
 import { StatementImport } from '../schemas/payments.ts';
-import { Problem } from '../schemas/problems.ts';
+import { ImportJobProblem } from '../schemas/problems.ts';
 import { ImportReport } from './import-report.ts';
 
 export const ImportJob = Type.Object(
@@ -29,7 +29,7 @@ export const ImportJob = Type.Object(
     }),
     statementImport: Type.Optional(StatementImport),
     report: Type.Optional(ImportReport),
-    problem: Type.Optional(Problem),
+    problem: Type.Optional(ImportJobProblem),
     createdAt: Timestamp,
     finishedAt: Type.Union([Timestamp, Type.Null()]),
   },

@@ -55,7 +55,7 @@ export class InputCheck {
 
   /** The data row of the record being read: 1 for the first after a header (CSV), or the first line (NDJSON). */
   private get row(): number {
-    const record = this.records + (this.recordHasContent ? 0 : 1);
+    const record = this.records + 1;
     return this.limits.header ? record - 1 : record;
   }
 
