@@ -1,7 +1,7 @@
 // `dealflow import investors FILE [--dry-run]` and `dealflow import moves FILE --deal ID [--dry-run]`:
-// the imports of the HTTP API (same row parsing, same operations), reading the file as a stream.
-// The per-row report goes to stdout as CSV (row, id, outcome, detail); the summary and, on a
-// terminal, a progress bar (bytes read of the file) go to stderr.
+// the imports of the HTTP API (same row parsing and checks, same operations), reading the file as a
+// stream, as an import job it follows to the end (follow-job.ts). The per-row report goes to stdout
+// as CSV (row, id, outcome, detail); the summary and, on a terminal, the job's progress go to stderr.
 import { createReadStream, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { stringify } from 'csv-stringify/sync';
@@ -14,6 +14,7 @@ import { newUuid, systemClock } from '../operations/deps.ts';
 import { count, emptySummary, importInvestors, importMoves, type RowReport } from '../operations/imports.ts';
 import { openDatabase } from '../store/database.ts';
 import { migrateToLatest } from '../store/migrate.ts';
+import { runAsJob } from './follow-job.ts';
 
 export const importHelp = `dealflow import investors FILE [--dry-run]
 dealflow import moves FILE --deal <dealId> [--dry-run]
@@ -51,23 +52,24 @@ export async function runImport(config: Config, values: Record<string, string | 
   try {
     await migrateToLatest(database.db);
     const deps = { db: database.db, clock: systemClock, newId: newUuid };
-    const reports =
-      what === 'investors'
-        ? importInvestors(deps, cliPrincipal(), investorRows(input, /\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv'), { dryRun })
-        : importMoves(deps, cliPrincipal(), String(deal), moveRows(input), { dryRun });
-    process.stdout.write(stringify([['row', 'id', 'outcome', 'detail']]));
-    let drawn = 0;
-    for await (const report of reports) {
-      count(summary, report);
-      process.stdout.write(stringify([[report.row, report.id ?? '', report.outcome, detailOf(report)].map((c) => neutralise(String(c)))]));
-      if (process.stderr.isTTY && Date.now() - drawn > 100) {
-        drawn = Date.now();
-        const done = size === 0 ? 1 : input.bytesRead / size;
-        const filled = Math.round(done * 30);
-        process.stderr.write(`\r${what} [${'#'.repeat(filled)}${'.'.repeat(30 - filled)}] ${summary.rows} rows ${((Date.now() - started) / 1000).toFixed(0)}s`);
+    const principal = cliPrincipal();
+    // Rows are checked as they are read (a line over 1 MiB, bytes that are not UTF-8: the import
+    // stops with a problem naming the line), as over HTTP.
+    await runAsJob(deps, principal, { kind: what, ...(what === 'moves' ? { dealId: String(deal) } : {}), dryRun, bytes: size }, async (progress) => {
+      const reports =
+        what === 'investors'
+          ? importInvestors(deps, principal, investorRows(input, /\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv'), { dryRun })
+          : importMoves(deps, principal, String(deal), moveRows(input), { dryRun });
+      const refused: RowReport[] = [];
+      process.stdout.write(stringify([['row', 'id', 'outcome', 'detail']]));
+      for await (const report of reports) {
+        count(summary, report);
+        if (report.outcome === 'refused' && refused.length < 1000) refused.push(report);
+        process.stdout.write(stringify([[report.row, report.id ?? '', report.outcome, detailOf(report)].map((c) => neutralise(String(c)))]));
+        progress({ stage: 'reading', done: summary.rows, total: null });
       }
-    }
-    if (process.stderr.isTTY) process.stderr.write('\n');
+      return { outcome: { dryRun, rows: refused, summary } };
+    });
   } finally {
     await database.close();
   }
