@@ -10,7 +10,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, onPostgres, type TestApp, startTestApp } from '../support/app.ts';
 import { createDeal } from '../support/workflows.ts';
+import { createHash } from 'node:crypto';
 import { insertJob } from '../../src/store/import-jobs.ts';
+import { insertStatement } from '../../src/store/payments.ts';
 
 const HEADER = 'id,remoteId,dataSource,teamUserId,kycCheckLevel,guid,externalId,userType,status,contact.title,contact.forename,contact.middleNames,contact.surname,contact.nickname,contact.dateOfBirth,contact.email,username,profilePhotoFileKey,name,fullName,tfaEnabled,compliance,classifications';
 const csvLine = (id: string) => `${id},crm-${id},crm,,2,guid-${id},,1,active,Dr,Grace,,Hopper,,1906-12-09,${id}@example.com,${id},,Grace Hopper,Grace Hopper,true,approved,[]`;
@@ -133,6 +135,24 @@ describe('import jobs', () => {
     assert.equal(job.problem.interrupted, true);
     assert.equal(job.problem.status, 503);
     assert.match(job.problem.detail, /Send the file again/);
+  });
+
+  test('a statement whose lines were being stored when its process stopped is finished by sending it again', async () => {
+    const body = csvStatement(120, `resume-${process.pid}`);
+    // As a process that stopped right after writing the statement leaves it: on file, lines not stored.
+    await insertStatement(t.database.db, {
+      id: crypto.randomUUID(), sha256: createHash('sha256').update(body).digest('hex'), format: 'csv', messageId: null, lineCount: 120, importedBy: 'x', importedAt: new Date(),
+    });
+    const again = await post('/payments/statements', 'text/csv', body);
+    assert.equal(again.status, 201, again.text);
+    assert.equal(again.body.duplicate, false);
+    assert.equal(again.body.statement.newLineCount, 120);
+    assert.deepEqual(again.body.statuses, { queued: 120 });
+    const lines = await admin.get(`/payments/lines?statementId=${again.body.statement.id}&limit=100&page=2`);
+    assert.equal(lines.body.output.length, 20);
+    const third = await post('/payments/statements', 'text/csv', body);
+    assert.equal(third.status, 200, third.text);
+    assert.equal(third.body.duplicate, true);
   });
 });
 
