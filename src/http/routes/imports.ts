@@ -113,8 +113,8 @@ async function runImport(
   start: (input: ReadableType) => AsyncGenerator<RowReport>,
 ) {
   const reports = start(file.open());
+  holdConnection(request);
   if (file.bytes <= ctx.config.importJobThreshold && !prefersAsync(request)) {
-    holdConnection(request);
     return sendReport(reply, reports, spec.dryRun, file.remove);
   }
   // The first rows are handled before the answer, so a header that does not fit is still a 400.
