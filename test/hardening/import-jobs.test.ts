@@ -17,10 +17,10 @@ import { insertStatement } from '../../src/store/payments.ts';
 const HEADER = 'id,remoteId,dataSource,teamUserId,kycCheckLevel,guid,externalId,userType,status,contact.title,contact.forename,contact.middleNames,contact.surname,contact.nickname,contact.dateOfBirth,contact.email,username,profilePhotoFileKey,name,fullName,tfaEnabled,compliance,classifications';
 const csvLine = (id: string) => `${id},crm-${id},crm,,2,guid-${id},,1,active,Dr,Grace,,Hopper,,1906-12-09,${id}@example.com,${id},,Grace Hopper,Grace Hopper,true,approved,[]`;
 
-/** A CSV statement of `n` credits without a reference (each queued), unique to `tag`. */
+/** A CSV statement of `n` credits without a reference (each queued), unique to `tag` (its text: lines are told apart by their fields). */
 const csvStatement = (n: number, tag: string) => {
   const lines = ['date,amount,currency,reference,bank_reference'];
-  for (let i = 0; i < n; i++) lines.push(`2026-01-${String(1 + (i % 28)).padStart(2, '0')},${100 + (i % 900)}.00,EUR,Payment ${i},${tag}-${i}`);
+  for (let i = 0; i < n; i++) lines.push(`2026-01-${String(1 + (i % 28)).padStart(2, '0')},${100 + (i % 900)}.00,EUR,Payment ${tag} ${i},${tag}-${i}`);
   return `${lines.join('\n')}\n`;
 };
 

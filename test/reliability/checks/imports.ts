@@ -69,7 +69,7 @@ function sendEndless(port: number, path: string, type: string, head: string, tok
 
 const csvStatement = (n: number, tag: string) => {
   const lines = ['date,amount,currency,reference,bank_reference'];
-  for (let i = 0; i < n; i++) lines.push(`2026-01-${String(1 + (i % 28)).padStart(2, '0')},${100 + (i % 900)}.00,EUR,Payment ${i},${tag}-${i}`);
+  for (let i = 0; i < n; i++) lines.push(`2026-01-${String(1 + (i % 28)).padStart(2, '0')},${100 + (i % 900)}.00,EUR,Payment ${tag} ${i},${tag}-${i}`);
   return `${lines.join('\n')}\n`;
 };
 
