@@ -101,9 +101,9 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
   });
   let statement = inserted ?? (await store.findStatementBySha(deps.db, sha256));
   if (!statement) throw new Error('a statement that conflicted on its content is not on file');
-  const duplicate = inserted === undefined && statement.newLineCount >= 0;
+  const complete = inserted === undefined && statement.newLineCount >= 0;
   let fresh: store.PaymentLine[] = [];
-  if (!duplicate) {
+  if (!complete) {
     const shared = batchConcurrency(deps.db) === 1;
     const size = shared ? SHARED_STORE_CHUNK : STORE_CHUNK;
     for (let i = 0; i < lines.length; i += size) {
@@ -123,7 +123,8 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
       progress({ stage: 'storing', done: Math.min(i + size, lines.length), total: lines.length });
       if (shared) await letOthersIn();
     }
-    const newLineCount = inserted ? fresh.length : Object.values(await store.countStatementLines(deps.db, statement.id)).reduce((a, n) => a + n, 0);
+    // Counted rather than taken from this import's chunks: another import of the file may have stored some.
+    const newLineCount = Object.values(await store.countStatementLines(deps.db, statement.id)).reduce((a, n) => a + n, 0);
     await store.setNewLineCount(deps.db, statement.id, newLineCount);
     statement = { ...statement, newLineCount };
   }
@@ -141,6 +142,8 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
     outcomes[outcome] = (outcomes[outcome] ?? 0) + n;
     statuses[status] = (statuses[status] ?? 0) + n;
   }
+  // A duplicate: the file was on file before, and this import stored none of its lines.
+  const duplicate = inserted === undefined && fresh.length === 0;
   return { statement, duplicate, outcomes, statuses };
 }
 
