@@ -22,8 +22,19 @@ module.exports = {
       name: 'operations-never-import-http-or-cli',
       comment: 'operations/ serve both edges (HTTP and the command line) and so import neither.',
       severity: 'error',
-      from: { path: '^src/operations/' },
+      from: { path: '^src/operations/', pathNot: '^src/operations/import-readers/(investor-rows|rows)[.]ts$' },
       to: { path: '^src/(http|cli)/' },
+    },
+    {
+      // KNOWN DEBT, narrowly scoped: the import readers validate an NDJSON investor row against the
+      // wire schema of PUT /investors and its strict JSON parser, which still live in http/. The
+      // exception admits exactly those three files from exactly these two readers; it goes when the
+      // wire schemas and the strict JSON parser move to a module of their own that http/, the
+      // readers and the CLI all import.
+      name: 'operations-never-import-http--wire-schema-exception',
+      severity: 'error',
+      from: { path: '^src/operations/import-readers/(investor-rows|rows)[.]ts$' },
+      to: { path: '^src/(http|cli)/', pathNot: '^src/http/(errors|json-body|schemas/investor)[.]ts$' },
     },
     {
       name: 'http-never-imports-store',
@@ -36,18 +47,8 @@ module.exports = {
       name: 'cli-never-imports-http',
       comment: 'The command line calls operations (or the HTTP API over the network), never the HTTP layer.',
       severity: 'error',
-      from: { path: '^src/cli/', pathNot: '^src/cli/import[.]ts$' },
+      from: { path: '^src/cli/' },
       to: { path: '^src/http/' },
-    },
-    {
-      // TEMPORARY, narrowly scoped: the CSV and NDJSON readers of imports are moving from http/ to
-      // operations/. Until they have moved, cli/import.ts may import exactly these two http files,
-      // and nothing else of http/. Delete this rule's exception (the pathNot below and the pathNot
-      // of cli-never-imports-http above) once the readers live in operations/.
-      name: 'cli-never-imports-http--import-readers-exception',
-      severity: 'error',
-      from: { path: '^src/cli/import[.]ts$' },
-      to: { path: '^src/http/', pathNot: '^src/http/(csv|import-streams)[.]ts$' },
     },
     {
       name: 'sql-only-in-store',

@@ -28,6 +28,10 @@ export interface Config {
   bodyLimit: number;
   /** Largest bank statement body (POST /payments/statements), in bytes. */
   statementBodyLimit: number;
+  /** Largest investor or move import file (POST /investors/import, …/jump-to-step/import), in bytes. */
+  importBodyLimit: number;
+  /** Imports (statements, investor and move files) larger than this run as import jobs (202). */
+  importJobThreshold: number;
   /** Requests per minute per token; 0 turns rate limiting off. */
   rateLimitPerMinute: number;
   /** Milliseconds a request may wait for a pooled connection, and a statement may run. */
@@ -203,6 +207,8 @@ export function loadConfig(env: Env = process.env): Config {
     jwt: jwt(env),
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
     statementBodyLimit: integer(env, 'STATEMENT_BODY_LIMIT', 32 * 1024 * 1024, 1024, 512 * 1024 * 1024),
+    importBodyLimit: integer(env, 'IMPORT_BODY_LIMIT', 256 * 1024 * 1024, 1024, 4096 * 1024 * 1024),
+    importJobThreshold: integer(env, 'IMPORT_JOB_THRESHOLD', 8 * 1024 * 1024, 0, 4096 * 1024 * 1024),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 5000, 100, 600_000),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),

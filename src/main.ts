@@ -14,6 +14,7 @@ import { startSealer } from './operations/audit.ts';
 import { startFunnelUpkeep } from './operations/funnel.ts';
 import { type Database, openDatabase } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
+import { failStaleJobs } from './operations/import-jobs.ts';
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
 
@@ -58,6 +59,8 @@ async function start(config: Config, options: ServeOptions, print: (line: string
   const database = await openDatabase(config, { onPoolError: (err) => log?.warn({ err }, 'idle database connection failed') });
   const { db } = database;
   await migrateToLatest(db);
+  // Import jobs left running by a process that stopped are reported failed (operations/import-jobs.ts).
+  await failStaleJobs({ db, clock: systemClock, newId: newUuid }, { all: database.kind === 'pglite' });
 
   // The first start of the embedded database: the admin token is printed the moment it exists,
   // and a start cut short is finished by the next one (operations/first-run.ts).

@@ -1,7 +1,7 @@
 // `dealflow import investors FILE [--dry-run]` and `dealflow import moves FILE --deal ID [--dry-run]`:
-// the imports of the HTTP API (same row parsing, same operations), reading the file as a stream.
-// The per-row report goes to stdout as CSV (row, id, outcome, detail); the summary and, on a
-// terminal, a progress bar (bytes read of the file) go to stderr.
+// the imports of the HTTP API (same row parsing and checks, same operations), reading the file as a
+// stream, as an import job it follows to the end (follow-job.ts). The per-row report goes to stdout
+// as CSV (row, id, outcome, detail); the summary and, on a terminal, the job's progress go to stderr.
 import { createReadStream, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import type { Config } from '../config.ts';
@@ -12,8 +12,8 @@ import type { RowReport } from '../operations/imports.ts';
 export const importHelp = `dealflow import investors FILE [--dry-run]
 dealflow import moves FILE --deal <dealId> [--dry-run]
 
-investors: upserts the investor directory from a CSV file (the column map in README.md, the columns
-of the all-transactions CSV export) or an NDJSON file (*.ndjson, *.jsonl: one PUT /investors body
+investors: upserts the investor directory from a CSV file (the column map in docs/reference/imports.md,
+the columns of the all-transactions CSV export) or an NDJSON file (*.ndjson, *.jsonl: one PUT /investors body
 plus "id" per line).
 moves: moves investors of a deal from a CSV file (investorUserId, targetStepId, optional
 expectedCurrentStepId, one column per field key) under the rules of jump-to-step.
@@ -37,15 +37,16 @@ export async function runImport(config: Config, values: Record<string, string | 
   const deal = values.deal;
   if (what === 'moves' && typeof deal !== 'string') throw new AppError('validation', 'dealflow import moves needs --deal <dealId>');
   // Loaded here, not at the top: `dealflow --help` starts without the import machinery.
-  const [{ stringify }, { neutralise }, { investorRows, moveRows }, { newUuid, systemClock }, { count, emptySummary, importInvestors, importMoves }, { openDatabase }, { migrateToLatest }] =
+  const [{ stringify }, { neutralise }, { investorRows, moveRows }, { newUuid, systemClock }, { count, emptySummary, importInvestors, importMoves }, { openDatabase }, { migrateToLatest }, { runAsJob }] =
     await Promise.all([
       import('csv-stringify/sync'),
-      import('../http/csv.ts'),
-      import('../http/import-streams.ts'),
+      import('../domain/spreadsheet-cell.ts'),
+      import('../operations/import-readers/rows.ts'),
       import('../operations/deps.ts'),
       import('../operations/imports.ts'),
       import('../store/database.ts'),
       import('../store/migrate.ts'),
+      import('./follow-job.ts'),
     ]);
   const size = statSync(file).size;
   const input = createReadStream(file);
@@ -56,23 +57,24 @@ export async function runImport(config: Config, values: Record<string, string | 
   try {
     await migrateToLatest(database.db);
     const deps = { db: database.db, clock: systemClock, newId: newUuid };
-    const reports =
-      what === 'investors'
-        ? importInvestors(deps, cliPrincipal(), investorRows(input, /\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv'), { dryRun })
-        : importMoves(deps, cliPrincipal(), String(deal), moveRows(input), { dryRun });
-    process.stdout.write(stringify([['row', 'id', 'outcome', 'detail']]));
-    let drawn = 0;
-    for await (const report of reports) {
-      count(summary, report);
-      process.stdout.write(stringify([[report.row, report.id ?? '', report.outcome, detailOf(report)].map((c) => neutralise(String(c)))]));
-      if (process.stderr.isTTY && Date.now() - drawn > 100) {
-        drawn = Date.now();
-        const done = size === 0 ? 1 : input.bytesRead / size;
-        const filled = Math.round(done * 30);
-        process.stderr.write(`\r${what} [${'#'.repeat(filled)}${'.'.repeat(30 - filled)}] ${summary.rows} rows ${((Date.now() - started) / 1000).toFixed(0)}s`);
+    const principal = cliPrincipal();
+    // Rows are checked as they are read (a line over 1 MiB, bytes that are not UTF-8: the import
+    // stops with a problem naming the line), as over HTTP.
+    await runAsJob(deps, principal, { kind: what, ...(what === 'moves' ? { dealId: String(deal) } : {}), dryRun, bytes: size }, async (progress) => {
+      const reports =
+        what === 'investors'
+          ? importInvestors(deps, principal, investorRows(input, /\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv'), { dryRun })
+          : importMoves(deps, principal, String(deal), moveRows(input), { dryRun });
+      const refused: RowReport[] = [];
+      process.stdout.write(stringify([['row', 'id', 'outcome', 'detail']]));
+      for await (const report of reports) {
+        count(summary, report);
+        if (report.outcome === 'refused' && refused.length < 1000) refused.push(report);
+        process.stdout.write(stringify([[report.row, report.id ?? '', report.outcome, detailOf(report)].map((c) => neutralise(String(c)))]));
+        progress({ stage: 'reading', done: summary.rows, total: null });
       }
-    }
-    if (process.stderr.isTTY) process.stderr.write('\n');
+      return { outcome: { dryRun, rows: refused, summary } };
+    });
   } finally {
     await database.close();
   }

@@ -1,9 +1,12 @@
 // `dealflow reconcile FILE`: imports a bank statement as POST /payments/statements does (the same
-// operation), on the database the service uses, and prints what became of its lines.
+// operation, the same checks of the file's bytes), on the database the service uses, as an import
+// job it follows to the end (follow-job.ts), and prints what became of its lines.
 import { readFileSync, statSync } from 'node:fs';
+import type { Principal } from '../domain/principal.ts';
 import { AppError } from '../domain/errors.ts';
 import { defaultCsvColumns } from '../domain/statement-csv.ts';
-import type { StatementInput } from '../operations/reconcile.ts';
+import { InputCheck, MAX_RECORD_BYTES } from '../operations/import-readers/limits.ts';
+import type { ImportResult, StatementInput } from '../operations/reconcile.ts';
 import { type Command, withDatabase } from './command.ts';
 
 const column = (name: string) => ({ type: 'string' as const, description: name });
@@ -54,7 +57,12 @@ CSV options (the column names in the file's header row):
     if (size > config.statementBodyLimit) throw new AppError('payload-too-large', `${file} is ${size} bytes, more than STATEMENT_BODY_LIMIT (${config.statementBodyLimit})`);
     const format = (values.format as string | undefined) ?? (file.toLowerCase().endsWith('.csv') ? 'csv' : 'xml');
     if (format !== 'xml' && format !== 'csv') throw new AppError('validation', '--format must be xml or csv');
-    const text = readFileSync(file, 'utf8');
+    // UTF-8 only, and a CSV record at most MAX_RECORD_BYTES, as over HTTP.
+    const bytes = readFileSync(file);
+    const check = new InputCheck({ quoted: format === 'csv', header: format === 'csv', ...(format === 'csv' ? { maxRecordBytes: MAX_RECORD_BYTES } : {}), what: file });
+    check.push(bytes);
+    check.end();
+    const text = bytes.toString('utf8');
     const str = (key: string) => values[key] as string | undefined;
     const input: StatementInput = format === 'xml'
       ? { kind: 'xml', text }
@@ -77,10 +85,18 @@ CSV options (the column names in the file's header row):
             account: str('account'),
           },
         };
-    const [{ newUuid, systemClock }, { importStatement }] = await Promise.all([import('../operations/deps.ts'), import('../operations/reconcile.ts')]);
-    const result = await withDatabase(config, ({ db }) =>
-      importStatement({ db, clock: systemClock, newId: newUuid }, { userId: 'cli', role: 'admin', tokenKey: 'cli' }, input),
-    );
+    const [{ newUuid, systemClock }, { importStatement }, { runAsJob }] = await Promise.all([
+      import('../operations/deps.ts'),
+      import('../operations/reconcile.ts'),
+      import('./follow-job.ts'),
+    ]);
+    const principal: Principal = { userId: 'cli', role: 'admin', tokenKey: 'cli' };
+    const result = await withDatabase(config, async ({ db }) => {
+      const job = await runAsJob({ db, clock: systemClock, newId: newUuid }, principal, { kind: 'statement', dryRun: false, bytes: bytes.length }, async (progress) => ({
+        outcome: await importStatement({ db, clock: systemClock, newId: newUuid }, principal, input, { onProgress: progress }),
+      }));
+      return job.outcome as ImportResult;
+    });
     const { statement } = result;
     process.stdout.write(
       `${result.duplicate ? 'Imported before (nothing changed)' : 'Imported'}: ${statement.format} statement ${statement.id}` +

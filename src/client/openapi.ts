@@ -329,6 +329,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/imports/jobs/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import job: its progress while it runs, then its outcome
+         * @description Staff see every job; anyone else only the jobs they started (any other is 404).
+         */
+        get: operations["getImportJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/deals/event/{eventId}/edit": {
         parameters: {
             query?: never;
@@ -932,7 +952,7 @@ export interface paths {
         put?: never;
         /**
          * Import a bank statement: ISO 20022 camt.053/camt.054 (application/xml) or CSV (text/csv, columns named in the query)
-         * @description camt.053 and camt.054, versions 001.02 to 001.08 (read from the namespace). CSV columns default to date=date, amount=amount, currency=currency, reference=reference, counterparty=counterparty, bankReference=bank_reference. 201 with the import, or 200 when this file was imported before (nothing changes). Malformed XML, a DOCTYPE or entity declaration, or a bad line: 400; larger than STATEMENT_BODY_LIMIT: 413.
+         * @description camt.053 and camt.054, versions 001.02 to 001.08 (read from the namespace). CSV columns default to date=date, amount=amount, currency=currency, reference=reference, counterparty=counterparty, bankReference=bank_reference. 201 with the import, or 200 when this file was imported before (nothing changes). Above IMPORT_JOB_THRESHOLD bytes (8 MiB by default), or with Prefer: respond-async: 202 with the Location of an import job (GET /imports/jobs/{jobId}) that reports progress, then this outcome. Malformed XML, a DOCTYPE or entity declaration, bytes that are not UTF-8, or a bad line: 400; a CSV record over 1 MiB or a body larger than STATEMENT_BODY_LIMIT: 413.
          */
         post: operations["importStatement"];
         delete?: never;
@@ -1172,6 +1192,8 @@ export interface components {
             requestId?: string;
             /** @description one entry per offending field */
             errors?: components["schemas"]["FieldError"][];
+            /** @description an import file or a statement: the line at fault, from 1 */
+            line?: number;
         };
         /**
          * ConflictProblem
@@ -1205,6 +1227,31 @@ export interface components {
             deliveredAt?: string | null;
             /** @description true: the same request may succeed later (see Retry-After) */
             retryable?: boolean;
+        };
+        /**
+         * TooLargeProblem
+         * @description Request body over its limit, or a line or record of an import file over 1 MiB (413)
+         */
+        TooLargeProblem: {
+            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in the README, section Errors */
+            type: string;
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /** @description the HTTP status code */
+            status: number;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId?: string;
+            /** @description an import file: the row at fault */
+            errors?: components["schemas"]["FieldError"][];
+            /** @description an import file: the data row at fault, from 1 (the first after a CSV header) */
+            row?: number;
+            /** @description an import file or a statement: the line at fault, from 1 */
+            line?: number;
+            /** @description the limit passed, in bytes */
+            limit?: number;
         };
         /**
          * UnprocessableProblem
@@ -1532,6 +1579,110 @@ export interface components {
             page: number;
             /** @description number of pages */
             totalPages: number;
+        };
+        /**
+         * ImportJobProblem
+         * @description Why an import job failed: the problem the synchronous import would have answered, or its interruption
+         */
+        ImportJobProblem: {
+            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in the README, section Errors */
+            type: string;
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /** @description the HTTP status code */
+            status: number;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId?: string;
+            /** @description an import file: the row at fault */
+            errors?: components["schemas"]["FieldError"][];
+            /** @description an import file: the data row at fault, from 1 (the first after a CSV header) */
+            row?: number;
+            /** @description an import file or a statement: the line at fault, from 1 */
+            line?: number;
+            /** @description the limit passed, in bytes */
+            limit?: number;
+            /** @description true: the process running the import stopped before it finished; send the file again */
+            interrupted?: boolean;
+        };
+        /**
+         * ImportJob
+         * @description running, then succeeded (statementImport: what a synchronous statement import answers; report: the summary of an investor or move file, with its refused rows, at most 1,000) or failed (problem: why; report: what was done before, for investor and move files). A job whose process stopped is failed with problem.interrupted = true: send the file again.
+         */
+        ImportJob: {
+            /** Format: uuid */
+            id: string;
+            kind: "statement" | "investors" | "moves";
+            /** @description moves: the deal */
+            dealId: string | null;
+            dryRun: boolean;
+            status: "running" | "succeeded" | "failed";
+            /** @description size of the file sent */
+            bytes: number;
+            progress: {
+                /** @description queued, parsing, storing, matching (statements), reading (investor and move files), done */
+                stage: string;
+                /** @description rows handled (investor and move files); statement lines at the end of a stage */
+                done: number;
+                /** @description statements: the file's lines, once parsed */
+                total: number | null;
+            };
+            statementImport?: {
+                statement: {
+                    id: string;
+                    format: string;
+                    messageId: string | null;
+                    lineCount: number;
+                    newLineCount: number;
+                    importedBy: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with milliseconds
+                     */
+                    importedAt: string;
+                };
+                duplicate: boolean;
+                outcomes: {
+                    [key: string]: number;
+                };
+                statuses: {
+                    [key: string]: number;
+                };
+            };
+            report?: {
+                dryRun: boolean;
+                /** @description every row (synchronous answer); an import job keeps only the refused rows, at most 1,000 */
+                rows: {
+                    /** @description data row, from 1 */
+                    row: number;
+                    id: string | null;
+                    outcome: "created" | "updated" | "unchanged" | "refused";
+                    errors?: {
+                        in: string;
+                        field: string;
+                        detail: string;
+                    }[];
+                    problem?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                    eventId?: string;
+                }[];
+                summary: {
+                    rows: number;
+                    created: number;
+                    updated: number;
+                    unchanged: number;
+                    refused: number;
+                };
+                error?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+            };
+            problem?: components["schemas"]["ImportJobProblem"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            finishedAt: string | null;
         };
         /**
          * InvestorFormImplementation
@@ -2216,14 +2367,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -2500,14 +2651,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -2697,14 +2848,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -2947,14 +3098,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -3338,14 +3489,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -3716,14 +3867,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -3802,6 +3953,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         dryRun: boolean;
+                        /** @description every row (synchronous answer); an import job keeps only the refused rows, at most 1,000 */
                         rows: {
                             /** @description data row, from 1 */
                             row: number;
@@ -3824,6 +3976,17 @@ export interface operations {
                         };
                         error?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
                     };
+                };
+            };
+            /** @description running, then succeeded (statementImport: what a synchronous statement import answers; report: the summary of an investor or move file, with its refused rows, at most 1,000) or failed (problem: why; report: what was done before, for investor and move files). A job whose process stopped is failed with problem.interrupted = true: send the file again. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
                 };
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
@@ -3877,14 +4040,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -3965,6 +4128,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         dryRun: boolean;
+                        /** @description every row (synchronous answer); an import job keeps only the refused rows, at most 1,000 */
                         rows: {
                             /** @description data row, from 1 */
                             row: number;
@@ -3987,6 +4151,17 @@ export interface operations {
                         };
                         error?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
                     };
+                };
+            };
+            /** @description running, then succeeded (statementImport: what a synchronous statement import answers; report: the summary of an investor or move file, with its refused rows, at most 1,000) or failed (problem: why; report: what was done before, for investor and move files). A job whose process stopped is failed with problem.interrupted = true: send the file again. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
                 };
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
@@ -4040,14 +4215,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -4068,6 +4243,105 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getImportJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description running, then succeeded (statementImport: what a synchronous statement import answers; report: the summary of an investor or move file, with its refused rows, at most 1,000) or failed (problem: why; report: what was done before, for investor and move files). A job whose process stopped is failed with problem.interrupted = true: send the file again. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -4191,14 +4465,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -4552,14 +4826,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -4908,14 +5182,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -5255,14 +5529,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -5403,14 +5677,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -5660,14 +5934,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -5912,14 +6186,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -6311,14 +6585,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -7340,14 +7614,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -7844,14 +8118,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -8048,14 +8322,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -8247,14 +8521,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -8517,6 +8791,17 @@ export interface operations {
                     };
                 };
             };
+            /** @description running, then succeeded (statementImport: what a synchronous statement import answers; report: the summary of an investor or move file, with its refused rows, at most 1,000) or failed (problem: why; report: what was done before, for investor and move files). A job whose process stopped is failed with problem.interrupted = true: send the file again. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
             400: {
                 headers: {
@@ -8568,14 +8853,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -8772,14 +9057,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -9761,14 +10046,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
-            /** @description Body over BODY_LIMIT */
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
             /** @description A body that is not application/json */

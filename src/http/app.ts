@@ -40,6 +40,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     logger: options.logger ?? false,
     bodyLimit: config.bodyLimit,
     requestTimeout: config.requestTimeoutMs,
+    // connectionTimeout is the socket's idle timeout: it guards against clients that send slowly,
+    // but would also cut a request whose handler works long without writing (a big synchronous
+    // import): the import routes lift it once their body has arrived (routes/import-jobs.ts,
+    // holdConnection), and imports above IMPORT_JOB_THRESHOLD answer 202 with an import job.
     connectionTimeout: config.requestTimeoutMs,
     // Node enforces requestTimeout and headersTimeout only when it sweeps its connections, every
     // 30 s by default: a client trickling a header byte at a time held a socket for 30 s past

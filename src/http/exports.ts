@@ -5,7 +5,7 @@ import * as exports from '../operations/exports.ts';
 import type { Deps } from '../operations/deps.ts';
 import type { SubscriptionFilter } from '../domain/subscription.ts';
 import { type Cell, sendCsvPages } from './csv.ts';
-import { INVESTOR_COLUMNS, investorCells } from './investor-rows.ts';
+import { INVESTOR_COLUMNS, investorCells } from '../operations/import-readers/investor-rows.ts';
 
 /** The store's pages of rows as pages of cells. */
 async function* mapRows<T>(pages: AsyncIterable<T[]>, cells: (row: T) => Cell[]): AsyncGenerator<Cell[][]> {

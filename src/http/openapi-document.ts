@@ -10,10 +10,10 @@
 import type { RouteOptions } from 'fastify';
 import { componentDescriptions } from './openapi-components.ts';
 import { operationDocs, tagDescriptions } from './openapi-operations.ts';
-import { ConflictProblem, Problem, UnprocessableProblem, ValidationProblem } from './schemas/problems.ts';
+import { ConflictProblem, ImportJobProblem, Problem, TooLargeProblem, UnprocessableProblem, ValidationProblem } from './schemas/problems.ts';
 
 const PROBLEM = 'application/problem+json';
-const problemNames = ['Problem', 'ValidationProblem', 'ConflictProblem', 'UnprocessableProblem'];
+const problemNames = ['Problem', 'ValidationProblem', 'ConflictProblem', 'UnprocessableProblem', 'TooLargeProblem', 'ImportJobProblem'];
 
 const problemResponse = (schema: object, description: string) => ({ description, content: { [PROBLEM]: { schema } } });
 
@@ -26,7 +26,7 @@ function problemResponses(method: string): Record<string, object> {
     403: problemResponse(Problem, 'The role or the investor may not do this'),
     404: problemResponse(Problem, 'Unknown resource, or one the investor may not see'),
     ...(writes ? { 409: problemResponse(ConflictProblem, 'Conflict: concurrent change, duplicate, or not allowed from the current state') } : {}),
-    ...(writes ? { 413: problemResponse(Problem, 'Body over BODY_LIMIT') } : {}),
+    ...(writes ? { 413: problemResponse(TooLargeProblem, 'Body over BODY_LIMIT (or the route\'s own limit), or a line of an import file over 1 MiB') } : {}),
     ...(writes ? { 415: problemResponse(Problem, 'A body that is not application/json') } : {}),
     ...(writes ? { 422: problemResponse(UnprocessableProblem, 'Well-formed, but breaks a business rule') } : {}),
     429: problemResponse(Problem, 'Over RATE_LIMIT_PER_MINUTE for this token'),

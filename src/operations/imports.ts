@@ -8,6 +8,8 @@
 import { type FieldError, forbidden } from '../domain/errors.ts';
 import type { Investor } from '../domain/investor.ts';
 import type { Principal } from '../domain/principal.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { batchConcurrency } from '../store/database.ts';
 import { findInvestors, upsertInvestors } from '../store/investor-batches.ts';
 import { findLatestMoves } from '../store/move-imports.ts';
 import { bulkJump, type Refusal } from './bulk-moves.ts';
@@ -15,6 +17,12 @@ import { type Deps, inTransaction } from './deps.ts';
 import type { JumpInput } from './journeys.ts';
 
 export const IMPORT_BATCH = 500;
+
+/**
+ * On the embedded database (one connection, whose lock is not fair), a pause after each batch so
+ * that requests waiting for the connection get it before the import takes it again.
+ */
+const letOthersIn = () => sleep(5);
 
 export const importOutcomes = ['created', 'updated', 'unchanged', 'refused'] as const;
 export type ImportOutcome = (typeof importOutcomes)[number];
@@ -62,6 +70,7 @@ async function* batches<T>(rows: AsyncIterable<T>, keyOf: (row: T) => string | u
 /** Upserts investors from `rows`; with `dryRun` compares only. One transaction per batch. */
 export async function* importInvestors(deps: Deps, principal: Principal, rows: AsyncIterable<InvestorRow>, options: { dryRun?: boolean } = {}): AsyncGenerator<RowReport> {
   if (principal.role !== 'admin') throw forbidden('Only staff import investors');
+  const shared = batchConcurrency(deps.db) === 1;
   for await (const batch of batches(rows, (r) => ('investor' in r ? r.id : undefined))) {
     const reports = await inTransaction(deps, async (tx) => {
       const valid = batch.flatMap((r) => ('investor' in r ? [r] : []));
@@ -78,6 +87,7 @@ export async function* importInvestors(deps: Deps, principal: Principal, rows: A
       return reports;
     });
     yield* reports;
+    if (shared) await letOthersIn();
   }
 }
 
@@ -86,6 +96,7 @@ export type MoveRow = { row: number; move: JumpInput } | { row: number; investor
 /** Applies moves from `rows` in bulk batches (the bulk rules: each move its own transaction). */
 export async function* importMoves(deps: Deps, principal: Principal, dealId: string, rows: AsyncIterable<MoveRow>, options: { dryRun?: boolean } = {}): AsyncGenerator<RowReport> {
   if (principal.role !== 'admin') throw forbidden('Only staff move investors');
+  const shared = batchConcurrency(deps.db) === 1;
   for await (const batch of batches(rows, (r) => ('move' in r ? r.move.investorUserId : undefined))) {
     const moves = batch.flatMap((r) => ('move' in r ? [r.move] : []));
     const latest = await findLatestMoves(deps.db, dealId, moves.map((m) => m.investorUserId));
@@ -105,6 +116,7 @@ export async function* importMoves(deps: Deps, principal: Principal, dealId: str
       else if (result.ok) yield { row: r.row, id: r.move.investorUserId, outcome: 'created', eventId: result.event.id };
       else yield { row: r.row, id: r.move.investorUserId, outcome: 'refused', refusal: result.refusal };
     }
+    if (shared) await letOthersIn();
   }
 }
 

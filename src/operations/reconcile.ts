@@ -3,7 +3,10 @@
 // - the statement is parsed whole (camt.053/054 or CSV; malformed → 400, nothing stored);
 // - the same file again changes nothing (payment_statements.content_sha256), and a line already on
 //   file from another statement is not stored again (payment_lines.line_key);
-// - in one transaction the statement and its new lines are stored; debits, reversals and entries
+// - the statement and then its new lines are stored, a chunk of lines per transaction (so that the
+//   embedded database serves other requests meanwhile); the statement reads as complete
+//   (new_line_count set) once its last chunk commits, and an import of the same file that finds it
+//   incomplete stores the lines still missing; debits, reversals and entries
 //   that are not booked (camt Sts PDNG, INFO…) are kept (status ignored), credits without a valid reference or with an unknown one are queued;
 //   and the queued lines' payment.queued entries are written a chunk of lines per statement;
 // - then each investor's credits are judged in statement order under their journey lock, in
@@ -17,6 +20,7 @@
 // A process that dies between storing and matching, or a batch that fails, leaves lines `pending`;
 // importing the file again finishes them.
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Big from 'big.js';
 import { type CreditFacts, type CreditJudgement, creditMoved, judgeCredit } from '../domain/credit.ts';
 import { AppError } from '../domain/errors.ts';
@@ -24,12 +28,13 @@ import { parseCamt } from '../domain/camt.ts';
 import { isBooked, lineKeys, type ParsedStatement } from '../domain/payment-line.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { StepType } from '../domain/workflow.ts';
-import { findReference } from '../domain/remittance.ts';
 import { type CsvOptions, parseCsvStatement } from '../domain/statement-csv.ts';
 import { batchConcurrency } from '../store/database.ts';
 import { findPaymentSettings, type PaymentSettings } from '../store/payment-settings.ts';
 import * as store from '../store/payments.ts';
 import { type Deps, inTransaction } from './deps.ts';
+import type { JobProgress } from './import-jobs.ts';
+import { readStatement } from './statement-parse.ts';
 import { applyMoves, type JumpInput, jumpToStep } from './journeys.ts';
 import { paymentMatchedEntry, paymentQueuedEntry, recordPaymentQueued } from './payment-events.ts';
 import { appendOutboxMany } from '../store/outbox.ts';
@@ -58,13 +63,17 @@ export interface ImportOptions {
   concurrency?: number;
   /** Investors per batch; default MATCH_BATCH. */
   batchSize?: number;
+  /** Told what the import is doing (an import job's progress). */
+  onProgress?: (progress: JobProgress) => void;
 }
 
 export async function importStatement(deps: Deps, principal: Principal, input: StatementInput, options: ImportOptions = {}): Promise<ImportResult> {
-  const parsed = parseStatement(input);
+  const progress = options.onProgress ?? (() => {});
+  progress({ stage: 'parsing', done: 0, total: null });
+  // Parsed off the event loop when big (statement-parse.ts): the instance answers meanwhile.
+  const { parsed, keys, found } = await readStatement(input.kind, input.text, input.kind === 'csv' ? input.csv : undefined);
   const sha256 = createHash('sha256').update(input.text).digest('hex');
-  const keys = lineKeys(parsed.lines);
-  const found = parsed.lines.map((l) => (l.direction === 'credit' && !l.reversal && isBooked(l) ? findReference(l.structuredReferences, l.remittance) : null));
+  progress({ stage: 'storing', done: 0, total: parsed.lines.length });
   const resolved = await store.resolveReferences(deps.db, [...new Set(found.map((f) => f?.reference).filter((r): r is string => !!r))]);
   const lines: store.NewLine[] = parsed.lines.map((line, i) => {
     const base = { ...line, id: deps.newId(), key: keys[i]!, reference: null, dealId: null, investorUserId: null, detail: null };
@@ -84,28 +93,49 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
   });
 
   const at = deps.clock();
-  const stored = await inTransaction(deps, async (tx) => {
-    const statement = await store.insertStatement(tx.db, {
-      id: tx.newId(), sha256, format: parsed.format, messageId: parsed.messageId, lineCount: lines.length, importedBy: principal.userId, importedAt: at,
-    });
-    if (!statement) return undefined;
-    // The lines as stored (in statement order), to announce the queued ones and match the pending.
-    const inserted = await store.insertLines(tx.db, statement.id, lines, at);
-    await store.setNewLineCount(tx.db, statement.id, inserted.length);
-    await store.recordImportDecisions(tx.db, inserted.filter((l) => l.status !== 'pending').map((l) => l.id), principal.userId, at);
-    // The queued lines' payment.queued entries, a chunk of lines per statement.
-    const queued = inserted.filter((l) => l.status === 'queued');
-    for (let i = 0; i < queued.length; i += QUEUED_CHUNK) {
-      await appendOutboxMany(tx.db, queued.slice(i, i + QUEUED_CHUNK).map((line) => paymentQueuedEntry(tx, { line })));
-    }
-    return { statement: { ...statement, newLineCount: inserted.length }, pending: inserted.filter((l) => l.status === 'pending') };
+  // Stored in chunks of STORE_CHUNK lines, one transaction each, so that on the embedded database
+  // (one connection) other requests are served between chunks rather than after the whole file.
+  // The statement is written first, marked as having its lines stored (new_line_count -1) until the
+  // last chunk commits; an import of the same file that finds it so (the process stopped mid-way,
+  // or an import of it running now) stores the lines still missing: line keys make the rest no-ops.
+  const inserted = await store.insertStatement(deps.db, {
+    id: deps.newId(), sha256, format: parsed.format, messageId: parsed.messageId, lineCount: lines.length, importedBy: principal.userId, importedAt: at,
   });
-  const statement = stored?.statement ?? (await store.findStatementBySha(deps.db, sha256));
+  let statement = inserted ?? (await store.findStatementBySha(deps.db, sha256));
   if (!statement) throw new Error('a statement that conflicted on its content is not on file');
+  const complete = inserted === undefined && statement.newLineCount >= 0;
+  let fresh: store.PaymentLine[] = [];
+  if (!complete) {
+    const shared = batchConcurrency(deps.db) === 1;
+    const size = shared ? SHARED_STORE_CHUNK : STORE_CHUNK;
+    for (let i = 0; i < lines.length; i += size) {
+      const chunk = lines.slice(i, i + size);
+      const id = statement.id;
+      fresh = fresh.concat(await inTransaction(deps, async (tx) => {
+        // The lines as stored (in statement order), to announce the queued ones and match the pending.
+        const rows = await store.insertLines(tx.db, id, chunk, at);
+        await store.recordImportDecisions(tx.db, rows.filter((l) => l.status !== 'pending').map((l) => l.id), principal.userId, at);
+        // The queued lines' payment.queued entries, a chunk of lines per statement.
+        const queued = rows.filter((l) => l.status === 'queued');
+        for (let q = 0; q < queued.length; q += QUEUED_CHUNK) {
+          await appendOutboxMany(tx.db, queued.slice(q, q + QUEUED_CHUNK).map((line) => paymentQueuedEntry(tx, { line })));
+        }
+        return rows;
+      }));
+      progress({ stage: 'storing', done: Math.min(i + size, lines.length), total: lines.length });
+      if (shared) await letOthersIn();
+    }
+    // Counted rather than taken from this import's chunks: another import of the file may have stored some.
+    const newLineCount = Object.values(await store.countStatementLines(deps.db, statement.id)).reduce((a, n) => a + n, 0);
+    await store.setNewLineCount(deps.db, statement.id, newLineCount);
+    statement = { ...statement, newLineCount };
+  }
 
   // A file imported before: its lines still pending (a process that died, an import running now).
-  const pending = stored?.pending ?? (await store.statementLines(deps.db, statement.id, 'pending'));
+  const pending = inserted ? fresh.filter((l) => l.status === 'pending') : await store.statementLines(deps.db, statement.id, 'pending');
+  progress({ stage: 'matching', done: 0, total: parsed.lines.length });
   await matchPendingLines(deps, pending, { concurrency: options.concurrency ?? batchConcurrency(deps.db), batchSize: options.batchSize ?? MATCH_BATCH });
+  progress({ stage: 'done', done: parsed.lines.length, total: parsed.lines.length });
   const counts = await store.countStatementLines(deps.db, statement.id);
   const outcomes: Record<string, number> = {};
   const statuses: Record<string, number> = {};
@@ -114,7 +144,9 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
     outcomes[outcome] = (outcomes[outcome] ?? 0) + n;
     statuses[status] = (statuses[status] ?? 0) + n;
   }
-  return { statement, duplicate: stored === undefined, outcomes, statuses };
+  // A duplicate: the file was on file before, and this import stored none of its lines.
+  const duplicate = inserted === undefined && fresh.length === 0;
+  return { statement, duplicate, outcomes, statuses };
 }
 
 /**
@@ -138,7 +170,11 @@ async function matchPendingLines(deps: Deps, pending: readonly store.PaymentLine
   const all = [...groups.values()];
   const size = Math.max(1, options.batchSize);
   const batches = Array.from({ length: Math.ceil(all.length / size) }, (_, i) => all.slice(i * size, (i + 1) * size));
-  await eachConcurrently(batches, options.concurrency, (batch) => retryOnDeadlock(() => matchBatch(deps, batch, context)));
+  const shared = batchConcurrency(deps.db) === 1;
+  await eachConcurrently(batches, options.concurrency, async (batch) => {
+    await retryOnDeadlock(() => matchBatch(deps, batch, context));
+    if (shared) await letOthersIn();
+  });
   for (const reversal of pending.filter((l) => l.reversal)) await applyReversal(deps, reversal);
 }
 
@@ -152,6 +188,17 @@ type CreditGroup = { dealId: string; investorUserId: string; lines: store.Paymen
  * a statement's batches keep every lane busy.
  */
 export const MATCH_BATCH = 100;
+/** Lines stored per transaction at import. */
+const STORE_CHUNK = 2000;
+/**
+ * On the embedded database, whose one connection a transaction holds whole, fewer (about a
+ * tenth of a second of work each), and a pause after each transaction of an import: a request
+ * that waited for the connection gets it and finishes its few statements before the import takes
+ * the connection again (the connection's lock is not fair: without the pause the import, ready
+ * first, would take it back after each of them).
+ */
+const SHARED_STORE_CHUNK = 100;
+const letOthersIn = () => sleep(5);
 /** Queued lines per statement of payment.queued entries at import. */
 const QUEUED_CHUNK = 500;
 

@@ -26,13 +26,14 @@ const toStatement = (r: StatementRow): StoredStatement => ({
 });
 
 /** Inserts the statement unless one with the same content exists; undefined when it did. */
+/** A new statement, its new_line_count -1 (its lines being stored) until setNewLineCount. */
 export async function insertStatement(
   db: Kysely<DB>,
   s: { id: string; sha256: string; format: string; messageId: string | null; lineCount: number; importedBy: string; importedAt: Date },
 ): Promise<StoredStatement | undefined> {
   const { rows } = await sql<StatementRow>`
     insert into payment_statements (id, content_sha256, format, message_id, line_count, new_line_count, imported_by, imported_at)
-    values (${s.id}, ${s.sha256}, ${s.format}, ${s.messageId}, ${s.lineCount}, 0, ${s.importedBy}, ${s.importedAt})
+    values (${s.id}, ${s.sha256}, ${s.format}, ${s.messageId}, ${s.lineCount}, -1, ${s.importedBy}, ${s.importedAt})
     on conflict (content_sha256) do nothing
     returning *`.execute(db);
   return rows[0] && toStatement(rows[0]);

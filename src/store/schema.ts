@@ -213,6 +213,24 @@ export interface BulkMoveResultsTable {
   created_at: Date;
 }
 
+export interface ImportJobsTable {
+  id: string;
+  /** statement | investors | moves */
+  kind: string;
+  deal_id: string | null;
+  dry_run: boolean;
+  /** The principal's userId that created the job. */
+  created_by: string;
+  /** running | succeeded | failed */
+  status: string;
+  bytes: string | number;
+  progress: unknown;
+  result: unknown;
+  created_at: Date;
+  heartbeat_at: Date;
+  finished_at: Date | null;
+}
+
 export interface IdempotencyKeysTable {
   /** The caller's token (Principal.tokenKey). */
   scope: string;
@@ -305,6 +323,7 @@ export interface DB {
   subscriptions: SubscriptionsTable;
   idempotency_keys: IdempotencyKeysTable;
   bulk_move_results: BulkMoveResultsTable;
+  import_jobs: ImportJobsTable;
   outbox: OutboxTable;
   webhook_secrets: WebhookSecretsTable;
   step_triggers: StepTriggersTable;

@@ -43,4 +43,12 @@ describe('dealflow import', { skip: onPostgres ? 'runs on the embedded database 
     assert.deepEqual(report(run('import', 'moves', moves, '--deal', 'demo').stdout).map((r) => r.outcome), ['unchanged', 'refused']);
     assert.equal(run('import', 'moves', moves).status, 1, 'moves need --deal');
   });
+
+  test('a line longer than 1 MiB stops the import with a problem naming its row, before it is handled', () => {
+    const file = join(dir, 'long.ndjson');
+    writeFileSync(file, `{"id":"long-1","remoteId":"${'x'.repeat(2 * 1024 * 1024)}"}\n`);
+    const refused = run('import', 'investors', file);
+    assert.equal(refused.status, 1, refused.stderr);
+    assert.match(refused.stderr, /Data row 1 \(line 1\) is longer than 1048576 bytes/);
+  });
 });

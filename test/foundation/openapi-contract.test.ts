@@ -40,7 +40,7 @@ describe('the OpenAPI document', () => {
   });
 
   test('every error response is application/problem+json with a named Problem schema', () => {
-    const problems = new Set(['Problem', 'ValidationProblem', 'ConflictProblem', 'UnprocessableProblem']);
+    const problems = new Set(['Problem', 'ValidationProblem', 'ConflictProblem', 'UnprocessableProblem', 'TooLargeProblem']);
     for (const { key, operation } of operations) {
       for (const [status, response] of Object.entries<any>(operation.responses)) {
         if (!/^[45]/.test(status)) continue;

@@ -1,7 +1,7 @@
 // `dealflow reconcile FILE` end to end, on its own embedded database folder (as cli.test.ts).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -28,5 +28,13 @@ describe('dealflow reconcile', { skip: onPostgres ? 'runs on the embedded databa
     const bad = run('reconcile', 'package.json', '--format', 'xml');
     assert.equal(bad.status, 1);
     assert.match(bad.stderr, /not well-formed|no ISO 20022 Document/);
+  });
+
+  test('refuses a statement that is not UTF-8, naming the line; nothing is imported', () => {
+    const file = join(dataDir, 'latin1.csv');
+    writeFileSync(file, Buffer.concat([Buffer.from('date,amount,currency,reference\n2026-01-02,10.00,EUR,Zahlung M'), Buffer.from([0xfc]), Buffer.from('ller\n')]));
+    const refused = run('reconcile', file);
+    assert.equal(refused.status, 1, refused.stdout);
+    assert.match(refused.stderr, /not valid UTF-8 at line 2/);
   });
 });

@@ -8,6 +8,7 @@ import { accessControl } from './checks/access-control.ts';
 import { concurrentMoves } from './checks/concurrent-moves.ts';
 import { crashes } from './checks/crashes.ts';
 import { hostileInput } from './checks/hostile-input.ts';
+import { imports } from './checks/imports.ts';
 import { limits } from './checks/limits.ts';
 import { crashRetry, moneyRules } from './checks/money-and-recovery.ts';
 import { outage } from './checks/outage.ts';
@@ -31,6 +32,7 @@ const checks: [string, () => Promise<CheckResult>, number][] = [
   ['5', outage, 180_000],
   ['6', accessControl, 180_000],
   ['7', limits, 180_000],
+  ['8', imports, 900_000],
   ['money', moneyRules, 180_000],
   ['crash-retry', crashRetry, 300_000],
 ];

@@ -115,6 +115,10 @@ export function InvestorImportPage() {
   const [text, setText] = useState('');
   const [parsed, setParsed] = useState<{ rows: Row[]; error?: string }>();
   const [progress, setProgress] = useState<number>();
+  /** Rows the service has handled so far, while a big file runs as an import job. */
+  const [handled, setHandled] = useState<number>();
+  /** Investors being placed in the deal. */
+  const [placing, setPlacing] = useState(0);
   const [check, setCheck] = useState<Check>();
   const [outcome, setOutcome] = useState<ImportReport | { failed: string }>();
   const [query] = useHashQuery();
@@ -162,9 +166,10 @@ export function InvestorImportPage() {
   async function run() {
     if (check?.status !== 'ready') return;
     setProgress(0);
-    let report: ImportReport;
+    setHandled(undefined);
+    let report: ImportReport & { fromJob?: boolean };
     try {
-      report = await consoleApi.importInvestors(check.records, false);
+      report = await consoleApi.importInvestors(check.records, false, setHandled);
     } catch (error) {
       setOutcome({ failed: describeError(error) });
       setProgress(undefined);
@@ -175,7 +180,12 @@ export function InvestorImportPage() {
     if (placement.dealId && stepId) {
       // Place every imported investor on the deal's entry step, each on their own (one refusal
       // leaves the others placed).
-      const ids = report.rows.filter((r) => r.outcome !== 'refused' && r.id).map((r) => r.id!);
+      // An import job's report lists only the refused rows: the others are the file's rows it handled.
+      const refusedIds = new Set(report.rows.filter((r) => r.outcome === 'refused').map((r) => r.row));
+      const ids = report.fromJob
+        ? check.records.slice(0, report.summary.rows).filter((_r, i) => !refusedIds.has(i + 1)).map((r) => r.id)
+        : report.rows.filter((r) => r.outcome !== 'refused' && r.id).map((r) => r.id!);
+      setPlacing(ids.length);
       const moves = await moveMany(placement.dealId, ids.map((id) => ({ investorUserId: id, targetStepId: stepId, data: {} })), setProgress);
       setPlaced({ moved: moves.filter((m) => m.ok).length, refused: moves.filter((m) => !m.ok).map((m) => ({ id: m.investorUserId, message: m.ok ? '' : m.message })) });
     }
@@ -298,11 +308,13 @@ export function InvestorImportPage() {
         <div className="progress" role="status">
           {report ? (
             <>
-              <progress max={report.rows.length - refusedRows.length} value={progress} aria-label="Investors placed in the deal" /> Placing in the deal: {progress} of {report.rows.length - refusedRows.length}
+              <progress max={placing} value={progress} aria-label="Investors placed in the deal" /> Placing in the deal: {progress} of {placing}
             </>
           ) : (
             <>
-              <progress aria-label="Importing" /> Importing {plural(valid.length, 'investor')}…
+              {handled === undefined ? <progress aria-label="Importing" /> : <progress max={valid.length} value={handled} aria-label="Importing" />} Importing{' '}
+              {plural(valid.length, 'investor')}
+              {handled === undefined ? '…' : `: ${handled} handled`}
             </>
           )}
         </div>
@@ -316,7 +328,7 @@ export function InvestorImportPage() {
           <p role="status">
             {report.summary.created} created, {report.summary.updated} updated, {report.summary.unchanged} unchanged, {report.summary.refused + invalid.length} refused.
           </p>
-          {report.error && <FormStatus error={`The import stopped after row ${report.rows.length}: ${report.error.detail}`} />}
+          {report.error && <FormStatus error={`The import stopped after row ${report.summary.rows}: ${report.error.detail}`} />}
           {placed && (
             <p role="status">
               {placed.moved} placed in the deal{placed.refused.length > 0 ? `, ${placed.refused.length} not placed` : ''}.

@@ -91,9 +91,11 @@ export const setUnauthenticatedHandler = (handler: () => void) => {
 export class RawBody {
   readonly type: string;
   readonly text: string;
-  constructor(type: string, text: string) {
+  readonly headers: Record<string, string>;
+  constructor(type: string, text: string, headers: Record<string, string> = {}) {
     this.type = type;
     this.text = text;
+    this.headers = headers;
   }
 }
 
@@ -105,6 +107,7 @@ export async function call<T>(method: string, path: string, body?: unknown, toke
       headers: {
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...(body !== undefined ? { 'content-type': body instanceof RawBody ? body.type : 'application/json' } : {}),
+        ...(body instanceof RawBody ? body.headers : {}),
       },
       ...(body !== undefined ? { body: body instanceof RawBody ? body.text : JSON.stringify(body) } : {}),
     });
@@ -216,6 +219,20 @@ export type PaymentSettingsBody = operations['setPaymentSettings']['requestBody'
 /** The investor directory entry as PUT /investors/{id} takes it (the document's Investor without its id). */
 export type InvestorRecord = Omit<components['schemas']['Investor'], 'id'>;
 export type ImportReport = Ok<'importInvestors'>;
+export type ImportJob = Ok<'getImportJob'>;
+
+/** Investor files larger than this are imported as an import job (Prefer: respond-async). */
+export const ASYNC_IMPORT_BYTES = 1024 * 1024;
+
+/** Reads an import job every second until it has finished; returns it as it ended. */
+export async function followImportJob(id: string, onProgress: (job: ImportJob) => void): Promise<ImportJob> {
+  for (;;) {
+    const job = await call<ImportJob>('GET', `/imports/jobs/${encodeURIComponent(id)}`);
+    onProgress(job);
+    if (job.status !== 'running') return job;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
 
 /** The console's calls beyond the first screens': set up deals, workflows and investors, run them. */
 export const consoleApi = {
@@ -231,9 +248,22 @@ export const consoleApi = {
   dealRecord: (dealId: string) => call<{ id: string; name: string; description: string | null; currency: string | null }>('GET', `/deals/deal/${enc(dealId)}`),
   putWorkflow: (dealId: string, body: WorkflowDocument) => call<Workflow>('PUT', `/deals/deal/${enc(dealId)}/workflow`, body),
   checkWorkflow: (dealId: string, body: WorkflowDocument) => call<WorkflowCheck>('POST', `/back-office/deals/${enc(dealId)}/workflow/check`, body),
-  /** POST /investors/import with one PUT /investors body plus "id" per NDJSON line: the service's per-row report. */
-  importInvestors: (records: (InvestorRecord & { id: string })[], dryRun: boolean) =>
-    call<ImportReport>('POST', `/investors/import${qs({ dryRun: dryRun || undefined })}`, new RawBody('application/x-ndjson', records.map((r) => JSON.stringify(r)).join('\n') + '\n')),
+  /**
+   * POST /investors/import with one PUT /investors body plus "id" per NDJSON line: the service's
+   * per-row report. A file over ASYNC_IMPORT_BYTES is sent with `Prefer: respond-async`: the service
+   * answers 202 with an import job, followed here to its end (onProgress: rows handled so far); its
+   * report keeps only the refused rows (`fromJob`).
+   */
+  importInvestors: async (records: (InvestorRecord & { id: string })[], dryRun: boolean, onProgress?: (rows: number) => void): Promise<ImportReport & { fromJob?: boolean }> => {
+    const text = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    const prefer: Record<string, string> = text.length > ASYNC_IMPORT_BYTES ? { prefer: 'respond-async' } : {};
+    const answer = await call<ImportReport | ImportJob>('POST', `/investors/import${qs({ dryRun: dryRun || undefined })}`, new RawBody('application/x-ndjson', text, prefer));
+    if (!('kind' in answer)) return answer;
+    const job = await followImportJob(answer.id, (j) => onProgress?.(j.progress.done));
+    if (job.report) return { ...job.report, fromJob: true };
+    throw new ApiError(job.problem?.status ?? 500, (job.problem ?? { detail: 'The import job failed' }) as Record<string, unknown>);
+  },
+  importJob: (id: string) => call<ImportJob>('GET', `/imports/jobs/${enc(id)}`),
   getInvestor: (id: string) => call<InvestorRecord & { id: string }>('GET', `/investors/${enc(id)}`),
   putInvestor: (id: string, body: InvestorRecord) => call<InvestorRecord & { id: string }>('PUT', `/investors/${enc(id)}`, body),
   activity: (dealId: string, before?: number, limit = 50) =>

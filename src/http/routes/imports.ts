@@ -1,41 +1,36 @@
-// POST /investors/import and POST /deals/deal/{dealId}/jump-to-step/import: streamed imports. The
-// body (text/csv, or application/x-ndjson for investors) is handed on as a stream, not buffered;
-// the answer is a JSON report written as the rows are handled: one entry per row, in file order,
-// then the summary. A problem found before the first row (bad header, unknown media type) is an
-// ordinary problem response; one found later (the CSV breaks off) ends the report with `error`.
+// POST /investors/import and POST /deals/deal/{dealId}/jump-to-step/import. The body (text/csv, or
+// application/x-ndjson for investors) is first written to a temporary file as it arrives, checked
+// on the way (import-readers/limits.ts: a line or record over 1 MiB is a 413, bytes that are not
+// UTF-8 a 400, both naming the line; the connection is then closed and nothing is stored). Then:
+// - above IMPORT_JOB_THRESHOLD bytes, or with `Prefer: respond-async`, the import runs as an import
+//   job: 202 Accepted with its Location (import-jobs.ts), once its first rows are handled (so a
+//   header that does not fit is still a 400);
+// - otherwise the answer is a JSON report written as the rows are handled: one entry per row, in
+//   file order, then the summary. A problem found before the first row (bad header, unknown media
+//   type) is an ordinary problem response; one found later ends the report with `error`.
 import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../domain/errors.ts';
+import { errorOfJob, startImportJob } from '../../operations/import-jobs.ts';
+import { MAX_RECORD_BYTES, spool, type Spooled } from '../../operations/import-readers/limits.ts';
+import type { Principal } from '../../domain/principal.ts';
 import { errorOf } from '../../operations/bulk-moves.ts';
-import { count, emptySummary, importInvestors, importMoves, importOutcomes, type RowReport } from '../../operations/imports.ts';
+import { count, emptySummary, importInvestors, importMoves, type RowReport } from '../../operations/imports.ts';
 import type { Api, AppContext } from '../context.ts';
+import type { Readable as ReadableType } from 'node:stream';
 import { principalOf } from '../auth.ts';
 import { errorToProblem } from '../errors.ts';
-import { type ImportFormat, investorRows, moveRows } from '../import-streams.ts';
+import { type ImportFormat, investorRows, moveRows } from '../../operations/import-readers/rows.ts';
 import { problemOf } from '../problems.ts';
 import { ExternalId } from '../schemas/common.ts';
-import { DryRunQuery, MoveProblem } from './bulk-moves.ts';
+import { DryRunQuery } from './bulk-moves.ts';
+import { Accepted, acceptJob, holdConnection, prefersAsync } from './import-jobs.ts';
+import { ImportReport } from './import-report.ts';
 
 const CSV = 'text/csv';
 const NDJSON = 'application/x-ndjson';
-
-const RowReportSchema = Type.Object({
-  row: Type.Integer({ description: 'data row, from 1' }),
-  id: Type.Union([Type.String(), Type.Null()]),
-  outcome: Type.Union(importOutcomes.map((o) => Type.Literal(o))),
-  errors: Type.Optional(Type.Array(Type.Object({ in: Type.String(), field: Type.String(), detail: Type.String() }))),
-  problem: Type.Optional(MoveProblem),
-  eventId: Type.Optional(Type.String()),
-});
-
-const ImportReport = Type.Object({
-  dryRun: Type.Boolean(),
-  rows: Type.Array(RowReportSchema),
-  summary: Type.Object({ rows: Type.Integer(), created: Type.Integer(), updated: Type.Integer(), unchanged: Type.Integer(), refused: Type.Integer() }),
-  error: Type.Optional(MoveProblem),
-});
 
 const formatOf = (request: FastifyRequest, allowed: string[]): ImportFormat => {
   const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -56,8 +51,14 @@ const reportJson = (r: RowReport) =>
   });
 
 /** Sends the report as it is produced; the first row is awaited first so early problems are 4xx. */
-async function sendReport(reply: FastifyReply, reports: AsyncGenerator<RowReport>, dryRun: boolean) {
-  const first = await reports.next();
+async function sendReport(reply: FastifyReply, reports: AsyncGenerator<RowReport>, dryRun: boolean, done: () => Promise<void>) {
+  let first: IteratorResult<RowReport>;
+  try {
+    first = await reports.next();
+  } catch (err) {
+    await done();
+    throw err;
+  }
   const summary = emptySummary();
   const body = async function* () {
     yield `{"dryRun":${dryRun},"rows":[`;
@@ -69,6 +70,8 @@ async function sendReport(reply: FastifyReply, reports: AsyncGenerator<RowReport
       }
     } catch (err) {
       error = err;
+    } finally {
+      await done();
     }
     yield `],"summary":${JSON.stringify(summary)}`;
     if (error !== undefined) {
@@ -79,6 +82,65 @@ async function sendReport(reply: FastifyReply, reports: AsyncGenerator<RowReport
     yield '}';
   };
   return reply.code(200).type('application/json; charset=utf-8').send(Readable.from(body()));
+}
+
+/** Refused rows an import job keeps in its report. */
+const JOB_REFUSED_ROWS = 1000;
+
+/**
+ * The body held in a file (limits.ts). A refusal closes the connection: the rest of the upload is
+ * not read, and a client still sending learns of the refusal instead of waiting for its end.
+ */
+async function spoolBody(request: FastifyRequest, reply: FastifyReply, ctx: AppContext, format: ImportFormat): Promise<Spooled> {
+  try {
+    return await spool(request.body as ReadableType, {
+      quoted: format === 'csv', header: format === 'csv', maxRecordBytes: MAX_RECORD_BYTES, maxBytes: ctx.config.importBodyLimit,
+      what: format === 'csv' ? 'The CSV' : 'The NDJSON file',
+    });
+  } catch (err) {
+    reply.header('Connection', 'close');
+    throw err;
+  }
+}
+
+/**
+ * Runs an import from its spooled file: as a job (202) when the file is above the threshold or the
+ * client asked for one, else with the streamed report.
+ */
+async function runImport(
+  request: FastifyRequest, reply: FastifyReply, ctx: AppContext, file: Spooled,
+  spec: { kind: 'investors' | 'moves'; dealId?: string; dryRun: boolean; principal: Principal },
+  start: (input: ReadableType) => AsyncGenerator<RowReport>,
+) {
+  const reports = start(file.open());
+  holdConnection(request);
+  if (file.bytes <= ctx.config.importJobThreshold && !prefersAsync(request)) {
+    return sendReport(reply, reports, spec.dryRun, file.remove);
+  }
+  // The first rows are handled before the answer, so a header that does not fit is still a 400.
+  let first: IteratorResult<RowReport>;
+  try {
+    first = await reports.next();
+  } catch (err) {
+    await file.remove();
+    throw err;
+  }
+  const job = await startImportJob(ctx, spec.principal, { kind: spec.kind, dealId: spec.dealId, dryRun: spec.dryRun, bytes: file.bytes }, async (progress) => {
+    const summary = emptySummary();
+    const refused: unknown[] = [];
+    const report = () => ({ dryRun: spec.dryRun, rows: refused, summary });
+    try {
+      for (let next = first; !next.done; next = await reports.next()) {
+        count(summary, next.value);
+        if (next.value.outcome === 'refused' && refused.length < JOB_REFUSED_ROWS) refused.push(JSON.parse(reportJson(next.value)));
+        progress({ stage: 'reading', done: summary.rows, total: null });
+      }
+    } catch (err) {
+      return { outcome: report(), failed: errorOfJob(err) };
+    }
+    return { outcome: report() };
+  }, file.remove);
+  return acceptJob(request, reply, ctx, job);
 }
 
 export function importRoutes(app: Api, ctx: AppContext) {
@@ -99,13 +161,16 @@ export function importRoutes(app: Api, ctx: AppContext) {
             'PUT /investors body plus "id" per line. Each row: created, updated, unchanged (equal to the stored entry: nothing written) or ' +
             'refused (errors name the fields). ?dryRun=true: the same report, nothing written.',
           querystring: DryRunQuery,
-          response: { 200: ImportReport },
+          response: { 200: ImportReport, 202: Accepted },
         },
       },
       async (request, reply) => {
         const format = formatOf(request, [CSV, NDJSON]);
         const dryRun = request.query.dryRun === true;
-        return sendReport(reply, importInvestors(ctx, principalOf(request), investorRows(request.body as Readable, format), { dryRun }), dryRun);
+        const principal = principalOf(request);
+        if (principal.role !== 'admin') throw new AppError('forbidden', 'Only staff import investors');
+        const file = await spoolBody(request, reply, ctx, format);
+        return runImport(request, reply, ctx, file, { kind: 'investors', dryRun, principal }, (input) => importInvestors(ctx, principal, investorRows(input, format), { dryRun }));
       },
     );
 
@@ -122,13 +187,17 @@ export function importRoutes(app: Api, ctx: AppContext) {
             'with the same data) or refused (problem: what a single move would get). ?dryRun=true: nothing written.',
           params: Type.Object({ dealId: ExternalId }),
           querystring: DryRunQuery,
-          response: { 200: ImportReport },
+          response: { 200: ImportReport, 202: Accepted },
         },
       },
       async (request, reply) => {
         formatOf(request, [CSV]);
         const dryRun = request.query.dryRun === true;
-        return sendReport(reply, importMoves(ctx, principalOf(request), request.params.dealId, moveRows(request.body as Readable), { dryRun }), dryRun);
+        const principal = principalOf(request);
+        if (principal.role !== 'admin') throw new AppError('forbidden', 'Only staff move investors');
+        const file = await spoolBody(request, reply, ctx, 'csv');
+        const { dealId } = request.params;
+        return runImport(request, reply, ctx, file, { kind: 'moves', dealId, dryRun, principal }, (input) => importMoves(ctx, principal, dealId, moveRows(input), { dryRun }));
       },
     );
   });

@@ -11,6 +11,7 @@ import { editRequestRoutes } from './edit-requests.ts';
 import { eventRoutes } from './events.ts';
 import { formImplementationRoutes } from './form-implementations.ts';
 import { funnelRoutes } from './funnel.ts';
+import { importJobRoutes } from './import-jobs.ts';
 import { importRoutes } from './imports.ts';
 import { investorRoutes } from './investors.ts';
 import { journeyRoutes } from './journeys.ts';
@@ -34,6 +35,7 @@ export const routes: RouteModule[] = [
   journeyRoutes,
   bulkMoveRoutes,
   importRoutes,
+  importJobRoutes,
   eventRoutes,
   formImplementationRoutes,
   activeInvestorRoutes,

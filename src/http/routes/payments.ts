@@ -8,7 +8,10 @@ import { listJourneyBookings } from '../../operations/journey-bookings.ts';
 import { getPaymentSettings, putPaymentSettings } from '../../operations/payment-settings.ts';
 import { allocateLine, dismissLine, getPaymentLine, listPaymentLines } from '../../operations/payment-queue.ts';
 import { importStatement, type StatementInput } from '../../operations/reconcile.ts';
+import { startImportJob } from '../../operations/import-jobs.ts';
+import { InputCheck, MAX_RECORD_BYTES } from '../../operations/import-readers/limits.ts';
 import type { Api, AppContext } from '../context.ts';
+import { Accepted, acceptJob, holdConnection, prefersAsync } from './import-jobs.ts';
 import { principalOf } from '../auth.ts';
 import { ExternalId, Page, PageQuery, StrictObject } from '../schemas/common.ts';
 import {
@@ -137,8 +140,9 @@ export async function paymentRoutes(app: Api, ctx: AppContext) {
   // The statement import takes raw XML or CSV bodies, up to STATEMENT_BODY_LIMIT: parsers of its
   // own, in a scope of its own, so every other route still accepts JSON only.
   await app.register(async (scope: Api) => {
+    // Bytes, not text: a statement that is not UTF-8 is refused (checkStatement), not read as U+FFFD.
     for (const type of ['application/xml', 'text/xml', 'text/csv']) {
-      scope.addContentTypeParser(type, { parseAs: 'string', bodyLimit: ctx.config.statementBodyLimit }, (_request, body, done) => done(null, body));
+      scope.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: ctx.config.statementBodyLimit }, (_request, body, done) => done(null, body));
     }
     scope.setErrorHandler((error) => {
       if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -156,19 +160,28 @@ export async function paymentRoutes(app: Api, ctx: AppContext) {
           description:
             'camt.053 and camt.054, versions 001.02 to 001.08 (read from the namespace). CSV columns default to ' +
             `${Object.entries(defaultCsvColumns).map(([k, v]) => `${k}=${v}`).join(', ')}. 201 with the import, or 200 when this file was imported ` +
-            'before (nothing changes). Malformed XML, a DOCTYPE or entity declaration, or a bad line: 400; larger than STATEMENT_BODY_LIMIT: 413.',
+            'before (nothing changes). Above IMPORT_JOB_THRESHOLD bytes (8 MiB by default), or with Prefer: respond-async: 202 with the Location of an ' +
+            'import job (GET /imports/jobs/{jobId}) that reports progress, then this outcome. Malformed XML, a DOCTYPE or entity declaration, bytes ' +
+            'that are not UTF-8, or a bad line: 400; a CSV record over 1 MiB or a body larger than STATEMENT_BODY_LIMIT: 413.',
           querystring: StatementQuery,
-          response: { 200: StatementImport, 201: StatementImport },
+          response: { 200: StatementImport, 201: StatementImport, 202: Accepted },
         },
       },
       async (request, reply) => {
         const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-        if (typeof request.body !== 'string') throw new AppError('unsupported-media-type', 'Send the statement as application/xml (camt.053/camt.054) or text/csv');
+        if (!Buffer.isBuffer(request.body)) throw new AppError('unsupported-media-type', 'Send the statement as application/xml (camt.053/camt.054) or text/csv');
+        const bytes = request.body;
+        const csv = type === 'text/csv';
+        // UTF-8 only, and a CSV record at most MAX_RECORD_BYTES (a whole camt document may be one line).
+        const check = new InputCheck({ quoted: csv, header: csv, ...(csv ? { maxRecordBytes: MAX_RECORD_BYTES } : {}), what: 'The statement' });
+        check.push(bytes);
+        check.end();
+        const text = bytes.toString('utf8');
         const q = request.query;
-        const input: StatementInput = type === 'text/csv'
+        const input: StatementInput = csv
           ? {
               kind: 'csv',
-              text: request.body,
+              text,
               csv: {
                 columns: {
                   date: q.dateColumn ?? defaultCsvColumns.date,
@@ -185,8 +198,16 @@ export async function paymentRoutes(app: Api, ctx: AppContext) {
                 account: q.account,
               },
             }
-          : { kind: 'xml', text: request.body };
-        const result = await importStatement(ctx, principalOf(request), input);
+          : { kind: 'xml', text };
+        const principal = principalOf(request);
+        if (bytes.length > ctx.config.importJobThreshold || prefersAsync(request)) {
+          const job = await startImportJob(ctx, principal, { kind: 'statement', dryRun: false, bytes: bytes.length }, async (progress) => ({
+            outcome: await importStatement(ctx, principal, input, { onProgress: progress }),
+          }));
+          return acceptJob(request, reply, ctx, job);
+        }
+        holdConnection(request);
+        const result = await importStatement(ctx, principal, input);
         return reply.code(result.duplicate ? 200 : 201).send(result);
       },
     );

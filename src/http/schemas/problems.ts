@@ -31,8 +31,10 @@ const problem = { additionalProperties: true } as const;
 
 export const Problem = Type.Object(core, { ...problem, title: 'Problem', description: 'RFC 9457 problem document (application/problem+json)' });
 
+const fileLine = Type.Optional(Type.Integer({ description: 'an import file or a statement: the line at fault, from 1' }));
+
 export const ValidationProblem = Type.Object(
-  { ...core, errors: Type.Optional(Type.Array(FieldError, { description: 'one entry per offending field' })) },
+  { ...core, errors: Type.Optional(Type.Array(FieldError, { description: 'one entry per offending field' })), line: fileLine },
   { ...problem, title: 'ValidationProblem', description: 'Malformed input (400): `errors` names each offending field' },
 );
 
@@ -73,4 +75,27 @@ export const UnprocessableProblem = Type.Object(
     refusal: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'an atomic bulk move refused: the problem document that move alone would get' })),
   },
   { ...problem, title: 'UnprocessableProblem', description: 'Well-formed, but breaks a business rule (422)' },
+);
+
+/** A body, or a line or record of an import file, over its limit (413). */
+const tooLarge = {
+  ...core,
+  errors: Type.Optional(Type.Array(FieldError, { description: 'an import file: the row at fault' })),
+  row: Type.Optional(Type.Integer({ description: 'an import file: the data row at fault, from 1 (the first after a CSV header)' })),
+  line: fileLine,
+  limit: Type.Optional(Type.Integer({ description: 'the limit passed, in bytes' })),
+};
+
+export const TooLargeProblem = Type.Object(tooLarge, {
+  ...problem,
+  title: 'TooLargeProblem',
+  description: 'Request body over its limit, or a line or record of an import file over 1 MiB (413)',
+});
+
+export const ImportJobProblem = Type.Object(
+  {
+    ...tooLarge,
+    interrupted: Type.Optional(Type.Boolean({ description: 'true: the process running the import stopped before it finished; send the file again' })),
+  },
+  { ...problem, title: 'ImportJobProblem', description: 'Why an import job failed: the problem the synchronous import would have answered, or its interruption' },
 );

@@ -1,25 +1,31 @@
-// Import files as streams of rows: CSV (csv-parse, RFC 4180) or NDJSON, from an HTTP body or a file
-// in the CLI. Each data row is numbered from 1; a row that cannot be read is a refused row with
-// its field errors, never the end of the import. A header that does not fit is a 400 before any row.
+// Import files as streams of rows: CSV (csv-parse, RFC 4180) or NDJSON, from an HTTP body (held in
+// a file first, limits.ts) or a file in the CLI. Each data row is numbered from 1; a row that
+// cannot be read is a refused row with its field errors, never the end of the import. A header
+// that does not fit is a 400 before any row. The bytes are checked on their way in (limits.ts): a
+// line or record longer than MAX_RECORD_BYTES, or bytes that are not UTF-8, end the import with a
+// problem naming the line, and a reader never holds more than one record.
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import { AppError, type FieldError } from '../domain/errors.ts';
-import type { InvestorRow, MoveRow } from '../operations/imports.ts';
-import { unneutralise } from './csv.ts';
+import { AppError, type FieldError } from '../../domain/errors.ts';
+import type { InvestorRow, MoveRow } from '../imports.ts';
+import { unneutralise } from '../../domain/spreadsheet-cell.ts';
+import { checkedStream, MAX_RECORD_BYTES } from './limits.ts';
 import { checkInvestorHeader, investorFromCsv, investorFromJson } from './investor-rows.ts';
-import { parseJsonBody } from './json-body.ts';
+import { parseJsonBody } from '../../http/json-body.ts';
 
 export const importFormats = ['csv', 'ndjson'] as const;
 export type ImportFormat = (typeof importFormats)[number];
 
 type CsvRecord = { record: Record<string, string>; row: number; cellProblem?: FieldError };
 
-async function* csvRecords(input: Readable, checkHeader: (header: string[]) => void): AsyncGenerator<CsvRecord> {
+async function* csvRecords(raw: Readable, checkHeader: (header: string[]) => void): AsyncGenerator<CsvRecord> {
   let width = 0;
+  const input = checkedStream(raw, { quoted: true, header: true, maxRecordBytes: MAX_RECORD_BYTES, what: 'The CSV' });
   const parser = input.pipe(
     parse({
       bom: true,
+      max_record_size: MAX_RECORD_BYTES,
       skip_empty_lines: true,
       relax_column_count: true,
       info: true,
@@ -51,8 +57,9 @@ async function* csvRecords(input: Readable, checkHeader: (header: string[]) => v
   }
 }
 
-async function* ndjsonLines(input: Readable): AsyncGenerator<{ value: unknown; row: number } | { row: number; error: string }> {
+async function* ndjsonLines(raw: Readable): AsyncGenerator<{ value: unknown; row: number } | { row: number; error: string }> {
   let row = 0;
+  const input = checkedStream(raw, { quoted: false, header: false, maxRecordBytes: MAX_RECORD_BYTES, what: 'The NDJSON file' });
   for await (const line of createInterface({ input, crlfDelay: Infinity })) {
     if (line.trim() === '') continue;
     row++;

@@ -5,13 +5,17 @@
 // classifications are one cell holding their JSON array. An empty cell is null (or an empty list).
 import { TypeBoxValidatorCompiler, registerAjvFormats } from '@fastify/type-provider-typebox';
 import type { TSchema } from 'typebox';
-import { AppError, type FieldError } from '../domain/errors.ts';
-import type { Investor } from '../domain/investor.ts';
-import type { InvestorInput } from '../operations/investors.ts';
-import { type Cell, unneutralise } from './csv.ts';
-import { errorToProblem } from './errors.ts';
-import { toInput } from './routes/investors.ts';
-import { InvestorBody } from './schemas/investor.ts';
+import { AppError, type FieldError } from '../../domain/errors.ts';
+import type { Investor } from '../../domain/investor.ts';
+// The wire schema of a PUT /investors body and its validation errors as field errors: an imported
+// row is validated exactly as that body is.
+import { errorToProblem } from '../../http/errors.ts';
+import { InvestorBody } from '../../http/schemas/investor.ts';
+import type { InvestorBody as InvestorBodyType } from '../../http/schemas/investor.ts';
+import type { InvestorInput } from '../investors.ts';
+import { unneutralise } from '../../domain/spreadsheet-cell.ts';
+
+export type Cell = string | number | boolean | null | undefined;
 
 registerAjvFormats();
 
@@ -143,6 +147,45 @@ function withBody(id: string | undefined, body: unknown, errors: FieldError[]): 
     if (result.error) errors.push(...(errorToProblem({ validation: result.error, validationContext: 'body' }, 0).errors ?? []));
   }
   if (errors.length > 0) return { id, errors };
-  const input: InvestorInput = toInput(body as Parameters<typeof toInput>[0]);
+  const input: InvestorInput = toInput(body as InvestorBodyType);
   return { id: id!, investor: { id: id!, ...input } };
 }
+
+/** Omitted nullable members are stored as null, so every read has the interface's full shape. */
+export function toInput(body: InvestorBodyType): InvestorInput {
+  const { contact } = body;
+  return {
+    remoteId: body.remoteId,
+    dataSource: body.dataSource,
+    teamUserId: body.teamUserId ?? null,
+    kycCheckLevel: body.kycCheckLevel ?? null,
+    contact: {
+      guid: contact.guid,
+      externalId: contact.externalId ?? null,
+      userType: contact.userType,
+      status: contact.status,
+      contact: {
+        forename: contact.contact.forename,
+        middleNames: contact.contact.middleNames ?? null,
+        surname: contact.contact.surname,
+        title: contact.contact.title ?? null,
+        nickname: contact.contact.nickname ?? null,
+        dateOfBirth: contact.contact.dateOfBirth ?? null,
+        email: contact.contact.email ?? null,
+      },
+      username: contact.username,
+      profilePhotoFileKey: contact.profilePhotoFileKey ?? null,
+      name: contact.name,
+      classifications: contact.classifications.map((c) => ({
+        investorClassId: c.investorClassId,
+        organisation: c.organisation ?? null,
+        investorClass: c.investorClass,
+        name: c.name,
+      })),
+      fullName: contact.fullName,
+      tfaEnabled: contact.tfaEnabled,
+      compliance: contact.compliance,
+    },
+  };
+}
+
