@@ -365,6 +365,22 @@ CREATE TABLE idempotency_keys (
   CONSTRAINT idempotency_keys_status_check CHECK ((status = ANY (ARRAY['in-progress'::text, 'done'::text])))
 );
 
+CREATE TABLE import_jobs (
+  id uuid NOT NULL,
+  kind text NOT NULL,
+  deal_id text,
+  dry_run boolean DEFAULT false NOT NULL,
+  created_by text NOT NULL,
+  status text NOT NULL,
+  bytes bigint NOT NULL,
+  progress jsonb NOT NULL,
+  result jsonb,
+  created_at timestamp(3) with time zone NOT NULL,
+  heartbeat_at timestamp(3) with time zone NOT NULL,
+  finished_at timestamp(3) with time zone,
+  CONSTRAINT import_jobs_pkey PRIMARY KEY (id)
+);
+
 CREATE TABLE investor_deal_counts (
   investor_user_id text NOT NULL,
   full_name text NOT NULL,
@@ -687,6 +703,7 @@ CREATE UNIQUE INDEX edit_requests_one_pending ON edit_requests USING btree (work
 CREATE INDEX edit_requests_pending_deal ON edit_requests USING btree (deal_id, investor_user_id) WHERE (status = 'pending'::text);
 CREATE INDEX funnel_stays_durations ON funnel_stays USING btree (deal_id, step_id, bucket, duration_ms) INCLUDE (classes, entry_day) WHERE (left_at IS NOT NULL);
 CREATE INDEX idempotency_keys_expires ON idempotency_keys USING btree (expires_at);
+CREATE INDEX import_jobs_running ON import_jobs USING btree (heartbeat_at) WHERE (status = 'running'::text);
 CREATE INDEX investor_deal_counts_page ON investor_deal_counts USING btree (full_name, investor_user_id) WHERE active;
 CREATE INDEX investor_deal_counts_search ON investor_deal_counts USING gin (search gin_trgm_ops) WHERE active;
 CREATE INDEX investors_email_trgm ON investors USING gin (email gin_trgm_ops);

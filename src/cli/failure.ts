@@ -20,7 +20,7 @@ const refusedConnection = new Set(['28P01', '28000', '3D000']);
 export function describeFailure(err: unknown, command: string | undefined): Failure {
   const help = command ? `dealflow ${command} --help` : 'dealflow --help';
   if (err instanceof ConfigError) {
-    return { message: `invalid configuration: ${err.message}`, hint: `fix ${err.variable} (README.md, "Configuration" lists every variable)`, unexpected: false };
+    return { message: `invalid configuration: ${err.message}`, hint: `fix ${err.variable} (docs/reference/configuration.md lists every variable)`, unexpected: false };
   }
   if (err instanceof DataDirLockedError) {
     return {

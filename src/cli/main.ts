@@ -15,7 +15,7 @@ ${Object.entries(commands)
   .join('\n')}
 
 Run "dealflow <command> --help" for a command's options; --verbose prints the stack trace of a
-failure. Configuration comes from the environment (see README.md: PORT, HOST, BASE_PATH,
+failure. Configuration comes from the environment (see docs/reference/configuration.md: PORT, HOST, BASE_PATH,
 DATABASE_URL, DATA_DIR, ...).`;
 
 /** --verbose anywhere on the line, or LOG_LEVEL=debug or trace: failures print their stack. */

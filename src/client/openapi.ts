@@ -137,7 +137,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Load Workflow Structure (endpoint 1)
+         * Load Workflow Structure
          * @description Steps in a stable order: entry steps first, then by depth (longest path from an entry step), then by label. `version`: an older version of the workflow, as it was applied (404 when the deal never had it).
          */
         get: operations["getWorkflowStatus"];
@@ -178,7 +178,7 @@ export interface paths {
         };
         /**
          * The deal's funnel: per step, who stands there, who entered, where they went, how long they stayed, what they committed
-         * @description Steps of the current version in endpoint 1 order, then steps of older versions that still have figures. Without filters every figure comes from sums kept in the moving transaction; with filters (entry into the deal, classification) from the matching journeys' stays. CSV with Accept: text/csv.
+         * @description Steps of the current version in the order of GET /deals/deal/{dealId}/workflow, then steps of older versions that still have figures. Without filters every figure comes from sums kept in the moving transaction; with filters (entry into the deal, classification) from the matching journeys' stays. CSV with Accept: text/csv.
          */
         get: operations["getFunnel"];
         put?: never;
@@ -219,7 +219,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Update Investor Journey (endpoint 2): move an investor to a step
+         * Update Investor Journey: move an investor to a step
          * @description Jump rules: unknown deal, investor or step 404; the current step, a step on another branch, or a stale expectedCurrentStepId 409; a data key outside the target and intermediary steps, or a value of the wrong kind 400; missing required fields (missingFields) or unmet requirements (failedRequirements) 422. 201 with the new Workflow Event. ?dryRun=true: 200 with the event the move would record and its intermediary steps, or the problem it would get; nothing is written.
          */
         post: operations["jumpToStep"];
@@ -237,7 +237,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Load Investor Journey (endpoint 3): events oldest first
+         * Load Investor Journey: events oldest first
          * @description The investor's Workflow Events in the deal, oldest first; an empty journey when the investor has not moved in it yet.
          */
         get: operations["getInvestorJourney"];
@@ -257,7 +257,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Load All Investor Journeys (endpoint 5): by full name then id
+         * Load All Investor Journeys: by full name then id
          * @description Investors with a journey in the deal, paged, with abbreviated events; `query` filters by name or e-mail.
          */
         get: operations["listAllInvestorWorkflows"];
@@ -300,7 +300,7 @@ export interface paths {
         put?: never;
         /**
          * Import investors into the directory from CSV or NDJSON (upserts), with a per-row report
-         * @description text/csv with the column map of the README (the columns of the all-transactions CSV export), or application/x-ndjson with one PUT /investors body plus "id" per line. Each row: created, updated, unchanged (equal to the stored entry: nothing written) or refused (errors name the fields). ?dryRun=true: the same report, nothing written.
+         * @description text/csv with the column map of docs/reference/imports.md (the columns of the all-transactions CSV export), or application/x-ndjson with one PUT /investors body plus "id" per line. Each row: created, updated, unchanged (equal to the stored entry: nothing written) or refused (errors name the fields). ?dryRun=true: the same report, nothing written.
          */
         post: operations["importInvestors"];
         delete?: never;
@@ -359,7 +359,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Edit Workflow Event (endpoint 4): the body is the event's new data
+         * Edit Workflow Event: the body is the event's new data
          * @description Allowed keys: the fields of the event's step and the keys the event already holds (else 400); the step's required fields stay populated (else 422, missingFields). The previous version is kept (GET …/revisions).
          */
         post: operations["editWorkflowEvent"];
@@ -498,7 +498,7 @@ export interface paths {
         };
         /**
          * An investor's edit requests in a deal, newest first
-         * @description Interface endpoint 9: the investor's requests in the deal, newest first; both query parameters are required.
+         * @description The investor's requests in the deal, newest first; both query parameters are required.
          */
         get: operations["listInvestorEditRequests"];
         put?: never;
@@ -607,7 +607,7 @@ export interface paths {
         get: operations["listSubscriptions"];
         put?: never;
         /**
-         * Create a subscription transaction (endpoint 10)
+         * Create a subscription transaction
          * @description Amounts are stored as exact decimals and returned as the same numbers. total must equal units × price_per_unit to the cent (422 with expectedTotal otherwise); settlement_date must not be before invoice_date (422). Unknown asset or investor: 404.
          */
         post: operations["createSubscription"];
@@ -1150,7 +1150,7 @@ export interface components {
          * @description RFC 9457 problem document (application/problem+json)
          */
         Problem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in the README, section Errors */
+            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md */
             type: string;
             /** @description short summary of the kind, the same for every problem of that kind */
             title: string;
@@ -1179,7 +1179,7 @@ export interface components {
          * @description Malformed input (400): `errors` names each offending field
          */
         ValidationProblem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in the README, section Errors */
+            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md */
             type: string;
             /** @description short summary of the kind, the same for every problem of that kind */
             title: string;
@@ -1200,7 +1200,7 @@ export interface components {
          * @description Conflict (409): concurrent change, duplicate, or a move not allowed from the current position
          */
         ConflictProblem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in the README, section Errors */
+            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md */
             type: string;
             /** @description short summary of the kind, the same for every problem of that kind */
             title: string;
@@ -1233,7 +1233,7 @@ export interface components {
          * @description Request body over its limit, or a line or record of an import file over 1 MiB (413)
          */
         TooLargeProblem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in the README, section Errors */
+            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md */
             type: string;
             /** @description short summary of the kind, the same for every problem of that kind */
             title: string;
@@ -1258,7 +1258,7 @@ export interface components {
          * @description Well-formed, but breaks a business rule (422)
          */
         UnprocessableProblem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in the README, section Errors */
+            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md */
             type: string;
             /** @description short summary of the kind, the same for every problem of that kind */
             title: string;
@@ -1380,7 +1380,7 @@ export interface components {
                 minimumLevel?: number;
                 classes?: string[];
             }[];
-            /** @description the form an investor opens at this Step (endpoint 6), if any */
+            /** @description the form an investor opens at this Step (GET /deals/workflow/step/{stepId}/investor-form-implementation), if any */
             formId: string | null;
             /** @description Webhook triggers of the step, when it has some (staff only; an investor never sees them) */
             workflowCustomStepTriggers?: {
@@ -1394,7 +1394,7 @@ export interface components {
         };
         /**
          * Workflow
-         * @description A deal's Workflow: a graph of Steps linked to each other (interface endpoint 1), the basis for building jump requests.
+         * @description A deal's Workflow: a graph of Steps linked to each other, the basis for building jump requests.
          */
         Workflow: {
             /** @description identifier of the Workflow */
@@ -1442,7 +1442,7 @@ export interface components {
         /** Funnel */
         Funnel: {
             dealId: string;
-            /** @description the current version, whose steps are listed in endpoint 1 order */
+            /** @description the current version, whose steps are listed in the order of GET /deals/deal/{dealId}/workflow */
             workflowVersion: number;
             filter: {
                 enteredFrom: string | null;
@@ -1585,7 +1585,7 @@ export interface components {
          * @description Why an import job failed: the problem the synchronous import would have answered, or its interruption
          */
         ImportJobProblem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in the README, section Errors */
+            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md */
             type: string;
             /** @description short summary of the kind, the same for every problem of that kind */
             title: string;
@@ -1779,7 +1779,7 @@ export interface components {
         };
         /**
          * Portfolio_CreateSubscriptionRequest
-         * @description Request body of interface endpoint 10: the booking of an investment into a portfolio. Amounts are JSON numbers, exact to 15 significant digits.
+         * @description Request body of POST /portfolio/transactions/subscriptions: the booking of an investment into a portfolio. Amounts are JSON numbers, exact to 15 significant digits.
          */
         Portfolio_CreateSubscriptionRequest: {
             asset_id: number;

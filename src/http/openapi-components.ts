@@ -9,7 +9,7 @@ interface ComponentDoc {
 
 export const componentDescriptions: Record<string, ComponentDoc> = {
   Workflow: {
-    description: "A deal's Workflow: a graph of Steps linked to each other (interface endpoint 1), the basis for building jump requests.",
+    description: "A deal's Workflow: a graph of Steps linked to each other, the basis for building jump requests.",
     properties: {
       id: 'identifier of the Workflow',
       label: 'name',
@@ -26,7 +26,7 @@ export const componentDescriptions: Record<string, ComponentDoc> = {
       nextStepLinks: 'links leaving this Step',
       stepFields: 'fields the Step captures',
       requirements: 'what must hold for an investor to enter this Step',
-      formId: 'the form an investor opens at this Step (endpoint 6), if any',
+      formId: 'the form an investor opens at this Step (GET /deals/workflow/step/{stepId}/investor-form-implementation), if any',
     },
   },
   Link: { description: 'A link of the Workflow graph, from one Step to another.' },
@@ -97,7 +97,7 @@ export const componentDescriptions: Record<string, ComponentDoc> = {
     description: "The investor's form implementation for a Step with a form: created by the first call, the same id ever after.",
   },
   Portfolio_CreateSubscriptionRequest: {
-    description: 'Request body of interface endpoint 10: the booking of an investment into a portfolio. Amounts are JSON numbers, exact to 15 significant digits.',
+    description: 'Request body of POST /portfolio/transactions/subscriptions: the booking of an investment into a portfolio. Amounts are JSON numbers, exact to 15 significant digits.',
     properties: { funding_source: 'cash_account, bank_transfer, card or other' },
   },
   SubscriptionTransaction: {

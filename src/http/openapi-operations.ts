@@ -17,7 +17,7 @@ export const tagDescriptions: Record<string, string> = {
   management: 'Deals, workflows, the investor directory and event history: the platform sets these up.',
   journeys: 'Interface endpoints 1–5: the workflow, moves (jump-to-step), journeys and event edits.',
   'investor side': 'Interface endpoints 6–9 and around them: form implementations, active investors, payment references, edit requests.',
-  portfolio: 'Assets and subscription transactions (interface endpoint 10).',
+  portfolio: 'Assets and subscription transactions.',
   webhooks: 'Webhook deliveries and the pull feeds of domain events.',
   'back office': 'Read models of the web console; admin only.',
   reconciliation: 'Bank statements (camt.053, camt.054, CSV), the reconciliation queue, deal payment settings and bookings on completion.',
@@ -71,7 +71,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   'POST /deals/request-to-edit': { operationId: 'createEditRequest' },
   'GET /deals/request-to-edit/filtered': {
     operationId: 'listInvestorEditRequests',
-    description: "Interface endpoint 9: the investor's requests in the deal, newest first; both query parameters are required.",
+    description: "The investor's requests in the deal, newest first; both query parameters are required.",
   },
   'GET /deals/request-to-edit/{requestId}': { operationId: 'getEditRequest', description: 'One edit request with its decision, if any.' },
   'POST /deals/request-to-edit/{requestId}/approve': {

@@ -14,7 +14,7 @@ export function eventRoutes(app: Api, ctx: AppContext) {
     {
       schema: {
         tags: ['journeys'],
-        summary: "Edit Workflow Event (endpoint 4): the body is the event's new data",
+        summary: "Edit Workflow Event: the body is the event's new data",
         description:
           "Allowed keys: the fields of the event's step and the keys the event already holds (else 400); the step's required fields stay " +
           'populated (else 422, missingFields). The previous version is kept (GET …/revisions).',

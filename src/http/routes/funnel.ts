@@ -18,7 +18,7 @@ const Millis = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]);
 const Funnel = Type.Object(
   {
     dealId: Type.String(),
-    workflowVersion: Type.Integer({ description: 'the current version, whose steps are listed in endpoint 1 order' }),
+    workflowVersion: Type.Integer({ description: 'the current version, whose steps are listed in the order of GET /deals/deal/{dealId}/workflow' }),
     filter: Type.Object({ enteredFrom: Type.Union([Type.String(), Type.Null()]), enteredTo: Type.Union([Type.String(), Type.Null()]), classification: Type.Union([Type.String(), Type.Null()]) }),
     investors: Type.Integer({ description: 'journeys counted (the sum of standing)' }),
     steps: Type.Array(
@@ -88,7 +88,7 @@ export function funnelRoutes(app: Api, ctx: AppContext) {
         operationId: 'getFunnel',
         summary: "The deal's funnel: per step, who stands there, who entered, where they went, how long they stayed, what they committed",
         description:
-          'Steps of the current version in endpoint 1 order, then steps of older versions that still have figures. Without filters every ' +
+          'Steps of the current version in the order of GET /deals/deal/{dealId}/workflow, then steps of older versions that still have figures. Without filters every ' +
           'figure comes from sums kept in the moving transaction; with filters (entry into the deal, classification) from the matching ' +
           'journeys\' stays. CSV with Accept: text/csv.',
         params: Type.Object({ dealId: ExternalId }),

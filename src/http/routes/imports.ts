@@ -157,7 +157,7 @@ export function importRoutes(app: Api, ctx: AppContext) {
           operationId: 'importInvestors',
           summary: 'Import investors into the directory from CSV or NDJSON (upserts), with a per-row report',
           description:
-            'text/csv with the column map of the README (the columns of the all-transactions CSV export), or application/x-ndjson with one ' +
+            'text/csv with the column map of docs/reference/imports.md (the columns of the all-transactions CSV export), or application/x-ndjson with one ' +
             'PUT /investors body plus "id" per line. Each row: created, updated, unchanged (equal to the stored entry: nothing written) or ' +
             'refused (errors name the fields). ?dryRun=true: the same report, nothing written.',
           querystring: DryRunQuery,

@@ -19,7 +19,7 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
     {
       schema: {
         tags: ['journeys'],
-        summary: 'Update Investor Journey (endpoint 2): move an investor to a step',
+        summary: 'Update Investor Journey: move an investor to a step',
         description:
           'Jump rules: unknown deal, investor or step 404; the current step, a step on another branch, or a stale expectedCurrentStepId 409; ' +
           'a data key outside the target and intermediary steps, or a value of the wrong kind 400; missing required fields (missingFields) ' +
@@ -49,7 +49,7 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
       config: { roles: ['admin', 'investor'] },
       schema: {
         tags: ['journeys'],
-        summary: 'Load Investor Journey (endpoint 3): events oldest first',
+        summary: 'Load Investor Journey: events oldest first',
         params: Type.Object({ dealId: ExternalId, investorUserId: ExternalId }),
         response: { 200: Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(WorkflowEvent) }, { title: 'InvestorJourney' }) },
       },
@@ -63,7 +63,7 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
     {
       schema: {
         tags: ['journeys'],
-        summary: 'Load All Investor Journeys (endpoint 5): by full name then id',
+        summary: 'Load All Investor Journeys: by full name then id',
         params: DealParams,
         querystring: Type.Object({
           ...PageQuery,

@@ -43,7 +43,7 @@ export function portfolioRoutes(app: Api, ctx: AppContext) {
     {
       schema: {
         tags: ['portfolio'],
-        summary: 'Create a subscription transaction (endpoint 10)',
+        summary: 'Create a subscription transaction',
         description:
           'Amounts are stored as exact decimals and returned as the same numbers. total must equal units × price_per_unit to the cent ' +
           '(422 with expectedTotal otherwise); settlement_date must not be before invoice_date (422). Unknown asset or investor: 404.',

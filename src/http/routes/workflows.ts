@@ -68,7 +68,7 @@ export function workflowRoutes(app: Api, ctx: AppContext) {
       config: { roles: ['admin', 'investor'] },
       schema: {
         tags: ['journeys'],
-        summary: 'Load Workflow Structure (endpoint 1)',
+        summary: 'Load Workflow Structure',
         description:
           'Steps in a stable order: entry steps first, then by depth (longest path from an entry step), then by label. `version`: an older version of the workflow, as it was applied (404 when the deal never had it).',
         params: Params,

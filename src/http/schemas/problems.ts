@@ -19,7 +19,7 @@ export const FieldError = Type.Object(
 );
 
 const core = {
-  type: Type.String({ description: '`urn:dealflow:problem:<kind>`: the closed list of kinds is in the README, section Errors' }),
+  type: Type.String({ description: '`urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md' }),
   title: Type.String({ description: 'short summary of the kind, the same for every problem of that kind' }),
   status: Type.Integer({ description: 'the HTTP status code' }),
   detail: Type.String({ description: 'what went wrong with this request, in words' }),
