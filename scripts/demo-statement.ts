@@ -29,7 +29,13 @@ const refs = new Map<string, string>((await get(`/deals/deal/${dealId}/all-payme
 if (waiting.length < 4) throw new Error(`deal ${dealId} has ${waiting.length} investors at the documents step; the walkthrough needs 4`);
 
 const grouped = (ref: string) => ref.replace(/(.{4})(?=.)/g, '$1 ');
-const typo = (ref: string) => `${ref.slice(0, 6)}${ref[7]}${ref[6]}${ref.slice(8)}`;
+// Two neighbouring characters swapped, the commonest typing slip, which the reference's MOD 97-10
+// check digits always catch. They must differ, or the "typo" would be the reference itself.
+const typo = (ref: string) => {
+  let i = 6;
+  while (i + 1 < ref.length && ref[i] === ref[i + 1]) i++;
+  return `${ref.slice(0, i)}${ref[i + 1]}${ref[i]}${ref.slice(i + 2)}`;
+};
 const entries: string[] = [];
 const entry = (n: number, amount: string, currency: string, direction: string, remittance: string, name: string) =>
   entries.push(`      <Ntry>
