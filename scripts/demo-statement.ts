@@ -7,7 +7,7 @@ import { referenceFromBody } from '../src/domain/payment-reference.ts';
 
 const base = process.env.BASE ?? 'http://127.0.0.1:3000';
 const token = process.env.TOKEN;
-if (!token) throw new Error('set TOKEN (and BASE) as the first start's Try-it lines do');
+if (!token) throw new Error("set TOKEN (and BASE) as the first start's Try-it lines do");
 const dealId = process.argv[2] ?? 'demo';
 const get = async (path: string): Promise<any> => {
   const response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
