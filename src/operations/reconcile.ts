@@ -31,7 +31,10 @@ import type { StepType } from '../domain/workflow.ts';
 import { type CsvOptions, parseCsvStatement } from '../domain/statement-csv.ts';
 import { batchConcurrency } from '../store/database.ts';
 import { findPaymentSettings, type PaymentSettings } from '../store/payment-settings.ts';
-import * as store from '../store/payments.ts';
+import { type DecisionInput, lineAllocations, type NewAllocation, recordDecision, recordDecisions, recordImportDecisions } from '../store/payment-decisions.ts';
+import { dealCurrencies, journeyKey, lockJourneyCredits, lockJourneyPaymentFacts } from '../store/payment-facts.ts';
+import { findLine, findReversedCredit, insertLines, lockPendingLines, type NewLine, type PaymentLine, queuedPartialLines, statementLines } from '../store/payment-lines.ts';
+import { countStatementLines, findStatementBySha, insertStatement, resolveReferences, setNewLineCount, type StoredStatement } from '../store/statements.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import type { JobProgress } from './import-jobs.ts';
 import { readStatement } from './statement-parse.ts';
@@ -46,7 +49,7 @@ export const RECONCILIATION: Principal = { userId: 'reconciliation', role: 'admi
 export type StatementInput = { kind: 'xml'; text: string } | { kind: 'csv'; text: string; csv: CsvOptions };
 
 export interface ImportResult {
-  statement: store.StoredStatement;
+  statement: StoredStatement;
   /** True when this file was imported before: nothing changed (beyond finishing pending lines). */
   duplicate: boolean;
   /** This statement's lines by outcome and by status. */
@@ -74,8 +77,8 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
   const { parsed, keys, found } = await readStatement(input.kind, input.text, input.kind === 'csv' ? input.csv : undefined);
   const sha256 = createHash('sha256').update(input.text).digest('hex');
   progress({ stage: 'storing', done: 0, total: parsed.lines.length });
-  const resolved = await store.resolveReferences(deps.db, [...new Set(found.map((f) => f?.reference).filter((r): r is string => !!r))]);
-  const lines: store.NewLine[] = parsed.lines.map((line, i) => {
+  const resolved = await resolveReferences(deps.db, [...new Set(found.map((f) => f?.reference).filter((r): r is string => !!r))]);
+  const lines: NewLine[] = parsed.lines.map((line, i) => {
     const base = { ...line, id: deps.newId(), key: keys[i]!, reference: null, dealId: null, investorUserId: null, detail: null };
     // Pending or informational entries are not money on the account yet: kept, never matched. The
     // booked entry comes in a later statement under its own key (lineKeys) and is matched then.
@@ -98,13 +101,13 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
   // The statement is written first, marked as having its lines stored (new_line_count -1) until the
   // last chunk commits; an import of the same file that finds it so (the process stopped mid-way,
   // or an import of it running now) stores the lines still missing: line keys make the rest no-ops.
-  const inserted = await store.insertStatement(deps.db, {
+  const inserted = await insertStatement(deps.db, {
     id: deps.newId(), sha256, format: parsed.format, messageId: parsed.messageId, lineCount: lines.length, importedBy: principal.userId, importedAt: at,
   });
-  let statement = inserted ?? (await store.findStatementBySha(deps.db, sha256));
+  let statement = inserted ?? (await findStatementBySha(deps.db, sha256));
   if (!statement) throw new Error('a statement that conflicted on its content is not on file');
   const complete = inserted === undefined && statement.newLineCount >= 0;
-  let fresh: store.PaymentLine[] = [];
+  let fresh: PaymentLine[] = [];
   if (!complete) {
     const shared = batchConcurrency(deps.db) === 1;
     const size = shared ? SHARED_STORE_CHUNK : STORE_CHUNK;
@@ -113,8 +116,8 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
       const id = statement.id;
       fresh = fresh.concat(await inTransaction(deps, async (tx) => {
         // The lines as stored (in statement order), to announce the queued ones and match the pending.
-        const rows = await store.insertLines(tx.db, id, chunk, at);
-        await store.recordImportDecisions(tx.db, rows.filter((l) => l.status !== 'pending').map((l) => l.id), principal.userId, at);
+        const rows = await insertLines(tx.db, id, chunk, at);
+        await recordImportDecisions(tx.db, rows.filter((l) => l.status !== 'pending').map((l) => l.id), principal.userId, at);
         // The queued lines' payment.queued entries, a chunk of lines per statement.
         const queued = rows.filter((l) => l.status === 'queued');
         for (let q = 0; q < queued.length; q += QUEUED_CHUNK) {
@@ -126,17 +129,17 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
       if (shared) await letOthersIn();
     }
     // Counted rather than taken from this import's chunks: another import of the file may have stored some.
-    const newLineCount = Object.values(await store.countStatementLines(deps.db, statement.id)).reduce((a, n) => a + n, 0);
-    await store.setNewLineCount(deps.db, statement.id, newLineCount);
+    const newLineCount = Object.values(await countStatementLines(deps.db, statement.id)).reduce((a, n) => a + n, 0);
+    await setNewLineCount(deps.db, statement.id, newLineCount);
     statement = { ...statement, newLineCount };
   }
 
   // A file imported before: its lines still pending (a process that died, an import running now).
-  const pending = inserted ? fresh.filter((l) => l.status === 'pending') : await store.statementLines(deps.db, statement.id, 'pending');
+  const pending = inserted ? fresh.filter((l) => l.status === 'pending') : await statementLines(deps.db, statement.id, 'pending');
   progress({ stage: 'matching', done: 0, total: parsed.lines.length });
   await matchPendingLines(deps, pending, { concurrency: options.concurrency ?? batchConcurrency(deps.db), batchSize: options.batchSize ?? MATCH_BATCH });
   progress({ stage: 'done', done: parsed.lines.length, total: parsed.lines.length });
-  const counts = await store.countStatementLines(deps.db, statement.id);
+  const counts = await countStatementLines(deps.db, statement.id);
   const outcomes: Record<string, number> = {};
   const statuses: Record<string, number> = {};
   for (const [key, n] of Object.entries(counts)) {
@@ -154,18 +157,18 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
  * investor, in statement order, and matched in batches of investors, one transaction per batch
  * (several batches at once on PostgreSQL): see matchBatch.
  */
-async function matchPendingLines(deps: Deps, pending: readonly store.PaymentLine[], options: { concurrency: number; batchSize: number }): Promise<void> {
+async function matchPendingLines(deps: Deps, pending: readonly PaymentLine[], options: { concurrency: number; batchSize: number }): Promise<void> {
   const credits = pending.filter((l) => !l.reversal && l.dealId !== null && l.investorUserId !== null);
   const groups = new Map<string, CreditGroup>();
   for (const line of credits) {
-    const key = store.journeyKey({ dealId: line.dealId!, investorUserId: line.investorUserId! });
+    const key = journeyKey({ dealId: line.dealId!, investorUserId: line.investorUserId! });
     const group = groups.get(key) ?? { dealId: line.dealId!, investorUserId: line.investorUserId!, lines: [] };
     group.lines.push(line);
     groups.set(key, group);
   }
   const dealIds = [...new Set(credits.map((l) => l.dealId!))];
   const settings = await findPaymentSettings(deps.db, dealIds);
-  const currencies = await store.dealCurrencies(deps.db, dealIds);
+  const currencies = await dealCurrencies(deps.db, dealIds);
   const context = (group: CreditGroup) => ({ settings: settings.get(group.dealId) ?? defaultSettings(group.dealId), dealCurrency: currencies.get(group.dealId) ?? null });
   const all = [...groups.values()];
   const size = Math.max(1, options.batchSize);
@@ -179,7 +182,7 @@ async function matchPendingLines(deps: Deps, pending: readonly store.PaymentLine
 }
 
 /** An investor's pending credits of the statement, in statement order, as read before matching. */
-type CreditGroup = { dealId: string; investorUserId: string; lines: store.PaymentLine[] };
+type CreditGroup = { dealId: string; investorUserId: string; lines: PaymentLine[] };
 
 /**
  * Investors per transaction. A batch holds its journeys' locks until it commits (about two round
@@ -221,14 +224,14 @@ async function matchBatch(
     // left to choose (plan_cache_mode auto), PostgreSQL plans the decision statement afresh on every
     // call, because its plan for one row looks cheaper than the generic one for arrays of unknown
     // length, and planning a statement of eight parts costs as much database CPU as running it.
-    const locked = await store.lockJourneyCredits(tx.db, batch.map((g) => {
+    const locked = await lockJourneyCredits(tx.db, batch.map((g) => {
       const { settings } = context(g);
       return { dealId: g.dealId, investorUserId: g.investorUserId, lineIds: g.lines.map((l) => l.id), fields: { commitment: settings.commitmentFieldKey, currency: settings.currencyFieldKey } };
     }), { genericPlans: true });
-    const before: store.DecisionInput[] = [];
-    const moving: { credit: Omit<CreditInput, 'line' | 'amount' | 'received'>; lines: store.PaymentLine[]; received: string }[] = [];
+    const before: DecisionInput[] = [];
+    const moving: { credit: Omit<CreditInput, 'line' | 'amount' | 'received'>; lines: PaymentLine[]; received: string }[] = [];
     for (const group of batch) {
-      const { facts, lineIds } = locked.get(store.journeyKey(group))!;
+      const { facts, lineIds } = locked.get(journeyKey(group))!;
       // The lines as read before matching: a line still pending has had no decision, so nothing
       // about it has changed since (another import may have decided some meanwhile: those are not here).
       const stillPending = new Set(lineIds);
@@ -254,7 +257,7 @@ async function matchBatch(
         received = plan.received;
       }
     }
-    await store.recordDecisions(tx.db, before);
+    await recordDecisions(tx.db, before);
     // The batch's first moves (one per moving investor) through applyMoves, one load and one write
     // statement per deal whatever their number; a later line of the same investor that asks for a
     // move again (rare) moves on its own.
@@ -272,7 +275,7 @@ async function matchBatch(
         moved.set(f, creditMovedDecision(tx, f.input, f.plan, o.ok ? { eventId: o.event.id } : { refusal: refusalOf(o.error) }));
       });
     }
-    const after: store.DecisionInput[] = [];
+    const after: DecisionInput[] = [];
     const settling: Settlement[] = [];
     for (const [k, { credit, lines }] of moving.entries()) {
       const f = first[k]!;
@@ -289,7 +292,7 @@ async function matchBatch(
         received = result.received;
       }
     }
-    await store.recordDecisions(tx.db, after);
+    await recordDecisions(tx.db, after);
     await settlePartialLines(tx, settling);
   });
 }
@@ -321,7 +324,7 @@ async function eachConcurrently<T>(items: readonly T[], limit: number, work: (it
 export const refusalOf = (err: AppError) => ({ kind: err.kind, detail: err.message, ...(err.extensions ?? {}), ...(err.errors ? { errors: err.errors } : {}) });
 
 /** A credit whose reference names a journey without events: queued as an unknown reference. */
-function noJourneyDecision(tx: Deps, line: store.PaymentLine): store.DecisionInput {
+function noJourneyDecision(tx: Deps, line: PaymentLine): DecisionInput {
   const d = { outcome: 'unknown-reference', detail: 'the journey of this reference has no events' } as const;
   return {
     id: tx.newId(), lineId: line.id, action: 'imported', outcome: d.outcome, status: 'queued', detail: d.detail, by: RECONCILIATION.userId, at: tx.clock(),
@@ -330,7 +333,7 @@ function noJourneyDecision(tx: Deps, line: store.PaymentLine): store.DecisionInp
 }
 
 export interface CreditInput {
-  line: store.PaymentLine;
+  line: PaymentLine;
   dealId: string;
   investorUserId: string;
   /** The part of the line for this investor (all of it, or a split's share). */
@@ -344,7 +347,7 @@ export interface CreditInput {
   /** A staff decision: the money is accepted whatever the amount, and the line leaves the queue. */
   staff: boolean;
   /** Allocations to append with this one (a staff decision first takes back the line's earlier ones). */
-  takeBack?: store.NewAllocation[];
+  takeBack?: NewAllocation[];
   /** Record the decision on the line (false for all but the last part of a split). */
   decide?: boolean;
   /** The type of the step the investor stands at, when read with the facts. */
@@ -352,11 +355,11 @@ export interface CreditInput {
 }
 
 type CreditPlan =
-  | { kind: 'decision'; decision: store.DecisionInput; received: string; outcome: string; eventId: null; refusal: null; settles: null }
-  | { kind: 'move'; judgement: Extract<CreditJudgement, { kind: 'move' }>; base: Omit<store.DecisionInput, 'status' | 'outcome' | 'detail'>; allocations: store.NewAllocation[]; at: Date };
+  | { kind: 'decision'; decision: DecisionInput; received: string; outcome: string; eventId: null; refusal: null; settles: null }
+  | { kind: 'move'; judgement: Extract<CreditJudgement, { kind: 'move' }>; base: Omit<DecisionInput, 'status' | 'outcome' | 'detail'>; allocations: NewAllocation[]; at: Date };
 
 /** A move's decision, and the queued partial lines of the investor it settles (when money came before it). */
-type MovedCredit = { decision: store.DecisionInput; received: string; outcome: string; eventId: string | null; refusal: unknown; settles: Settlement | null };
+type MovedCredit = { decision: DecisionInput; received: string; outcome: string; eventId: string | null; refusal: unknown; settles: Settlement | null };
 
 /** A completed payment: the investor's queued partial lines leave the queue with the line that completed it. */
 type Settlement = { dealId: string; investorUserId: string; lineId: string; eventId: string; by: string; at: Date };
@@ -378,7 +381,7 @@ function planCredit(tx: Deps, input: CreditInput): CreditPlan {
   const judgement = judgeCredit(creditFacts(input));
   const base = { id: tx.newId(), lineId: line.id, action: input.action, dealId: input.dealId, investorUserId: input.investorUserId, by: input.by, at } as const;
   const takeBack = input.takeBack ?? [];
-  const allocation = (): store.NewAllocation => ({ id: tx.newId(), dealId: input.dealId, investorUserId: input.investorUserId, amount: input.amount, currency: line.currency, valueDate: line.valueDate ?? line.bookingDate });
+  const allocation = (): NewAllocation => ({ id: tx.newId(), dealId: input.dealId, investorUserId: input.investorUserId, amount: input.amount, currency: line.currency, valueDate: line.valueDate ?? line.bookingDate });
   if (judgement.kind === 'decision') {
     const { outcome, status, detail } = judgement;
     const queued = judgement.announceQueued
@@ -427,7 +430,7 @@ function creditMovedDecision(tx: Deps, input: CreditInput, plan: Extract<CreditP
     : result.announce === 'queued'
       ? paymentQueuedEntry(tx, { line: { ...line, outcome, status: 'queued', dealId: input.dealId, investorUserId: input.investorUserId, detail, refusal } })
       : undefined;
-  const decision: store.DecisionInput = { ...base, outcome, status, detail, allocations, refusal, eventId, ...(outbox ? { outbox } : {}) };
+  const decision: DecisionInput = { ...base, outcome, status, detail, allocations, refusal, eventId, ...(outbox ? { outbox } : {}) };
   const settles = eventId && result.settles ? { dealId: input.dealId, investorUserId: input.investorUserId, lineId: line.id, eventId, by: input.by, at } : null;
   return { decision, received: judgement.total, outcome, eventId, refusal, settles };
 }
@@ -440,11 +443,11 @@ function creditMovedDecision(tx: Deps, input: CreditInput, plan: Extract<CreditP
 async function settlePartialLines(tx: Deps, settlements: readonly Settlement[]): Promise<void> {
   // One settlement per investor: a second would find their partial lines already settled.
   const first = new Map<string, Settlement>();
-  for (const s of settlements) if (!first.has(store.journeyKey(s))) first.set(store.journeyKey(s), s);
+  for (const s of settlements) if (!first.has(journeyKey(s))) first.set(journeyKey(s), s);
   if (first.size === 0) return;
-  const partial = await store.queuedPartialLines(tx.db, [...first.values()]);
-  await store.recordDecisions(tx.db, partial.flatMap(({ id, dealId, investorUserId }) => {
-    const s = first.get(store.journeyKey({ dealId, investorUserId }))!;
+  const partial = await queuedPartialLines(tx.db, [...first.values()]);
+  await recordDecisions(tx.db, partial.flatMap(({ id, dealId, investorUserId }) => {
+    const s = first.get(journeyKey({ dealId, investorUserId }))!;
     return id === s.lineId ? [] : [{ id: tx.newId(), lineId: id, action: 'settled', outcome: null, status: 'matched', reason: `completed by line ${s.lineId}`, eventId: s.eventId, by: s.by, at: s.at } as const];
   }));
 }
@@ -458,32 +461,32 @@ async function settlePartialLines(tx: Deps, settlements: readonly Settlement[]):
 export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ received: string; outcome: string; eventId: string | null; refusal: unknown }> {
   const plan = planCredit(tx, input);
   const result = plan.kind === 'decision' ? plan : await moveCredit(tx, input, plan);
-  await store.recordDecision(tx.db, result.decision);
+  await recordDecision(tx.db, result.decision);
   if (result.settles) await settlePartialLines(tx, [result.settles]);
   return { received: result.received, outcome: result.outcome, eventId: result.eventId, refusal: result.refusal };
 }
 
 /** A reversal: the credit it reverses goes back to the queue and its money is taken back. */
-async function applyReversal(deps: Deps, reversal: store.PaymentLine): Promise<void> {
+async function applyReversal(deps: Deps, reversal: PaymentLine): Promise<void> {
   await inTransaction(deps, async (tx) => {
-    const [locked] = await store.lockPendingLines(tx.db, [reversal.id]);
+    const [locked] = await lockPendingLines(tx.db, [reversal.id]);
     if (!locked) return;
     const at = tx.clock();
-    const originalId = reversal.direction === 'debit' ? await store.findReversedCredit(tx.db, reversal) : undefined;
+    const originalId = reversal.direction === 'debit' ? await findReversedCredit(tx.db, reversal) : undefined;
     if (!originalId) {
-      await store.recordDecision(tx.db, { id: tx.newId(), lineId: reversal.id, action: 'imported', outcome: 'reversal', status: 'ignored', detail: 'reverses no credit on file', by: RECONCILIATION.userId, at });
+      await recordDecision(tx.db, { id: tx.newId(), lineId: reversal.id, action: 'imported', outcome: 'reversal', status: 'ignored', detail: 'reverses no credit on file', by: RECONCILIATION.userId, at });
       return;
     }
-    const original = (await store.findLine(tx.db, originalId))!;
-    const held = await store.lineAllocations(tx.db, original.id);
-    for (const a of held) await store.lockJourneyPaymentFacts(tx.db, a, { commitment: 'committed_amount', currency: null });
+    const original = (await findLine(tx.db, originalId))!;
+    const held = await lineAllocations(tx.db, original.id);
+    for (const a of held) await lockJourneyPaymentFacts(tx.db, a, { commitment: 'committed_amount', currency: null });
     const status = original.status === 'dismissed' ? 'dismissed' : 'queued';
     const detail = `reversed by line ${reversal.id}${original.status === 'matched' ? '; the investor was not moved back' : ''}`;
-    await store.recordDecision(tx.db, {
+    await recordDecision(tx.db, {
       id: tx.newId(), lineId: original.id, action: 'reversed', outcome: null, status, detail, reversedByLineId: reversal.id, by: RECONCILIATION.userId, at,
       allocations: held.map((a) => ({ id: tx.newId(), ...a, amount: new Big(a.amount).neg().toFixed(), valueDate: reversal.valueDate })),
     });
-    await store.recordDecision(tx.db, { id: tx.newId(), lineId: reversal.id, action: 'imported', outcome: 'reversal', status: 'ignored', detail: `reverses line ${original.id}`, by: RECONCILIATION.userId, at });
+    await recordDecision(tx.db, { id: tx.newId(), lineId: reversal.id, action: 'imported', outcome: 'reversal', status: 'ignored', detail: `reverses line ${original.id}`, by: RECONCILIATION.userId, at });
     if (status === 'queued') await recordPaymentQueued(tx, { line: { ...original, status, detail, reversedByLineId: reversal.id } });
   });
 }
