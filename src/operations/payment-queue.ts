@@ -14,7 +14,7 @@ import { dealCurrencies, type JourneyPaymentFacts, lockJourneyPaymentFacts } fro
 import { findLine, pageLines } from '../store/payment-lines.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { forReading } from './reads.ts';
-import { applyCredit, defaultSettings } from './reconcile.ts';
+import { applyCredit, defaultSettings } from './payment-decisions.ts';
 
 export async function listPaymentLines(
   deps: Deps,
