@@ -26,7 +26,7 @@ import { type Deps, inTransaction } from './deps.ts';
 import type { JobProgress } from './import-jobs.ts';
 import { paymentQueuedEntry } from './payment-events.ts';
 import { MATCH_BATCH, matchPendingLines } from './payment-matching.ts';
-import { readStatement } from './statement-parse.ts';
+import { type ReadStatement, readStatement } from './statement-parse.ts';
 
 export type StatementInput = { kind: 'xml'; text: string } | { kind: 'csv'; text: string; csv: CsvOptions };
 
@@ -59,23 +59,7 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
   const { parsed, keys, found } = await readStatement(input.kind, input.text, input.kind === 'csv' ? input.csv : undefined);
   const sha256 = createHash('sha256').update(input.text).digest('hex');
   progress({ stage: 'storing', done: 0, total: parsed.lines.length });
-  const resolved = await resolveReferences(deps.db, [...new Set(found.map((f) => f?.reference).filter((r): r is string => !!r))]);
-  const lines: NewLine[] = parsed.lines.map((line, i) => {
-    const base = { ...line, id: deps.newId(), key: keys[i]!, reference: null, dealId: null, investorUserId: null, detail: null };
-    // Pending or informational entries are not money on the account yet: kept, never matched. The
-    // booked entry comes in a later statement under its own key (lineKeys) and is matched then.
-    if (!isBooked(line)) return { ...base, outcome: 'not-booked', status: 'ignored', detail: `entry status ${line.entryStatus}: kept, not matched; only booked (BOOK) entries are matched` };
-    if (line.reversal) return { ...base, outcome: 'reversal', status: 'pending' };
-    if (line.direction === 'debit') return { ...base, outcome: 'debit', status: 'ignored' };
-    const { reference, rejected } = found[i]!;
-    if (!reference) {
-      const detail = rejected.length ? `no valid RF reference; check digits fail for ${rejected.join(', ')}` : 'no RF reference in the structured or unstructured remittance information';
-      return { ...base, outcome: 'no-reference', status: 'queued', detail };
-    }
-    const journey = resolved.get(reference);
-    if (!journey) return { ...base, reference, outcome: 'unknown-reference', status: 'queued', detail: `${reference} is no investor's payment reference` };
-    return { ...base, reference, ...journey, outcome: null, status: 'pending' };
-  });
+  const lines = await linesToStore(deps, { parsed, keys, found });
 
   const at = deps.clock();
   // Stored in chunks of STORE_CHUNK lines, one transaction each, so that on the embedded database
@@ -91,25 +75,7 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
   const complete = inserted === undefined && statement.newLineCount >= 0;
   let fresh: PaymentLine[] = [];
   if (!complete) {
-    const shared = batchConcurrency(deps.db) === 1;
-    const size = shared ? SHARED_STORE_CHUNK : STORE_CHUNK;
-    for (let i = 0; i < lines.length; i += size) {
-      const chunk = lines.slice(i, i + size);
-      const id = statement.id;
-      fresh = fresh.concat(await inTransaction(deps, async (tx) => {
-        // The lines as stored (in statement order), to announce the queued ones and match the pending.
-        const rows = await insertLines(tx.db, id, chunk, at);
-        await recordImportDecisions(tx.db, rows.filter((l) => l.status !== 'pending').map((l) => l.id), principal.userId, at);
-        // The queued lines' payment.queued entries, a chunk of lines per statement.
-        const queued = rows.filter((l) => l.status === 'queued');
-        for (let q = 0; q < queued.length; q += QUEUED_CHUNK) {
-          await appendOutboxMany(tx.db, queued.slice(q, q + QUEUED_CHUNK).map((line) => paymentQueuedEntry(tx, { line })));
-        }
-        return rows;
-      }));
-      progress({ stage: 'storing', done: Math.min(i + size, lines.length), total: lines.length });
-      if (shared) await letOthersIn();
-    }
+    fresh = await storeLines(deps, principal, statement.id, lines, at, progress);
     // Counted rather than taken from this import's chunks: another import of the file may have stored some.
     const newLineCount = Object.values(await countStatementLines(deps.db, statement.id)).reduce((a, n) => a + n, 0);
     await setNewLineCount(deps.db, statement.id, newLineCount);
@@ -122,6 +88,65 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
   await matchPendingLines(deps, pending, { concurrency: options.concurrency ?? batchConcurrency(deps.db), batchSize: options.batchSize ?? MATCH_BATCH });
   progress({ stage: 'done', done: parsed.lines.length, total: parsed.lines.length });
   const counts = await countStatementLines(deps.db, statement.id);
+  const { outcomes, statuses } = tally(counts);
+  // A duplicate: the file was on file before, and this import stored none of its lines.
+  const duplicate = inserted === undefined && fresh.length === 0;
+  return { statement, duplicate, outcomes, statuses };
+}
+
+/**
+ * The statement's lines as they are to be stored: what each is (a credit to match, a reversal, a
+ * debit, an entry not booked) and, for a credit, the journey its reference names, or why it is queued.
+ */
+async function linesToStore(deps: Deps, { parsed, keys, found }: ReadStatement): Promise<NewLine[]> {
+  const resolved = await resolveReferences(deps.db, [...new Set(found.map((f) => f?.reference).filter((r): r is string => !!r))]);
+  return parsed.lines.map((line, i) => {
+    const base = { ...line, id: deps.newId(), key: keys[i]!, reference: null, dealId: null, investorUserId: null, detail: null };
+    // Pending or informational entries are not money on the account yet: kept, never matched. The
+    // booked entry comes in a later statement under its own key (lineKeys) and is matched then.
+    if (!isBooked(line)) return { ...base, outcome: 'not-booked', status: 'ignored', detail: `entry status ${line.entryStatus}: kept, not matched; only booked (BOOK) entries are matched` };
+    if (line.reversal) return { ...base, outcome: 'reversal', status: 'pending' };
+    if (line.direction === 'debit') return { ...base, outcome: 'debit', status: 'ignored' };
+    const { reference, rejected } = found[i]!;
+    if (!reference) {
+      const detail = rejected.length ? `no valid RF reference; check digits fail for ${rejected.join(', ')}` : 'no RF reference in the structured or unstructured remittance information';
+      return { ...base, outcome: 'no-reference', status: 'queued', detail };
+    }
+    const journey = resolved.get(reference);
+    if (!journey) return { ...base, reference, outcome: 'unknown-reference', status: 'queued', detail: `${reference} is no investor's payment reference` };
+    return { ...base, reference, ...journey, outcome: null, status: 'pending' };
+  });
+}
+
+/**
+ * Stores the lines in chunks, one transaction each, with the decisions of those decided at import
+ * and the queued lines' payment.queued entries; returns the lines this import stored, in statement order.
+ */
+async function storeLines(deps: Deps, principal: Principal, id: string, lines: readonly NewLine[], at: Date, progress: (p: JobProgress) => void): Promise<PaymentLine[]> {
+  let fresh: PaymentLine[] = [];
+  const shared = batchConcurrency(deps.db) === 1;
+  const size = shared ? SHARED_STORE_CHUNK : STORE_CHUNK;
+  for (let i = 0; i < lines.length; i += size) {
+    const chunk = lines.slice(i, i + size);
+    fresh = fresh.concat(await inTransaction(deps, async (tx) => {
+      // The lines as stored (in statement order), to announce the queued ones and match the pending.
+      const rows = await insertLines(tx.db, id, chunk, at);
+      await recordImportDecisions(tx.db, rows.filter((l) => l.status !== 'pending').map((l) => l.id), principal.userId, at);
+      // The queued lines' payment.queued entries, a chunk of lines per statement.
+      const queued = rows.filter((l) => l.status === 'queued');
+      for (let q = 0; q < queued.length; q += QUEUED_CHUNK) {
+        await appendOutboxMany(tx.db, queued.slice(q, q + QUEUED_CHUNK).map((line) => paymentQueuedEntry(tx, { line })));
+      }
+      return rows;
+    }));
+    progress({ stage: 'storing', done: Math.min(i + size, lines.length), total: lines.length });
+    if (shared) await letOthersIn();
+  }
+  return fresh;
+}
+
+/** Line counts keyed `outcome/status` (countStatementLines), summed by outcome and by status. */
+function tally(counts: Record<string, number>): { outcomes: Record<string, number>; statuses: Record<string, number> } {
   const outcomes: Record<string, number> = {};
   const statuses: Record<string, number> = {};
   for (const [key, n] of Object.entries(counts)) {
@@ -129,9 +154,7 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
     outcomes[outcome] = (outcomes[outcome] ?? 0) + n;
     statuses[status] = (statuses[status] ?? 0) + n;
   }
-  // A duplicate: the file was on file before, and this import stored none of its lines.
-  const duplicate = inserted === undefined && fresh.length === 0;
-  return { statement, duplicate, outcomes, statuses };
+  return { outcomes, statuses };
 }
 
 /** Lines stored per transaction at import. */
