@@ -15,7 +15,7 @@ import { Caches } from '../src/operations/caches.ts';
 import { putDeal } from '../src/operations/deals.ts';
 import { newUuid, systemClock } from '../src/operations/deps.ts';
 import { putPaymentSettings } from '../src/operations/payment-settings.ts';
-import { importStatement, parseStatement } from '../src/operations/reconcile.ts';
+import { importStatement, parseStatement } from '../src/operations/statement-import.ts';
 import { putWorkflow } from '../src/operations/workflows.ts';
 import { insertInvestors, insertJourneys } from '../src/store/bulk.ts';
 import { catchUpFunnel } from '../src/operations/funnel.ts';

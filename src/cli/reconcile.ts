@@ -6,7 +6,7 @@ import type { Principal } from '../domain/principal.ts';
 import { AppError } from '../domain/errors.ts';
 import { defaultCsvColumns } from '../domain/statement-csv.ts';
 import { InputCheck, MAX_RECORD_BYTES } from '../operations/import-readers/limits.ts';
-import type { ImportResult, StatementInput } from '../operations/reconcile.ts';
+import type { ImportResult, StatementInput } from '../operations/statement-import.ts';
 import { type Command, withDatabase } from './command.ts';
 
 const column = (name: string) => ({ type: 'string' as const, description: name });
@@ -87,7 +87,7 @@ CSV options (the column names in the file's header row):
         };
     const [{ newUuid, systemClock }, { importStatement }, { runAsJob }] = await Promise.all([
       import('../operations/deps.ts'),
-      import('../operations/reconcile.ts'),
+      import('../operations/statement-import.ts'),
       import('./follow-job.ts'),
     ]);
     const principal: Principal = { userId: 'cli', role: 'admin', tokenKey: 'cli' };

@@ -1,7 +1,7 @@
 // How reconciliation judges one credit for one investor: queue it, accept it, or move the investor
 // to the deal's payment step; and what a move's result makes of the line. Pure: the caller holds
 // the journey lock, gives the facts read under it, and turns the judgement into stored decisions,
-// allocations and webhook entries (operations/reconcile.ts). No clock and no ids are needed here.
+// allocations and webhook entries (operations/payment-decisions.ts). No clock and no ids are needed here.
 import Big from 'big.js';
 import { AppError } from './errors.ts';
 import type { Decimal } from './money.ts';

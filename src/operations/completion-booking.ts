@@ -13,7 +13,7 @@ import { findAsset } from '../store/assets.ts';
 import { findDeal } from '../store/deals.ts';
 import { claimJourneyBooking, setJourneyBooking } from '../store/journey-bookings.ts';
 import { findPaymentSettings } from '../store/payment-settings.ts';
-import { latestPaymentValueDate, lockJourneyPaymentFacts } from '../store/payments.ts';
+import { latestPaymentValueDate, lockJourneyPaymentFacts } from '../store/payment-facts.ts';
 import type { Deps } from './deps.ts';
 import { createSubscription } from './subscriptions.ts';
 

@@ -3,11 +3,11 @@
 // of the payment step that list it; `payment.queued` joins the deal's feed when the line names a
 // deal, else the platform stream. A decision that writes one passes the entry to recordDecision,
 // which writes both in one statement (one round trip less per line, under the journey lock).
-import type { PaymentLine } from '../store/payments.ts';
+import type { PaymentLine } from '../store/payment-lines.ts';
 import { appendOutbox, type OutboxEntryInput } from '../store/outbox.ts';
 import type { Deps } from './deps.ts';
 
-/** The `payment.matched` entry, for recordPaymentMatched or a decision that writes it (store/payments.ts). */
+/** The `payment.matched` entry, for recordPaymentMatched or a decision that writes it (store/payment-decisions.ts). */
 export function paymentMatchedEntry(
   tx: Deps,
   input: { line: PaymentLine; dealId: string; investorUserId: string; paymentStepId: string; eventId: string; received: string },

@@ -9,10 +9,12 @@ import Big from 'big.js';
 import { AppError, conflict, notFound, unprocessable } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import { findPaymentSettings } from '../store/payment-settings.ts';
-import * as store from '../store/payments.ts';
+import { lineAllocations, lineDecisions, recordDecision } from '../store/payment-decisions.ts';
+import { dealCurrencies, type JourneyPaymentFacts, lockJourneyPaymentFacts } from '../store/payment-facts.ts';
+import { findLine, pageLines } from '../store/payment-lines.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { forReading } from './reads.ts';
-import { applyCredit, defaultSettings } from './reconcile.ts';
+import { applyCredit, defaultSettings } from './payment-decisions.ts';
 
 export async function listPaymentLines(
   deps: Deps,
@@ -20,15 +22,15 @@ export async function listPaymentLines(
   page: { limit: number; page: number },
 ) {
   // A list read: a replica recent enough for the request's consistency token (docs/guides/postgresql-and-replicas.md).
-  const { items, total } = await store.pageLines(forReading(deps).db, filter, { limit: page.limit, offset: (page.page - 1) * page.limit });
+  const { items, total } = await pageLines(forReading(deps).db, filter, { limit: page.limit, offset: (page.page - 1) * page.limit });
   return { output: items, page: page.page, totalPages: Math.ceil(total / page.limit) };
 }
 
 export async function getPaymentLine(deps: Deps, lineId: string) {
   const { db } = forReading(deps);
-  const line = await store.findLine(db, lineId);
+  const line = await findLine(db, lineId);
   if (!line) throw notFound('payment line', lineId);
-  return { ...line, decisions: await store.lineDecisions(db, lineId) };
+  return { ...line, decisions: await lineDecisions(db, lineId) };
 }
 
 export interface Share {
@@ -48,15 +50,15 @@ export async function allocateLine(deps: Deps, principal: Principal, lineId: str
     }
     const keys = new Set(shares.map((s) => JSON.stringify([s.dealId, s.investorUserId])));
     if (keys.size !== shares.length) throw unprocessable('Each investor may have one share of a line');
-    const held = await store.lineAllocations(tx.db, line.id);
+    const held = await lineAllocations(tx.db, line.id);
     // Journeys locked in one order (deal, investor), so two decisions never wait on each other.
     const ordered = [...shares].sort((a, b) => (a.dealId + '\u0000' + a.investorUserId < b.dealId + '\u0000' + b.investorUserId ? -1 : 1));
     const settings = await findPaymentSettings(tx.db, [...new Set(shares.map((s) => s.dealId))]);
-    const currencies = await store.dealCurrencies(tx.db, [...new Set(shares.map((s) => s.dealId))]);
-    const facts = new Map<Share, store.JourneyPaymentFacts>();
+    const currencies = await dealCurrencies(tx.db, [...new Set(shares.map((s) => s.dealId))]);
+    const facts = new Map<Share, JourneyPaymentFacts>();
     for (const share of ordered) {
       const s = settings.get(share.dealId) ?? defaultSettings(share.dealId);
-      const found = await store.lockJourneyPaymentFacts(tx.db, share, { commitment: s.commitmentFieldKey, currency: s.currencyFieldKey });
+      const found = await lockJourneyPaymentFacts(tx.db, share, { commitment: s.commitmentFieldKey, currency: s.currencyFieldKey });
       if (!found) throw notFound('journey of investor', `${share.dealId}/${share.investorUserId}`);
       facts.set(share, found);
     }
@@ -77,7 +79,7 @@ export async function allocateLine(deps: Deps, principal: Principal, lineId: str
     const refused = results.filter((r) => r.refusal);
     if (shares.length > 1 || refused.length > 0) {
       // The line's final state: matched when every share applied, else queued with the refusals.
-      await store.recordDecision(tx.db, {
+      await recordDecision(tx.db, {
         id: tx.newId(), lineId: line.id, action, outcome: null, status: refused.length ? 'queued' : 'matched',
         dealId: shares.length === 1 ? shares[0]!.dealId : null, investorUserId: shares.length === 1 ? shares[0]!.investorUserId : null,
         refusal: refused.length ? refused.map((r) => ({ dealId: r.dealId, investorUserId: r.investorUserId, refusal: r.refusal })) : null,
@@ -85,25 +87,25 @@ export async function allocateLine(deps: Deps, principal: Principal, lineId: str
         by: principal.userId, at: tx.clock(),
       });
     }
-    return { ...(await store.findLine(tx.db, line.id))!, decisions: await store.lineDecisions(tx.db, line.id) };
+    return { ...(await findLine(tx.db, line.id))!, decisions: await lineDecisions(tx.db, line.id) };
   });
 }
 
 export async function dismissLine(deps: Deps, principal: Principal, lineId: string, reason: string) {
   return inTransaction(deps, async (tx) => {
     const line = await lockQueued(tx, lineId);
-    const held = await store.lineAllocations(tx.db, line.id);
-    for (const a of held) await store.lockJourneyPaymentFacts(tx.db, a, { commitment: 'committed_amount', currency: null });
-    await store.recordDecision(tx.db, {
+    const held = await lineAllocations(tx.db, line.id);
+    for (const a of held) await lockJourneyPaymentFacts(tx.db, a, { commitment: 'committed_amount', currency: null });
+    await recordDecision(tx.db, {
       id: tx.newId(), lineId: line.id, action: 'dismissed', outcome: null, status: 'dismissed', reason, by: principal.userId, at: tx.clock(),
       allocations: held.map((a) => ({ id: tx.newId(), ...a, amount: new Big(a.amount).neg().toFixed(), valueDate: null })),
     });
-    return { ...(await store.findLine(tx.db, line.id))!, decisions: await store.lineDecisions(tx.db, line.id) };
+    return { ...(await findLine(tx.db, line.id))!, decisions: await lineDecisions(tx.db, line.id) };
   });
 }
 
 async function lockQueued(tx: Deps, lineId: string) {
-  const line = await store.findLine(tx.db, lineId, { lock: true });
+  const line = await findLine(tx.db, lineId, { lock: true });
   if (!line) throw notFound('payment line', lineId);
   if (line.status !== 'queued') throw new AppError('conflict', `line ${lineId} is ${line.status}, not in the queue`, { extensions: { status: line.status } });
   return line;

@@ -10,7 +10,7 @@ import { findAsset } from '../store/assets.ts';
 import { findDeal } from '../store/deals.ts';
 import { findPaymentSettings, type PaymentSettings, upsertPaymentSettings } from '../store/payment-settings.ts';
 import type { Deps } from './deps.ts';
-import { defaultSettings } from './reconcile.ts';
+import { defaultSettings } from './payment-decisions.ts';
 import { loadWorkflow } from './workflows.ts';
 
 export interface PaymentSettingsInput {

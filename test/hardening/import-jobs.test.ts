@@ -12,7 +12,7 @@ import { client, type Client, expectProblem, onPostgres, type TestApp, startTest
 import { createDeal } from '../support/workflows.ts';
 import { createHash } from 'node:crypto';
 import { insertJob } from '../../src/store/import-jobs.ts';
-import { insertStatement } from '../../src/store/payments.ts';
+import { insertStatement } from '../../src/store/statements.ts';
 
 const HEADER = 'id,remoteId,dataSource,teamUserId,kycCheckLevel,guid,externalId,userType,status,contact.title,contact.forename,contact.middleNames,contact.surname,contact.nickname,contact.dateOfBirth,contact.email,username,profilePhotoFileKey,name,fullName,tfaEnabled,compliance,classifications';
 const csvLine = (id: string) => `${id},crm-${id},crm,,2,guid-${id},,1,active,Dr,Grace,,Hopper,,1906-12-09,${id}@example.com,${id},,Grace Hopper,Grace Hopper,true,approved,[]`;

@@ -7,7 +7,7 @@ import { defaultCsvColumns } from '../../domain/statement-csv.ts';
 import { listJourneyBookings } from '../../operations/journey-bookings.ts';
 import { getPaymentSettings, putPaymentSettings } from '../../operations/payment-settings.ts';
 import { allocateLine, dismissLine, getPaymentLine, listPaymentLines } from '../../operations/payment-queue.ts';
-import { importStatement, type StatementInput } from '../../operations/reconcile.ts';
+import { importStatement, type StatementInput } from '../../operations/statement-import.ts';
 import { startImportJob } from '../../operations/import-jobs.ts';
 import { InputCheck, MAX_RECORD_BYTES } from '../../operations/import-readers/limits.ts';
 import type { Api, AppContext } from '../context.ts';
