@@ -62,25 +62,8 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
   const lines = await linesToStore(deps, { parsed, keys, found });
 
   const at = deps.clock();
-  // Stored in chunks of STORE_CHUNK lines, one transaction each, so that on the embedded database
-  // (one connection) other requests are served between chunks rather than after the whole file.
-  // The statement is written first, marked as having its lines stored (new_line_count -1) until the
-  // last chunk commits; an import of the same file that finds it so (the process stopped mid-way,
-  // or an import of it running now) stores the lines still missing: line keys make the rest no-ops.
-  const inserted = await insertStatement(deps.db, {
-    id: deps.newId(), sha256, format: parsed.format, messageId: parsed.messageId, lineCount: lines.length, importedBy: principal.userId, importedAt: at,
-  });
-  let statement = inserted ?? (await findStatementBySha(deps.db, sha256));
-  if (!statement) throw new Error('a statement that conflicted on its content is not on file');
-  const complete = inserted === undefined && statement.newLineCount >= 0;
-  let fresh: PaymentLine[] = [];
-  if (!complete) {
-    fresh = await storeLines(deps, principal, statement.id, lines, at, progress);
-    // Counted rather than taken from this import's chunks: another import of the file may have stored some.
-    const newLineCount = Object.values(await countStatementLines(deps.db, statement.id)).reduce((a, n) => a + n, 0);
-    await setNewLineCount(deps.db, statement.id, newLineCount);
-    statement = { ...statement, newLineCount };
-  }
+  const row = { id: deps.newId(), sha256, format: parsed.format, messageId: parsed.messageId, lineCount: lines.length, importedBy: principal.userId, importedAt: at };
+  const { statement, inserted, fresh } = await storeStatement(deps, principal, row, lines, progress);
 
   // A file imported before: its lines still pending (a process that died, an import running now).
   const pending = inserted ? fresh.filter((l) => l.status === 'pending') : await statementLines(deps.db, statement.id, 'pending');
@@ -90,7 +73,7 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
   const counts = await countStatementLines(deps.db, statement.id);
   const { outcomes, statuses } = tally(counts);
   // A duplicate: the file was on file before, and this import stored none of its lines.
-  const duplicate = inserted === undefined && fresh.length === 0;
+  const duplicate = !inserted && fresh.length === 0;
   return { statement, duplicate, outcomes, statuses };
 }
 
@@ -119,30 +102,65 @@ async function linesToStore(deps: Deps, { parsed, keys, found }: ReadStatement):
 }
 
 /**
- * Stores the lines in chunks, one transaction each, with the decisions of those decided at import
- * and the queued lines' payment.queued entries; returns the lines this import stored, in statement order.
+ * Stores the statement and its lines in chunks of lines, one transaction each, with the decisions of
+ * those decided at import and the queued lines' payment.queued entries; returns the statement,
+ * whether this import created it, and the lines this import stored, in statement order.
+ *
+ * The statement row commits with its first chunk, and reads as complete (new_line_count, -1 until
+ * then) from the transaction of its last: an import of the same file at the same time waits on the
+ * row's content key until the first chunk has committed, then stores only what is still missing
+ * (line keys make the rest no-ops), and finds a statement of one chunk complete, a duplicate. An
+ * import that finds the statement incomplete (its process stopped mid-way) stores the lines missing.
  */
-async function storeLines(deps: Deps, principal: Principal, id: string, lines: readonly NewLine[], at: Date, progress: (p: JobProgress) => void): Promise<PaymentLine[]> {
-  let fresh: PaymentLine[] = [];
+async function storeStatement(
+  deps: Deps,
+  principal: Principal,
+  row: Parameters<typeof insertStatement>[1],
+  lines: readonly NewLine[],
+  progress: (p: JobProgress) => void,
+): Promise<{ statement: StoredStatement; inserted: boolean; fresh: PaymentLine[] }> {
   const shared = batchConcurrency(deps.db) === 1;
   const size = shared ? SHARED_STORE_CHUNK : STORE_CHUNK;
-  for (let i = 0; i < lines.length; i += size) {
+  let statement: StoredStatement | undefined;
+  let inserted = false;
+  let fresh: PaymentLine[] = [];
+  for (let i = 0; i === 0 || i < lines.length; i += size) {
     const chunk = lines.slice(i, i + size);
-    fresh = fresh.concat(await inTransaction(deps, async (tx) => {
+    const last = i + size >= lines.length;
+    const step = await inTransaction(deps, async (tx) => {
+      let current = statement;
+      let created = inserted;
+      if (!current) {
+        const made = await insertStatement(tx.db, row);
+        created = made !== undefined;
+        current = made ?? (await findStatementBySha(tx.db, row.sha256));
+        if (!current) throw new Error('a statement that conflicted on its content is not on file');
+        if (!created && current.newLineCount >= 0) return { statement: current, created, rows: [] as PaymentLine[], complete: true };
+      }
       // The lines as stored (in statement order), to announce the queued ones and match the pending.
-      const rows = await insertLines(tx.db, id, chunk, at);
-      await recordImportDecisions(tx.db, rows.filter((l) => l.status !== 'pending').map((l) => l.id), principal.userId, at);
+      const rows = await insertLines(tx.db, current.id, chunk, row.importedAt);
+      await recordImportDecisions(tx.db, rows.filter((l) => l.status !== 'pending').map((l) => l.id), principal.userId, row.importedAt);
       // The queued lines' payment.queued entries, a chunk of lines per statement.
       const queued = rows.filter((l) => l.status === 'queued');
       for (let q = 0; q < queued.length; q += QUEUED_CHUNK) {
         await appendOutboxMany(tx.db, queued.slice(q, q + QUEUED_CHUNK).map((line) => paymentQueuedEntry(tx, { line })));
       }
-      return rows;
-    }));
+      if (last) {
+        // Counted rather than taken from this import's chunks: another import of the file may have stored some.
+        const newLineCount = Object.values(await countStatementLines(tx.db, current.id)).reduce((a, n) => a + n, 0);
+        await setNewLineCount(tx.db, current.id, newLineCount);
+        current = { ...current, newLineCount };
+      }
+      return { statement: current, created, rows, complete: last };
+    });
+    statement = step.statement;
+    inserted = step.created;
+    fresh = fresh.concat(step.rows);
     progress({ stage: 'storing', done: Math.min(i + size, lines.length), total: lines.length });
+    if (step.complete) break;
     if (shared) await letOthersIn();
   }
-  return fresh;
+  return { statement: statement!, inserted, fresh };
 }
 
 /** Line counts keyed `outcome/status` (countStatementLines), summed by outcome and by status. */
