@@ -338,7 +338,7 @@ export interface paths {
         };
         /**
          * An import job: its progress while it runs, then its outcome
-         * @description Staff see every job; anyone else only the jobs they started (any other is 404).
+         * @description Staff (admin) only, as the imports that start jobs are; an unknown id is a 404.
          */
         get: operations["getImportJob"];
         put?: never;

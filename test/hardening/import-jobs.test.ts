@@ -90,7 +90,7 @@ describe('import jobs', () => {
     assert.equal(again.body.statement.id, job.statementImport.statement.id);
   });
 
-  test('an investor file above the threshold runs as a job; an investor sees no job not theirs', async () => {
+  test('an investor file above the threshold runs as a job; an investor is refused every job alike', async () => {
     const ids = Array.from({ length: 500 }, (_, i) => `job-inv-${process.pid}-${i}`);
     const file = [HEADER, ...ids.map(csvLine), 'short,row'].join('\n');
     assert.ok(file.length > 64 * 1024);
@@ -104,7 +104,8 @@ describe('import jobs', () => {
 
     const investor = await t.investorToken(ids[0]!);
     const hidden = await client(t.app, investor).get(String(accepted.headers.location));
-    expectProblem(hidden, 404);
+    expectProblem(hidden, 403);
+    expectProblem(await client(t.app, investor).get('/imports/jobs/00000000-0000-4000-8000-000000000000'), 403);
     expectProblem(await admin.get('/imports/jobs/00000000-0000-4000-8000-000000000000'), 404);
 
     // A header that does not fit is still a 400 of the request, not a failed job.

@@ -91,12 +91,14 @@ export function importJobRoutes(app: Api, ctx: AppContext) {
   app.get(
     '/imports/jobs/:jobId',
     {
-      config: { roles: ['admin', 'investor'] },
+      // Only staff start imports (the import routes are admin routes), so only staff follow them: an
+      // investor is refused every id alike, learning nothing of which exist.
+      config: { roles: ['admin'] },
       schema: {
         tags: ['management'],
         operationId: 'getImportJob',
         summary: 'An import job: its progress while it runs, then its outcome',
-        description: 'Staff see every job; anyone else only the jobs they started (any other is 404).',
+        description: 'Staff (admin) only, as the imports that start jobs are; an unknown id is a 404.',
         params: Type.Object({ jobId: Type.String({ format: 'uuid' }) }),
         response: { 200: ImportJob },
       },
