@@ -13,31 +13,10 @@ import { createDeal } from '../support/workflows.ts';
 import { createHash } from 'node:crypto';
 import { insertJob } from '../../src/store/import-jobs.ts';
 import { insertStatement } from '../../src/store/statements.ts';
+import { camtStatement, csvStatement } from '../support/statements.ts';
 
 const HEADER = 'id,remoteId,dataSource,teamUserId,kycCheckLevel,guid,externalId,userType,status,contact.title,contact.forename,contact.middleNames,contact.surname,contact.nickname,contact.dateOfBirth,contact.email,username,profilePhotoFileKey,name,fullName,tfaEnabled,compliance,classifications';
 const csvLine = (id: string) => `${id},crm-${id},crm,,2,guid-${id},,1,active,Dr,Grace,,Hopper,,1906-12-09,${id}@example.com,${id},,Grace Hopper,Grace Hopper,true,approved,[]`;
-
-/** A CSV statement of `n` credits without a reference (each queued), unique to `tag` (its text: lines are told apart by their fields). */
-const csvStatement = (n: number, tag: string) => {
-  const lines = ['date,amount,currency,reference,bank_reference'];
-  for (let i = 0; i < n; i++) lines.push(`2026-01-${String(1 + (i % 28)).padStart(2, '0')},${100 + (i % 900)}.00,EUR,Payment ${tag} ${i},${tag}-${i}`);
-  return `${lines.join('\n')}\n`;
-};
-
-/** A camt.053 of `n` booked credits without a reference, unique to `tag`. */
-const camtStatement = (n: number, tag: string) => {
-  const entries: string[] = [];
-  for (let i = 0; i < n; i++) {
-    entries.push(
-      `<Ntry><Amt Ccy="EUR">${100 + (i % 900)}.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>2026-01-05</Dt></BookgDt>` +
-        `<ValDt><Dt>2026-01-05</Dt></ValDt><AcctSvcrRef>${tag}-${i}</AcctSvcrRef><NtryDtls><TxDtls><Refs><EndToEndId>E2E-${tag}-${i}</EndToEndId></Refs>` +
-        `<RltdPties><Dbtr><Nm>Payer ${i}</Nm></Dbtr></RltdPties><RmtInf><Ustrd>Invoice ${i} with no reference</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>\n`,
-    );
-  }
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><GrpHdr><MsgId>${tag}</MsgId>` +
-    `<CreDtTm>2026-01-05T18:00:00</CreDtTm></GrpHdr><Stmt><Id>${tag}</Id><CreDtTm>2026-01-05T18:00:00</CreDtTm><Acct><Id><IBAN>DE89370400440532013000</IBAN></Id>` +
-    `<Ccy>EUR</Ccy></Acct>\n${entries.join('')}</Stmt></BkToCstmrStmt></Document>\n`;
-};
 
 describe('import jobs', () => {
   let t: TestApp;

@@ -18,11 +18,10 @@ export interface PayingDeal {
 /** Investors by letter with their commitment in EUR. */
 export const commitments: Record<string, string> = { A: '25000.00', B: '10000.00', C: '20000.00', D: '5000.00', E: '10000.00', F: '8000.00', G: '9000.00' };
 
-export async function payingDeal(api: Client, options: { pricePerUnit?: string; unitDecimals?: number; letters?: string[] } = {}): Promise<PayingDeal> {
-  const dealId = uniqueId('deal');
+/** The workflow of a deal whose investors pay by transfer: interest → commitment → payment → complete. */
+export const payingWorkflow = (dealId: string) => {
   const step = (name: string) => `${dealId}.${name}`;
-  await api.put(`/deals/deal/${dealId}`, { name: 'Harbour', currency: 'EUR' });
-  const workflow = await api.put(`/deals/deal/${dealId}/workflow`, {
+  return {
     label: 'Harbour', description: 'pays by transfer', investorEngagementEnabled: true,
     steps: [
       { id: step('interest'), label: 'Interest', type: 'default', stepFields: [] },
@@ -37,7 +36,14 @@ export async function payingDeal(api: Client, options: { pricePerUnit?: string; 
       { fromStepId: step('commitment'), toStepId: step('payment') },
       { fromStepId: step('payment'), toStepId: step('complete') },
     ],
-  });
+  };
+};
+
+export async function payingDeal(api: Client, options: { pricePerUnit?: string; unitDecimals?: number; letters?: string[] } = {}): Promise<PayingDeal> {
+  const dealId = uniqueId('deal');
+  const step = (name: string) => `${dealId}.${name}`;
+  await api.put(`/deals/deal/${dealId}`, { name: 'Harbour', currency: 'EUR' });
+  const workflow = await api.put(`/deals/deal/${dealId}/workflow`, payingWorkflow(dealId));
   if (workflow.status !== 201) throw new Error(JSON.stringify(workflow.body));
   const assetId = uniqueAssetId();
   await api.put(`/portfolio/assets/${assetId}`, { name: 'Harbour shares', currency: 'EUR' });

@@ -15,6 +15,7 @@ import { freshDatabase } from '../support/postgres.ts';
 import { newResult, type CheckResult } from '../support/report.ts';
 import { startInstance } from '../support/service.ts';
 import { buildWorld } from '../support/world.ts';
+import { camtStatement, csvStatement } from '../../support/statements.ts';
 
 const MB = 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 2000;
@@ -66,27 +67,6 @@ function sendEndless(port: number, path: string, type: string, head: string, tok
     pump();
   });
 }
-
-const csvStatement = (n: number, tag: string) => {
-  const lines = ['date,amount,currency,reference,bank_reference'];
-  for (let i = 0; i < n; i++) lines.push(`2026-01-${String(1 + (i % 28)).padStart(2, '0')},${100 + (i % 900)}.00,EUR,Payment ${tag} ${i},${tag}-${i}`);
-  return `${lines.join('\n')}\n`;
-};
-
-const camtStatement = (n: number, tag: string) => {
-  const entries: string[] = [];
-  for (let i = 0; i < n; i++) {
-    entries.push(
-      `<Ntry><Amt Ccy="EUR">${100 + (i % 900)}.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts>BOOK</Sts><BookgDt><Dt>2026-01-05</Dt></BookgDt>` +
-        `<ValDt><Dt>2026-01-05</Dt></ValDt><AcctSvcrRef>${tag}-${i}</AcctSvcrRef><NtryDtls><TxDtls><Refs><EndToEndId>E2E-${tag}-${i}</EndToEndId></Refs>` +
-        `<RltdPties><Dbtr><Nm>Payer number ${i} of the statement</Nm></Dbtr></RltdPties><RmtInf><Ustrd>Invoice ${i} with no reference at all, ` +
-        `paid by transfer</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>\n`,
-    );
-  }
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><GrpHdr><MsgId>${tag}</MsgId>` +
-    `<CreDtTm>2026-01-05T18:00:00</CreDtTm></GrpHdr><Stmt><Id>${tag}</Id><CreDtTm>2026-01-05T18:00:00</CreDtTm><Acct><Id><IBAN>DE89370400440532013000</IBAN></Id>` +
-    `<Ccy>EUR</Ccy></Acct>\n${entries.join('')}</Stmt></BkToCstmrStmt></Document>\n`;
-};
 
 const p99 = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -159,7 +139,7 @@ export async function imports(): Promise<CheckResult> {
     if (sync.status !== 201 || sync.json?.statement?.lineCount !== 60_000) result.failures.push(`a 60,000-line CSV statement: ${sync.status} ${sync.error ?? sync.text.slice(0, 200)}`);
 
     // A 30,000-entry camt.053, as a job, while light reads go on.
-    const camt = camtStatement(30_000, `rel-${Date.now()}`);
+    const camt = camtStatement(30_000, `rel-${Date.now()}`, { wordy: true });
     const health: number[] = [];
     const status: number[] = [];
     let importing = true;

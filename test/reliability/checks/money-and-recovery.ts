@@ -14,6 +14,7 @@ import { createClient, isProblem, type Received } from '../support/http.ts';
 import { freshDatabase } from '../support/postgres.ts';
 import { newResult, type CheckResult } from '../support/report.ts';
 import { startInstance } from '../support/service.ts';
+import { payingWorkflow } from '../../payments/setup.ts';
 
 const CRASH_RETRY_TARGET_MS = 15_000;
 
@@ -53,22 +54,7 @@ export async function moneyRules(): Promise<CheckResult> {
     const dealId = `rel-money-${randomUUID()}`;
     const step = (s: string) => `${dealId}.${s}`;
     await must('PUT deal', client.put(`/deals/deal/${dealId}`, { name: 'Money rules', currency: 'EUR' }, admin), 201);
-    await must('PUT workflow', client.put(`/deals/deal/${dealId}/workflow`, {
-      label: 'Money', description: 'pays by transfer', investorEngagementEnabled: true,
-      steps: [
-        { id: step('interest'), label: 'Interest', type: 'default', stepFields: [] },
-        { id: step('commitment'), label: 'Commitment', type: 'default', stepFields: [
-          { fieldKey: 'committed_amount', required: true, kind: 'amount' }, { fieldKey: 'currency', required: true, kind: 'currency' }] },
-        { id: step('payment'), label: 'Funds received', type: 'default', stepFields: [
-          { fieldKey: 'amount_received', required: true, kind: 'amount' }, { fieldKey: 'received_on', required: true, kind: 'date' }] },
-        { id: step('complete'), label: 'Complete', type: 'complete', stepFields: [] },
-      ],
-      links: [
-        { fromStepId: step('interest'), toStepId: step('commitment') },
-        { fromStepId: step('commitment'), toStepId: step('payment') },
-        { fromStepId: step('payment'), toStepId: step('complete') },
-      ],
-    }, admin), 200, 201);
+    await must('PUT workflow', client.put(`/deals/deal/${dealId}/workflow`, payingWorkflow(dealId), admin), 200, 201);
     await must('PUT payment-settings', client.put(`/deals/deal/${dealId}/payment-settings`, { paymentStepId: step('payment'), amountFieldKey: 'amount_received', dateFieldKey: 'received_on' }, admin), 200, 201);
     const investors: string[] = [];
     for (let i = 0; i < 3; i++) {
