@@ -131,7 +131,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
         }
         // Replicas are reported, not required: reads fall back to the primary.
         const replicas = ctx.replicaStatus?.() ?? [];
-        return replicas.length > 0 ? { status: 'ready', replicas } : { status: 'ready' };
+        // Several hosts in DATABASE_URL: the one that takes writes now, and what each one is.
+        const hosts = await ctx.hostStatus?.();
+        return {
+          status: 'ready' as const,
+          ...(hosts ? { primary: hosts.primary, hosts: hosts.hosts } : {}),
+          ...(replicas.length > 0 ? { replicas } : {}),
+        };
       });
     },
     { prefix: config.basePath },
@@ -173,6 +179,20 @@ const probeSchema = (summary: string, status: string) => ({
         // /readyz with DATABASE_REPLICA_URLS: each replica as last seen (docs/guides/postgresql-and-replicas.md).
         ...(status === 'ready'
           ? {
+              // /readyz with several hosts in DATABASE_URL (docs/guides/failover.md).
+              primary: Type.Optional(
+                Type.Union([Type.String(), Type.Null()], { description: 'host:port of DATABASE_URL that takes the writes now; null while none is known to' }),
+              ),
+              hosts: Type.Optional(
+                Type.Array(
+                  Type.Object({
+                    name: Type.String({ description: 'host:port, as in DATABASE_URL' }),
+                    role: Type.Union([Type.Literal('primary'), Type.Literal('standby'), Type.Literal('read-only'), Type.Literal('unreachable'), Type.Literal('unknown')]),
+                    error: Type.Union([Type.String(), Type.Null()], { description: 'Why the host does not take writes, as last seen' }),
+                  }),
+                  { description: 'Every host of DATABASE_URL as last seen' },
+                ),
+              ),
               replicas: Type.Optional(
                 Type.Array(
                   Type.Object({
@@ -181,6 +201,7 @@ const probeSchema = (summary: string, status: string) => ({
                     lagMs: Type.Union([Type.Number(), Type.Null()]),
                     replayLsn: Type.Union([Type.String(), Type.Null()]),
                     error: Type.Union([Type.String(), Type.Null()]),
+                    servesReads: Type.Boolean({ description: 'Whether reads without a consistency token go to this replica now' }),
                   }),
                 ),
               ),

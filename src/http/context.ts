@@ -5,7 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.ts';
 import type { Deps } from '../operations/deps.ts';
-import type { ReplicaStatus } from '../operations/reads.ts';
+import type { HostStatus, ReplicaStatus } from '../operations/reads.ts';
 
 export type Api = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -14,4 +14,6 @@ export interface AppContext extends Deps {
   /** With read replicas: the token a write answers with (http/consistency.ts), and replica states for /readyz. */
   consistencyToken?: () => Promise<string | undefined>;
   replicaStatus?: () => ReplicaStatus[];
+  /** With several hosts in DATABASE_URL: the one that takes writes and each host's role, for /readyz. */
+  hostStatus?: () => Promise<{ primary: string | null; hosts: HostStatus[] } | undefined>;
 }

@@ -10,8 +10,10 @@ import { initCluster, needsCluster, pgliteStartParams } from './pglite-settings.
 import { clientClass } from './prepared.ts';
 import { parseConsistencyToken } from '../domain/consistency-token.ts';
 import { openReplicaSet, type ReplicaStatus } from './replicas.ts';
+import { HostSelector, type HostStatus, multiHostClientClass } from './hosts.ts';
 
 export type { ReplicaStatus } from './replicas.ts';
+export type { HostStatus } from './hosts.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -38,6 +40,12 @@ export interface Database {
   consistencyToken(): Promise<string | undefined>;
   /** Each replica as last seen, for /readyz; empty without replicas. */
   replicaStatus(): ReplicaStatus[];
+  /**
+   * The hosts of DATABASE_URL as last seen and the one new connections go to (host:port), for
+   * /readyz; undefined with one host and no target_session_attrs, and on the embedded database.
+   * `primary` is null while no host is known to accept writes.
+   */
+  hostStatus(): Promise<{ primary: string | null; hosts: HostStatus[] } | undefined>;
   /** Closes the pool (or the embedded database) and releases the data folder. */
   close(): Promise<void>;
 }
@@ -84,8 +92,13 @@ function openPostgres(url: string, config: DatabaseConfig, options: OpenOptions)
   const timeout = config.databaseTimeoutMs;
   const settings = [`-c statement_timeout=${timeout}`, `-c lock_timeout=${timeout}`];
   if (options.schema) settings.push(`-c search_path=${options.schema}`);
+  // Several hosts, or target_session_attrs: connections go to the host that takes writes (hosts.ts).
+  const selector = new HostSelector(url, { probeTimeoutMs: Math.min(timeout, 2000) });
+  const multiHost = selector.parsed.hosts.length > 1 || selector.writesOnly;
+  const connectTo = selector.parsed.urlFor(selector.parsed.hosts[0]!);
+  const clientOf = (Base: typeof pg.Client) => (multiHost ? multiHostClientClass(Base, selector, timeout) : Base);
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: connectTo,
     max: config.databasePoolSize,
     // No unbounded waits: a full pool or a dead server fails the request after `timeout`.
     connectionTimeoutMillis: timeout,
@@ -94,7 +107,7 @@ function openPostgres(url: string, config: DatabaseConfig, options: OpenOptions)
     keepAlive: true,
     options: settings.join(' '),
     // Names the hot statements (prepared.ts), so PostgreSQL parses them once per connection.
-    Client: clientClass(options.onStatement),
+    Client: clientOf(clientClass(options.onStatement)),
   });
   // An idle client whose server went away emits 'error'; unhandled, it would crash the process.
   pool.on('error', (err) => options.onPoolError?.(err));
@@ -121,8 +134,14 @@ function openPostgres(url: string, config: DatabaseConfig, options: OpenOptions)
       return rows[0]!.lsn;
     },
     replicaStatus: () => replicas?.status() ?? [],
+    async hostStatus() {
+      if (!multiHost) return undefined;
+      const hosts = await selector.refresh();
+      const primary = selector.primary;
+      return { primary: primary ? `${primary.host}:${primary.port}` : null, hosts };
+    },
     async listen(channel, onMessage, onState) {
-      const listener = listenPostgres(url, options.schema, channel, onMessage, onState ?? (() => {}), options.onPoolError);
+      const listener = listenPostgres(connectTo, clientOf(pg.Client), options.schema, channel, onMessage, onState ?? (() => {}), options.onPoolError);
       try {
         await listener.ready;
       } catch (err) {
@@ -139,6 +158,7 @@ function openPostgres(url: string, config: DatabaseConfig, options: OpenOptions)
       await Promise.all([...listeners].map((l) => l.stop()));
       await replicas?.close();
       await db.destroy();
+      selector.close();
     },
   };
 }
@@ -149,6 +169,7 @@ function openPostgres(url: string, config: DatabaseConfig, options: OpenOptions)
  */
 function listenPostgres(
   url: string,
+  Client: typeof pg.Client,
   schema: string | undefined,
   channel: string,
   onMessage: (payload: string) => void,
@@ -159,7 +180,7 @@ function listenPostgres(
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   const connect = async (): Promise<void> => {
-    const current = new pg.Client({ connectionString: url, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
+    const current = new Client({ connectionString: url, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
     client = current;
     const lost = (err?: Error) => {
       if (stopped || client !== current) return;
@@ -225,6 +246,7 @@ async function openPGlite(dataDir: string): Promise<Database> {
       reader: () => db,
       consistencyToken: async () => undefined,
       replicaStatus: () => [],
+      hostStatus: async () => undefined,
       // One process holds the folder, so every NOTIFY comes from this process.
       listen: (channel, onMessage) => pglite.listen(channel, onMessage).then((unlisten) => () => unlisten()),
       close: async () => {

@@ -11,6 +11,7 @@ export const SQLSTATE = {
   deadlockDetected: '40P01',
   lockNotAvailable: '55P03',
   queryCanceled: '57014',
+  readOnlySqlTransaction: '25006',
   characterNotInRepertoire: '22021',
   untranslatableCharacter: '22P05',
 } as const;
@@ -54,14 +55,16 @@ const unavailableMessages = [
 
 /**
  * True when the database did not answer, rather than refusing the statement: class 08 (connection
- * exception), 57P0x (shutdown, cannot connect now), 53300 (too many connections), a statement or
- * lock timeout, socket errors, and the pool's own connect timeout.
+ * exception), 57P0x (shutdown, cannot connect now), 53300 (too many connections), 25006 (a write
+ * on a host that turned standby under a failover: store/hosts.ts drops that connection and finds
+ * the new primary), a statement or lock timeout, socket errors, and the pool's own connect timeout.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   const code = sqlState(err);
   if (code !== undefined) {
     if (code.startsWith('08') || code.startsWith('57P') || code === '53300') return true;
     if (code === SQLSTATE.queryCanceled || code === SQLSTATE.lockNotAvailable) return true;
+    if (code === SQLSTATE.readOnlySqlTransaction) return true;
     if (networkCodes.has(code)) return true;
   }
   const message = err instanceof Error ? err.message : '';

@@ -30,6 +30,8 @@ export interface ReplicaStatus {
   lagMs: number | null;
   replayLsn: string | null;
   error: string | null;
+  /** Whether reads without a consistency token go to it now (state up). */
+  servesReads: boolean;
 }
 
 interface Replica {
@@ -133,7 +135,7 @@ export function openReplicaSet(
       replicas.map((r) => {
         const lag = lagOf(r);
         const state: ReplicaState = r.down ? 'down' : r.replayLsn === undefined ? 'starting' : lag === undefined || lag > options.maxLagMs ? 'lagging' : 'up';
-        return { name: r.name, state, lagMs: r.down ? null : (lag ?? null), replayLsn: r.replayLsn === undefined ? null : formatLsn(r.replayLsn), error: r.error ?? null };
+        return { name: r.name, state, lagMs: r.down ? null : (lag ?? null), replayLsn: r.replayLsn === undefined ? null : formatLsn(r.replayLsn), error: r.error ?? null, servesReads: state === 'up' };
       }),
     async close() {
       stopped = true;
