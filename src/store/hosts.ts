@@ -252,6 +252,8 @@ export function multiHostClientClass(Base: typeof pg.Client, selector: HostSelec
       if (!host) return;
       const readOnly = (err as { code?: unknown } | null)?.code === READ_ONLY_TRANSACTION;
       if (!readOnly && !connectionLost(err)) return;
+      // Without target_session_attrs a read-only host is as good as any (libpq's `any`).
+      if (readOnly && !selector.writesOnly) return;
       selector.forget(host, readOnly ? 'read-only' : 'unreachable', (err as Error).message);
       // An ended client is not pooled again (pg-pool drops it on release).
       this.end().catch(() => {});

@@ -12,6 +12,10 @@ export interface ReplicaPair {
   primaryUrl: string;
   replicaUrl: string;
   stopReplica(): void;
+  /** Stops the primary at once (pg_ctl -m immediate): the host is gone. */
+  stopPrimary(): void;
+  /** Promotes the replica (pg_ctl promote, waiting until it takes writes). */
+  promoteReplica(): void;
   destroy(): void;
 }
 
@@ -73,6 +77,10 @@ export async function createReplicaPair(): Promise<ReplicaPair> {
     primaryUrl: `postgres://postgres@127.0.0.1:${primaryPort}/postgres`,
     replicaUrl: `postgres://postgres@127.0.0.1:${replicaPort}/postgres`,
     stopReplica: () => pgCtl(replicaData, 'stop', ['-m', 'fast']),
+    stopPrimary: () => pgCtl(primaryData, 'stop', ['-m', 'immediate']),
+    promoteReplica: () => {
+      run([join(bin, 'pg_ctl'), '-D', replicaData, '-w', '-t', '60', 'promote']);
+    },
     destroy() {
       pairs.delete(pair);
       for (const [data, up] of running) {
