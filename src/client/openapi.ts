@@ -1996,6 +1996,16 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "ready";
+                        /** @description host:port of DATABASE_URL that takes the writes now; null while none is known to */
+                        primary?: string | null;
+                        /** @description Every host of DATABASE_URL as last seen */
+                        hosts?: {
+                            /** @description host:port, as in DATABASE_URL */
+                            name: string;
+                            role: "primary" | "standby" | "read-only" | "unreachable" | "unknown";
+                            /** @description Why the host does not take writes, as last seen */
+                            error: string | null;
+                        }[];
                         replicas?: {
                             /** @description host:port/database */
                             name: string;
@@ -2003,6 +2013,8 @@ export interface operations {
                             lagMs: number | null;
                             replayLsn: string | null;
                             error: string | null;
+                            /** @description Whether reads without a consistency token go to this replica now */
+                            servesReads: boolean;
                         }[];
                     };
                 };
