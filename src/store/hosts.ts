@@ -8,9 +8,9 @@
 //   and the hosts are tried again in order;
 // - a connection that fails to open, loses its server, or is refused a write (25006: the host became
 //   read-only) forgets the host too, and the connection is dropped, not handed out again;
-// - finding a host again tries every host in order, in rounds 100 ms, 200 ms, … up to 2 s apart,
-//   until the connection's deadline (DATABASE_TIMEOUT_MS); the requests waiting meanwhile share one
-//   search and fail with a connection error (a 503) when it runs out.
+// - finding a host again tries every host in order, in rounds 100 ms, 200 ms, … up to 2 s apart;
+//   the connections waiting meanwhile share one search, each for at most DATABASE_TIMEOUT_MS, and
+//   fail with a connection error (a 503) when theirs runs out.
 // With one host and no target_session_attrs none of this runs: the pool connects as before.
 import pg from 'pg';
 import { type HostAddress, type ParsedDatabaseUrl, parseDatabaseUrl } from '../config.ts';
@@ -43,15 +43,14 @@ const REFRESH_MS = 1000;
 export interface HostSelectorOptions {
   /** How long one probe connection may take to open and answer. */
   probeTimeoutMs: number;
-  /** `pg` options of the probe connections (search_path does not matter to them). */
-  clientConfig?: pg.ClientConfig;
 }
 
 export class HostSelector {
   readonly parsed: ParsedDatabaseUrl;
   private readonly options: HostSelectorOptions;
   private current: HostAddress | undefined;
-  private search: { promise: Promise<HostAddress>; deadline: number } | undefined;
+  private search: Promise<HostAddress> | undefined;
+  private searchUntil = 0;
   private readonly seen = new Map<string, HostStatus>();
   private closed = false;
   private refreshedAt = 0;
@@ -68,7 +67,7 @@ export class HostSelector {
     return this.parsed.targetSessionAttrs !== 'any';
   }
 
-  /** The host new connections go to; null until one is found (or while none accepts writes). */
+  /** The host new connections go to; undefined until one is found (or while none accepts writes). */
   get primary(): HostAddress | undefined {
     return this.current;
   }
@@ -77,18 +76,30 @@ export class HostSelector {
     return this.parsed.hosts.map((h) => this.seen.get(hostName(h))!);
   }
 
-  /** The host to connect to now, searching (until `deadline`) when none is known. */
+  /**
+   * The host to connect to now. When none is known, waits (until `deadline`) for the one search
+   * that all callers share; a caller that arrives later extends it to its own deadline.
+   */
   async choose(deadline: number): Promise<HostAddress> {
     if (this.current) return this.current;
-    if (!this.search || this.search.deadline < deadline) {
-      const search = { deadline, promise: this.find(deadline) };
+    this.searchUntil = Math.max(this.searchUntil, deadline);
+    if (!this.search) {
+      const search = this.find();
       this.search = search;
-      search.promise.then(
-        () => this.search === search && (this.search = undefined),
-        () => this.search === search && (this.search = undefined),
+      search.then(
+        () => (this.search = undefined),
+        () => (this.search = undefined),
       );
     }
-    return this.search.promise;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(this.noHost()), Math.max(0, deadline - Date.now()));
+    });
+    try {
+      return await Promise.race([this.search, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** A connection to `host` failed or found it unusable: the next connection searches again. */
@@ -121,34 +132,34 @@ export class HostSelector {
     this.closed = true;
   }
 
-  /** Rounds over every host, in order, until one accepts writes or `deadline` passes. */
-  private async find(deadline: number): Promise<HostAddress> {
+  /** Rounds over every host, in order, until one accepts writes or the last waiter's deadline passes. */
+  private async find(): Promise<HostAddress> {
     let pause = BACKOFF_MIN_MS;
     for (;;) {
       for (const host of this.parsed.hosts) {
         if (this.closed) throw new NoWritableHost('the pool is closed');
-        const left = deadline - Date.now();
-        if (left <= 0) break;
+        const left = this.searchUntil - Date.now();
+        if (left <= 0) throw this.noHost();
         const role = await this.probe(host, Math.min(left, this.options.probeTimeoutMs));
         if (role === 'primary' || (!this.writesOnly && role !== 'unreachable')) {
           this.current = host;
           return host;
         }
       }
-      const left = deadline - Date.now();
-      if (left <= pause) {
-        const seen = this.status().map((s) => `${s.name} ${s.role}${s.error ? ` (${s.error})` : ''}`);
-        throw new NoWritableHost(`no host of DATABASE_URL accepts writes: ${seen.join('; ')}`);
-      }
+      if (this.searchUntil - Date.now() <= pause) throw this.noHost();
       await new Promise((resolve) => setTimeout(resolve, pause));
       pause = Math.min(BACKOFF_MAX_MS, pause * 2);
     }
   }
 
+  private noHost(): NoWritableHost {
+    const seen = this.status().map((s) => `${s.name} ${s.role}${s.error ? ` (${s.error})` : ''}`);
+    return new NoWritableHost(`no host of DATABASE_URL ${this.writesOnly ? 'accepts writes' : 'answers'}: ${seen.join('; ')}`);
+  }
+
   /** Opens a connection of its own to `host` and asks whether it is in recovery or read-only. */
   private async probe(host: HostAddress, timeoutMs: number): Promise<HostRole> {
     const client = new pg.Client({
-      ...this.options.clientConfig,
       connectionString: this.parsed.urlFor(host),
       connectionTimeoutMillis: Math.max(1, timeoutMs),
       query_timeout: Math.max(1, timeoutMs),
