@@ -1,7 +1,7 @@
 // One way to open the database: Kysely over embedded PGlite (no DATABASE_URL) or over a `pg` pool.
 // Nothing outside store/ knows which one it got.
 import { mkdirSync } from 'node:fs';
-import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import { Kysely, type LogEvent, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
@@ -10,6 +10,8 @@ import { initCluster, needsCluster, pgliteStartParams } from './pglite-settings.
 import { clientClass } from './prepared.ts';
 import { parseConsistencyToken } from '../domain/consistency-token.ts';
 import { openReplicaSet, type ReplicaStatus } from './replicas.ts';
+import { countStatementError } from '../metrics.ts';
+import { instrumentPool } from './pool-metrics.ts';
 
 export type { ReplicaStatus } from './replicas.ts';
 
@@ -69,6 +71,12 @@ export const batchConcurrency = (db: Kysely<DB>) => Math.max(1, Math.min(8, (poo
 const INT8 = 20;
 const NUMERIC = 1700;
 
+/** Kysely's log, for the statement-error counter of /metrics only (a successful statement is not logged). */
+const countErrors = (event: LogEvent) => {
+  if (event.level === 'error') countStatementError(event.error);
+};
+
+
 type DatabaseConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'databaseTimeoutMs' | 'databasePoolSize'> &
   Partial<Pick<Config, 'databaseReplicaUrls' | 'databaseReplicaMaxLagMs'>>;
 
@@ -98,7 +106,8 @@ function openPostgres(url: string, config: DatabaseConfig, options: OpenOptions)
   });
   // An idle client whose server went away emits 'error'; unhandled, it would crash the process.
   pool.on('error', (err) => options.onPoolError?.(err));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const untrack = instrumentPool(pool, 'primary', config.databasePoolSize);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: countErrors });
   pooled.set(db, config.databasePoolSize);
   const listeners = new Set<{ stop(): Promise<void> }>();
   const replicaUrls = config.databaseReplicaUrls ?? [];
@@ -139,6 +148,7 @@ function openPostgres(url: string, config: DatabaseConfig, options: OpenOptions)
       await Promise.all([...listeners].map((l) => l.stop()));
       await replicas?.close();
       await db.destroy();
+      untrack();
     },
   };
 }
@@ -217,7 +227,7 @@ async function openPGlite(dataDir: string): Promise<Database> {
       // Buffers sized for one embedded instance, not a server (pglite-settings.ts).
       startParams: pgliteStartParams(PGlite.defaultStartParams),
     });
-    const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+    const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }), log: countErrors });
     return {
       db,
       kind: 'pglite',
