@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { backupPGlite } from './backup.ts';
 import { initCluster, needsCluster, pgliteStartParams } from './pglite-settings.ts';
 import { clientClass } from './prepared.ts';
 import { parseConsistencyToken } from '../domain/consistency-token.ts';
@@ -40,6 +41,12 @@ export interface Database {
   consistencyToken(): Promise<string | undefined>;
   /** Each replica as last seen, for /readyz; empty without replicas. */
   replicaStatus(): ReplicaStatus[];
+  /**
+   * The embedded database only: writes a gzipped tar of its data folder to `file`, taken between
+   * transactions after a checkpoint, while the service goes on serving (store/backup.ts). Undefined
+   * on PostgreSQL, whose backups are pg_basebackup's (docs/operations/README.md).
+   */
+  backupTo?: (file: string) => Promise<void>;
   /** Closes the pool (or the embedded database) and releases the data folder. */
   close(): Promise<void>;
 }
@@ -209,10 +216,24 @@ function listenPostgres(
   };
 }
 
-async function openPGlite(dataDir: string): Promise<Database> {
+/** The options every PGlite of ours opens with (the service's, and a restore's). */
+export async function pgliteOptions() {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { btree_gin } = await import('@electric-sql/pglite/contrib/btree_gin');
+  return {
+    PGlite,
+    options: {
+      parsers: { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v },
+      extensions: { pg_trgm, btree_gin },
+      // Buffers sized for one embedded instance, not a server (pglite-settings.ts).
+      startParams: pgliteStartParams(PGlite.defaultStartParams),
+    },
+  };
+}
+
+async function openPGlite(dataDir: string): Promise<Database> {
+  const { PGlite, options } = await pgliteOptions();
   const inMemory = dataDir.startsWith('memory://');
   let release = () => {};
   if (!inMemory) {
@@ -221,12 +242,7 @@ async function openPGlite(dataDir: string): Promise<Database> {
   }
   try {
     if (!inMemory && needsCluster(dataDir)) await initCluster(dataDir);
-    const pglite = await PGlite.create(dataDir, {
-      parsers: { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v },
-      extensions: { pg_trgm, btree_gin },
-      // Buffers sized for one embedded instance, not a server (pglite-settings.ts).
-      startParams: pgliteStartParams(PGlite.defaultStartParams),
-    });
+    const pglite = await PGlite.create(dataDir, options);
     const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }), log: countErrors });
     return {
       db,
@@ -237,6 +253,7 @@ async function openPGlite(dataDir: string): Promise<Database> {
       replicaStatus: () => [],
       // One process holds the folder, so every NOTIFY comes from this process.
       listen: (channel, onMessage) => pglite.listen(channel, onMessage).then((unlisten) => () => unlisten()),
+      ...(inMemory ? {} : { backupTo: (file: string) => backupPGlite(pglite, dataDir, file) }),
       close: async () => {
         await db.destroy();
         release();
