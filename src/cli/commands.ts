@@ -146,9 +146,15 @@ DATA_DIR; on its first run it creates an admin token and prints it once.
   --no-demo   do not seed the demo deal on the first embedded run`,
     options: { 'no-demo': { type: 'boolean' } },
     async run(config, values) {
+      // Tracing first, so its instrumentation sees the HTTP server and pg load (telemetry.ts).
+      const stopTracing = config.tracing ? await (await import('../telemetry.ts')).startTracing(config.tracing) : undefined;
       // Loaded when used: the HTTP service is most of the code, and `dealflow --help` needs none of it.
       const [{ serveUntilSignalled }, { openServiceChannel }] = await Promise.all([import('../main.ts'), import('./service-channel.ts')]);
-      await serveUntilSignalled(config, { demo: !values['no-demo'], openChannel: (c, database) => openServiceChannel(c, database, commands) });
+      try {
+        await serveUntilSignalled(config, { demo: !values['no-demo'], openChannel: (c, database) => openServiceChannel(c, database, commands) });
+      } finally {
+        await stopTracing?.();
+      }
     },
   },
   worker: {
@@ -163,8 +169,13 @@ database (no DATABASE_URL) only one process may open DATA_DIR: there the service
 delivers, and a worker is for when the service is stopped.`,
     options: {},
     async run(config) {
+      const stopTracing = config.tracing ? await (await import('../telemetry.ts')).startTracing(config.tracing) : undefined;
       const { runWorkerUntilSignalled } = await import('../main.ts');
-      await runWorkerUntilSignalled(config);
+      try {
+        await runWorkerUntilSignalled(config);
+      } finally {
+        await stopTracing?.();
+      }
     },
   },
   migrate: {
