@@ -15,7 +15,7 @@ import { startFunnelUpkeep } from './operations/funnel.ts';
 import { type Database, openDatabase } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
 import { failStaleJobs } from './operations/import-jobs.ts';
-import { metricsAuthorized, metricsContentType, scrapeMetrics } from './operations/metrics.ts';
+import { enableDefaultMetrics, metricsAuthorized, metricsContentType, scrapeMetrics } from './operations/metrics.ts';
 import { createServer } from 'node:http';
 import type { Kysely } from 'kysely';
 import type { DB } from './store/schema.ts';
@@ -160,6 +160,7 @@ export async function startMetricsListener(
 ): Promise<() => Promise<void>> {
   const listen = config.metricsListen;
   if (!listen) return async () => {};
+  enableDefaultMetrics();
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {

@@ -12,7 +12,19 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export const registry = new Registry();
-collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+
+let defaultMetrics = false;
+
+/**
+ * Adds prom-client's process and Node.js metrics (memory, event-loop delay, GC, handles, CPU) to
+ * the registry: called once metrics are served (METRICS_TOKEN or METRICS_LISTEN), so that without
+ * them no event-loop monitor or GC observer runs.
+ */
+export function enableDefaultMetrics(): void {
+  if (defaultMetrics) return;
+  defaultMetrics = true;
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+}
 
 /** Request duration buckets: a move takes milliseconds; an import or an export may take seconds. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];

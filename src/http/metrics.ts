@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../domain/errors.ts';
 import { observeRequest } from '../metrics.ts';
-import { metricsAuthorized, metricsContentType, scrapeMetrics } from '../operations/metrics.ts';
+import { enableDefaultMetrics, metricsAuthorized, metricsContentType, scrapeMetrics } from '../operations/metrics.ts';
 import type { AppContext } from './context.ts';
 import { sendProblem } from './problems.ts';
 
@@ -25,6 +25,7 @@ export function registerRequestMetrics(app: FastifyInstance, basePath: string): 
 export function registerMetricsRoute(scope: FastifyInstance, ctx: AppContext): void {
   const token = ctx.config.metricsToken;
   if (token === undefined) return;
+  enableDefaultMetrics();
   scope.get('/metrics', { schema: { hide: true }, config: { public: true } }, async (request, reply) => {
     if (!metricsAuthorized(token, request.headers.authorization)) {
       return sendProblem(reply, new AppError('unauthenticated', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>'));

@@ -5,7 +5,7 @@ import { renderMetrics } from '../metrics.ts';
 import { readDatabaseReadings } from '../store/metrics-readings.ts';
 import type { Deps } from './deps.ts';
 
-export { contentType as metricsContentType } from '../metrics.ts';
+export { contentType as metricsContentType, enableDefaultMetrics } from '../metrics.ts';
 
 export const scrapeMetrics = (deps: Pick<Deps, 'db'>): Promise<string> => renderMetrics(() => readDatabaseReadings(deps.db));
 

@@ -4,9 +4,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { registry } from '../../src/metrics.ts';
+import { enableDefaultMetrics, registry } from '../../src/metrics.ts';
 
-const reported = async () => new Set((await registry.getMetricsAsJSON()).map((m) => m.name));
+const reported = async () => {
+  enableDefaultMetrics();
+  return new Set((await registry.getMetricsAsJSON()).map((m) => m.name));
+};
 const named = (text: string) => new Set([...text.matchAll(/\b((?:dealflow|nodejs|process)_[a-z0-9_]+)/g)].map((m) => m[1]!.replace(/_(bucket|sum|count)$/, '')));
 
 test('every metric of the dashboard and the alert rules is reported', async () => {
