@@ -88,13 +88,13 @@ async function start(config: Config, options: ServeOptions, print: (line: string
   const address = await app.listen({ port: config.port, host: config.host });
   const url = `${address}${config.basePath}`;
   app.log.info({ url, backOffice: `${url}/app/`, database: database.kind }, 'dealflow listening');
-  // On the embedded database, `dealflow token` and `dealflow verify` run here while the service
+  // On the embedded database, `dealflow token`, `verify` and `backup` run here while the service
   // holds the folder (cli/service-channel.ts). Open before the start lines, so the token command
   // works as soon as they are printed; without it the service still serves.
   const closeChannel =
     options.openChannel && database.kind === 'pglite' && !config.dataDir.startsWith('memory://')
       ? await options.openChannel(config, database).catch((err: unknown) => {
-          app.log.warn({ err }, 'dealflow token and verify cannot run through this service: stop it to run them');
+          app.log.warn({ err }, 'dealflow token, verify and backup cannot run through this service: stop it to run them');
           return async () => {};
         })
       : async () => {};

@@ -1,5 +1,5 @@
 // PGlite is one process's database, so while the service runs no CLI command can open DATA_DIR.
-// Some commands an operator needs without downtime (a new token, a check of the audit chains) run
+// Some commands an operator needs without downtime (a new token, a check of the audit chains, a backup) run
 // inside the service instead: it listens on a Unix socket beside its data folder, readable and
 // writable by its own user only, and runs the command there, on the database it holds, with the
 // same code and the same output as the command line. Nothing else is reachable that way: no
