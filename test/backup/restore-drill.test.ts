@@ -250,7 +250,9 @@ describe('restore drill', () => {
       assert.match(verify.stdout, /^Schema: (\d+) of \1 migrations applied/m);
       assert.match(verify.stdout, /^Feed: /m);
       const result = await checkRestored(restored.base, token, dealId, load);
-      process.stdout.write(`# PostgreSQL drill: ${load.acks.length} moves acknowledged (${result.restoredBefore} before the backup, all restored), pg_basebackup ${backupMs} ms, ${load.failures} refused moves\n`);
+      process.stdout.write(
+        `# PostgreSQL drill: ${load.acks.length} moves acknowledged (${result.restoredBefore} before the backup, all restored; ${result.restoredDuring} of those during it in the copy), pg_basebackup ${backupMs} ms, ${load.failures} refused moves\n`,
+      );
     } finally {
       await service.stop();
       await restored?.stop();
