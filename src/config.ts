@@ -57,6 +57,19 @@ export interface Config {
   funnelUpkeepIntervalMs: number;
   /** Years after an investor's last event before their personal data may be erased. */
   erasureRetentionYears: number;
+  /** GET /metrics on the service's port needs `Authorization: Bearer <this>`; unset: no /metrics there. */
+  metricsToken?: string;
+  /** A listener of its own for GET /metrics (METRICS_LISTEN=host:port), apart from the API's port. */
+  metricsListen?: { host: string; port: number };
+  /** OpenTelemetry traces, exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set; unset: no tracing code loads. */
+  tracing?: TracingConfig;
+}
+
+export interface TracingConfig {
+  /** The collector's base URL; spans go to `<endpoint>/v1/traces` (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: that URL as is). */
+  tracesUrl: string;
+  protocol: 'http/protobuf' | 'http/json';
+  serviceName: string;
 }
 
 /**
@@ -263,8 +276,53 @@ function duration(env: Env, name: string, fallback: number, min: number, max: nu
   return seconds;
 }
 
+function metricsToken(env: Env): string | undefined {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 24 || !/^[\x21-\x7e]+$/.test(raw)) throw new ConfigError('METRICS_TOKEN', 'must be at least 24 printable characters without spaces (openssl rand -hex 24 makes one)');
+  return raw;
+}
+
+/** `host:port`, `:port` (loopback) or `[ipv6]:port`. */
+function metricsListen(env: Env): { host: string; port: number } | undefined {
+  const raw = env.METRICS_LISTEN;
+  if (raw === undefined || raw === '') return undefined;
+  const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]*)):(\d{1,5})$/.exec(raw);
+  const port = Number(match?.[3]);
+  if (!match || port < 1 || port > 65535) throw new ConfigError('METRICS_LISTEN', `must be host:port, such as 127.0.0.1:9464, got "${raw}"`);
+  return { host: match[1] ?? (match[2] || '127.0.0.1'), port };
+}
+
+function httpUrl(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `is not a URL: "${raw}" (expected http://collector:4318)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(name, 'must be an http(s) URL (OTLP over HTTP; gRPC is not supported)');
+  return raw;
+}
+
+/** The standard OpenTelemetry variables this service reads; tracing is on only with an endpoint. */
+function tracing(env: Env): TracingConfig | undefined {
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || undefined;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined;
+  if (traces === undefined && base === undefined) return undefined;
+  const tracesUrl = traces !== undefined ? httpUrl('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces) : `${httpUrl('OTEL_EXPORTER_OTLP_ENDPOINT', base!).replace(/\/+$/, '')}/v1/traces`;
+  const protocolName = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  return {
+    tracesUrl,
+    protocol: oneOf(env, protocolName, ['http/protobuf', 'http/json'] as const, 'http/protobuf'),
+    serviceName: env.OTEL_SERVICE_NAME || 'dealflow',
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const url = databaseUrl(env);
+  const token = metricsToken(env);
+  const listen = metricsListen(env);
+  const traces = tracing(env);
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
@@ -290,5 +348,8 @@ export function loadConfig(env: Env = process.env): Config {
     auditSealIntervalMs: integer(env, 'AUDIT_SEAL_INTERVAL_MS', 10_000, 100, 86_400_000),
     funnelUpkeepIntervalMs: integer(env, 'FUNNEL_UPKEEP_INTERVAL_MS', 1000, 50, 3_600_000),
     erasureRetentionYears: integer(env, 'ERASURE_RETENTION_YEARS', 5, 0, 100),
+    ...(token ? { metricsToken: token } : {}),
+    ...(listen ? { metricsListen: listen } : {}),
+    ...(traces ? { tracing: traces } : {}),
   };
 }

@@ -15,6 +15,10 @@ import { startFunnelUpkeep } from './operations/funnel.ts';
 import { type Database, openDatabase } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
 import { failStaleJobs } from './operations/import-jobs.ts';
+import { enableDefaultMetrics, metricsAuthorized, metricsContentType, scrapeMetrics } from './operations/metrics.ts';
+import { createServer } from 'node:http';
+import type { Kysely } from 'kysely';
+import type { DB } from './store/schema.ts';
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
 
@@ -84,13 +88,13 @@ async function start(config: Config, options: ServeOptions, print: (line: string
   const address = await app.listen({ port: config.port, host: config.host });
   const url = `${address}${config.basePath}`;
   app.log.info({ url, backOffice: `${url}/app/`, database: database.kind }, 'dealflow listening');
-  // On the embedded database, `dealflow token` and `dealflow verify` run here while the service
+  // On the embedded database, `dealflow token`, `verify` and `backup` run here while the service
   // holds the folder (cli/service-channel.ts). Open before the start lines, so the token command
   // works as soon as they are printed; without it the service still serves.
   const closeChannel =
     options.openChannel && database.kind === 'pglite' && !config.dataDir.startsWith('memory://')
       ? await options.openChannel(config, database).catch((err: unknown) => {
-          app.log.warn({ err }, 'dealflow token and verify cannot run through this service: stop it to run them');
+          app.log.warn({ err }, 'dealflow token, verify and backup cannot run through this service: stop it to run them');
           return async () => {};
         })
       : async () => {};
@@ -107,6 +111,7 @@ async function start(config: Config, options: ServeOptions, print: (line: string
     });
     dispatcher.start();
   }
+  const closeMetrics = await startMetricsListener(config, db, app.log);
   // Every start says where the service is; the first one adds the demo deal and the Try-it lines
   // with the token it printed (only that start has it).
   for (const line of startLines(url, { ...(firstRun?.demo ? { demo: firstRun.demo } : {}), ...(firstRun?.token ? { token: firstRun.token } : {}) })) print(line);
@@ -132,6 +137,7 @@ async function start(config: Config, options: ServeOptions, print: (line: string
     (closing ??= (async () => {
       clearInterval(purgeTimer);
       await app.close(); // stops accepting, lets in-flight requests finish
+      await closeMetrics();
       await closeChannel();
       await dispatcher?.stop(); // lets attempts in flight finish (each bounded by the webhook timeout)
       await sealer.stop();
@@ -141,6 +147,46 @@ async function start(config: Config, options: ServeOptions, print: (line: string
       await database.close();
     })());
   return { url, close };
+}
+
+/**
+ * METRICS_LISTEN: GET /metrics on an address of its own (a port the load balancer does not expose),
+ * with METRICS_TOKEN also required there when it is set. Returns the function that closes it.
+ */
+export async function startMetricsListener(
+  config: Config,
+  db: Kysely<DB>,
+  log: { info: (obj: object, msg: string) => void },
+): Promise<() => Promise<void>> {
+  const listen = config.metricsListen;
+  if (!listen) return async () => {};
+  enableDefaultMetrics();
+  const server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Only GET /metrics is served here\n');
+      return;
+    }
+    if (!metricsAuthorized(config.metricsToken, request.headers.authorization)) {
+      response.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer realm="metrics"' }).end('Authorization: Bearer <METRICS_TOKEN> required\n');
+      return;
+    }
+    scrapeMetrics({ db }).then(
+      (text) => response.writeHead(200, { 'content-type': metricsContentType, 'cache-control': 'no-store' }).end(request.method === 'HEAD' ? undefined : text),
+      () => response.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen.port, listen.host, () => resolve());
+  });
+  const address = server.address();
+  log.info({ metrics: typeof address === 'object' && address ? `http://${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${address.port}/metrics` : listen }, 'metrics listening');
+  return () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
 }
 
 /**
@@ -212,8 +258,10 @@ export async function runWorkerUntilSignalled(config: Config): Promise<void> {
     dispatcher.start();
     const sealer = startSealer({ db: database.db, clock: systemClock }, config.auditSealIntervalMs, log.child({ component: 'audit' }));
     const funnelUpkeep = startFunnelUpkeep({ db: database.db }, config.funnelUpkeepIntervalMs, log.child({ component: 'funnel' }));
+    const closeMetrics = await startMetricsListener(config, database.db, log);
     log.info({ database: database.kind }, 'dealflow worker delivering webhooks');
     await untilSignalled();
+    await closeMetrics();
     await dispatcher.stop();
     await sealer.stop();
     await funnelUpkeep.stop();

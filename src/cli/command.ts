@@ -10,6 +10,8 @@ export interface Command {
   summary: string;
   help: string;
   options: ParseArgsOptionsConfig;
+  /** Its positional arguments are files: made absolute before they reach a running service, whose working directory differs. */
+  resolvesPaths?: boolean;
   run(config: Config, values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<number | void>;
 }
 

@@ -1,5 +1,6 @@
 // The subcommands of `dealflow`. Each one opens the database the service would use, does its work
 // through the operations, and closes it.
+import path from 'node:path';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { isRole } from '../domain/principal.ts';
@@ -66,6 +67,51 @@ Prints the first entry that does not match and exits 1, or the counts and heads 
       return withDatabase(config, ({ db }) => runVerify(db, { ...(dealId === undefined ? {} : { dealId }), seal: values.seal === true }, out));
     },
   },
+  backup: {
+    summary: 'copy the embedded database to a file while the service runs (PostgreSQL: pg_basebackup)',
+    help: `dealflow backup <file> [--force]
+
+Writes a consistent copy of the embedded database (DATA_DIR) to <file>, a gzipped tar of its data
+folder, taken between transactions: while the service runs it makes the copy itself (requests wait
+for the moment of the copy), otherwise the command opens the folder. Everything committed before the
+copy is in it. Restore it with dealflow restore. On PostgreSQL (DATABASE_URL) use pg_basebackup and
+WAL archiving instead (docs/operations/README.md), and dealflow verify after a restore.
+  --force   replace <file> if it exists`,
+    options: { force: { type: 'boolean' } },
+    resolvesPaths: true,
+    async run(config, values, positionals) {
+      const [file] = positionals;
+      if (!file || positionals.length > 1) throw new AppError('validation', 'usage: dealflow backup <file>');
+      if (config.databaseUrl) throw new AppError('validation', 'dealflow backup copies the embedded database; on PostgreSQL use pg_basebackup and WAL archiving (docs/operations/README.md)');
+      const { writeBackup } = await import('./backup.ts');
+      const written = await withDatabase(config, (database) => writeBackup(database, path.resolve(file), values.force === true));
+      out(`Wrote ${written.file}: ${written.bytes} bytes in ${written.ms} ms.`);
+    },
+  },
+  restore: {
+    summary: 'restore a backup of the embedded database into an empty folder, then verify it',
+    help: `dealflow restore <file> [--data-dir <folder>] [--force]
+
+Unpacks a backup made by dealflow backup into DATA_DIR (or --data-dir), which must be missing or
+empty, starts the database on it once and runs the checks of dealflow verify (schema, counts, feed,
+audit chains); exits 1 if one fails. Then start the service on the folder.
+  --data-dir  the folder to restore into (default: DATA_DIR)
+  --force     delete what the folder holds first (never while a service holds it)`,
+    options: { 'data-dir': { type: 'string' }, force: { type: 'boolean' } },
+    resolvesPaths: true,
+    async run(config, values, positionals) {
+      const [file] = positionals;
+      if (!file || positionals.length > 1) throw new AppError('validation', 'usage: dealflow restore <file> [--data-dir <folder>]');
+      if (config.databaseUrl) throw new AppError('validation', 'dealflow restore fills an embedded database folder; on PostgreSQL restore a base backup with its WAL (docs/operations/README.md), then run dealflow verify');
+      const dataDir = typeof values['data-dir'] === 'string' ? path.resolve(values['data-dir']) : config.dataDir;
+      if (dataDir.startsWith('memory://')) throw new AppError('validation', 'restore needs a folder, not memory://');
+      const { restorePGlite } = await import('../store/backup.ts');
+      const restored = await restorePGlite(path.resolve(file), dataDir, { force: values.force === true });
+      out(`Restored ${restored.bytes} bytes into ${dataDir}. Verifying:`);
+      const { runVerify } = await operations.verify();
+      return withDatabase({ ...config, dataDir }, ({ db }) => runVerify(db, {}, out));
+    },
+  },
   erase: {
     summary: "erase an investor's personal data from the directory (after retention)",
     help: `dealflow erase investor <investorUserId> [--override-retention --reason <text>]
@@ -100,9 +146,15 @@ DATA_DIR; on its first run it creates an admin token and prints it once.
   --no-demo   do not seed the demo deal on the first embedded run`,
     options: { 'no-demo': { type: 'boolean' } },
     async run(config, values) {
+      // Tracing first, so its instrumentation sees the HTTP server and pg load (telemetry.ts).
+      const stopTracing = config.tracing ? await (await import('../telemetry.ts')).startTracing(config.tracing) : undefined;
       // Loaded when used: the HTTP service is most of the code, and `dealflow --help` needs none of it.
       const [{ serveUntilSignalled }, { openServiceChannel }] = await Promise.all([import('../main.ts'), import('./service-channel.ts')]);
-      await serveUntilSignalled(config, { demo: !values['no-demo'], openChannel: (c, database) => openServiceChannel(c, database, commands) });
+      try {
+        await serveUntilSignalled(config, { demo: !values['no-demo'], openChannel: (c, database) => openServiceChannel(c, database, commands) });
+      } finally {
+        await stopTracing?.();
+      }
     },
   },
   worker: {
@@ -117,8 +169,13 @@ database (no DATABASE_URL) only one process may open DATA_DIR: there the service
 delivers, and a worker is for when the service is stopped.`,
     options: {},
     async run(config) {
+      const stopTracing = config.tracing ? await (await import('../telemetry.ts')).startTracing(config.tracing) : undefined;
       const { runWorkerUntilSignalled } = await import('../main.ts');
-      await runWorkerUntilSignalled(config);
+      try {
+        await runWorkerUntilSignalled(config);
+      } finally {
+        await stopTracing?.();
+      }
     },
   },
   migrate: {

@@ -25,7 +25,7 @@ export function describeFailure(err: unknown, command: string | undefined): Fail
   if (err instanceof DataDirLockedError) {
     return {
       message: err.message,
-      hint: `${command ? `"dealflow ${command}"` : 'this command'} needs the database to itself: stop the service (Ctrl-C where it runs), run the command, and start it again; while it runs, "dealflow token" and "dealflow verify" go through it, and the HTTP API does the rest (see /docs)`,
+      hint: `${command ? `"dealflow ${command}"` : 'this command'} needs the database to itself: stop the service (Ctrl-C where it runs), run the command, and start it again; while it runs, "dealflow token", "dealflow verify" and "dealflow backup" go through it, and the HTTP API does the rest (see /docs)`,
       unexpected: false,
     };
   }

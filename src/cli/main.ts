@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The `dealflow` command. Each subcommand calls the same operations as the HTTP API.
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { commands } from './commands.ts';
@@ -47,12 +48,13 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   const values = parsed.values as Record<string, string | boolean | undefined>;
+  const positionals = command.resolvesPaths ? parsed.positionals.map((p) => path.resolve(p)) : parsed.positionals;
   try {
-    return (await command.run(config, values, parsed.positionals)) ?? 0;
+    return (await command.run(config, values, positionals)) ?? 0;
   } catch (err) {
     // The running service holds the embedded database: the commands it can run, it runs.
     if (!(err instanceof DataDirLockedError) || !runsThroughService(name)) throw err;
-    const code = await runThroughService(config.dataDir, name, values, parsed.positionals);
+    const code = await runThroughService(config.dataDir, name, values, positionals);
     if (code === undefined) throw err;
     return code;
   }

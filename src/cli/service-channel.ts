@@ -1,5 +1,5 @@
 // PGlite is one process's database, so while the service runs no CLI command can open DATA_DIR.
-// Some commands an operator needs without downtime (a new token, a check of the audit chains) run
+// Some commands an operator needs without downtime (a new token, a check of the audit chains, a backup) run
 // inside the service instead: it listens on a Unix socket beside its data folder, readable and
 // writable by its own user only, and runs the command there, on the database it holds, with the
 // same code and the same output as the command line. Nothing else is reachable that way: no
@@ -15,7 +15,7 @@ import type { Database } from '../store/database.ts';
 import { type Command, inService } from './command.ts';
 
 /** The commands that run through a running service on the embedded database. */
-export const THROUGH_SERVICE = ['token', 'verify'] as const;
+export const THROUGH_SERVICE = ['token', 'verify', 'backup'] as const;
 
 export const runsThroughService = (command: string) => (THROUGH_SERVICE as readonly string[]).includes(command);
 

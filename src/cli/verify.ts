@@ -1,12 +1,18 @@
 // `dealflow verify`: the report of operations/audit.ts as lines and an exit code, apart from the
-// command so tests run it on their own database.
+// command so tests run it on their own database. Without --deal it also checks the database as a
+// whole (operations/integrity.ts): the schema version, counts, and the feed's continuity, which is
+// what to run after a restore (docs/operations/README.md).
 import type { Kysely } from 'kysely';
 import { sealAll } from '../operations/audit.ts';
 import { verifyAudit } from '../operations/audit-verify.ts';
+import { checkIntegrity } from '../operations/integrity.ts';
 import { systemClock } from '../operations/deps.ts';
 import type { DB } from '../store/schema.ts';
 
-/** 0 when every chain and checkpoint recomputes, 1 at the first mismatch (named in the output). */
+/**
+ * 0 when every chain and checkpoint recomputes (and, for the whole database, the schema, counts and
+ * feed checks hold), 1 at the first mismatch or failed check (named in the output).
+ */
 export async function runVerify(db: Kysely<DB>, options: { dealId?: string; seal?: boolean }, out: (line: string) => void): Promise<number> {
   if (options.seal) await sealAll({ db, clock: systemClock });
   const report = await verifyAudit({ db }, options.dealId === undefined ? {} : { dealId: options.dealId });
@@ -25,5 +31,13 @@ export async function runVerify(db: Kysely<DB>, options: { dealId?: string; seal
   const shown = report.heads.slice(0, 10);
   for (const h of shown) out(`  ${h.chain}  #${h.seq}  ${h.hash}`);
   if (report.heads.length > shown.length) out(`  … and ${report.heads.length - shown.length} more chains`);
+  if (options.dealId !== undefined) return 0;
+  const { schema, facts, problems } = await checkIntegrity({ db });
+  out(`Schema: ${schema.applied} of ${schema.known} migrations applied, latest ${schema.latest ?? 'none'}`);
+  const c = facts.counts;
+  out(`Counts: ${c.deals} deals, ${c.investors} investors, ${c.journeys} journeys, ${c.events} events, ${c.subscriptions} subscriptions, ${c.paymentLines} payment lines, ${c.outbox} feed entries, ${c.auditEntries} audit entries`);
+  for (const problem of problems) out(`FAILED: ${problem}`);
+  if (problems.length > 0) return 1;
+  out(`Feed: positions up to ${facts.outboxMaxPosition}, the next is ${facts.outboxNextPosition}; every entry's transaction is behind the next one`);
   return 0;
 }

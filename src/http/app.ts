@@ -17,6 +17,7 @@ import { clientErrorHandler } from './client-errors.ts';
 import { registerConsistency } from './consistency.ts';
 import { errorToProblem } from './errors.ts';
 import { registerJsonBody } from './json-body.ts';
+import { registerMetricsRoute, registerRequestMetrics } from './metrics.ts';
 import { registerQueryEncoding } from './query-encoding.ts';
 import { sendProblem } from './problems.ts';
 import { registerStorableText } from './storable-text.ts';
@@ -82,6 +83,25 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     reply.header('X-Request-Id', request.id);
     done();
   });
+  registerRequestMetrics(app as unknown as FastifyInstance, config.basePath);
+  // With tracing on (OTEL_EXPORTER_OTLP_ENDPOINT; src/telemetry.ts started it), the request's
+  // server span is named by its route and carries the request id, as the logs and problems do.
+  // Without it, the API module is not even loaded.
+  if (config.tracing) {
+    const { trace } = await import('@opentelemetry/api');
+    app.addHook('onRequest', (request, _reply, done) => {
+      const span = trace.getActiveSpan();
+      if (span) {
+        const route = request.routeOptions.url;
+        span.setAttribute('dealflow.request_id', String(request.id));
+        if (route !== undefined) {
+          span.setAttribute('http.route', route);
+          span.updateName(`${request.method} ${route}`);
+        }
+      }
+      done();
+    });
+  }
   registerQueryEncoding(app);
   app.setErrorHandler((error, request, reply) => {
     const appError = errorToProblem(error, config.bodyLimit);
@@ -121,6 +141,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     async (scope) => {
       await scope.register(swaggerUi, { routePrefix: '/docs' });
       await registerBackOfficeApp(scope);
+      registerMetricsRoute(scope, ctx);
       scope.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       scope.get('/healthz', { schema: probeSchema('The process is up', 'ok'), config: { public: true } }, async () => ({ status: 'ok' as const }));
       scope.get('/readyz', { schema: probeSchema('The service is ready: the database answers', 'ready'), config: { public: true } }, async (_request, reply) => {

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { defaultRetrySchedule, retryDelay } from '../domain/webhook-retry.ts';
 import type { DB } from '../store/schema.ts';
+import { countWebhookAttempt } from '../metrics.ts';
 import { type AttemptOutcome, type ClaimedDelivery, claimDueDeliveries, recordAttempt } from '../store/webhook-deliveries.ts';
 import { type Clock, systemClock } from './deps.ts';
 import { signWebhook } from './webhook-signature.ts';
@@ -100,6 +101,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           : { kind: 'retry', status, error, nextAttemptAt: new Date(now.getTime() + delay) };
     }
     const recorded = await recordAttempt(db, delivery, outcome, now);
+    if (recorded) countWebhookAttempt(outcome.kind, delivery.failures > 0);
     if (!recorded) log?.warn({ deliveryId: delivery.id }, 'webhook delivery was claimed by another dispatcher meanwhile');
     else if (outcome.kind !== 'delivered') log?.warn({ deliveryId: delivery.id, url: delivery.url, error, outcome: outcome.kind }, 'webhook delivery failed');
   }

@@ -1,16 +1,19 @@
 // One way to open the database: Kysely over embedded PGlite (no DATABASE_URL) or over a `pg` pool.
 // Nothing outside store/ knows which one it got.
 import { mkdirSync } from 'node:fs';
-import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import { Kysely, type LogEvent, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { DB } from './schema.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { backupPGlite } from './backup.ts';
 import { initCluster, needsCluster, pgliteStartParams } from './pglite-settings.ts';
 import { clientClass } from './prepared.ts';
 import { parseConsistencyToken } from '../domain/consistency-token.ts';
 import { openReplicaSet, type ReplicaStatus } from './replicas.ts';
 import { HostSelector, type HostStatus, multiHostClientClass } from './hosts.ts';
+import { countStatementError } from '../metrics.ts';
+import { instrumentPool } from './pool-metrics.ts';
 
 export type { ReplicaStatus } from './replicas.ts';
 export type { HostStatus } from './hosts.ts';
@@ -46,6 +49,11 @@ export interface Database {
    * `primary` is null while no host is known to accept writes.
    */
   hostStatus(): Promise<{ primary: string | null; hosts: HostStatus[] } | undefined>;
+   * The embedded database only: writes a gzipped tar of its data folder to `file`, taken between
+   * transactions after a checkpoint, while the service goes on serving (store/backup.ts). Undefined
+   * on PostgreSQL, whose backups are pg_basebackup's (docs/operations/README.md).
+   */
+  backupTo?: (file: string) => Promise<void>;
   /** Closes the pool (or the embedded database) and releases the data folder. */
   close(): Promise<void>;
 }
@@ -76,6 +84,12 @@ export const batchConcurrency = (db: Kysely<DB>) => Math.max(1, Math.min(8, (poo
 // Both drivers hand out numeric and int8 as strings and timestamptz as Date; the store converts once.
 const INT8 = 20;
 const NUMERIC = 1700;
+
+/** Kysely's log, for the statement-error counter of /metrics only (a successful statement is not logged). */
+const countErrors = (event: LogEvent) => {
+  if (event.level === 'error') countStatementError(event.error);
+};
+
 
 type DatabaseConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'databaseTimeoutMs' | 'databasePoolSize'> &
   Partial<Pick<Config, 'databaseReplicaUrls' | 'databaseReplicaMaxLagMs'>>;
@@ -111,7 +125,8 @@ function openPostgres(url: string, config: DatabaseConfig, options: OpenOptions)
   });
   // An idle client whose server went away emits 'error'; unhandled, it would crash the process.
   pool.on('error', (err) => options.onPoolError?.(err));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const untrack = instrumentPool(pool, 'primary', config.databasePoolSize);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: countErrors });
   pooled.set(db, config.databasePoolSize);
   const listeners = new Set<{ stop(): Promise<void> }>();
   const replicaUrls = config.databaseReplicaUrls ?? [];
@@ -159,6 +174,7 @@ function openPostgres(url: string, config: DatabaseConfig, options: OpenOptions)
       await replicas?.close();
       await db.destroy();
       selector.close();
+      untrack();
     },
   };
 }
@@ -220,10 +236,24 @@ function listenPostgres(
   };
 }
 
-async function openPGlite(dataDir: string): Promise<Database> {
+/** The options every PGlite of ours opens with (the service's, and a restore's). */
+export async function pgliteOptions() {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { btree_gin } = await import('@electric-sql/pglite/contrib/btree_gin');
+  return {
+    PGlite,
+    options: {
+      parsers: { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v },
+      extensions: { pg_trgm, btree_gin },
+      // Buffers sized for one embedded instance, not a server (pglite-settings.ts).
+      startParams: pgliteStartParams(PGlite.defaultStartParams),
+    },
+  };
+}
+
+async function openPGlite(dataDir: string): Promise<Database> {
+  const { PGlite, options } = await pgliteOptions();
   const inMemory = dataDir.startsWith('memory://');
   let release = () => {};
   if (!inMemory) {
@@ -232,13 +262,8 @@ async function openPGlite(dataDir: string): Promise<Database> {
   }
   try {
     if (!inMemory && needsCluster(dataDir)) await initCluster(dataDir);
-    const pglite = await PGlite.create(dataDir, {
-      parsers: { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v },
-      extensions: { pg_trgm, btree_gin },
-      // Buffers sized for one embedded instance, not a server (pglite-settings.ts).
-      startParams: pgliteStartParams(PGlite.defaultStartParams),
-    });
-    const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+    const pglite = await PGlite.create(dataDir, options);
+    const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }), log: countErrors });
     return {
       db,
       kind: 'pglite',
@@ -249,6 +274,7 @@ async function openPGlite(dataDir: string): Promise<Database> {
       hostStatus: async () => undefined,
       // One process holds the folder, so every NOTIFY comes from this process.
       listen: (channel, onMessage) => pglite.listen(channel, onMessage).then((unlisten) => () => unlisten()),
+      ...(inMemory ? {} : { backupTo: (file: string) => backupPGlite(pglite, dataDir, file) }),
       close: async () => {
         await db.destroy();
         release();

@@ -14,6 +14,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { formatConsistencyToken as formatLsn, parseConsistencyToken as parseLsn } from '../domain/consistency-token.ts';
+import { instrumentPool } from './pool-metrics.ts';
 import type { DB } from './schema.ts';
 
 const POLL_MS = 100;
@@ -42,6 +43,8 @@ interface Replica {
   caughtUpAt?: number;
   down: boolean;
   error?: string;
+  /** Stops reporting the replica's pool on /metrics. */
+  untrack: () => void;
 }
 
 export interface ReplicaSet {
@@ -72,7 +75,8 @@ export function openReplicaSet(
       options: [`-c statement_timeout=${timeout}`, ...(options.schema ? [`-c search_path=${options.schema}`] : [])].join(' '),
     });
     pool.on('error', () => {}); // an idle connection lost; the watcher notices the replica is down
-    return { name: `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`, db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), down: false };
+    const name = `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
+    return { name, db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), down: false, untrack: instrumentPool(pool, `replica:${name}`, options.poolSize) };
   });
   const history: { at: number; lsn: bigint }[] = [];
   let turn = 0;
@@ -142,6 +146,7 @@ export function openReplicaSet(
       clearTimeout(timer);
       await ready.catch(() => {});
       await Promise.all(replicas.map((r) => r.db.destroy().catch(() => {})));
+      for (const r of replicas) r.untrack();
     },
   };
 }

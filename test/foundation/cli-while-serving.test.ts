@@ -74,6 +74,6 @@ describe('dealflow while the service runs', { skip: onPostgres ? 'runs on the em
     const lines = seed.stderr.trim().split('\n');
     assert.equal(lines.length, 2, seed.stderr);
     assert.match(lines[0]!, /^dealflow seed: the embedded database in .* is in use by process \d+/);
-    assert.match(lines[1]!, /^hint: .*stop the service.*"dealflow token" and "dealflow verify" go through it/);
+    assert.match(lines[1]!, /^hint: .*stop the service.*"dealflow token", "dealflow verify" and "dealflow backup" go through it/);
   });
 });
