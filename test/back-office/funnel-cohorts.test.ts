@@ -149,7 +149,7 @@ describe('funnel by entry day', () => {
           // Through the route: the investors of a range are those standing somewhere.
           const filter = filters[0]!;
           const query = new URLSearchParams(Object.entries(filter).filter((e): e is [string, string] => e[1] !== undefined));
-          const response = await admin.get(`/deals/deal/${deal.dealId}/funnel?${query}`);
+          const response = await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true&${query}`);
           assert.equal(response.status, 200, JSON.stringify(response.body));
           assert.equal(response.body.investors, kept[0]!.steps.reduce((n, s) => n + s.standing, 0));
           await rebuildFunnel(t.database.db, deal.dealId);
