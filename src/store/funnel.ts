@@ -296,7 +296,7 @@ export interface FunnelMark {
 }
 
 export async function findFunnelMark(db: Kysely<DB>): Promise<FunnelMark> {
-  const { rows } = await sql<{ xid: string; position: string }>`select xid::text as xid, position::text as position from audit_log order by xid desc, position desc limit 1`.execute(db);
+  const { rows } = await sql<{ xid: string; position: string }>`select a.xid::text as xid, a.position::text as position from audit_log a order by a.xid desc, a.position desc limit 1`.execute(db);
   return rows[0] ?? { xid: '0', position: '0' };
 }
 

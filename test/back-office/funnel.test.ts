@@ -306,7 +306,6 @@ describe('funnel', () => {
           }
           const journeys = (await admin.get(`/deals/deal/${deal.dealId}/all-investor-workflows?limit=100`)).body.output.filter((o: any) => o.journey.length > 0);
           const kept = (await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true`)).body;
-          if (kept.investors !== journeys.length) console.log('DEBUG', kept.lag, (await sql`select (select row_to_json(u) from funnel_upkeep u) as u, (select json_agg(json_build_object('xid', xid::text, 'pos', position, 'type', type)) from (select * from audit_log order by xid desc, position desc limit 3) a) as a, (select count(*) from funnel_pending) as p, pg_snapshot_xmin(pg_current_snapshot())::text as xmin`.execute(t.database.db)).rows[0]);
           assert.equal(kept.investors, journeys.length);
           assert.equal(kept.steps.reduce((n: number, st: any) => n + st.standing, 0), journeys.length);
           for (const j of journeys) {
