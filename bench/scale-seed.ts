@@ -174,7 +174,7 @@ export async function seedScale(db: Kysely<DB>, plan: ScalePlan, log: (line: str
   }
   // The funnel, taken in from the audit log by the upkeep every move goes through (operations/funnel.ts).
   const funnel = Date.now();
-  await catchUpFunnel({ db });
+  await catchUpFunnel({ db }, 'now');
   log(`funnel taken in from the audit log in ${((Date.now() - funnel) / 1000).toFixed(0)} s`);
   const counting = Date.now();
   await db.transaction().execute(async (trx) => {

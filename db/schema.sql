@@ -950,13 +950,17 @@ CREATE OR REPLACE FUNCTION funnel_follow(max_rows integer)
  RETURNS integer
  LANGUAGE plpgsql
 AS $function$
-    declare cur record; taken integer; last_xid xid8; last_position bigint;
+    declare cur record; taken integer; last_xid xid8; last_position bigint; horizon xid8;
     begin
       select followed_xid, followed_position into cur from funnel_upkeep where id = 1;
+      select coalesce(min(x), pg_snapshot_xmax(pg_current_snapshot())) into horizon
+      from pg_snapshot_xip(pg_current_snapshot()) x
+      where not exists (select 1 from pg_stat_activity s
+        where s.backend_xid = x::xid and s.datname is not null and s.datname <> current_database());
       with taken as (
         select a.xid, a.position, a.type, coalesce(a.deal_id, a.change ->> 'dealId') as deal_id, a.change ->> 'investorUserId' as investor_user_id
         from audit_log a
-        where (a.xid, a.position) > (cur.followed_xid, cur.followed_position) and a.xid < pg_snapshot_xmin(pg_current_snapshot())
+        where (a.xid, a.position) > (cur.followed_xid, cur.followed_position) and a.xid < horizon
         order by a.xid, a.position limit max_rows
       ), noted as (
         insert into funnel_pending (deal_id, investor_user_id)

@@ -52,7 +52,7 @@ const checkFilter = (filter: FunnelFilter) => checkDays({ enteredFrom: filter.en
 
 const rate = (n: number, of: number) => (of === 0 ? null : Math.round((n / of) * 10_000) / 10_000);
 
-/** How long a fresh read waits for the funnel to take in what committed before it, at most. */
+/** How long a fresh read waits, at most, for transactions that hold the funnel back to end. */
 export const FRESH_WAIT_MS = 5000;
 
 /**
@@ -60,7 +60,7 @@ export const FRESH_WAIT_MS = 5000;
  * (`until: 'empty'`, the background upkeep; it stops when a run finds nothing it may take, such as
  * entries of a transaction that is still behind an older one), or everything committed before the
  * call (`until: 'now'`, a fresh read: it stops at the log's end as the call found it, however many
- * moves keep coming, and waits at most FRESH_WAIT_MS for older transactions to end). When another
+ * moves keep coming; it gives up after FRESH_WAIT_MS without progress, waiting for older transactions to end). When another
  * upkeep (the background one, another instance's) holds the work, waits for it and goes on with
  * what it left. Nothing to do (an idle instance's tick): one index probe, no transaction, no write.
  */
@@ -80,11 +80,13 @@ export async function catchUpFunnel(deps: Pick<Deps, 'db'>, until: 'empty' | 'no
     return done;
   }
   const mark = await findFunnelMark(deps.db);
-  const deadline = Date.now() + FRESH_WAIT_MS;
-  while (!(await hasReachedFunnelMark(deps.db, mark)) && Date.now() < deadline) {
+  let waited = 0;
+  while (waited < FRESH_WAIT_MS && !(await hasReachedFunnelMark(deps.db, mark))) {
     const n = await run();
     done += n;
-    if (n === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    if (n > 0) continue;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    waited += 5;
   }
   return done;
 }

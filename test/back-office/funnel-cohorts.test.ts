@@ -129,9 +129,9 @@ describe('funnel by entry day', () => {
               }
             }
             if (upkeep === 'one') await applyPendingFunnel(t.database.db, 1);
-            if (upkeep === 'all') await catchUpFunnel(t.database);
+            if (upkeep === 'all') await catchUpFunnel(t.database, 'now');
           }
-          await catchUpFunnel(t.database);
+          await catchUpFunnel(t.database, 'now');
           const filters: FunnelFilter[] = ranges.map((r) => ({
             enteredFrom: r.from === undefined ? undefined : dayOf(T0 + r.from * DAY),
             enteredTo: r.to ? dayOf(T0 + ((r.from ?? 0) + r.length) * DAY) : undefined,

@@ -166,7 +166,7 @@ describe('funnel', () => {
   };
 
   test('a move (and an edit of its data) writes nothing for the funnel; the upkeep takes it from the audit log, a plain read reports the lag, a fresh read catches up', async () => {
-    await catchUpFunnel(t.database);
+    await catchUpFunnel(t.database, 'now');
     const deal = await createDeal(admin);
     const a = await deal.addInvestor();
     now = T0;
@@ -177,9 +177,9 @@ describe('funnel', () => {
     const stale = (await admin.get(`/deals/deal/${deal.dealId}/funnel`)).body;
     assert.equal(stale.investors, 0);
     assert.equal(stale.lag, 1.5, 'the oldest waiting move was made 1.5 s ago');
-    assert.ok((await catchUpFunnel(t.database)) > 0);
+    assert.ok((await catchUpFunnel(t.database, 'now')) > 0);
     assert.deepEqual(await keptNow(deal.dealId), { standing: 1, pending: 0, waiting: false });
-    assert.equal(await catchUpFunnel(t.database), 0, 'nothing left to apply');
+    assert.equal(await catchUpFunnel(t.database, 'now'), 0, 'nothing left to apply');
     const current = (await admin.get(`/deals/deal/${deal.dealId}/funnel`)).body;
     assert.equal(current.lag, 0);
     assert.equal(current.investors, 1);
@@ -302,7 +302,7 @@ describe('funnel', () => {
               if (moved.status === 201) applied += 1;
             }
             if (upkeep === 'one') await applyPendingFunnel(t.database.db, 1);
-            if (upkeep === 'all') await catchUpFunnel(t.database);
+            if (upkeep === 'all') await catchUpFunnel(t.database, 'now');
           }
           const journeys = (await admin.get(`/deals/deal/${deal.dealId}/all-investor-workflows?limit=100`)).body.output.filter((o: any) => o.journey.length > 0);
           const kept = (await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true`)).body;

@@ -33,18 +33,29 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`update funnel_upkeep u set followed_xid = a.xid, followed_position = a.position
     from (select xid, position from audit_log order by xid desc, position desc limit 1) a where u.id = 1`.execute(db);
 
-  // Takes in up to max_rows audit entries after the cursor and below the horizon (every transaction
-  // with a smaller id has ended, and any later entry takes a larger key), notes the journeys of moves
-  // and edits among them, and moves the cursor past them. Runs in the upkeep's transaction, after
-  // it has taken the funnel_upkeep row, so two upkeeps never take in the same entries.
+  // Takes in up to max_rows audit entries after the cursor and below the horizon, notes the journeys
+  // of moves and edits among them, and moves the cursor past them. Runs in the upkeep's
+  // transaction, after it has taken the funnel_upkeep row, so two upkeeps never take in the same
+  // entries. The horizon: the oldest transaction of the snapshot still running that may write this
+  // database (an entry takes at least its writer's id, and a later writer a larger id), else the
+  // snapshot's end. Transaction ids are the cluster's: the oldest running transaction overall
+  // (pg_snapshot_xmin, as the checkpoints use) may be another database's, which never writes here,
+  // and a long one there (a bulk load, a test run) would hold the funnel back. A transaction is
+  // passed over only when pg_stat_activity shows it in another database (a fact that never
+  // changes); one it does not show (ended since the snapshot, prepared, hidden from this role)
+  // still holds the horizon, so the rule never errs the unsafe way.
   await sql`create function funnel_follow(max_rows integer) returns integer language plpgsql as $$
-    declare cur record; taken integer; last_xid xid8; last_position bigint;
+    declare cur record; taken integer; last_xid xid8; last_position bigint; horizon xid8;
     begin
       select followed_xid, followed_position into cur from funnel_upkeep where id = 1;
+      select coalesce(min(x), pg_snapshot_xmax(pg_current_snapshot())) into horizon
+      from pg_snapshot_xip(pg_current_snapshot()) x
+      where not exists (select 1 from pg_stat_activity s
+        where s.backend_xid = x::xid and s.datname is not null and s.datname <> current_database());
       with taken as (
         select a.xid, a.position, a.type, coalesce(a.deal_id, a.change ->> 'dealId') as deal_id, a.change ->> 'investorUserId' as investor_user_id
         from audit_log a
-        where (a.xid, a.position) > (cur.followed_xid, cur.followed_position) and a.xid < pg_snapshot_xmin(pg_current_snapshot())
+        where (a.xid, a.position) > (cur.followed_xid, cur.followed_position) and a.xid < horizon
         order by a.xid, a.position limit max_rows
       ), noted as (
         insert into funnel_pending (deal_id, investor_user_id)
