@@ -3,7 +3,7 @@
 import { CALENDAR_DATE_RULE, isCalendarDate } from '../domain/calendar-date.ts';
 import { invalid, notFound } from '../domain/errors.ts';
 import { findDeal } from '../store/deals.ts';
-import { applyPendingFunnel, type FunnelFilter, findFunnelBacklog, findFunnelMark, findStepsByIds, hasReachedFunnelMark, isUpkeepConflict, readFunnel, readFunnelDays } from '../store/funnel.ts';
+import { applyPendingFunnel, FUNNEL_BATCH, type FunnelFilter, findFunnelBacklog, findFunnelMark, findStepsByIds, hasReachedFunnelMark, isUpkeepConflict, readFunnel, readFunnelDays } from '../store/funnel.ts';
 import type { Deps } from './deps.ts';
 import { type Periodic, runEvery } from './periodic.ts';
 import { forReading } from './reads.ts';
@@ -76,7 +76,10 @@ export async function catchUpFunnel(deps: Pick<Deps, 'db'>, until: 'empty' | 'no
   let done = 0;
   if (until === 'empty') {
     if (!(await findFunnelBacklog(deps.db)).waiting) return 0;
-    for (let n = await run(); n > 0; n = await run()) done += n;
+    // One transaction a tick while it keeps up: a run that took less than a full batch reached the
+    // horizon, and what arrives meanwhile waits for the next tick, in one batch, rather than a
+    // transaction per move or two.
+    for (let n = await run(); n > 0; n = n >= FUNNEL_BATCH ? await run() : 0) done += n;
     return done;
   }
   const mark = await findFunnelMark(deps.db);
