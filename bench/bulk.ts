@@ -128,7 +128,7 @@ try {
   const seeded = (await seedScale(deps, { investors: sizes.exportDeal, deals: 1 })).dealIds[0]!;
   // What the service's background work would have done during the seed (the funnel's upkeep of
   // the seeded journeys, the audit checkpoints), done before the exports are timed.
-  await catchUpFunnel(deps);
+  await catchUpFunnel(deps, 'now');
   await sealAll(deps);
   for (const [name, method, url] of [
     ['export all-investor-workflows', 'GET', `/deals/deal/${seeded}/all-investor-workflows`],

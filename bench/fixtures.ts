@@ -13,6 +13,8 @@ export interface Fixtures {
   stepIds: string[];
   /** An investor whose journey in the deal has 8 events. */
   journeyInvestorId?: string;
+  /** Its journey's ETag, when the service gives one (conditional reads). */
+  journeyEtag?: string;
   /** Investors with a directory entry and no journey yet: the low-contention jumpers. */
   manyInvestorIds: string[];
   /** The 10 investors that the high-contention jumps share. */
@@ -84,6 +86,8 @@ export async function createFixtures(
         await client.must([201], 'POST', `/deals/deal/${dealId}/jump-to-step`, jumpBody(fixtures, journeyInvestorId, step));
       }
       fixtures.journeyInvestorId = journeyInvestorId;
+      const read = await client.must([200], 'GET', `/deals/deal/${dealId}/investor-data/${journeyInvestorId}`);
+      if (read.etag !== undefined) fixtures.journeyEtag = read.etag;
     }
   }
 

@@ -4,6 +4,8 @@ export interface Reply {
   status: number;
   body: any;
   text: string;
+  /** The ETag header, when the answer has one. */
+  etag?: string | undefined;
 }
 
 export function httpClient(baseUrl: string, token: string) {
@@ -24,7 +26,7 @@ export function httpClient(baseUrl: string, token: string) {
     } catch {
       json = undefined;
     }
-    return { status: response.status, body: json, text };
+    return { status: response.status, body: json, text, etag: response.headers.get('etag') ?? undefined };
   };
   /** Like call, but throws unless the status is one of `ok`. */
   const must = async (ok: number[], method: string, path: string, body?: unknown, headers?: Record<string, string>) => {

@@ -216,7 +216,12 @@ try {
     ...(discovered.common ? { common: discovered.common } : {}),
     deepPage: Math.max(1, Math.min(500, Math.floor((largeDeal?.investors ?? 0) / 20))),
   });
+  // The funnel's freshness while the service is under the scenarios' load (the moves of 3a and 3b
+  // among them): its reported lag, sampled every 100 ms.
+  const lagSampler = sampleFunnelLag(httpClient(service.child.url, token), fixtures.dealId, routes);
   const results = [...baselineResults, ...(await runAll(scenarios, service.child, token, baselines))];
+  const funnelLag = await lagSampler.stop();
+  if (funnelLag) log(`funnel lag under load: p50 ${funnelLag.p50} s, p99 ${funnelLag.p99} s, max ${funnelLag.max} s (${funnelLag.samples} samples every 100 ms)`);
   const scale = args.scale
     ? await runAll(scaleScenarios(profile.scaleDeals.flatMap((size) => dealOfSize(size) ?? []), routes), service.child, token, baselines)
     : [];
@@ -240,6 +245,7 @@ try {
     process.stdout.write(`\nList queries through the store (in the bench process, 1 at a time):\n`);
     for (const t of storeTimings) process.stdout.write(`  ${t.name.padEnd(90)} p50 ${t.p50.toFixed(2).padStart(7)} ms  p99 ${t.p99.toFixed(2).padStart(7)} ms  total ${t.total.toLocaleString('en')}\n`);
   }
+  if (funnelLag) process.stdout.write(`\nFunnel lag while the scenarios ran: p50 ${funnelLag.p50} s, p99 ${funnelLag.p99} s, max ${funnelLag.max} s (${funnelLag.samples} samples)\n`);
   if (scaleSeed) process.stdout.write(`Seeded ${scaleSeed.journeys.toLocaleString('en')} journeys and ${scaleSeed.events.toLocaleString('en')} events in ${scaleSeed.seconds.total.toFixed(0)} s\n`);
   const seconds = (Date.now() - started) / 1000;
   process.stdout.write(
@@ -249,7 +255,7 @@ try {
   const file = fileURLToPath(new URL('./results.json', import.meta.url));
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString(), mode: args.quick ? 'quick' : 'full', seconds, machine, timing: profile.timing, scaleSeed, storeTimings, results, scale, targets }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), mode: args.quick ? 'quick' : 'full', seconds, machine, timing: profile.timing, scaleSeed, storeTimings, funnelLag, results, scale, targets }, null, 2)}\n`,
   );
   log(`wrote ${file}`);
   if (broken.length > 0) {
@@ -263,3 +269,26 @@ try {
   await cleanUp();
 }
 process.exit(exitCode);
+
+/** Samples GET …/funnel's `lag` every 100 ms until stopped; undefined when the build reports none. */
+function sampleFunnelLag(client: ReturnType<typeof httpClient>, dealId: string, routes: Set<string>) {
+  const lags: number[] = [];
+  let running = routes.has('GET /deals/deal/{dealId}/funnel');
+  const loop = (async () => {
+    while (running) {
+      const reply = await client.call('GET', `/deals/deal/${dealId}/funnel`).catch(() => undefined);
+      if (typeof reply?.body?.lag === 'number') lags.push(reply.body.lag);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      if (lags.length === 0) return undefined;
+      const sorted = [...lags].sort((a, b) => a - b);
+      const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
+      return { samples: lags.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1)! };
+    },
+  };
+}

@@ -89,7 +89,7 @@ try {
     `<GrpHdr><MsgId>BENCH</MsgId><CreDtTm>2026-11-23T18:00:00</CreDtTm></GrpHdr><Stmt><Id>BENCH</Id>` +
     `<Acct><Id><IBAN>DE89370400440532013000</IBAN></Id></Acct>\n${entries}\n</Stmt></BkToCstmrStmt></Document>\n`;
   // The seeded journeys' funnel upkeep, as a running service would have done it meanwhile.
-  await catchUpFunnel(deps);
+  await catchUpFunnel(deps, 'now');
   // The service's own choice (batchConcurrency: the pool less two, at most 8) unless RECONCILE_CONCURRENCY says otherwise.
   const concurrency = process.env.RECONCILE_CONCURRENCY ? Number(process.env.RECONCILE_CONCURRENCY) : batchConcurrency(database.db);
   console.log(`statement: ${credits} credits, ${(xml.length / 1024 / 1024).toFixed(1)} MB; concurrency ${concurrency}; load before ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);

@@ -57,6 +57,7 @@ export function checkTargets(results: ScenarioResult[], scale: ScenarioResult[],
     });
   ratioTarget('reads-1', '1', "scenario 1 (workflow-status): at least 2× the read baseline's requests/s", 2);
   ratioTarget('reads-2', '2', "scenario 2 (investor-data): at least 0.8× the read baseline's requests/s", 0.8);
+  ratioTarget('reads-2b', '2b', "scenario 2b (investor-data with If-None-Match): at least 0.8× the read baseline's requests/s", 0.8);
   ratioTarget('jump', '3a', 'scenario 3a (move, low contention): at least 0.7× the write baseline', 0.7);
   ratioTarget('jump-contention', '3b', 'scenario 3b (move, 10 investors): at least 0.5× the write baseline', 0.5);
   ratioTarget('subscription', '7', 'scenario 7 (subscription, new Idempotency-Key): at least 0.7× the write baseline', 0.7);

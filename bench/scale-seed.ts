@@ -8,6 +8,9 @@
 // rules would accept for these investors (all of KYC level 2 or 3). Unlike `dealflow seed` the
 // moves are not replayed through planJump one by one: that is what makes a million fast.
 //
+// Each journey's audit chain is written as `dealflow seed` writes it (store/bulk.ts), and the funnel
+// is taken in from it by the upkeep, as after any move, so a --scale database has both.
+//
 // Journeys are inserted normally, so the triggers on them run (the name copy, deal_journey_counts),
 // but for the list counts' per-statement trigger: those are computed once at the end from all
 // journeys (rebuildListCounts), which is what the trigger would have arrived at. Events and revisions, the bulk of the rows, are inserted with
@@ -20,6 +23,8 @@ import { newUuid, systemClock } from '../src/operations/deps.ts';
 import { demoWorkflow } from '../src/operations/seed.ts';
 import { putWorkflow } from '../src/operations/workflows.ts';
 import { rebuildListCounts } from '../src/store/active-investors.ts';
+import { auditSeededJourneys } from '../src/store/bulk.ts';
+import { catchUpFunnel } from '../src/operations/funnel.ts';
 import { recomputeCaptured } from '../src/store/journeys.ts';
 import type { DB } from '../src/store/schema.ts';
 
@@ -157,6 +162,8 @@ export async function seedScale(db: Kysely<DB>, plan: ScalePlan, log: (line: str
         select count(*)::text as n from revisions`.execute(trx);
       // What a move's write keeps on the journey row (migration 0021), from the events just written.
       await recomputeCaptured(trx, dealId);
+      // Their audit chains, as `dealflow seed` writes them (store/bulk.ts); the funnel follows from them.
+      await auditSeededJourneys(trx, dealId);
       timings.events += Date.now() - mark;
       return Number(rows[0]!.n);
     });
@@ -165,6 +172,10 @@ export async function seedScale(db: Kysely<DB>, plan: ScalePlan, log: (line: str
     events += made;
     log(`deal ${d + 1}: ${size.toLocaleString('en')} journeys, ${made.toLocaleString('en')} events; ${events.toLocaleString('en')} events in all (${((Date.now() - started) / 1000).toFixed(0)} s; journeys ${timings.journeys} ms, events ${timings.events} ms)`);
   }
+  // The funnel, taken in from the audit log by the upkeep every move goes through (operations/funnel.ts).
+  const funnel = Date.now();
+  await catchUpFunnel({ db }, 'now');
+  log(`funnel taken in from the audit log in ${((Date.now() - funnel) / 1000).toFixed(0)} s`);
   const counting = Date.now();
   await db.transaction().execute(async (trx) => {
     await sql`alter table journeys enable trigger journeys_lists_insert`.execute(trx);

@@ -101,6 +101,21 @@ export function serviceScenarios(inputs: Inputs): Scenario[] {
       ? { method: 'GET', path: `/deals/deal/${fixtures.dealId}/investor-data/${fixtures.journeyInvestorId}`, expect: [200], connections: THROUGHPUT_CONNECTIONS }
       : missing(investorData),
   });
+  scenarios.push({
+    id: '2b',
+    name: 'investor-data, 8 events, If-None-Match (304)',
+    route: investorData,
+    compareTo: 'read',
+    load: has(investorData) && fixtures.journeyInvestorId && fixtures.journeyEtag
+      ? {
+          method: 'GET',
+          path: `/deals/deal/${fixtures.dealId}/investor-data/${fixtures.journeyInvestorId}`,
+          headers: { 'if-none-match': fixtures.journeyEtag },
+          expect: [304],
+          connections: THROUGHPUT_CONNECTIONS,
+        }
+      : { unavailable: 'investor-data answers without an ETag in this build' },
+  });
 
   const jump = 'POST /deals/deal/{dealId}/jump-to-step';
   const canJump = has(jump) && has('PUT /deals/deal/{dealId}/workflow');

@@ -346,6 +346,8 @@ CREATE TABLE funnel_upkeep (
   id smallint NOT NULL,
   runs bigint DEFAULT 0 NOT NULL,
   ran_at timestamp(3) with time zone,
+  followed_xid xid8 DEFAULT '0'::xid8 NOT NULL,
+  followed_position bigint DEFAULT 0 NOT NULL,
   CONSTRAINT funnel_upkeep_id_check CHECK ((id = 1)),
   CONSTRAINT funnel_upkeep_pkey PRIMARY KEY (id)
 );
@@ -711,7 +713,6 @@ CREATE INDEX investors_full_name_id ON investors USING btree (full_name, id);
 CREATE INDEX investors_full_name_trgm ON investors USING gin (full_name gin_trgm_ops);
 CREATE INDEX journeys_deal_name ON journeys USING btree (deal_id, investor_full_name, investor_user_id) WHERE (event_count > 0);
 CREATE INDEX journeys_deal_step ON journeys USING btree (deal_id, current_step_id);
-CREATE INDEX journeys_deal_version ON journeys USING btree (deal_id, workflow_version);
 CREATE INDEX journeys_investor ON journeys USING btree (investor_user_id);
 CREATE INDEX outbox_feed ON outbox USING btree (stream, xid, sequence);
 CREATE INDEX payment_allocations_journey ON payment_allocations USING btree (deal_id, investor_user_id, seq);
@@ -945,23 +946,34 @@ AS $function$
       return null;
     end $function$;
 
-CREATE OR REPLACE FUNCTION funnel_events_insert()
- RETURNS trigger
+CREATE OR REPLACE FUNCTION funnel_follow(max_rows integer)
+ RETURNS integer
  LANGUAGE plpgsql
 AS $function$
-      begin
-        insert into funnel_pending (deal_id, investor_user_id) select distinct deal_id, investor_user_id from new_rows;
-        return null;
-      end $function$;
-
-CREATE OR REPLACE FUNCTION funnel_events_update()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-      begin
-        insert into funnel_pending (deal_id, investor_user_id) select distinct deal_id, investor_user_id from new_rows;
-        return null;
-      end $function$;
+    declare cur record; taken integer; last_xid xid8; last_position bigint; horizon xid8;
+    begin
+      select followed_xid, followed_position into cur from funnel_upkeep where id = 1;
+      select coalesce(min(x), pg_snapshot_xmax(pg_current_snapshot())) into horizon
+      from pg_snapshot_xip(pg_current_snapshot()) x
+      where not exists (select 1 from pg_stat_activity s
+        where s.backend_xid = x::xid and s.datname is not null and s.datname <> current_database());
+      with taken as (
+        select a.xid, a.position, a.type, coalesce(a.deal_id, a.change ->> 'dealId') as deal_id, a.change ->> 'investorUserId' as investor_user_id
+        from audit_log a
+        where (a.xid, a.position) > (cur.followed_xid, cur.followed_position) and a.xid < horizon
+        order by a.xid, a.position limit max_rows
+      ), noted as (
+        insert into funnel_pending (deal_id, investor_user_id)
+        select distinct deal_id, investor_user_id from taken
+        where type in ('journey.moved', 'event.edited') and deal_id is not null and investor_user_id is not null
+      )
+      select count(*)::int, (array_agg(xid order by xid desc, position desc))[1], (array_agg(position order by xid desc, position desc))[1]
+      into taken, last_xid, last_position from taken;
+      if taken > 0 then
+        update funnel_upkeep set followed_xid = last_xid, followed_position = last_position where id = 1;
+      end if;
+      return taken;
+    end $function$;
 
 CREATE OR REPLACE FUNCTION funnel_investors_update()
  RETURNS trigger
@@ -1308,13 +1320,12 @@ CREATE OR REPLACE FUNCTION journeys_count_update()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-      begin
-        insert into deal_journey_counts (deal_id, shard, journeys)
-        select deal_id, (pg_current_xact_id()::text::bigint % 16)::smallint, delta from (select n.deal_id, sum((n.event_count > 0)::int - (o.event_count > 0)::int) as delta
-      from new_rows n join old_rows o on o.deal_id = n.deal_id and o.investor_user_id = n.investor_user_id group by n.deal_id) changes where delta <> 0
-        on conflict (deal_id, shard) do update set journeys = deal_journey_counts.journeys + excluded.journeys;
-        return null;
-      end $function$;
+    begin
+      insert into deal_journey_counts (deal_id, shard, journeys)
+      values (new.deal_id, (pg_current_xact_id()::text::bigint % 16)::smallint, case when new.event_count > 0 then 1 else -1 end)
+      on conflict (deal_id, shard) do update set journeys = deal_journey_counts.journeys + excluded.journeys;
+      return null;
+    end $function$;
 
 CREATE OR REPLACE FUNCTION journeys_lists_delete()
  RETURNS trigger
@@ -1455,7 +1466,7 @@ CREATE TRIGGER investors_rename_journeys AFTER UPDATE OF full_name ON investors 
 CREATE TRIGGER journeys_copy_investor_name BEFORE INSERT OR UPDATE OF investor_user_id ON journeys FOR EACH ROW EXECUTE FUNCTION journeys_copy_investor_name();
 CREATE TRIGGER journeys_count_delete AFTER DELETE ON journeys REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION journeys_count_delete();
 CREATE TRIGGER journeys_count_insert AFTER INSERT ON journeys REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION journeys_count_insert();
-CREATE TRIGGER journeys_count_update AFTER UPDATE ON journeys REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION journeys_count_update();
+CREATE TRIGGER journeys_count_update AFTER UPDATE OF event_count ON journeys FOR EACH ROW WHEN (((old.event_count > 0) IS DISTINCT FROM (new.event_count > 0))) EXECUTE FUNCTION journeys_count_update();
 CREATE TRIGGER journeys_lists_delete BEFORE DELETE ON journeys FOR EACH ROW WHEN ((old.event_count > 0)) EXECUTE FUNCTION journeys_lists_delete();
 CREATE TRIGGER journeys_lists_insert AFTER INSERT ON journeys REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION journeys_lists_insert();
 CREATE TRIGGER journeys_lists_update AFTER UPDATE OF current_step_id, event_count ON journeys FOR EACH ROW WHEN (((old.current_step_id IS DISTINCT FROM new.current_step_id) OR (old.event_count IS DISTINCT FROM new.event_count))) EXECUTE FUNCTION journeys_lists_update();
@@ -1466,8 +1477,6 @@ CREATE TRIGGER payment_line_decisions_no_truncate BEFORE TRUNCATE ON payment_lin
 CREATE TRIGGER subscriptions_append_only BEFORE DELETE ON subscriptions FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER subscriptions_append_only_update BEFORE UPDATE ON subscriptions FOR EACH ROW EXECUTE FUNCTION subscriptions_erase_description_only();
 CREATE TRIGGER subscriptions_no_truncate BEFORE TRUNCATE ON subscriptions FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
-CREATE TRIGGER funnel_events_insert AFTER INSERT ON workflow_events REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_events_insert();
-CREATE TRIGGER funnel_events_update AFTER UPDATE ON workflow_events REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_events_update();
 CREATE TRIGGER workflow_events_append_only BEFORE DELETE ON workflow_events FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER workflow_events_cache_only AFTER UPDATE ON workflow_events FOR EACH ROW EXECUTE FUNCTION workflow_events_follow_revision();
 CREATE TRIGGER workflow_events_no_truncate BEFORE TRUNCATE ON workflow_events FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();

@@ -346,7 +346,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhooksTimeoutMs: integer(env, 'WEBHOOKS_TIMEOUT_MS', 10_000, 100, 120_000),
     webhooksPollMs: integer(env, 'WEBHOOKS_POLL_MS', 1000, 10, 60_000),
     auditSealIntervalMs: integer(env, 'AUDIT_SEAL_INTERVAL_MS', 10_000, 100, 86_400_000),
-    funnelUpkeepIntervalMs: integer(env, 'FUNNEL_UPKEEP_INTERVAL_MS', 1000, 50, 3_600_000),
+    funnelUpkeepIntervalMs: integer(env, 'FUNNEL_UPKEEP_INTERVAL_MS', 200, 50, 3_600_000),
     erasureRetentionYears: integer(env, 'ERASURE_RETENTION_YEARS', 5, 0, 100),
     ...(token ? { metricsToken: token } : {}),
     ...(listen ? { metricsListen: listen } : {}),

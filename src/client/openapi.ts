@@ -178,7 +178,7 @@ export interface paths {
         };
         /**
          * The deal's funnel: per step, who stands there, who entered, where they went, how long they stayed, what they committed
-         * @description Steps of the current version in the order of GET /deals/deal/{dealId}/workflow, then steps of older versions that still have figures. Without filters every figure comes from sums kept in the moving transaction; with filters (entry into the deal, classification) from the matching journeys' stays. CSV with Accept: text/csv.
+         * @description Steps of the current version in the order of GET /deals/deal/{dealId}/workflow, then steps of older versions that still have figures. Every figure comes from sums the upkeep keeps from the audit log after the moves commit, `lag` seconds behind them; `fresh=true` counts every move committed before the request. CSV with Accept: text/csv.
          */
         get: operations["getFunnel"];
         put?: never;
@@ -238,7 +238,7 @@ export interface paths {
         };
         /**
          * Load Investor Journey: events oldest first
-         * @description The investor's Workflow Events in the deal, oldest first; an empty journey when the investor has not moved in it yet.
+         * @description Answers with an ETag, the journey's version (every move and edit makes a new one); with If-None-Match naming it, 304 and no body (docs/reference/http-api.md, "Conditional reads").
          */
         get: operations["getInvestorJourney"];
         put?: never;
@@ -1444,6 +1444,8 @@ export interface components {
             dealId: string;
             /** @description the current version, whose steps are listed in the order of GET /deals/deal/{dealId}/workflow */
             workflowVersion: number;
+            /** @description seconds since the oldest move or edit the figures do not count yet was made; 0 when they count every committed one (about 1 s at most while the upkeep runs) */
+            lag: number;
             filter: {
                 enteredFrom: string | null;
                 enteredTo: string | null;
@@ -1492,6 +1494,8 @@ export interface components {
             dealId: string;
             from: string;
             to: string;
+            /** @description seconds since the oldest move or edit the figures do not count yet was made; 0 when they count every committed one (about 1 s at most while the upkeep runs) */
+            lag: number;
             steps: {
                 stepId: string;
                 label: string;
@@ -1936,6 +1940,10 @@ export interface components {
         RetryAfterWhenRetryable: number;
         /** @description Bearer: send `Authorization: Bearer <token>` */
         WWWAuthenticate: "Bearer";
+        /** @description The resource's version as an entity tag (RFC 9110): send it back in If-None-Match to get 304 while it is current */
+        ETag: string;
+        /** @description private, no-cache: a client may keep the body, and asks again (with If-None-Match) before using it; shared caches keep nothing */
+        CacheControl: "private, no-cache";
         /** @description With read replicas configured: the primary's WAL position after this write committed. Send it back on a read to never read anything older than this write. */
         ConsistencyToken: string;
     };
@@ -2930,6 +2938,8 @@ export interface operations {
                 version?: number;
             };
             header?: {
+                /** @description The ETag of a copy the caller holds (or several, comma-separated, or *): 304 Not Modified without a body when it is the current version */
+                "if-none-match"?: string;
                 /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
                 "Consistency-Token"?: string;
             };
@@ -2944,11 +2954,23 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Workflow"];
                 };
+            };
+            /** @description Not Modified: the copy named by If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
             400: {
@@ -3183,6 +3205,8 @@ export interface operations {
                 enteredTo?: string;
                 /** @description investors holding this class (investorClass) */
                 classification?: string;
+                /** @description true: count every move and edit committed before the request (the service catches the figures up first, waiting at most 5 s); default: answer at once with the figures as kept, `lag` seconds behind (docs/reference/funnel.md) */
+                fresh?: boolean;
             };
             header?: {
                 /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
@@ -3294,6 +3318,8 @@ export interface operations {
                 enteredTo?: string;
                 /** @description investors holding this class (investorClass) */
                 classification?: string;
+                /** @description true: count every move and edit committed before the request (the service catches the figures up first, waiting at most 5 s); default: answer at once with the figures as kept, `lag` seconds behind (docs/reference/funnel.md) */
+                fresh?: boolean;
             };
             header?: {
                 /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
@@ -3569,6 +3595,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag of a copy the caller holds (or several, comma-separated, or *): 304 Not Modified without a body when it is the current version */
+                "if-none-match"?: string;
                 /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
                 "Consistency-Token"?: string;
             };
@@ -3584,11 +3612,23 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["InvestorJourney"];
                 };
+            };
+            /** @description Not Modified: the copy named by If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
             400: {

@@ -78,6 +78,16 @@ const headers = {
     schema: { type: 'integer', minimum: 0 },
   },
   WWWAuthenticate: { description: 'Bearer: send `Authorization: Bearer <token>`', required: true, schema: { type: 'string', enum: ['Bearer'] } },
+  ETag: {
+    description: "The resource's version as an entity tag (RFC 9110): send it back in If-None-Match to get 304 while it is current",
+    required: true,
+    schema: { type: 'string' },
+  },
+  CacheControl: {
+    description: 'private, no-cache: a client may keep the body, and asks again (with If-None-Match) before using it; shared caches keep nothing',
+    required: true,
+    schema: { type: 'string', enum: ['private, no-cache'] },
+  },
   ConsistencyToken: {
     description: "With read replicas configured: the primary's WAL position after this write committed. Send it back on a read to never read anything older than this write.",
     schema: { type: 'string' },
@@ -113,11 +123,16 @@ export function finishDocument(input: Json): Json {
       if (known?.optionalBody && operation.requestBody) operation.requestBody.required = false;
       const idempotent = (operation.parameters ?? []).some((p: Json) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
       const secured = operation.security === undefined || operation.security.length > 0;
+      const conditional = (operation.parameters ?? []).some((p: Json) => p.in === 'header' && p.name.toLowerCase() === 'if-none-match');
       if (secured && method === 'get') operation.parameters = [...(operation.parameters ?? []), consistencyTokenParameter];
       for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
         if (secured && method !== 'get' && status.startsWith('2')) response.headers = { ...response.headers, 'Consistency-Token': headerRef('ConsistencyToken') };
         response.headers = { 'X-Request-Id': headerRef('XRequestId'), ...response.headers };
         if (idempotent && status.startsWith('2')) response.headers['Idempotent-Replayed'] = headerRef('IdempotentReplayed');
+        if (conditional && (status === '200' || status === '304')) {
+          response.headers.ETag = headerRef('ETag');
+          response.headers['Cache-Control'] = headerRef('CacheControl');
+        }
         if (status === '401') response.headers['WWW-Authenticate'] = headerRef('WWWAuthenticate');
         if (status === '429' || status === '503') response.headers['Retry-After'] = headerRef('RetryAfter');
         if (status === '409' && idempotent) response.headers['Retry-After'] = headerRef('RetryAfterWhenRetryable');

@@ -14,6 +14,7 @@
 //   bumps a generation, and `set` only stores when the generation is the one the read started in.
 // On PGlite one process holds the database, so the in-process clearing is all there is to it.
 import { EventEmitter } from 'node:events';
+import { LRUCache } from 'lru-cache';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/database.ts';
 import { notify } from '../store/notify.ts';
@@ -96,10 +97,19 @@ export interface CacheOptions {
 
 const local = new Set<Caches>();
 
+/** The kept bodies' bound, in UTF-16 code units (about bytes for the ASCII of JSON ids and steps). */
+export const BODIES_BYTES = 32 * 1024 * 1024;
+
 export class Caches {
   readonly tokens: TtlCache<CachedToken>;
   /** Workflow structures by deal id (a CachedWorkflow of workflows.ts). */
   readonly workflows: TtlCache<unknown>;
+  /**
+   * Response bodies of hot reads (investor-data) by resource and version: a version's body never
+   * changes (a write makes a new version), so nothing is invalidated; the least recently used
+   * bodies go when the total passes BODIES_BYTES.
+   */
+  readonly bodies = new LRUCache<string, string>({ maxSize: BODIES_BYTES, sizeCalculation: (body, key) => body.length + key.length });
   /** Emits 'invalidated' after applying an invalidation (tests wait on it). */
   readonly events = new EventEmitter();
 

@@ -3,7 +3,7 @@
 import { CALENDAR_DATE_RULE, isCalendarDate } from '../domain/calendar-date.ts';
 import { invalid, notFound } from '../domain/errors.ts';
 import { findDeal } from '../store/deals.ts';
-import { applyPendingFunnel, type FunnelFilter, findStepsByIds, hasPendingFunnel, isUpkeepConflict, lastPendingFunnel, readFunnel, readFunnelDays } from '../store/funnel.ts';
+import { applyPendingFunnel, FUNNEL_BATCH, type FunnelFilter, findFunnelBacklog, findFunnelMark, findStepsByIds, hasReachedFunnelMark, isUpkeepConflict, readFunnel, readFunnelDays } from '../store/funnel.ts';
 import type { Deps } from './deps.ts';
 import { type Periodic, runEvery } from './periodic.ts';
 import { forReading } from './reads.ts';
@@ -27,6 +27,8 @@ export interface FunnelStep {
 export interface Funnel {
   dealId: string;
   workflowVersion: number;
+  /** Seconds since the oldest move or edit the figures do not count yet was made (0: they count every one). */
+  lag: number;
   filter: { enteredFrom: string | null; enteredTo: string | null; classification: string | null };
   investors: number;
   steps: FunnelStep[];
@@ -50,27 +52,53 @@ const checkFilter = (filter: FunnelFilter) => checkDays({ enteredFrom: filter.en
 
 const rate = (n: number, of: number) => (of === 0 ? null : Math.round((n / of) * 10_000) / 10_000);
 
+/** How long a fresh read waits, at most, for transactions that hold the funnel back to end. */
+export const FRESH_WAIT_MS = 5000;
+
 /**
- * Applies what is pending to the kept funnel (migration 0017): everything (`until: 'empty'`, the
- * background upkeep), or what was noted before the call (`until: 'noted'`, a read: the oldest rows
- * go first, so it stops once the moves committed before it began are applied, however many moves
- * keep coming meanwhile). When another upkeep (the background one, another instance's) holds the
- * work, waits for it and goes on with what it left. Nothing pending (an idle instance's tick, most
- * reads): one index probe, no transaction, no write.
+ * Brings the kept funnel up to the audit log (migrations 0017 and 0024): everything there is
+ * (`until: 'empty'`, the background upkeep; it stops when a run finds nothing it may take, such as
+ * entries of a transaction that is still behind an older one), or everything committed before the
+ * call (`until: 'now'`, a fresh read: it stops at the log's end as the call found it, however many
+ * moves keep coming; it gives up after FRESH_WAIT_MS without progress, waiting for older transactions to end). When another
+ * upkeep (the background one, another instance's) holds the work, waits for it and goes on with
+ * what it left. Nothing to do (an idle instance's tick): one index probe, no transaction, no write.
  */
-export async function catchUpFunnel(deps: Pick<Deps, 'db'>, until: 'empty' | 'noted' = 'empty'): Promise<number> {
-  const upTo = until === 'noted' ? await lastPendingFunnel(deps.db) : undefined;
-  let pending = until === 'noted' ? upTo !== undefined : await hasPendingFunnel(deps.db);
-  let applied = 0;
-  while (pending) {
+export async function catchUpFunnel(deps: Pick<Deps, 'db'>, until: 'empty' | 'now' = 'empty'): Promise<number> {
+  const run = async () => {
     try {
-      applied += await applyPendingFunnel(deps.db);
+      return await applyPendingFunnel(deps.db);
     } catch (err) {
       if (!isUpkeepConflict(err)) throw err;
+      return 1; // another upkeep did the work: look again
     }
-    pending = await hasPendingFunnel(deps.db, upTo);
+  };
+  let done = 0;
+  if (until === 'empty') {
+    if (!(await findFunnelBacklog(deps.db)).waiting) return 0;
+    // One transaction a tick while it keeps up: a run that took less than a full batch reached the
+    // horizon, and what arrives meanwhile waits for the next tick, in one batch, rather than a
+    // transaction per move or two.
+    for (let n = await run(); n > 0; n = n >= FUNNEL_BATCH ? await run() : 0) done += n;
+    return done;
   }
-  return applied;
+  const mark = await findFunnelMark(deps.db);
+  let waited = 0;
+  while (waited < FRESH_WAIT_MS && !(await hasReachedFunnelMark(deps.db, mark))) {
+    const n = await run();
+    done += n;
+    if (n > 0) continue;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    waited += 5;
+  }
+  return done;
+}
+
+/** Seconds (millisecond precision) since the oldest change the funnel has yet to take in was made; 0 when it has taken in everything. */
+export async function funnelLag(deps: Pick<Deps, 'db' | 'clock'>): Promise<number> {
+  const backlog = await findFunnelBacklog(deps.db);
+  if (backlog.oldestAt === undefined) return 0;
+  return Math.max(0, deps.clock().getTime() - backlog.oldestAt.getTime()) / 1000;
 }
 
 /**
@@ -81,18 +109,26 @@ export async function catchUpFunnel(deps: Pick<Deps, 'db'>, until: 'empty' | 'no
 export function startFunnelUpkeep(deps: Pick<Deps, 'db'>, intervalMs: number, log: { debug(obj: object, msg: string): void; warn(obj: object, msg: string): void }): Periodic {
   const upkeep = async () => {
     const applied = await catchUpFunnel(deps);
-    if (applied > 0) log.debug({ applied }, 'applied noted moves to the funnel');
+    if (applied > 0) log.debug({ applied }, 'took moves and edits into the funnel');
   };
   return runEvery(intervalMs, upkeep, (err) => log.warn({ err }, 'keeping the funnel failed'));
 }
 
-export async function getFunnel(deps: Deps, dealId: string, filter: FunnelFilter): Promise<Funnel> {
+/** How a funnel read treats the upkeep's lag: as it is (the default), or caught up first (`fresh`). */
+export interface FunnelReading {
+  fresh?: boolean | undefined;
+}
+
+export async function getFunnel(deps: Deps, dealId: string, filter: FunnelFilter, reading: FunnelReading = {}): Promise<Funnel> {
   checkFilter(filter);
   const loaded = await loadWorkflow(deps, dealId);
   if (!loaded) throw (await findDeal(deps.db, dealId)) ? notFound('workflow of deal', dealId) : notFound('deal', dealId);
-  // The kept funnel trails the moves (the upkeep applies them after their commit): bring it up to
-  // date on the primary first. A replica shows it as of its replay, as every list it serves.
-  await catchUpFunnel(deps, 'noted');
+  // The kept funnel trails the moves by the upkeep's lag (it follows the audit log after their
+  // commit). A fresh read brings it up to what committed before the request, on the primary; the
+  // lag is taken before the figures are read, so they are at least as current as it says. A
+  // replica shows them as of its replay, as every list it serves.
+  if (reading.fresh) await catchUpFunnel(deps, 'now');
+  const lag = await funnelLag(deps);
   const { db } = forReading(deps);
   const rows = await readFunnel(db, dealId, filter);
   const byStep = new Map(rows.steps.map((s) => [s.stepId, s]));
@@ -127,6 +163,7 @@ export async function getFunnel(deps: Deps, dealId: string, filter: FunnelFilter
   return {
     dealId,
     workflowVersion: loaded.workflow.version,
+    lag,
     filter: { enteredFrom: filter.enteredFrom ?? null, enteredTo: filter.enteredTo ?? null, classification: filter.classification ?? null },
     investors: steps.reduce((sum, s) => sum + s.standing, 0),
     steps: steps.filter((s) => s.current || s.standing > 0 || s.entered > 0),
@@ -137,6 +174,7 @@ export interface FunnelDays {
   dealId: string;
   from: string;
   to: string;
+  lag: number;
   steps: { stepId: string; label: string }[];
   days: { date: string; steps: { stepId: string; standing: number; entered: number; left: number }[] }[];
 }
@@ -146,7 +184,7 @@ const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 const addDays = (day: string, n: number) => dayOf(new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000));
 
 /** Per day (UTC) and step: investors standing there at the end of the day, stays entered and left that day. */
-export async function getFunnelDays(deps: Deps, dealId: string, range: { from?: string | undefined; to?: string | undefined }, filter: FunnelFilter): Promise<FunnelDays> {
+export async function getFunnelDays(deps: Deps, dealId: string, range: { from?: string | undefined; to?: string | undefined }, filter: FunnelFilter, reading: FunnelReading = {}): Promise<FunnelDays> {
   checkDays({ from: range.from, to: range.to, enteredFrom: filter.enteredFrom, enteredTo: filter.enteredTo }, [['from', 'to'], ['enteredFrom', 'enteredTo']]);
   const to = range.to ?? dayOf(deps.clock());
   const from = range.from ?? addDays(to, -29);
@@ -154,7 +192,7 @@ export async function getFunnelDays(deps: Deps, dealId: string, range: { from?: 
   if (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`) >= MAX_DAYS * 86_400_000) {
     throw invalid([{ in: 'query', field: 'from', detail: `the range is at most ${MAX_DAYS} days` }], `The range is at most ${MAX_DAYS} days`);
   }
-  const funnel = await getFunnel(deps, dealId, filter);
+  const funnel = await getFunnel(deps, dealId, filter, reading);
   // Standing at the end of the day before `from`: standing now, less what every day since added.
   const rows = await readFunnelDays(forReading(deps).db, dealId, from, filter);
   const stepIds = funnel.steps.map((s) => s.stepId);
@@ -179,5 +217,5 @@ export async function getFunnelDays(deps: Deps, dealId: string, range: { from?: 
       }),
     });
   }
-  return { dealId, from, to, steps: funnel.steps.map((s) => ({ stepId: s.stepId, label: s.label })), days };
+  return { dealId, from, to, lag: funnel.lag, steps: funnel.steps.map((s) => ({ stepId: s.stepId, label: s.label })), days };
 }

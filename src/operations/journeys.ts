@@ -9,7 +9,7 @@ import type { ChainHead } from '../store/audit.ts';
 import { findDeal } from '../store/deals.ts';
 import type { Investor } from '../domain/investor.ts';
 import type { Step, Workflow } from '../domain/workflow.ts';
-import { findJourneyJson, listJourneysEvents, publicEvent, type StoredEvent } from '../store/events.ts';
+import { findJourneyJson, findJourneyVersion, listJourneysEvents, publicEvent, type StoredEvent } from '../store/events.ts';
 import { findInvestor } from '../store/investors.ts';
 import { countPendingEditRequests, createJourneys, deleteEmptyJourneys, type LockedJourneyRow, pageJourneyInvestors } from '../store/journeys.ts';
 import { loadMoveFacts, type MoveWrite, writeMoves } from '../store/moves.ts';
@@ -293,22 +293,41 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
   return outcomes;
 }
 
+/** A read's answer as JSON text with the version it is of; no text when the caller already holds that version. */
+export interface VersionedText {
+  version: string;
+  json?: string;
+}
+
 /**
  * getInvestorJourney: an investor's events in a deal, oldest first (empty before their first move), as the
  * response's JSON text (`{ investor: { id }, journey }`) built by the database (store/events.ts), for
- * the HTTP layer to send unchanged.
+ * the HTTP layer to send unchanged, with the journey's version (its audit chain's length: every move
+ * and edit lengthens it). After the access check, one primary-key read gives the version: when the
+ * caller holds it (`known`) nothing else is read, and the text of a version this instance has built
+ * before comes from its kept bodies (a version's text never changes).
  */
-export async function getInvestorJourney(deps: Deps, principal: Principal, dealId: string, investorUserId: string): Promise<string> {
+export async function getInvestorJourney(deps: Deps, principal: Principal, dealId: string, investorUserId: string, known?: readonly string[]): Promise<VersionedText> {
   if (!canActFor(principal, investorUserId)) throw forbidden('An investor token may read only its own journey');
+  const key = (version: string) => `journey ${dealId} ${investorUserId} ${version}`;
+  const current = await findJourneyVersion(deps.db, dealId, investorUserId);
+  // Version 0 is a journey without events: the full read below tells who may know of it.
+  if (current !== undefined && current !== '0') {
+    if (known?.includes(current)) return { version: current };
+    const kept = deps.caches?.bodies.get(key(current));
+    if (kept !== undefined) return { version: current, json: kept };
+  }
   // Events exist only for a known deal and investor (foreign keys through journeys), so the usual
   // case is one simple query; only an empty journey needs to tell a 404 from "no move yet".
-  const { events, json } = await findJourneyJson(deps.db, dealId, investorUserId);
+  const { events, json, version } = await findJourneyJson(deps.db, dealId, investorUserId);
   if (events === 0) {
     // An investor with no journey in the deal cannot tell it from an unknown deal.
     if (principal.role !== 'admin' || !(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
     if (!(await findInvestor(deps.db, investorUserId))) throw notFound('investor', investorUserId);
+  } else {
+    deps.caches?.bodies.set(key(version), json);
   }
-  return json;
+  return known?.includes(version) ? { version } : { version, json };
 }
 
 export interface JourneyPageQuery {

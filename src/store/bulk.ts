@@ -3,7 +3,7 @@
 import { type Kysely, sql } from 'kysely';
 import { type HashedEntry, moveEntry } from '../domain/audit.ts';
 import type { Investor } from '../domain/investor.ts';
-import type { StoredEvent } from './events.ts';
+import { listJourneysEvents, type StoredEvent } from './events.ts';
 import { investorColumns } from './investors.ts';
 import type { DB } from './schema.ts';
 
@@ -104,7 +104,11 @@ export async function insertJourneys(db: Kysely<DB>, journeys: SeededJourney[]):
       )
       .execute(),
   );
-  const entries = [...chains.values()].flat();
+  await insertAuditEntries(db, [...chains.values()].flat());
+}
+
+/** Writes hashed audit entries as they are (a seeded journey's chain), in batches. */
+async function insertAuditEntries(db: Kysely<DB>, entries: HashedEntry[]): Promise<void> {
   await inBatches(entries, (batch) =>
     sql`insert into audit_log (chain, seq, xid, type, principal, token_id, at, change, deal_id, prev_hash, hash)
       select e.chain, e.seq, pg_current_xact_id(), e.type, e.principal, e.token_id, e.at, e.change, e.deal_id, e.prev_hash, e.hash
@@ -114,4 +118,30 @@ export async function insertJourneys(db: Kysely<DB>, journeys: SeededJourney[]):
       })))}::jsonb) as e(chain text, seq bigint, type text, principal text, token_id text, at timestamptz, change jsonb, deal_id text, prev_hash text, hash text)
       order by e.chain, e.seq`.execute(db),
   );
+}
+
+/**
+ * The audit chains of a deal's journeys whose events were written without them (`bench --scale`
+ * generates events in SQL): the same entries `insertJourneys` writes for `dealflow seed`, one
+ * `journey.moved` per event, and each journey's head, read and written `journeysPerBatch` journeys
+ * at a time. The funnel then takes them in from the log as it takes any move.
+ */
+export async function auditSeededJourneys(db: Kysely<DB>, dealId: string, journeysPerBatch = 2000): Promise<number> {
+  let after = '';
+  let written = 0;
+  for (;;) {
+    const investors = (
+      await db.selectFrom('journeys').select('investor_user_id').where('deal_id', '=', dealId).where('event_count', '>', 0).where('audit_seq', '=', '0')
+        .where('investor_user_id', '>', after).orderBy('investor_user_id').limit(journeysPerBatch).execute()
+    ).map((r) => r.investor_user_id);
+    if (investors.length === 0) return written;
+    const byInvestor = await listJourneysEvents(db, dealId, investors);
+    const chains = investors.map((id) => ({ id, chain: seededChain({ dealId, investorUserId: id, paymentReference: '', events: byInvestor.get(id)! }) }));
+    await insertAuditEntries(db, chains.flatMap((c) => c.chain));
+    await sql`update journeys j set audit_seq = h.seq, audit_head = h.hash
+      from unnest(${chains.map((c) => c.id)}::text[], ${chains.map((c) => c.chain.length)}::bigint[], ${chains.map((c) => c.chain.at(-1)?.hash ?? null)}::text[]) as h(investor_user_id, seq, hash)
+      where j.deal_id = ${dealId} and j.investor_user_id = h.investor_user_id`.execute(db);
+    written += chains.reduce((n, c) => n + c.chain.length, 0);
+    after = investors.at(-1)!;
+  }
 }

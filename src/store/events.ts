@@ -59,9 +59,10 @@ export async function listJourneyEvents(db: Kysely<DB>, dealId: string, investor
  * the jsonb column's own text, and `createdAt` the form every other response uses (the column holds
  * milliseconds, `timestamptz(3)`).
  */
-export async function findJourneyJson(db: Kysely<DB>, dealId: string, investorUserId: string): Promise<{ events: number; json: string }> {
-  const { rows } = await sql<{ events: number; json: string }>`${prepared('journey-json')}
+export async function findJourneyJson(db: Kysely<DB>, dealId: string, investorUserId: string): Promise<{ events: number; json: string; version: string }> {
+  const { rows } = await sql<{ events: number; json: string; version: string }>`${prepared('journey-json')}
     select count(*)::int as events,
+      coalesce((select audit_seq from journeys where deal_id = ${dealId} and investor_user_id = ${investorUserId}), 0)::text as version,
       '{"investor":{"id":' || to_json(${investorUserId}::text)::text || '},"journey":['
         || coalesce(string_agg(row_to_json(v)::text, ',' order by e.seq), '') || ']}' as json
     from workflow_events e
@@ -71,6 +72,16 @@ export async function findJourneyJson(db: Kysely<DB>, dealId: string, investorUs
     ) v
     where e.deal_id = ${dealId} and e.investor_user_id = ${investorUserId}`.execute(db);
   return rows[0]!;
+}
+
+/**
+ * A journey's version: the length of its audit chain, which every move and every edit of its
+ * events lengthens (undefined: no journey). One primary-key read.
+ */
+export async function findJourneyVersion(db: Kysely<DB>, dealId: string, investorUserId: string): Promise<string | undefined> {
+  const { rows } = await sql<{ version: string }>`${prepared('journey-version')}
+    select audit_seq::text as version from journeys where deal_id = ${dealId} and investor_user_id = ${investorUserId}`.execute(db);
+  return rows[0]?.version;
 }
 
 /** The journeys of several investors in one deal, in one query, each oldest first. */

@@ -244,22 +244,25 @@ export async function findStepsByIds(db: Kysely<DB>, stepIds: string[]): Promise
   return db.selectFrom('workflow_steps').select(['id', 'label', 'type']).where('id', 'in', stepIds).orderBy('position').execute();
 }
 
-/** What one upkeep transaction takes at most: pending rows (one per written statement and journey). */
+/** What one upkeep transaction takes at most: audit entries taken in, and pending journeys applied. */
 export const FUNNEL_BATCH = 2000;
 
 /** PostgreSQL's serialization failure: another upkeep applied (or is applying) the same rows. */
 export const isUpkeepConflict = (err: unknown) => (err as { code?: unknown }).code === '40001';
 
 /**
- * One upkeep transaction (migration 0017): takes the funnel_upkeep row, then applies the journeys
- * of the oldest `maxRows` pending rows, all in one REPEATABLE READ snapshot. Returns the pending
- * rows taken (0: nothing was pending). Throws a serialization failure (isUpkeepConflict) when
- * another upkeep held the row and committed meanwhile.
+ * One upkeep transaction (migrations 0017 and 0024): takes the funnel_upkeep row, takes in the
+ * audit log's next `maxRows` entries below the horizon (the journeys of moves and edits among them
+ * become pending), then applies the journeys of the oldest `maxRows` pending rows, all in one
+ * REPEATABLE READ snapshot. Returns the entries and pending rows taken (0: nothing to do). Throws a
+ * serialization failure (isUpkeepConflict) when another upkeep held the row and committed meanwhile.
  */
 export async function applyPendingFunnel(db: Kysely<DB>, maxRows = FUNNEL_BATCH): Promise<number> {
   return underUpkeep(db, async (trx) => {
-    const { rows } = await sql<{ taken: number }>`select funnel_apply(${maxRows}::int) as taken`.execute(trx);
-    return Number(rows[0]!.taken);
+    const { rows } = await sql<{ followed: number; applied: number }>`select funnel_follow(${maxRows}::int) as followed`.execute(trx);
+    // The journeys it has just noted are applied in the same transaction, after any noted before.
+    const { rows: applied } = await sql<{ applied: number }>`select funnel_apply(${maxRows + Number(rows[0]!.followed)}::int) as applied`.execute(trx);
+    return Number(rows[0]!.followed) + Number(applied[0]!.applied);
   });
 }
 
@@ -268,16 +271,46 @@ export async function rebuildFunnel(db: Kysely<DB>, dealId: string | null): Prom
   await underUpkeep(db, (trx) => sql`select funnel_rebuild(${dealId}::text)`.execute(trx));
 }
 
-/** Whether any journey has events the funnel has yet to apply (noted at or before `upTo`, when given). */
-export async function hasPendingFunnel(db: Kysely<DB>, upTo?: string): Promise<boolean> {
-  const { rows } = await sql<{ pending: boolean }>`select exists (select 1 from funnel_pending ${upTo === undefined ? sql`` : sql`where id <= ${upTo}::bigint`}) as pending`.execute(db);
-  return rows[0]!.pending;
+/** What the funnel has yet to take in: whether anything waits, and the time of the oldest waiting audit entry. */
+export interface FunnelBacklog {
+  waiting: boolean;
+  /** The `at` of the first audit entry after the cursor (undefined: none; only noted journeys wait, if anything). */
+  oldestAt: Date | undefined;
 }
 
-/** The newest pending row's number (a bigint as text), or undefined when nothing is pending. */
-export async function lastPendingFunnel(db: Kysely<DB>): Promise<string | undefined> {
-  const { rows } = await sql<{ id: string | null }>`select max(id)::text as id from funnel_pending`.execute(db);
-  return rows[0]!.id ?? undefined;
+/** One index probe of the log after the cursor, and one of the noted journeys. */
+export async function findFunnelBacklog(db: Kysely<DB>): Promise<FunnelBacklog> {
+  const { rows } = await sql<{ at: Date | string | null; pending: boolean }>`
+    select (select a.at from audit_log a
+        where (a.xid, a.position) > ((select followed_xid from funnel_upkeep where id = 1), (select followed_position from funnel_upkeep where id = 1))
+        order by a.xid, a.position limit 1) as at,
+      exists (select 1 from funnel_pending) as pending`.execute(db);
+  const at = rows[0]!.at;
+  return { waiting: at !== null || rows[0]!.pending, oldestAt: at === null ? undefined : new Date(at) };
+}
+
+/** Where the log ends now: what the funnel must have taken in to count every change committed so far. */
+export interface FunnelMark {
+  xid: string;
+  position: string;
+}
+
+export async function findFunnelMark(db: Kysely<DB>): Promise<FunnelMark> {
+  const { rows } = await sql<{ xid: string; position: string }>`select a.xid::text as xid, a.position::text as position from audit_log a order by a.xid desc, a.position desc limit 1`.execute(db);
+  return rows[0] ?? { xid: '0', position: '0' };
+}
+
+/**
+ * Whether the funnel has applied everything up to the mark: its cursor is there, and no journey
+ * waits (an upkeep applies the journeys it notes in the same transaction; only a change of an
+ * investor's classes notes journeys otherwise).
+ */
+export async function hasReachedFunnelMark(db: Kysely<DB>, mark: FunnelMark): Promise<boolean> {
+  const { rows } = await sql<{ reached: boolean }>`
+    select (u.followed_xid, u.followed_position) >= (${mark.xid}::xid8, ${mark.position}::bigint)
+      and not exists (select 1 from funnel_pending) as reached
+    from funnel_upkeep u where u.id = 1`.execute(db);
+  return rows[0]!.reached;
 }
 
 async function underUpkeep<T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {

@@ -129,9 +129,9 @@ describe('funnel by entry day', () => {
               }
             }
             if (upkeep === 'one') await applyPendingFunnel(t.database.db, 1);
-            if (upkeep === 'all') await catchUpFunnel(t.database);
+            if (upkeep === 'all') await catchUpFunnel(t.database, 'now');
           }
-          await catchUpFunnel(t.database);
+          await catchUpFunnel(t.database, 'now');
           const filters: FunnelFilter[] = ranges.map((r) => ({
             enteredFrom: r.from === undefined ? undefined : dayOf(T0 + r.from * DAY),
             enteredTo: r.to ? dayOf(T0 + ((r.from ?? 0) + r.length) * DAY) : undefined,
@@ -149,7 +149,7 @@ describe('funnel by entry day', () => {
           // Through the route: the investors of a range are those standing somewhere.
           const filter = filters[0]!;
           const query = new URLSearchParams(Object.entries(filter).filter((e): e is [string, string] => e[1] !== undefined));
-          const response = await admin.get(`/deals/deal/${deal.dealId}/funnel?${query}`);
+          const response = await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true&${query}`);
           assert.equal(response.status, 200, JSON.stringify(response.body));
           assert.equal(response.body.investors, kept[0]!.steps.reduce((n, s) => n + s.standing, 0));
           await rebuildFunnel(t.database.db, deal.dealId);

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { newUuid } from '../../src/operations/deps.ts';
 import { catchUpFunnel } from '../../src/operations/funnel.ts';
 import { seedScale } from '../../src/operations/seed.ts';
-import { applyPendingFunnel, rebuildFunnel } from '../../src/store/funnel.ts';
+import { applyPendingFunnel, findFunnelBacklog, rebuildFunnel } from '../../src/store/funnel.ts';
 import { sql } from 'kysely';
 import { client, type Client, expectProblem, skipUnlessPostgres, startTestApp, type TestApp } from '../support/app.ts';
 import { investorBody } from '../support/fixtures.ts';
@@ -53,7 +53,7 @@ describe('funnel', () => {
     const request = await admin.post('/deals/request-to-edit', { workflowEventId: cCommitment.id, type: 'Investment Amount', reason: 'more', newData: { committed_amount: '300.00' } });
     assert.equal(request.status, 201, JSON.stringify(request.body));
 
-    const response = await admin.get(`/deals/deal/${deal.dealId}/funnel`);
+    const response = await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true`);
     assert.equal(response.status, 200, JSON.stringify(response.body));
     const funnel = response.body;
     assert.equal(funnel.investors, 4);
@@ -99,24 +99,24 @@ describe('funnel', () => {
 
     // Approving the edit changes C's commitment: the money follows in the same transaction.
     assert.equal((await admin.post(`/deals/request-to-edit/${request.body.id}/approve`, {})).status, 200);
-    const edited = (await admin.get(`/deals/deal/${deal.dealId}/funnel`)).body;
+    const edited = (await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true`)).body;
     assert.deepEqual(stepOf(edited, s('commitment')).committed, [{ currency: 'EUR', total: '300.00', investors: 1 }]);
     assert.equal(stepOf(edited, s('commitment')).pendingEditRequests, 0);
 
     // Filters: classification, and entry into the deal (day 2: C and D).
-    const professional = (await admin.get(`/deals/deal/${deal.dealId}/funnel?classification=professional`)).body;
+    const professional = (await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true&classification=professional`)).body;
     assert.equal(professional.investors, 1);
     assert.deepEqual([stepOf(professional, s('interest')).standing, stepOf(professional, s('interest')).entered], [1, 1]);
-    const day2 = (await admin.get(`/deals/deal/${deal.dealId}/funnel?enteredFrom=2026-01-02&enteredTo=2026-01-02`)).body;
+    const day2 = (await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true&enteredFrom=2026-01-02&enteredTo=2026-01-02`)).body;
     assert.equal(day2.investors, 2);
     assert.deepEqual(stepOf(day2, s('interest')).timeInStep, { medianMs: 4 * HOUR, p90Ms: 4 * HOUR });
     assert.deepEqual(stepOf(day2, s('commitment')).committed, [{ currency: 'EUR', total: '300.00', investors: 1 }]);
     // A filter that keeps everyone computes from the stays what the kept sums say.
-    const everyone = (await admin.get(`/deals/deal/${deal.dealId}/funnel?enteredFrom=2000-01-01`)).body;
+    const everyone = (await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true&enteredFrom=2000-01-01`)).body;
     assert.deepEqual(everyone.steps, edited.steps);
 
     // The daily series: standing at the end of each day, entered and left that day.
-    const daily = await admin.get(`/deals/deal/${deal.dealId}/funnel/daily?from=2025-12-31&to=2026-01-03`);
+    const daily = await admin.get(`/deals/deal/${deal.dealId}/funnel/daily?fresh=true&from=2025-12-31&to=2026-01-03`);
     assert.equal(daily.status, 200, JSON.stringify(daily.body));
     const day = (date: string, stepId: string) => daily.body.days.find((x: any) => x.date === date).steps.find((x: any) => x.stepId === stepId);
     assert.deepEqual(daily.body.days.map((x: any) => x.date), ['2025-12-31', '2026-01-01', '2026-01-02', '2026-01-03']);
@@ -128,17 +128,17 @@ describe('funnel', () => {
     assert.deepEqual(day('2026-01-02', s('commitment')), { stepId: s('commitment'), standing: 1, entered: 1, left: 0 });
     assert.deepEqual(day('2026-01-03', s('withdrawn')), { stepId: s('withdrawn'), standing: 1, entered: 0, left: 0 });
     // Only from day 2 on: what stood before is carried in.
-    const later = (await admin.get(`/deals/deal/${deal.dealId}/funnel/daily?from=2026-01-02&to=2026-01-02`)).body;
+    const later = (await admin.get(`/deals/deal/${deal.dealId}/funnel/daily?fresh=true&from=2026-01-02&to=2026-01-02`)).body;
     assert.deepEqual(later.days[0].steps.find((x: any) => x.stepId === s('kyc')), { stepId: s('kyc'), standing: 1, entered: 0, left: 0 });
 
     // CSV, one row per step.
-    const csv = await admin.get(`/deals/deal/${deal.dealId}/funnel`, { accept: 'text/csv' });
+    const csv = await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true`, { accept: 'text/csv' });
     assert.equal(csv.status, 200);
     assert.match(String(csv.headers['content-type']), /^text\/csv/);
     const lines = csv.text.trim().split('\r\n');
     assert.equal(lines[0], 'stepId,label,type,current,standing,entered,left,medianMs,p90Ms,pendingEditRequests,committed,conversions');
     assert.equal(lines[2], `${s('commitment')},Commitment,default,true,1,3,2,7200000,7200000,0,EUR 300.00 (1),${s('kyc')} 1 (0.3333); ${s('withdrawn')} 1 (0.3333)`);
-    const dailyCsv = await admin.get(`/deals/deal/${deal.dealId}/funnel/daily?from=2026-01-01&to=2026-01-01`, { accept: 'text/csv' });
+    const dailyCsv = await admin.get(`/deals/deal/${deal.dealId}/funnel/daily?fresh=true&from=2026-01-01&to=2026-01-01`, { accept: 'text/csv' });
     assert.equal(dailyCsv.text.split('\r\n')[0], 'date,stepId,standing,entered,left');
   });
 
@@ -146,44 +146,55 @@ describe('funnel', () => {
     now = T0;
     const { dealIds } = await seedScale({ db: t.database.db, clock: () => new Date(now), newId: newUuid }, { investors: 60, deals: 2 });
     for (const dealId of dealIds) {
-      const kept = (await admin.get(`/deals/deal/${dealId}/funnel`)).body;
+      const kept = (await admin.get(`/deals/deal/${dealId}/funnel?fresh=true`)).body;
       assert.equal(kept.investors, 60);
       assert.ok(kept.steps.some((s: any) => s.committed.length > 0), 'commitments are counted');
       assert.equal(kept.steps.reduce((n: number, s: any) => n + s.committed.reduce((m: number, c: any) => m + c.investors, 0), 0) > 30, true);
-      const recount = (await admin.get(`/deals/deal/${dealId}/funnel?enteredFrom=2000-01-01`)).body;
+      const recount = (await admin.get(`/deals/deal/${dealId}/funnel?fresh=true&enteredFrom=2000-01-01`)).body;
       assert.deepEqual(recount.steps, kept.steps);
       await rebuildFunnel(t.database.db, dealId);
-      assert.deepEqual((await admin.get(`/deals/deal/${dealId}/funnel`)).body.steps, kept.steps);
+      assert.deepEqual((await admin.get(`/deals/deal/${dealId}/funnel?fresh=true`)).body.steps, kept.steps);
     }
   });
 
-  /** What the kept tables hold for a deal, straight from the database (no upkeep first). */
+  /** What the kept tables hold for a deal, straight from the database (no upkeep first), and what waits for the funnel. */
   const keptNow = async (dealId: string) => {
     const { rows } = await sql<{ standing: string | null; pending: string }>`select
         (select sum(standing) from funnel_counts where deal_id = ${dealId} and class = '') as standing,
         (select count(*) from funnel_pending where deal_id = ${dealId}) as pending`.execute(t.database.db);
-    return { standing: Number(rows[0]!.standing ?? 0), pending: Number(rows[0]!.pending) };
+    return { standing: Number(rows[0]!.standing ?? 0), pending: Number(rows[0]!.pending), waiting: (await findFunnelBacklog(t.database.db)).waiting };
   };
 
-  test('a move (and an edit of its data) only notes the journey; the upkeep or the next funnel read applies it', async () => {
+  test('a move (and an edit of its data) writes nothing for the funnel; the upkeep takes it from the audit log, a plain read reports the lag, a fresh read catches up', async () => {
+    await catchUpFunnel(t.database, 'now');
     const deal = await createDeal(admin);
     const a = await deal.addInvestor();
+    now = T0;
     const event = await deal.move(a, 'commitment', { committed_amount: '100.00', currency: 'EUR' });
-    assert.deepEqual(await keptNow(deal.dealId), { standing: 0, pending: 1 });
-    assert.equal(await catchUpFunnel(t.database), 1);
-    assert.deepEqual(await keptNow(deal.dealId), { standing: 1, pending: 0 });
-    assert.equal(await catchUpFunnel(t.database), 0, 'nothing left to apply');
+    assert.deepEqual(await keptNow(deal.dealId), { standing: 0, pending: 0, waiting: true }, 'the move noted nothing: its audit entry waits');
+    // A plain read answers with the figures as kept, and says how far behind they are.
+    now = T0 + 1500;
+    const stale = (await admin.get(`/deals/deal/${deal.dealId}/funnel`)).body;
+    assert.equal(stale.investors, 0);
+    assert.equal(stale.lag, 1.5, 'the oldest waiting move was made 1.5 s ago');
+    assert.ok((await catchUpFunnel(t.database, 'now')) > 0);
+    assert.deepEqual(await keptNow(deal.dealId), { standing: 1, pending: 0, waiting: false });
+    assert.equal(await catchUpFunnel(t.database, 'now'), 0, 'nothing left to apply');
+    const current = (await admin.get(`/deals/deal/${deal.dealId}/funnel`)).body;
+    assert.equal(current.lag, 0);
+    assert.equal(current.investors, 1);
 
     await deal.move(a, 'kyc', { kyc_ref: 'K-1' });
     const edited = await admin.post(`/deals/event/${event.id}/edit`, { committed_amount: '250.00', currency: 'EUR' });
     assert.equal(edited.status, 200, JSON.stringify(edited.body));
-    assert.deepEqual(await keptNow(deal.dealId), { standing: 1, pending: 2 });
-    // The read applies both first: the investor stands at KYC with the edited commitment.
-    const funnel = (await admin.get(`/deals/deal/${deal.dealId}/funnel`)).body;
+    assert.deepEqual(await keptNow(deal.dealId), { standing: 1, pending: 0, waiting: true });
+    // A fresh read applies both first: the investor stands at KYC with the edited commitment.
+    const funnel = (await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true`)).body;
+    assert.equal(funnel.lag, 0);
     assert.equal(stepOf(funnel, deal.step('kyc')).standing, 1);
     assert.equal(stepOf(funnel, deal.step('commitment')).left, 1);
     assert.deepEqual(stepOf(funnel, deal.step('kyc')).committed, [{ currency: 'EUR', total: '250.00', investors: 1 }]);
-    assert.deepEqual(await keptNow(deal.dealId), { standing: 1, pending: 0 });
+    assert.deepEqual(await keptNow(deal.dealId), { standing: 1, pending: 0, waiting: false });
   });
 
   test('moves of one deal in opposite directions and upkeeps all at once: no move waits or fails, and the kept figures equal a rebuild (PostgreSQL)', { skip: skipUnlessPostgres }, async () => {
@@ -224,12 +235,12 @@ describe('funnel', () => {
     }
     moving = false;
     await Promise.all(upkeeps);
-    const kept = (await admin.get(`/deals/deal/${deal.dealId}/funnel`)).body;
+    const kept = (await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true`)).body;
     assert.equal(stepOf(kept, deal.step('kyc')).standing, 20);
     assert.equal(stepOf(kept, deal.step('commitment')).standing, 20);
     assert.equal(stepOf(kept, deal.step('kyc')).entered, 40);
     await rebuildFunnel(t.database.db, deal.dealId);
-    assert.deepEqual((await admin.get(`/deals/deal/${deal.dealId}/funnel`)).body.steps, kept.steps);
+    assert.deepEqual((await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true`)).body.steps, kept.steps);
   });
 
   test('bad filters are 400s naming the parameter; investors get 403; unknown deals 404', async () => {
@@ -237,14 +248,14 @@ describe('funnel', () => {
     const a = await deal.addInvestor();
     await deal.move(a, 'interest');
     for (const query of ['enteredFrom=2026-02-30', 'enteredFrom=yesterday', 'enteredFrom=2026-03-02&enteredTo=2026-03-01', 'classification=']) {
-      expectProblem(await admin.get(`/deals/deal/${deal.dealId}/funnel?${query}`), 400);
+      expectProblem(await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true&${query}`), 400);
     }
-    expectProblem(await admin.get(`/deals/deal/${deal.dealId}/funnel/daily?from=2024-01-01&to=2026-01-01`), 400);
-    expectProblem(await admin.get(`/deals/deal/${deal.dealId}/funnel/daily?from=2026-01-02&to=2026-01-01`), 400);
+    expectProblem(await admin.get(`/deals/deal/${deal.dealId}/funnel/daily?fresh=true&from=2024-01-01&to=2026-01-01`), 400);
+    expectProblem(await admin.get(`/deals/deal/${deal.dealId}/funnel/daily?fresh=true&from=2026-01-02&to=2026-01-01`), 400);
     expectProblem(await admin.get('/deals/deal/no-such-deal/funnel'), 404);
     const investor = client(t.app, await t.investorToken(a));
-    expectProblem(await investor.get(`/deals/deal/${deal.dealId}/funnel`), 403);
-    expectProblem(await investor.get(`/deals/deal/${deal.dealId}/funnel/daily`), 403);
+    expectProblem(await investor.get(`/deals/deal/${deal.dealId}/funnel?fresh=true`), 403);
+    expectProblem(await investor.get(`/deals/deal/${deal.dealId}/funnel/daily?fresh=true`), 403);
   });
 
   test('property: after random moves and changes of investors\' classes, with upkeeps anywhere between them, standing sums to the deal\'s investors, and the kept figures (all, and per class) equal a recount and a rebuild', async () => {
@@ -291,24 +302,24 @@ describe('funnel', () => {
               if (moved.status === 201) applied += 1;
             }
             if (upkeep === 'one') await applyPendingFunnel(t.database.db, 1);
-            if (upkeep === 'all') await catchUpFunnel(t.database);
+            if (upkeep === 'all') await catchUpFunnel(t.database, 'now');
           }
           const journeys = (await admin.get(`/deals/deal/${deal.dealId}/all-investor-workflows?limit=100`)).body.output.filter((o: any) => o.journey.length > 0);
-          const kept = (await admin.get(`/deals/deal/${deal.dealId}/funnel`)).body;
+          const kept = (await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true`)).body;
           assert.equal(kept.investors, journeys.length);
           assert.equal(kept.steps.reduce((n: number, st: any) => n + st.standing, 0), journeys.length);
           for (const j of journeys) {
             const at = j.journey.at(-1).toStepId;
             assert.ok(stepOf(kept, at).standing > 0);
           }
-          const recount = (await admin.get(`/deals/deal/${deal.dealId}/funnel?enteredFrom=2000-01-01`)).body;
+          const recount = (await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true&enteredFrom=2000-01-01`)).body;
           assert.deepEqual(recount.steps, kept.steps);
           // Per class: the kept sums of the class against a recount from the stays of the investors holding it now.
           const byClass = async () => {
             const figures: Record<string, unknown> = {};
             for (const c of classes) {
-              const keptClass = (await admin.get(`/deals/deal/${deal.dealId}/funnel?classification=${c}`)).body;
-              const recountClass = (await admin.get(`/deals/deal/${deal.dealId}/funnel?classification=${c}&enteredFrom=2000-01-01`)).body;
+              const keptClass = (await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true&classification=${c}`)).body;
+              const recountClass = (await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true&classification=${c}&enteredFrom=2000-01-01`)).body;
               assert.deepEqual(keptClass.steps, recountClass.steps, `class ${c}`);
               figures[c] = keptClass.steps;
             }
@@ -316,7 +327,7 @@ describe('funnel', () => {
           };
           const keptByClass = await byClass();
           await rebuildFunnel(t.database.db, deal.dealId);
-          const rebuilt = (await admin.get(`/deals/deal/${deal.dealId}/funnel`)).body;
+          const rebuilt = (await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true`)).body;
           assert.deepEqual(rebuilt.steps, kept.steps);
           assert.deepEqual(await byClass(), keptByClass);
         },

@@ -29,7 +29,7 @@ describe('funnel page, end to end', { skip: skipE2e }, () => {
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
 
-        const funnel = (await e.api('GET', `/deals/deal/${dealId}/funnel`)).body;
+        const funnel = (await e.api('GET', `/deals/deal/${dealId}/funnel?fresh=true`)).body;
         await page.goto(`${e.url}/app/#/deals/${dealId}/funnel`);
         await page.getByRole('table').waitFor();
         await page.getByRole('img', { name: /Investors standing at each step/ }).waitFor();
@@ -42,7 +42,7 @@ describe('funnel page, end to end', { skip: skipE2e }, () => {
         await checkScreen(page, 'funnel', width);
 
         await page.getByRole('combobox', { name: 'Classification' }).selectOption('professional');
-        const professional = (await e.api('GET', `/deals/deal/${dealId}/funnel?classification=professional`)).body;
+        const professional = (await e.api('GET', `/deals/deal/${dealId}/funnel?fresh=true&classification=professional`)).body;
         await page.getByText(new RegExp(`Funnel · ${professional.investors.toLocaleString('en-GB')} investors?`)).waitFor();
 
         // The board's column headers carry the median time in step where stays have ended.

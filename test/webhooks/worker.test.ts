@@ -12,7 +12,7 @@ import { recordStepEntered } from '../../src/operations/outbox-events.ts';
 import { checkWorkflowTriggers, saveStepTriggers } from '../../src/operations/step-triggers.ts';
 import { seedScale } from '../../src/operations/seed.ts';
 import { openDatabase } from '../../src/store/database.ts';
-import { hasPendingFunnel } from '../../src/store/funnel.ts';
+import { findFunnelBacklog } from '../../src/store/funnel.ts';
 import { upsertDeal } from '../../src/store/deals.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 import { onPostgres } from '../support/app.ts';
@@ -92,7 +92,7 @@ describe('dealflow worker', { skip: onPostgres ? 'runs on the embedded database 
     try {
       await migrateToLatest(database.db);
       await seedScale({ db: database.db, clock: systemClock, newId: newUuid }, { investors: 20, deals: 1 });
-      assert.equal(await hasPendingFunnel(database.db), true, 'the seed notes its journeys');
+      assert.equal((await findFunnelBacklog(database.db)).waiting, true, 'the seed\'s audit entries wait for the funnel');
     } finally {
       await database.close();
     }
@@ -104,7 +104,7 @@ describe('dealflow worker', { skip: onPostgres ? 'runs on the embedded database 
     worker.stdout.on('data', (chunk) => (output += chunk));
     worker.stderr.on('data', (chunk) => (output += chunk));
     try {
-      await eventually(async () => (/applied noted moves to the funnel/.test(output) ? true : undefined), 30_000, `the worker to apply the funnel (output: ${output})`);
+      await eventually(async () => (/took moves and edits into the funnel/.test(output) ? true : undefined), 30_000, `the worker to apply the funnel (output: ${output})`);
     } finally {
       worker.kill('SIGTERM');
       const [code] = await once(worker, 'exit');
@@ -112,7 +112,7 @@ describe('dealflow worker', { skip: onPostgres ? 'runs on the embedded database 
     }
     const reopened = await openDatabase({ ...loadConfig({}), dataDir });
     try {
-      assert.equal(await hasPendingFunnel(reopened.db), false, 'nothing is left pending');
+      assert.equal((await findFunnelBacklog(reopened.db)).waiting, false, 'nothing is left waiting');
     } finally {
       await reopened.close();
     }

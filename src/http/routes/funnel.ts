@@ -11,7 +11,18 @@ const FilterQuery = {
   enteredFrom: Type.Optional({ ...Day, description: 'journeys that entered the deal (first event) on or after this day, UTC' }),
   enteredTo: Type.Optional({ ...Day, description: 'journeys that entered the deal on or before this day, UTC' }),
   classification: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'investors holding this class (investorClass)' })),
+  fresh: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: count every move and edit committed before the request (the service catches the figures up first, waiting at most 5 s); ' +
+        'default: answer at once with the figures as kept, `lag` seconds behind (docs/reference/funnel.md)',
+    }),
+  ),
 };
+const Lag = Type.Number({
+  minimum: 0,
+  description: 'seconds since the oldest move or edit the figures do not count yet was made; 0 when they count every committed one (about 1 s at most while the upkeep runs)',
+});
 const Count = Type.Integer({ minimum: 0 });
 const Millis = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]);
 
@@ -19,6 +30,7 @@ const Funnel = Type.Object(
   {
     dealId: Type.String(),
     workflowVersion: Type.Integer({ description: 'the current version, whose steps are listed in the order of GET /deals/deal/{dealId}/workflow' }),
+    lag: Lag,
     filter: Type.Object({ enteredFrom: Type.Union([Type.String(), Type.Null()]), enteredTo: Type.Union([Type.String(), Type.Null()]), classification: Type.Union([Type.String(), Type.Null()]) }),
     investors: Type.Integer({ description: 'journeys counted (the sum of standing)' }),
     steps: Type.Array(
@@ -58,6 +70,7 @@ const FunnelDays = Type.Object(
     dealId: Type.String(),
     from: Type.String(),
     to: Type.String(),
+    lag: Lag,
     steps: Type.Array(Type.Object({ stepId: Type.String(), label: Type.String() })),
     days: Type.Array(
       Type.Object({
@@ -69,6 +82,7 @@ const FunnelDays = Type.Object(
   { title: 'FunnelDays' },
 );
 
+const readingOf = (q: { fresh?: boolean | undefined }) => ({ fresh: q.fresh === true });
 const filterOf = (q: { enteredFrom?: string | undefined; enteredTo?: string | undefined; classification?: string | undefined }): FunnelFilter => ({
   enteredFrom: q.enteredFrom,
   enteredTo: q.enteredTo,
@@ -88,9 +102,9 @@ export function funnelRoutes(app: Api, ctx: AppContext) {
         operationId: 'getFunnel',
         summary: "The deal's funnel: per step, who stands there, who entered, where they went, how long they stayed, what they committed",
         description:
-          'Steps of the current version in the order of GET /deals/deal/{dealId}/workflow, then steps of older versions that still have figures. Without filters every ' +
-          'figure comes from sums kept in the moving transaction; with filters (entry into the deal, classification) from the matching ' +
-          'journeys\' stays. CSV with Accept: text/csv.',
+          'Steps of the current version in the order of GET /deals/deal/{dealId}/workflow, then steps of older versions that still have figures. Every ' +
+          'figure comes from sums the upkeep keeps from the audit log after the moves commit, `lag` seconds behind them; `fresh=true` counts every ' +
+          'move committed before the request. CSV with Accept: text/csv.',
         params: Type.Object({ dealId: ExternalId }),
         querystring: Type.Object(FilterQuery),
         response: {
@@ -99,7 +113,7 @@ export function funnelRoutes(app: Api, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const funnel = await getFunnel(ctx, request.params.dealId, filterOf(request.query));
+      const funnel = await getFunnel(ctx, request.params.dealId, filterOf(request.query), readingOf(request.query));
       if (!wantsCsv(request)) return funnel;
       const header = ['stepId', 'label', 'type', 'current', 'standing', 'entered', 'left', 'medianMs', 'p90Ms', 'pendingEditRequests', 'committed', 'conversions'];
       const rows = funnel.steps.map((s) => [
@@ -135,7 +149,7 @@ export function funnelRoutes(app: Api, ctx: AppContext) {
     },
     async (request, reply) => {
       const { from, to, ...filter } = request.query;
-      const days = await getFunnelDays(ctx, request.params.dealId, { from, to }, filterOf(filter));
+      const days = await getFunnelDays(ctx, request.params.dealId, { from, to }, filterOf(filter), readingOf(filter));
       if (!wantsCsv(request)) return days;
       const rows = days.days.flatMap((d) => d.steps.map((s) => [d.date, s.stepId, s.standing, s.entered, s.left]));
       return sendCsv(reply, `funnel-daily-${request.params.dealId}.csv`, ['date', 'stepId', 'standing', 'entered', 'left'], once(rows));

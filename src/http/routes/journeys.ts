@@ -7,11 +7,14 @@ import { jsonOrCsv, wantsCsv } from '../csv.ts';
 import { sendJourneysCsv } from '../exports.ts';
 import { DryRunMoveResult, DryRunQuery, sendMoveDryRun } from './bulk-moves.ts';
 import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
-import { sendJsonText } from '../json-text.ts';
+import { etagOf, sendVersioned, versionsNamed } from '../etag.ts';
+import { ConditionalHeaders, NotModified } from '../schemas/conditional.ts';
 import { ExternalId, Page, PageQuery, StrictObject } from '../schemas/common.ts';
 import { AbbreviatedEvent, EventData, StepId, WorkflowEvent } from '../schemas/workflow.ts';
 
 const DealParams = Type.Object({ dealId: ExternalId });
+/** ETags of investor-data: `"j<version>"`. */
+const JOURNEY_TAG = 'j';
 
 export function journeyRoutes(app: Api, ctx: AppContext) {
   app.post(
@@ -50,12 +53,23 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
       schema: {
         tags: ['journeys'],
         summary: 'Load Investor Journey: events oldest first',
+        description:
+          'Answers with an ETag, the journey\'s version (every move and edit makes a new one); with If-None-Match naming it, 304 and no body ' +
+          '(docs/reference/http-api.md, "Conditional reads").',
         params: Type.Object({ dealId: ExternalId, investorUserId: ExternalId }),
-        response: { 200: Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(WorkflowEvent) }, { title: 'InvestorJourney' }) },
+        headers: ConditionalHeaders,
+        response: {
+          200: Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(WorkflowEvent) }, { title: 'InvestorJourney' }),
+          304: NotModified,
+        },
       },
     },
     // The body is JSON text built by the database in this schema's shape, sent unchanged.
-    async (request, reply) => sendJsonText(reply, await getInvestorJourney(ctx, principalOf(request), request.params.dealId, request.params.investorUserId)),
+    async (request, reply) => {
+      const held = versionsNamed(request, JOURNEY_TAG);
+      const { version, json } = await getInvestorJourney(ctx, principalOf(request), request.params.dealId, request.params.investorUserId, held.versions);
+      return sendVersioned(reply, etagOf(JOURNEY_TAG, version), json, held.any);
+    },
   );
 
   app.get(

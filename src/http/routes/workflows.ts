@@ -5,7 +5,9 @@ import type { WorkflowDocument } from '../../domain/workflow-graph.ts';
 import { getWorkflowStatus, putWorkflow } from '../../operations/workflows.ts';
 import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
-import { sendJsonText, serialisedBodies } from '../json-text.ts';
+import { serialisedBodies } from '../json-text.ts';
+import { etagOf, holdsVersion, sendVersioned } from '../etag.ts';
+import { ConditionalHeaders, NotModified } from '../schemas/conditional.ts';
 import { ExternalId } from '../schemas/common.ts';
 import { Workflow, WorkflowBody } from '../schemas/workflow.ts';
 
@@ -73,11 +75,19 @@ export function workflowRoutes(app: Api, ctx: AppContext) {
           'Steps in a stable order: entry steps first, then by depth (longest path from an entry step), then by label. `version`: an older version of the workflow, as it was applied (404 when the deal never had it).',
         params: Params,
         querystring: Type.Object({ version: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })) }),
-        response: { 200: Workflow },
+        headers: ConditionalHeaders,
+        response: { 200: Workflow, 304: NotModified },
       },
     },
     // The views come from the workflow cache and are never changed: each is serialised once, and the
     // text goes when the cache drops the view (a PUT of the workflow here or in another instance).
-    async (request, reply) => sendJsonText(reply, workflowBody(reply, await getWorkflowStatus(ctx, principalOf(request), request.params.dealId, request.query.version))),
+    // The ETag is the version shown, and whose view it is (staff see the steps' triggers).
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const view = await getWorkflowStatus(ctx, principal, request.params.dealId, request.query.version);
+      const prefix = principal.role === 'admin' ? 'wa' : 'w';
+      const held = holdsVersion(request, prefix, view.version);
+      return sendVersioned(reply, etagOf(prefix, view.version), held ? undefined : workflowBody(reply, view), held);
+    },
   );
 }

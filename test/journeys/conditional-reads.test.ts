@@ -1,0 +1,101 @@
+// investor-data and workflow-status answer with an ETag (the journey's or the workflow's version)
+// and honour If-None-Match with 304: the tag changes with every move, edit and workflow change, a
+// read after a write is never stale, and an investor's 304 is answered only where their 200 would be.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { createDeal, workflowBody } from '../support/workflows.ts';
+
+describe('conditional reads', () => {
+  let t: TestApp;
+  let admin: Client;
+  before(async () => {
+    t = await startTestApp();
+    admin = client(t.app, t.adminToken);
+  });
+  after(() => t.close());
+
+  test('investor-data: an ETag that changes with every move and edit, 304 while it is current, never a stale body after a write', async () => {
+    const deal = await createDeal(admin);
+    const a = await deal.addInvestor();
+    const path = `/deals/deal/${deal.dealId}/investor-data/${a}`;
+    const empty = await admin.get(path);
+    assert.equal(empty.status, 200);
+    assert.equal(empty.headers.etag, '"j0"');
+    const event = await deal.move(a, 'commitment', { committed_amount: '100.00', currency: 'EUR' });
+    const first = await admin.get(path);
+    assert.equal(first.status, 200);
+    assert.equal(first.headers['cache-control'], 'private, no-cache');
+    const tag = String(first.headers.etag);
+    assert.notEqual(tag, '"j0"');
+    // Held: 304, no body, the same tag; also among several tags, weak or strong, and for *.
+    for (const held of [tag, `"x", ${tag}`, `W/${tag}`, '*']) {
+      const again = await admin.get(path, { 'if-none-match': held });
+      assert.equal(again.status, 304, held);
+      assert.equal(again.text, '');
+      assert.equal(again.headers.etag, tag);
+    }
+    // A repeated read without the tag is the same body (kept by version).
+    assert.equal((await admin.get(path)).text, first.text);
+    // A move: the old tag is no longer current, the body is the new one.
+    await deal.move(a, 'kyc', { kyc_ref: 'K-1' });
+    const moved = await admin.get(path, { 'if-none-match': tag });
+    assert.equal(moved.status, 200);
+    assert.notEqual(moved.headers.etag, tag);
+    assert.equal(moved.body.journey.length, 2);
+    // An edit of an event's data: a new version too.
+    const edited = await admin.post(`/deals/event/${event.id}/edit`, { committed_amount: '250.00', currency: 'EUR' });
+    assert.equal(edited.status, 200, JSON.stringify(edited.body));
+    const afterEdit = await admin.get(path, { 'if-none-match': String(moved.headers.etag) });
+    assert.equal(afterEdit.status, 200);
+    assert.equal(afterEdit.body.journey[0].data.committed_amount, '250.00');
+    assert.notEqual(afterEdit.headers.etag, moved.headers.etag);
+  });
+
+  test('investor-data: an investor gets 304 for their own journey only; another investor\'s, or a deal they are not in, stays 403 / 404 whatever the tag', async () => {
+    const deal = await createDeal(admin);
+    const [a, b] = [await deal.addInvestor(), await deal.addInvestor()];
+    await deal.move(a, 'interest');
+    await deal.move(b, 'interest');
+    const tagOfB = String((await admin.get(`/deals/deal/${deal.dealId}/investor-data/${b}`)).headers.etag);
+    const investorA = client(t.app, await t.investorToken(a));
+    const own = await investorA.get(`/deals/deal/${deal.dealId}/investor-data/${a}`);
+    assert.equal(own.status, 200);
+    assert.equal((await investorA.get(`/deals/deal/${deal.dealId}/investor-data/${a}`, { 'if-none-match': String(own.headers.etag) })).status, 304);
+    for (const held of [tagOfB, '*']) {
+      expectProblem(await investorA.get(`/deals/deal/${deal.dealId}/investor-data/${b}`, { 'if-none-match': held }), 403);
+    }
+    const other = await createDeal(admin);
+    for (const held of ['"j0"', '"j1"', '*']) {
+      expectProblem(await investorA.get(`/deals/deal/${other.dealId}/investor-data/${a}`, { 'if-none-match': held }), 404);
+      expectProblem(await investorA.get(`/deals/deal/no-such-deal/investor-data/${a}`, { 'if-none-match': held }), 404);
+    }
+  });
+
+  test('workflow-status: the version as ETag (staff and investors apart), 304 while current, a new tag after a PUT of the workflow', async () => {
+    const deal = await createDeal(admin);
+    const a = await deal.addInvestor();
+    await deal.move(a, 'interest');
+    const path = `/deals/deal/${deal.dealId}/workflow-status`;
+    const first = await admin.get(path);
+    assert.equal(first.status, 200);
+    const tag = String(first.headers.etag);
+    assert.equal(tag, '"wa1"');
+    const again = await admin.get(path, { 'if-none-match': tag });
+    assert.equal(again.status, 304);
+    assert.equal(again.text, '');
+    const investor = client(t.app, await t.investorToken(a));
+    const theirs = await investor.get(path, { 'if-none-match': tag });
+    assert.equal(theirs.status, 200, 'an investor\'s view is another representation');
+    assert.equal(theirs.headers.etag, '"w1"');
+    assert.equal((await investor.get(path, { 'if-none-match': '"w1"' })).status, 304);
+    const put = await admin.put(`/deals/deal/${deal.dealId}/workflow`, workflowBody(deal.dealId));
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    const changed = await admin.get(path, { 'if-none-match': tag });
+    assert.equal(changed.status, 200);
+    assert.equal(changed.headers.etag, '"wa2"');
+    // An investor of another deal: 404 with or without a tag.
+    const other = await createDeal(admin);
+    expectProblem(await investor.get(`/deals/deal/${other.dealId}/workflow-status`, { 'if-none-match': '*' }), 404);
+  });
+});
