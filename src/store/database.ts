@@ -49,6 +49,7 @@ export interface Database {
    * `primary` is null while no host is known to accept writes.
    */
   hostStatus(): Promise<{ primary: string | null; hosts: HostStatus[] } | undefined>;
+  /**
    * The embedded database only: writes a gzipped tar of its data folder to `file`, taken between
    * transactions after a checkpoint, while the service goes on serving (store/backup.ts). Undefined
    * on PostgreSQL, whose backups are pg_basebackup's (docs/operations/README.md).
