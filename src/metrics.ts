@@ -170,6 +170,8 @@ export interface DatabaseReadings {
   reconciliationQueue: Record<string, number>;
   /** Journeys the moves noted that the funnel's upkeep has not applied yet. */
   funnelPending: number;
+  /** Seconds since the oldest change the funnel's upkeep has yet to take in was made; 0 when current. */
+  funnelLagSeconds: number;
   /** Import jobs by status (running, succeeded, failed). */
   importJobs: Record<string, number>;
 }
@@ -180,7 +182,8 @@ const readingGauges = {
   outboxLag: new Gauge({ name: 'dealflow_outbox_lag_seconds', help: 'Age of the oldest outbox event that still has an undelivered webhook delivery (0: all delivered or dead)', registers: [registry] }),
   outboxHead: new Gauge({ name: 'dealflow_outbox_head_position', help: "The newest outbox position (the feeds' head); its rate is events written per second", registers: [registry] }),
   reconciliation: new Gauge({ name: 'dealflow_reconciliation_queue_lines', help: 'Bank statement lines waiting in the reconciliation queue, by outcome', labelNames: ['outcome'] as const, registers: [registry] }),
-  funnelPending: new Gauge({ name: 'dealflow_funnel_pending_journeys', help: "Journeys moved but not yet applied to the kept funnel by its upkeep (the funnel's lag, in journeys; counted up to 100000)", registers: [registry] }),
+  funnelPending: new Gauge({ name: 'dealflow_funnel_pending_journeys', help: "Journeys noted for the kept funnel by a change of an investor's classes and not yet applied (counted up to 100000)", registers: [registry] }),
+  funnelLag: new Gauge({ name: 'dealflow_funnel_lag_seconds', help: "Age of the oldest move or edit the funnel's upkeep has yet to take in; 0 when current (the funnel response's lag)", registers: [registry] }),
   importJobs: new Gauge({ name: 'dealflow_import_jobs', help: 'Import jobs by status', labelNames: ['status'] as const, registers: [registry] }),
 };
 
@@ -198,6 +201,7 @@ function setReadings(r: DatabaseReadings): void {
   readingGauges.reconciliation.reset();
   for (const [outcome, n] of Object.entries(r.reconciliationQueue)) readingGauges.reconciliation.set({ outcome }, n);
   readingGauges.funnelPending.set(r.funnelPending);
+  readingGauges.funnelLag.set(r.funnelLagSeconds);
   readingGauges.importJobs.reset();
   for (const status of ['running', 'succeeded', 'failed']) readingGauges.importJobs.set({ status }, r.importJobs[status] ?? 0);
   for (const [status, n] of Object.entries(r.importJobs)) readingGauges.importJobs.set({ status }, n);

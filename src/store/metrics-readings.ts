@@ -12,6 +12,7 @@ interface Row {
   outbox_head: string | null;
   reconciliation: Record<string, number> | null;
   funnel_pending: string;
+  funnel_oldest_waiting: number | null;
   import_jobs: Record<string, number> | null;
 }
 
@@ -27,6 +28,9 @@ export async function readDatabaseReadings(db: Kysely<DB>): Promise<DatabaseRead
       (select last_value::text from outbox_position) as outbox_head,
       (select jsonb_object_agg(outcome, n) from (select outcome, count(*) as n from payment_lines where status = 'queued' group by outcome) q) as reconciliation,
       (select count(*) from (select 1 from funnel_pending limit 100000) f)::text as funnel_pending,
+      (select greatest(0, extract(epoch from (now() - a.at)))::float8 from audit_log a
+        where (a.xid, a.position) > ((select followed_xid from funnel_upkeep where id = 1), (select followed_position from funnel_upkeep where id = 1))
+        order by a.xid, a.position limit 1) as funnel_oldest_waiting,
       (select jsonb_object_agg(status, n) from (select status, count(*) as n from import_jobs group by status) j) as import_jobs
   `.execute(db);
   const row = rows[0]!;
@@ -37,6 +41,7 @@ export async function readDatabaseReadings(db: Kysely<DB>): Promise<DatabaseRead
     outboxHeadPosition: Number(row.outbox_head ?? 0),
     reconciliationQueue: row.reconciliation ?? {},
     funnelPending: Number(row.funnel_pending),
+    funnelLagSeconds: row.funnel_oldest_waiting ?? 0,
     importJobs: row.import_jobs ?? {},
   };
 }

@@ -115,6 +115,7 @@ describe('metrics', () => {
       'dealflow_outbox_lag_seconds',
       'dealflow_outbox_head_position',
       'dealflow_funnel_pending_journeys',
+      'dealflow_funnel_lag_seconds',
       'dealflow_import_jobs',
       'process_resident_memory_bytes',
       'nodejs_eventloop_lag_p99_seconds',
