@@ -4,6 +4,10 @@
 // commit for all). A move that finds nothing in flight for its deal starts at once, alone: group
 // commit never adds a wait, it only fills the transaction that follows a busy one.
 //
+// - On PGlite (one connection, its queries run in this thread) a transaction never yields to the
+//   event loop, so no request could arrive while it runs: there, a move that finds nothing in
+//   flight starts one event-loop turn later (setImmediate, no timer), so that the requests read in
+//   the same turn join it.
 // - Bounds: a group holds at most GROUP_MAX_MOVES moves (a bulk chunk's size), one per investor and
 //   per Idempotency-Key; the rest wait for the next group, in arrival order. There is no timer: a
 //   move waits at most for the one group in flight before it, which is itself at most
@@ -25,6 +29,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, forbidden } from '../domain/errors.ts';
 import type { WorkflowEvent } from '../domain/event.ts';
 import type { Principal } from '../domain/principal.ts';
+import { runsConcurrentTransactions } from '../store/database.ts';
 import { retryOnDeadlock } from '../store/errors.ts';
 import { type Claim, claimKeys, completeKeys, releaseKeys } from '../store/idempotency.ts';
 import { type Deps, inTransaction } from './deps.ts';
@@ -60,11 +65,13 @@ export class MoveGroups {
   readonly #deps: Deps;
   readonly #maxMoves: number;
   readonly #queues = new Map<string, Queued[]>();
+  readonly #oneConnection: boolean;
   readonly stats: GroupStats = { groups: 0, moves: 0, split: 0 };
 
   constructor(deps: Deps, options: { maxMoves?: number } = {}) {
     this.#deps = deps;
     this.#maxMoves = options.maxMoves ?? GROUP_MAX_MOVES;
+    this.#oneConnection = !runsConcurrentTransactions(deps.db);
   }
 
   /**
@@ -82,7 +89,8 @@ export class MoveGroups {
         return;
       }
       this.#queues.set(dealId, [item]);
-      void this.#drain(dealId);
+      if (this.#oneConnection) setImmediate(() => void this.#drain(dealId));
+      else void this.#drain(dealId);
     });
   }
 
