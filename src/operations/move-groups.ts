@@ -47,14 +47,6 @@ interface Queued {
   reject(err: unknown): void;
 }
 
-/** What a group did, for the service's figures and for tests: groups run and the moves they carried. */
-export interface GroupStats {
-  groups: number;
-  moves: number;
-  /** Groups that failed and were run again one by one. */
-  split: number;
-}
-
 const keyOf = (keyed: GroupedKey<unknown> | undefined) => (keyed ? `${keyed.request.scope}\u0000${keyed.request.key}` : undefined);
 
 /** A refusal is told to its request; anything else (a bug, a lost database) fails the group. */
@@ -66,7 +58,6 @@ export class MoveGroups {
   readonly #maxMoves: number;
   readonly #queues = new Map<string, Queued[]>();
   readonly #oneConnection: boolean;
-  readonly stats: GroupStats = { groups: 0, moves: 0, split: 0 };
 
   constructor(deps: Deps, options: { maxMoves?: number } = {}) {
     this.#deps = deps;
@@ -137,12 +128,9 @@ export class MoveGroups {
         group[0]!.reject(err);
         return;
       }
-      this.stats.split++;
       for (const item of group) await this.#run(dealId, [item]);
       return;
     }
-    this.stats.groups++;
-    this.stats.moves += group.length;
     group.forEach((item, i) => {
       const answer = answers[i]!;
       if (answer instanceof AppError) item.reject(answer);
