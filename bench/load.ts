@@ -7,6 +7,9 @@ import { sampleCpu, sampleResidentMemory } from './processes.ts';
 /** Rows of the baseline table (bench/baseline-server.ts). */
 export const BASELINE_ROWS = 1000;
 
+/** Unexpected responses kept per measurement. */
+const UNEXPECTED_KEPT = 20;
+
 export interface LoadSpec {
   method: 'GET' | 'POST' | 'PUT';
   /** A fixed path, or one made per request (spreading load over investors, rows, keys). */
@@ -44,6 +47,8 @@ export interface Measurement {
   peakRssBytes: number | undefined;
   /** The first unexpected response, to say what went wrong. */
   firstError?: string;
+  /** Every unexpected response (status and the start of its body), up to UNEXPECTED_KEPT, to say which and why. */
+  unexpected?: string[];
   /**
    * CPU time per answered request, in ms, during the measured run: the server under test (for
    * PGlite, the database's work too), the PostgreSQL backends of the bench's database, and the
@@ -98,8 +103,10 @@ export async function measure(
   databaseName?: string,
 ): Promise<Measurement> {
   let firstError: string | undefined;
+  const unexpected: string[] = [];
   const onUnexpected = (status: number, body: string) => {
     firstError ??= `${status} ${body.slice(0, 300)}`;
+    if (unexpected.length < UNEXPECTED_KEPT) unexpected.push(`${status} ${body.slice(0, 500)}`);
   };
   if (timing.warmupSeconds > 0) await run(url, spec, timing.warmupSeconds, token, () => {});
   const memory = sampleResidentMemory(pid);
@@ -124,7 +131,7 @@ export async function measure(
     tolerated,
     statuses,
     peakRssBytes: peakBytes || undefined,
-    ...(firstError ? { firstError } : {}),
+    ...(firstError ? { firstError, unexpected } : {}),
     ...(answered > 0
       ? {
           cpuPerRequestMs: {

@@ -14,7 +14,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, invalid } from '../domain/errors.ts';
 import type { Deps } from '../operations/deps.ts';
-import { type DoneKey, runIdempotently, runInOneStatement } from '../operations/idempotency.ts';
+import { type DoneKey, type GroupedAnswer, type GroupedKey, runIdempotently, runInOneStatement } from '../operations/idempotency.ts';
 import type { AppContext } from './context.ts';
 import { principalOf } from './auth.ts';
 
@@ -98,6 +98,39 @@ export async function idempotent<T>(
       },
     ),
   );
+}
+
+/**
+ * As `idempotent`, for a write that commits in a group with other requests (operations/move-groups.ts):
+ * `grouped` joins the group, with the request's key when it has one, claimed and answered in the
+ * group's transaction. A key that a row already holds (a replay, a different request with the key,
+ * a request still running) is left to the ordinary protocol: `alone` runs through `idempotent`,
+ * which answers for that row.
+ */
+export async function idempotentInGroup<T>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  grouped: (key: GroupedKey<T> | undefined) => Promise<GroupedAnswer<T>>,
+  alone: (deps: Deps) => Promise<T>,
+): Promise<FastifyReply> {
+  const key = idempotencyKeyOf(request);
+  const answer = await grouped(
+    key === undefined
+      ? undefined
+      : {
+          request: { scope: principalOf(request).tokenKey, key, fingerprint: fingerprintOf(request) },
+          ttlMs: ctx.config.idempotencyTtlHours * 3_600_000,
+          respond: (result) => {
+            reply.code(status); // reply.serialize picks the response schema of the reply's status
+            return { status, body: reply.serialize(result) as string };
+          },
+        },
+  );
+  if ('held' in answer) return idempotent(ctx, request, reply, status, alone);
+  if (answer.response === undefined) return reply.code(status).send(answer.result);
+  return reply.code(answer.response.status).type('application/json; charset=utf-8').send(answer.response.body);
 }
 
 /**

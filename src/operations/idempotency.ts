@@ -197,3 +197,21 @@ const stillRunning = () =>
 
 /** Deletes keys past their expiry; the service calls it periodically. */
 export const purgeExpiredKeys = (deps: Pick<Deps, 'db' | 'clock'>) => keys.deleteExpiredKeys(deps.db, deps.clock());
+
+/**
+ * A request's Idempotency-Key for work that commits in a group with other requests (move-groups.ts):
+ * the key is claimed and answered in the group's transaction. `respond` turns the request's result
+ * into the response to store (the edge serialises it as it would send it).
+ */
+export interface GroupedKey<T> {
+  request: IdempotentRequest;
+  ttlMs: number;
+  respond(result: T): StoredResponse;
+}
+
+/**
+ * A grouped request's answer: its result (with the stored response when it had a key), or `held`
+ * when its key was already held by a row (a replay, a different request, a running claim): the
+ * caller then runs the request the ordinary way (runIdempotently), which answers for that row.
+ */
+export type GroupedAnswer<T> = { result: T; response?: StoredResponse } | { held: true };

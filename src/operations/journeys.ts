@@ -46,6 +46,8 @@ async function dealNotFound(db: Kysely<DB>, dealId: string): Promise<AppError> {
 /** One move of a call to applyMoves: what was asked, and what the caller records or observes. */
 export interface MoveRequest {
   input: JumpInput;
+  /** Who asked for this move, when moves of several callers commit together (move-groups.ts); default: applyMoves' caller. */
+  principal?: Principal;
   record?: JumpRecord;
   hooks?: JumpHooks;
 }
@@ -231,9 +233,10 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
   const now = tx.clock();
   const outcomes: MoveOutcome[] = [];
   const writes: MoveWrite[] = [];
-  const entered: { investorUserId: string; step: Step | undefined; eventId: string }[] = [];
+  const entered: { investorUserId: string; step: Step | undefined; eventId: string; by: Principal }[] = [];
   const refusedFirsts: string[] = [];
-  for (const [i, { input, hooks = {}, record = {} }] of requests.entries()) {
+  for (const [i, { input, hooks = {}, record = {}, principal: asker }] of requests.entries()) {
+    const by = asker ?? principal;
     const move = loaded[i]!;
     if (move instanceof AppError) {
       outcomes.push({ ok: false, error: move });
@@ -272,7 +275,7 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
       fromStepId: journey.currentStepId,
       toStepId: input.targetStepId,
       data: dataObject(Object.entries(input.data)),
-      createdByUserId: principal.userId,
+      createdByUserId: by.userId,
       createdAt: now.toISOString(),
       dealId,
       investorUserId: investor.id,
@@ -280,16 +283,16 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
     };
     // The audit entry chains to the head read under the journey lock; it, the outbox entry and the
     // move commit together, in one statement.
-    const audit = moveEntry(journey.auditHead, event, { principal: principal.userId, tokenId: principal.tokenKey });
+    const audit = moveEntry(journey.auditHead, event, { principal: by.userId, tokenId: by.tokenKey });
     const entry = stepEnteredEntry(tx, { dealId, investorUserId: investor.id, event: publicEvent(event) });
     writes.push({ event, entry, workflowVersion: workflow.version, audit, reason: record.reason ?? null });
-    entered.push({ investorUserId: investor.id, step: workflow.steps.find((s) => s.id === input.targetStepId), eventId: event.id });
+    entered.push({ investorUserId: investor.id, step: workflow.steps.find((s) => s.id === input.targetStepId), eventId: event.id, by });
     outcomes.push({ ok: true, event: publicEvent(event), plan });
   }
   if (refusedFirsts.length > 0) await deleteEmptyJourneys(tx.db, dealId, refusedFirsts);
   await writeMoves(tx.db, dealId, writes);
   // A complete step books the subscription (when the deal names an asset), in the same transaction.
-  for (const e of entered) await bookOnCompletion(tx, principal, { dealId, investorUserId: e.investorUserId, step: e.step, eventId: e.eventId, at: now });
+  for (const e of entered) await bookOnCompletion(tx, e.by, { dealId, investorUserId: e.investorUserId, step: e.step, eventId: e.eventId, at: now });
   return outcomes;
 }
 

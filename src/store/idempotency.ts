@@ -167,3 +167,50 @@ export async function expireInProgressKeys(db: Kysely<DB>, now: Date): Promise<n
   const result = await db.updateTable('idempotency_keys').set({ expires_at: now }).where('status', '=', 'in-progress').where('expires_at', '>', now).executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * Claims free keys in the caller's transaction, in one statement, for a group of requests that
+ * commit together (operations/move-groups.ts): each row is completed (completeKeys) or deleted
+ * (releaseKeys) before that transaction commits, so none is ever seen 'in-progress'. Returns the
+ * claims that took their key; a key held by a row (live or expired) is not taken here. Rows are
+ * inserted in key order, so two groups never wait for each other in a circle; on PostgreSQL a
+ * claim of a key another open transaction inserted waits for it to end.
+ */
+export async function claimKeys(db: Kysely<DB>, claims: readonly Claim[]): Promise<Set<Claim>> {
+  if (claims.length === 0) return new Set();
+  const sorted = [...claims].sort((a, b) => (a.scope === b.scope ? (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : a.scope < b.scope ? -1 : 1));
+  const { rows } = await sql<{ scope: string; key: string }>`
+    insert into idempotency_keys (scope, key, fingerprint, status, lease_id, created_at, expires_at)
+    select c.scope, c.key, c.fingerprint, 'in-progress', c.lease_id, c.created_at, c.expires_at
+    from unnest(${sorted.map((c) => c.scope)}::text[], ${sorted.map((c) => c.key)}::text[], ${sorted.map((c) => c.fingerprint)}::text[],
+      ${sorted.map((c) => c.leaseId)}::uuid[], ${sorted.map((c) => c.now.toISOString())}::timestamptz[], ${sorted.map((c) => c.leaseUntil.toISOString())}::timestamptz[])
+      with ordinality as c(scope, key, fingerprint, lease_id, created_at, expires_at, n)
+    order by c.n
+    on conflict (scope, key) do nothing
+    returning scope, key`.execute(db);
+  const taken = new Set(rows.map((r) => `${r.scope}\u0000${r.key}`));
+  return new Set(claims.filter((c) => taken.has(`${c.scope}\u0000${c.key}`)));
+}
+
+/** Stores the responses of keys claimed by claimKeys, in the same transaction (one statement). */
+export async function completeKeys(
+  db: Kysely<DB>,
+  done: readonly (KeyRef & { leaseId: string; response: { status: number; body: string }; expiresAt: Date })[],
+): Promise<void> {
+  if (done.length === 0) return;
+  await sql`
+    update idempotency_keys k set status = 'done', response_status = d.status, response_body = d.body, expires_at = d.expires_at
+    from unnest(${done.map((d) => d.scope)}::text[], ${done.map((d) => d.key)}::text[], ${done.map((d) => d.leaseId)}::uuid[],
+      ${done.map((d) => d.response.status)}::int[], ${done.map((d) => d.response.body)}::text[], ${done.map((d) => d.expiresAt.toISOString())}::timestamptz[])
+      as d(scope, key, lease_id, status, body, expires_at)
+    where k.scope = d.scope and k.key = d.key and k.lease_id = d.lease_id`.execute(db);
+}
+
+/** Deletes keys claimed by claimKeys whose request was refused, in the same transaction: a retry runs again. */
+export async function releaseKeys(db: Kysely<DB>, refs: readonly (KeyRef & { leaseId: string })[]): Promise<void> {
+  if (refs.length === 0) return;
+  await sql`
+    delete from idempotency_keys k
+    using unnest(${refs.map((r) => r.scope)}::text[], ${refs.map((r) => r.key)}::text[], ${refs.map((r) => r.leaseId)}::uuid[]) as r(scope, key, lease_id)
+    where k.scope = r.scope and k.key = r.key and k.lease_id = r.lease_id`.execute(db);
+}

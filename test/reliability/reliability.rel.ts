@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { accessControl } from './checks/access-control.ts';
 import { concurrentMoves } from './checks/concurrent-moves.ts';
 import { crashes } from './checks/crashes.ts';
+import { groupCrash } from './checks/group-crash.ts';
 import { hostileInput } from './checks/hostile-input.ts';
 import { imports } from './checks/imports.ts';
 import { limits } from './checks/limits.ts';
@@ -35,6 +36,7 @@ const checks: [string, () => Promise<CheckResult>, number][] = [
   ['8', imports, 900_000],
   ['money', moneyRules, 180_000],
   ['crash-retry', crashRetry, 300_000],
+  ['group-crash', groupCrash, 300_000],
 ];
 
 describe('reliability and security', { skip: unavailable ?? false }, () => {

@@ -1,12 +1,14 @@
 // Endpoints 2, 3 and 5: move an investor, read one journey, list the journeys of a deal.
 import { Type } from 'typebox';
 import { getInvestorJourney, jumpToStep, listInvestorJourneys } from '../../operations/journeys.ts';
+import { MoveGroups } from '../../operations/move-groups.ts';
 import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { jsonOrCsv, wantsCsv } from '../csv.ts';
 import { sendJourneysCsv } from '../exports.ts';
 import { DryRunMoveResult, DryRunQuery, sendMoveDryRun } from './bulk-moves.ts';
-import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
+import { IdempotencyHeaders, idempotentInGroup } from '../idempotency.ts';
+import { sendJsonText } from '../json-text.ts';
 import { etagOf, sendVersioned, versionsNamed } from '../etag.ts';
 import { ConditionalHeaders, NotModified } from '../schemas/conditional.ts';
 import { ExternalId, Page, PageQuery, StrictObject } from '../schemas/common.ts';
@@ -17,6 +19,8 @@ const DealParams = Type.Object({ dealId: ExternalId });
 const JOURNEY_TAG = 'j';
 
 export function journeyRoutes(app: Api, ctx: AppContext) {
+  // Moves of one deal that arrive together commit together (operations/move-groups.ts).
+  const groups = new MoveGroups(ctx);
   app.post(
     '/deals/deal/:dealId/jump-to-step',
     {
@@ -43,7 +47,9 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
     async (request, reply) =>
       request.query.dryRun === true
         ? sendMoveDryRun(ctx, request, reply, request.params.dealId, request.body)
-        : idempotent(ctx, request, reply, 201, (deps) => jumpToStep(deps, principalOf(request), request.params.dealId, request.body)),
+        : idempotentInGroup(ctx, request, reply, 201,
+          (key) => groups.move(principalOf(request), request.params.dealId, request.body, key),
+          (deps) => jumpToStep(deps, principalOf(request), request.params.dealId, request.body)),
   );
 
   app.get(
