@@ -29,6 +29,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, forbidden } from '../domain/errors.ts';
 import type { WorkflowEvent } from '../domain/event.ts';
 import type { Principal } from '../domain/principal.ts';
+import { observeGroupCommitBatch } from '../metrics.ts';
 import { runsConcurrentTransactions } from '../store/database.ts';
 import { retryOnDeadlock } from '../store/errors.ts';
 import { type Claim, claimKeys, completeKeys, releaseKeys } from '../store/idempotency.ts';
@@ -123,6 +124,7 @@ export class MoveGroups {
     let answers: (GroupedAnswer<WorkflowEvent> | AppError)[];
     try {
       answers = await retryOnDeadlock(() => inTransaction(this.#deps, (tx) => this.#apply(tx, dealId, group)));
+      observeGroupCommitBatch(group.length);
     } catch (err) {
       if (group.length === 1) {
         group[0]!.reject(err);
