@@ -9,6 +9,7 @@ import { AppError } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { ImportRowsOutcome } from '../operations/import-jobs.ts';
 import type { RowReport } from '../operations/imports.ts';
+import { withDatabase } from './command.ts';
 
 export const importHelp = `dealflow import investors FILE [--dry-run]
 dealflow import moves FILE --deal <dealId> [--dry-run]
@@ -38,7 +39,7 @@ export async function runImport(config: Config, values: Record<string, string | 
   const deal = values.deal;
   if (what === 'moves' && typeof deal !== 'string') throw new AppError('validation', 'dealflow import moves needs --deal <dealId>');
   // Loaded here, not at the top: `dealflow --help` starts without the import machinery.
-  const [{ stringify }, { neutralise }, { investorRows, moveRows }, { newUuid, systemClock }, { importInvestors, importMoves }, { importRowsJob }, { openDatabase }, { migrateToLatest }, { runAsJob }] =
+  const [{ stringify }, { neutralise }, { investorRows, moveRows }, { newUuid, systemClock }, { importInvestors, importMoves }, { importRowsJob }, { runAsJob }] =
     await Promise.all([
       import('csv-stringify/sync'),
       import('../domain/spreadsheet-cell.ts'),
@@ -46,18 +47,13 @@ export async function runImport(config: Config, values: Record<string, string | 
       import('../operations/deps.ts'),
       import('../operations/imports.ts'),
       import('../operations/import-jobs.ts'),
-      import('../store/database.ts'),
-      import('../store/migrate.ts'),
       import('./follow-job.ts'),
     ]);
   const size = statSync(file).size;
   const input = createReadStream(file);
   const dryRun = values['dry-run'] === true;
   const started = Date.now();
-  const database = await openDatabase(config);
-  const job = await (async () => {
-    await migrateToLatest(database.db);
-    const db = database.db;
+  const job = await withDatabase(config, ({ db }) => {
     const deps = { db, clock: systemClock, newId: newUuid };
     const principal = cliPrincipal();
     // Rows are checked as they are read (a line over 1 MiB, bytes that are not UTF-8: the import
@@ -72,7 +68,7 @@ export async function runImport(config: Config, values: Record<string, string | 
       process.stdout.write(stringify([['row', 'id', 'outcome', 'detail']]));
       return importRowsJob(reports, progress, { dryRun, keep: (r) => r, onRow: printRow });
     });
-  })().finally(() => database.close());
+  });
   const { summary } = job.outcome as ImportRowsOutcome;
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   process.stderr.write(
