@@ -29,7 +29,8 @@ export async function runAsJob(
   await jobsSettled();
   if (process.stderr.isTTY) process.stderr.write('\n');
   const done = await getImportJob(deps, principal, job.id);
-  if (done.status === 'failed' && done.error && done.outcome === null) {
+  // A failed job answers with its problem, even when it kept what was done before the failure.
+  if (done.status === 'failed' && done.error) {
     throw new AppError(done.error.kind, done.error.detail, { errors: done.error.errors, extensions: done.error.extensions });
   }
   return done;

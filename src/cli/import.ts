@@ -7,7 +7,9 @@ import { userInfo } from 'node:os';
 import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
+import type { ImportRowsOutcome } from '../operations/import-jobs.ts';
 import type { RowReport } from '../operations/imports.ts';
+import { withDatabase } from './command.ts';
 
 export const importHelp = `dealflow import investors FILE [--dry-run]
 dealflow import moves FILE --deal <dealId> [--dry-run]
@@ -37,47 +39,37 @@ export async function runImport(config: Config, values: Record<string, string | 
   const deal = values.deal;
   if (what === 'moves' && typeof deal !== 'string') throw new AppError('validation', 'dealflow import moves needs --deal <dealId>');
   // Loaded here, not at the top: `dealflow --help` starts without the import machinery.
-  const [{ stringify }, { neutralise }, { investorRows, moveRows }, { newUuid, systemClock }, { count, emptySummary, importInvestors, importMoves }, { openDatabase }, { migrateToLatest }, { runAsJob }] =
+  const [{ stringify }, { neutralise }, { investorRows, moveRows }, { newUuid, systemClock }, { importInvestors, importMoves }, { importRowsJob }, { runAsJob }] =
     await Promise.all([
       import('csv-stringify/sync'),
       import('../domain/spreadsheet-cell.ts'),
       import('../operations/import-readers/rows.ts'),
       import('../operations/deps.ts'),
       import('../operations/imports.ts'),
-      import('../store/database.ts'),
-      import('../store/migrate.ts'),
+      import('../operations/import-jobs.ts'),
       import('./follow-job.ts'),
     ]);
   const size = statSync(file).size;
   const input = createReadStream(file);
   const dryRun = values['dry-run'] === true;
-  const database = await openDatabase(config);
   const started = Date.now();
-  const summary = emptySummary();
-  try {
-    await migrateToLatest(database.db);
-    const deps = { db: database.db, clock: systemClock, newId: newUuid };
+  const job = await withDatabase(config, ({ db }) => {
+    const deps = { db, clock: systemClock, newId: newUuid };
     const principal = cliPrincipal();
     // Rows are checked as they are read (a line over 1 MiB, bytes that are not UTF-8: the import
     // stops with a problem naming the line), as over HTTP.
-    await runAsJob(deps, principal, { kind: what, ...(what === 'moves' ? { dealId: String(deal) } : {}), dryRun, bytes: size }, async (progress) => {
-      const reports =
-        what === 'investors'
-          ? importInvestors(deps, principal, investorRows(input, /\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv'), { dryRun })
-          : importMoves(deps, principal, String(deal), moveRows(input), { dryRun });
-      const refused: RowReport[] = [];
+    const reports =
+      what === 'investors'
+        ? importInvestors(deps, principal, investorRows(input, /\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv'), { dryRun })
+        : importMoves(deps, principal, String(deal), moveRows(input), { dryRun });
+    const printRow = (report: RowReport) =>
+      process.stdout.write(stringify([[report.row, report.id ?? '', report.outcome, detailOf(report)].map((c) => neutralise(String(c)))]));
+    return runAsJob(deps, principal, { kind: what, ...(what === 'moves' ? { dealId: String(deal) } : {}), dryRun, bytes: size }, (progress) => {
       process.stdout.write(stringify([['row', 'id', 'outcome', 'detail']]));
-      for await (const report of reports) {
-        count(summary, report);
-        if (report.outcome === 'refused' && refused.length < 1000) refused.push(report);
-        process.stdout.write(stringify([[report.row, report.id ?? '', report.outcome, detailOf(report)].map((c) => neutralise(String(c)))]));
-        progress({ stage: 'reading', done: summary.rows, total: null });
-      }
-      return { outcome: { dryRun, rows: refused, summary } };
+      return importRowsJob(reports, progress, { dryRun, keep: (r) => r, onRow: printRow });
     });
-  } finally {
-    await database.close();
-  }
+  });
+  const { summary } = job.outcome as ImportRowsOutcome;
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   process.stderr.write(
     `${dryRun ? 'Dry run, nothing written: ' : ''}${summary.rows} rows in ${seconds} s: ${summary.created} created, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.refused} refused\n`,

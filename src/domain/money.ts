@@ -1,5 +1,5 @@
 // Exact decimals for money. Amounts arrive as JSON numbers that the body parser has
-// already limited to 15 significant digits (src/http/json-body.ts), so `String(n)` is the exact
+// already limited to 15 significant digits (src/wire/strict-json.ts), so `String(n)` is the exact
 // decimal the client wrote (a double round-trips every decimal of ≤15 significant digits). From
 // there on everything is big.js: products and comparisons never touch binary floating point.
 import Big from 'big.js';

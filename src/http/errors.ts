@@ -3,49 +3,9 @@
 import type { FastifyError } from 'fastify';
 import { AppError, type FieldError } from '../domain/errors.ts';
 import { domainErrorOf } from '../operations/failures.ts';
+import { fieldErrors, type ValidationIssue } from '../wire/validate.ts';
 
 const partOf: Record<string, FieldError['in']> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
-
-interface ValidationIssue {
-  instancePath?: string;
-  schemaPath?: string;
-  keyword?: string;
-  message?: string;
-  params?: Record<string, unknown>;
-}
-
-const field = (pointer: string) =>
-  pointer
-    .split('/')
-    .slice(1)
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .join('.');
-
-function fieldErrors(issues: ValidationIssue[], where: FieldError['in']): FieldError[] {
-  const out: FieldError[] = [];
-  for (const issue of issues) {
-    const base = field(issue.instancePath ?? '');
-    const join = (name: string) => (base ? `${base}.${name}` : name);
-    const params = issue.params ?? {};
-    // TypeBox reports each unknown property twice: as `additionalProperties: false` failing on the
-    // property, and as the parent's additionalProperties error; the latter names them all.
-    if (issue.keyword === 'boolean' && issue.schemaPath?.endsWith('/additionalProperties')) continue;
-    if (issue.keyword === 'additionalProperties') {
-      const names = (params.additionalProperties ?? params.additionalProperty) as string[] | string | undefined;
-      for (const name of [names ?? []].flat()) out.push({ in: where, field: join(name), detail: 'is not a known property' });
-      continue;
-    }
-    if (issue.keyword === 'required') {
-      const names = (params.requiredProperties ?? params.missingProperty) as string[] | string | undefined;
-      for (const name of [names ?? []].flat()) out.push({ in: where, field: join(name), detail: 'is required' });
-      continue;
-    }
-    out.push({ in: where, field: base, detail: issue.message ?? 'is not valid' });
-  }
-  // One line per field and problem, in a stable order.
-  const seen = new Set<string>();
-  return out.filter((e) => !seen.has(`${e.field}\0${e.detail}`) && seen.add(`${e.field}\0${e.detail}`));
-}
 
 const byStatus: Record<number, AppError['kind']> = {
   400: 'validation',

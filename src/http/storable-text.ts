@@ -1,14 +1,9 @@
-// Text that PostgreSQL can store as sent. A NUL character (U+0000) is refused by `text` and `jsonb`
-// alike (SQLSTATE 22021 / 22P05, which surfaced as 500s), and an unpaired UTF-16 surrogate is not
-// Unicode at all: the driver would silently store U+FFFD in its place. Both are refused as a 400
-// naming the field, in bodies (json-body.ts) and in path and query parameters (here). Found by the
-// reliability suite's fuzzer.
+// Path and query parameters that PostgreSQL could not store (a NUL character, an unpaired
+// surrogate: wire/storable-text.ts says why) are refused as a 400 naming the parameter, before any
+// route sees them. Bodies are checked as they are parsed (wire/strict-json.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, type FieldError } from '../domain/errors.ts';
-
-export const isStorableText = (text: string): boolean => !text.includes('\u0000') && text.isWellFormed();
-
-export const unstorableDetail = 'holds a NUL character or an unpaired surrogate, which cannot be stored';
+import { isStorableText, unstorableDetail } from '../wire/storable-text.ts';
 
 function check(values: unknown, where: FieldError['in'], errors: FieldError[]) {
   if (!values || typeof values !== 'object') return;

@@ -4,7 +4,7 @@
 // by an instance not yet upgraded, until a sealer fills it in) is rebuilt from its entries, once per
 // call.
 import { leafHashOf, merkleLevels, proofNodes } from '../domain/audit.ts';
-import * as audit from '../store/audit.ts';
+import * as checkpointStore from '../store/audit-checkpoints.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../store/schema.ts';
 
@@ -17,7 +17,7 @@ export interface InclusionProof {
 }
 
 /** A checkpoint's tree as the sealer writes it, from its entries in order. */
-export function buildTree(entries: { xid: string; position: string; hash: string; dealId: string | null }[]): { root: string; tree: audit.CheckpointTree } {
+export function buildTree(entries: { xid: string; position: string; hash: string; dealId: string | null }[]): { root: string; tree: checkpointStore.CheckpointTree } {
   const levels = merkleLevels(entries.map((e) => e.hash));
   return {
     root: levels.at(-1)![0]!,
@@ -26,9 +26,9 @@ export function buildTree(entries: { xid: string; position: string; hash: string
 }
 
 /** The entries a checkpoint covers, in order: from the bound of the checkpoint before it to its own. */
-export async function checkpointEntries(db: Kysely<DB>, c: audit.Checkpoint) {
-  const before = c.number > 1 ? await audit.findCheckpoint(db, c.number - 1) : undefined;
-  return audit.checkpointLeaves(db, before ? { xid: before.upToXid, position: before.upToPosition } : null, c);
+export async function checkpointEntries(db: Kysely<DB>, c: checkpointStore.Checkpoint) {
+  const before = c.number > 1 ? await checkpointStore.findCheckpoint(db, c.number - 1) : undefined;
+  return checkpointStore.checkpointLeaves(db, before ? { xid: before.upToXid, position: before.upToPosition } : null, c);
 }
 
 /**
@@ -41,22 +41,22 @@ export async function proveInclusion(
   entries: { xid: string; position: string }[],
 ): Promise<Map<string, (InclusionProof & { entryHash: string }) | null>> {
   const result = new Map<string, (InclusionProof & { entryHash: string }) | null>();
-  const leaves = await audit.findLeaves(db, entries.map((e) => e.position));
-  const checkpoints = new Map<number, audit.Checkpoint | undefined>();
+  const leaves = await checkpointStore.findLeaves(db, entries.map((e) => e.position));
+  const checkpoints = new Map<number, checkpointStore.Checkpoint | undefined>();
   const checkpoint = async (number: number) => {
-    if (!checkpoints.has(number)) checkpoints.set(number, await audit.findCheckpoint(db, number));
+    if (!checkpoints.has(number)) checkpoints.set(number, await checkpointStore.findCheckpoint(db, number));
     return checkpoints.get(number);
   };
 
   // Entries with a leaf: their sibling nodes, all in one read.
-  const withLeaf: { position: string; leaf: audit.TreeLeaf; c: audit.Checkpoint }[] = [];
+  const withLeaf: { position: string; leaf: checkpointStore.TreeLeaf; c: checkpointStore.Checkpoint }[] = [];
   for (const e of entries) {
     const leaf = leaves.get(e.position);
     const c = leaf && (await checkpoint(leaf.checkpoint));
     if (leaf && c) withLeaf.push({ position: e.position, leaf, c });
   }
   const wanted = withLeaf.flatMap(({ leaf, c }) => proofNodes(leaf.index, c.size).map((n) => ({ checkpoint: c.number, ...n })));
-  const stored = await audit.findTreeHashes(db, wanted);
+  const stored = await checkpointStore.findTreeHashes(db, wanted);
   for (const { position, leaf, c } of withLeaf) {
     const path = proofNodes(leaf.index, c.size).map(({ level, index }) => {
       const node = stored.get(`${c.number}/${level}/${index}`);
@@ -70,13 +70,13 @@ export async function proveInclusion(
   const rebuilt = new Map<number, { levels: string[][]; index: Map<string, number>; hashes: string[] } | null>();
   for (const e of entries) {
     if (result.has(e.position)) continue;
-    const c = await audit.findCheckpointCovering(db, e);
+    const c = await checkpointStore.findCheckpointCovering(db, e);
     if (!c) {
       result.set(e.position, null);
       continue;
     }
     if (!rebuilt.has(c.number)) {
-      const hasTree = await audit.hasCheckpointTree(db, c.number);
+      const hasTree = await checkpointStore.hasCheckpointTree(db, c.number);
       const covered = hasTree ? undefined : await checkpointEntries(db, c);
       const hashes = covered?.map((l) => l.hash) ?? [];
       rebuilt.set(c.number, covered ? { levels: merkleLevels(hashes), hashes, index: new Map(covered.map((l, i) => [l.position, i])) } : null);

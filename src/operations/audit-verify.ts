@@ -5,6 +5,7 @@
 // entries into its checkpoint's root with the kept tree (log2 n reads an entry).
 import { checkpointHash, entryHash, GENESIS, merkleLevels, verifyInclusion } from '../domain/audit.ts';
 import * as audit from '../store/audit.ts';
+import * as checkpointStore from '../store/audit-checkpoints.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../store/schema.ts';
 import { proveInclusion } from './audit-proofs.ts';
@@ -90,11 +91,11 @@ async function verifyChains(db: Kysely<DB>, dealId: string | undefined, report: 
 }
 
 /** Walks the checkpoints in order, checking each one's link to the one before and its own hash. */
-async function walkCheckpoints(db: Kysely<DB>, each: (c: audit.Checkpoint, previous: audit.FeedKey | null) => Promise<Mismatch | undefined>): Promise<Mismatch | undefined> {
+async function walkCheckpoints(db: Kysely<DB>, each: (c: checkpointStore.Checkpoint, previous: audit.FeedKey | null) => Promise<Mismatch | undefined>): Promise<Mismatch | undefined> {
   let prevKey: audit.FeedKey | null = null;
   let prevHash = GENESIS;
   for (let after = 0; ; ) {
-    const checkpoints = await audit.listCheckpoints(db, after, 1000);
+    const checkpoints = await checkpointStore.listCheckpoints(db, after, 1000);
     if (checkpoints.length === 0) return undefined;
     for (const c of checkpoints) {
       if (c.number !== after + 1) return { checkpoint: after + 1, detail: `checkpoint ${after + 1} is missing` };
@@ -125,9 +126,9 @@ function differingLeaf(kept: { position: string }[], now: { position: string }[]
 async function verifyCheckpoints(db: Kysely<DB>, report: VerifyReport): Promise<Mismatch | undefined> {
   let last: audit.FeedKey | null = null;
   const bad = await walkCheckpoints(db, async (c, previous) => {
-    const leaves = await audit.checkpointLeaves(db, previous, c);
+    const leaves = await checkpointStore.checkpointLeaves(db, previous, c);
     // The tree kept for inclusion proofs (none on checkpoints sealed before it was kept, until filled in).
-    const kept = await audit.readCheckpointTree(db, c.number);
+    const kept = await checkpointStore.readCheckpointTree(db, c.number);
     if (leaves.length !== c.size) {
       const which = leaves.length < c.size ? 'removed' : 'added';
       return { checkpoint: c.number, detail: `it covers ${c.size} entries, but ${leaves.length} are in its range now (an entry was ${which}${differingLeaf(kept.leaves, leaves)})` };
@@ -164,7 +165,7 @@ async function verifyDealInCheckpoints(db: Kysely<DB>, dealId: string, report: V
     for (const e of page) {
       const proof = proofs.get(e.position);
       if (!proof) {
-        const covering = await audit.findCheckpointCovering(db, e);
+        const covering = await checkpointStore.findCheckpointCovering(db, e);
         if (covering) return { chain: e.chain, seq: e.seq, checkpoint: covering.number, detail: `it sorts into checkpoint ${covering.number}, which does not hold it (an entry was added or moved)` };
         report.unsealed++;
         continue;
@@ -180,7 +181,7 @@ async function verifyDealInCheckpoints(db: Kysely<DB>, dealId: string, report: V
     const last = page.at(-1)!;
     after = { xid: last.xid, position: last.position };
   }
-  const gone = await audit.findDealLeafWithoutEntry(db, dealId);
+  const gone = await checkpointStore.findDealLeafWithoutEntry(db, dealId);
   if (gone) return { checkpoint: gone.checkpoint, detail: `its leaf ${gone.index} (position ${gone.position}, an entry of this deal) has no entry in the log any more (an entry was removed)` };
   return undefined;
 }

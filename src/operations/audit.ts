@@ -6,6 +6,7 @@
 import { checkpointHash, GENESIS } from '../domain/audit.ts';
 import { notFound } from '../domain/errors.ts';
 import * as audit from '../store/audit.ts';
+import * as checkpointStore from '../store/audit-checkpoints.ts';
 import { findDeal } from '../store/deals.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../store/schema.ts';
@@ -22,9 +23,9 @@ const TREES_PER_CALL = 5;
  * Seals the next checkpoint, with its Merkle tree (one transaction: a checkpoint never shows without
  * it); undefined when nothing new is below the horizon, or another sealer won.
  */
-export async function sealCheckpoint(deps: Pick<Deps, 'db' | 'clock'>): Promise<audit.Checkpoint | undefined> {
+export async function sealCheckpoint(deps: Pick<Deps, 'db' | 'clock'>): Promise<checkpointStore.Checkpoint | undefined> {
   const { db } = deps;
-  const last = await audit.findLastCheckpoint(db);
+  const last = await checkpointStore.findLastCheckpoint(db);
   const after = last ? { xid: last.upToXid, position: last.upToPosition } : null;
   const entries = await audit.pageEntriesInOrder(db, after, 'horizon', MAX_CHECKPOINT_SIZE);
   if (entries.length === 0) return undefined;
@@ -39,10 +40,10 @@ export async function sealCheckpoint(deps: Pick<Deps, 'db' | 'clock'>): Promise<
     sealedAt: deps.clock().toISOString(),
   };
   const prevHash = last?.hash ?? GENESIS;
-  const checkpoint: audit.Checkpoint = { ...body, prevHash, hash: checkpointHash(prevHash, body) };
+  const checkpoint: checkpointStore.Checkpoint = { ...body, prevHash, hash: checkpointHash(prevHash, body) };
   const write = async (trx: Kysely<DB>) => {
-    if (!(await audit.insertCheckpoint(trx, checkpoint))) return undefined;
-    await audit.insertCheckpointTree(trx, checkpoint.number, tree);
+    if (!(await checkpointStore.insertCheckpoint(trx, checkpoint))) return undefined;
+    await checkpointStore.insertCheckpointTree(trx, checkpoint.number, tree);
     return checkpoint;
   };
   return inOneTransaction(db, write);
@@ -57,9 +58,9 @@ const inOneTransaction = <T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<
  */
 export async function fillCheckpointTrees(deps: Pick<Deps, 'db'>, after: number, log?: { warn(obj: object, msg: string): void }): Promise<number> {
   const { db } = deps;
-  const last = await audit.findLastCheckpoint(db);
+  const last = await checkpointStore.findLastCheckpoint(db);
   if (!last) return after;
-  const missing = await audit.listCheckpointsWithoutTree(db, after, last.number, TREES_PER_CALL);
+  const missing = await checkpointStore.listCheckpointsWithoutTree(db, after, last.number, TREES_PER_CALL);
   for (const c of missing) {
     const entries = await checkpointEntries(db, c);
     const { root, tree } = buildTree(entries);
@@ -67,14 +68,14 @@ export async function fillCheckpointTrees(deps: Pick<Deps, 'db'>, after: number,
       log?.warn({ checkpoint: c.number }, 'not keeping a tree for an audit checkpoint whose entries no longer give its root (run dealflow verify)');
       continue;
     }
-    await inOneTransaction(db, (trx) => audit.insertCheckpointTree(trx, c.number, tree));
+    await inOneTransaction(db, (trx) => checkpointStore.insertCheckpointTree(trx, c.number, tree));
   }
   return missing.length === TREES_PER_CALL ? missing.at(-1)!.number : last.number;
 }
 
 /** Seals until nothing is left below the horizon (a backlog larger than one checkpoint). */
-export async function sealAll(deps: Pick<Deps, 'db' | 'clock'>): Promise<audit.Checkpoint[]> {
-  const sealed: audit.Checkpoint[] = [];
+export async function sealAll(deps: Pick<Deps, 'db' | 'clock'>): Promise<checkpointStore.Checkpoint[]> {
+  const sealed: checkpointStore.Checkpoint[] = [];
   for (let c = await sealCheckpoint(deps); c; c = await sealCheckpoint(deps)) sealed.push(c);
   return sealed;
 }
@@ -95,8 +96,8 @@ export function startSealer(deps: Pick<Deps, 'db' | 'clock'>, intervalMs: number
 
 /** GET /audit/checkpoints: the roots, oldest first, to anchor elsewhere. */
 export async function listAuditCheckpoints(deps: Pick<Deps, 'db'>, query: { limit: number; page: number }) {
-  const total = await audit.countCheckpoints(deps.db);
-  const checkpoints = await audit.listCheckpoints(deps.db, (query.page - 1) * query.limit, query.limit);
+  const total = await checkpointStore.countCheckpoints(deps.db);
+  const checkpoints = await checkpointStore.listCheckpoints(deps.db, (query.page - 1) * query.limit, query.limit);
   return { output: checkpoints, page: query.page, totalPages: Math.ceil(total / query.limit) };
 }
 

@@ -14,6 +14,7 @@ import { AppError, type FieldError, notFound } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import * as store from '../store/import-jobs.ts';
 import type { Deps } from './deps.ts';
+import { count, emptySummary, type ImportSummary, type RowReport } from './imports.ts';
 
 export const jobKinds = ['statement', 'investors', 'moves'] as const;
 export type JobKind = (typeof jobKinds)[number];
@@ -159,4 +160,41 @@ export async function startImportJob(
   running.add(task);
   void task.finally(() => running.delete(task));
   return view(job);
+}
+
+/** Refused rows an investor or move import job keeps in its report; the summary counts them all. */
+export const JOB_REFUSED_ROWS = 1000;
+
+/** The outcome of an investor or move import job: the summary, and its first refused rows. */
+export interface ImportRowsOutcome {
+  dryRun: boolean;
+  rows: unknown[];
+  summary: ImportSummary;
+}
+
+/**
+ * The work of an investor or move import job, for the HTTP import and the command line alike: reads
+ * the row reports to the end, counting the summary, keeping the first JOB_REFUSED_ROWS refused rows
+ * (as `keep` renders them) and reporting progress after each row; `onRow` sees every row as it
+ * goes. A failure part-way ends the job failed with what was done before it.
+ */
+export async function importRowsJob(
+  reports: AsyncIterable<RowReport>,
+  progress: (p: JobProgress) => void,
+  options: { dryRun: boolean; keep: (report: RowReport) => unknown; onRow?: (report: RowReport) => void },
+): Promise<{ outcome: ImportRowsOutcome; failed?: JobError }> {
+  const summary = emptySummary();
+  const rows: unknown[] = [];
+  const outcome = { dryRun: options.dryRun, rows, summary };
+  try {
+    for await (const report of reports) {
+      count(summary, report);
+      if (report.outcome === 'refused' && rows.length < JOB_REFUSED_ROWS) rows.push(options.keep(report));
+      options.onRow?.(report);
+      progress({ stage: 'reading', done: summary.rows, total: null });
+    }
+  } catch (err) {
+    return { outcome, failed: errorOfJob(err) };
+  }
+  return { outcome };
 }

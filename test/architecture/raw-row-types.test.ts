@@ -4,8 +4,10 @@
 // where both sides say, kinds (a bigint or numeric column is text from both drivers, an integer a
 // number, a timestamp a Date). A statement is covered when its text can be rebuilt from the source:
 // its substitutions are values (bound parameters), the `prepared()` name, or fragments whose text the
-// source states (constant templates, sql.raw/ref, a condition between two); one that splices in the
-// result of a helper function is listed as not covered.
+// source states (constant templates, sql.raw/ref/val, sql.join of a written-out list, a condition
+// between two, or the call of a helper that returns one, inlined with its arguments). Every raw
+// statement with a row type must be covered: one the test cannot rebuild or describe fails it, so a
+// new helper shape is either taught here or the statement moves to Kysely's typed builder.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -73,31 +75,109 @@ function statements(): Statement[] {
   };
   type Rendered = string | { uncovered: string };
   type Params = { n: number };
+  type Node = import('typescript5').Node;
+  type Expression = import('typescript5').Expression;
+  // What the parameters of a helper being inlined stand for: the argument (or the default) and the
+  // bindings it is read with.
+  type Env = Map<import('typescript5').Symbol, { expr: Expression; env: Env }>;
+  /** The symbol a name refers to, through an import to its declaration. */
+  const symbolOf = (expr: Node) => {
+    const symbol = checker.getSymbolAtLocation(expr);
+    return symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+  };
+  const bound = (expr: Node, env: Env) => {
+    const symbol = checker.getSymbolAtLocation(expr);
+    return symbol ? env.get(symbol) : undefined;
+  };
+  /** The expression an identifier stands for: a bound parameter, or a variable's initializer. */
+  const resolve = (expr: Expression, env: Env): { expr: Expression; env: Env } | undefined => {
+    if (!ts.isIdentifier(expr)) return undefined;
+    const binding = bound(expr, env);
+    if (binding) return binding;
+    const declaration = symbolOf(expr)?.valueDeclaration;
+    if (declaration && ts.isVariableDeclaration(declaration) && declaration.initializer) return { expr: declaration.initializer, env };
+    return undefined;
+  };
+  /** The expression a helper function returns: an arrow's body, or the last return of a block. */
+  const returned = (fn: import('typescript5').SignatureDeclaration): Expression | undefined => {
+    if (ts.isArrowFunction(fn) && !ts.isBlock(fn.body)) return fn.body;
+    const body = (fn as { body?: Node }).body;
+    if (!body || !ts.isBlock(body)) return undefined;
+    const last = [...body.statements].reverse().find(ts.isReturnStatement);
+    return last?.expression;
+  };
   // A fragment spliced in is rendered where the source says what it is: a constant `sql` template,
-  // `sql.raw('…')`, `sql.ref('…')`, an inline template, or a condition between two of those (its
-  // first branch: the condition picks rows or a clause, not the columns returned).
-  const renderFragment = (expr: import('typescript5').Expression, params: Params): Rendered => {
-    if (ts.isParenthesizedExpression(expr)) return renderFragment(expr.expression, params);
-    if (ts.isTaggedTemplateExpression(expr) && expr.tag.getText() === 'sql') return renderTemplate(expr.template, params);
-    if (ts.isConditionalExpression(expr)) return renderFragment(expr.whenTrue, params);
+  // `sql.raw('…')`, `sql.ref('…')`, `sql.val(…)`, `sql.join` of a list the source writes out, an
+  // inline template, a call of a helper of ours that returns one of those (inlined, its parameters
+  // bound to the arguments), or a condition between two of those (its first branch: the condition
+  // picks rows or a clause, not the columns returned).
+  const renderFragment = (expr: Expression, params: Params, env: Env, depth = 0): Rendered => {
+    if (depth > 20) return { uncovered: `nests helpers too deeply: \${${expr.getText().slice(0, 60)}}` };
+    const again = (next: Expression, nextEnv = env) => renderFragment(next, params, nextEnv, depth + 1);
+    if (ts.isParenthesizedExpression(expr)) return again(expr.expression);
+    if (ts.isTaggedTemplateExpression(expr) && expr.tag.getText() === 'sql') return renderTemplate(expr.template, params, env, depth + 1);
+    if (ts.isConditionalExpression(expr)) return again(expr.whenTrue);
     if (ts.isCallExpression(expr) && ['sql.raw', 'sql.ref', 'sql.id', 'sql.lit'].includes(expr.expression.getText())) {
       const [arg] = expr.arguments;
       if (arg && ts.isStringLiteralLike(arg)) return expr.expression.getText() === 'sql.lit' ? `'${arg.text.replaceAll("'", "''")}'` : arg.text;
     }
+    if (ts.isCallExpression(expr) && expr.expression.getText() === 'sql.val') return `$${++params.n}`;
+    if (ts.isCallExpression(expr) && expr.expression.getText() === 'sql.join') {
+      const [list, separator] = expr.arguments;
+      const items = list && (resolve(list, env) ?? { expr: list, env });
+      if (items && ts.isArrayLiteralExpression(items.expr)) {
+        const glue = separator ? again(separator) : ', ';
+        if (typeof glue !== 'string') return glue;
+        const parts: string[] = [];
+        for (const item of items.expr.elements) {
+          const part = again(item, items.env);
+          if (typeof part !== 'string') return part;
+          parts.push(part);
+        }
+        return parts.join(glue);
+      }
+    }
     if (ts.isIdentifier(expr)) {
-      const declaration = checker.getSymbolAtLocation(expr)?.valueDeclaration;
-      if (declaration && ts.isVariableDeclaration(declaration) && declaration.initializer) return renderFragment(declaration.initializer, params);
+      const target = resolve(expr, env);
+      if (target) return again(target.expr, target.env);
+    }
+    if (ts.isPropertyAccessExpression(expr)) {
+      const owner = resolve(expr.expression, env);
+      const object = owner && ts.isObjectLiteralExpression(owner.expr) ? owner.expr : undefined;
+      const member = object?.properties.find((p) => p.name?.getText() === expr.name.text);
+      if (member && ts.isPropertyAssignment(member)) return again(member.initializer, owner!.env);
+    }
+    if (ts.isCallExpression(expr) && ts.isIdentifier(expr.expression)) {
+      const declaration = symbolOf(expr.expression)?.valueDeclaration;
+      const fn =
+        declaration && ts.isFunctionDeclaration(declaration)
+          ? declaration
+          : declaration && ts.isVariableDeclaration(declaration) && declaration.initializer &&
+              (ts.isArrowFunction(declaration.initializer) || ts.isFunctionExpression(declaration.initializer))
+            ? declaration.initializer
+            : undefined;
+      const body = fn && returned(fn);
+      if (fn && body && fn.parameters.every((p) => ts.isIdentifier(p.name))) {
+        const inner: Env = new Map(env);
+        fn.parameters.forEach((p, i) => {
+          const arg = expr.arguments[i];
+          const value = arg ? { expr: arg, env } : p.initializer ? { expr: p.initializer, env: inner } : undefined;
+          const parameter = checker.getSymbolAtLocation(p.name);
+          if (value && parameter) inner.set(parameter, value);
+        });
+        return again(body, inner);
+      }
     }
     return { uncovered: `splices a fragment: \${${expr.getText().slice(0, 60)}}` };
   };
-  const renderTemplate = (template: import('typescript5').TemplateLiteral, params: Params): Rendered => {
+  const renderTemplate = (template: import('typescript5').TemplateLiteral, params: Params, env: Env = new Map(), depth = 0): Rendered => {
     if (ts.isNoSubstitutionTemplateLiteral(template)) return template.text;
     let text = template.head.text;
     for (const span of template.templateSpans) {
       const expr = span.expression;
       if (ts.isCallExpression(expr) && expr.expression.getText() === 'prepared') text += '';
       else if (isFragment(expr)) {
-        const part = renderFragment(expr, params);
+        const part = renderFragment(expr, params, env, depth);
         if (typeof part !== 'string') return part;
         text += part;
       } else text += `$${++params.n}`;
@@ -173,8 +253,12 @@ test('the columns of raw statements match the row types they are declared with',
     for (const name of returned.keys()) if (!s.declared.has(name)) undeclared.push(`${s.where}: returns "${name}", which its row type does not declare`);
   }
   t.diagnostic(`${covered} of ${all.length} raw statements with a row type described and compared`);
-  t.diagnostic(`not covered:\n${notCovered.join('\n')}`);
   if (undeclared.length) t.diagnostic(`columns returned that no row type declares:\n${undeclared.join('\n')}`);
   assert.ok(covered >= 1, 'no raw statement was checked: has the way statements are written changed?');
+  assert.deepEqual(
+    notCovered,
+    [],
+    'raw statements with a row type that this test cannot rebuild and describe: teach it the helper they use, or write them with the typed builder',
+  );
   assert.deepEqual(mismatches, [], `raw statements whose row type disagrees with what they return:\n${mismatches.join('\n')}`);
 });

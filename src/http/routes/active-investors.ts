@@ -5,7 +5,7 @@ import type { Api, AppContext } from '../context.ts';
 import { jsonOrCsv, wantsCsv } from '../csv.ts';
 import { sendActiveInvestorsCsv } from '../exports.ts';
 import { Page, PageQuery, StrictObject } from '../schemas/common.ts';
-import { Investor } from '../schemas/investor.ts';
+import { Investor } from '../../wire/investor.ts';
 
 const Count = Type.String({ pattern: '^[0-9]+$', description: 'numeric text' });
 

@@ -13,7 +13,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../domain/errors.ts';
-import { errorOfJob, startImportJob } from '../../operations/import-jobs.ts';
+import { importRowsJob, startImportJob } from '../../operations/import-jobs.ts';
 import { MAX_RECORD_BYTES, spool, type Spooled } from '../../operations/import-readers/limits.ts';
 import type { Principal } from '../../domain/principal.ts';
 import { errorOf } from '../../operations/bulk-moves.ts';
@@ -84,9 +84,6 @@ async function sendReport(reply: FastifyReply, reports: AsyncGenerator<RowReport
   return reply.code(200).type('application/json; charset=utf-8').send(Readable.from(body()));
 }
 
-/** Refused rows an import job keeps in its report. */
-const JOB_REFUSED_ROWS = 1000;
-
 /**
  * The body held in a file (limits.ts). A refusal closes the connection: the rest of the upload is
  * not read, and a client still sending learns of the refusal instead of waiting for its end.
@@ -125,21 +122,11 @@ async function runImport(
     await file.remove();
     throw err;
   }
-  const job = await startImportJob(ctx, spec.principal, { kind: spec.kind, dealId: spec.dealId, dryRun: spec.dryRun, bytes: file.bytes }, async (progress) => {
-    const summary = emptySummary();
-    const refused: unknown[] = [];
-    const report = () => ({ dryRun: spec.dryRun, rows: refused, summary });
-    try {
-      for (let next = first; !next.done; next = await reports.next()) {
-        count(summary, next.value);
-        if (next.value.outcome === 'refused' && refused.length < JOB_REFUSED_ROWS) refused.push(JSON.parse(reportJson(next.value)));
-        progress({ stage: 'reading', done: summary.rows, total: null });
-      }
-    } catch (err) {
-      return { outcome: report(), failed: errorOfJob(err) };
-    }
-    return { outcome: report() };
-  }, file.remove);
+  const rest = async function* () {
+    for (let next = first; !next.done; next = await reports.next()) yield next.value;
+  };
+  const job = await startImportJob(ctx, spec.principal, { kind: spec.kind, dealId: spec.dealId, dryRun: spec.dryRun, bytes: file.bytes }, (progress) =>
+    importRowsJob(rest(), progress, { dryRun: spec.dryRun, keep: (r) => JSON.parse(reportJson(r)) }), file.remove);
   return acceptJob(request, reply, ctx, job);
 }
 

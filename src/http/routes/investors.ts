@@ -5,9 +5,9 @@ import { getInvestor, putInvestor } from '../../operations/investors.ts';
 import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { ExternalId } from '../schemas/common.ts';
-import { Investor } from '../schemas/investor.ts';
+import { Investor } from '../../wire/investor.ts';
 import { toInput } from '../../operations/import-readers/investor-rows.ts';
-import { InvestorBody as InvestorBodySchema } from '../schemas/investor.ts';
+import { InvestorBody as InvestorBodySchema } from '../../wire/investor.ts';
 
 const Params = Type.Object({ investorUserId: ExternalId });
 

@@ -1,9 +1,8 @@
 // Schemas shared by many routes. Bodies are strict objects: unknown properties are a 400.
-import { Type, type TProperties, type TSchema } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 
-/** A request body object: unknown properties rejected. */
-export const StrictObject = <T extends TProperties>(properties: T, options: { description?: string; title?: string } = {}) =>
-  Type.Object(properties, { ...options, additionalProperties: false });
+// The strict body object lives with the wire schemas that the import readers share (wire/).
+export { StrictObject } from '../../wire/strict-object.ts';
 
 // The problem schemas live in problems.ts; re-exported for the routes that imported them from here.
 export { Problem } from './problems.ts';

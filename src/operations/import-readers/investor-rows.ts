@@ -3,21 +3,17 @@
 // names; the members of the contact object are columns of their own (`guid`, `status`, …), its
 // personal `contact` object is flattened as `contact.forename`, `contact.email`, …, and the
 // classifications are one cell holding their JSON array. An empty cell is null (or an empty list).
-import { TypeBoxValidatorCompiler, registerAjvFormats } from '@fastify/type-provider-typebox';
-import type { TSchema } from 'typebox';
 import { AppError, type FieldError } from '../../domain/errors.ts';
 import type { Investor } from '../../domain/investor.ts';
 // The wire schema of a PUT /investors body and its validation errors as field errors: an imported
 // row is validated exactly as that body is.
-import { errorToProblem } from '../../http/errors.ts';
-import { InvestorBody } from '../../http/schemas/investor.ts';
-import type { InvestorBody as InvestorBodyType } from '../../http/schemas/investor.ts';
+import { InvestorBody } from '../../wire/investor.ts';
+import type { InvestorBody as InvestorBodyType } from '../../wire/investor.ts';
+import { compileValidator } from '../../wire/validate.ts';
 import type { InvestorInput } from '../investors.ts';
 import { unneutralise } from '../../domain/spreadsheet-cell.ts';
 
 export type Cell = string | number | boolean | null | undefined;
-
-registerAjvFormats();
 
 export const INVESTOR_COLUMNS = [
   'id',
@@ -60,7 +56,7 @@ export function investorCells(investor: Investor): Cell[] {
   ];
 }
 
-const validateBody = TypeBoxValidatorCompiler({ schema: InvestorBody as TSchema, httpPart: 'body', method: 'PUT', url: '/investors/import' }) as (value: unknown) => { error?: unknown[] };
+const validateBody = compileValidator(InvestorBody, { method: 'PUT', url: '/investors/import' });
 
 /** 400 for a header naming an unknown column or lacking `id`; before any row is read. */
 export function checkInvestorHeader(header: readonly string[]): void {
@@ -143,8 +139,7 @@ const ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 function withBody(id: string | undefined, body: unknown, errors: FieldError[]): ParsedInvestor {
   if (id === undefined || !ID.test(id)) errors.push({ in: 'body', field: 'id', detail: 'must be 1 to 128 letters, digits or . _ : @ -' });
   if (errors.length === 0) {
-    const result = validateBody(body);
-    if (result.error) errors.push(...(errorToProblem({ validation: result.error, validationContext: 'body' }, 0).errors ?? []));
+    errors.push(...validateBody(body));
   }
   if (errors.length > 0) return { id, errors };
   const input: InvestorInput = toInput(body as InvestorBodyType);

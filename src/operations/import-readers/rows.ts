@@ -12,7 +12,7 @@ import type { InvestorRow, MoveRow } from '../imports.ts';
 import { unneutralise } from '../../domain/spreadsheet-cell.ts';
 import { checkedStream, MAX_RECORD_BYTES } from './limits.ts';
 import { checkInvestorHeader, investorFromCsv, investorFromJson } from './investor-rows.ts';
-import { parseJsonBody } from '../../http/json-body.ts';
+import { parseStrictJson } from '../../wire/strict-json.ts';
 
 export const importFormats = ['csv', 'ndjson'] as const;
 export type ImportFormat = (typeof importFormats)[number];
@@ -64,7 +64,7 @@ async function* ndjsonLines(raw: Readable): AsyncGenerator<{ value: unknown; row
     if (line.trim() === '') continue;
     row++;
     try {
-      yield { value: parseJsonBody(line), row };
+      yield { value: parseStrictJson(line), row };
     } catch (err) {
       yield { row, error: (err as Error).message };
     }

@@ -1,7 +1,9 @@
 // The investor object of listActiveInvestors (all-transactions), as the interface shows it, and the body of
 // PUT /investors/{investorUserId} (the same object without `id`; nullable members may be omitted).
+// Here rather than in http/schemas/: the investor import validates each row against the same body
+// schema, in the HTTP import and in the command line alike.
 import { type Static, Type, type TSchema } from 'typebox';
-import { StrictObject } from './common.ts';
+import { StrictObject } from './strict-object.ts';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Text = (max = 500) => Type.String({ maxLength: max });
