@@ -259,7 +259,7 @@ export const isUpkeepConflict = (err: unknown) => (err as { code?: unknown }).co
  */
 export async function applyPendingFunnel(db: Kysely<DB>, maxRows = FUNNEL_BATCH): Promise<number> {
   return underUpkeep(db, async (trx) => {
-    const { rows } = await sql<{ followed: number; applied: number }>`select funnel_follow(${maxRows}::int) as followed`.execute(trx);
+    const { rows } = await sql<{ followed: number }>`select funnel_follow(${maxRows}::int) as followed`.execute(trx);
     // The journeys it has just noted are applied in the same transaction, after any noted before.
     const { rows: applied } = await sql<{ applied: number }>`select funnel_apply(${maxRows + Number(rows[0]!.followed)}::int) as applied`.execute(trx);
     return Number(rows[0]!.followed) + Number(applied[0]!.applied);
