@@ -23,6 +23,7 @@ import { registerStorableText } from './storable-text.ts';
 import { validatorCompiler } from './validation.ts';
 import { routes } from './routes/index.ts';
 import { documentRoute, finishDocument } from './openapi-document.ts';
+import { apiVersion } from './openapi-operations.ts';
 import { Problem } from './schemas/problems.ts';
 
 export type { Api, AppContext } from './context.ts';
@@ -104,7 +105,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       openapi: '3.1.0',
       info: {
         title: 'dealflow',
-        version: '1',
+        version: apiVersion,
         description: 'Runs investors through private-market deals. Errors are RFC 9457 problem documents.',
       },
       servers: [{ url: config.basePath || '/' }],

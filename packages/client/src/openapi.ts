@@ -1142,16 +1142,88 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    webhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A domain event, delivered to a webhook trigger of a step
+         * @description Signed by the Standard Webhooks scheme: Webhook-Id (the entry id), Webhook-Timestamp (Unix seconds) and, when the trigger has a secret, Webhook-Signature (`v1,` + base64 HMAC-SHA256 of `<id>.<timestamp>.<body>`). Any 2xx is a delivery; anything else is retried.
+         */
+        post: operations["receiveWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /**
+         * RequestTimeoutProblem
+         * @description The request did not arrive whole within REQUEST_TIMEOUT_MS (408; the connection is closed)
+         */
+        RequestTimeoutProblem: {
+            /**
+             * @description always urn:dealflow:problem:request-timeout
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:request-timeout";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 408;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+        };
+        /**
+         * HeadersTooLargeProblem
+         * @description Request headers over 16 KiB (431; the connection is closed)
+         */
+        HeadersTooLargeProblem: {
+            /**
+             * @description always urn:dealflow:problem:headers-too-large
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:headers-too-large";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 431;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+        };
+        /**
+         * ProblemType
+         * @description The kind of problem: one of a closed list, each with one status (docs/reference/errors.md)
+         * @enum {string}
+         */
+        ProblemType: "urn:dealflow:problem:validation" | "urn:dealflow:problem:unauthenticated" | "urn:dealflow:problem:forbidden" | "urn:dealflow:problem:not-found" | "urn:dealflow:problem:conflict" | "urn:dealflow:problem:payload-too-large" | "urn:dealflow:problem:unsupported-media-type" | "urn:dealflow:problem:request-timeout" | "urn:dealflow:problem:headers-too-large" | "urn:dealflow:problem:unprocessable" | "urn:dealflow:problem:rate-limited" | "urn:dealflow:problem:internal" | "urn:dealflow:problem:database-unavailable";
         /**
          * Problem
          * @description RFC 9457 problem document (application/problem+json)
          */
         Problem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md */
-            type: string;
+            type: components["schemas"]["ProblemType"];
             /** @description short summary of the kind, the same for every problem of that kind */
             title: string;
             /** @description the HTTP status code */
@@ -1160,7 +1232,7 @@ export interface components {
             detail: string;
             instance?: string;
             /** @description the X-Request-Id of the request: quote it when reporting a problem */
-            requestId?: string;
+            requestId: string;
         };
         /**
          * FieldError
@@ -1179,38 +1251,188 @@ export interface components {
          * @description Malformed input (400): `errors` names each offending field
          */
         ValidationProblem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md */
-            type: string;
+            /**
+             * @description always urn:dealflow:problem:validation
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:validation";
             /** @description short summary of the kind, the same for every problem of that kind */
             title: string;
-            /** @description the HTTP status code */
-            status: number;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 400;
             /** @description what went wrong with this request, in words */
             detail: string;
             instance?: string;
             /** @description the X-Request-Id of the request: quote it when reporting a problem */
-            requestId?: string;
+            requestId: string;
             /** @description one entry per offending field */
             errors?: components["schemas"]["FieldError"][];
             /** @description an import file or a statement: the line at fault, from 1 */
             line?: number;
         };
         /**
-         * ConflictProblem
-         * @description Conflict (409): concurrent change, duplicate, or a move not allowed from the current position
+         * UnauthenticatedProblem
+         * @description Missing, malformed, unknown, revoked or expired token (401)
          */
-        ConflictProblem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md */
-            type: string;
+        UnauthenticatedProblem: {
+            /**
+             * @description always urn:dealflow:problem:unauthenticated
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:unauthenticated";
             /** @description short summary of the kind, the same for every problem of that kind */
             title: string;
-            /** @description the HTTP status code */
-            status: number;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 401;
             /** @description what went wrong with this request, in words */
             detail: string;
             instance?: string;
             /** @description the X-Request-Id of the request: quote it when reporting a problem */
-            requestId?: string;
+            requestId: string;
+        };
+        /**
+         * ForbiddenProblem
+         * @description The role or the investor may not do this (403)
+         */
+        ForbiddenProblem: {
+            /**
+             * @description always urn:dealflow:problem:forbidden
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:forbidden";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 403;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+        };
+        /**
+         * NotFoundProblem
+         * @description Unknown resource, or one the investor may not see (404)
+         */
+        NotFoundProblem: {
+            /**
+             * @description always urn:dealflow:problem:not-found
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:not-found";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 404;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+        };
+        /**
+         * RateLimitedProblem
+         * @description Over RATE_LIMIT_PER_MINUTE for this token (429)
+         */
+        RateLimitedProblem: {
+            /**
+             * @description always urn:dealflow:problem:rate-limited
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:rate-limited";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 429;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+        };
+        /**
+         * InternalProblem
+         * @description A bug (500): quote the requestId
+         */
+        InternalProblem: {
+            /**
+             * @description always urn:dealflow:problem:internal
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:internal";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 500;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+        };
+        /**
+         * DatabaseUnavailableProblem
+         * @description The database does not answer; retry later (503)
+         */
+        DatabaseUnavailableProblem: {
+            /**
+             * @description always urn:dealflow:problem:database-unavailable
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:database-unavailable";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 503;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+        };
+        /**
+         * ConflictProblem
+         * @description Conflict (409): concurrent change, duplicate, or a move not allowed from the current position
+         */
+        ConflictProblem: {
+            /**
+             * @description always urn:dealflow:problem:conflict
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:conflict";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
             currentStepId?: string | null;
             /** @description a workflow naming step ids of another deal: those ids */
             stepIds?: string[];
@@ -1233,17 +1455,23 @@ export interface components {
          * @description Request body over its limit, or a line or record of an import file over 1 MiB (413)
          */
         TooLargeProblem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md */
-            type: string;
+            /**
+             * @description always urn:dealflow:problem:payload-too-large
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:payload-too-large";
             /** @description short summary of the kind, the same for every problem of that kind */
             title: string;
-            /** @description the HTTP status code */
-            status: number;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 413;
             /** @description what went wrong with this request, in words */
             detail: string;
             instance?: string;
             /** @description the X-Request-Id of the request: quote it when reporting a problem */
-            requestId?: string;
+            requestId: string;
             /** @description an import file: the row at fault */
             errors?: components["schemas"]["FieldError"][];
             /** @description an import file: the data row at fault, from 1 (the first after a CSV header) */
@@ -1254,28 +1482,78 @@ export interface components {
             limit?: number;
         };
         /**
-         * UnprocessableProblem
-         * @description Well-formed, but breaks a business rule (422)
+         * UnsupportedMediaTypeProblem
+         * @description A body of a media type or charset the route does not take (415)
          */
-        UnprocessableProblem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md */
-            type: string;
+        UnsupportedMediaTypeProblem: {
+            /**
+             * @description always urn:dealflow:problem:unsupported-media-type
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:unsupported-media-type";
             /** @description short summary of the kind, the same for every problem of that kind */
             title: string;
-            /** @description the HTTP status code */
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 415;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+        };
+        /**
+         * RequirementKind
+         * @description kyc-level (minimumLevel), classification (classes), no-pending-edit-requests or previous-fields-complete
+         * @enum {string}
+         */
+        RequirementKind: "kyc-level" | "classification" | "no-pending-edit-requests" | "previous-fields-complete";
+        /**
+         * RefusalProblem
+         * @description The problem document one request would get, inside a larger answer
+         */
+        RefusalProblem: {
+            type: components["schemas"]["ProblemType"];
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /** @description the HTTP status code the request alone would get */
             status: number;
             /** @description what went wrong with this request, in words */
             detail: string;
             instance?: string;
             /** @description the X-Request-Id of the request: quote it when reporting a problem */
             requestId?: string;
-            /** @description the fields the broken rule concerns */
+            currentStepId?: string | null;
+            /** @description a workflow naming step ids of another deal: those ids */
+            stepIds?: string[];
+            /** @description a workflow that removes steps investors stand on: who stands where */
+            investors?: {
+                investorUserId: string;
+                stepId: string;
+            }[];
+            /** @description a workflow or a migration that removes steps investors stand on without a step mapping: each step and how many stand on it */
+            steps?: {
+                stepId: string;
+                investors: number;
+            }[];
+            deliveredAt?: string | null;
+            /** @description true: the same request may succeed later (see Retry-After) */
+            retryable?: boolean;
+            /** @description one entry per offending field */
             errors?: components["schemas"]["FieldError"][];
+            /** @description an import file: the data row at fault, from 1 (the first after a CSV header) */
+            row?: number;
+            /** @description an import file or a statement: the line at fault, from 1 */
+            line?: number;
+            /** @description the limit passed, in bytes */
+            limit?: number;
             /** @description required fields populated neither by this request nor by an earlier event */
             missingFields?: string[];
             /** @description requirements of the target step that are not met */
             failedRequirements?: {
-                kind: string;
+                kind: components["schemas"]["RequirementKind"];
                 detail: string;
             }[];
             /** @description a subscription whose total is wrong: units × price_per_unit to the cent, as a decimal string */
@@ -1288,10 +1566,49 @@ export interface components {
             moveIndex?: number;
             /** @description an atomic bulk move refused: the investor of that move */
             investorUserId?: string;
-            /** @description an atomic bulk move refused: the problem document that move alone would get */
-            refusal?: {
-                [key: string]: unknown;
-            };
+        };
+        /**
+         * UnprocessableProblem
+         * @description Well-formed, but breaks a business rule (422)
+         */
+        UnprocessableProblem: {
+            /**
+             * @description always urn:dealflow:problem:unprocessable
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:unprocessable";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 422;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+            /** @description the fields the broken rule concerns */
+            errors?: components["schemas"]["FieldError"][];
+            /** @description required fields populated neither by this request nor by an earlier event */
+            missingFields?: string[];
+            /** @description requirements of the target step that are not met */
+            failedRequirements?: {
+                kind: components["schemas"]["RequirementKind"];
+                detail: string;
+            }[];
+            /** @description a subscription whose total is wrong: units × price_per_unit to the cent, as a decimal string */
+            expectedTotal?: string;
+            /** @description a subscription whose total is wrong: the exact product, as a decimal string */
+            exactProduct?: string;
+            /** @description an Idempotency-Key already used for a different request: that key */
+            idempotencyKey?: string;
+            /** @description an atomic bulk move refused: the index of the first refused move (nothing was applied) */
+            moveIndex?: number;
+            /** @description an atomic bulk move refused: the investor of that move */
+            investorUserId?: string;
+            refusal?: components["schemas"]["RefusalProblem"];
         };
         /** Classification */
         Classification: {
@@ -1337,6 +1654,18 @@ export interface components {
             };
         };
         /**
+         * StepType
+         * @description default, complete or withdrawn
+         * @enum {string}
+         */
+        StepType: "default" | "complete" | "withdrawn";
+        /**
+         * FieldKind
+         * @description the kind of value a field holds (values are strings on the wire); text when absent in a workflow document
+         * @enum {string}
+         */
+        FieldKind: "text" | "amount" | "currency" | "date" | "email" | "choice";
+        /**
          * Link
          * @description A link of the Workflow graph, from one Step to another.
          */
@@ -1354,7 +1683,7 @@ export interface components {
             /** @description whether the field must be populated */
             required: boolean;
             /** @description text, amount, currency, date, email or choice: what values the field accepts */
-            kind: string;
+            kind: components["schemas"]["FieldKind"];
             label: string | null;
             options: string[] | null;
         };
@@ -1366,7 +1695,7 @@ export interface components {
             id: string;
             label: string;
             /** @description default, complete or withdrawn */
-            type: string;
+            type: components["schemas"]["StepType"];
             /** @description links arriving at this Step */
             previousStepLinks: components["schemas"]["Link"][];
             /** @description links leaving this Step */
@@ -1375,8 +1704,7 @@ export interface components {
             stepFields: components["schemas"]["StepField"][];
             /** @description what must hold for an investor to enter this Step */
             requirements: {
-                /** @description kyc-level, classification, no-pending-edit-requests or previous-fields-complete */
-                kind: string;
+                kind: components["schemas"]["RequirementKind"];
                 minimumLevel?: number;
                 classes?: string[];
             }[];
@@ -1529,6 +1857,19 @@ export interface components {
             createdAt: string;
         };
         /**
+         * MoveDryRun
+         * @description Dry run: the move is allowed; nothing was written (the event id and time are what this run drew, not reserved)
+         */
+        MoveDryRun: {
+            /**
+             * @description always true: tells this answer from the 201 of a move, which has no such member
+             * @enum {boolean}
+             */
+            dryRun: true;
+            event: components["schemas"]["WorkflowEvent"];
+            intermediaryStepIds: string[];
+        };
+        /**
          * InvestorJourney
          * @description An investor's journey in one deal: their Workflow Events, oldest first.
          */
@@ -1585,18 +1926,33 @@ export interface components {
          * @description Why an import job failed: the problem the synchronous import would have answered, or its interruption
          */
         ImportJobProblem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md */
-            type: string;
+            type: components["schemas"]["ProblemType"];
             /** @description short summary of the kind, the same for every problem of that kind */
             title: string;
-            /** @description the HTTP status code */
+            /** @description the HTTP status code the request alone would get */
             status: number;
             /** @description what went wrong with this request, in words */
             detail: string;
             instance?: string;
             /** @description the X-Request-Id of the request: quote it when reporting a problem */
             requestId?: string;
-            /** @description an import file: the row at fault */
+            currentStepId?: string | null;
+            /** @description a workflow naming step ids of another deal: those ids */
+            stepIds?: string[];
+            /** @description a workflow that removes steps investors stand on: who stands where */
+            investors?: {
+                investorUserId: string;
+                stepId: string;
+            }[];
+            /** @description a workflow or a migration that removes steps investors stand on without a step mapping: each step and how many stand on it */
+            steps?: {
+                stepId: string;
+                investors: number;
+            }[];
+            deliveredAt?: string | null;
+            /** @description true: the same request may succeed later (see Retry-After) */
+            retryable?: boolean;
+            /** @description one entry per offending field */
             errors?: components["schemas"]["FieldError"][];
             /** @description an import file: the data row at fault, from 1 (the first after a CSV header) */
             row?: number;
@@ -1604,6 +1960,23 @@ export interface components {
             line?: number;
             /** @description the limit passed, in bytes */
             limit?: number;
+            /** @description required fields populated neither by this request nor by an earlier event */
+            missingFields?: string[];
+            /** @description requirements of the target step that are not met */
+            failedRequirements?: {
+                kind: components["schemas"]["RequirementKind"];
+                detail: string;
+            }[];
+            /** @description a subscription whose total is wrong: units × price_per_unit to the cent, as a decimal string */
+            expectedTotal?: string;
+            /** @description a subscription whose total is wrong: the exact product, as a decimal string */
+            exactProduct?: string;
+            /** @description an Idempotency-Key already used for a different request: that key */
+            idempotencyKey?: string;
+            /** @description an atomic bulk move refused: the index of the first refused move (nothing was applied) */
+            moveIndex?: number;
+            /** @description an atomic bulk move refused: the investor of that move */
+            investorUserId?: string;
             /** @description true: the process running the import stopped before it finished; send the file again */
             interrupted?: boolean;
         };
@@ -1664,7 +2037,7 @@ export interface components {
                         field: string;
                         detail: string;
                     }[];
-                    problem?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                    problem?: components["schemas"]["RefusalProblem"];
                     eventId?: string;
                 }[];
                 summary: {
@@ -1674,7 +2047,7 @@ export interface components {
                     unchanged: number;
                     refused: number;
                 };
-                error?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                error?: components["schemas"]["RefusalProblem"];
             };
             problem?: components["schemas"]["ImportJobProblem"];
             /**
@@ -1845,6 +2218,34 @@ export interface components {
             page: number;
             totalPages: number;
         };
+        /**
+         * WebhookEventType
+         * @description the domain event: one of a closed list
+         * @enum {string}
+         */
+        WebhookEventType: "journey.step-entered" | "event.edited" | "edit-request.created" | "edit-request.approved" | "edit-request.rejected" | "subscription.created" | "payment.matched" | "payment.queued";
+        /**
+         * WebhookEvent
+         * @description A domain event: the JSON body of a webhook delivery, and an element of the pull feeds
+         */
+        WebhookEvent: {
+            /**
+             * Format: uuid
+             * @description the entry: also the Webhook-Id header of every delivery of it
+             */
+            id: string;
+            type: components["schemas"]["WebhookEventType"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            dealId: string | null;
+            /** @description the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`) */
+            sequence: number;
+            /** @description what happened: its members depend on the type (docs/reference/webhooks-and-feed.md) */
+            data: unknown;
+        };
         /** AuditCheckpoint */
         AuditCheckpoint: {
             number: number;
@@ -1965,6 +2366,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
             /** @description A request the HTTP layer refuses */
             "4XX": {
                 headers: {
@@ -2005,6 +2426,26 @@ export interface operations {
                             error: string | null;
                         }[];
                     };
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description The database does not answer */
@@ -2074,7 +2515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -2084,7 +2525,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -2094,7 +2535,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -2105,7 +2556,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -2115,7 +2576,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -2126,7 +2587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -2188,7 +2649,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -2198,7 +2659,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -2208,7 +2669,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -2219,7 +2690,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -2229,7 +2710,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -2240,7 +2721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -2334,7 +2815,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -2344,7 +2825,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -2354,7 +2835,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -2377,14 +2868,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -2405,7 +2896,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -2415,7 +2916,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -2426,7 +2927,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -2473,7 +2974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -2483,7 +2984,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -2493,7 +2994,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -2504,7 +3015,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -2514,7 +3035,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -2525,7 +3046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -2618,7 +3139,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -2628,7 +3149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -2638,7 +3159,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -2661,14 +3192,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -2689,7 +3220,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -2699,7 +3240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -2710,7 +3251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -2734,18 +3275,16 @@ export interface operations {
                         /** @description letters, digits, "-", "_", "." and ":" */
                         id: string;
                         label: string;
-                        /** @description default, complete or withdrawn */
-                        type: string;
+                        type: components["schemas"]["StepType"];
                         stepFields: {
                             fieldKey: string;
                             required: boolean;
-                            /** @description text (default), amount, currency, date, email or choice */
-                            kind?: string;
+                            kind?: components["schemas"]["FieldKind"];
                             label?: string | null;
                             options?: string[] | null;
                         }[];
                         requirements?: {
-                            kind: string;
+                            kind: components["schemas"]["RequirementKind"];
                             minimumLevel?: number;
                             classes?: string[];
                         }[];
@@ -2815,7 +3354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -2825,7 +3364,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -2835,7 +3374,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -2858,14 +3407,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -2886,7 +3435,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -2896,7 +3455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -2907,7 +3466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -2956,7 +3515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -2966,7 +3525,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -2976,7 +3535,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -2987,7 +3556,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -2997,7 +3576,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -3008,7 +3587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -3065,7 +3644,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -3075,7 +3654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -3085,7 +3664,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -3108,14 +3697,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -3136,7 +3725,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -3146,7 +3745,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -3157,7 +3756,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -3212,7 +3811,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -3222,7 +3821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -3232,7 +3831,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -3243,7 +3852,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -3253,7 +3872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -3264,7 +3883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -3323,7 +3942,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -3333,7 +3952,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -3343,7 +3962,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -3354,7 +3983,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -3364,7 +4003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -3375,7 +4014,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -3419,10 +4058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        event: components["schemas"]["WorkflowEvent"];
-                        intermediaryStepIds: string[];
-                    };
+                    "application/json": components["schemas"]["MoveDryRun"];
                 };
             };
             /** @description Default Response */
@@ -3455,7 +4091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -3465,7 +4101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -3475,7 +4111,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -3499,14 +4145,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -3527,7 +4173,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -3537,7 +4193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -3548,7 +4204,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -3596,7 +4252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -3606,7 +4262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -3616,7 +4272,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -3627,7 +4293,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -3637,7 +4313,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -3648,7 +4324,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -3703,7 +4379,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -3713,7 +4389,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -3723,7 +4399,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -3734,7 +4420,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -3744,7 +4440,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -3755,7 +4451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -3810,7 +4506,7 @@ export interface operations {
                             event?: components["schemas"]["WorkflowEvent"];
                             /** @description dry runs only */
                             intermediaryStepIds?: string[];
-                            problem?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                            problem?: components["schemas"]["RefusalProblem"];
                         }[];
                     };
                 };
@@ -3833,7 +4529,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -3843,7 +4539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -3853,7 +4549,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -3877,14 +4583,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -3905,7 +4611,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -3915,7 +4631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -3926,7 +4642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -3941,7 +4657,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The investor file: CSV with a header row, or one JSON investor per line */
+        requestBody: {
+            content: {
+                "text/csv": string | Blob | ReadableStream<Uint8Array> | Uint8Array;
+                "application/x-ndjson": string | Blob | ReadableStream<Uint8Array> | Uint8Array;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -3964,7 +4686,7 @@ export interface operations {
                                 field: string;
                                 detail: string;
                             }[];
-                            problem?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                            problem?: components["schemas"]["RefusalProblem"];
                             eventId?: string;
                         }[];
                         summary: {
@@ -3974,7 +4696,7 @@ export interface operations {
                             unchanged: number;
                             refused: number;
                         };
-                        error?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                        error?: components["schemas"]["RefusalProblem"];
                     };
                 };
             };
@@ -4007,7 +4729,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -4017,7 +4739,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -4027,7 +4749,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -4050,14 +4782,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -4078,7 +4810,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -4088,7 +4830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -4099,7 +4841,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -4116,7 +4858,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The moves file: CSV with a header row */
+        requestBody: {
+            content: {
+                "text/csv": string | Blob | ReadableStream<Uint8Array> | Uint8Array;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -4139,7 +4886,7 @@ export interface operations {
                                 field: string;
                                 detail: string;
                             }[];
-                            problem?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                            problem?: components["schemas"]["RefusalProblem"];
                             eventId?: string;
                         }[];
                         summary: {
@@ -4149,7 +4896,7 @@ export interface operations {
                             unchanged: number;
                             refused: number;
                         };
-                        error?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                        error?: components["schemas"]["RefusalProblem"];
                     };
                 };
             };
@@ -4182,7 +4929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -4192,7 +4939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -4202,7 +4949,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -4225,14 +4982,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -4253,7 +5010,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -4263,7 +5030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -4274,7 +5041,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -4321,7 +5088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -4331,7 +5098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -4341,7 +5108,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -4352,7 +5129,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -4362,7 +5149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -4373,7 +5160,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -4431,7 +5218,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -4441,7 +5228,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -4451,7 +5238,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -4475,14 +5272,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -4503,7 +5300,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -4513,7 +5320,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -4524,7 +5331,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -4584,7 +5391,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -4594,7 +5401,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -4604,7 +5411,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -4615,7 +5432,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -4625,7 +5452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -4636,7 +5463,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -4686,7 +5513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -4696,7 +5523,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -4706,7 +5533,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -4717,7 +5554,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -4727,7 +5574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -4738,7 +5585,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -4793,7 +5640,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -4803,7 +5650,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -4813,7 +5660,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -4836,14 +5693,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -4864,7 +5721,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -4874,7 +5741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -4885,7 +5752,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -4933,7 +5800,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -4943,7 +5810,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -4953,7 +5820,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -4964,7 +5841,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -4974,7 +5861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -4985,7 +5872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -5037,7 +5924,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -5047,7 +5934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -5057,7 +5944,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -5068,7 +5965,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -5078,7 +5985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -5089,7 +5996,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -5148,7 +6055,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -5158,7 +6065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -5168,7 +6075,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -5192,14 +6109,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -5220,7 +6137,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -5230,7 +6157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -5241,7 +6168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -5289,7 +6216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -5299,7 +6226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -5309,7 +6236,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -5320,7 +6257,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -5330,7 +6277,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -5341,7 +6288,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -5388,7 +6335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -5398,7 +6345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -5408,7 +6355,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -5419,7 +6376,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -5429,7 +6396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -5440,7 +6407,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -5495,7 +6462,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -5505,7 +6472,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -5515,7 +6482,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -5539,14 +6516,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -5567,7 +6544,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -5577,7 +6564,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -5588,7 +6575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -5643,7 +6630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -5653,7 +6640,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -5663,7 +6650,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -5687,14 +6684,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -5715,7 +6712,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -5725,7 +6732,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -5736,7 +6743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -5749,8 +6756,8 @@ export interface operations {
                 "Consistency-Token"?: string;
             };
             path: {
-                /** @description positive integer, up to 15 digits */
-                assetId: string;
+                /** @description positive integer, up to 15 digits: the asset_id of subscriptions */
+                assetId: number;
             };
             cookie?: never;
         };
@@ -5784,7 +6791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -5794,7 +6801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -5804,7 +6811,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -5815,7 +6832,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -5825,7 +6852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -5836,7 +6863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -5846,8 +6873,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description positive integer, up to 15 digits */
-                assetId: string;
+                /** @description positive integer, up to 15 digits: the asset_id of subscriptions */
+                assetId: number;
             };
             cookie?: never;
         };
@@ -5901,7 +6928,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -5911,7 +6938,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -5921,7 +6948,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -5944,14 +6981,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -5972,7 +7009,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -5982,7 +7029,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -5993,7 +7040,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -6002,8 +7049,8 @@ export interface operations {
         parameters: {
             query?: {
                 investor_id?: string;
-                /** @description positive integer, up to 15 digits */
-                asset_id?: string;
+                /** @description positive integer, up to 15 digits: the asset_id of subscriptions */
+                asset_id?: number;
                 source?: string;
                 source_id?: string;
                 /** @description results per page, 1 to 100 */
@@ -6049,7 +7096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -6059,7 +7106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -6069,7 +7116,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -6080,7 +7137,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -6090,7 +7157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -6101,7 +7168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -6152,7 +7219,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -6162,7 +7229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -6172,7 +7239,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -6196,14 +7273,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -6224,7 +7301,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -6234,7 +7321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -6245,7 +7332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -6292,7 +7379,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -6302,7 +7389,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -6312,7 +7399,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -6323,7 +7420,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -6333,7 +7440,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -6344,7 +7451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -6384,8 +7491,7 @@ export interface operations {
                              * @description the outbox entry: the Webhook-Id header of every attempt
                              */
                             eventId: string;
-                            /** @description journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued */
-                            eventType: string;
+                            eventType: components["schemas"]["WebhookEventType"];
                             dealId: string | null;
                             url: string;
                             status: "pending" | "delivered" | "dead";
@@ -6425,7 +7531,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -6435,7 +7541,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -6445,7 +7551,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -6456,7 +7572,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -6466,7 +7592,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -6477,7 +7603,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -6513,8 +7639,7 @@ export interface operations {
                          * @description the outbox entry: the Webhook-Id header of every attempt
                          */
                         eventId: string;
-                        /** @description journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued */
-                        eventType: string;
+                        eventType: components["schemas"]["WebhookEventType"];
                         dealId: string | null;
                         url: string;
                         status: "pending" | "delivered" | "dead";
@@ -6551,7 +7676,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -6561,7 +7686,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -6571,7 +7696,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -6595,14 +7730,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -6623,7 +7758,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -6633,7 +7778,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -6644,7 +7789,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -6676,21 +7821,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        output: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued */
-                            type: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            timestamp: string;
-                            dealId: string | null;
-                            /** @description the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`) */
-                            sequence: number;
-                            data: unknown;
-                        }[];
+                        output: components["schemas"]["WebhookEvent"][];
                         /** @description pass as `after` to read on */
                         lastSequence: number;
                         hasMore: boolean;
@@ -6716,7 +7847,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -6726,7 +7857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -6736,7 +7867,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -6747,7 +7888,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -6757,7 +7908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -6768,7 +7919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -6798,21 +7949,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        output: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued */
-                            type: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            timestamp: string;
-                            dealId: string | null;
-                            /** @description the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`) */
-                            sequence: number;
-                            data: unknown;
-                        }[];
+                        output: components["schemas"]["WebhookEvent"][];
                         /** @description pass as `after` to read on */
                         lastSequence: number;
                         hasMore: boolean;
@@ -6837,7 +7974,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -6847,7 +7984,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -6857,7 +7994,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -6868,7 +8015,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -6878,7 +8035,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -6889,7 +8046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -6956,7 +8113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -6966,7 +8123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -6976,7 +8133,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -6987,7 +8154,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -6997,7 +8174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -7008,7 +8185,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -7072,7 +8249,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -7082,7 +8259,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -7092,7 +8269,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -7103,7 +8290,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -7113,7 +8310,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -7124,7 +8321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -7199,7 +8396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -7209,7 +8406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -7219,7 +8416,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -7230,7 +8437,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -7240,7 +8457,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -7251,7 +8468,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -7316,7 +8533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -7326,7 +8543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -7336,7 +8553,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -7347,7 +8574,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -7357,7 +8594,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -7368,7 +8605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -7430,7 +8667,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -7440,7 +8677,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -7450,7 +8687,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -7461,7 +8708,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -7471,7 +8728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -7482,7 +8739,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -7581,7 +8838,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -7591,7 +8848,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -7601,7 +8858,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -7624,14 +8891,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -7652,7 +8919,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -7662,7 +8939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -7673,7 +8950,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -7770,7 +9047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -7780,7 +9057,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -7790,7 +9067,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -7801,7 +9088,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -7811,7 +9108,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -7822,7 +9119,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -7925,7 +9222,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -7935,7 +9232,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -7945,7 +9242,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -7956,7 +9263,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -7966,7 +9283,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -7977,7 +9294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -8085,7 +9402,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -8095,7 +9412,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -8105,7 +9422,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -8128,14 +9455,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -8156,7 +9483,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -8166,7 +9503,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -8177,7 +9514,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -8289,7 +9626,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -8299,7 +9636,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -8309,7 +9646,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -8332,14 +9679,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -8360,7 +9707,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -8370,7 +9727,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -8381,7 +9738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -8488,7 +9845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -8498,7 +9855,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -8508,7 +9865,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -8531,14 +9898,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -8559,7 +9926,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -8569,7 +9946,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -8580,7 +9957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -8649,7 +10026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -8659,7 +10036,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -8669,7 +10046,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -8680,7 +10067,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -8690,7 +10087,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -8701,7 +10098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -8725,7 +10122,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The statement file as it came from the bank: camt.053 or camt.054 XML, or CSV */
+        requestBody: {
+            content: {
+                "application/xml": string | Blob | ReadableStream<Uint8Array> | Uint8Array;
+                "text/xml": string | Blob | ReadableStream<Uint8Array> | Uint8Array;
+                "text/csv": string | Blob | ReadableStream<Uint8Array> | Uint8Array;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -8820,7 +10224,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -8830,7 +10234,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -8840,7 +10244,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -8863,14 +10277,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -8891,7 +10305,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -8901,7 +10325,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -8912,7 +10336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -8936,18 +10360,16 @@ export interface operations {
                         /** @description letters, digits, "-", "_", "." and ":" */
                         id: string;
                         label: string;
-                        /** @description default, complete or withdrawn */
-                        type: string;
+                        type: components["schemas"]["StepType"];
                         stepFields: {
                             fieldKey: string;
                             required: boolean;
-                            /** @description text (default), amount, currency, date, email or choice */
-                            kind?: string;
+                            kind?: components["schemas"]["FieldKind"];
                             label?: string | null;
                             options?: string[] | null;
                         }[];
                         requirements?: {
-                            kind: string;
+                            kind: components["schemas"]["RequirementKind"];
                             minimumLevel?: number;
                             classes?: string[];
                         }[];
@@ -9024,7 +10446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -9034,7 +10456,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -9044,7 +10466,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -9067,14 +10499,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -9095,7 +10527,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -9105,7 +10547,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -9116,7 +10558,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -9214,7 +10656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -9224,7 +10666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -9234,7 +10676,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -9245,7 +10697,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -9255,7 +10717,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -9266,7 +10728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -9338,7 +10800,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -9348,7 +10810,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -9358,7 +10820,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -9369,7 +10841,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -9379,7 +10861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -9390,7 +10872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -9473,7 +10955,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -9483,7 +10965,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -9493,7 +10975,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -9504,7 +10996,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -9514,7 +11016,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -9525,7 +11027,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -9576,7 +11078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -9586,7 +11088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -9596,7 +11098,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -9607,7 +11119,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -9617,7 +11139,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -9628,7 +11150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -9701,7 +11223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -9711,7 +11233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -9721,7 +11243,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -9732,7 +11264,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -9742,7 +11284,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -9753,7 +11295,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -9803,7 +11345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -9813,7 +11355,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -9823,7 +11365,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -9834,7 +11386,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -9844,7 +11406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -9855,7 +11417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -9907,7 +11469,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -9917,7 +11479,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -9927,7 +11489,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -9938,7 +11510,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -9948,7 +11530,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -9959,7 +11541,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -10013,7 +11595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -10023,7 +11605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -10033,7 +11615,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -10056,14 +11648,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -10084,7 +11676,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -10094,7 +11696,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -10105,8 +11707,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
+            };
+        };
+    };
+    receiveWebhookEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                "Webhook-Id": string;
+                "Webhook-Timestamp": string;
+                "Webhook-Signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried on the schedule, then dead */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

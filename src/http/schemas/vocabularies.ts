@@ -1,0 +1,15 @@
+// The closed vocabularies of the domain as named enums (`{ type: string, enum }`), so generated
+// clients type them as unions of literals. Their lists stay in domain/; this file only names them.
+import { Type } from 'typebox';
+import { fieldKinds, requirementKinds, stepTypes } from '../../domain/workflow.ts';
+
+const Vocabulary = (values: readonly string[], title: string, description: string) =>
+  Type.Unsafe<string>({ type: 'string', enum: [...values], title, description });
+
+export const StepType = Vocabulary(stepTypes, 'StepType', 'default, complete or withdrawn');
+export const FieldKind = Vocabulary(fieldKinds, 'FieldKind', 'the kind of value a field holds (values are strings on the wire); text when absent in a workflow document');
+export const RequirementKind = Vocabulary(
+  requirementKinds,
+  'RequirementKind',
+  'kyc-level (minimumLevel), classification (classes), no-pending-edit-requests or previous-fields-complete',
+);
