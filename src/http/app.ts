@@ -24,7 +24,7 @@ import { validatorCompiler } from './validation.ts';
 import { routes } from './routes/index.ts';
 import { documentRoute, finishDocument } from './openapi-document.ts';
 import { apiVersion } from './openapi-operations.ts';
-import { Problem } from './schemas/problems.ts';
+import { DatabaseUnavailableProblem, Problem } from './schemas/problems.ts';
 
 export type { Api, AppContext } from './context.ts';
 
@@ -192,7 +192,7 @@ const probeSchema = (summary: string, status: string) => ({
     ),
     // Refused by the HTTP layer before any route runs: malformed, headers over 16 KiB, too slow.
     '4XX': { description: 'A request the HTTP layer refuses', content: { 'application/problem+json': { schema: Problem } } },
-    ...(status === 'ready' ? { 503: { description: 'The database does not answer', content: { 'application/problem+json': { schema: Problem } } } } : {}),
+    ...(status === 'ready' ? { 503: { description: 'The database does not answer', content: { 'application/problem+json': { schema: DatabaseUnavailableProblem } } } } : {}),
   },
 });
 

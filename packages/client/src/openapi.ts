@@ -1235,6 +1235,29 @@ export interface components {
             requestId: string;
         };
         /**
+         * DatabaseUnavailableProblem
+         * @description The database does not answer; retry later (503)
+         */
+        DatabaseUnavailableProblem: {
+            /**
+             * @description always urn:dealflow:problem:database-unavailable
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:database-unavailable";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 503;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+        };
+        /**
          * FieldError
          * @description One offending input of a request
          */
@@ -1382,29 +1405,6 @@ export interface components {
              * @enum {integer}
              */
             status: 500;
-            /** @description what went wrong with this request, in words */
-            detail: string;
-            instance?: string;
-            /** @description the X-Request-Id of the request: quote it when reporting a problem */
-            requestId: string;
-        };
-        /**
-         * DatabaseUnavailableProblem
-         * @description The database does not answer; retry later (503)
-         */
-        DatabaseUnavailableProblem: {
-            /**
-             * @description always urn:dealflow:problem:database-unavailable
-             * @enum {string}
-             */
-            type: "urn:dealflow:problem:database-unavailable";
-            /** @description short summary of the kind, the same for every problem of that kind */
-            title: string;
-            /**
-             * @description the HTTP status code
-             * @enum {integer}
-             */
-            status: 503;
             /** @description what went wrong with this request, in words */
             detail: string;
             instance?: string;
@@ -2456,7 +2456,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
             /** @description A request the HTTP layer refuses */
