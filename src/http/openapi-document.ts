@@ -11,6 +11,7 @@ import type { RouteOptions } from 'fastify';
 import { componentDescriptions } from './openapi-components.ts';
 import { operationDocs, tagDescriptions } from './openapi-operations.ts';
 import { Problem, problemSchemas, ProblemType } from './schemas/problems.ts';
+import { vocabularies } from './schemas/vocabularies.ts';
 
 const PROBLEM = 'application/problem+json';
 /** Problem components closed to undeclared members in the document (the service may still add some). */
@@ -118,6 +119,9 @@ export function finishDocument(input: Json): Json {
   doc.components.schemas ??= {};
   doc.components.headers = headers;
   hoistNamedSchemas(doc);
+  for (const [name, schema] of Object.entries(vocabularies)) doc.components.schemas[name] ??= JSON.parse(JSON.stringify(schema));
+  doc.paths = showVocabularies(doc.paths);
+  doc.components.schemas = showVocabularies(doc.components.schemas);
   // Named even where no operation answers it directly: the document of any refusal (an unknown route).
   doc.components.schemas.Problem ??= JSON.parse(JSON.stringify(Problem));
   doc.components.schemas.ProblemType ??= JSON.parse(JSON.stringify(ProblemType));
@@ -176,6 +180,15 @@ const uploadBody = ({ mediaTypes, description }: { mediaTypes: string[]; descrip
   description,
   content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
 });
+
+/** A request member marked `x-vocabulary: Name` (validated by the domain) is shown as that enum. */
+function showVocabularies(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(showVocabularies);
+  if (node === null || typeof node !== 'object') return node;
+  const vocabulary = (node as Json)['x-vocabulary'];
+  if (typeof vocabulary === 'string') return { $ref: `#/components/schemas/${vocabulary}` };
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, showVocabularies(value)]));
+}
 
 const isSchemaName = (title: unknown): title is string => typeof title === 'string' && /^[A-Z][A-Za-z0-9_]*$/.test(title);
 

@@ -1660,12 +1660,6 @@ export interface components {
          */
         StepType: "default" | "complete" | "withdrawn";
         /**
-         * FieldKind
-         * @description the kind of value a field holds (values are strings on the wire); text when absent in a workflow document
-         * @enum {string}
-         */
-        FieldKind: "text" | "amount" | "currency" | "date" | "email" | "choice";
-        /**
          * Link
          * @description A link of the Workflow graph, from one Step to another.
          */
@@ -1673,6 +1667,12 @@ export interface components {
             fromStepId: string;
             toStepId: string;
         };
+        /**
+         * FieldKind
+         * @description the kind of value a field holds (values are strings on the wire); text when absent in a workflow document
+         * @enum {string}
+         */
+        FieldKind: "text" | "amount" | "currency" | "date" | "email" | "choice";
         /**
          * StepField
          * @description A field a Step captures.

@@ -1,5 +1,9 @@
 // The closed vocabularies of the domain as named enums (`{ type: string, enum }`), so generated
 // clients type them as unions of literals. Their lists stay in domain/; this file only names them.
+// In request bodies they are checked by domain/workflow-graph.ts with the graph rules, so one 400
+// names every problem of a workflow document at once: there the schema is a plain string marked
+// `x-vocabulary`, which the document shows as the enum (openapi-document.ts), with the same meaning:
+// any other value is refused with a 400.
 import { Type } from 'typebox';
 import { fieldKinds, requirementKinds, stepTypes } from '../../domain/workflow.ts';
 
@@ -13,3 +17,8 @@ export const RequirementKind = Vocabulary(
   'RequirementKind',
   'kyc-level (minimumLevel), classification (classes), no-pending-edit-requests or previous-fields-complete',
 );
+
+/** A request member of a vocabulary: validated by the domain, shown as the enum in the document. */
+export const vocabularyText = (vocabulary: 'StepType' | 'FieldKind' | 'RequirementKind') => Type.String({ 'x-vocabulary': vocabulary });
+
+export const vocabularies = { StepType, FieldKind, RequirementKind };

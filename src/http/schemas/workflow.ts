@@ -2,7 +2,7 @@
 // Closed vocabularies (step types, field kinds, requirement kinds) are enums of the domain's lists,
 // so generated clients type them; domain/workflow-graph.ts checks them again with the graph rules.
 import { type Static, Type } from 'typebox';
-import { FieldKind, RequirementKind, StepType } from './vocabularies.ts';
+import { FieldKind, RequirementKind, StepType, vocabularyText } from './vocabularies.ts';
 import { StrictObject, Timestamp } from './common.ts';
 import { StepTriggersBody, WorkflowCustomStepTriggers } from './step-trigger.ts';
 
@@ -33,12 +33,12 @@ export const WorkflowBody = StrictObject({
     StrictObject({
       id: StepId,
       label: Type.String({ minLength: 1, maxLength: 200 }),
-      type: StepType,
+      type: vocabularyText('StepType'),
       stepFields: Type.Array(
         StrictObject({
           fieldKey: Type.String({ minLength: 1, maxLength: 64 }),
           required: Type.Boolean(),
-          kind: Type.Optional(FieldKind),
+          kind: Type.Optional(vocabularyText('FieldKind')),
           label: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
           options: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 }))),
         }),
@@ -47,7 +47,7 @@ export const WorkflowBody = StrictObject({
       requirements: Type.Optional(
         Type.Array(
           StrictObject({
-            kind: RequirementKind,
+            kind: vocabularyText('RequirementKind'),
             minimumLevel: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
             classes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 })),
           }),
