@@ -120,8 +120,8 @@ export function finishDocument(input: Json): Json {
   doc.components.headers = headers;
   hoistNamedSchemas(doc);
   for (const [name, schema] of Object.entries(vocabularies)) doc.components.schemas[name] ??= JSON.parse(JSON.stringify(schema));
-  doc.paths = showVocabularies(doc.paths);
-  doc.components.schemas = showVocabularies(doc.components.schemas);
+  doc.paths = documented(doc.paths);
+  doc.components.schemas = documented(doc.components.schemas);
   // Named even where no operation answers it directly: the document of any refusal (an unknown route).
   doc.components.schemas.Problem ??= JSON.parse(JSON.stringify(Problem));
   doc.components.schemas.ProblemType ??= JSON.parse(JSON.stringify(ProblemType));
@@ -181,13 +181,17 @@ const uploadBody = ({ mediaTypes, description }: { mediaTypes: string[]; descrip
   content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
 });
 
-/** A request member marked `x-vocabulary: Name` (validated by the domain) is shown as that enum. */
-function showVocabularies(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(showVocabularies);
+/**
+ * A schema with `x-document` is validated as it is and shown as that value: a step type checked by
+ * the domain with the graph rules, shown as the enum; an asset id in a path, checked as strict text,
+ * shown as the integer it is.
+ */
+function documented(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(documented);
   if (node === null || typeof node !== 'object') return node;
-  const vocabulary = (node as Json)['x-vocabulary'];
-  if (typeof vocabulary === 'string') return { $ref: `#/components/schemas/${vocabulary}` };
-  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, showVocabularies(value)]));
+  const shown = (node as Json)['x-document'];
+  if (shown !== undefined) return shown;
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, documented(value)]));
 }
 
 const isSchemaName = (title: unknown): title is string => typeof title === 'string' && /^[A-Z][A-Za-z0-9_]*$/.test(title);

@@ -6756,7 +6756,6 @@ export interface operations {
                 "Consistency-Token"?: string;
             };
             path: {
-                /** @description positive integer, up to 15 digits: the asset_id of subscriptions */
                 assetId: number;
             };
             cookie?: never;
@@ -6873,7 +6872,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description positive integer, up to 15 digits: the asset_id of subscriptions */
                 assetId: number;
             };
             cookie?: never;
@@ -7049,7 +7047,6 @@ export interface operations {
         parameters: {
             query?: {
                 investor_id?: string;
-                /** @description positive integer, up to 15 digits: the asset_id of subscriptions */
                 asset_id?: number;
                 source?: string;
                 source_id?: string;

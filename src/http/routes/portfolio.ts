@@ -9,9 +9,9 @@ import { sendSubscriptionsCsv } from '../exports.ts';
 import { principalOf } from '../auth.ts';
 import { IdempotencyHeaders, idempotentInOneStatement, serializeAround } from '../idempotency.ts';
 import { ExternalId, Page, PageQuery } from '../schemas/common.ts';
-import { Asset, AssetBody, AssetIdParam, SubscriptionBody, SubscriptionRecord, toSubscriptionInput, toSubscriptionRecord } from '../schemas/portfolio.ts';
+import { Asset, AssetBody, AssetIdText, assetIdOf, SubscriptionBody, SubscriptionRecord, toSubscriptionInput, toSubscriptionRecord } from '../schemas/portfolio.ts';
 
-const AssetParams = Type.Object({ assetId: AssetIdParam });
+const AssetParams = Type.Object({ assetId: AssetIdText });
 const SUBSCRIPTIONS = '/portfolio/transactions/subscriptions';
 
 export function portfolioRoutes(app: Api, ctx: AppContext) {
@@ -27,7 +27,7 @@ export function portfolioRoutes(app: Api, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const { asset, created } = await putAsset(ctx, request.params.assetId, request.body);
+      const { asset, created } = await putAsset(ctx, assetIdOf(request.params.assetId), request.body);
       return reply.code(created ? 201 : 200).send(asset);
     },
   );
@@ -35,7 +35,7 @@ export function portfolioRoutes(app: Api, ctx: AppContext) {
   app.get(
     '/portfolio/assets/:assetId',
     { schema: { tags: ['portfolio'], summary: 'Read an asset', params: AssetParams, response: { 200: Asset } } },
-    async (request) => getAsset(ctx, request.params.assetId),
+    async (request) => getAsset(ctx, assetIdOf(request.params.assetId)),
   );
 
   app.post(
@@ -92,7 +92,7 @@ export function portfolioRoutes(app: Api, ctx: AppContext) {
         querystring: Type.Object(
           {
             investor_id: Type.Optional(ExternalId),
-            asset_id: Type.Optional(AssetIdParam),
+            asset_id: Type.Optional(AssetIdText),
             source: Type.Optional(Type.String({ maxLength: 200 })),
             source_id: Type.Optional(Type.String({ maxLength: 200 })),
             ...PageQuery,
@@ -106,7 +106,7 @@ export function portfolioRoutes(app: Api, ctx: AppContext) {
       const { investor_id, asset_id, source, source_id, limit = 20, page = 1 } = request.query;
       const filter = {
         ...(investor_id !== undefined ? { investorId: investor_id } : {}),
-        ...(asset_id !== undefined ? { assetId: asset_id } : {}),
+        ...(asset_id !== undefined ? { assetId: assetIdOf(asset_id) } : {}),
         ...(source !== undefined ? { source } : {}),
         ...(source_id !== undefined ? { sourceId: source_id } : {}),
       };

@@ -1,8 +1,8 @@
 // The closed vocabularies of the domain as named enums (`{ type: string, enum }`), so generated
 // clients type them as unions of literals. Their lists stay in domain/; this file only names them.
 // In request bodies they are checked by domain/workflow-graph.ts with the graph rules, so one 400
-// names every problem of a workflow document at once: there the schema is a plain string marked
-// `x-vocabulary`, which the document shows as the enum (openapi-document.ts), with the same meaning:
+// names every problem of a workflow document at once: there the schema is a plain string whose
+// `x-document` the document shows instead (openapi-document.ts): the enum, with the same meaning, as
 // any other value is refused with a 400.
 import { Type } from 'typebox';
 import { fieldKinds, requirementKinds, stepTypes } from '../../domain/workflow.ts';
@@ -19,6 +19,7 @@ export const RequirementKind = Vocabulary(
 );
 
 /** A request member of a vocabulary: validated by the domain, shown as the enum in the document. */
-export const vocabularyText = (vocabulary: 'StepType' | 'FieldKind' | 'RequirementKind') => Type.String({ 'x-vocabulary': vocabulary });
+export const vocabularyText = (vocabulary: 'StepType' | 'FieldKind' | 'RequirementKind') =>
+  Type.String({ 'x-document': { $ref: `#/components/schemas/${vocabulary}` } });
 
 export const vocabularies = { StepType, FieldKind, RequirementKind };
