@@ -24,7 +24,8 @@ import { registerStorableText } from './storable-text.ts';
 import { validatorCompiler } from './validation.ts';
 import { routes } from './routes/index.ts';
 import { documentRoute, finishDocument } from './openapi-document.ts';
-import { Problem } from './schemas/problems.ts';
+import { apiVersion } from './openapi-operations.ts';
+import { DatabaseUnavailableProblem, Problem } from './schemas/problems.ts';
 
 export type { Api, AppContext } from './context.ts';
 
@@ -124,7 +125,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       openapi: '3.1.0',
       info: {
         title: 'dealflow',
-        version: '1',
+        version: apiVersion,
         description: 'Runs investors through private-market deals. Errors are RFC 9457 problem documents.',
       },
       servers: [{ url: config.basePath || '/' }],
@@ -233,7 +234,7 @@ const probeSchema = (summary: string, status: string) => ({
     ),
     // Refused by the HTTP layer before any route runs: malformed, headers over 16 KiB, too slow.
     '4XX': { description: 'A request the HTTP layer refuses', content: { 'application/problem+json': { schema: Problem } } },
-    ...(status === 'ready' ? { 503: { description: 'The database does not answer', content: { 'application/problem+json': { schema: Problem } } } } : {}),
+    ...(status === 'ready' ? { 503: { description: 'The database does not answer', content: { 'application/problem+json': { schema: DatabaseUnavailableProblem } } } } : {}),
   },
 });
 

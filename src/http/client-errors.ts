@@ -1,6 +1,7 @@
 // Requests Node's HTTP parser refuses before Fastify sees them (headers over 16 KiB, a request not
 // whole within REQUEST_TIMEOUT_MS, bytes that are not HTTP) got Fastify's own JSON body; they now
 // get problem documents like every other error (found by the reliability suite).
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError } from '../domain/errors.ts';
@@ -21,11 +22,13 @@ function kindOf(code: string | undefined): AppError {
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
   // A reset connection has nobody left to answer (https://nodejs.org/api/http.html#event-clienterror).
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const problem = problemOf(kindOf(err.code));
+  // No request was parsed, so none has an id yet: a new one, in the body and the header alike.
+  const requestId = randomUUID();
+  const problem = problemOf(kindOf(err.code), requestId);
   const body = JSON.stringify(problem);
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${problem.status} ${http.STATUS_CODES[problem.status]}\r\nContent-Type: application/problem+json\r\n` +
+      `HTTP/1.1 ${problem.status} ${http.STATUS_CODES[problem.status]}\r\nContent-Type: application/problem+json\r\nX-Request-Id: ${requestId}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }

@@ -10,10 +10,12 @@
 import type { RouteOptions } from 'fastify';
 import { componentDescriptions } from './openapi-components.ts';
 import { operationDocs, tagDescriptions } from './openapi-operations.ts';
-import { ConflictProblem, ImportJobProblem, Problem, TooLargeProblem, UnprocessableProblem, ValidationProblem } from './schemas/problems.ts';
+import { Problem, problemSchemas, ProblemType } from './schemas/problems.ts';
+import { vocabularies } from './schemas/vocabularies.ts';
 
 const PROBLEM = 'application/problem+json';
-const problemNames = ['Problem', 'ValidationProblem', 'ConflictProblem', 'UnprocessableProblem', 'TooLargeProblem', 'ImportJobProblem'];
+/** Problem components closed to undeclared members in the document (the service may still add some). */
+const problemNames = ['Problem', 'RefusalProblem', 'ImportJobProblem', ...Object.values(problemSchemas).map((s) => (s as { title?: string }).title ?? '')];
 
 const problemResponse = (schema: object, description: string) => ({ description, content: { [PROBLEM]: { schema } } });
 
@@ -21,19 +23,30 @@ const problemResponse = (schema: object, description: string) => ({ description,
 function problemResponses(method: string): Record<string, object> {
   const writes = method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE';
   return {
-    400: problemResponse(ValidationProblem, 'Malformed input: a bad parameter, header or body; `errors` names each field'),
-    401: problemResponse(Problem, 'Missing, malformed, unknown, revoked or expired token'),
-    403: problemResponse(Problem, 'The role or the investor may not do this'),
-    404: problemResponse(Problem, 'Unknown resource, or one the investor may not see'),
-    ...(writes ? { 409: problemResponse(ConflictProblem, 'Conflict: concurrent change, duplicate, or not allowed from the current state') } : {}),
-    ...(writes ? { 413: problemResponse(TooLargeProblem, 'Body over BODY_LIMIT (or the route\'s own limit), or a line of an import file over 1 MiB') } : {}),
-    ...(writes ? { 415: problemResponse(Problem, 'A body that is not application/json') } : {}),
-    ...(writes ? { 422: problemResponse(UnprocessableProblem, 'Well-formed, but breaks a business rule') } : {}),
-    429: problemResponse(Problem, 'Over RATE_LIMIT_PER_MINUTE for this token'),
-    500: problemResponse(Problem, 'A bug: quote the requestId'),
-    503: problemResponse(Problem, 'The database does not answer; retry later'),
+    400: problemResponse(problemSchemas.validation, 'Malformed input: a bad parameter, header or body; `errors` names each field'),
+    401: problemResponse(problemSchemas.unauthenticated, 'Missing, malformed, unknown, revoked or expired token'),
+    403: problemResponse(problemSchemas.forbidden, 'The role or the investor may not do this'),
+    404: problemResponse(problemSchemas['not-found'], 'Unknown resource, or one the investor may not see'),
+    ...connectionProblems,
+    ...(writes ? { 409: problemResponse(problemSchemas.conflict, 'Conflict: concurrent change, duplicate, or not allowed from the current state') } : {}),
+    ...(writes ? { 413: problemResponse(problemSchemas['payload-too-large'], 'Body over BODY_LIMIT (or the route\'s own limit), or a line of an import file over 1 MiB') } : {}),
+    ...(writes ? { 415: problemResponse(problemSchemas['unsupported-media-type'], 'A body of a media type the route does not take, or a charset other than UTF-8') } : {}),
+    ...(writes ? { 422: problemResponse(problemSchemas.unprocessable, 'Well-formed, but breaks a business rule') } : {}),
+    429: problemResponse(problemSchemas['rate-limited'], 'Over RATE_LIMIT_PER_MINUTE for this token'),
+    500: problemResponse(problemSchemas.internal, 'A bug: quote the requestId'),
+    503: problemResponse(problemSchemas['database-unavailable'], 'The database does not answer; retry later'),
   };
 }
+
+/**
+ * Refusals of Node's HTTP parser, before any route runs, so any operation can get them: a request
+ * not whole within REQUEST_TIMEOUT_MS (408) and headers over 16 KiB (431). A method a path does not
+ * have is a 404 like an unknown path (the router knows no 405), so no operation declares 405.
+ */
+const connectionProblems = {
+  408: problemResponse(problemSchemas['request-timeout'], 'The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed'),
+  431: problemResponse(problemSchemas['headers-too-large'], 'Request headers over 16 KiB; the connection is closed'),
+};
 
 /** `/deals/deal/:dealId` under the base path → `/deals/deal/{dealId}`. */
 export const documentPath = (url: string, basePath: string) =>
@@ -54,6 +67,8 @@ export function documentRoute(route: RouteOptions, basePath: string) {
     }
     if ((route.config as { public?: boolean } | undefined)?.public) {
       schema.security ??= [];
+      schema.response ??= {};
+      for (const [status, response] of Object.entries(connectionProblems)) schema.response[status] ??= response;
       continue;
     }
     schema.security ??= [{ bearer: [] }];
@@ -114,6 +129,13 @@ export function finishDocument(input: Json): Json {
   doc.components.schemas ??= {};
   doc.components.headers = headers;
   hoistNamedSchemas(doc);
+  for (const [name, schema] of Object.entries(vocabularies)) doc.components.schemas[name] ??= JSON.parse(JSON.stringify(schema));
+  doc.paths = documented(doc.paths);
+  doc.components.schemas = documented(doc.components.schemas);
+  // Named even where no operation answers it directly: the document of any refusal (an unknown route).
+  doc.components.schemas.Problem ??= JSON.parse(JSON.stringify(Problem));
+  doc.components.schemas.ProblemType ??= JSON.parse(JSON.stringify(ProblemType));
+  if (doc.components.schemas.WebhookEvent) doc.webhooks = webhooks;
   for (const name of problemNames) if (doc.components.schemas[name]) doc.components.schemas[name].additionalProperties = false;
   describeComponents(doc.components.schemas);
 
@@ -121,6 +143,7 @@ export function finishDocument(input: Json): Json {
     for (const [method, operation] of Object.entries<Json>(item)) {
       const known = operationDocs[`${method.toUpperCase()} ${path}`];
       if (known?.optionalBody && operation.requestBody) operation.requestBody.required = false;
+      if (known?.uploads) operation.requestBody = uploadBody(known.uploads);
       const idempotent = (operation.parameters ?? []).some((p: Json) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
       const secured = operation.security === undefined || operation.security.length > 0;
       const conditional = (operation.parameters ?? []).some((p: Json) => p.in === 'header' && p.name.toLowerCase() === 'if-none-match');
@@ -140,6 +163,50 @@ export function finishDocument(input: Json): Json {
     }
   }
   return doc;
+}
+
+/** What the service POSTs to a step trigger's URL (OpenAPI 3.1 `webhooks`): one outbox entry, signed. */
+const webhooks = {
+  webhookEvent: {
+    post: {
+      operationId: 'receiveWebhookEvent',
+      summary: 'A domain event, delivered to a webhook trigger of a step',
+      description:
+        'Signed by the Standard Webhooks scheme: Webhook-Id (the entry id), Webhook-Timestamp (Unix seconds) and, when the trigger has a secret, ' +
+        'Webhook-Signature (`v1,` + base64 HMAC-SHA256 of `<id>.<timestamp>.<body>`). Any 2xx is a delivery; anything else is retried.',
+      tags: ['webhooks'],
+      // The receiver authenticates a delivery by its signature (verifyWebhook), not by a token.
+      security: [],
+      parameters: ['Webhook-Id', 'Webhook-Timestamp', 'Webhook-Signature'].map((name) => ({
+        in: 'header',
+        name,
+        required: name !== 'Webhook-Signature',
+        schema: { type: 'string' },
+      })),
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookEvent' } } } },
+      responses: { '2XX': { description: 'Delivered' }, default: { description: 'Not delivered: retried on the schedule, then dead' } },
+    },
+  },
+};
+
+/** A raw file upload: its bytes as sent, under each media type the route takes. */
+const uploadBody = ({ mediaTypes, description }: { mediaTypes: string[]; description: string }) => ({
+  required: true,
+  description,
+  content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+});
+
+/**
+ * A schema with `x-document` is validated as it is and shown as that value: a step type checked by
+ * the domain with the graph rules, shown as the enum; an asset id in a path, checked as strict text,
+ * shown as the integer it is.
+ */
+function documented(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(documented);
+  if (node === null || typeof node !== 'object') return node;
+  const shown = (node as Json)['x-document'];
+  if (shown !== undefined) return shown;
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, documented(value)]));
 }
 
 const isSchemaName = (title: unknown): title is string => typeof title === 'string' && /^[A-Z][A-Za-z0-9_]*$/.test(title);

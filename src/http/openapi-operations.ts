@@ -5,11 +5,19 @@
 // test/foundation/openapi-contract.test.ts fails when an operation has no operationId, summary,
 // description or declared tag, so a new route is added here (or documents itself) by construction.
 
+/**
+ * The document's `info.version` (semver), also the version of the client package: a breaking change
+ * of the document needs a new major version and its CHANGELOG.md entry (scripts/check-openapi-compat.ts).
+ */
+export const apiVersion = '2.0.0';
+
 export interface OperationDoc {
   operationId: string;
   description?: string;
   /** The route accepts no body at all (requestBody.required: false). */
   optionalBody?: boolean;
+  /** The media types of a raw upload the route reads itself (no JSON body schema): its requestBody. */
+  uploads?: { mediaTypes: string[]; description: string };
 }
 
 export const tagDescriptions: Record<string, string> = {
@@ -27,7 +35,18 @@ export const tagDescriptions: Record<string, string> = {
 export const operationDocs: Record<string, OperationDoc> = {
   'PUT /deals/deal/{dealId}/payment-settings': { operationId: 'setPaymentSettings', description: 'Payment step, the fields reconciliation fills and reads, and the asset and price booked on completion. 201 the first time, 200 after.' },
   'GET /deals/deal/{dealId}/payment-settings': { operationId: 'getPaymentSettings', description: 'The settings, or the defaults when never set; 404 for an unknown deal.' },
-  'POST /payments/statements': { operationId: 'importStatement' },
+  'POST /payments/statements': {
+    operationId: 'importStatement',
+    uploads: { mediaTypes: ['application/xml', 'text/xml', 'text/csv'], description: 'The statement file as it came from the bank: camt.053 or camt.054 XML, or CSV' },
+  },
+  'POST /investors/import': {
+    operationId: 'importInvestors',
+    uploads: { mediaTypes: ['text/csv', 'application/x-ndjson'], description: 'The investor file: CSV with a header row, or one JSON investor per line' },
+  },
+  'POST /deals/deal/{dealId}/jump-to-step/import': {
+    operationId: 'importMoves',
+    uploads: { mediaTypes: ['text/csv'], description: 'The moves file: CSV with a header row' },
+  },
   'GET /payments/lines': { operationId: 'listPaymentLines', description: 'Lines of imported statements in import order, filtered by status (queued: the reconciliation queue), outcome, deal and statement.' },
   'GET /payments/lines/{lineId}': { operationId: 'getPaymentLine', description: 'The line and every decision about it, oldest first.' },
   'POST /payments/lines/{lineId}/assign': { operationId: 'reconcileLineToInvestor', description: 'Only a queued credit (409 otherwise); 404 when the investor has no journey in the deal; 422 for another currency than the commitment.' },

@@ -1,11 +1,11 @@
-// The typed client (`dealflow/client`, openapi-fetch over the generated types) calls the ten
+// The typed client (`@dealflow/client`, openapi-fetch over the generated types) calls the ten
 // endpoints of the interface and the management API with no casts and no `body: {}`: if the
 // document made any of these calls awkward, this file would not typecheck. Requests go through
 // app.inject (a fetch that never opens a socket), so every answer is also checked against
 // openapi.json by test/support/app.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createDealflowClient, type DealflowClient } from 'dealflow/client';
+import { createDealflowClient, type DealflowClient, isProblem } from '@dealflow/client';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { investorBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
 
@@ -27,7 +27,7 @@ function injectFetch(t: TestApp): typeof fetch {
   };
 }
 
-describe('the typed client (dealflow/client)', () => {
+describe('the typed client (@dealflow/client)', () => {
   let t: TestApp;
   let dealflow: DealflowClient;
   const dealId = uniqueId('deal');
@@ -72,13 +72,22 @@ describe('the typed client (dealflow/client)', () => {
     const workflow = await dealflow.GET('/deals/deal/{dealId}/workflow-status', { params: { path: { dealId } } });
     assert.deepEqual(workflow.data?.steps.map((s) => s.id), [step('interest'), step('commitment'), step('complete')]);
 
-    // A problem's extension members are typed too: narrowing by `in`, no cast.
+    // The error is the problem document of the status that came back: its members are typed, and
+    // narrowing by status (or by isProblem) reaches the members of that kind, with no cast.
     const refused = await dealflow.POST('/deals/deal/{dealId}/jump-to-step', {
       params: { path: { dealId } },
       body: { investorUserId, targetStepId: step('commitment'), data: {} },
     });
     assert.equal(refused.response.status, 422);
-    assert.ok(refused.error && 'missingFields' in refused.error);
+    const problem = refused.error ?? assert.fail('no problem');
+    const status: number = problem.status;
+    const requestId: string = problem.requestId;
+    assert.equal(status, 422);
+    assert.equal(requestId, refused.response.headers.get('x-request-id'));
+    // assert.equal narrows `type`, and with it the document to the 422's kind.
+    assert.equal(problem.type, 'urn:dealflow:problem:unprocessable');
+    assert.deepEqual(problem.missingFields, ['committed_amount', 'currency']);
+    assert.ok(isProblem(refused.error, 'unprocessable'));
     assert.deepEqual(refused.error.missingFields, ['committed_amount', 'currency']);
 
     const moved = await dealflow.POST('/deals/deal/{dealId}/jump-to-step', {
@@ -86,8 +95,8 @@ describe('the typed client (dealflow/client)', () => {
       body: { investorUserId, targetStepId: step('commitment'), data: { committed_amount: '25000.00', currency: 'EUR' } },
     });
     assert.equal(moved.response.status, 201);
-    // 201 is the event; 200 (the same path with ?dryRun=true) would be { event, intermediaryStepIds }.
-    const eventId = (moved.data && 'id' in moved.data ? moved.data.id : undefined) ?? assert.fail('no event');
+    // 201 is the event; 200 (the same path with ?dryRun=true) is { dryRun: true, event, intermediaryStepIds }.
+    const eventId = (moved.data && !('dryRun' in moved.data) ? moved.data.id : undefined) ?? assert.fail('no event');
 
     const journey = await dealflow.GET('/deals/deal/{dealId}/investor-data/{investorUserId}', { params: { path: { dealId, investorUserId } } });
     assert.equal(journey.data?.journey[0]?.toStepId, step('commitment'));
@@ -138,7 +147,7 @@ describe('the typed client (dealflow/client)', () => {
 
   test('createSubscription: an asset and a subscription transaction, and a wrong total with its typed problem', async () => {
     const assetId = uniqueAssetId();
-    const asset = await dealflow.PUT('/portfolio/assets/{assetId}', { params: { path: { assetId: String(assetId) } }, body: { name: 'Typed A', currency: 'EUR' } });
+    const asset = await dealflow.PUT('/portfolio/assets/{assetId}', { params: { path: { assetId } }, body: { name: 'Typed A', currency: 'EUR' } });
     assert.equal(asset.response.status, 201);
     const booking = {
       asset_id: assetId, investor_id: investorUserId, units: 10, price_per_unit: 100.5, total: 1005, fee: 12.5,
@@ -154,7 +163,7 @@ describe('the typed client (dealflow/client)', () => {
       body: { ...booking, units: 3, price_per_unit: 0.333333, total: 0.99 },
     });
     assert.equal(wrong.response.status, 422);
-    assert.ok(wrong.error && 'expectedTotal' in wrong.error);
+    assert.ok(isProblem(wrong.error, 'unprocessable'));
     assert.equal(wrong.error.expectedTotal, '1.00');
   });
 });

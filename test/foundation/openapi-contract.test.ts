@@ -39,14 +39,20 @@ describe('the OpenAPI document', () => {
     for (const key of Object.keys(operationDocs)) assert.ok(keys.has(key), `openapi-operations.ts names ${key}, which is not a route`);
   });
 
-  test('every error response is application/problem+json with a named Problem schema', () => {
-    const problems = new Set(['Problem', 'ValidationProblem', 'ConflictProblem', 'UnprocessableProblem', 'TooLargeProblem']);
+  test('every error response is application/problem+json with the named Problem schema of its status', () => {
+    // One schema per kind, its status a constant: the status that came back names the document.
+    const problems = new Set(['Problem', ...Object.keys(document.components.schemas).filter((name) => name.endsWith('Problem'))]);
     for (const { key, operation } of operations) {
       for (const [status, response] of Object.entries<any>(operation.responses)) {
         if (!/^[45]/.test(status)) continue;
         assert.deepEqual(Object.keys(response.content), ['application/problem+json'], `${key} ${status}`);
         const ref: string = response.content['application/problem+json'].schema.$ref ?? '';
-        assert.ok(problems.has(ref.replace('#/components/schemas/', '')), `${key} ${status}: ${ref}`);
+        const name = ref.replace('#/components/schemas/', '');
+        assert.ok(problems.has(name), `${key} ${status}: ${ref}`);
+        if (/^\d+$/.test(status)) {
+          assert.deepEqual(document.components.schemas[name].properties.status.enum, [Number(status)], `${key} ${status}: ${name}.status`);
+          assert.ok(document.components.schemas[name].required.includes('requestId'), `${key} ${status}: ${name}.requestId is required`);
+        }
         assert.ok(response.headers['X-Request-Id'], `${key} ${status}: X-Request-Id`);
       }
       if (operation.responses['401']) assert.ok(operation.responses['401'].headers['WWW-Authenticate'], `${key}: WWW-Authenticate`);

@@ -6,7 +6,8 @@
 // gets them before its first block (a page may show its own replaced block too). A block preceded by
 // `<!-- readme-test: skip (why) -->` is not run. On PostgreSQL (TEST_DATABASE_URL) each page's service
 // runs on a fresh database of that server, with the demo deal seeded and a token made by the CLI.
-// Every ```ts block is typechecked against the package (its `dealflow/client` import included).
+// Every ```ts block is typechecked against the project, `@dealflow/client` resolving to its build
+// (packages/client/dist, through the workspace link) as an installed copy would.
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -210,7 +211,7 @@ describe('the README and the docs run as pasted', { concurrency: 3 }, () => {
 
 describe('the TypeScript blocks typecheck against the package', () => {
   test('every ```ts block of the README and docs/', async () => {
-    // Inside the checkout, so `dealflow/client` resolves through the package's own `exports`.
+    // Inside the checkout, so `@dealflow/client` resolves through the workspace link to the built package.
     const dir = join(root, `.doc-ts-${process.pid}`);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir);

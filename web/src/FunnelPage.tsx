@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './funnel.css';
-import type { components } from '../../src/client/openapi.ts';
+import type { components } from '../../packages/client/src/openapi.ts';
 import { api, call, qs } from './api.ts';
 import { DealHeader } from './DealHeader.tsx';
 import { formatMoney, plural } from './format.ts';

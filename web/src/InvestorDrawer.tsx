@@ -218,7 +218,7 @@ function EventEditor({ event, workflow, onCancel, onSaved }: { event: WorkflowEv
     ...(step?.stepFields ?? []),
     ...Object.keys(event.data)
       .filter((k) => !step?.stepFields.some((f) => f.fieldKey === k))
-      .map((fieldKey) => ({ fieldKey, required: false, kind: 'text', label: null, options: null })),
+      .map((fieldKey) => ({ fieldKey, required: false, kind: 'text' as const, label: null, options: null })),
   ];
   const [values, setValues] = useState<Record<string, string>>({ ...event.data });
   const [reason, setReason] = useState('');

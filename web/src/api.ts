@@ -1,7 +1,7 @@
 // The service's API as the back office uses it: the public routes of the interface and our
 // admin-only /back-office read models. Every call carries the session's token.
 
-import type { components, operations } from '../../src/client/openapi.ts';
+import type { components, operations } from '../../packages/client/src/openapi.ts';
 
 // The server's shapes, generated from openapi.json (npm run client:types): never restated by hand.
 type Schemas = components['schemas'];

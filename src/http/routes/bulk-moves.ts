@@ -11,12 +11,12 @@ import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { fingerprintOf, IDEMPOTENCY_HEADER, IdempotencyHeaders, idempotent } from '../idempotency.ts';
 import { problemOf } from '../problems.ts';
-import { ConflictProblem, Problem, UnprocessableProblem, ValidationProblem } from '../schemas/problems.ts';
+import { RefusalProblem } from '../schemas/problems.ts';
 import { ExternalId, StrictObject } from '../schemas/common.ts';
 import { EventData, StepId, WorkflowEvent } from '../schemas/workflow.ts';
 
-/** The problem document of one refused move: any of the families a single move answers with. */
-export const MoveProblem = Type.Union([ValidationProblem, ConflictProblem, UnprocessableProblem, Problem]);
+/** The problem document of one refused move: any of the kinds a single move answers with. */
+export const MoveProblem = RefusalProblem;
 
 export const Move = StrictObject({
   investorUserId: ExternalId,
@@ -31,8 +31,12 @@ export const DryRunQuery = Type.Object({
 
 /** The 200 of a single move's dry run: the event the move would record and the steps it passes over. */
 export const DryRunMoveResult = Type.Object(
-  { event: WorkflowEvent, intermediaryStepIds: Type.Array(Type.String()) },
-  { description: 'Dry run: the move is allowed; nothing was written (the event id and time are what this run drew, not reserved)' },
+  {
+    dryRun: Type.Literal(true, { description: 'always true: tells this answer from the 201 of a move, which has no such member' }),
+    event: WorkflowEvent,
+    intermediaryStepIds: Type.Array(Type.String()),
+  },
+  { title: 'MoveDryRun', description: 'Dry run: the move is allowed; nothing was written (the event id and time are what this run drew, not reserved)' },
 );
 
 const BulkItem = Type.Object({
@@ -62,7 +66,7 @@ function withRefusalProblem(err: unknown): unknown {
 export async function sendMoveDryRun(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, dealId: string, move: JumpInput) {
   const result = await dryRunMove(ctx, principalOf(request), dealId, move);
   if (!result.ok) throw errorOf(result.refusal);
-  return reply.code(200).send({ event: result.event, intermediaryStepIds: result.intermediaryStepIds });
+  return reply.code(200).send({ dryRun: true, event: result.event, intermediaryStepIds: result.intermediaryStepIds });
 }
 
 export function bulkMoveRoutes(app: Api, ctx: AppContext) {

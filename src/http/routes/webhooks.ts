@@ -17,10 +17,13 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 // The literals of domain/outbox-event.ts `deliveryStatuses`, spelled out so the type follows.
 const DeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('dead')]);
 
+/** The closed list of domain event types (domain/outbox-event.ts). */
+const EventType = Type.Unsafe<string>({ type: 'string', enum: [...outboxEventTypes], title: 'WebhookEventType', description: 'the domain event: one of a closed list' });
+
 const Delivery = Type.Object({
   id: Type.String({ format: 'uuid' }),
   eventId: Type.String({ format: 'uuid', description: 'the outbox entry: the Webhook-Id header of every attempt' }),
-  eventType: Type.String({ description: outboxEventTypes.join(', ') }),
+  eventType: EventType,
   dealId: Nullable(Type.String()),
   url: Type.String(),
   status: DeliveryStatus,
@@ -35,17 +38,17 @@ const Delivery = Type.Object({
 });
 
 /** An outbox entry: the body of a webhook, and an element of the pull feed. */
-const OutboxEntry = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  type: Type.String({ description: outboxEventTypes.join(', ') }),
+export const OutboxEntry = Type.Object({
+  id: Type.String({ format: 'uuid', description: 'the entry: also the Webhook-Id header of every delivery of it' }),
+  type: EventType,
   timestamp: Timestamp,
   dealId: Nullable(Type.String()),
   sequence: Type.Integer({
     minimum: 1,
     description: 'the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`)',
   }),
-  data: Type.Unknown(),
-});
+  data: Type.Unknown({ description: 'what happened: its members depend on the type (docs/reference/webhooks-and-feed.md)' }),
+}, { title: 'WebhookEvent', description: 'A domain event: the JSON body of a webhook delivery, and an element of the pull feeds' });
 
 const FeedQuery = Type.Object({
   ...CursorQuery,

@@ -11,9 +11,14 @@ export const AssetId = Type.Integer({ minimum: 1, maximum: 999_999_999_999_999 }
 
 /**
  * The same id in a path or query string, kept as text and converted by `assetIdOf`: TypeBox's
- * conversion would quietly turn "1.5" into 1 and "0x10" into 16.
+ * conversion would quietly turn "1.5" into 1 and "0x10" into 16, and "01" is not how the id is
+ * written. The document shows it as the integer it is (`x-document`, openapi-document.ts), the same
+ * type as `asset_id` in bodies, so a client holds one type for it.
  */
-export const AssetIdText = Type.String({ pattern: '^[1-9][0-9]{0,14}$', description: 'positive integer, up to 15 digits' });
+export const AssetIdText = Type.String({
+  pattern: '^[1-9][0-9]{0,14}$',
+  'x-document': { type: 'integer', minimum: 1, maximum: 999_999_999_999_999, description: 'positive integer, up to 15 digits: the asset_id of subscriptions' },
+});
 export const assetIdOf = (text: string) => Number(text);
 
 /** Upper bound of every amount: 15 digits before the point is already more than any real booking. */

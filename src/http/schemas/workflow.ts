@@ -1,7 +1,8 @@
 // Workflow (getWorkflowStatus), the workflow document of the management API, and Workflow Events.
-// Closed vocabularies (step types, field kinds, requirement kinds) are plain strings here and are
-// checked by domain/workflow-graph.ts, so one 400 names every problem of a document at once.
+// Closed vocabularies (step types, field kinds, requirement kinds) are enums of the domain's lists,
+// so generated clients type them; domain/workflow-graph.ts checks them again with the graph rules.
 import { type Static, Type } from 'typebox';
+import { FieldKind, RequirementKind, StepType, vocabularyText } from './vocabularies.ts';
 import { StrictObject, Timestamp } from './common.ts';
 import { StepTriggersBody, WorkflowCustomStepTriggers } from './step-trigger.ts';
 
@@ -13,7 +14,7 @@ export const StepId = Type.String({ minLength: 1, maxLength: 64, description: 'l
 export const EventData = Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 10_000 }), { maxProperties: 200 });
 
 const Requirement = Type.Object({
-  kind: Type.String({ description: 'kyc-level, classification, no-pending-edit-requests or previous-fields-complete' }),
+  kind: RequirementKind,
   minimumLevel: Type.Optional(Type.Integer()),
   classes: Type.Optional(Type.Array(Type.String())),
 });
@@ -32,12 +33,12 @@ export const WorkflowBody = StrictObject({
     StrictObject({
       id: StepId,
       label: Type.String({ minLength: 1, maxLength: 200 }),
-      type: Type.String({ description: 'default, complete or withdrawn' }),
+      type: vocabularyText('StepType'),
       stepFields: Type.Array(
         StrictObject({
           fieldKey: Type.String({ minLength: 1, maxLength: 64 }),
           required: Type.Boolean(),
-          kind: Type.Optional(Type.String({ description: 'text (default), amount, currency, date, email or choice' })),
+          kind: Type.Optional(vocabularyText('FieldKind')),
           label: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
           options: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 }))),
         }),
@@ -46,7 +47,7 @@ export const WorkflowBody = StrictObject({
       requirements: Type.Optional(
         Type.Array(
           StrictObject({
-            kind: Type.String(),
+            kind: vocabularyText('RequirementKind'),
             minimumLevel: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
             classes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 })),
           }),
@@ -76,14 +77,14 @@ export const Workflow = Type.Object({
     Type.Object({
       id: Type.String(),
       label: Type.String(),
-      type: Type.String(),
+      type: StepType,
       previousStepLinks: Type.Array(Link),
       nextStepLinks: Type.Array(Link),
       stepFields: Type.Array(
         Type.Object({
           fieldKey: Type.String(),
           required: Type.Boolean(),
-          kind: Type.String(),
+          kind: FieldKind,
           label: Nullable(Type.String()),
           options: Nullable(Type.Array(Type.String())),
         }, { title: 'StepField' }),

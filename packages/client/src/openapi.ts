@@ -1142,16 +1142,88 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    webhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A domain event, delivered to a webhook trigger of a step
+         * @description Signed by the Standard Webhooks scheme: Webhook-Id (the entry id), Webhook-Timestamp (Unix seconds) and, when the trigger has a secret, Webhook-Signature (`v1,` + base64 HMAC-SHA256 of `<id>.<timestamp>.<body>`). Any 2xx is a delivery; anything else is retried.
+         */
+        post: operations["receiveWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /**
+         * RequestTimeoutProblem
+         * @description The request did not arrive whole within REQUEST_TIMEOUT_MS (408; the connection is closed)
+         */
+        RequestTimeoutProblem: {
+            /**
+             * @description always urn:dealflow:problem:request-timeout
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:request-timeout";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 408;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+        };
+        /**
+         * HeadersTooLargeProblem
+         * @description Request headers over 16 KiB (431; the connection is closed)
+         */
+        HeadersTooLargeProblem: {
+            /**
+             * @description always urn:dealflow:problem:headers-too-large
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:headers-too-large";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 431;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+        };
+        /**
+         * ProblemType
+         * @description The kind of problem: one of a closed list, each with one status (docs/reference/errors.md)
+         * @enum {string}
+         */
+        ProblemType: "urn:dealflow:problem:validation" | "urn:dealflow:problem:unauthenticated" | "urn:dealflow:problem:forbidden" | "urn:dealflow:problem:not-found" | "urn:dealflow:problem:conflict" | "urn:dealflow:problem:payload-too-large" | "urn:dealflow:problem:unsupported-media-type" | "urn:dealflow:problem:request-timeout" | "urn:dealflow:problem:headers-too-large" | "urn:dealflow:problem:unprocessable" | "urn:dealflow:problem:rate-limited" | "urn:dealflow:problem:internal" | "urn:dealflow:problem:database-unavailable";
         /**
          * Problem
          * @description RFC 9457 problem document (application/problem+json)
          */
         Problem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md */
-            type: string;
+            type: components["schemas"]["ProblemType"];
             /** @description short summary of the kind, the same for every problem of that kind */
             title: string;
             /** @description the HTTP status code */
@@ -1160,7 +1232,30 @@ export interface components {
             detail: string;
             instance?: string;
             /** @description the X-Request-Id of the request: quote it when reporting a problem */
-            requestId?: string;
+            requestId: string;
+        };
+        /**
+         * DatabaseUnavailableProblem
+         * @description The database does not answer; retry later (503)
+         */
+        DatabaseUnavailableProblem: {
+            /**
+             * @description always urn:dealflow:problem:database-unavailable
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:database-unavailable";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 503;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
         };
         /**
          * FieldError
@@ -1179,38 +1274,165 @@ export interface components {
          * @description Malformed input (400): `errors` names each offending field
          */
         ValidationProblem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md */
-            type: string;
+            /**
+             * @description always urn:dealflow:problem:validation
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:validation";
             /** @description short summary of the kind, the same for every problem of that kind */
             title: string;
-            /** @description the HTTP status code */
-            status: number;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 400;
             /** @description what went wrong with this request, in words */
             detail: string;
             instance?: string;
             /** @description the X-Request-Id of the request: quote it when reporting a problem */
-            requestId?: string;
+            requestId: string;
             /** @description one entry per offending field */
             errors?: components["schemas"]["FieldError"][];
             /** @description an import file or a statement: the line at fault, from 1 */
             line?: number;
         };
         /**
-         * ConflictProblem
-         * @description Conflict (409): concurrent change, duplicate, or a move not allowed from the current position
+         * UnauthenticatedProblem
+         * @description Missing, malformed, unknown, revoked or expired token (401)
          */
-        ConflictProblem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md */
-            type: string;
+        UnauthenticatedProblem: {
+            /**
+             * @description always urn:dealflow:problem:unauthenticated
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:unauthenticated";
             /** @description short summary of the kind, the same for every problem of that kind */
             title: string;
-            /** @description the HTTP status code */
-            status: number;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 401;
             /** @description what went wrong with this request, in words */
             detail: string;
             instance?: string;
             /** @description the X-Request-Id of the request: quote it when reporting a problem */
-            requestId?: string;
+            requestId: string;
+        };
+        /**
+         * ForbiddenProblem
+         * @description The role or the investor may not do this (403)
+         */
+        ForbiddenProblem: {
+            /**
+             * @description always urn:dealflow:problem:forbidden
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:forbidden";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 403;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+        };
+        /**
+         * NotFoundProblem
+         * @description Unknown resource, or one the investor may not see (404)
+         */
+        NotFoundProblem: {
+            /**
+             * @description always urn:dealflow:problem:not-found
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:not-found";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 404;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+        };
+        /**
+         * RateLimitedProblem
+         * @description Over RATE_LIMIT_PER_MINUTE for this token (429)
+         */
+        RateLimitedProblem: {
+            /**
+             * @description always urn:dealflow:problem:rate-limited
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:rate-limited";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 429;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+        };
+        /**
+         * InternalProblem
+         * @description A bug (500): quote the requestId
+         */
+        InternalProblem: {
+            /**
+             * @description always urn:dealflow:problem:internal
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:internal";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 500;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+        };
+        /**
+         * ConflictProblem
+         * @description Conflict (409): concurrent change, duplicate, or a move not allowed from the current position
+         */
+        ConflictProblem: {
+            /**
+             * @description always urn:dealflow:problem:conflict
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:conflict";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 409;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
             currentStepId?: string | null;
             /** @description a workflow naming step ids of another deal: those ids */
             stepIds?: string[];
@@ -1233,17 +1455,23 @@ export interface components {
          * @description Request body over its limit, or a line or record of an import file over 1 MiB (413)
          */
         TooLargeProblem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md */
-            type: string;
+            /**
+             * @description always urn:dealflow:problem:payload-too-large
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:payload-too-large";
             /** @description short summary of the kind, the same for every problem of that kind */
             title: string;
-            /** @description the HTTP status code */
-            status: number;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 413;
             /** @description what went wrong with this request, in words */
             detail: string;
             instance?: string;
             /** @description the X-Request-Id of the request: quote it when reporting a problem */
-            requestId?: string;
+            requestId: string;
             /** @description an import file: the row at fault */
             errors?: components["schemas"]["FieldError"][];
             /** @description an import file: the data row at fault, from 1 (the first after a CSV header) */
@@ -1254,28 +1482,78 @@ export interface components {
             limit?: number;
         };
         /**
-         * UnprocessableProblem
-         * @description Well-formed, but breaks a business rule (422)
+         * UnsupportedMediaTypeProblem
+         * @description A body of a media type or charset the route does not take (415)
          */
-        UnprocessableProblem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md */
-            type: string;
+        UnsupportedMediaTypeProblem: {
+            /**
+             * @description always urn:dealflow:problem:unsupported-media-type
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:unsupported-media-type";
             /** @description short summary of the kind, the same for every problem of that kind */
             title: string;
-            /** @description the HTTP status code */
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 415;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+        };
+        /**
+         * RequirementKind
+         * @description kyc-level (minimumLevel), classification (classes), no-pending-edit-requests or previous-fields-complete
+         * @enum {string}
+         */
+        RequirementKind: "kyc-level" | "classification" | "no-pending-edit-requests" | "previous-fields-complete";
+        /**
+         * RefusalProblem
+         * @description The problem document one request would get, inside a larger answer
+         */
+        RefusalProblem: {
+            type: components["schemas"]["ProblemType"];
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /** @description the HTTP status code the request alone would get */
             status: number;
             /** @description what went wrong with this request, in words */
             detail: string;
             instance?: string;
             /** @description the X-Request-Id of the request: quote it when reporting a problem */
             requestId?: string;
-            /** @description the fields the broken rule concerns */
+            currentStepId?: string | null;
+            /** @description a workflow naming step ids of another deal: those ids */
+            stepIds?: string[];
+            /** @description a workflow that removes steps investors stand on: who stands where */
+            investors?: {
+                investorUserId: string;
+                stepId: string;
+            }[];
+            /** @description a workflow or a migration that removes steps investors stand on without a step mapping: each step and how many stand on it */
+            steps?: {
+                stepId: string;
+                investors: number;
+            }[];
+            deliveredAt?: string | null;
+            /** @description true: the same request may succeed later (see Retry-After) */
+            retryable?: boolean;
+            /** @description one entry per offending field */
             errors?: components["schemas"]["FieldError"][];
+            /** @description an import file: the data row at fault, from 1 (the first after a CSV header) */
+            row?: number;
+            /** @description an import file or a statement: the line at fault, from 1 */
+            line?: number;
+            /** @description the limit passed, in bytes */
+            limit?: number;
             /** @description required fields populated neither by this request nor by an earlier event */
             missingFields?: string[];
             /** @description requirements of the target step that are not met */
             failedRequirements?: {
-                kind: string;
+                kind: components["schemas"]["RequirementKind"];
                 detail: string;
             }[];
             /** @description a subscription whose total is wrong: units × price_per_unit to the cent, as a decimal string */
@@ -1288,10 +1566,49 @@ export interface components {
             moveIndex?: number;
             /** @description an atomic bulk move refused: the investor of that move */
             investorUserId?: string;
-            /** @description an atomic bulk move refused: the problem document that move alone would get */
-            refusal?: {
-                [key: string]: unknown;
-            };
+        };
+        /**
+         * UnprocessableProblem
+         * @description Well-formed, but breaks a business rule (422)
+         */
+        UnprocessableProblem: {
+            /**
+             * @description always urn:dealflow:problem:unprocessable
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:unprocessable";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 422;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+            /** @description the fields the broken rule concerns */
+            errors?: components["schemas"]["FieldError"][];
+            /** @description required fields populated neither by this request nor by an earlier event */
+            missingFields?: string[];
+            /** @description requirements of the target step that are not met */
+            failedRequirements?: {
+                kind: components["schemas"]["RequirementKind"];
+                detail: string;
+            }[];
+            /** @description a subscription whose total is wrong: units × price_per_unit to the cent, as a decimal string */
+            expectedTotal?: string;
+            /** @description a subscription whose total is wrong: the exact product, as a decimal string */
+            exactProduct?: string;
+            /** @description an Idempotency-Key already used for a different request: that key */
+            idempotencyKey?: string;
+            /** @description an atomic bulk move refused: the index of the first refused move (nothing was applied) */
+            moveIndex?: number;
+            /** @description an atomic bulk move refused: the investor of that move */
+            investorUserId?: string;
+            refusal?: components["schemas"]["RefusalProblem"];
         };
         /** Classification */
         Classification: {
@@ -1337,6 +1654,12 @@ export interface components {
             };
         };
         /**
+         * StepType
+         * @description default, complete or withdrawn
+         * @enum {string}
+         */
+        StepType: "default" | "complete" | "withdrawn";
+        /**
          * Link
          * @description A link of the Workflow graph, from one Step to another.
          */
@@ -1344,6 +1667,12 @@ export interface components {
             fromStepId: string;
             toStepId: string;
         };
+        /**
+         * FieldKind
+         * @description the kind of value a field holds (values are strings on the wire); text when absent in a workflow document
+         * @enum {string}
+         */
+        FieldKind: "text" | "amount" | "currency" | "date" | "email" | "choice";
         /**
          * StepField
          * @description A field a Step captures.
@@ -1354,7 +1683,7 @@ export interface components {
             /** @description whether the field must be populated */
             required: boolean;
             /** @description text, amount, currency, date, email or choice: what values the field accepts */
-            kind: string;
+            kind: components["schemas"]["FieldKind"];
             label: string | null;
             options: string[] | null;
         };
@@ -1366,7 +1695,7 @@ export interface components {
             id: string;
             label: string;
             /** @description default, complete or withdrawn */
-            type: string;
+            type: components["schemas"]["StepType"];
             /** @description links arriving at this Step */
             previousStepLinks: components["schemas"]["Link"][];
             /** @description links leaving this Step */
@@ -1375,8 +1704,7 @@ export interface components {
             stepFields: components["schemas"]["StepField"][];
             /** @description what must hold for an investor to enter this Step */
             requirements: {
-                /** @description kyc-level, classification, no-pending-edit-requests or previous-fields-complete */
-                kind: string;
+                kind: components["schemas"]["RequirementKind"];
                 minimumLevel?: number;
                 classes?: string[];
             }[];
@@ -1533,6 +1861,19 @@ export interface components {
             createdAt: string;
         };
         /**
+         * MoveDryRun
+         * @description Dry run: the move is allowed; nothing was written (the event id and time are what this run drew, not reserved)
+         */
+        MoveDryRun: {
+            /**
+             * @description always true: tells this answer from the 201 of a move, which has no such member
+             * @enum {boolean}
+             */
+            dryRun: true;
+            event: components["schemas"]["WorkflowEvent"];
+            intermediaryStepIds: string[];
+        };
+        /**
          * InvestorJourney
          * @description An investor's journey in one deal: their Workflow Events, oldest first.
          */
@@ -1589,18 +1930,33 @@ export interface components {
          * @description Why an import job failed: the problem the synchronous import would have answered, or its interruption
          */
         ImportJobProblem: {
-            /** @description `urn:dealflow:problem:<kind>`: the closed list of kinds is in docs/reference/errors.md */
-            type: string;
+            type: components["schemas"]["ProblemType"];
             /** @description short summary of the kind, the same for every problem of that kind */
             title: string;
-            /** @description the HTTP status code */
+            /** @description the HTTP status code the request alone would get */
             status: number;
             /** @description what went wrong with this request, in words */
             detail: string;
             instance?: string;
             /** @description the X-Request-Id of the request: quote it when reporting a problem */
             requestId?: string;
-            /** @description an import file: the row at fault */
+            currentStepId?: string | null;
+            /** @description a workflow naming step ids of another deal: those ids */
+            stepIds?: string[];
+            /** @description a workflow that removes steps investors stand on: who stands where */
+            investors?: {
+                investorUserId: string;
+                stepId: string;
+            }[];
+            /** @description a workflow or a migration that removes steps investors stand on without a step mapping: each step and how many stand on it */
+            steps?: {
+                stepId: string;
+                investors: number;
+            }[];
+            deliveredAt?: string | null;
+            /** @description true: the same request may succeed later (see Retry-After) */
+            retryable?: boolean;
+            /** @description one entry per offending field */
             errors?: components["schemas"]["FieldError"][];
             /** @description an import file: the data row at fault, from 1 (the first after a CSV header) */
             row?: number;
@@ -1608,6 +1964,23 @@ export interface components {
             line?: number;
             /** @description the limit passed, in bytes */
             limit?: number;
+            /** @description required fields populated neither by this request nor by an earlier event */
+            missingFields?: string[];
+            /** @description requirements of the target step that are not met */
+            failedRequirements?: {
+                kind: components["schemas"]["RequirementKind"];
+                detail: string;
+            }[];
+            /** @description a subscription whose total is wrong: units × price_per_unit to the cent, as a decimal string */
+            expectedTotal?: string;
+            /** @description a subscription whose total is wrong: the exact product, as a decimal string */
+            exactProduct?: string;
+            /** @description an Idempotency-Key already used for a different request: that key */
+            idempotencyKey?: string;
+            /** @description an atomic bulk move refused: the index of the first refused move (nothing was applied) */
+            moveIndex?: number;
+            /** @description an atomic bulk move refused: the investor of that move */
+            investorUserId?: string;
             /** @description true: the process running the import stopped before it finished; send the file again */
             interrupted?: boolean;
         };
@@ -1668,7 +2041,7 @@ export interface components {
                         field: string;
                         detail: string;
                     }[];
-                    problem?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                    problem?: components["schemas"]["RefusalProblem"];
                     eventId?: string;
                 }[];
                 summary: {
@@ -1678,7 +2051,7 @@ export interface components {
                     unchanged: number;
                     refused: number;
                 };
-                error?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                error?: components["schemas"]["RefusalProblem"];
             };
             problem?: components["schemas"]["ImportJobProblem"];
             /**
@@ -1849,6 +2222,34 @@ export interface components {
             page: number;
             totalPages: number;
         };
+        /**
+         * WebhookEventType
+         * @description the domain event: one of a closed list
+         * @enum {string}
+         */
+        WebhookEventType: "journey.step-entered" | "event.edited" | "edit-request.created" | "edit-request.approved" | "edit-request.rejected" | "subscription.created" | "payment.matched" | "payment.queued";
+        /**
+         * WebhookEvent
+         * @description A domain event: the JSON body of a webhook delivery, and an element of the pull feeds
+         */
+        WebhookEvent: {
+            /**
+             * Format: uuid
+             * @description the entry: also the Webhook-Id header of every delivery of it
+             */
+            id: string;
+            type: components["schemas"]["WebhookEventType"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            dealId: string | null;
+            /** @description the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`) */
+            sequence: number;
+            /** @description what happened: its members depend on the type (docs/reference/webhooks-and-feed.md) */
+            data: unknown;
+        };
         /** AuditCheckpoint */
         AuditCheckpoint: {
             number: number;
@@ -1973,6 +2374,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
             /** @description A request the HTTP layer refuses */
             "4XX": {
                 headers: {
@@ -2027,6 +2448,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
             /** @description The database does not answer */
             503: {
                 headers: {
@@ -2035,7 +2476,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
             /** @description A request the HTTP layer refuses */
@@ -2094,7 +2535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -2104,7 +2545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -2114,7 +2555,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -2125,7 +2576,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -2135,7 +2596,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -2146,7 +2607,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -2208,7 +2669,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -2218,7 +2679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -2228,7 +2689,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -2239,7 +2710,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -2249,7 +2730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -2260,7 +2741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -2354,7 +2835,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -2364,7 +2845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -2374,7 +2855,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -2397,14 +2888,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -2425,7 +2916,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -2435,7 +2936,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -2446,7 +2947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -2493,7 +2994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -2503,7 +3004,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -2513,7 +3014,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -2524,7 +3035,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -2534,7 +3055,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -2545,7 +3066,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -2638,7 +3159,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -2648,7 +3169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -2658,7 +3179,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -2681,14 +3212,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -2709,7 +3240,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -2719,7 +3260,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -2730,7 +3271,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -2754,18 +3295,16 @@ export interface operations {
                         /** @description letters, digits, "-", "_", "." and ":" */
                         id: string;
                         label: string;
-                        /** @description default, complete or withdrawn */
-                        type: string;
+                        type: components["schemas"]["StepType"];
                         stepFields: {
                             fieldKey: string;
                             required: boolean;
-                            /** @description text (default), amount, currency, date, email or choice */
-                            kind?: string;
+                            kind?: components["schemas"]["FieldKind"];
                             label?: string | null;
                             options?: string[] | null;
                         }[];
                         requirements?: {
-                            kind: string;
+                            kind: components["schemas"]["RequirementKind"];
                             minimumLevel?: number;
                             classes?: string[];
                         }[];
@@ -2835,7 +3374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -2845,7 +3384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -2855,7 +3394,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -2878,14 +3427,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -2906,7 +3455,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -2916,7 +3475,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -2927,7 +3486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -2990,7 +3549,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -3000,7 +3559,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -3010,7 +3569,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -3021,7 +3590,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -3031,7 +3610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -3042,7 +3621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -3099,7 +3678,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -3109,7 +3688,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -3119,7 +3698,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -3142,14 +3731,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -3170,7 +3759,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -3180,7 +3779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -3191,7 +3790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -3248,7 +3847,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -3258,7 +3857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -3268,7 +3867,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -3279,7 +3888,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -3289,7 +3908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -3300,7 +3919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -3361,7 +3980,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -3371,7 +3990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -3381,7 +4000,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -3392,7 +4021,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -3402,7 +4041,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -3413,7 +4052,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -3457,10 +4096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        event: components["schemas"]["WorkflowEvent"];
-                        intermediaryStepIds: string[];
-                    };
+                    "application/json": components["schemas"]["MoveDryRun"];
                 };
             };
             /** @description Default Response */
@@ -3493,7 +4129,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -3503,7 +4139,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -3513,7 +4149,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -3537,14 +4183,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -3565,7 +4211,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -3575,7 +4231,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -3586,7 +4242,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -3648,7 +4304,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -3658,7 +4314,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -3668,7 +4324,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -3679,7 +4345,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -3689,7 +4365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -3700,7 +4376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -3755,7 +4431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -3765,7 +4441,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -3775,7 +4451,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -3786,7 +4472,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -3796,7 +4492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -3807,7 +4503,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -3862,7 +4558,7 @@ export interface operations {
                             event?: components["schemas"]["WorkflowEvent"];
                             /** @description dry runs only */
                             intermediaryStepIds?: string[];
-                            problem?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                            problem?: components["schemas"]["RefusalProblem"];
                         }[];
                     };
                 };
@@ -3885,7 +4581,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -3895,7 +4591,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -3905,7 +4601,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -3929,14 +4635,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -3957,7 +4663,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -3967,7 +4683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -3978,7 +4694,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -3993,7 +4709,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The investor file: CSV with a header row, or one JSON investor per line */
+        requestBody: {
+            content: {
+                "text/csv": string | Blob | ReadableStream<Uint8Array> | Uint8Array;
+                "application/x-ndjson": string | Blob | ReadableStream<Uint8Array> | Uint8Array;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -4016,7 +4738,7 @@ export interface operations {
                                 field: string;
                                 detail: string;
                             }[];
-                            problem?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                            problem?: components["schemas"]["RefusalProblem"];
                             eventId?: string;
                         }[];
                         summary: {
@@ -4026,7 +4748,7 @@ export interface operations {
                             unchanged: number;
                             refused: number;
                         };
-                        error?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                        error?: components["schemas"]["RefusalProblem"];
                     };
                 };
             };
@@ -4059,7 +4781,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -4069,7 +4791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -4079,7 +4801,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -4102,14 +4834,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -4130,7 +4862,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -4140,7 +4882,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -4151,7 +4893,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -4168,7 +4910,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The moves file: CSV with a header row */
+        requestBody: {
+            content: {
+                "text/csv": string | Blob | ReadableStream<Uint8Array> | Uint8Array;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -4191,7 +4938,7 @@ export interface operations {
                                 field: string;
                                 detail: string;
                             }[];
-                            problem?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                            problem?: components["schemas"]["RefusalProblem"];
                             eventId?: string;
                         }[];
                         summary: {
@@ -4201,7 +4948,7 @@ export interface operations {
                             unchanged: number;
                             refused: number;
                         };
-                        error?: components["schemas"]["ValidationProblem"] | components["schemas"]["ConflictProblem"] | components["schemas"]["UnprocessableProblem"] | components["schemas"]["Problem"];
+                        error?: components["schemas"]["RefusalProblem"];
                     };
                 };
             };
@@ -4234,7 +4981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -4244,7 +4991,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -4254,7 +5001,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -4277,14 +5034,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -4305,7 +5062,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -4315,7 +5082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -4326,7 +5093,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -4373,7 +5140,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -4383,7 +5150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -4393,7 +5160,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -4404,7 +5181,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -4414,7 +5201,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -4425,7 +5212,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -4483,7 +5270,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -4493,7 +5280,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -4503,7 +5290,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -4527,14 +5324,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -4555,7 +5352,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -4565,7 +5372,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -4576,7 +5383,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -4636,7 +5443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -4646,7 +5453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -4656,7 +5463,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -4667,7 +5484,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -4677,7 +5504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -4688,7 +5515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -4738,7 +5565,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -4748,7 +5575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -4758,7 +5585,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -4769,7 +5606,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -4779,7 +5626,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -4790,7 +5637,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -4845,7 +5692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -4855,7 +5702,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -4865,7 +5712,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -4888,14 +5745,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -4916,7 +5773,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -4926,7 +5793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -4937,7 +5804,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -4985,7 +5852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -4995,7 +5862,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -5005,7 +5872,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -5016,7 +5893,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -5026,7 +5913,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -5037,7 +5924,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -5089,7 +5976,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -5099,7 +5986,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -5109,7 +5996,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -5120,7 +6017,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -5130,7 +6037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -5141,7 +6048,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -5200,7 +6107,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -5210,7 +6117,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -5220,7 +6127,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -5244,14 +6161,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -5272,7 +6189,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -5282,7 +6209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -5293,7 +6220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -5341,7 +6268,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -5351,7 +6278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -5361,7 +6288,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -5372,7 +6309,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -5382,7 +6329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -5393,7 +6340,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -5440,7 +6387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -5450,7 +6397,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -5460,7 +6407,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -5471,7 +6428,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -5481,7 +6448,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -5492,7 +6459,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -5547,7 +6514,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -5557,7 +6524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -5567,7 +6534,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -5591,14 +6568,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -5619,7 +6596,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -5629,7 +6616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -5640,7 +6627,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -5695,7 +6682,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -5705,7 +6692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -5715,7 +6702,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -5739,14 +6736,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -5767,7 +6764,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -5777,7 +6784,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -5788,7 +6795,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -5801,8 +6808,7 @@ export interface operations {
                 "Consistency-Token"?: string;
             };
             path: {
-                /** @description positive integer, up to 15 digits */
-                assetId: string;
+                assetId: number;
             };
             cookie?: never;
         };
@@ -5836,7 +6842,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -5846,7 +6852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -5856,7 +6862,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -5867,7 +6883,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -5877,7 +6903,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -5888,7 +6914,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -5898,8 +6924,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description positive integer, up to 15 digits */
-                assetId: string;
+                assetId: number;
             };
             cookie?: never;
         };
@@ -5953,7 +6978,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -5963,7 +6988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -5973,7 +6998,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -5996,14 +7031,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -6024,7 +7059,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -6034,7 +7079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -6045,7 +7090,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -6054,8 +7099,7 @@ export interface operations {
         parameters: {
             query?: {
                 investor_id?: string;
-                /** @description positive integer, up to 15 digits */
-                asset_id?: string;
+                asset_id?: number;
                 source?: string;
                 source_id?: string;
                 /** @description results per page, 1 to 100 */
@@ -6101,7 +7145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -6111,7 +7155,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -6121,7 +7165,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -6132,7 +7186,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -6142,7 +7206,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -6153,7 +7217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -6204,7 +7268,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -6214,7 +7278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -6224,7 +7288,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -6248,14 +7322,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -6276,7 +7350,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -6286,7 +7370,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -6297,7 +7381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -6344,7 +7428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -6354,7 +7438,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -6364,7 +7448,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -6375,7 +7469,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -6385,7 +7489,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -6396,7 +7500,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -6436,8 +7540,7 @@ export interface operations {
                              * @description the outbox entry: the Webhook-Id header of every attempt
                              */
                             eventId: string;
-                            /** @description journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued */
-                            eventType: string;
+                            eventType: components["schemas"]["WebhookEventType"];
                             dealId: string | null;
                             url: string;
                             status: "pending" | "delivered" | "dead";
@@ -6477,7 +7580,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -6487,7 +7590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -6497,7 +7600,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -6508,7 +7621,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -6518,7 +7641,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -6529,7 +7652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -6565,8 +7688,7 @@ export interface operations {
                          * @description the outbox entry: the Webhook-Id header of every attempt
                          */
                         eventId: string;
-                        /** @description journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued */
-                        eventType: string;
+                        eventType: components["schemas"]["WebhookEventType"];
                         dealId: string | null;
                         url: string;
                         status: "pending" | "delivered" | "dead";
@@ -6603,7 +7725,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -6613,7 +7735,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -6623,7 +7745,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -6647,14 +7779,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -6675,7 +7807,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -6685,7 +7827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -6696,7 +7838,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -6728,21 +7870,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        output: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued */
-                            type: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            timestamp: string;
-                            dealId: string | null;
-                            /** @description the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`) */
-                            sequence: number;
-                            data: unknown;
-                        }[];
+                        output: components["schemas"]["WebhookEvent"][];
                         /** @description pass as `after` to read on */
                         lastSequence: number;
                         hasMore: boolean;
@@ -6768,7 +7896,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -6778,7 +7906,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -6788,7 +7916,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -6799,7 +7937,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -6809,7 +7957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -6820,7 +7968,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -6850,21 +7998,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        output: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued */
-                            type: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds
-                             */
-                            timestamp: string;
-                            dealId: string | null;
-                            /** @description the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`) */
-                            sequence: number;
-                            data: unknown;
-                        }[];
+                        output: components["schemas"]["WebhookEvent"][];
                         /** @description pass as `after` to read on */
                         lastSequence: number;
                         hasMore: boolean;
@@ -6889,7 +8023,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -6899,7 +8033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -6909,7 +8043,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -6920,7 +8064,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -6930,7 +8084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -6941,7 +8095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -7008,7 +8162,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -7018,7 +8172,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -7028,7 +8182,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -7039,7 +8203,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -7049,7 +8223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -7060,7 +8234,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -7124,7 +8298,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -7134,7 +8308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -7144,7 +8318,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -7155,7 +8339,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -7165,7 +8359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -7176,7 +8370,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -7251,7 +8445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -7261,7 +8455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -7271,7 +8465,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -7282,7 +8486,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -7292,7 +8506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -7303,7 +8517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -7368,7 +8582,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -7378,7 +8592,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -7388,7 +8602,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -7399,7 +8623,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -7409,7 +8643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -7420,7 +8654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -7482,7 +8716,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -7492,7 +8726,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -7502,7 +8736,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -7513,7 +8757,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -7523,7 +8777,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -7534,7 +8788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -7633,7 +8887,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -7643,7 +8897,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -7653,7 +8907,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -7676,14 +8940,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -7704,7 +8968,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -7714,7 +8988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -7725,7 +8999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -7822,7 +9096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -7832,7 +9106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -7842,7 +9116,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -7853,7 +9137,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -7863,7 +9157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -7874,7 +9168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -7977,7 +9271,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -7987,7 +9281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -7997,7 +9291,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -8008,7 +9312,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -8018,7 +9332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -8029,7 +9343,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -8137,7 +9451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -8147,7 +9461,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -8157,7 +9471,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -8180,14 +9504,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -8208,7 +9532,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -8218,7 +9552,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -8229,7 +9563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -8341,7 +9675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -8351,7 +9685,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -8361,7 +9695,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -8384,14 +9728,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -8412,7 +9756,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -8422,7 +9776,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -8433,7 +9787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -8540,7 +9894,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -8550,7 +9904,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -8560,7 +9914,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -8583,14 +9947,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -8611,7 +9975,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -8621,7 +9995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -8632,7 +10006,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -8701,7 +10075,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -8711,7 +10085,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -8721,7 +10095,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -8732,7 +10116,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -8742,7 +10136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -8753,7 +10147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -8777,7 +10171,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The statement file as it came from the bank: camt.053 or camt.054 XML, or CSV */
+        requestBody: {
+            content: {
+                "application/xml": string | Blob | ReadableStream<Uint8Array> | Uint8Array;
+                "text/xml": string | Blob | ReadableStream<Uint8Array> | Uint8Array;
+                "text/csv": string | Blob | ReadableStream<Uint8Array> | Uint8Array;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -8872,7 +10273,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -8882,7 +10283,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -8892,7 +10293,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -8915,14 +10326,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -8943,7 +10354,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -8953,7 +10374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -8964,7 +10385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -8988,18 +10409,16 @@ export interface operations {
                         /** @description letters, digits, "-", "_", "." and ":" */
                         id: string;
                         label: string;
-                        /** @description default, complete or withdrawn */
-                        type: string;
+                        type: components["schemas"]["StepType"];
                         stepFields: {
                             fieldKey: string;
                             required: boolean;
-                            /** @description text (default), amount, currency, date, email or choice */
-                            kind?: string;
+                            kind?: components["schemas"]["FieldKind"];
                             label?: string | null;
                             options?: string[] | null;
                         }[];
                         requirements?: {
-                            kind: string;
+                            kind: components["schemas"]["RequirementKind"];
                             minimumLevel?: number;
                             classes?: string[];
                         }[];
@@ -9076,7 +10495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -9086,7 +10505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -9096,7 +10515,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -9119,14 +10548,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -9147,7 +10576,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -9157,7 +10596,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -9168,7 +10607,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -9266,7 +10705,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -9276,7 +10715,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -9286,7 +10725,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -9297,7 +10746,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -9307,7 +10766,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -9318,7 +10777,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -9390,7 +10849,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -9400,7 +10859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -9410,7 +10869,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -9421,7 +10890,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -9431,7 +10910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -9442,7 +10921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -9525,7 +11004,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -9535,7 +11014,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -9545,7 +11024,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -9556,7 +11045,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -9566,7 +11065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -9577,7 +11076,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -9628,7 +11127,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -9638,7 +11137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -9648,7 +11147,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -9659,7 +11168,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -9669,7 +11188,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -9680,7 +11199,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -9753,7 +11272,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -9763,7 +11282,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -9773,7 +11292,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -9784,7 +11313,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -9794,7 +11333,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -9805,7 +11344,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -9855,7 +11394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -9865,7 +11404,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -9875,7 +11414,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -9886,7 +11435,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -9896,7 +11455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -9907,7 +11466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -9959,7 +11518,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -9969,7 +11528,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -9979,7 +11538,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -9990,7 +11559,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -10000,7 +11579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -10011,7 +11590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };
@@ -10065,7 +11644,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
                 };
             };
             /** @description The role or the investor may not do this */
@@ -10075,7 +11654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
                 };
             };
             /** @description Unknown resource, or one the investor may not see */
@@ -10085,7 +11664,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
@@ -10108,14 +11697,14 @@ export interface operations {
                     "application/problem+json": components["schemas"]["TooLargeProblem"];
                 };
             };
-            /** @description A body that is not application/json */
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description Well-formed, but breaks a business rule */
@@ -10136,7 +11725,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
             /** @description A bug: quote the requestId */
@@ -10146,7 +11745,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
             /** @description The database does not answer; retry later */
@@ -10157,8 +11756,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
+            };
+        };
+    };
+    receiveWebhookEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                "Webhook-Id": string;
+                "Webhook-Timestamp": string;
+                "Webhook-Signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried on the schedule, then dead */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
