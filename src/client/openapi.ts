@@ -717,7 +717,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/deals": {
+    "/console/deals": {
         parameters: {
             query?: never;
             header?: never;
@@ -728,7 +728,7 @@ export interface paths {
          * Deals with investors per state and committed totals per currency
          * @description Investors in progress, complete and withdrawn, and committed totals per currency.
          */
-        get: operations["listBackOfficeDeals"];
+        get: operations["listConsoleDeals"];
         put?: never;
         post?: never;
         delete?: never;
@@ -737,7 +737,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/deals/{dealId}/board": {
+    "/console/deals/{dealId}/board": {
         parameters: {
             query?: never;
             header?: never;
@@ -757,7 +757,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/deals/{dealId}/board/cards": {
+    "/console/deals/{dealId}/board/cards": {
         parameters: {
             query?: never;
             header?: never;
@@ -777,7 +777,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/deals/{dealId}/investors/{investorUserId}": {
+    "/console/deals/{dealId}/investors/{investorUserId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -788,7 +788,7 @@ export interface paths {
          * One investor in one deal: position, committed amount, payment reference, pending edit requests
          * @description The investor drawer's summary: step, committed amount, payment reference, pending edit requests.
          */
-        get: operations["getBackOfficeInvestor"];
+        get: operations["getConsoleInvestor"];
         put?: never;
         post?: never;
         delete?: never;
@@ -961,7 +961,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/deals/{dealId}/workflow/check": {
+    "/console/deals/{dealId}/workflow/check": {
         parameters: {
             query?: never;
             header?: never;
@@ -981,7 +981,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/deals/{dealId}/rows": {
+    "/console/deals/{dealId}/rows": {
         parameters: {
             query?: never;
             header?: never;
@@ -1001,7 +1001,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/investors": {
+    "/console/investors": {
         parameters: {
             query?: never;
             header?: never;
@@ -1021,7 +1021,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/edit-requests": {
+    "/console/edit-requests": {
         parameters: {
             query?: never;
             header?: never;
@@ -1041,7 +1041,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/people": {
+    "/console/people": {
         parameters: {
             query?: never;
             header?: never;
@@ -1061,7 +1061,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/deals/{dealId}/activity": {
+    "/console/deals/{dealId}/activity": {
         parameters: {
             query?: never;
             header?: never;
@@ -6894,7 +6894,7 @@ export interface operations {
             };
         };
     };
-    listBackOfficeDeals: {
+    listConsoleDeals: {
         parameters: {
             query?: never;
             header?: {
@@ -7256,7 +7256,7 @@ export interface operations {
             };
         };
     };
-    getBackOfficeInvestor: {
+    getConsoleInvestor: {
         parameters: {
             query?: never;
             header?: {

@@ -1,4 +1,4 @@
-// A deal's recent activity from its event feed, newest first (GET /back-office/deals/{dealId}/activity,
+// A deal's recent activity from its event feed, newest first (GET /console/deals/{dealId}/activity,
 // a page at a time: the newest entries, then older ones on request, never the whole feed): moves,
 // edits and edit-request decisions, each with who, what and when, linking to the investor.
 import { useEffect, useState } from 'react';

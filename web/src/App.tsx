@@ -36,7 +36,7 @@ export function App() {
     const token = tokenStore.get();
     if (!token) return;
     api.whoami(token).then(
-      (who) => (who.role === 'admin' ? setSession({ status: 'signed-in', who }) : signOut('That token belongs to an investor. The back office needs an admin token.')),
+      (who) => (who.role === 'admin' ? setSession({ status: 'signed-in', who }) : signOut('That token belongs to an investor. The console needs an admin token.')),
       () => signOut('The saved token was not accepted. Enter it again.'),
     );
   }, [signOut]);
@@ -107,7 +107,7 @@ function Shell({ who, onSignOut }: { who: Whoami; onSignOut: () => void }) {
       <header className="topbar">
         <a className="brand" href="#/">
           <span className="brand-mark" aria-hidden="true" />
-          dealflow <span className="brand-sub">back office</span>
+          dealflow <span className="brand-sub">console</span>
         </a>
         <nav className="sections" aria-label="Sections">
           {sections.map((s) => (

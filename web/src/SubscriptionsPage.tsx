@@ -124,7 +124,7 @@ function BookingForm({ onBooked }: { onBooked: () => void }) {
         invoice_date: v.invoice_date,
         settlement_date: v.settlement_date,
         ...(v.description.trim() ? { description: v.description.trim() } : {}),
-        source: 'back-office',
+        source: 'console',
       });
       onBooked();
       return `Booked ${formatMoney(String(created.total), created.currency)} for ${created.investor_id}.`;

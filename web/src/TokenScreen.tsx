@@ -22,7 +22,7 @@ export function TokenScreen({ reason, onSignedIn }: { reason?: string | undefine
         if (err instanceof ApiError && err.status === 401) return refuse('That token was not accepted: it is unknown, revoked or expired. Check it and try again.');
         throw err;
       }
-      if (who.role !== 'admin') return refuse('That token belongs to an investor. The back office needs an admin token.');
+      if (who.role !== 'admin') return refuse('That token belongs to an investor. The console needs an admin token.');
       tokenStore.set(value, remember);
       onSignedIn(who);
     });
@@ -33,7 +33,7 @@ export function TokenScreen({ reason, onSignedIn }: { reason?: string | undefine
       <form className="signin-card" onSubmit={submit} aria-labelledby="signin-title">
         <div className="brand brand-large">
           <span className="brand-mark" aria-hidden="true" />
-          dealflow <span className="brand-sub">back office</span>
+          dealflow <span className="brand-sub">console</span>
         </div>
         <h1 id="signin-title">Sign in with an admin token</h1>
         <p className="muted">

@@ -1,6 +1,6 @@
 // The workflow editor: steps (add, rename, reorder, remove; type; fields; requirements; form;
 // webhook triggers) and the links between them, with a live graph preview. Every edit is checked
-// by the service (POST /back-office/deals/{dealId}/workflow/check, which saves nothing): problems
+// by the service (POST /console/deals/{dealId}/workflow/check, which saves nothing): problems
 // show beside the step they are about, and what saving changes for investors already on the deal
 // is listed before the save (PUT /deals/deal/{dealId}/workflow).
 import { useEffect, useMemo, useState } from 'react';

@@ -1,5 +1,5 @@
-// The service's API as the back office uses it: the public routes of the interface and our
-// admin-only /back-office read models. Every call carries the session's token.
+// The service's API as the console uses it: the public routes of the interface and our
+// admin-only /console read models. Every call carries the session's token.
 
 import type { components, operations } from '../../src/client/openapi.ts';
 
@@ -17,13 +17,13 @@ export type WorkflowEvent = Schemas['WorkflowEvent'];
 export type Journey = Schemas['InvestorJourney'];
 export type Revision = Ok<'listEventRevisions'>[number];
 export type EditRequest = Schemas['EventEditRequest'];
-export type DealSummary = Ok<'listBackOfficeDeals'>[number];
+export type DealSummary = Ok<'listConsoleDeals'>[number];
 export type Money = DealSummary['committed'][number];
 export type Board = Ok<'getDealBoard'>;
 export type BoardColumn = Board['columns'][number];
 export type CardPage = Ok<'listBoardCards'>;
 export type Card = CardPage['output'][number];
-export type InvestorSummary = Ok<'getBackOfficeInvestor'>;
+export type InvestorSummary = Ok<'getConsoleInvestor'>;
 export type Whoami = Ok<'getCaller'>;
 export type Deal = Ok<'getDeal'>;
 
@@ -59,7 +59,14 @@ export class ApiError extends Error {
   }
 }
 
-const TOKEN_KEY = 'dealflow.backOffice.token';
+const TOKEN_KEY = 'dealflow.console.token';
+// The key the token had before the app took the name console: read once, then moved.
+const OLD_TOKEN_KEY = 'dealflow.backOffice.token';
+for (const storage of [sessionStorage, localStorage]) {
+  const old = storage.getItem(OLD_TOKEN_KEY);
+  if (old !== null && storage.getItem(TOKEN_KEY) === null) storage.setItem(TOKEN_KEY, old);
+  storage.removeItem(OLD_TOKEN_KEY);
+}
 
 /**
  * The token lives in this tab's sessionStorage, or, when the person chose "keep me signed in on
@@ -79,8 +86,8 @@ export const tokenStore = {
   },
 };
 
-/** The API lives where the app is served from, minus `/app/…` (so BASE_PATH needs no setting). */
-export const apiBase = location.pathname.replace(/\/app(\/.*)?$/, '');
+/** The API lives where the app is served from, minus `/console/…` (so BASE_PATH needs no setting). */
+export const apiBase = location.pathname.replace(/\/console(\/.*)?$/, '');
 
 let onUnauthenticated: (() => void) | undefined;
 export const setUnauthenticatedHandler = (handler: () => void) => {
@@ -137,14 +144,14 @@ export const qs = (params: Record<string, string | number | boolean | undefined>
 
 export const api = {
   whoami: (token: string) => call<Whoami>('GET', '/whoami', undefined, token),
-  deals: () => call<DealSummary[]>('GET', '/back-office/deals'),
+  deals: () => call<DealSummary[]>('GET', '/console/deals'),
   deal: (dealId: string) => call<Deal>('GET', `/deals/deal/${enc(dealId)}`),
   workflow: (dealId: string) => call<Workflow>('GET', `/deals/deal/${enc(dealId)}/workflow-status`),
-  board: (dealId: string, query: string) => call<Board>('GET', `/back-office/deals/${enc(dealId)}/board${qs({ query })}`),
+  board: (dealId: string, query: string) => call<Board>('GET', `/console/deals/${enc(dealId)}/board${qs({ query })}`),
   cards: (dealId: string, stepId: string, query: string, page: number, limit: number) =>
-    call<CardPage>('GET', `/back-office/deals/${enc(dealId)}/board/cards${qs({ stepId, query, page, limit })}`),
+    call<CardPage>('GET', `/console/deals/${enc(dealId)}/board/cards${qs({ stepId, query, page, limit })}`),
   investor: (dealId: string, investorUserId: string) =>
-    call<InvestorSummary>('GET', `/back-office/deals/${enc(dealId)}/investors/${enc(investorUserId)}`),
+    call<InvestorSummary>('GET', `/console/deals/${enc(dealId)}/investors/${enc(investorUserId)}`),
   journey: (dealId: string, investorUserId: string) => call<Journey>('GET', `/deals/deal/${enc(dealId)}/investor-data/${enc(investorUserId)}`),
   jump: (dealId: string, body: { investorUserId: string; targetStepId: string; data: Record<string, string>; expectedCurrentStepId?: string | null }) =>
     call<WorkflowEvent>('POST', `/deals/deal/${enc(dealId)}/jump-to-step`, body),
@@ -236,18 +243,18 @@ export async function followImportJob(id: string, onProgress: (job: ImportJob) =
 
 /** The console's calls beyond the first screens': set up deals, workflows and investors, run them. */
 export const consoleApi = {
-  people: (ids: string[]) => call<{ id: string; name: string }[]>('GET', `/back-office/people${qs({ ids: ids.join(',') })}`),
+  people: (ids: string[]) => call<{ id: string; name: string }[]>('GET', `/console/people${qs({ ids: ids.join(',') })}`),
   directory: (query: string, page: number, limit = 20) =>
-    call<Page<DirectoryEntry> & { total: number }>('GET', `/back-office/investors${qs({ query, page, limit })}`),
+    call<Page<DirectoryEntry> & { total: number }>('GET', `/console/investors${qs({ query, page, limit })}`),
   inbox: (page = 1, limit = 50, dealId?: string) =>
-    call<Page<PendingRequest> & { total: number }>('GET', `/back-office/edit-requests${qs({ dealId, page, limit })}`),
+    call<Page<PendingRequest> & { total: number }>('GET', `/console/edit-requests${qs({ dealId, page, limit })}`),
   rows: (dealId: string, params: RowParams) =>
-    call<Page<DealRow> & { total: number; committed: Money[] }>('GET', `/back-office/deals/${enc(dealId)}/rows${qs({ ...params })}`),
+    call<Page<DealRow> & { total: number; committed: Money[] }>('GET', `/console/deals/${enc(dealId)}/rows${qs({ ...params })}`),
   putDeal: (dealId: string, body: { name: string; description?: string | null; currency?: string | null }) =>
     call<{ id: string; name: string; description: string | null; currency: string | null }>('PUT', `/deals/deal/${enc(dealId)}`, body),
   dealRecord: (dealId: string) => call<{ id: string; name: string; description: string | null; currency: string | null }>('GET', `/deals/deal/${enc(dealId)}`),
   putWorkflow: (dealId: string, body: WorkflowDocument) => call<Workflow>('PUT', `/deals/deal/${enc(dealId)}/workflow`, body),
-  checkWorkflow: (dealId: string, body: WorkflowDocument) => call<WorkflowCheck>('POST', `/back-office/deals/${enc(dealId)}/workflow/check`, body),
+  checkWorkflow: (dealId: string, body: WorkflowDocument) => call<WorkflowCheck>('POST', `/console/deals/${enc(dealId)}/workflow/check`, body),
   /**
    * POST /investors/import with one PUT /investors body plus "id" per NDJSON line: the service's
    * per-row report. A file over ASYNC_IMPORT_BYTES is sent with `Prefer: respond-async`: the service
@@ -267,7 +274,7 @@ export const consoleApi = {
   getInvestor: (id: string) => call<InvestorRecord & { id: string }>('GET', `/investors/${enc(id)}`),
   putInvestor: (id: string, body: InvestorRecord) => call<InvestorRecord & { id: string }>('PUT', `/investors/${enc(id)}`, body),
   activity: (dealId: string, before?: number, limit = 50) =>
-    call<{ output: (FeedEntry & { investorName: string | null })[]; hasMore: boolean }>('GET', `/back-office/deals/${enc(dealId)}/activity${qs({ before, limit })}`),
+    call<{ output: (FeedEntry & { investorName: string | null })[]; hasMore: boolean }>('GET', `/console/deals/${enc(dealId)}/activity${qs({ before, limit })}`),
   deliveries: (status: string | undefined, page: number) => call<Page<Delivery>>('GET', `/webhooks/deliveries${qs({ status, page, limit: 50 })}`),
   retryDelivery: (id: string) => call<Delivery>('POST', `/webhooks/deliveries/${enc(id)}/retry`),
   subscriptions: (params: { investor_id?: string; asset_id?: string; page: number }) =>

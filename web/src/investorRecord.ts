@@ -40,7 +40,7 @@ export function toRecord(input: InvestorInput, existing?: InvestorRecord): Inves
   const kept = existing?.contact.classifications ?? [];
   return {
     remoteId: existing?.remoteId ?? input.id,
-    dataSource: existing?.dataSource ?? 'back-office',
+    dataSource: existing?.dataSource ?? 'console',
     teamUserId: existing?.teamUserId ?? null,
     kycCheckLevel: input.kycCheckLevel.trim() === '' ? null : Number(input.kycCheckLevel),
     contact: {

@@ -1,5 +1,5 @@
 // People by name: the ids recorded as actors (API keys' ids, JWT subjects) resolved once per page
-// load through GET /back-office/people, in batches; an id without a name is shown as it is.
+// load through GET /console/people, in batches; an id without a name is shown as it is.
 import { useEffect, useState } from 'react';
 import { consoleApi } from './api.ts';
 

@@ -1,4 +1,4 @@
-// Read models of the back-office app: deals with investors per state and committed totals,
+// Read models of the console: deals with investors per state and committed totals,
 // the board's per-step summary and its pages of cards. Read-only SQL over the deal, workflow and journey tables.
 //
 // An investor's committed amount is the latest captured value of the deal's amount field: the

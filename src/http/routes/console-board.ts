@@ -1,11 +1,12 @@
-// Read models of the back-office app. Admin only; our extension, in the style of the
-// interface. The app also calls the interface's own endpoints for everything they already answer.
+// The console's deals list, a deal's board and its cards, and one investor's summary. Admin only;
+// our extension, in the style of the interface. The console also calls the interface's own
+// endpoints for everything they already answer.
 import { Type } from 'typebox';
-import { getBoard, getBoardCards, getInvestorSummary, listDeals } from '../../operations/back-office.ts';
+import { getBoard, getBoardCards, getInvestorSummary, listDeals } from '../../operations/console.ts';
 import type { Api, AppContext } from '../context.ts';
 import { ExternalId, PageQuery, Timestamp } from '../schemas/common.ts';
 
-const tags = ['back office'];
+const tags = ['console'];
 
 const Money = Type.Object(
   { currency: Type.String({ description: 'ISO 4217' }), amount: Type.String({ description: 'Exact decimal, e.g. "125000.00"' }) },
@@ -56,9 +57,9 @@ const InvestorSummary = Type.Object({
 const DealParams = Type.Object({ dealId: ExternalId });
 const Query = Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive match anywhere in the name or e-mail' }));
 
-export function backOfficeRoutes(app: Api, ctx: AppContext) {
+export function consoleBoardRoutes(app: Api, ctx: AppContext) {
   app.get(
-    '/back-office/deals',
+    '/console/deals',
     {
       schema: {
         tags,
@@ -70,7 +71,7 @@ export function backOfficeRoutes(app: Api, ctx: AppContext) {
   );
 
   app.get(
-    '/back-office/deals/:dealId/board',
+    '/console/deals/:dealId/board',
     {
       schema: {
         tags,
@@ -84,7 +85,7 @@ export function backOfficeRoutes(app: Api, ctx: AppContext) {
   );
 
   app.get(
-    '/back-office/deals/:dealId/board/cards',
+    '/console/deals/:dealId/board/cards',
     {
       schema: {
         tags,
@@ -106,7 +107,7 @@ export function backOfficeRoutes(app: Api, ctx: AppContext) {
   );
 
   app.get(
-    '/back-office/deals/:dealId/investors/:investorUserId',
+    '/console/deals/:dealId/investors/:investorUserId',
     {
       schema: {
         tags,
