@@ -1354,7 +1354,7 @@ export interface components {
             /** @description whether the field must be populated */
             required: boolean;
             /** @description text, amount, currency, date, email or choice: what values the field accepts */
-            kind: string;
+            kind: "text" | "amount" | "currency" | "date" | "email" | "choice";
             label: string | null;
             options: string[] | null;
         };
@@ -1366,7 +1366,7 @@ export interface components {
             id: string;
             label: string;
             /** @description default, complete or withdrawn */
-            type: string;
+            type: "default" | "complete" | "withdrawn";
             /** @description links arriving at this Step */
             previousStepLinks: components["schemas"]["Link"][];
             /** @description links leaving this Step */
@@ -1376,7 +1376,7 @@ export interface components {
             /** @description what must hold for an investor to enter this Step */
             requirements: {
                 /** @description kyc-level, classification, no-pending-edit-requests or previous-fields-complete */
-                kind: string;
+                kind: "kyc-level" | "classification" | "no-pending-edit-requests" | "previous-fields-complete";
                 minimumLevel?: number;
                 classes?: string[];
             }[];

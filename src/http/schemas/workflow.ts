@@ -1,7 +1,9 @@
 // Workflow (getWorkflowStatus), the workflow document of the management API, and Workflow Events.
-// Closed vocabularies (step types, field kinds, requirement kinds) are plain strings here and are
-// checked by domain/workflow-graph.ts, so one 400 names every problem of a document at once.
+// Closed vocabularies (step types, field kinds, requirement kinds) are plain strings in the body and
+// are checked by domain/workflow-graph.ts, so one 400 names every problem of a document at once; in
+// the answer they are the closed lists, so generated clients know every value.
 import { type Static, Type } from 'typebox';
+import { fieldKinds, requirementKinds, stepTypes } from '../../domain/workflow.ts';
 import { StrictObject, Timestamp } from './common.ts';
 import { StepTriggersBody, WorkflowCustomStepTriggers } from './step-trigger.ts';
 
@@ -12,8 +14,11 @@ export const StepId = Type.String({ minLength: 1, maxLength: 64, description: 'l
 /** Event data: field keys to string values (money as decimal strings). */
 export const EventData = Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 10_000 }), { maxProperties: 200 });
 
+/** One of a closed list, as an answer states it. */
+const OneOf = <T extends readonly string[]>(values: T, description: string) => Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v)), { description }));
+
 const Requirement = Type.Object({
-  kind: Type.String({ description: 'kyc-level, classification, no-pending-edit-requests or previous-fields-complete' }),
+  kind: OneOf(requirementKinds, 'kyc-level, classification, no-pending-edit-requests or previous-fields-complete'),
   minimumLevel: Type.Optional(Type.Integer()),
   classes: Type.Optional(Type.Array(Type.String())),
 });
@@ -76,14 +81,14 @@ export const Workflow = Type.Object({
     Type.Object({
       id: Type.String(),
       label: Type.String(),
-      type: Type.String(),
+      type: OneOf(stepTypes, 'default, complete or withdrawn'),
       previousStepLinks: Type.Array(Link),
       nextStepLinks: Type.Array(Link),
       stepFields: Type.Array(
         Type.Object({
           fieldKey: Type.String(),
           required: Type.Boolean(),
-          kind: Type.String(),
+          kind: OneOf(fieldKinds, 'text, amount, currency, date, email or choice: what values the field accepts'),
           label: Nullable(Type.String()),
           options: Nullable(Type.Array(Type.String())),
         }, { title: 'StepField' }),
