@@ -87,7 +87,7 @@ async function start(config: Config, options: ServeOptions, print: (line: string
   log = app.log;
   const address = await app.listen({ port: config.port, host: config.host });
   const url = `${address}${config.basePath}`;
-  app.log.info({ url, backOffice: `${url}/app/`, database: database.kind }, 'dealflow listening');
+  app.log.info({ url, console: `${url}/console/`, database: database.kind }, 'dealflow listening');
   // On the embedded database, `dealflow token`, `verify` and `backup` run here while the service
   // holds the folder (cli/service-channel.ts). Open before the start lines, so the token command
   // works as soon as they are printed; without it the service still serves.

@@ -1,4 +1,4 @@
-// The plain lines a start prints before its JSON log: where the back office, the API docs and the
+// The plain lines a start prints before its JSON log: where the console, the API docs and the
 // health check are, and on the first start the demo deal and, under "Try it", shell lines that
 // paste and run as printed, with the real admin token and the variables ($BASE, $TOKEN) the
 // documentation's examples use.
@@ -19,7 +19,7 @@ export function tryLines(url: string, token: string, demo: boolean): string[] {
 export function startLines(url: string, first: { token?: string; demo?: { dealId: string; investors: number } } = {}): string[] {
   return [
     ...(first.demo ? [`Demo deal:   ${first.demo.dealId} (${first.demo.investors} investors)`] : []),
-    `Back office: ${url}/app/`,
+    `Console:     ${url}/console/`,
     `API docs:    ${url}/docs`,
     `Health:      ${url}/healthz`,
     ...(first.token ? tryLines(url, first.token, first.demo !== undefined) : []),

@@ -1,4 +1,4 @@
-// Builds the back-office app into web/dist, which the service serves at ${BASE_PATH}/app/.
+// Builds the console into web/dist, which the service serves at ${BASE_PATH}/console/.
 // `base: './'` makes every asset URL relative, so one build works under any BASE_PATH.
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';

@@ -1,14 +1,11 @@
 // buildApp assembles the Fastify application without listening, so tests use app.inject().
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import rateLimit from '@fastify/rate-limit';
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AppError } from '../domain/errors.ts';
 import { checkDatabase } from '../operations/readiness.ts';
 import type { Api, AppContext } from './context.ts';
@@ -25,6 +22,7 @@ import { validatorCompiler } from './validation.ts';
 import { routes } from './routes/index.ts';
 import { documentRoute, finishDocument } from './openapi-document.ts';
 import { apiVersion } from './openapi-operations.ts';
+import { registerConsoleApp } from './console-app.ts';
 import { DatabaseUnavailableProblem, Problem } from './schemas/problems.ts';
 
 export type { Api, AppContext } from './context.ts';
@@ -137,11 +135,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     transform: ({ schema, url }) => ({ schema, url: url.startsWith(config.basePath) ? url.slice(config.basePath.length) || '/' : url }),
   });
 
-  // Public scope: probes, the OpenAPI document and its UI, the back-office app.
+  // Public scope: probes, the OpenAPI document and its UI, the console app.
   await app.register(
     async (scope) => {
       await scope.register(swaggerUi, { routePrefix: '/docs' });
-      await registerBackOfficeApp(scope);
+      await registerConsoleApp(scope, config.basePath);
       registerMetricsRoute(scope, ctx);
       scope.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       scope.get('/healthz', { schema: probeSchema('The process is up', 'ok'), config: { public: true } }, async () => ({ status: 'ok' as const }));
@@ -237,36 +235,3 @@ const probeSchema = (summary: string, status: string) => ({
     ...(status === 'ready' ? { 503: { description: 'The database does not answer', content: { 'application/problem+json': { schema: DatabaseUnavailableProblem } } } } : {}),
   },
 });
-
-/** Where `vite build` writes the back-office app (web/ in this repository). */
-export const webDist = fileURLToPath(new URL('../../web/dist/', import.meta.url));
-
-// The back-office single-page app: static files, no token (the app sends the token on its own API
-// calls). index.html is revalidated on every load; hashed assets are cached for good.
-async function registerBackOfficeApp(scope: FastifyInstance) {
-  if (!existsSync(`${webDist}index.html`)) {
-    const notBuilt = async (_request: FastifyRequest, reply: FastifyReply) =>
-      reply
-        .code(503)
-        .type('text/html; charset=utf-8')
-        .send('<!doctype html><title>dealflow back office</title><p>The back office is not built. Run <code>npm run build:web</code> (npm install does it) and restart.</p>');
-    scope.get('/app', { schema: { hide: true }, config: { public: true } }, notBuilt);
-    scope.get('/app/*', { schema: { hide: true }, config: { public: true } }, notBuilt);
-    return;
-  }
-  await scope.register(fastifyStatic, {
-    root: webDist,
-    prefix: '/app/',
-    decorateReply: false,
-    index: ['index.html'],
-    schemaHide: true,
-    setHeaders: (reply, path) => {
-      reply.header('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
-  });
-  // The app's asset URLs are relative, so it must be opened as …/app/ (with the slash).
-  scope.get('/app', { schema: { hide: true }, config: { public: true } }, async (request, reply) => {
-    const [path, query] = request.url.split('?');
-    return reply.redirect(`${path}/${query === undefined ? '' : `?${query}`}`, 301);
-  });
-}

@@ -27,7 +27,7 @@ export const tagDescriptions: Record<string, string> = {
   'investor side': 'Interface endpoints 6–9 and around them: form implementations, active investors, payment references, edit requests.',
   portfolio: 'Assets and subscription transactions.',
   webhooks: 'Webhook deliveries and the pull feeds of domain events.',
-  'back office': 'Read models of the web console; admin only.',
+  console: 'Read models of the web console; admin only.',
   reconciliation: 'Bank statements (camt.053, camt.054, CSV), the reconciliation queue, deal payment settings and bookings on completion.',
   probes: 'Liveness and readiness for load balancers and orchestrators; no token.',
 };
@@ -118,11 +118,11 @@ export const operationDocs: Record<string, OperationDoc> = {
     description: 'Gap-free sequence numbers per deal; ask again with `after=lastSequence` until `hasMore` is false.',
   },
   'GET /webhooks/events': { operationId: 'listPlatformEvents', description: 'Numbered in one platform-wide stream, read like the deal feed.' },
-  'GET /back-office/deals': { operationId: 'listBackOfficeDeals', description: 'Investors in progress, complete and withdrawn, and committed totals per currency.' },
-  'GET /back-office/deals/{dealId}/board': { operationId: 'getDealBoard', description: 'Counts and committed totals per step; `query` filters by name or e-mail.' },
-  'GET /back-office/deals/{dealId}/board/cards': { operationId: 'listBoardCards', description: 'Cards of the board, ordered by name, paged.' },
-  'GET /back-office/deals/{dealId}/investors/{investorUserId}': {
-    operationId: 'getBackOfficeInvestor',
+  'GET /console/deals': { operationId: 'listConsoleDeals', description: 'Investors in progress, complete and withdrawn, and committed totals per currency.' },
+  'GET /console/deals/{dealId}/board': { operationId: 'getDealBoard', description: 'Counts and committed totals per step; `query` filters by name or e-mail.' },
+  'GET /console/deals/{dealId}/board/cards': { operationId: 'listBoardCards', description: 'Cards of the board, ordered by name, paged.' },
+  'GET /console/deals/{dealId}/investors/{investorUserId}': {
+    operationId: 'getConsoleInvestor',
     description: "The investor drawer's summary: step, committed amount, payment reference, pending edit requests.",
   },
   'GET /audit/checkpoints': {

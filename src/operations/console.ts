@@ -1,5 +1,7 @@
-// The operations console's read models (admin only): the investor directory, the inbox of pending
-// edit requests across deals, and people's names for the ids recorded as actors.
+// The console's read models (admin only): the deals list, a deal's board summary, its pages of
+// cards and one investor's summary; the investor directory, the inbox of pending edit requests
+// across deals, people's names for the ids recorded as actors, a deal's filtered rows, and the
+// check of a workflow before it is saved. Each is one or two read queries.
 import { type FieldError, invalid, notFound } from '../domain/errors.ts';
 import { workflowChanges } from '../domain/workflow-changes.ts';
 import { type WorkflowDocument, workflowProblems } from '../domain/workflow-graph.ts';
@@ -7,8 +9,48 @@ import { findDeal } from '../store/deals.ts';
 import { findWorkflow, stepIdsOfOtherDeals } from '../store/workflows.ts';
 import { checkStepTriggersOfWorkflow, type WorkflowStepTriggersInput } from './step-triggers.ts';
 import type { Principal } from '../domain/principal.ts';
+import * as boardStore from '../store/console-board.ts';
 import * as store from '../store/console.ts';
 import type { Deps } from './deps.ts';
+import { forReading } from './reads.ts';
+
+export type { BoardCard, BoardColumn, DealSummary, InvestorSummary, Money } from '../store/console-board.ts';
+
+export async function listDeals(deps: Deps) {
+  return boardStore.listDealSummaries(forReading(deps).db);
+}
+
+export async function getBoard(deps: Deps, dealId: string, query: string | undefined) {
+  const board = await boardStore.boardColumns(forReading(deps).db, dealId, query || undefined);
+  if (!board) throw notFound('deal', dealId);
+  return { dealId, ...board };
+}
+
+export async function getBoardCards(deps: Deps, dealId: string, options: { stepId?: string | undefined; query?: string | undefined; limit: number; page: number }) {
+  const { db } = forReading(deps);
+  if (options.stepId !== undefined) {
+    const step = await db.selectFrom('workflow_steps').select('deal_id').where('id', '=', options.stepId).executeTakeFirst();
+    if (!step || step.deal_id !== dealId) throw notFound('step', options.stepId);
+  }
+  const result = await boardStore.boardCards(db, dealId, {
+    stepId: options.stepId,
+    query: options.query || undefined,
+    limit: options.limit,
+    offset: (options.page - 1) * options.limit,
+  });
+  if (!result) throw notFound('deal', dealId);
+  return { output: result.cards, page: options.page, totalPages: Math.ceil(result.total / options.limit), total: result.total };
+}
+
+export async function getInvestorSummary(deps: Deps, dealId: string, investorUserId: string) {
+  const { db } = forReading(deps);
+  const summary = await boardStore.findInvestorSummary(db, dealId, investorUserId);
+  if (!summary) {
+    const deal = await db.selectFrom('deals').select('id').where('id', '=', dealId).executeTakeFirst();
+    throw deal ? notFound('journey of investor', investorUserId) : notFound('deal', dealId);
+  }
+  return summary;
+}
 
 export async function listDirectory(deps: Deps, options: { query: string | undefined; limit: number; page: number }) {
   const { total, entries } = await store.listDirectory(deps.db, { query: options.query || undefined, limit: options.limit, offset: (options.page - 1) * options.limit });

@@ -1,4 +1,4 @@
-// GET /back-office/deals/{dealId}/activity?before&limit: a deal's event feed newest first, for the
+// GET /console/deals/{dealId}/activity?before&limit: a deal's event feed newest first, for the
 // console's activity page. The pull feed (list-deal-events.ts) is read oldest first by design, so a
 // screen that wants the latest entries would have to read all of it; this reads backwards on the
 // same index and order, a page at a time, with the name of the investor each entry is about.

@@ -1,4 +1,4 @@
-// Which database a read runs on (docs/guides/postgresql-and-replicas.md). List routes, feeds and the back-office
+// Which database a read runs on (docs/guides/postgresql-and-replicas.md). List routes, feeds and the console's
 // read models call `forReading(deps)`: outside a transaction it gives them the database chosen by
 // `deps.reader` (a streaming replica that is recent enough, else the primary) for the consistency
 // token of the request being served; inside a write transaction it changes nothing, so everything

@@ -3,7 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { RowSort } from '../domain/console.ts';
 import type { DB } from './schema.ts';
-import { asAmount, type BoardCard, cardValues, type CardRow, containsPattern, dealKeys, matches, type Money, toCard, toMoney } from './back-office.ts';
+import { asAmount, type BoardCard, cardValues, type CardRow, containsPattern, dealKeys, matches, type Money, toCard, toMoney } from './console-board.ts';
 
 export interface DirectoryEntry {
   id: string;

@@ -38,7 +38,7 @@ describe('deal activity, newest first', () => {
     const pages: { id: string; sequence: number; investorName: string | null; data: { investorUserId: string } }[][] = [];
     let cursor = '';
     for (;;) {
-      const response = await admin.get(`/back-office/deals/${deal.dealId}/activity?limit=2${cursor}`);
+      const response = await admin.get(`/console/deals/${deal.dealId}/activity?limit=2${cursor}`);
       assert.equal(response.status, 200, JSON.stringify(response.body));
       pages.push(response.body.output);
       if (!response.body.hasMore) break;
@@ -50,24 +50,24 @@ describe('deal activity, newest first', () => {
     assert.equal(entries[0]!.data.investorUserId, ada.id, 'the latest move first');
     for (const entry of entries) assert.equal(entry.investorName, entry.data.investorUserId === ada.id ? 'Ada Activity' : 'Bea Activity');
 
-    const latest = (await admin.get(`/back-office/deals/${deal.dealId}/activity`)).body;
+    const latest = (await admin.get(`/console/deals/${deal.dealId}/activity`)).body;
     assert.deepEqual([latest.output.length, latest.hasMore], [5, false]);
   });
 
   test('an empty feed, a cursor of another feed (400), an unknown deal (404), an investor token (403)', async () => {
     const deal = await makeDeal(admin);
-    assert.deepEqual((await admin.get(`/back-office/deals/${deal.dealId}/activity`)).body, { output: [], hasMore: false });
+    assert.deepEqual((await admin.get(`/console/deals/${deal.dealId}/activity`)).body, { output: [], hasMore: false });
     const other = await makeDeal(admin);
     const investor = await makeInvestor(admin);
     await jump(admin, other.dealId, investor.id, other.steps.interest);
     const foreign = (await feedOf(other.dealId))[0]!.sequence;
-    const refused = await admin.get(`/back-office/deals/${deal.dealId}/activity?before=${foreign}`);
+    const refused = await admin.get(`/console/deals/${deal.dealId}/activity?before=${foreign}`);
     expectProblem(refused, 400);
     assert.equal(refused.body.errors[0].field, 'before');
-    expectProblem(await admin.get(`/back-office/deals/${deal.dealId}/activity?before=0`), 400);
-    expectProblem(await admin.get(`/back-office/deals/${deal.dealId}/activity?limit=101`), 400);
-    expectProblem(await admin.get('/back-office/deals/no-such-deal/activity'), 404);
+    expectProblem(await admin.get(`/console/deals/${deal.dealId}/activity?before=0`), 400);
+    expectProblem(await admin.get(`/console/deals/${deal.dealId}/activity?limit=101`), 400);
+    expectProblem(await admin.get('/console/deals/no-such-deal/activity'), 404);
     const own = client(t.app, await t.investorToken(investor.id));
-    expectProblem(await own.get(`/back-office/deals/${other.dealId}/activity`), 403);
+    expectProblem(await own.get(`/console/deals/${other.dealId}/activity`), 403);
   });
 });

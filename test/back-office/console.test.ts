@@ -20,7 +20,7 @@ describe('console read models', () => {
     const surname = uniqueId('Dir').replace('-', '');
     const made = [];
     for (const forename of ['Cleo', 'Ada', 'Bea']) made.push(await makeInvestor(admin, { forename, surname, email: `${forename}.${surname}@example.com`.toLowerCase(), kycCheckLevel: 2, classes: ['professional'] }));
-    const first = await admin.get(`/back-office/investors?query=${surname}&limit=2`);
+    const first = await admin.get(`/console/investors?query=${surname}&limit=2`);
     assert.equal(first.status, 200);
     assert.equal(first.body.total, 3);
     assert.equal(first.body.totalPages, 2);
@@ -30,15 +30,15 @@ describe('console read models', () => {
     assert.equal(entry.deals, 0);
     assert.equal(entry.email, `ada.${surname}@example.com`.toLowerCase());
     assert.ok(Array.isArray(entry.classifications) && entry.classifications.length === 1, JSON.stringify(entry));
-    const second = await admin.get(`/back-office/investors?query=${surname}&limit=2&page=2`);
+    const second = await admin.get(`/console/investors?query=${surname}&limit=2&page=2`);
     assert.deepEqual(second.body.output.map((e: { fullName: string }) => e.fullName), [`Cleo ${surname}`]);
-    const beyond = await admin.get(`/back-office/investors?query=${surname}&limit=2&page=5`);
+    const beyond = await admin.get(`/console/investors?query=${surname}&limit=2&page=5`);
     assert.deepEqual([beyond.body.output, beyond.body.total], [[], 3]);
-    const byId = await admin.get(`/back-office/investors?query=${made[1]!.id}`);
+    const byId = await admin.get(`/console/investors?query=${made[1]!.id}`);
     assert.deepEqual(byId.body.output.map((e: { id: string }) => e.id), [made[1]!.id]);
     // LIKE wildcards are taken literally.
-    assert.equal((await admin.get(`/back-office/investors?query=${encodeURIComponent('%')}`)).body.total, 0);
-    expectProblem(await admin.get('/back-office/investors?limit=101'), 400);
+    assert.equal((await admin.get(`/console/investors?query=${encodeURIComponent('%')}`)).body.total, 0);
+    expectProblem(await admin.get('/console/investors?limit=101'), 400);
   });
 
   test('the inbox lists pending requests across deals oldest first, with the event data they would change, and drops decided ones', async () => {
@@ -54,7 +54,7 @@ describe('console read models', () => {
     const second = await admin.post('/deals/request-to-edit', { workflowEventId: eventTwo.id, type: 'Withdraw Investment', reason: 'Changed plans' });
     assert.equal(second.status, 201, JSON.stringify(second.body));
 
-    const inbox = await admin.get('/back-office/edit-requests?limit=100');
+    const inbox = await admin.get('/console/edit-requests?limit=100');
     assert.equal(inbox.status, 200);
     const mine = inbox.body.output.filter((r: { id: string }) => r.id === first.body.id || r.id === second.body.id);
     assert.deepEqual(mine.map((r: { id: string }) => r.id), [first.body.id, second.body.id], 'oldest first');
@@ -67,24 +67,24 @@ describe('console read models', () => {
     assert.equal(mine[0].event.data.committed_amount, eventOne.data.committed_amount);
     assert.equal(mine[1].newData, null);
 
-    const ofDeal = await admin.get(`/back-office/edit-requests?dealId=${b.dealId}`);
+    const ofDeal = await admin.get(`/console/edit-requests?dealId=${b.dealId}`);
     assert.deepEqual(ofDeal.body.output.map((r: { id: string }) => r.id), [second.body.id]);
     assert.equal(ofDeal.body.total, 1);
 
     assert.equal((await admin.post(`/deals/request-to-edit/${first.body.id}/reject`, { reason: 'No' })).status, 200);
-    const after = await admin.get('/back-office/edit-requests?limit=100');
+    const after = await admin.get('/console/edit-requests?limit=100');
     assert.ok(!after.body.output.some((r: { id: string }) => r.id === first.body.id), 'a decided request leaves the inbox');
-    expectProblem(await admin.get(`/back-office/edit-requests?dealId=${uniqueId('nope')}`), 404);
+    expectProblem(await admin.get(`/console/edit-requests?dealId=${uniqueId('nope')}`), 404);
   });
 
   test('people: API keys are named by their id, unknown ids are left out, and at most 100 ids are read', async () => {
     const me = (await admin.get('/whoami')).body.userId;
-    const response = await admin.get(`/back-office/people?ids=${me},someone-else,00000000-0000-4000-8000-000000000000`);
+    const response = await admin.get(`/console/people?ids=${me},someone-else,00000000-0000-4000-8000-000000000000`);
     assert.equal(response.status, 200);
     assert.deepEqual(response.body, [{ id: me, name: 'test admin' }]);
     const many = Array.from({ length: 101 }, (_, n) => `id-${n}`).join(',');
-    expectProblem(await admin.get(`/back-office/people?ids=${many}`), 400);
-    expectProblem(await admin.get('/back-office/people'), 400);
+    expectProblem(await admin.get(`/console/people?ids=${many}`), 400);
+    expectProblem(await admin.get('/console/people'), 400);
   });
 
   test('an edit of an event stores the reason given with the new revision', async () => {
@@ -125,7 +125,7 @@ describe('console read models', () => {
     await admin.post('/deals/request-to-edit', { workflowEventId: bob!.id, type: 'Investment Amount', reason: 'More', newData: { committed_amount: '120000.00' } });
 
     const names = async (query: string) => {
-      const response = await admin.get(`/back-office/deals/${deal.dealId}/rows?${query}`);
+      const response = await admin.get(`/console/deals/${deal.dealId}/rows?${query}`);
       assert.equal(response.status, 200, JSON.stringify(response.body));
       return response.body.output.map((r: { fullName: string }) => r.fullName.split(' ')[0]);
     };
@@ -143,22 +143,22 @@ describe('console read models', () => {
     assert.deepEqual(await names('minDays=1'), []);
     assert.deepEqual(await names('order=desc&limit=2&page=2'), ['Bob', 'Ann']);
 
-    const filtered = (await admin.get(`/back-office/deals/${deal.dealId}/rows?currency=EUR&limit=1`)).body;
+    const filtered = (await admin.get(`/console/deals/${deal.dealId}/rows?currency=EUR&limit=1`)).body;
     // Ann has no amount yet; her currency is the deal's (EUR), as on her card.
     assert.equal(filtered.total, 3);
     assert.equal(filtered.totalPages, 3);
     assert.deepEqual(filtered.committed, [{ currency: 'EUR', amount: '100009.99' }], 'totals are exact and cover every filtered row, not the page');
-    const bobRow = (await admin.get(`/back-office/deals/${deal.dealId}/rows?pending=true`)).body.output[0];
+    const bobRow = (await admin.get(`/console/deals/${deal.dealId}/rows?pending=true`)).body.output[0];
     assert.deepEqual(
       [bobRow.investorUserId, bobRow.kycCheckLevel, bobRow.classifications, bobRow.pendingEditRequests, bobRow.committedAmount, bobRow.currency, bobRow.stepId],
       [people.Bob, 3, ['Professional'], 1, '100000.00', 'EUR', deal.steps.commit],
     );
 
     for (const bad of ['minAmount=-1', 'minAmount=1e5', 'currency=eur', 'sort=email', 'minDays=-1', 'pending=maybe', 'limit=0']) {
-      expectProblem(await admin.get(`/back-office/deals/${deal.dealId}/rows?${bad}`), 400);
+      expectProblem(await admin.get(`/console/deals/${deal.dealId}/rows?${bad}`), 400);
     }
-    expectProblem(await admin.get(`/back-office/deals/${uniqueId('nope')}/rows`), 404);
-    expectProblem(await admin.get(`/back-office/deals/${deal.dealId}/rows?stepId=not-a-step`), 404);
+    expectProblem(await admin.get(`/console/deals/${uniqueId('nope')}/rows`), 404);
+    expectProblem(await admin.get(`/console/deals/${deal.dealId}/rows?stepId=not-a-step`), 404);
   });
 
   test('a workflow check names each problem by field and what a change means for investors on it, and writes nothing', async () => {
@@ -180,7 +180,7 @@ describe('console read models', () => {
       })),
       links: current.steps.flatMap((s: { nextStepLinks: object[] }) => s.nextStepLinks),
     };
-    const same = await admin.post(`/back-office/deals/${deal.dealId}/workflow/check`, document);
+    const same = await admin.post(`/console/deals/${deal.dealId}/workflow/check`, document);
     assert.equal(same.status, 200, JSON.stringify(same.body));
     assert.deepEqual(same.body, { valid: true, problems: [], changes: [] });
 
@@ -197,7 +197,7 @@ describe('console read models', () => {
         { fromStepId: deal.steps.pay, toStepId: 'nowhere' },
       ],
     };
-    const checked = await admin.post(`/back-office/deals/${deal.dealId}/workflow/check`, broken);
+    const checked = await admin.post(`/console/deals/${deal.dealId}/workflow/check`, broken);
     assert.equal(checked.status, 200);
     assert.equal(checked.body.valid, false);
     const fields = checked.body.problems.map((p: { field: string }) => p.field);
@@ -211,15 +211,15 @@ describe('console read models', () => {
     assert.equal((await admin.get(`/deals/deal/${deal.dealId}/workflow-status`)).body.version, current.version);
 
     const other = await makeDeal(admin);
-    const stolen = await admin.post(`/back-office/deals/${deal.dealId}/workflow/check`, { ...document, steps: [...document.steps, { id: other.steps.interest, label: 'Theirs', type: 'default', stepFields: [] }] });
+    const stolen = await admin.post(`/console/deals/${deal.dealId}/workflow/check`, { ...document, steps: [...document.steps, { id: other.steps.interest, label: 'Theirs', type: 'default', stepFields: [] }] });
     assert.ok(stolen.body.problems.some((p: { detail: string }) => /another deal/.test(p.detail)), JSON.stringify(stolen.body));
-    expectProblem(await admin.post(`/back-office/deals/${uniqueId('nope')}/workflow/check`, document), 404);
-    expectProblem(await admin.post(`/back-office/deals/${deal.dealId}/workflow/check`, { label: 'x' }), 400);
+    expectProblem(await admin.post(`/console/deals/${uniqueId('nope')}/workflow/check`, document), 404);
+    expectProblem(await admin.post(`/console/deals/${deal.dealId}/workflow/check`, { label: 'x' }), 400);
   });
 
   test('the console read models are for admins: an investor token gets 403', async () => {
     const investor = await makeInvestor(admin);
     const own = client(t.app, await t.investorToken(investor.id));
-    for (const path of ['/back-office/investors', '/back-office/deals/x/rows', '/back-office/edit-requests', `/back-office/people?ids=${investor.id}`]) expectProblem(await own.get(path), 403);
+    for (const path of ['/console/investors', '/console/deals/x/rows', '/console/edit-requests', `/console/people?ids=${investor.id}`]) expectProblem(await own.get(path), 403);
   });
 });

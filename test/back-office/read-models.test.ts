@@ -33,7 +33,7 @@ describe('back-office read models', () => {
   after(() => t.close());
 
   test('the deals list counts investors per state and sums commitments per currency, exactly, leaving out the withdrawn', async () => {
-    const response = await admin.get('/back-office/deals');
+    const response = await admin.get('/console/deals');
     assert.equal(response.status, 200);
     const summary = response.body.find((d: { id: string }) => d.id === deal.dealId);
     assert.deepEqual(summary, {
@@ -52,13 +52,13 @@ describe('back-office read models', () => {
 
   test('a deal without journeys or workflow is listed with zeros', async () => {
     await admin.put('/deals/deal/empty-deal-bo', { name: 'Empty' });
-    const summary = (await admin.get('/back-office/deals')).body.find((d: { id: string }) => d.id === 'empty-deal-bo');
+    const summary = (await admin.get('/console/deals')).body.find((d: { id: string }) => d.id === 'empty-deal-bo');
     assert.deepEqual(summary.investors, { total: 0, inProgress: 0, complete: 0, withdrawn: 0 });
     assert.deepEqual(summary.committed, []);
   });
 
   test('the board has one entry per occupied step with its count and committed totals', async () => {
-    const board = await admin.get(`/back-office/deals/${deal.dealId}/board`);
+    const board = await admin.get(`/console/deals/${deal.dealId}/board`);
     assert.equal(board.status, 200);
     assert.equal(board.body.dealId, deal.dealId);
     assert.equal(board.body.total, 6);
@@ -77,28 +77,28 @@ describe('back-office read models', () => {
   });
 
   test('search narrows the board by name or e-mail, case-insensitively, with wildcards taken literally', async () => {
-    const byName = await admin.get(`/back-office/deals/${deal.dealId}/board?query=${encodeURIComponent('HOPPER')}`);
+    const byName = await admin.get(`/console/deals/${deal.dealId}/board?query=${encodeURIComponent('HOPPER')}`);
     assert.equal(byName.body.total, 1);
     assert.deepEqual(byName.body.columns.map((c: { stepId: string }) => c.stepId), [deal.stepId('commitment')]);
-    const byEmail = await admin.get(`/back-office/deals/${deal.dealId}/board?query=taocp`);
+    const byEmail = await admin.get(`/console/deals/${deal.dealId}/board?query=taocp`);
     assert.equal(byEmail.body.total, 1);
-    const wildcard = await admin.get(`/back-office/deals/${deal.dealId}/board?query=${encodeURIComponent('%')}`);
+    const wildcard = await admin.get(`/console/deals/${deal.dealId}/board?query=${encodeURIComponent('%')}`);
     assert.equal(wildcard.body.total, 0);
   });
 
   test('cards come a page at a time, by name, with amount, currency and the time of the last move', async () => {
-    const first = await admin.get(`/back-office/deals/${deal.dealId}/board/cards?limit=2&page=1`);
+    const first = await admin.get(`/console/deals/${deal.dealId}/board/cards?limit=2&page=1`);
     assert.equal(first.status, 200);
     assert.equal(first.body.total, 6);
     assert.equal(first.body.totalPages, 3);
     assert.equal(first.body.page, 1);
     assert.deepEqual(first.body.output.map((c: { fullName: string }) => c.fullName), ['Ada Lovelace', 'Alan Turing']);
-    const third = await admin.get(`/back-office/deals/${deal.dealId}/board/cards?limit=2&page=3`);
+    const third = await admin.get(`/console/deals/${deal.dealId}/board/cards?limit=2&page=3`);
     assert.deepEqual(third.body.output.map((c: { fullName: string }) => c.fullName), ['Edsger Dijkstra', 'Grace Hopper']);
-    const past = await admin.get(`/back-office/deals/${deal.dealId}/board/cards?limit=2&page=9`);
+    const past = await admin.get(`/console/deals/${deal.dealId}/board/cards?limit=2&page=9`);
     assert.deepEqual(past.body, { output: [], page: 9, totalPages: 3, total: 6 });
 
-    const step = await admin.get(`/back-office/deals/${deal.dealId}/board/cards?stepId=${deal.stepId('commitment')}&limit=100`);
+    const step = await admin.get(`/console/deals/${deal.dealId}/board/cards?stepId=${deal.stepId('commitment')}&limit=100`);
     assert.deepEqual(step.body.output.map((c: { fullName: string }) => c.fullName), ['Alan Turing', 'Donald Knuth', 'Grace Hopper']);
     const knuth = step.body.output[1];
     assert.deepEqual(Object.keys(knuth).sort(), ['committedAmount', 'currency', 'email', 'enteredStepAt', 'fullName', 'investorUserId', 'stepId']);
@@ -112,7 +112,7 @@ describe('back-office read models', () => {
 
   test('an investor summary carries the payment reference and the pending edit requests', async () => {
     const id = deal.investorIds[1]!;
-    const response = await admin.get(`/back-office/deals/${deal.dealId}/investors/${id}`);
+    const response = await admin.get(`/console/deals/${deal.dealId}/investors/${id}`);
     assert.equal(response.status, 200);
     assert.equal(response.body.fullName, 'Grace Hopper');
     assert.equal(response.body.committedAmount, '0.10');
@@ -122,19 +122,19 @@ describe('back-office read models', () => {
   });
 
   test('unknown deals, steps and journeys are 404; bad paging is 400', async () => {
-    expectProblem(await admin.get('/back-office/deals/no-such-deal/board'), 404);
-    expectProblem(await admin.get('/back-office/deals/no-such-deal/board/cards'), 404);
-    expectProblem(await admin.get(`/back-office/deals/${deal.dealId}/board/cards?stepId=no-such-step`), 404);
-    expectProblem(await admin.get(`/back-office/deals/${deal.dealId}/investors/nobody`), 404);
-    expectProblem(await admin.get('/back-office/deals/no-such-deal/investors/nobody'), 404);
-    expectProblem(await admin.get(`/back-office/deals/${deal.dealId}/board/cards?limit=101`), 400);
-    expectProblem(await admin.get(`/back-office/deals/${deal.dealId}/board/cards?page=0`), 400);
+    expectProblem(await admin.get('/console/deals/no-such-deal/board'), 404);
+    expectProblem(await admin.get('/console/deals/no-such-deal/board/cards'), 404);
+    expectProblem(await admin.get(`/console/deals/${deal.dealId}/board/cards?stepId=no-such-step`), 404);
+    expectProblem(await admin.get(`/console/deals/${deal.dealId}/investors/nobody`), 404);
+    expectProblem(await admin.get('/console/deals/no-such-deal/investors/nobody'), 404);
+    expectProblem(await admin.get(`/console/deals/${deal.dealId}/board/cards?limit=101`), 400);
+    expectProblem(await admin.get(`/console/deals/${deal.dealId}/board/cards?page=0`), 400);
   });
 
   test('investor tokens and missing tokens are refused', async () => {
     const investor = client(t.app, await t.investorToken(deal.investorIds[0]!));
     const anonymous = client(t.app);
-    for (const url of ['/back-office/deals', `/back-office/deals/${deal.dealId}/board`, `/back-office/deals/${deal.dealId}/board/cards`, `/back-office/deals/${deal.dealId}/investors/${deal.investorIds[0]}`]) {
+    for (const url of ['/console/deals', `/console/deals/${deal.dealId}/board`, `/console/deals/${deal.dealId}/board/cards`, `/console/deals/${deal.dealId}/investors/${deal.investorIds[0]}`]) {
       expectProblem(await investor.get(url), 403);
       expectProblem(await anonymous.get(url), 401);
     }

@@ -58,7 +58,7 @@ describe('back office, end to end', { skip: skipE2e }, () => {
     ({ dealId } = await demoDealId(e));
     steps = (await e.api('GET', `/deals/deal/${encodeURIComponent(dealId)}/workflow-status`)).body.steps;
     // A step with investors whose next step asks for a required field: the refused move.
-    const board = (await e.api('GET', `/back-office/deals/${encodeURIComponent(dealId)}/board`)).body;
+    const board = (await e.api('GET', `/console/deals/${encodeURIComponent(dealId)}/board`)).body;
     const occupied = new Set(board.columns.filter((c: { count: number }) => c.count > 0).map((c: { stepId: string }) => c.stepId));
     for (const step of steps) {
       if (!occupied.has(step.id)) continue;
@@ -71,7 +71,7 @@ describe('back office, end to end', { skip: skipE2e }, () => {
       }
     }
     assert.ok(from && to, 'the demo workflow has a step followed by one with required fields');
-    const cards = await e.api('GET', `/back-office/deals/${encodeURIComponent(dealId)}/board/cards?stepId=${encodeURIComponent(from.id)}&limit=100`);
+    const cards = await e.api('GET', `/console/deals/${encodeURIComponent(dealId)}/board/cards?stepId=${encodeURIComponent(from.id)}&limit=100`);
     // An investor who has not captured the next step's required fields yet, and whose name is
     // unique in the deal (the tests find their card and dialogs by name; demo names can repeat).
     for (const card of cards.body.output) {
@@ -90,7 +90,7 @@ describe('back office, end to end', { skip: skipE2e }, () => {
 
   test('the token screen refuses a wrong token, then the admin token opens the deals list', async () => {
     const { page } = e;
-    await page.goto(`${e.url}/app/`);
+    await page.goto(`${e.url}/console/`);
     const token = page.getByRole('textbox', { name: 'Admin token' });
     await token.fill('dfk_not-a-real-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -131,7 +131,7 @@ describe('back office, end to end', { skip: skipE2e }, () => {
     const required = to.stepFields.find((f) => f.required)!;
     assert.match(await refusal.innerText(), new RegExp(fieldLabel(required), 'i'));
     await screenshot(page, 'move-refused');
-    const summary = await e.api('GET', `/back-office/deals/${encodeURIComponent(dealId)}/investors/${encodeURIComponent(mover.id)}`);
+    const summary = await e.api('GET', `/console/deals/${encodeURIComponent(dealId)}/investors/${encodeURIComponent(mover.id)}`);
     assert.equal(summary.body.stepId, from.id, 'nothing moved');
   });
 
@@ -143,7 +143,7 @@ describe('back office, end to end', { skip: skipE2e }, () => {
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('status').filter({ hasText: `moved to ${to.label}` }).waitFor();
     await page.locator(`.column[data-step-id="${to.id}"] .card[data-investor-id="${mover.id}"]`).waitFor();
-    const summary = await e.api('GET', `/back-office/deals/${encodeURIComponent(dealId)}/investors/${encodeURIComponent(mover.id)}`);
+    const summary = await e.api('GET', `/console/deals/${encodeURIComponent(dealId)}/investors/${encodeURIComponent(mover.id)}`);
     assert.equal(summary.body.stepId, to.id);
   });
 

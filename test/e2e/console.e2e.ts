@@ -40,9 +40,9 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
       let context: BrowserContext;
       let page: Page;
       const go = async (hash: string) => {
-        await page.goto(`${e.url}/app/#/${hash}`);
+        await page.goto(`${e.url}/console/#/${hash}`);
       };
-      const where = async (id: string) => (await e.api('GET', `/back-office/deals/${dealId}/investors/${id}`)).body.stepId as string;
+      const where = async (id: string) => (await e.api('GET', `/console/deals/${dealId}/investors/${id}`)).body.stepId as string;
 
       before(async () => {
         context = await e.browser.newContext({ viewport: { width: size.width, height: size.height }, deviceScaleFactor: 1, acceptDownloads: true });
@@ -52,7 +52,7 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
       after(() => context?.close());
 
       test('sign in kept on this device opens a second tab signed in; sign out clears it', async () => {
-        await page.goto(`${e.url}/app/`);
+        await page.goto(`${e.url}/console/`);
         await checkScreen(page, 'sign-in', size.width);
         await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
         await page.getByRole('checkbox', { name: /Keep me signed in/ }).check();
@@ -60,12 +60,12 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
         await page.getByText('first-run admin').waitFor();
         const second = await context.newPage();
-        await second.goto(`${e.url}/app/`);
+        await second.goto(`${e.url}/console/`);
         await second.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
         await second.close();
         await page.getByRole('button', { name: 'Sign out' }).click();
         await page.getByRole('button', { name: 'Sign in' }).waitFor();
-        assert.equal(await page.evaluate(() => localStorage.getItem('dealflow.backOffice.token')), null);
+        assert.equal(await page.evaluate(() => localStorage.getItem('dealflow.console.token')), null);
         await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
@@ -177,7 +177,7 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         page.off('request', record);
         assert.deepEqual([...new Set(imports)], ['POST /investors/import?dryRun=true', 'POST /investors/import'], imports.join('\n'));
         assert.equal(await where(investorId(1)), step('interest'));
-        const directory = (await e.api('GET', `/back-office/investors?query=Console${size.width}&limit=100`)).body;
+        const directory = (await e.api('GET', `/console/investors?query=Console${size.width}&limit=100`)).body;
         assert.equal(directory.total, size.investors);
       });
 
@@ -381,23 +381,23 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`every screen at 360 px in the ${colorScheme} theme: no axe violation, no sideways scroll`, { skip: process.env.E2E_WIDTH && process.env.E2E_WIDTH !== '360' ? 'E2E_WIDTH' : false }, async () => {
       const { dealId } = await demoDealId(e);
-      const investors = (await e.api('GET', `/back-office/deals/${dealId}/rows?limit=100`)).body.output as { investorUserId: string; fullName: string; stepId: string }[];
+      const investors = (await e.api('GET', `/console/deals/${dealId}/rows?limit=100`)).body.output as { investorUserId: string; fullName: string; stepId: string }[];
       const committed = investors.find((r) => r.stepId.endsWith('commitment'))!;
       const atInterest = investors.find((r) => r.stepId.endsWith('interest'))!;
       const journey = (await e.api('GET', `/deals/deal/${dealId}/investor-data/${committed.investorUserId}`)).body.journey;
-      const pending = (await e.api('GET', `/back-office/edit-requests?dealId=${dealId}`)).body.total;
+      const pending = (await e.api('GET', `/console/edit-requests?dealId=${dealId}`)).body.total;
       if (pending === 0) {
         const request = await e.api('POST', '/deals/request-to-edit', { workflowEventId: journey.at(-1).id, type: 'Investment Amount', reason: 'Sweep', newData: { committed_amount: '60000.00' } });
         assert.equal(request.status, 201, JSON.stringify(request.body));
       }
       const context = await e.browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 1, colorScheme });
       try {
-        await context.addInitScript((token) => sessionStorage.setItem('dealflow.backOffice.token', token), e.adminToken);
+        await context.addInitScript((token) => sessionStorage.setItem('dealflow.console.token', token), e.adminToken);
         const page = await context.newPage();
         page.setDefaultTimeout(15_000);
         const name = (screen: string) => `${screen}-${colorScheme}`;
         const visit = async (hash: string, ready: (page: Page) => Promise<unknown>, screen: string) => {
-          await page.goto(`${e.url}/app/#/${hash}`);
+          await page.goto(`${e.url}/console/#/${hash}`);
           await ready(page);
           await checkScreen(page, name(screen), 360);
         };

@@ -24,13 +24,13 @@ describe('funnel page, end to end', { skip: skipE2e }, () => {
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
       try {
-        await page.goto(`${e.url}/app/`);
+        await page.goto(`${e.url}/console/`);
         await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
 
         const funnel = (await e.api('GET', `/deals/deal/${dealId}/funnel?fresh=true`)).body;
-        await page.goto(`${e.url}/app/#/deals/${dealId}/funnel`);
+        await page.goto(`${e.url}/console/#/deals/${dealId}/funnel?fresh=true`);
         await page.getByRole('table').waitFor();
         await page.getByRole('img', { name: /Investors standing at each step/ }).waitFor();
         assert.equal(await page.locator('.funnel-chart canvas').count(), 1, 'uPlot drew its canvas');
@@ -47,7 +47,7 @@ describe('funnel page, end to end', { skip: skipE2e }, () => {
 
         // The board's column headers carry the median time in step where stays have ended.
         const timed = funnel.steps.find((s: any) => s.timeInStep.medianMs !== null);
-        await page.goto(`${e.url}/app/#/deals/${dealId}`);
+        await page.goto(`${e.url}/console/#/deals/${dealId}`);
         if (timed) await page.locator(`[data-step-id="${timed.stepId}"] .column-time`).getByText(/^median /).waitFor();
         await checkScreen(page, 'board', width);
       } finally {

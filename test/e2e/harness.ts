@@ -127,7 +127,7 @@ export async function screenshot(page: Page, name: string) {
  * does not seed one yet, a small deal of the same shape built through the public API.
  */
 export async function demoDealId(e: E2e): Promise<{ dealId: string; seeded: boolean }> {
-  const deals = await e.api('GET', '/back-office/deals');
+  const deals = await e.api('GET', '/console/deals');
   const demo = deals.body.find((d: { investors: { total: number } }) => d.investors.total > 0);
   if (demo) return { dealId: demo.id, seeded: true };
   const dealId = 'e2e-harbour-series-b';

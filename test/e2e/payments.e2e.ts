@@ -66,7 +66,7 @@ describe('reconciliation in the console, end to end', { skip: skipE2e }, () => {
           });
           await must('POST', `/deals/deal/${dealId}/jump-to-step`, { investorUserId: investor(letter), targetStepId: step('commitment'), data: { committed_amount: amount, currency: 'EUR' } });
         }
-        await page.goto(`${e.url}/app/`);
+        await page.goto(`${e.url}/console/`);
         await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
@@ -74,7 +74,7 @@ describe('reconciliation in the console, end to end', { skip: skipE2e }, () => {
       after(() => context?.close());
 
       test("the deal's settings page sets its payment settings", async () => {
-        await page.goto(`${e.url}/app/#/deals/${dealId}/settings`);
+        await page.goto(`${e.url}/console/#/deals/${dealId}/settings`);
         await page.getByRole('heading', { name: 'Payments', exact: true }).waitFor();
         await page.getByLabel(/^Payment step/).selectOption(step('payment'));
         await page.getByLabel('Field that receives the amount').fill('amount_received');
@@ -99,9 +99,9 @@ describe('reconciliation in the console, end to end', { skip: skipE2e }, () => {
           method: 'POST', headers: { authorization: `Bearer ${e.adminToken}`, 'content-type': 'text/csv' }, body: csv,
         });
         assert.equal(imported.status, 201, await imported.text());
-        assert.equal((await must('GET', `/back-office/deals/${dealId}/investors/${investor('a')}`)).stepId, step('payment'), 'the matched credit moved A');
+        assert.equal((await must('GET', `/console/deals/${dealId}/investors/${investor('a')}`)).stepId, step('payment'), 'the matched credit moved A');
 
-        await page.goto(`${e.url}/app/#/payments`);
+        await page.goto(`${e.url}/console/#/payments`);
         await page.getByRole('heading', { name: 'Bank payments' }).waitFor();
         const decide = (letter: string) => page.getByRole('button', { name: new RegExp(`^Decide on .* from ${payer(letter)}$`) });
         await decide('b').waitFor();
@@ -117,7 +117,7 @@ describe('reconciliation in the console, end to end', { skip: skipE2e }, () => {
         await page.getByText(/Done: the line is now matched/).waitFor();
         const assigned = await lineOf(payer('b'));
         assert.deepEqual([assigned.status, assigned.investorUserId], ['matched', investor('b')]);
-        assert.equal((await must('GET', `/back-office/deals/${dealId}/investors/${investor('b')}`)).stepId, step('payment'), 'B paid in full and moved');
+        assert.equal((await must('GET', `/console/deals/${dealId}/investors/${investor('b')}`)).stepId, step('payment'), 'B paid in full and moved');
 
         // Split: one transfer for C and D.
         await decide('cd').click();
@@ -134,7 +134,7 @@ describe('reconciliation in the console, end to end', { skip: skipE2e }, () => {
         await page.getByRole('button', { name: 'Split', exact: true }).click();
         await page.getByText(/Done: the line is now matched/).waitFor();
         for (const letter of ['c', 'd']) {
-          assert.equal((await must('GET', `/back-office/deals/${dealId}/investors/${investor(letter)}`)).stepId, step('payment'), `${letter} paid in full by the split`);
+          assert.equal((await must('GET', `/console/deals/${dealId}/investors/${investor(letter)}`)).stepId, step('payment'), `${letter} paid in full by the split`);
         }
 
         // Dismiss: not an investor's payment.

@@ -24,7 +24,7 @@ describe('dealflow while the service runs', { skip: onPostgres ? 'runs on the em
       const timer = setTimeout(() => reject(new Error(`the service did not start: ${output}`)), 90_000);
       service.stdout!.on('data', (chunk: Buffer) => {
         output += chunk.toString();
-        const url = /^Back office: (\S+)\/app\/$/m.exec(output)?.[1];
+        const url = /^Console: +(\S+)\/console\/$/m.exec(output)?.[1];
         if (url) {
           clearTimeout(timer);
           resolve(url);

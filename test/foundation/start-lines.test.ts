@@ -1,5 +1,5 @@
 // What a start prints before its JSON log: every start, first or later, says in plain lines where
-// the back office, the API docs and the health check are; the first also prints the admin token
+// the console, the API docs and the health check are; the first also prints the admin token
 // once, with the Try-it lines. The real process (`dealflow serve`) on a fresh embedded folder.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -49,7 +49,7 @@ describe('start lines', { skip: onPostgres ? 'runs on the embedded database only
 
   test('the first start prints the token, the Try-it lines and the URLs before any JSON; a restart prints the URLs again', async () => {
     const first = plainHead(await startAndStop(dataDir));
-    const url = /^Back office: (http:\/\/127\.0\.0\.1:\d+)\/app\/$/.exec(first.find((l) => l.startsWith('Back office:')) ?? '')?.[1];
+    const url = /^Console:     (http:\/\/127\.0\.0\.1:\d+)\/console\/$/.exec(first.find((l) => l.startsWith('Console:')) ?? '')?.[1];
     assert.ok(url, first.join('\n'));
     assert.ok(first.some((l) => /^Admin token \(shown once, keep it\): dfk_/.test(l)), first.join('\n'));
     assert.ok(first.includes(`API docs:    ${url}/docs`) && first.includes(`Health:      ${url}/healthz`), first.join('\n'));
@@ -57,7 +57,7 @@ describe('start lines', { skip: onPostgres ? 'runs on the embedded database only
 
     const second = plainHead(await startAndStop(dataDir));
     assert.equal(second.length, 3, second.join('\n'));
-    assert.match(second[0]!, /^Back office: http:\/\/127\.0\.0\.1:\d+\/app\/$/);
+    assert.match(second[0]!, /^Console:     http:\/\/127\.0\.0\.1:\d+\/console\/$/);
     assert.match(second[1]!, /^API docs: +http:\/\/127\.0\.0\.1:\d+\/docs$/);
     assert.match(second[2]!, /^Health: +http:\/\/127\.0\.0\.1:\d+\/healthz$/);
     assert.ok(!second.some((l) => l.includes('dfk_')), 'the token is shown once');

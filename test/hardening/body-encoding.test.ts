@@ -83,7 +83,7 @@ describe('body and query encoding', () => {
     assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['query', 'status']]);
     const dealId = uniqueId('deal');
     assert.equal((await admin.put(`/deals/deal/${dealId}`, { name: 'Été' })).status, 201);
-    const control = await admin.get(`/back-office/deals/${dealId}/board/cards?query=%C3%A9t%C3%A9`);
+    const control = await admin.get(`/console/deals/${dealId}/board/cards?query=%C3%A9t%C3%A9`);
     assert.equal(control.status, 200, `the control: valid UTF-8: ${control.text}`);
   });
 });

@@ -25,7 +25,7 @@ describe('paging bounds on every paged route', () => {
   const paged = (): [string, 'GET' | 'POST'][] => [
     ['/portfolio/transactions/subscriptions', 'GET'],
     ['/webhooks/deliveries', 'GET'],
-    [`/back-office/deals/${dealId}/board/cards`, 'GET'],
+    [`/console/deals/${dealId}/board/cards`, 'GET'],
     [`/deals/deal/${dealId}/all-investor-workflows`, 'GET'],
     ['/deals/deal/all-transactions', 'POST'],
   ];

@@ -157,15 +157,15 @@ describe('read replicas', { skip: unavailable }, () => {
         `/deals/deal/${deal.dealId}/all-payment-refernces`,
         `/deals/request-to-edit/filtered?dealId=${deal.dealId}&investorUserId=${investor.id}`,
         `/deals/deal/${deal.dealId}/events`,
-        `/back-office/deals/${deal.dealId}/board`,
-        `/back-office/deals/${deal.dealId}/board/cards`,
-        `/back-office/deals/${deal.dealId}/investors/${investor.id}`,
+        `/console/deals/${deal.dealId}/board`,
+        `/console/deals/${deal.dealId}/board/cards`,
+        `/console/deals/${deal.dealId}/investors/${investor.id}`,
       ]) {
         expectProblem(await lenient.admin.get(url), 404);
         const current = await lenient.admin.get(url, { 'consistency-token': token });
         assert.equal(current.status, 200, `${url}: ${JSON.stringify(current.body)}`);
       }
-      const deals = async (headers: Record<string, string>) => (await lenient.admin.get('/back-office/deals', headers)).body.map((d: any) => d.dealId ?? d.id);
+      const deals = async (headers: Record<string, string>) => (await lenient.admin.get('/console/deals', headers)).body.map((d: any) => d.dealId ?? d.id);
       assert.ok(!(await deals({})).includes(deal.dealId));
       assert.ok((await deals({ 'consistency-token': token })).includes(deal.dealId));
       const transactions = async (headers: Record<string, string>) =>
@@ -222,7 +222,7 @@ describe('consistency tokens without replicas', () => {
     try {
       const admin = client(t.app, t.adminToken);
       for (const bad of ['yesterday', '16', '1/2/3', 'G/0']) {
-        const problem = expectProblem(await admin.get('/back-office/deals', { 'consistency-token': bad }), 400);
+        const problem = expectProblem(await admin.get('/console/deals', { 'consistency-token': bad }), 400);
         assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['header', 'consistency-token']]);
       }
       const deal = await makeDeal(admin);

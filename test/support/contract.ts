@@ -20,8 +20,11 @@ export interface ObservedResponse {
   text: string;
 }
 
-/** Paths the service answers that are not API operations: the docs UI, the document, the web app, the metrics. */
-const OUTSIDE_THE_API = /^\/(docs|app)(\/|$)|^\/(openapi\.json|metrics)$/;
+/**
+ * Paths the service answers that are not API operations: the docs UI, the document, the console's
+ * files (its API is under /console/ too, and checked), the old addresses that redirect, and the metrics.
+ */
+const OUTSIDE_THE_API = /^\/(docs|app|back-office)(\/|$)|^\/console(\/(index\.html|assets\/.*)?)?$|^\/(openapi\.json|metrics)$/;
 /** Problems the HTTP layer sends before any route runs (connection-level; the socket is closed). */
 const CONNECTION_LEVEL = new Set([400, 408, 413, 431]);
 

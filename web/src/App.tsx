@@ -1,25 +1,26 @@
 // The shell: the token gate, the top bar (sections, the signed-in person, sign out) and the pages.
 import { useCallback, useEffect, useState } from 'react';
-import { api, consoleApi, setUnauthenticatedHandler, tokenStore, type Whoami } from './api.ts';
-import { ActivityPage } from './ActivityPage.tsx';
-import { BoardPage } from './BoardPage.tsx';
-import { DealSettingsPage } from './DealSettingsPage.tsx';
-import { DealsPage } from './DealsPage.tsx';
-import { FunnelPage } from './FunnelPage.tsx';
-import { GraphPage } from './GraphPage.tsx';
-import { useHashRoute, useLoad } from './hooks.ts';
-import { InboxPage } from './InboxPage.tsx';
-import { InvestorFormPage } from './InvestorFormPage.tsx';
-import { InvestorImportPage } from './InvestorImportPage.tsx';
-import { InvestorsPage } from './InvestorsPage.tsx';
-import { PaymentsPage } from './PaymentsPage.tsx';
-import { usePersonName } from './people.tsx';
-import { SubscriptionsPage } from './SubscriptionsPage.tsx';
-import { TablePage } from './TablePage.tsx';
-import { TokenScreen } from './TokenScreen.tsx';
-import { NotFound, Spinner } from './ui.tsx';
-import { WebhooksPage } from './WebhooksPage.tsx';
-import { WorkflowEditorPage } from './WorkflowEditorPage.tsx';
+import { api, consoleApi, setUnauthenticatedHandler, tokenStore, type Whoami } from './lib/api.ts';
+import { ActivityPage } from './pages/ActivityPage.tsx';
+import { BoardPage } from './pages/BoardPage.tsx';
+import { DealSettingsPage } from './pages/DealSettingsPage.tsx';
+import { DealsPage } from './pages/DealsPage.tsx';
+import { FunnelPage } from './pages/FunnelPage.tsx';
+import { GraphPage } from './pages/GraphPage.tsx';
+import { useHashRoute, useLoad } from './lib/hooks.ts';
+import { InboxPage } from './pages/InboxPage.tsx';
+import { InvestorFormPage } from './pages/InvestorFormPage.tsx';
+import { InvestorImportPage } from './pages/InvestorImportPage.tsx';
+import { InvestorsPage } from './pages/InvestorsPage.tsx';
+import { PaymentsPage } from './pages/PaymentsPage.tsx';
+import { usePersonName } from './components/Person.tsx';
+import { SubscriptionsPage } from './pages/SubscriptionsPage.tsx';
+import { TablePage } from './pages/TablePage.tsx';
+import { TokenScreen } from './pages/TokenScreen.tsx';
+import { NotFound, Spinner } from './components/ui.tsx';
+import { WebhooksPage } from './pages/WebhooksPage.tsx';
+import { WorkflowEditorPage } from './pages/WorkflowEditorPage.tsx';
+import './App.css';
 
 type Session = { status: 'checking' } | { status: 'signed-out'; reason?: string } | { status: 'signed-in'; who: Whoami };
 
@@ -36,7 +37,7 @@ export function App() {
     const token = tokenStore.get();
     if (!token) return;
     api.whoami(token).then(
-      (who) => (who.role === 'admin' ? setSession({ status: 'signed-in', who }) : signOut('That token belongs to an investor. The back office needs an admin token.')),
+      (who) => (who.role === 'admin' ? setSession({ status: 'signed-in', who }) : signOut('That token belongs to an investor. The console needs an admin token.')),
       () => signOut('The saved token was not accepted. Enter it again.'),
     );
   }, [signOut]);
@@ -107,7 +108,7 @@ function Shell({ who, onSignOut }: { who: Whoami; onSignOut: () => void }) {
       <header className="topbar">
         <a className="brand" href="#/">
           <span className="brand-mark" aria-hidden="true" />
-          dealflow <span className="brand-sub">back office</span>
+          dealflow <span className="brand-sub">console</span>
         </a>
         <nav className="sections" aria-label="Sections">
           {sections.map((s) => (

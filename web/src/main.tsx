@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import './global.css';
 import { App } from './App.tsx';
-import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -717,7 +717,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/deals": {
+    "/console/deals": {
         parameters: {
             query?: never;
             header?: never;
@@ -728,7 +728,7 @@ export interface paths {
          * Deals with investors per state and committed totals per currency
          * @description Investors in progress, complete and withdrawn, and committed totals per currency.
          */
-        get: operations["listBackOfficeDeals"];
+        get: operations["listConsoleDeals"];
         put?: never;
         post?: never;
         delete?: never;
@@ -737,7 +737,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/deals/{dealId}/board": {
+    "/console/deals/{dealId}/board": {
         parameters: {
             query?: never;
             header?: never;
@@ -757,7 +757,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/deals/{dealId}/board/cards": {
+    "/console/deals/{dealId}/board/cards": {
         parameters: {
             query?: never;
             header?: never;
@@ -777,7 +777,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/deals/{dealId}/investors/{investorUserId}": {
+    "/console/deals/{dealId}/investors/{investorUserId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -788,7 +788,7 @@ export interface paths {
          * One investor in one deal: position, committed amount, payment reference, pending edit requests
          * @description The investor drawer's summary: step, committed amount, payment reference, pending edit requests.
          */
-        get: operations["getBackOfficeInvestor"];
+        get: operations["getConsoleInvestor"];
         put?: never;
         post?: never;
         delete?: never;
@@ -961,7 +961,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/deals/{dealId}/workflow/check": {
+    "/console/deals/{dealId}/workflow/check": {
         parameters: {
             query?: never;
             header?: never;
@@ -981,7 +981,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/deals/{dealId}/rows": {
+    "/console/deals/{dealId}/rows": {
         parameters: {
             query?: never;
             header?: never;
@@ -1001,7 +1001,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/investors": {
+    "/console/investors": {
         parameters: {
             query?: never;
             header?: never;
@@ -1021,7 +1021,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/edit-requests": {
+    "/console/edit-requests": {
         parameters: {
             query?: never;
             header?: never;
@@ -1041,7 +1041,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/people": {
+    "/console/people": {
         parameters: {
             query?: never;
             header?: never;
@@ -1061,7 +1061,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/back-office/deals/{dealId}/activity": {
+    "/console/deals/{dealId}/activity": {
         parameters: {
             query?: never;
             header?: never;
@@ -1683,7 +1683,11 @@ export interface components {
             /** @description whether the field must be populated */
             required: boolean;
             /** @description text, amount, currency, date, email or choice: what values the field accepts */
+<<<<<<< HEAD:packages/client/src/openapi.ts
             kind: components["schemas"]["FieldKind"];
+=======
+            kind: "text" | "amount" | "currency" | "date" | "email" | "choice";
+>>>>>>> w-web:src/client/openapi.ts
             label: string | null;
             options: string[] | null;
         };
@@ -1695,7 +1699,11 @@ export interface components {
             id: string;
             label: string;
             /** @description default, complete or withdrawn */
+<<<<<<< HEAD:packages/client/src/openapi.ts
             type: components["schemas"]["StepType"];
+=======
+            type: "default" | "complete" | "withdrawn";
+>>>>>>> w-web:src/client/openapi.ts
             /** @description links arriving at this Step */
             previousStepLinks: components["schemas"]["Link"][];
             /** @description links leaving this Step */
@@ -1704,7 +1712,12 @@ export interface components {
             stepFields: components["schemas"]["StepField"][];
             /** @description what must hold for an investor to enter this Step */
             requirements: {
+<<<<<<< HEAD:packages/client/src/openapi.ts
                 kind: components["schemas"]["RequirementKind"];
+=======
+                /** @description kyc-level, classification, no-pending-edit-requests or previous-fields-complete */
+                kind: "kyc-level" | "classification" | "no-pending-edit-requests" | "previous-fields-complete";
+>>>>>>> w-web:src/client/openapi.ts
                 minimumLevel?: number;
                 classes?: string[];
             }[];
@@ -8100,7 +8113,7 @@ export interface operations {
             };
         };
     };
-    listBackOfficeDeals: {
+    listConsoleDeals: {
         parameters: {
             query?: never;
             header?: {
@@ -8522,7 +8535,7 @@ export interface operations {
             };
         };
     };
-    getBackOfficeInvestor: {
+    getConsoleInvestor: {
         parameters: {
             query?: never;
             header?: {

@@ -1,4 +1,4 @@
-// The console's activity page (admin, tag `back office`): a deal's event feed newest first, a page at
+// The console's activity page (admin, tag `console`): a deal's event feed newest first, a page at
 // a time, each entry with the name of the investor it is about.
 import { Type } from 'typebox';
 import { outboxEventTypes } from '../../domain/outbox-event.ts';
@@ -19,11 +19,11 @@ const ActivityEntry = Type.Object({
 
 export function activityRoutes(app: Api, ctx: AppContext) {
   app.get(
-    '/back-office/deals/:dealId/activity',
+    '/console/deals/:dealId/activity',
     {
       schema: {
         operationId: 'listDealActivity',
-        tags: ['back office'],
+        tags: ['console'],
         summary: 'A deal’s event feed newest first, a page at a time',
         description:
           'The entries of GET /deals/deal/{dealId}/events in the opposite order: the newest `limit`, or with `before` the ones that precede that entry. ' +

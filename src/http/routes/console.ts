@@ -1,4 +1,4 @@
-// Read models of the operations console (admin only, tag `back office`): the investor directory,
+// Read models of the console (admin only, tag `console`): the investor directory,
 // the inbox of pending edit requests across deals, and names for the ids recorded as actors.
 import { Type } from 'typebox';
 import { checkWorkflow, listDealRows, listDirectory, listPendingEditRequests, namePeople } from '../../operations/console.ts';
@@ -10,7 +10,7 @@ import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { ExternalId, PageQuery, Timestamp } from '../schemas/common.ts';
 
-const tags = ['back office'];
+const tags = ['console'];
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const Data = Type.Record(Type.String(), Type.String());
 
@@ -64,7 +64,7 @@ const pageOf = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
 
 export function consoleRoutes(app: Api, ctx: AppContext) {
   app.post(
-    '/back-office/deals/:dealId/workflow/check',
+    '/console/deals/:dealId/workflow/check',
     {
       schema: {
         operationId: 'previewWorkflow',
@@ -102,7 +102,7 @@ export function consoleRoutes(app: Api, ctx: AppContext) {
   );
 
   app.get(
-    '/back-office/deals/:dealId/rows',
+    '/console/deals/:dealId/rows',
     {
       schema: {
         operationId: 'listDealRows',
@@ -136,7 +136,7 @@ export function consoleRoutes(app: Api, ctx: AppContext) {
   );
 
   app.get(
-    '/back-office/investors',
+    '/console/investors',
     {
       schema: {
         operationId: 'listDirectoryInvestors',
@@ -154,7 +154,7 @@ export function consoleRoutes(app: Api, ctx: AppContext) {
   );
 
   app.get(
-    '/back-office/edit-requests',
+    '/console/edit-requests',
     {
       schema: {
         operationId: 'listPendingEditRequests',
@@ -169,7 +169,7 @@ export function consoleRoutes(app: Api, ctx: AppContext) {
   );
 
   app.get(
-    '/back-office/people',
+    '/console/people',
     {
       schema: {
         operationId: 'listPeopleNames',

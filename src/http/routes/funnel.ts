@@ -98,7 +98,7 @@ export function funnelRoutes(app: Api, ctx: AppContext) {
     '/deals/deal/:dealId/funnel',
     {
       schema: {
-        tags: ['back office'],
+        tags: ['console'],
         operationId: 'getFunnel',
         summary: "The deal's funnel: per step, who stands there, who entered, where they went, how long they stayed, what they committed",
         description:
@@ -138,7 +138,7 @@ export function funnelRoutes(app: Api, ctx: AppContext) {
     '/deals/deal/:dealId/funnel/daily',
     {
       schema: {
-        tags: ['back office'],
+        tags: ['console'],
         operationId: 'getFunnelDaily',
         summary: 'Per day and step: investors standing there at the end of the day, stays entered and left that day',
         description: '`from` and `to` (UTC days, at most 366 days apart; default the 30 days to today), with the funnel\'s filters. CSV with Accept: text/csv.',

@@ -3,7 +3,7 @@ import type { Api, AppContext } from '../context.ts';
 import { activeInvestorRoutes } from './active-investors.ts';
 import { activityRoutes } from './activity.ts';
 import { auditRoutes } from './audit.ts';
-import { backOfficeRoutes } from './back-office.ts';
+import { consoleBoardRoutes } from './console-board.ts';
 import { bulkMoveRoutes } from './bulk-moves.ts';
 import { consoleRoutes } from './console.ts';
 import { dealRoutes } from './deals.ts';
@@ -43,7 +43,7 @@ export const routes: RouteModule[] = [
   editRequestRoutes,
   portfolioRoutes,
   webhookRoutes,
-  backOfficeRoutes,
+  consoleBoardRoutes,
   paymentRoutes,
   consoleRoutes,
   activityRoutes,

@@ -1,0 +1,121 @@
+// A deal's payment settings (PUT /deals/deal/{dealId}/payment-settings): the step a matched bank
+// payment moves the investor to, the fields it fills and reads, and the asset and price per unit
+// booked when an investor completes. Shown on the deal's settings page.
+import { useEffect, useState, type FormEvent } from 'react';
+import { api, consoleApi, type PaymentSettingsBody } from '../lib/api.ts';
+import { useLoad, useSubmission } from '../lib/hooks.ts';
+import { ErrorState, FormStatus, Spinner } from './ui.tsx';
+
+const DECIMAL = /^\d{1,15}(\.\d{1,10})?$/;
+type Values = { paymentStepId: string; amountFieldKey: string; dateFieldKey: string; commitmentFieldKey: string; currencyFieldKey: string; assetId: string; pricePerUnit: string; unitDecimals: string };
+
+export function PaymentSettingsForm({ dealId }: { dealId: string }) {
+  const [loaded, reload] = useLoad(
+    () => Promise.all([consoleApi.paymentSettings(dealId), api.workflow(dealId).catch(() => undefined)]),
+    [dealId],
+  );
+  const [v, setV] = useState<Values>();
+  const { busy, error, done, run, refuse, clear } = useSubmission();
+
+  useEffect(() => {
+    if (loaded.status !== 'ready') return;
+    const [s] = loaded.value;
+    setV({
+      paymentStepId: s.paymentStepId ?? '',
+      amountFieldKey: s.amountFieldKey ?? '',
+      dateFieldKey: s.dateFieldKey ?? '',
+      commitmentFieldKey: s.commitmentFieldKey,
+      currencyFieldKey: s.currencyFieldKey ?? '',
+      assetId: s.assetId === null ? '' : String(s.assetId),
+      pricePerUnit: s.pricePerUnit ?? '',
+      unitDecimals: String(s.unitDecimals),
+    });
+  }, [loaded]);
+
+  if (loaded.status === 'loading' || (loaded.status === 'ready' && !v)) return <Spinner label="Loading the payment settings…" />;
+  if (loaded.status === 'error') return <ErrorState error={loaded.error} retry={reload} />;
+  const values = v!;
+  const steps = loaded.value[1]?.steps ?? [];
+  const fieldKeys = [...new Set(steps.flatMap((s) => s.stepFields.map((f) => f.fieldKey)))];
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (values.assetId && !/^[1-9]\d{0,14}$/.test(values.assetId)) return refuse('The asset id is a whole number, or empty.');
+    if (values.pricePerUnit && !DECIMAL.test(values.pricePerUnit)) return refuse('Enter the price per unit as a decimal, e.g. 12.50, or leave it empty.');
+    if (!/^\d{1,2}$/.test(values.unitDecimals) || Number(values.unitDecimals) > 12) return refuse('Unit decimals are a whole number from 0 to 12.');
+    if (!values.commitmentFieldKey.trim()) return refuse('Name the field that holds the commitment.');
+    const body: PaymentSettingsBody = {
+      paymentStepId: values.paymentStepId || null,
+      amountFieldKey: values.amountFieldKey.trim() || null,
+      dateFieldKey: values.dateFieldKey.trim() || null,
+      commitmentFieldKey: values.commitmentFieldKey.trim(),
+      currencyFieldKey: values.currencyFieldKey.trim() || null,
+      assetId: values.assetId ? Number(values.assetId) : null,
+      pricePerUnit: values.pricePerUnit || null,
+      unitDecimals: Number(values.unitDecimals),
+    };
+    await run(async () => {
+      await consoleApi.putPaymentSettings(dealId, body);
+      return 'Payment settings saved.';
+    });
+  }
+
+  const set = (key: keyof Values) => (e: { target: { value: string } }) => (clear(), setV({ ...values, [key]: e.target.value }));
+  const keyField = (key: keyof Values, label: string) => (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <input name={key} value={values[key]} onChange={set(key)} list="payment-field-keys" maxLength={64} />
+    </label>
+  );
+
+  return (
+    <form className="form-card" onSubmit={submit} noValidate aria-labelledby="payment-settings-title">
+      <h2 id="payment-settings-title">Payments</h2>
+      <p className="muted small">Bank statements: where a matched payment moves the investor, and what is booked when they complete.</p>
+      <datalist id="payment-field-keys">
+        {fieldKeys.map((k) => (
+          <option key={k} value={k} />
+        ))}
+      </datalist>
+      <label className="field">
+        <span className="field-label">Payment step (a matched payment moves the investor here)</span>
+        <select name="paymentStepId" value={values.paymentStepId} onChange={set('paymentStepId')}>
+          <option value="">None: matched payments wait in the queue</option>
+          {steps.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="field-pair">
+        {keyField('amountFieldKey', 'Field that receives the amount')}
+        {keyField('dateFieldKey', 'Field that receives the value date')}
+      </div>
+      <div className="field-pair">
+        {keyField('commitmentFieldKey', 'Field that holds the commitment')}
+        {keyField('currencyFieldKey', 'Field that holds its currency')}
+      </div>
+      <div className="field-pair">
+        <label className="field">
+          <span className="field-label">Asset booked on completion (id)</span>
+          <input name="assetId" inputMode="numeric" value={values.assetId} onChange={set('assetId')} />
+        </label>
+        <label className="field">
+          <span className="field-label">Price per unit</span>
+          <input name="pricePerUnit" inputMode="decimal" value={values.pricePerUnit} onChange={set('pricePerUnit')} />
+        </label>
+      </div>
+      <label className="field">
+        <span className="field-label">Unit decimals (units must divide exactly to this precision)</span>
+        <input name="unitDecimals" inputMode="numeric" value={values.unitDecimals} onChange={set('unitDecimals')} />
+      </label>
+      <FormStatus error={error} done={done} />
+      <div className="row-actions">
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save payment settings'}
+        </button>
+      </div>
+    </form>
+  );
+}

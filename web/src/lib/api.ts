@@ -1,0 +1,102 @@
+// The service's API as the console uses it: the public routes of the interface and our
+// admin-only /console read models. Every call carries the session's token (lib/http.ts); every
+// shape is generated from openapi.json (lib/types.ts).
+import { ApiError, call, qs, RawBody } from './http.ts';
+import type * as T from './types.ts';
+
+export * from './errors.ts';
+export * from './http.ts';
+export * from './types.ts';
+
+const enc = encodeURIComponent;
+
+export const api = {
+  whoami: (token: string) => call<T.Whoami>('GET', '/whoami', undefined, token),
+  deals: () => call<T.DealSummary[]>('GET', '/console/deals'),
+  deal: (dealId: string) => call<T.Deal>('GET', `/deals/deal/${enc(dealId)}`),
+  workflow: (dealId: string) => call<T.Workflow>('GET', `/deals/deal/${enc(dealId)}/workflow-status`),
+  board: (dealId: string, query: string) => call<T.Board>('GET', `/console/deals/${enc(dealId)}/board${qs({ query })}`),
+  cards: (dealId: string, stepId: string, query: string, page: number, limit: number) =>
+    call<T.CardPage>('GET', `/console/deals/${enc(dealId)}/board/cards${qs({ stepId, query, page, limit })}`),
+  investor: (dealId: string, investorUserId: string) =>
+    call<T.InvestorSummary>('GET', `/console/deals/${enc(dealId)}/investors/${enc(investorUserId)}`),
+  journey: (dealId: string, investorUserId: string) => call<T.Journey>('GET', `/deals/deal/${enc(dealId)}/investor-data/${enc(investorUserId)}`),
+  jump: (dealId: string, body: T.Body<'jumpToStep'>) =>
+    call<T.WorkflowEvent>('POST', `/deals/deal/${enc(dealId)}/jump-to-step`, body),
+  editEvent: (eventId: string, data: Record<string, string>, reason?: string) =>
+    call<T.WorkflowEvent>('POST', `/deals/event/${enc(eventId)}/edit${qs({ reason })}`, data),
+  funnel: (dealId: string, filter: T.Query<'getFunnel'> = {}) => call<T.Funnel>('GET', `/deals/deal/${enc(dealId)}/funnel${qs({ ...filter })}`),
+  funnelDays: (dealId: string, filter: T.Query<'getFunnelDaily'> = {}) => call<T.FunnelDays>('GET', `/deals/deal/${enc(dealId)}/funnel/daily${qs({ ...filter })}`),
+  revisions: (eventId: string) => call<T.Revision[]>('GET', `/deals/event/${enc(eventId)}/revisions`),
+  editRequests: (dealId: string, investorUserId: string) =>
+    call<T.EditRequest[]>('GET', `/deals/request-to-edit/filtered${qs({ dealId, investorUserId })}`),
+  decide: (requestId: string, decision: 'approve' | 'reject', reason?: string) =>
+    call<T.EditRequest>('POST', `/deals/request-to-edit/${enc(requestId)}/${decision}`, reason ? { reason } : {}),
+};
+
+/** Investor files larger than this are imported as an import job (Prefer: respond-async). */
+export const ASYNC_IMPORT_BYTES = 1024 * 1024;
+
+/** Reads an import job every second until it has finished; returns it as it ended. */
+export async function followImportJob(id: string, onProgress: (job: T.ImportJob) => void): Promise<T.ImportJob> {
+  for (;;) {
+    const job = await call<T.ImportJob>('GET', `/imports/jobs/${encodeURIComponent(id)}`);
+    onProgress(job);
+    if (job.status !== 'running') return job;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+/** The console's calls beyond the first screens': set up deals, workflows and investors, run them. */
+export const consoleApi = {
+  people: (ids: string[]) => call<T.PersonName[]>('GET', `/console/people${qs({ ids: ids.join(',') })}`),
+  directory: (query: string, page: number, limit = 20) =>
+    call<T.Directory>('GET', `/console/investors${qs({ query, page, limit })}`),
+  inbox: (page = 1, limit = 50, dealId?: string) =>
+    call<T.Inbox>('GET', `/console/edit-requests${qs({ dealId, page, limit })}`),
+  rows: (dealId: string, params: T.RowParams) =>
+    call<T.DealRows>('GET', `/console/deals/${enc(dealId)}/rows${qs({ ...params })}`),
+  putDeal: (dealId: string, body: T.DealBody) =>
+    call<T.Deal>('PUT', `/deals/deal/${enc(dealId)}`, body),
+  dealRecord: (dealId: string) => call<T.Deal>('GET', `/deals/deal/${enc(dealId)}`),
+  putWorkflow: (dealId: string, body: T.WorkflowDocument) => call<T.Workflow>('PUT', `/deals/deal/${enc(dealId)}/workflow`, body),
+  checkWorkflow: (dealId: string, body: T.WorkflowDocument) => call<T.WorkflowCheck>('POST', `/console/deals/${enc(dealId)}/workflow/check`, body),
+  /**
+   * POST /investors/import with one PUT /investors body plus "id" per NDJSON line: the service's
+   * per-row report. A file over ASYNC_IMPORT_BYTES is sent with `Prefer: respond-async`: the service
+   * answers 202 with an import job, followed here to its end (onProgress: rows handled so far); its
+   * report keeps only the refused rows (`fromJob`).
+   */
+  importInvestors: async (records: T.Investor[], dryRun: boolean, onProgress?: (rows: number) => void): Promise<T.ImportReport & { fromJob?: boolean }> => {
+    const text = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    const prefer: Record<string, string> = text.length > ASYNC_IMPORT_BYTES ? { prefer: 'respond-async' } : {};
+    const answer = await call<T.ImportReport | T.ImportJob>('POST', `/investors/import${qs({ dryRun: dryRun || undefined })}`, new RawBody('application/x-ndjson', text, prefer));
+    if (!('kind' in answer)) return answer;
+    const job = await followImportJob(answer.id, (j) => onProgress?.(j.progress.done));
+    if (job.report) return { ...job.report, fromJob: true };
+    throw new ApiError(job.problem?.status ?? 500, (job.problem ?? { detail: 'The import job failed' }) as Record<string, unknown>);
+  },
+  importJob: (id: string) => call<T.ImportJob>('GET', `/imports/jobs/${enc(id)}`),
+  getInvestor: (id: string) => call<T.Investor>('GET', `/investors/${enc(id)}`),
+  putInvestor: (id: string, body: T.InvestorRecord) => call<T.Investor>('PUT', `/investors/${enc(id)}`, body),
+  activity: (dealId: string, before?: number, limit = 50) =>
+    call<T.Activity>('GET', `/console/deals/${enc(dealId)}/activity${qs({ before, limit })}`),
+  deliveries: (status: string | undefined, page: number) => call<T.Deliveries>('GET', `/webhooks/deliveries${qs({ status, page, limit: 50 })}`),
+  retryDelivery: (id: string) => call<T.Delivery>('POST', `/webhooks/deliveries/${enc(id)}/retry`),
+  subscriptions: (params: Omit<T.Query<'listSubscriptions'>, 'limit'>) =>
+    call<T.Subscriptions>('GET', `/portfolio/transactions/subscriptions${qs({ ...params, limit: 50 })}`),
+  createSubscription: (body: T.SubscriptionBody) => call<T.Subscription>('POST', '/portfolio/transactions/subscriptions', body),
+  putAsset: (assetId: string, body: T.AssetBody) => call<T.Asset>('PUT', `/portfolio/assets/${enc(assetId)}`, body),
+  getAsset: (assetId: string) => call<T.Asset>('GET', `/portfolio/assets/${enc(assetId)}`),
+  // Reconciliation: the queue of statement lines, staff decisions, and a deal's payment settings.
+  paymentLines: (params: Omit<T.Query<'listPaymentLines'>, 'limit'>) =>
+    call<T.PaymentLines>('GET', `/payments/lines${qs({ ...params, limit: 50 })}`),
+  assignLine: (lineId: string, body: T.Body<'reconcileLineToInvestor'>) =>
+    call<T.PaymentLineWithDecisions>('POST', `/payments/lines/${enc(lineId)}/assign`, body),
+  splitLine: (lineId: string, shares: T.Body<'reconcileLineAcrossInvestors'>['shares']) =>
+    call<T.PaymentLineWithDecisions>('POST', `/payments/lines/${enc(lineId)}/split`, { shares }),
+  dismissLine: (lineId: string, reason: string) => call<T.PaymentLineWithDecisions>('POST', `/payments/lines/${enc(lineId)}/dismiss`, { reason }),
+  paymentSettings: (dealId: string) => call<T.PaymentSettings>('GET', `/deals/deal/${enc(dealId)}/payment-settings`),
+  putPaymentSettings: (dealId: string, body: T.PaymentSettingsBody) => call<T.PaymentSettings>('PUT', `/deals/deal/${enc(dealId)}/payment-settings`, body),
+};
+

@@ -1,0 +1,113 @@
+// The workflow editor's document: the body PUT /deals/deal/{dealId}/workflow takes, made from the
+// workflow as it stands, checked by the service, and drawn as a preview graph.
+import { ApiError, type RequirementBody, type Workflow, type WorkflowCheck, type WorkflowDocument } from './api.ts';
+
+export type Doc = WorkflowDocument;
+export type DocStep = Doc['steps'][number];
+export type Problem = WorkflowCheck['problems'][number];
+
+/** What the graph draws of a step: a saved workflow's steps, or the editor's draft. */
+export interface GraphStep {
+  id: string;
+  label: string;
+  type: string;
+  stepFields: { fieldKey: string; required: boolean; kind?: string | null; label?: string | null }[];
+  nextStepLinks: { toStepId: string }[];
+  requirements?: RequirementBody[];
+  formId?: string | null;
+  workflowCustomStepTriggers?: unknown[];
+}
+
+export const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 40) || 'step';
+
+export const list = (text: string) =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export function toDoc(workflow: Workflow | undefined, dealName: string): Doc {
+  if (!workflow || workflow.steps.length === 0) {
+    return { label: `${dealName} workflow`, description: '', investorEngagementEnabled: true, steps: [], links: [] };
+  }
+  return {
+    label: workflow.label,
+    description: workflow.description,
+    investorEngagementEnabled: workflow.investorEngagementEnabled,
+    steps: workflow.steps.map((s) => ({
+      id: s.id,
+      label: s.label,
+      type: s.type,
+      stepFields: s.stepFields.map((f) => ({ fieldKey: f.fieldKey, required: f.required, kind: f.kind ?? 'text', label: f.label ?? null, options: f.options ?? null })),
+      requirements: (s.requirements ?? []).map((r) => ({
+        kind: r.kind,
+        ...(typeof r.minimumLevel === 'number' ? { minimumLevel: r.minimumLevel } : {}),
+        ...(Array.isArray(r.classes) ? { classes: r.classes } : {}),
+      })),
+      formId: s.formId ?? null,
+      triggers: (s.workflowCustomStepTriggers ?? []).map((t) => ({ kind: 'webhook' as const, url: t.url, ...(t.events ? { events: t.events } : {}) })),
+    })),
+    links: workflow.steps.flatMap((s) => s.nextStepLinks.map((l) => ({ fromStepId: l.fromStepId, toStepId: l.toStepId }))),
+  };
+}
+
+/** A 400 from the body schema, in the check's shape (`/steps/0/label` → `steps.0.label`). */
+export function schemaProblems(error: unknown): WorkflowCheck | undefined {
+  if (!(error instanceof ApiError) || error.status !== 400) return undefined;
+  const errors = Array.isArray(error.problem.errors) ? (error.problem.errors as { field?: string; detail?: string }[]) : [];
+  return {
+    valid: false,
+    problems: (errors.length ? errors : [{ field: '', detail: error.message }]).map((e) => ({
+      in: 'body',
+      field: String(e.field ?? '').replace(/^\//, '').replace(/\//g, '.'),
+      detail: String(e.detail ?? error.message),
+    })),
+    changes: [],
+  };
+}
+
+/** The check's problems about one step: its own fields, and the links that leave it. */
+export function problemsOf(doc: Doc, check: WorkflowCheck | undefined, index: number): Problem[] {
+  const id = doc.steps[index]?.id;
+  return (check?.problems ?? []).filter((p) => {
+    if (p.field === `steps.${index}` || p.field.startsWith(`steps.${index}.`)) return true;
+    const link = /^links\.(\d+)/.exec(p.field);
+    return link ? doc.links[Number(link[1])]?.fromStepId === id : false;
+  });
+}
+
+/** The document as the graph draws it: each step with the links that leave it. */
+export const previewSteps = (doc: Doc): GraphStep[] =>
+  doc.steps.map((s) => ({
+    id: s.id,
+    label: s.label || '(no name)',
+    type: s.type,
+    stepFields: s.stepFields.map((f) => ({ fieldKey: f.fieldKey || '?', required: f.required, kind: f.kind ?? 'text', label: f.label ?? null })),
+    requirements: s.requirements ?? [],
+    formId: s.formId ?? null,
+    workflowCustomStepTriggers: s.triggers ?? [],
+    nextStepLinks: doc.links.filter((l) => l.fromStepId === s.id),
+  }));
+
+/** A check problem in the editor's words (links named by their steps rather than their index). */
+export function describeProblem(problem: { field: string; detail: string }, doc: Doc) {
+  const link = /^links\.(\d+)/.exec(problem.field);
+  if (link) {
+    const l = doc.links[Number(link[1])];
+    const name = (id: string | undefined) => doc.steps.find((s) => s.id === id)?.label ?? id;
+    if (l) return `Link to ${name(l.toStepId)}: ${problem.detail}`;
+  }
+  const field = /^steps\.\d+\.stepFields\.(\d+)/.exec(problem.field);
+  if (field) return `Field ${Number(field[1]) + 1}: ${problem.detail}`;
+  const requirement = /^steps\.\d+\.requirements\.(\d+)/.exec(problem.field);
+  if (requirement) return `Requirement ${Number(requirement[1]) + 1}: ${problem.detail}`;
+  const trigger = /^steps\.\d+\.triggers\.(\d+)/.exec(problem.field);
+  if (trigger) return `Trigger ${Number(trigger[1]) + 1}: ${problem.detail}`;
+  return problem.detail;
+}

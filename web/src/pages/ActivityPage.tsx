@@ -1,0 +1,137 @@
+// A deal's recent activity from its event feed, newest first (GET /console/deals/{dealId}/activity,
+// a page at a time: the newest entries, then older ones on request, never the whole feed): moves,
+// edits and edit-request decisions, each with who, what and when, linking to the investor.
+import { useEffect, useState } from 'react';
+import { api, consoleApi, type FeedEntry } from '../lib/api.ts';
+import { DealHeader } from '../components/DealHeader.tsx';
+import { plural } from '../lib/format.ts';
+import { href, useLoad } from '../lib/hooks.ts';
+import { Person } from '../components/Person.tsx';
+import { Empty, ErrorState, FormStatus, Pending, Spinner, When } from '../components/ui.tsx';
+import './ActivityPage.css';
+
+/** Entries per page: the newest first, then older ones on request (never the whole feed). */
+const PAGE = 50;
+
+type Entry = FeedEntry & { investorName: string | null };
+export function ActivityPage({ dealId }: { dealId: string }) {
+  const [version, setVersion] = useState(0);
+  const [meta, reloadMeta] = useLoad(() => Promise.all([api.deal(dealId), api.workflow(dealId)]), [dealId]);
+  const [activity, reload] = useLoad(() => consoleApi.activity(dealId, undefined, PAGE), [dealId, version]);
+  // Older pages, read with the sequence of the last entry shown (GET …/activity?before=).
+  const [older, setOlder] = useState<{ entries: Entry[]; hasMore: boolean; loading: boolean; error?: unknown }>();
+  useEffect(() => setOlder(undefined), [activity]);
+  if (meta.status === 'loading') return <Spinner label="Loading the deal…" />;
+  if (meta.status === 'error') return <ErrorState error={meta.error} retry={reloadMeta} />;
+  const [deal, workflow] = meta.value;
+  const entries: Entry[] = activity.status === 'ready' ? [...activity.value.output, ...(older?.entries ?? [])] : [];
+  const hasMore = older ? older.hasMore : activity.status === 'ready' && activity.value.hasMore;
+  const showOlder = async () => {
+    const last = entries.at(-1);
+    if (!last) return;
+    setOlder((o) => ({ entries: o?.entries ?? [], hasMore: true, loading: true }));
+    try {
+      const page = await consoleApi.activity(dealId, last.sequence, PAGE);
+      setOlder((o) => ({ entries: [...(o?.entries ?? []), ...page.output], hasMore: page.hasMore, loading: false }));
+    } catch (error) {
+      setOlder((o) => ({ entries: o?.entries ?? [], hasMore: true, loading: false, error }));
+    }
+  };
+  const step = (id: unknown) => (typeof id === 'string' ? (workflow.steps.find((s) => s.id === id)?.label ?? id) : 'start');
+
+  return (
+    <section aria-labelledby="activity-title">
+      <DealHeader dealId={dealId} name={deal.name} view="activity" />
+      <div className="toolbar">
+        <h2 id="activity-title" className="toolbar-title">
+          Recent activity
+        </h2>
+        <button type="button" className="button" onClick={() => setVersion((v) => v + 1)}>
+          Refresh
+        </button>
+      </div>
+      <Pending state={activity} retry={reload} label="Reading the event feed…" />
+      {activity.status === 'ready' && entries.length === 0 && <Empty title="No activity yet">Moves, edits and decisions appear here.</Empty>}
+      {activity.status === 'ready' && entries.length > 0 && (
+        <>
+          <p className="muted small">The {plural(entries.length, 'latest event')}, newest first.</p>
+          <ol className="activity">
+            {entries.map((entry) => {
+              const data = entry.data as Record<string, any>;
+              const investorId = String(data.investorUserId ?? '');
+              const investor = (
+                <a href={href('deals', dealId, 'investors', investorId)}>{entry.investorName ?? investorId}</a>
+              );
+              let who: string | undefined;
+              let what;
+              switch (entry.type) {
+                case 'journey.step-entered':
+                  who = data.event?.createdByUserId;
+                  what = (
+                    <>
+                      moved {investor} from {step(data.fromStepId)} to {step(data.toStepId)}
+                    </>
+                  );
+                  break;
+                case 'event.edited':
+                  who = data.editedByUserId;
+                  what = (
+                    <>
+                      edited {investor}’s data at {step(data.stepId)}
+                      {changedKeys(data.oldData, data.newData)}
+                    </>
+                  );
+                  break;
+                case 'edit-request.created':
+                  who = data.editRequest?.createdByUserId;
+                  what = (
+                    <>
+                      asked for a change for {investor}: {data.editRequest?.type} (“{data.editRequest?.reason}”)
+                    </>
+                  );
+                  break;
+                case 'edit-request.approved':
+                case 'edit-request.rejected':
+                  who = data.decidedByUserId;
+                  what = (
+                    <>
+                      {entry.type.endsWith('approved') ? 'approved' : 'rejected'} {investor}’s {data.editRequest?.type} request
+                      {data.editRequest?.decisionReason ? ` (“${data.editRequest.decisionReason}”)` : ''}
+                    </>
+                  );
+                  break;
+                default:
+                  what = <>{entry.type}</>;
+              }
+              return (
+                <li key={entry.id} className="activity-item" data-type={entry.type}>
+                  <span className="activity-who">{who ? <Person id={who} /> : 'Someone'}</span> {what}
+                  <div className="muted small">
+                    <When iso={entry.timestamp} />
+                  </div>
+                </li>
+              );
+            })}
+          </ol>
+          <FormStatus error={older?.error} />
+          {hasMore && (
+            <div className="row-actions">
+              <button type="button" className="button" disabled={older?.loading} onClick={showOlder}>
+                {older?.loading ? 'Reading…' : 'Show older events'}
+              </button>
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function changedKeys(before: unknown, after: unknown) {
+  if (!before || !after || typeof before !== 'object' || typeof after !== 'object') return null;
+  const old = before as Record<string, unknown>;
+  const next = after as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(old), ...Object.keys(next)])].filter((k) => old[k] !== next[k]);
+  if (keys.length === 0) return null;
+  return `: ${keys.map((k) => `${k} ${String(old[k] ?? '—')} → ${String(next[k] ?? '—')}`).join(', ')}`;
+}

@@ -1,0 +1,129 @@
+// The pipeline board of one deal: a column per step in workflow order, a card per investor.
+// Columns are virtualised and load their cards a page at a time from the rows endpoint, with the
+// view's filters and sort (kept in the URL), so a deal of 10,000 investors renders a few dozen
+// cards at any moment. Cards can be selected and moved together; the last move can be undone.
+import { useCallback, useState } from 'react';
+import { api, consoleApi, type Card } from '../lib/api.ts';
+import { BulkMoveDialog } from '../components/BulkMoveDialog.tsx';
+import { DealHeader } from '../components/DealHeader.tsx';
+import { SelectionBar, ViewToolbar } from '../components/ViewToolbar.tsx';
+import { useFilteredView } from '../lib/filters.ts';
+import { navigate, useLoad } from '../lib/hooks.ts';
+import { InvestorDrawer } from '../components/InvestorDrawer.tsx';
+import { MoveDialog } from '../components/MoveDialog.tsx';
+import { UndoToast, type LastMove } from '../components/UndoToast.tsx';
+import { Empty, ErrorState, Spinner } from '../components/ui.tsx';
+import { Column } from '../components/BoardColumn.tsx';
+import './BoardPage.css';
+
+interface MoveRequest {
+  card: Card;
+  targetStepId?: string;
+}
+
+export function BoardPage({ dealId, investorUserId }: { dealId: string; investorUserId: string | undefined }) {
+  const view = useFilteredView();
+  const { params, key: paramsKey, filtered } = view;
+  const [version, setVersion] = useState(0);
+  const [move, setMove] = useState<MoveRequest>();
+  const [lastMove, setLastMove] = useState<LastMove>();
+  const [selected, setSelected] = useState<Map<string, Card>>(() => new Map());
+  const [bulk, setBulk] = useState(false);
+  const [meta, reloadMeta] = useLoad(() => Promise.all([api.deal(dealId), api.workflow(dealId)]), [dealId]);
+  const [overall] = useLoad(() => consoleApi.rows(dealId, { ...params, limit: 1 }), [dealId, paramsKey, version]);
+
+  const refresh = useCallback(() => setVersion((v) => v + 1), []);
+  const openInvestor = (id: string) => navigate('deals', dealId, 'investors', id);
+  const closeInvestor = () => {
+    const query = location.hash.split('?')[1];
+    location.hash = `#/deals/${encodeURIComponent(dealId)}${query ? `?${query}` : ''}`;
+  };
+  const toggle = (card: Card) =>
+    setSelected((current) => {
+      const next = new Map(current);
+      if (next.has(card.investorUserId)) next.delete(card.investorUserId);
+      else next.set(card.investorUserId, card);
+      return next;
+    });
+
+  if (meta.status === 'loading') return <Spinner label="Loading the deal…" />;
+  if (meta.status === 'error') return <ErrorState error={meta.error} retry={reloadMeta} />;
+  const [deal, workflow] = meta.value;
+  const total = overall.status === 'ready' ? overall.value.total : undefined;
+
+  return (
+    <section className="board-page" aria-labelledby="board-title">
+      <DealHeader dealId={dealId} name={deal.name} view="board" />
+      <ViewToolbar view={view} dealId={dealId} dealName={deal.name} workflow={workflow} total={total} titleId="board-title">
+        <a className="button" href={`#/investors/import?deal=${encodeURIComponent(dealId)}`}>
+          Import investors
+        </a>
+      </ViewToolbar>
+      <SelectionBar count={selected.size} onMove={() => setBulk(true)} onClear={() => setSelected(new Map())} />
+      {lastMove && <UndoToast dealId={dealId} move={lastMove} onDone={() => (setLastMove(undefined), refresh())} onUndone={refresh} />}
+      {workflow.steps.length === 0 ? (
+        <Empty title="This deal has no workflow yet">
+          <a href={`#/deals/${encodeURIComponent(dealId)}/workflow`}>Set up its workflow</a> to start placing investors.
+        </Empty>
+      ) : (
+        <div className="board" role="list" aria-label="Steps" tabIndex={0}>
+          {workflow.steps.filter((step) => !params.stepId || step.id === params.stepId).map((step) => (
+            <Column
+              key={`${step.id}:${paramsKey}:${version}`}
+              dealId={dealId}
+              step={step}
+              params={params}
+              filtered={!!filtered}
+              selected={selected}
+              onToggle={toggle}
+              onOpen={openInvestor}
+              onMove={(card, targetStepId) => setMove({ card, ...(targetStepId ? { targetStepId } : {}) })}
+              workflow={workflow}
+            />
+          ))}
+        </div>
+      )}
+      {move && (
+        <MoveDialog
+          dealId={dealId}
+          dealCurrency={deal.currency}
+          workflow={workflow}
+          card={move.card}
+          initialTargetStepId={move.targetStepId}
+          onClose={() => setMove(undefined)}
+          onMoved={(target) => {
+            setMove(undefined);
+            setLastMove({ investorUserId: move.card.investorUserId, fullName: move.card.fullName, fromStepId: move.card.stepId, toStepId: target.id, workflow });
+            refresh();
+          }}
+        />
+      )}
+      {bulk && (
+        <BulkMoveDialog
+          dealId={dealId}
+          dealCurrency={deal.currency}
+          workflow={workflow}
+          cards={[...selected.values()]}
+          onClose={(moved) => {
+            setBulk(false);
+            if (moved) {
+              setSelected(new Map());
+              refresh();
+            }
+          }}
+        />
+      )}
+      {investorUserId && (
+        <InvestorDrawer
+          dealId={dealId}
+          investorUserId={investorUserId}
+          workflow={workflow}
+          version={version}
+          onClose={closeInvestor}
+          onChanged={refresh}
+          onMove={(card) => setMove({ card })}
+        />
+      )}
+    </section>
+  );
+}
