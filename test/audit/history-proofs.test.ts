@@ -10,7 +10,7 @@ import { type Client, client, startTestApp, type TestApp } from '../support/app.
 import { behindTheBack, sealEverything, verify } from '../support/audit.ts';
 import { subscriptionBody, uniqueAssetId } from '../support/fixtures.ts';
 import { createDeal, type TestDeal } from '../support/workflows.ts';
-import { fill, fixture, payingDeal, postStatement } from '../payments/setup.ts';
+import { fill, fixture, payingDeal, postStatement } from '../support/payments.ts';
 
 describe('append-only history, kept trees and verify --deal', () => {
   let t: TestApp;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import type { Client, TestApp } from '../support/app.ts';
-import { payingDeal, postStatement, start } from './setup.ts';
+import { payingDeal, postStatement, start } from '../support/payments.ts';
 
 describe('a payment after completion', () => {
   let t: TestApp;

@@ -17,7 +17,7 @@ import { RECONCILIATION } from '../../src/operations/payment-decisions.ts';
 import { importStatement } from '../../src/operations/statement-import.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
 import { type Client, skipUnlessPostgres, testDatabaseUrl, type TestApp } from '../support/app.ts';
-import { commitments, payingDeal, type PayingDeal, postStatement, start } from './setup.ts';
+import { commitments, payingDeal, type PayingDeal, postStatement, start } from '../support/payments.ts';
 
 let bankRef = 0;
 /** A booked credit (or debit) with a structured reference, unstructured text, or neither. */

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Client, skipUnlessPostgres, type TestApp } from '../support/app.ts';
-import { payingDeal, postStatement, start } from './setup.ts';
+import { payingDeal, postStatement, start } from '../support/payments.ts';
 
 describe('booking on completion', () => {
   let t: TestApp;

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { expectProblem, type Client, type TestApp } from '../support/app.ts';
 import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
 import { createDeal } from '../support/workflows.ts';
-import { payingDeal, type PayingDeal, postStatement, start } from './setup.ts';
+import { payingDeal, type PayingDeal, postStatement, start } from '../support/payments.ts';
 
 const camt = (ref: string, booking: string, value = '<Dt>2026-11-23</Dt>') =>
   '<?xml version="1.0" encoding="UTF-8"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>' +

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Client, TestApp } from '../support/app.ts';
 import { expectProblem } from '../support/app.ts';
 import { sql } from 'kysely';
-import { fill, fixture, payingDeal, type PayingDeal, postStatement, start } from './setup.ts';
+import { fill, fixture, payingDeal, type PayingDeal, postStatement, start } from '../support/payments.ts';
 
 describe('reconciling bank statements', () => {
   let t: TestApp;

@@ -8,8 +8,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { client, type TestApp } from '../support/app.ts';
-import { rowCounts } from '../bulk/support.ts';
-import { start } from './setup.ts';
+import { rowCounts } from '../support/row-counts.ts';
+import { start } from '../support/payments.ts';
 
 const MB = 1024 * 1024;
 const TOTAL = 50 * MB;

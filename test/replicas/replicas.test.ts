@@ -12,7 +12,7 @@ import { newUuid, systemClock } from '../../src/operations/deps.ts';
 import { createToken } from '../../src/operations/tokens.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
-import { jump, makeDeal, makeInvestor } from '../investor-side/setup.ts';
+import { jump, makeDeal, makeInvestor } from '../support/deals.ts';
 import { client, type Client, expectProblem, onPostgres, startTestApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
 import { createReplicaPair, type ReplicaPair, replicaPairUnavailable } from '../support/replica-pair.ts';

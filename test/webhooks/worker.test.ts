@@ -34,7 +34,7 @@ describe('dispatcher configuration', () => {
   }
 });
 
-// Like test/foundation/cli.test.ts: the CLI opens the database the service would use, so this runs
+// Like test/cli/cli.test.ts: the CLI opens the database the service would use, so this runs
 // on the embedded database only.
 describe('dealflow worker', { skip: onPostgres ? 'runs on the embedded database only' : false }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'dealflow-worker-'));

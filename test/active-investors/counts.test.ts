@@ -7,7 +7,7 @@ import { mulberry32 } from '../../src/domain/random.ts';
 import { rebuildListCounts } from '../../src/store/active-investors.ts';
 import { client, type Client, startTestApp, type TestApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { commit, type Deal, jump, makeDeal, makeInvestor } from './setup.ts';
+import { commit, type Deal, jump, makeDeal, makeInvestor } from '../support/deals.ts';
 
 const URL = '/deals/deal/all-transactions';
 

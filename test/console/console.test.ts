@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { commit, makeDeal, makeInvestor } from '../investor-side/setup.ts';
+import { commit, makeDeal, makeInvestor } from '../support/deals.ts';
 
 describe('console read models', () => {
   let t: TestApp;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
-import { jump, makeDeal, makeInvestor } from '../investor-side/setup.ts';
+import { jump, makeDeal, makeInvestor } from '../support/deals.ts';
 import { feedCaughtUp } from '../webhooks/support.ts';
 
 describe('deal activity, newest first', () => {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { commit, jump, makeDeal, makeInvestor } from './setup.ts';
+import { commit, jump, makeDeal, makeInvestor } from '../support/deals.ts';
 
 const CREATE = '/deals/request-to-edit';
 const filtered = (dealId: string, investorUserId: string) => `/deals/request-to-edit/filtered?dealId=${dealId}&investorUserId=${investorUserId}`;

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
 import { investorBody, uniqueId } from '../support/fixtures.ts';
 import { createDeal } from '../support/workflows.ts';
-import { rowCounts, withoutRequestId } from './support.ts';
+import { rowCounts, withoutRequestId } from '../support/row-counts.ts';
 
 const commitment = { committed_amount: '25000.00', currency: 'EUR' };
 

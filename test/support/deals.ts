@@ -1,8 +1,8 @@
 // Deals, workflows, investors and moves for the investor-side tests, made through the management
 // API and the jump (jumpToStep), as a client would. Every call makes new, uniquely named data.
 import assert from 'node:assert/strict';
-import type { Client } from '../support/app.ts';
-import { investorBody, uniqueId } from '../support/fixtures.ts';
+import type { Client } from './app.ts';
+import { investorBody, uniqueId } from './fixtures.ts';
 
 export interface Deal {
   dealId: string;

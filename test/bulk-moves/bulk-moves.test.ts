@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, skipUnlessPostgres, startTestApp, type TestApp } from '../support/app.ts';
 import { createDeal } from '../support/workflows.ts';
 import { feedCaughtUp } from '../webhooks/support.ts';
-import { withoutRequestId } from './support.ts';
+import { withoutRequestId } from '../support/row-counts.ts';
 
 const commitment = { committed_amount: '25000.00', currency: 'EUR' };
 

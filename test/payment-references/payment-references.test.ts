@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { checkReference, formatReference, referenceFromBody } from '../../src/domain/payment-reference.ts';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { jump, makeDeal, makeInvestor } from './setup.ts';
+import { jump, makeDeal, makeInvestor } from '../support/deals.ts';
 
 describe('payment references', () => {
   let t: TestApp;

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { client, expectProblem, type TestApp, startTestApp } from '../support/app.ts';
-import { rowCounts } from '../bulk/support.ts';
+import { rowCounts } from '../support/row-counts.ts';
 import { createDeal } from '../support/workflows.ts';
 
 const MB = 1024 * 1024;

@@ -159,7 +159,7 @@ describe('workflows', () => {
     const journey = await admin.get(`/deals/deal/${deal.dealId}/investor-data/${atKyc}`);
     assert.deepEqual(journey.body.journey.map((e: any) => e.toStepId), [deal.step('commitment'), deal.step('kyc')]);
     // An investor who starts now is on version 2, which has no "withdrawn" (those already in flight
-    // stay on version 1 until migrated: test/management/workflow-versions.test.ts).
+    // stay on version 1 until migrated: test/workflows/workflow-versions.test.ts).
     const late = await deal.addInvestor();
     await deal.move(late, 'commitment', { committed_amount: '7.00', currency: 'EUR' });
     expectProblem(

@@ -1,6 +1,6 @@
 // Helpers of the bulk, dry-run, import and export tests.
 import { sql } from 'kysely';
-import type { TestApp } from '../support/app.ts';
+import type { TestApp } from './app.ts';
 
 /** Row counts of every table of the test's schema: equal before and after means nothing was written. */
 export async function rowCounts(t: TestApp): Promise<Record<string, number>> {

@@ -2,10 +2,10 @@
 // payment settings (payment step, amount and date fields, an asset at a price per unit).
 import { readFileSync } from 'node:fs';
 import { checkReference, referenceFromBody } from '../../src/domain/payment-reference.ts';
-import { type Client, client, startTestApp, type TestApp } from '../support/app.ts';
-import { investorBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
+import { type Client, client, startTestApp, type TestApp } from './app.ts';
+import { investorBody, uniqueAssetId, uniqueId } from './fixtures.ts';
 
-export const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+export const fixture = (name: string) => readFileSync(new URL(`../payments/fixtures/${name}`, import.meta.url), 'utf8');
 
 export interface PayingDeal {
   dealId: string;

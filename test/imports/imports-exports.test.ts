@@ -7,7 +7,7 @@ import { client, type Client, expectProblem, startTestApp, type TestApp } from '
 import { investorBody, uniqueAssetId, uniqueId, subscriptionBody } from '../support/fixtures.ts';
 import { createDeal } from '../support/workflows.ts';
 import { feedCaughtUp } from '../webhooks/support.ts';
-import { rowCounts } from './support.ts';
+import { rowCounts } from '../support/row-counts.ts';
 
 const HEADER = 'id,remoteId,dataSource,teamUserId,kycCheckLevel,guid,externalId,userType,status,contact.title,contact.forename,contact.middleNames,contact.surname,contact.nickname,contact.dateOfBirth,contact.email,username,profilePhotoFileKey,name,fullName,tfaEnabled,compliance,classifications';
 

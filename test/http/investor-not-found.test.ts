@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { commit, type Deal, jump, makeDeal, makeInvestor } from '../investor-side/setup.ts';
+import { commit, type Deal, jump, makeDeal, makeInvestor } from '../support/deals.ts';
 
 type Response = Awaited<ReturnType<Client['get']>>;
 

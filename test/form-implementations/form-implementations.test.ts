@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { jump, makeDeal, makeInvestor } from './setup.ts';
+import { jump, makeDeal, makeInvestor } from '../support/deals.ts';
 
 const path = (stepId: string, query: Record<string, string> = {}) => {
   const qs = new URLSearchParams(query).toString();
