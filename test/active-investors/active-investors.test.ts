@@ -1,20 +1,15 @@
 // listActiveInvestors: POST /deals/deal/all-transactions.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { describe, test } from 'node:test';
+import { client, expectProblem, startApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
 import { commit, jump, makeDeal, makeInvestor } from '../support/deals.ts';
 
 const URL = '/deals/deal/all-transactions';
 
 describe('active investors (listActiveInvestors)', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   /** A surname shared by this test's investors only, so a search isolates them. */
   const family = () => uniqueId('Zed').replace('-', '');

@@ -5,20 +5,15 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { mulberry32 } from '../../src/domain/random.ts';
 import { rebuildListCounts } from '../../src/store/active-investors.ts';
-import { client, type Client, startTestApp, type TestApp } from '../support/app.ts';
+import { startApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
 import { commit, type Deal, jump, makeDeal, makeInvestor } from '../support/deals.ts';
 
 const URL = '/deals/deal/all-transactions';
 
 describe('kept counts of active investors', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   const family = () => uniqueId('Cnt').replace('-', '');
   const counts = async (surname: string) =>

@@ -2,18 +2,13 @@
 // entry with the investor's name; the same entries as the pull feed, in the opposite order.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { client, expectProblem, startApp } from '../support/app.ts';
 import { jump, makeDeal, makeInvestor } from '../support/deals.ts';
 import { feedCaughtUp } from '../webhooks/support.ts';
 
 describe('deal activity, newest first', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   /** The deal's feed once it has passed every transaction begun before (the horizon is the server's, shared with other test files). */
   async function feedOf(dealId: string): Promise<{ id: string; sequence: number }[]> {

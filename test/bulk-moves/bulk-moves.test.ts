@@ -1,8 +1,8 @@
 // POST /deals/deal/{dealId}/jump-to-step/bulk: per-move outcomes, atomic batches, idempotent
 // replay, one feed entry per applied move, and overlapping batches on PostgreSQL.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, skipUnlessPostgres, startTestApp, type TestApp } from '../support/app.ts';
+import { describe, test } from 'node:test';
+import { client, expectProblem, skipUnlessPostgres, startApp } from '../support/app.ts';
 import { createDeal } from '../support/workflows.ts';
 import { feedCaughtUp } from '../webhooks/support.ts';
 import { withoutRequestId } from '../support/row-counts.ts';
@@ -10,13 +10,8 @@ import { withoutRequestId } from '../support/row-counts.ts';
 const commitment = { committed_amount: '25000.00', currency: 'EUR' };
 
 describe('bulk moves', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp({ env: { DATABASE_TIMEOUT_MS: '30000' } });
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp({ env: { DATABASE_TIMEOUT_MS: '30000' } });
+  const admin = t.admin;
 
   test('mixed outcomes are reported per move, in request order, with the problem a single move gets', async () => {
     const deal = await createDeal(admin);
@@ -129,13 +124,8 @@ describe('bulk moves', () => {
 });
 
 describe('overlapping bulk moves', { skip: skipUnlessPostgres }, () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp({ env: { DATABASE_TIMEOUT_MS: '30000' } });
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp({ env: { DATABASE_TIMEOUT_MS: '30000' } });
+  const admin = t.admin;
 
   test('two batches over the same investors never fork a journey', async () => {
     const deal = await createDeal(admin);

@@ -2,9 +2,9 @@
 // is unchanged), and the dry run predicts exactly what the real move then does, property-tested
 // over random workflows, investors and moves.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { expectProblem, startApp } from '../support/app.ts';
 import { investorBody, uniqueId } from '../support/fixtures.ts';
 import { createDeal } from '../support/workflows.ts';
 import { rowCounts, withoutRequestId } from '../support/row-counts.ts';
@@ -12,13 +12,8 @@ import { rowCounts, withoutRequestId } from '../support/row-counts.ts';
 const commitment = { committed_amount: '25000.00', currency: 'EUR' };
 
 describe('dry runs', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   test('a dry run answers the would-be event and its intermediary steps, and writes nothing anywhere', async () => {
     const deal = await createDeal(admin);

@@ -1,18 +1,13 @@
 // `dealflow seed`: the demo deal and the benchmark data set are valid data, as the API would write it.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { newUuid, systemClock } from '../../src/operations/deps.ts';
 import { DEMO_DEAL_ID, seedDemo, seedScale } from '../../src/operations/seed.ts';
-import { client, type Client, startTestApp, type TestApp } from '../support/app.ts';
+import { startApp } from '../support/app.ts';
 
 describe('seed', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
   const deps = () => ({ db: t.database.db, clock: systemClock, newId: newUuid });
 
   async function checkJourneys(dealId: string, investors: number) {

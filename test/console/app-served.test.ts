@@ -1,16 +1,12 @@
 // The back-office app's bundle (web/dist, built by npm install) is served at ${BASE_PATH}/app/
 // without a token; the API behind it still wants one.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { describe, test } from 'node:test';
+import { client, expectProblem, startApp } from '../support/app.ts';
 
 describe('the back-office app is served', () => {
-  let t: TestApp;
   const base = '/kong/core/api/gateway';
-  before(async () => {
-    t = await startTestApp({ env: { BASE_PATH: base } });
-  });
-  after(() => t.close());
+  const t = startApp({ env: { BASE_PATH: base } });
 
   test('index.html at /app/ without a token, revalidated on every load', async () => {
     const response = await client(t.app, undefined, base).get('/app/');

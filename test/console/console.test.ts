@@ -2,19 +2,14 @@
 // inbox of pending edit requests across deals (oldest first, with the values they would replace),
 // names for actor ids, the reason stored with an edit of an event's data, and who may call them.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { after, describe, test } from 'node:test';
+import { client, expectProblem, startApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
 import { commit, makeDeal, makeInvestor } from '../support/deals.ts';
 
 describe('console read models', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   test('the directory pages investors by name and finds them by name, e-mail or id', async () => {
     const surname = uniqueId('Dir').replace('-', '');

@@ -1,19 +1,17 @@
 // The back-office read models through HTTP: deals with investors per state and committed totals,
 // the board summary per step, pages of cards, one investor's summary, and who may call them.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { before, describe, test } from 'node:test';
+import { client, expectProblem, startApp } from '../support/app.ts';
 import { pipeline, seedBoard } from './board-fixture.ts';
 
 const commit = (amount: string, currency = 'EUR') => ({ to: 'commitment', data: { committed_amount: amount, currency } });
 
 describe('back-office read models', () => {
-  let t: TestApp;
-  let admin: Client;
+  const t = startApp();
+  const admin = t.admin;
   let deal: Awaited<ReturnType<typeof seedBoard>>;
   before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
     deal = await seedBoard(t.database.db, admin, {
       name: 'Alpha Fund',
       currency: 'GBP',
@@ -30,7 +28,6 @@ describe('back-office read models', () => {
       ],
     });
   });
-  after(() => t.close());
 
   test('the deals list counts investors per state and sums commitments per currency, exactly, leaving out the withdrawn', async () => {
     const response = await admin.get('/back-office/deals');

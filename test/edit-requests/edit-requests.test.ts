@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { client, expectProblem, startApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
 import { commit, jump, makeDeal, makeInvestor } from '../support/deals.ts';
 
@@ -13,15 +13,12 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const FIELDS = ['dateRecieved', 'decidedAt', 'decidedByUserId', 'decisionReason', 'id', 'newData', 'reason', 'status', 'type', 'workflowEventId'];
 
 describe('edit requests', () => {
-  let t: TestApp;
-  let admin: Client;
+  const t = startApp();
+  const admin = t.admin;
   let adminUserId: string;
   before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
     adminUserId = (await admin.get('/whoami')).body.userId;
   });
-  after(() => t.close());
 
   /** A deal, an investor at the commitment step (25000.00 EUR), and the investor's own client. */
   async function committed(options: { withdrawn?: boolean } = {}) {

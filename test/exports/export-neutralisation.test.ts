@@ -2,20 +2,15 @@
 // after leading white space or a line break, and in full-width form (＝ ＋ － ＠), as in ASCII.
 // The active-investors export still reads back through the investor import to the same values.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { client, type Client, startTestApp, type TestApp } from '../support/app.ts';
+import { startApp } from '../support/app.ts';
 import { investorBody, uniqueId } from '../support/fixtures.ts';
 import { createDeal } from '../support/workflows.ts';
 
 describe('export neutralisation', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   const csv = (url: string, method: 'GET' | 'POST' = 'GET') =>
     t.app.inject({ method, url, headers: { authorization: `Bearer ${t.adminToken}`, accept: 'text/csv' } }).then((r) => parse(r.body, { columns: true }) as Record<string, string>[]);

@@ -1,23 +1,18 @@
 // The all-investor-workflows CSV byte for byte, an export of several pages against the JSON list
 // it mirrors, and the reading of a sort order in ranges (store/exports.ts), also when rows arrive meanwhile.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { newUuid, systemClock } from '../../src/operations/deps.ts';
 import { seedScale } from '../../src/operations/seed.ts';
 import { EXPORT_PAGE, type RangeReader, ranges } from '../../src/store/exports.ts';
-import { client, type Client, startTestApp, type TestApp } from '../support/app.ts';
+import { startApp } from '../support/app.ts';
 import { createDeal } from '../support/workflows.ts';
 
 describe('all-investor-workflows export', () => {
-  let t: TestApp;
-  let admin: Client;
+  const t = startApp();
+  const admin = t.admin;
   const getCsv = (url: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.adminToken}`, accept: 'text/csv' } });
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
 
   test('the CSV byte for byte: quoting, neutralised formulas, the latest captured value of each field', async () => {
     const deal = await createDeal(admin);

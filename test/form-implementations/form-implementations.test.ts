@@ -1,7 +1,7 @@
 // getInvestorFormImplementation: GET /deals/workflow/step/{stepId}/investor-form-implementation.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { describe, test } from 'node:test';
+import { client, expectProblem, startApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
 import { jump, makeDeal, makeInvestor } from '../support/deals.ts';
 
@@ -11,13 +11,8 @@ const path = (stepId: string, query: Record<string, string> = {}) => {
 };
 
 describe('form implementations (getInvestorFormImplementation)', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   test('the first call creates it, every later call returns the same id; shape field by field', async () => {
     const deal = await makeDeal(admin);

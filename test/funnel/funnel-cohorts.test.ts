@@ -4,11 +4,11 @@
 // kept figures of random entry ranges (with and without a class) equal a recount from the stays,
 // and a rebuild from the events changes none of them.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { catchUpFunnel } from '../../src/operations/funnel.ts';
 import { applyPendingFunnel, cohortKeys, type FunnelFilter, type FunnelRows, readFunnel, rebuildFunnel, recountFunnel } from '../../src/store/funnel.ts';
-import { client, type Client, startTestApp, type TestApp } from '../support/app.ts';
+import { startApp } from '../support/app.ts';
 import { investorBody } from '../support/fixtures.ts';
 import { createDeal } from '../support/workflows.ts';
 
@@ -29,14 +29,9 @@ function sorted(rows: FunnelRows): FunnelRows {
 }
 
 describe('funnel by entry day', () => {
-  let t: TestApp;
-  let admin: Client;
+  const t = startApp({ clock: () => new Date(now) });
+  const admin = t.admin;
   let now = T0;
-  before(async () => {
-    t = await startTestApp({ clock: () => new Date(now) });
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
 
   test('the cohort keys of a range cover each of its days once, each block aligned, at most 7 days and 7 blocks of 8 at each end', () => {
     fc.assert(

@@ -11,7 +11,7 @@ import { catchUpFunnel } from '../../src/operations/funnel.ts';
 import { seedScale } from '../../src/operations/seed.ts';
 import { applyPendingFunnel, rebuildFunnel } from '../../src/store/funnel.ts';
 import { sql } from 'kysely';
-import { client, type Client, expectProblem, skipUnlessPostgres, startTestApp, type TestApp } from '../support/app.ts';
+import { client, expectProblem, skipUnlessPostgres, startApp } from '../support/app.ts';
 import { investorBody } from '../support/fixtures.ts';
 import { createDeal } from '../support/workflows.ts';
 
@@ -19,14 +19,9 @@ const HOUR = 3_600_000;
 const T0 = Date.parse('2026-01-01T08:00:00.000Z');
 
 describe('funnel', () => {
-  let t: TestApp;
-  let admin: Client;
+  const t = startApp({ clock: () => new Date(now) });
+  const admin = t.admin;
   let now = T0;
-  before(async () => {
-    t = await startTestApp({ clock: () => new Date(now) });
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
 
   const stepOf = (funnel: any, stepId: string) => funnel.steps.find((s: any) => s.stepId === stepId);
 

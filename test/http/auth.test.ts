@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { SignJWT } from 'jose';
 import { revokeToken } from '../../src/operations/tokens.ts';
 import { createToken } from '../../src/operations/tokens.ts';
-import { client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { client, expectProblem, startApp } from '../support/app.ts';
 
 const secret = 'a-test-secret-that-is-long-enough-for-hs256';
 const key = new TextEncoder().encode(secret);
@@ -15,11 +15,7 @@ const jwt = (claims: Record<string, unknown>, options: { expiresIn?: string | nu
     .sign(options.key ?? key);
 
 describe('authentication', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({ env: { JWT_SECRET: secret, JWT_ROLE_CLAIM: 'dealflow/role', JWT_INVESTOR_CLAIM: 'investor' } });
-  });
-  after(() => t.close());
+  const t = startApp({ env: { JWT_SECRET: secret, JWT_ROLE_CLAIM: 'dealflow/role', JWT_INVESTOR_CLAIM: 'investor' } });
 
   const unauthorized = async (authorization: string | undefined, detail: RegExp) => {
     const response = await client(t.app).get('/whoami', authorization === undefined ? {} : { authorization });

@@ -1,17 +1,12 @@
 // Strict bodies: JSON only, no coercion, unknown properties named, size limited; nothing written.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { describe, test } from 'node:test';
+import { expectProblem, startApp } from '../support/app.ts';
 import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
 
 describe('request bodies', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp({ env: { BODY_LIMIT: '2048' } });
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp({ env: { BODY_LIMIT: '2048' } });
+  const admin = t.admin;
 
   const nothingWritten = async (dealId: string) => expectProblem(await admin.get(`/deals/deal/${dealId}`), 404);
 
@@ -133,13 +128,8 @@ describe('request bodies', () => {
 // Found by the reliability suite's fuzzer: PostgreSQL cannot store NUL in text or jsonb
 // (a 500), and an unpaired surrogate was silently stored as U+FFFD.
 describe('text that cannot be stored', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   for (const [name, text] of [
     ['a NUL character', 'a\u0000b'],

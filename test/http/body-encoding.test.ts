@@ -1,18 +1,13 @@
 // Only valid UTF-8 JSON, with unique member names, is accepted; query strings must decode as UTF-8.
 // Each refusal is a problem document and changes nothing.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { describe, test } from 'node:test';
+import { expectProblem, startApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
 
 describe('body and query encoding', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   const putDeal = (dealId: string, payload: string | Buffer, contentType = 'application/json') =>
     admin.raw({ method: 'PUT', url: `/deals/deal/${dealId}`, headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': contentType }, payload });

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
-import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { before, describe, test } from 'node:test';
+import { startApp } from '../support/app.ts';
 
 /** Sends raw bytes; resolves with the raw answer once the server closes the connection. */
 function raw(port: number, bytes: string): Promise<{ status: number; contentType: string; body: any }> {
@@ -27,14 +27,12 @@ function raw(port: number, bytes: string): Promise<{ status: number; contentType
 }
 
 describe('requests refused by the HTTP parser', () => {
-  let t: TestApp;
+  const t = startApp();
   let port: number;
   before(async () => {
-    t = await startTestApp();
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
   });
-  after(() => t.close());
 
   test('headers over 16 KiB are a 431 problem document', async () => {
     const answer = await raw(port, `GET /whoami HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'A'.repeat(20_000)}\r\n\r\n`);

@@ -4,8 +4,8 @@
 // refusals (an admin-only route) stay 403.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { before, describe, test } from 'node:test';
+import { client, type Client, expectProblem, startApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
 import { commit, type Deal, jump, makeDeal, makeInvestor } from '../support/deals.ts';
 
@@ -23,8 +23,8 @@ function assertIndistinguishable(theirs: Response, theirId: string, unknown: Res
 }
 
 describe("investors cannot tell another's records from unknown ones", () => {
-  let t: TestApp;
-  let admin: Client;
+  const t = startApp();
+  const admin = t.admin;
   let deal: Deal;
   let other: Deal;
   let me: string;
@@ -33,8 +33,6 @@ describe("investors cannot tell another's records from unknown ones", () => {
   let theirEventId: string;
   let theirRequestId: string;
   before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
     deal = await makeDeal(admin);
     other = await makeDeal(admin);
     me = (await makeInvestor(admin)).id;
@@ -51,7 +49,6 @@ describe("investors cannot tell another's records from unknown ones", () => {
     theirRequestId = request.body.id;
     mine = client(t.app, await t.investorToken(me));
   });
-  after(() => t.close());
 
   test('workflow-status of a deal they are not in', async () => {
     const unknown = uniqueId('deal');

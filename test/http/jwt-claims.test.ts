@@ -2,10 +2,10 @@
 // iat or nbf more than 60 s ahead, and an investor claim that is one non-empty string or absent.
 // Each refusal is a 401 naming the claim.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { SignJWT } from 'jose';
 import { loadConfig } from '../../src/config.ts';
-import { client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { client, expectProblem, startApp } from '../support/app.ts';
 
 const secret = 'a-test-secret-that-is-long-enough-for-hs256';
 const key = new TextEncoder().encode(secret);
@@ -15,11 +15,7 @@ const now = () => Math.floor(Date.now() / 1000);
 const sign = (claims: Record<string, unknown>) => new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(key);
 
 describe('JWT claims', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({ env: { JWT_SECRET: secret, JWT_MAX_LIFETIME: '2h' } });
-  });
-  after(() => t.close());
+  const t = startApp({ env: { JWT_SECRET: secret, JWT_MAX_LIFETIME: '2h' } });
 
   const refused = async (claims: Record<string, unknown>, detail: RegExp) => {
     const response = await client(t.app, await sign(claims)).get('/whoami');

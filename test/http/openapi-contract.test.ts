@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { generateClientTypes, typesPath } from '../../scripts/generate-client-types.ts';
 import { operationDocs } from '../../src/http/openapi-operations.ts';
-import { client, startTestApp, type TestApp } from '../support/app.ts';
+import { client, startApp } from '../support/app.ts';
 import { ContractChecker, contract } from '../support/contract.ts';
 import { createDeal } from '../support/workflows.ts';
 
@@ -87,11 +87,7 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the response check', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp();
-  });
-  after(() => t.close());
+  const t = startApp();
 
   test('passes real responses and fails each kind of drift', async () => {
     const admin = client(t.app, t.adminToken);

@@ -5,22 +5,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MAX_AFTER, MAX_PAGE } from '../../src/http/schemas/paging.ts';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { client, expectProblem, startApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
 
 const BOUNDARY = ['2147483648', '9007199254740992', '9223372036854775807', '9223372036854775808', '99999999999999999999', '10000000000000000000000'];
 
 describe('paging bounds on every paged route', () => {
-  let t: TestApp;
-  let admin: Client;
+  const t = startApp();
+  const admin = t.admin;
   let dealId: string;
   before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
     dealId = uniqueId('deal');
     assert.equal((await admin.put(`/deals/deal/${dealId}`, { name: 'Paged deal' })).status, 201);
   });
-  after(() => t.close());
 
   const paged = (): [string, 'GET' | 'POST'][] => [
     ['/portfolio/transactions/subscriptions', 'GET'],

@@ -4,21 +4,17 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { generateOpenApi } from '../../src/http/openapi.ts';
 import { newUuid, systemClock } from '../../src/operations/deps.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
-import { client, expectProblem, openTestDatabase, startTestApp, testDatabaseUrl, type TestApp } from '../support/app.ts';
+import { client, expectProblem, openTestDatabase, startApp, testDatabaseUrl } from '../support/app.ts';
 
 describe('probes and prefix', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({ env: { BASE_PATH: '/kong/core/api/gateway' } });
-  });
-  after(() => t.close());
+  const t = startApp({ env: { BASE_PATH: '/kong/core/api/gateway' } });
 
   test('healthz and readyz answer without a token under BASE_PATH', async () => {
     const c = client(t.app, undefined, '/kong/core/api/gateway');
@@ -49,11 +45,7 @@ describe('probes and prefix', () => {
 });
 
 describe('rate limiting', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
-  });
-  after(() => t.close());
+  const t = startApp({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
 
   test('past the limit a token gets 429 with Retry-After, and other tokens are unaffected', async () => {
     const admin = client(t.app, t.adminToken);

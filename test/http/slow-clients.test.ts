@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startApp } from '../support/app.ts';
 
 const TIMEOUT_MS = 1000;
 
@@ -33,14 +33,12 @@ function trickle(port: number, head: string, bytes: string, giveUpMs: number): P
 }
 
 describe('slow clients', () => {
-  let t: TestApp;
+  const t = startApp({ env: { REQUEST_TIMEOUT_MS: String(TIMEOUT_MS) } });
   let port: number;
   before(async () => {
-    t = await startTestApp({ env: { REQUEST_TIMEOUT_MS: String(TIMEOUT_MS) } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
   });
-  after(() => t.close());
 
   test('headers trickled a byte at a time are cut off soon after REQUEST_TIMEOUT_MS', async () => {
     const { heldMs, firstLine, answer } = await trickle(port, 'GET /whoami HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: aaaa\r\n', 10_000);

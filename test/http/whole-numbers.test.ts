@@ -2,17 +2,12 @@
 // conversion from text turned limit=1.5 into 1 and /portfolio/assets/1.5 into asset 1 wherever a
 // route had not added its own check).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { describe, test } from 'node:test';
+import { expectProblem, startApp } from '../support/app.ts';
 
 describe('whole numbers in queries and paths', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   const lists: [string, (url: string) => Promise<{ status: number; headers: Record<string, unknown>; body: any }>][] = [
     ['/webhooks/deliveries', (url) => admin.get(url)],

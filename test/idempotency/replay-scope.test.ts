@@ -3,9 +3,9 @@
 // so investor A sending B's key and body gets A's answer (a 404 for B's event), never B's stored
 // edit request.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { SignJWT } from 'jose';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { client, expectProblem, startApp } from '../support/app.ts';
 import { createDeal } from '../support/workflows.ts';
 
 const secret = 'a-test-secret-that-is-long-enough-for-hs256';
@@ -13,13 +13,8 @@ const jwt = (claims: Record<string, unknown>) =>
   new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('10m').sign(new TextEncoder().encode(secret));
 
 describe('idempotency keys are scoped to the whole principal', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp({ env: { JWT_SECRET: secret } });
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp({ env: { JWT_SECRET: secret } });
+  const admin = t.admin;
 
   test("same sub, different investor claim: A replaying B's key and body gets a 404, not B's request", async () => {
     const deal = await createDeal(admin);

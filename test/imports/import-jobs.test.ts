@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, onPostgres, type TestApp, startTestApp } from '../support/app.ts';
+import { client, expectProblem, onPostgres, startApp } from '../support/app.ts';
 import { createDeal } from '../support/workflows.ts';
 import { createHash } from 'node:crypto';
 import { insertJob } from '../../src/store/import-jobs.ts';
@@ -19,17 +19,14 @@ const HEADER = 'id,remoteId,dataSource,teamUserId,kycCheckLevel,guid,externalId,
 const csvLine = (id: string) => `${id},crm-${id},crm,,2,guid-${id},,1,active,Dr,Grace,,Hopper,,1906-12-09,${id}@example.com,${id},,Grace Hopper,Grace Hopper,true,approved,[]`;
 
 describe('import jobs', () => {
-  let t: TestApp;
-  let admin: Client;
+  const t = startApp({ env: { IMPORT_JOB_THRESHOLD: String(64 * 1024), REQUEST_TIMEOUT_MS: '1000' } });
+  const admin = t.admin;
   let port: number;
   before(async () => {
     // Files above 64 KiB run as jobs; a request must arrive within a second (the slow-client guard).
-    t = await startTestApp({ env: { IMPORT_JOB_THRESHOLD: String(64 * 1024), REQUEST_TIMEOUT_MS: '1000' } });
-    admin = client(t.app, t.adminToken);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
   });
-  after(() => t.close());
 
   const post = (url: string, type: string, payload: string, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': type, ...headers }, payload }).then((r) => ({
@@ -137,16 +134,13 @@ describe('import jobs', () => {
 });
 
 describe('a synchronous import longer than the connection timeout, and responsiveness during imports', () => {
-  let t: TestApp;
-  let admin: Client;
+  const t = startApp({ env: { REQUEST_TIMEOUT_MS: '1000' } });
+  const admin = t.admin;
   let port: number;
   before(async () => {
-    t = await startTestApp({ env: { REQUEST_TIMEOUT_MS: '1000' } });
-    admin = client(t.app, t.adminToken);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
   });
-  after(() => t.close());
 
   const postOverSocket = (path: string, type: string, body: string, headers: Record<string, string> = {}) =>
     new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {

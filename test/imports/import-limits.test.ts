@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { client, expectProblem, type TestApp, startTestApp } from '../support/app.ts';
+import { client, expectProblem, startApp } from '../support/app.ts';
 import { rowCounts } from '../support/row-counts.ts';
 import { createDeal } from '../support/workflows.ts';
 
@@ -16,16 +16,14 @@ const HEADER = 'id,remoteId,dataSource,teamUserId,kycCheckLevel,guid,externalId,
 const csvLine = (id: string) => `${id},crm-${id},crm,,2,guid-${id},,1,active,Dr,Grace,,Hopper,,1906-12-09,${id}@example.com,${id},,Grace Hopper,Grace Hopper,true,approved,[]`;
 
 describe('import limits', () => {
-  let t: TestApp;
+  const t = startApp();
   let port: number;
   let dealId: string;
   before(async () => {
-    t = await startTestApp();
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
     dealId = (await createDeal(client(t.app, t.adminToken))).dealId;
   });
-  after(() => t.close());
 
   const inject = (url: string, type: string, payload: string | Buffer | Readable) =>
     t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': type }, payload }).then((r) => ({

@@ -1,9 +1,9 @@
 // Streamed imports (investors, moves) with per-row reports, dry runs and re-imports that change
 // nothing; CSV exports that read back through the investor import; formula cells neutralised.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { expectProblem, startApp } from '../support/app.ts';
 import { investorBody, uniqueAssetId, uniqueId, subscriptionBody } from '../support/fixtures.ts';
 import { createDeal } from '../support/workflows.ts';
 import { feedCaughtUp } from '../webhooks/support.ts';
@@ -19,17 +19,12 @@ const csvLine = (id: string, over: { forename?: string; kyc?: string; email?: st
 };
 
 describe('imports and exports', () => {
-  let t: TestApp;
-  let admin: Client;
+  const t = startApp();
+  const admin = t.admin;
   const send = (url: string, body: string, type = 'text/csv') =>
     t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': type }, payload: body }).then((r) => ({ status: r.statusCode, headers: r.headers, body: r.body ? JSON.parse(r.body) : undefined, text: r.body }));
   const getCsv = (url: string, method: 'GET' | 'POST' = 'GET') =>
     t.app.inject({ method, url, headers: { authorization: `Bearer ${t.adminToken}`, accept: 'text/csv' } });
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
 
   test('investor import: malformed rows are refused with their fields, good rows applied; a re-import changes nothing', async () => {
     const [a, b, c] = [uniqueId('imp'), uniqueId('imp'), uniqueId('imp')];

@@ -1,18 +1,13 @@
 // Idempotency-Key on the jump (jumpToStep) and the event edit (editWorkflowEvent).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, skipUnlessPostgres, startTestApp, type TestApp } from '../support/app.ts';
+import { describe, test } from 'node:test';
+import { expectProblem, skipUnlessPostgres, startApp } from '../support/app.ts';
 import { createDeal } from '../support/workflows.ts';
 
 describe('idempotent jumps and event edits', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   const key = () => `key-${randomUUID()}`;
   const journeyOf = async (dealId: string, investorId: string) =>

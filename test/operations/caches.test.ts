@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { publishInvalidation } from '../../src/operations/caches.ts';
 import { createToken, revokeToken } from '../../src/operations/tokens.ts';
-import { client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { client, expectProblem, startApp } from '../support/app.ts';
 import { createDeal, workflowBody } from '../support/workflows.ts';
 
 /** Resolves when `caches` has applied this invalidation (the channel is database-wide: other test
@@ -23,11 +23,7 @@ const applied = (caches: Caches, expected: Invalidation) =>
   });
 
 describe('token cache', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp();
-  });
-  after(() => t.close());
+  const t = startApp();
 
   test('a revoked token is refused on the next request, though it was just cached', async () => {
     const created = await createToken(t.database.db, { name: 'cached', role: 'admin' });
@@ -54,11 +50,7 @@ describe('token cache', () => {
 });
 
 describe('workflow cache', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp();
-  });
-  after(() => t.close());
+  const t = startApp();
 
   const labels = (body: any) => body.steps.map((s: { label: string }) => s.label);
 

@@ -1,20 +1,15 @@
 // listPaymentReferences (GET /deals/deal/{dealId}/all-payment-refernces) and the lenient lookup
 // GET /payments/references/{reference}.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { checkReference, formatReference, referenceFromBody } from '../../src/domain/payment-reference.ts';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { client, expectProblem, startApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
 import { jump, makeDeal, makeInvestor } from '../support/deals.ts';
 
 describe('payment references', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   /** A deal with two investors moved into it; returns it and their ids. */
   async function dealWithInvestors() {

@@ -2,26 +2,21 @@
 // scope, expiry and (PostgreSQL) real concurrency.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { fingerprintOf } from '../../src/http/idempotency.ts';
 import { purgeExpiredKeys } from '../../src/operations/idempotency.ts';
 import { createToken } from '../../src/operations/tokens.ts';
-import { client, type Client, expectProblem, skipUnlessPostgres, startTestApp, type TestApp } from '../support/app.ts';
+import { client, expectProblem, skipUnlessPostgres, startApp } from '../support/app.ts';
 import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
 
 const URL = '/portfolio/transactions/subscriptions';
 const HOUR = 3_600_000;
 
 describe('idempotent subscription creation', () => {
-  let t: TestApp;
-  let admin: Client;
+  const t = startApp({ clock: () => new Date(Date.now() + offsetMs), env: { IDEMPOTENCY_TTL_HOURS: '24' } });
+  const admin = t.admin;
   let offsetMs = 0; // moves the service's clock forward
-  before(async () => {
-    t = await startTestApp({ clock: () => new Date(Date.now() + offsetMs), env: { IDEMPOTENCY_TTL_HOURS: '24' } });
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
 
   async function given() {
     const assetId = uniqueAssetId();

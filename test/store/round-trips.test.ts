@@ -4,36 +4,35 @@
 // when its cache entry has run out, is not counted.
 // PostgreSQL only: the count comes from the `pg` pool (PGlite has none).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { type Api, buildApp } from '../../src/http/app.ts';
 import { Caches } from '../../src/operations/caches.ts';
 import { newUuid, systemClock } from '../../src/operations/deps.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
 import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
-import { client, type Client, skipUnlessPostgres, startTestApp, testDatabaseUrl, type TestApp } from '../support/app.ts';
+import { client, type Client, skipUnlessPostgres, startApp, testDatabaseUrl } from '../support/app.ts';
 import { createDeal } from '../support/workflows.ts';
 
 describe('statements per operation (PostgreSQL)', { skip: skipUnlessPostgres }, () => {
-  let t: TestApp;
   let counted: Database;
   let app: Api;
   let caches: Caches;
   let admin: Client;
   let sent: string[] = [];
+  const t = startApp({
+    beforeClose: async () => {
+      await app.close();
+      caches.close();
+      await counted.close();
+    },
+  });
   before(async () => {
-    t = await startTestApp();
     counted = await openDatabase({ ...loadConfig({}), databaseUrl: testDatabaseUrl! }, { schema: t.database.schema!, onStatement: (text) => sent.push(text) });
     caches = new Caches();
     app = await buildApp({ db: counted.db, config: t.config, clock: systemClock, newId: newUuid, caches });
     await app.ready();
     admin = client(app, t.adminToken);
-  });
-  after(async () => {
-    await app.close();
-    caches.close();
-    await counted.close();
-    await t.close();
   });
 
   /** The statements `call` sent, once a first call has warmed the caches (token, workflow). */

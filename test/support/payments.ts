@@ -2,7 +2,7 @@
 // payment settings (payment step, amount and date fields, an asset at a price per unit).
 import { readFileSync } from 'node:fs';
 import { checkReference, referenceFromBody } from '../../src/domain/payment-reference.ts';
-import { type Client, client, startTestApp, type TestApp } from './app.ts';
+import type { Client, TestApp } from './app.ts';
 import { investorBody, uniqueAssetId, uniqueId } from './fixtures.ts';
 
 export const fixture = (name: string) => readFileSync(new URL(`../payments/fixtures/${name}`, import.meta.url), 'utf8');
@@ -91,11 +91,6 @@ export function fill(text: string, deal: PayingDeal): string {
     .replaceAll('{{REF_TYPO}}', grouped(typo))
     .replaceAll('{{REF_UNKNOWN}}', referenceFromBody('999999999999999'))
     .replace(/\{\{REF_([A-Z])\}\}/g, (_m, l: string) => deal.refs[l] ?? '');
-}
-
-export async function start(): Promise<{ t: TestApp; api: Client }> {
-  const t = await startTestApp();
-  return { t, api: client(t.app, t.adminToken) };
 }
 
 /** POST a statement body with a content type. */

@@ -2,7 +2,7 @@
 // transaction: edit requests (created, approved with their effect, rejected) and subscriptions.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { client, type Client, startTestApp, type TestApp } from '../support/app.ts';
+import { client, startApp } from '../support/app.ts';
 import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
 import { createDeal, type TestDeal } from '../support/workflows.ts';
 import { feedCaughtUp } from './support.ts';
@@ -10,13 +10,8 @@ import { feedCaughtUp } from './support.ts';
 const REQUESTS = '/deals/request-to-edit';
 
 describe('domain events in the outbox', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   const feedOf = async (dealId: string) => {
     await feedCaughtUp(t.database.db);

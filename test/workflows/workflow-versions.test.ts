@@ -3,17 +3,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { client, expectProblem, startApp } from '../support/app.ts';
 import { createDeal, type TestDeal, workflowBody } from '../support/workflows.ts';
 
 describe('workflow versions and migration', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   const versionsOf = async (dealId: string) => {
     const { rows } = await sql<{ investor_user_id: string; seq: number; to_step_id: string; workflow_version: number | null }>`

@@ -1,18 +1,13 @@
 // PUT /deals/deal/{dealId}/workflow and getWorkflowStatus (workflow-status).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { describe, test } from 'node:test';
+import { client, expectProblem, startApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
 import { createDeal, workflowBody } from '../support/workflows.ts';
 
 describe('workflows', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   const newDeal = async () => {
     const dealId = uniqueId('deal');
