@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
+import { commit, createDeal, createInvestor, jump } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { commit, jump, makeDeal, makeInvestor } from '../support/deals.ts';
 
 const URL = '/deals/deal/all-transactions';
 
@@ -16,9 +16,9 @@ describe('active investors (listActiveInvestors)', () => {
 
   test('counts across complete, in-progress and withdrawn journeys; shape field by field', async () => {
     const surname = family();
-    const a = await makeInvestor(admin, { forename: 'Ada', surname });
-    const b = await makeInvestor(admin, { forename: 'Bea', surname });
-    const [d1, d2, d3, d4] = [await makeDeal(admin), await makeDeal(admin), await makeDeal(admin), await makeDeal(admin)];
+    const a = await createInvestor(admin, { forename: 'Ada', surname });
+    const b = await createInvestor(admin, { forename: 'Bea', surname });
+    const [d1, d2, d3, d4] = [await createDeal(admin, { workflow: 'subscription' }), await createDeal(admin, { workflow: 'subscription' }), await createDeal(admin, { workflow: 'subscription' }), await createDeal(admin, { workflow: 'subscription' })];
     // Ada: complete in d1, in progress in d2 (commit) and d4 (pay), withdrawn in d3.
     await commit(admin, d1, a.id);
     await jump(admin, d1.dealId, a.id, d1.steps.pay);
@@ -51,10 +51,10 @@ describe('active investors (listActiveInvestors)', () => {
 
   test('inactive investors and investors without a journey are left out', async () => {
     const surname = family();
-    const deal = await makeDeal(admin);
-    const active = await makeInvestor(admin, { forename: 'Cai', surname });
-    const inactive = await makeInvestor(admin, { forename: 'Dan', surname });
-    await makeInvestor(admin, { forename: 'Eve', surname }); // active, never moved
+    const deal = await createDeal(admin, { workflow: 'subscription' });
+    const active = await createInvestor(admin, { forename: 'Cai', surname });
+    const inactive = await createInvestor(admin, { forename: 'Dan', surname });
+    await createInvestor(admin, { forename: 'Eve', surname }); // active, never moved
     await jump(admin, deal.dealId, active.id, deal.steps.interest);
     await jump(admin, deal.dealId, inactive.id, deal.steps.interest);
     const deactivated = await admin.put(`/investors/${inactive.id}`, { ...inactive.body, contact: { ...inactive.body.contact, status: 'inactive' } });
@@ -65,10 +65,10 @@ describe('active investors (listActiveInvestors)', () => {
 
   test('paging: limit, pages, a page past the end, bad limits and pages', async () => {
     const surname = family();
-    const deal = await makeDeal(admin);
+    const deal = await createDeal(admin, { workflow: 'subscription' });
     const ids: string[] = [];
     for (const forename of ['Fay', 'Gus', 'Hal']) {
-      const investor = await makeInvestor(admin, { forename, surname });
+      const investor = await createInvestor(admin, { forename, surname });
       await jump(admin, deal.dealId, investor.id, deal.steps.interest);
       ids.push(investor.id);
     }
@@ -89,9 +89,9 @@ describe('active investors (listActiveInvestors)', () => {
 
   test('nameOrEmail: case-insensitive, anywhere in the full name or e-mail; LIKE wildcards taken literally', async () => {
     const surname = family();
-    const deal = await makeDeal(admin);
-    const ivy = await makeInvestor(admin, { forename: 'Ivy', surname, email: `ivy.${surname.toLowerCase()}@mail.example` });
-    const jon = await makeInvestor(admin, { forename: 'Jon', surname, email: null });
+    const deal = await createDeal(admin, { workflow: 'subscription' });
+    const ivy = await createInvestor(admin, { forename: 'Ivy', surname, email: `ivy.${surname.toLowerCase()}@mail.example` });
+    const jon = await createInvestor(admin, { forename: 'Jon', surname, email: null });
     for (const investor of [ivy, jon]) await jump(admin, deal.dealId, investor.id, deal.steps.interest);
     const search = async (nameOrEmail: string) => (await admin.post(URL, { nameOrEmail })).body.output.map((e: any) => e.investor.id);
     assert.deepEqual(await search(surname.toUpperCase()), [ivy.id, jon.id]);
@@ -103,8 +103,8 @@ describe('active investors (listActiveInvestors)', () => {
   });
 
   test('the body is optional: none at all, empty, {} or null nameOrEmail; unknown properties are 400', async () => {
-    const deal = await makeDeal(admin);
-    const investor = await makeInvestor(admin, { forename: 'Kim', surname: family() });
+    const deal = await createDeal(admin, { workflow: 'subscription' });
+    const investor = await createInvestor(admin, { forename: 'Kim', surname: family() });
     await jump(admin, deal.dealId, investor.id, deal.steps.interest);
     const noBody = await admin.raw({ method: 'POST', url: `${URL}?limit=100`, headers: { authorization: `Bearer ${t.adminToken}` } });
     assert.equal(noBody.statusCode, 200, noBody.body);
@@ -126,7 +126,7 @@ describe('active investors (listActiveInvestors)', () => {
   });
 
   test('admin only: an investor token gets 403', async () => {
-    const investor = await makeInvestor(admin);
+    const investor = await createInvestor(admin);
     expectProblem(await client(t.app, await t.investorToken(investor.id)).post(URL, {}), 403);
     expectProblem(await client(t.app).post(URL, {}), 401);
   });

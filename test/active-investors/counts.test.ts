@@ -6,8 +6,8 @@ import { sql } from 'kysely';
 import { mulberry32 } from '../../src/domain/random.ts';
 import { rebuildListCounts } from '../../src/store/active-investors.ts';
 import { startApp } from '../support/app.ts';
+import { commit, createDeal, createInvestor, jump, type SubscriptionDeal } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { commit, type Deal, jump, makeDeal, makeInvestor } from '../support/deals.ts';
 
 const URL = '/deals/deal/all-transactions';
 
@@ -23,8 +23,8 @@ describe('kept counts of active investors', () => {
 
   test('an approved withdrawal moves a journey from in progress to withdrawn', async () => {
     const surname = family();
-    const investor = await makeInvestor(admin, { forename: 'Wil', surname });
-    const deal = await makeDeal(admin);
+    const investor = await createInvestor(admin, { forename: 'Wil', surname });
+    const deal = await createDeal(admin, { workflow: 'subscription' });
     const event = await commit(admin, deal, investor.id);
     assert.deepEqual(await counts(surname), [[investor.id, '0', '1', '1']]);
     const request = await admin.post('/deals/request-to-edit', { workflowEventId: event.id, type: 'Withdraw Investment', reason: 'changed my mind' });
@@ -36,7 +36,7 @@ describe('kept counts of active investors', () => {
 
   test('a re-applied workflow that changes a step type moves its journeys between the counts', async () => {
     const surname = family();
-    const investor = await makeInvestor(admin, { forename: 'Ria', surname });
+    const investor = await createInvestor(admin, { forename: 'Ria', surname });
     const dealId = uniqueId('deal');
     assert.equal((await admin.put(`/deals/deal/${dealId}`, { name: dealId })).status, 201);
     const workflow = (lastType: string) => ({
@@ -60,9 +60,9 @@ describe('kept counts of active investors', () => {
   test('the total without a search follows status changes and first journeys only', async () => {
     const surname = family();
     const before = await listed();
-    const investor = await makeInvestor(admin, { forename: 'Tia', surname });
+    const investor = await createInvestor(admin, { forename: 'Tia', surname });
     assert.equal(await listed(), before, 'no journey yet');
-    const [d1, d2] = [await makeDeal(admin), await makeDeal(admin)];
+    const [d1, d2] = [await createDeal(admin, { workflow: 'subscription' }), await createDeal(admin, { workflow: 'subscription' })];
     await jump(admin, d1.dealId, investor.id, d1.steps.interest);
     assert.equal(await listed(), before + 1);
     await jump(admin, d2.dealId, investor.id, d2.steps.interest);
@@ -79,8 +79,8 @@ describe('kept counts of active investors', () => {
 
   test('a renamed investor is found under the new name in both lists, and no longer under the old', async () => {
     const [old, renamed] = [family(), family()];
-    const investor = await makeInvestor(admin, { forename: 'Ned', surname: old });
-    const deal = await makeDeal(admin);
+    const investor = await createInvestor(admin, { forename: 'Ned', surname: old });
+    const deal = await createDeal(admin, { workflow: 'subscription' });
     await jump(admin, deal.dealId, investor.id, deal.steps.interest);
     const contact = { ...investor.body.contact, fullName: `Ned ${renamed}`, name: `Ned ${renamed}`, contact: { ...investor.body.contact.contact, surname: renamed, email: `ned@${renamed.toLowerCase()}.example` } };
     assert.equal((await admin.put(`/investors/${investor.id}`, { ...investor.body, contact })).status, 200);
@@ -97,9 +97,9 @@ describe('kept counts of active investors', () => {
     const random = mulberry32(20261123);
     const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
     const surname = family();
-    const deals: Deal[] = [await makeDeal(admin), await makeDeal(admin), await makeDeal(admin)];
+    const deals: SubscriptionDeal[] = [await createDeal(admin, { workflow: 'subscription' }), await createDeal(admin, { workflow: 'subscription' }), await createDeal(admin, { workflow: 'subscription' })];
     const investors = [];
-    for (let i = 0; i < 6; i++) investors.push(await makeInvestor(admin, { forename: `F${i}`, surname }));
+    for (let i = 0; i < 6; i++) investors.push(await createInvestor(admin, { forename: `F${i}`, surname }));
     const data: Record<string, Record<string, string>> = { commit: { committed_amount: '10.00', currency: 'EUR' } };
     let applied = 0;
     for (let i = 0; i < 80; i++) {

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
-import { jump, makeDeal, makeInvestor } from '../support/deals.ts';
-import { feedCaughtUp } from '../webhooks/support.ts';
+import { feedCaughtUp } from '../support/webhooks.ts';
+import { createDeal, createInvestor, jump } from '../support/deals.ts';
 
 describe('deal activity, newest first', () => {
   const t = startApp();
@@ -17,10 +17,10 @@ describe('deal activity, newest first', () => {
   }
 
   test('pages backwards through the feed: the pull feed reversed, with investor names', async () => {
-    const deal = await makeDeal(admin);
-    const other = await makeDeal(admin);
-    const ada = await makeInvestor(admin, { forename: 'Ada', surname: 'Activity' });
-    const bea = await makeInvestor(admin, { forename: 'Bea', surname: 'Activity' });
+    const deal = await createDeal(admin, { workflow: 'subscription' });
+    const other = await createDeal(admin, { workflow: 'subscription' });
+    const ada = await createInvestor(admin, { forename: 'Ada', surname: 'Activity' });
+    const bea = await createInvestor(admin, { forename: 'Bea', surname: 'Activity' });
     for (const investor of [ada, bea]) {
       await jump(admin, deal.dealId, investor.id, deal.steps.interest);
       await jump(admin, deal.dealId, investor.id, deal.steps.commit, { committed_amount: '100.00', currency: 'EUR' });
@@ -50,10 +50,10 @@ describe('deal activity, newest first', () => {
   });
 
   test('an empty feed, a cursor of another feed (400), an unknown deal (404), an investor token (403)', async () => {
-    const deal = await makeDeal(admin);
+    const deal = await createDeal(admin, { workflow: 'subscription' });
     assert.deepEqual((await admin.get(`/back-office/deals/${deal.dealId}/activity`)).body, { output: [], hasMore: false });
-    const other = await makeDeal(admin);
-    const investor = await makeInvestor(admin);
+    const other = await createDeal(admin, { workflow: 'subscription' });
+    const investor = await createInvestor(admin);
     await jump(admin, other.dealId, investor.id, other.steps.interest);
     const foreign = (await feedOf(other.dealId))[0]!.sequence;
     const refused = await admin.get(`/back-office/deals/${deal.dealId}/activity?before=${foreign}`);

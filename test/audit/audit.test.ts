@@ -9,9 +9,9 @@ import { SYSTEM_PRINCIPAL } from '../../src/operations/audit-entries.ts';
 import { eraseInvestor } from '../../src/operations/erasure.ts';
 import { newUuid } from '../../src/operations/deps.ts';
 import { client, expectProblem, startApp } from '../support/app.ts';
+import { createDeal, type TestDeal } from '../support/deals.ts';
 import { behindTheBack as behindTheBackOn, sealEverything as sealEverythingOn, verify as verifyOn } from '../support/audit.ts';
 import { subscriptionBody, uniqueAssetId } from '../support/fixtures.ts';
-import { createDeal, type TestDeal } from '../support/workflows.ts';
 
 describe('audit log', () => {
   const t = startApp();

@@ -13,7 +13,7 @@ import { Caches } from '../../src/operations/caches.ts';
 import { newUuid, systemClock } from '../../src/operations/deps.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
 import { client, type Client, skipUnlessPostgres, startApp, testDatabaseUrl } from '../support/app.ts';
-import { createDeal } from '../support/workflows.ts';
+import { createDeal } from '../support/deals.ts';
 
 describe('audit chains and checkpoints under concurrent moves (two instances)', { skip: skipUnlessPostgres }, () => {
   let second: Database;

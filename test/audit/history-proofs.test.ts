@@ -7,9 +7,9 @@ import { sql } from 'kysely';
 import { proofNodes, verifyInclusion } from '../../src/domain/audit.ts';
 import { fillCheckpointTrees } from '../../src/operations/audit.ts';
 import { startApp } from '../support/app.ts';
+import { createDeal, type TestDeal } from '../support/deals.ts';
 import { behindTheBack, sealEverything, verify } from '../support/audit.ts';
 import { subscriptionBody, uniqueAssetId } from '../support/fixtures.ts';
-import { createDeal, type TestDeal } from '../support/workflows.ts';
 import { fill, fixture, payingDeal, postStatement } from '../support/payments.ts';
 
 describe('append-only history, kept trees and verify --deal', () => {

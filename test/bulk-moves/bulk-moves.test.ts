@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { client, expectProblem, skipUnlessPostgres, startApp } from '../support/app.ts';
-import { createDeal } from '../support/workflows.ts';
-import { feedCaughtUp } from '../webhooks/support.ts';
+import { feedCaughtUp } from '../support/webhooks.ts';
+import { createDeal } from '../support/deals.ts';
 import { withoutRequestId } from '../support/row-counts.ts';
 
 const commitment = { committed_amount: '25000.00', currency: 'EUR' };

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { expectProblem, startApp } from '../support/app.ts';
-import { investorBody, uniqueId } from '../support/fixtures.ts';
-import { createDeal } from '../support/workflows.ts';
+import { createDeal, createInvestor } from '../support/deals.ts';
+import { uniqueId } from '../support/fixtures.ts';
 import { rowCounts, withoutRequestId } from '../support/row-counts.ts';
 
 const commitment = { committed_amount: '25000.00', currency: 'EUR' };
@@ -106,7 +106,7 @@ describe('dry runs', () => {
         const set = await admin.put(`/deals/deal/${dealId}/workflow`, workflow);
         assert.equal(set.status, 201, JSON.stringify(set.body));
         const investor = uniqueId('inv');
-        assert.equal((await admin.put(`/investors/${investor}`, investorBody({ kycCheckLevel: kyc }))).status, 201);
+        await createInvestor(admin, { kycCheckLevel: kyc }, investor);
         for (const move of moves) {
           const body = {
             investorUserId: investor,

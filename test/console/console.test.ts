@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
+import { commit, createDeal, createInvestor } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { commit, makeDeal, makeInvestor } from '../support/deals.ts';
 
 describe('console read models', () => {
   const t = startApp();
@@ -14,7 +14,7 @@ describe('console read models', () => {
   test('the directory pages investors by name and finds them by name, e-mail or id', async () => {
     const surname = uniqueId('Dir').replace('-', '');
     const made = [];
-    for (const forename of ['Cleo', 'Ada', 'Bea']) made.push(await makeInvestor(admin, { forename, surname, email: `${forename}.${surname}@example.com`.toLowerCase(), kycCheckLevel: 2, classes: ['professional'] }));
+    for (const forename of ['Cleo', 'Ada', 'Bea']) made.push(await createInvestor(admin, { forename, surname, email: `${forename}.${surname}@example.com`.toLowerCase(), kycCheckLevel: 2, classes: ['professional'] }));
     const first = await admin.get(`/back-office/investors?query=${surname}&limit=2`);
     assert.equal(first.status, 200);
     assert.equal(first.body.total, 3);
@@ -37,10 +37,10 @@ describe('console read models', () => {
   });
 
   test('the inbox lists pending requests across deals oldest first, with the event data they would change, and drops decided ones', async () => {
-    const a = await makeDeal(admin);
-    const b = await makeDeal(admin);
-    const one = await makeInvestor(admin, { forename: 'Inbox', surname: 'One' });
-    const two = await makeInvestor(admin, { forename: 'Inbox', surname: 'Two' });
+    const a = await createDeal(admin, { workflow: 'subscription' });
+    const b = await createDeal(admin, { workflow: 'subscription' });
+    const one = await createInvestor(admin, { forename: 'Inbox', surname: 'One' });
+    const two = await createInvestor(admin, { forename: 'Inbox', surname: 'Two' });
     const eventOne = await commit(admin, a, one.id);
     const eventTwo = await commit(admin, b, two.id);
     const own = client(t.app, await t.investorToken(one.id));
@@ -83,8 +83,8 @@ describe('console read models', () => {
   });
 
   test('an edit of an event stores the reason given with the new revision', async () => {
-    const deal = await makeDeal(admin);
-    const investor = await makeInvestor(admin);
+    const deal = await createDeal(admin, { workflow: 'subscription' });
+    const investor = await createInvestor(admin);
     const event = await commit(admin, deal, investor.id);
     const edited = await admin.post(`/deals/event/${event.id}/edit?reason=${encodeURIComponent('Typo in the amount')}`, { ...event.data, committed_amount: '26000.00' });
     assert.equal(edited.status, 200, JSON.stringify(edited.body));
@@ -95,10 +95,10 @@ describe('console read models', () => {
   });
 
   test('a deal\'s rows filter by amount range, currency, KYC level, class, pending request and step, and sort by name, amount and days', async () => {
-    const deal = await makeDeal(admin);
+    const deal = await createDeal(admin, { workflow: 'subscription' });
     const people: Record<string, string> = {};
     const add = async (forename: string, options: { amount?: string; currency?: string; kyc?: number; classes?: string[] }) => {
-      const investor = await makeInvestor(admin, { forename, surname: 'Row', kycCheckLevel: options.kyc ?? 1, classes: options.classes ?? ['retail'] });
+      const investor = await createInvestor(admin, { forename, surname: 'Row', kycCheckLevel: options.kyc ?? 1, classes: options.classes ?? ['retail'] });
       people[forename] = investor.id;
       if (options.amount) {
         await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor.id, targetStepId: deal.steps.interest, data: {} });
@@ -157,8 +157,8 @@ describe('console read models', () => {
   });
 
   test('a workflow check names each problem by field and what a change means for investors on it, and writes nothing', async () => {
-    const deal = await makeDeal(admin);
-    const investor = await makeInvestor(admin);
+    const deal = await createDeal(admin, { workflow: 'subscription' });
+    const investor = await createInvestor(admin);
     await commit(admin, deal, investor.id);
     const current = (await admin.get(`/deals/deal/${deal.dealId}/workflow-status`)).body;
     const document = {
@@ -205,7 +205,7 @@ describe('console read models', () => {
     expectProblem(await admin.put(`/deals/deal/${deal.dealId}/workflow`, broken), 400);
     assert.equal((await admin.get(`/deals/deal/${deal.dealId}/workflow-status`)).body.version, current.version);
 
-    const other = await makeDeal(admin);
+    const other = await createDeal(admin, { workflow: 'subscription' });
     const stolen = await admin.post(`/back-office/deals/${deal.dealId}/workflow/check`, { ...document, steps: [...document.steps, { id: other.steps.interest, label: 'Theirs', type: 'default', stepFields: [] }] });
     assert.ok(stolen.body.problems.some((p: { detail: string }) => /another deal/.test(p.detail)), JSON.stringify(stolen.body));
     expectProblem(await admin.post(`/back-office/deals/${uniqueId('nope')}/workflow/check`, document), 404);
@@ -213,7 +213,7 @@ describe('console read models', () => {
   });
 
   test('the console read models are for admins: an investor token gets 403', async () => {
-    const investor = await makeInvestor(admin);
+    const investor = await createInvestor(admin);
     const own = client(t.app, await t.investorToken(investor.id));
     for (const path of ['/back-office/investors', '/back-office/deals/x/rows', '/back-office/edit-requests', `/back-office/people?ids=${investor.id}`]) expectProblem(await own.get(path), 403);
   });

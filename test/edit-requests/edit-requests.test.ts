@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
+import { commit, createDeal, createInvestor, jump } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { commit, jump, makeDeal, makeInvestor } from '../support/deals.ts';
 
 const CREATE = '/deals/request-to-edit';
 const filtered = (dealId: string, investorUserId: string) => `/deals/request-to-edit/filtered?dealId=${dealId}&investorUserId=${investorUserId}`;
@@ -22,8 +22,8 @@ describe('edit requests', () => {
 
   /** A deal, an investor at the commitment step (25000.00 EUR), and the investor's own client. */
   async function committed(options: { withdrawn?: boolean } = {}) {
-    const deal = await makeDeal(admin, options);
-    const investor = await makeInvestor(admin);
+    const deal = await createDeal(admin, { workflow: 'subscription', ...options });
+    const investor = await createInvestor(admin);
     const event = await commit(admin, deal, investor.id);
     const own = client(t.app, await t.investorToken(investor.id));
     return { deal, investorUserId: investor.id, event, own };
@@ -176,7 +176,7 @@ describe('edit requests', () => {
     }
     assert.deepEqual(list.body[2], { ...r1, status: 'rejected', decidedAt: list.body[2].decidedAt, decidedByUserId: adminUserId, decisionReason: 'no' });
     assert.deepEqual((await admin.get(filtered(deal.dealId, investorUserId))).body, list.body);
-    const none = await makeInvestor(admin);
+    const none = await createInvestor(admin);
     assert.deepEqual((await admin.get(filtered(deal.dealId, none.id))).body, []);
   });
 
@@ -257,7 +257,7 @@ describe('edit requests', () => {
 
   test('a pending request elsewhere (another deal) does not block the move', async () => {
     const a = await committed();
-    const deal2 = await makeDeal(admin);
+    const deal2 = await createDeal(admin, { workflow: 'subscription' });
     const e2 = await commit(admin, deal2, a.investorUserId);
     await a.own.post(CREATE, { workflowEventId: e2.id, type: 'Withdraw Investment', reason: 'r' });
     assert.equal((await admin.post(`/deals/deal/${a.deal.dealId}/jump-to-step`, { investorUserId: a.investorUserId, targetStepId: a.deal.steps.pay, data: {} })).status, 201);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
-import { createDeal } from '../support/workflows.ts';
+import { createDeal } from '../support/deals.ts';
 
 describe('idempotent edit requests', () => {
   const t = startApp();

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { startApp } from '../support/app.ts';
+import { createDeal } from '../support/deals.ts';
 import { investorBody, uniqueId } from '../support/fixtures.ts';
-import { createDeal } from '../support/workflows.ts';
 
 describe('export neutralisation', () => {
   const t = startApp();

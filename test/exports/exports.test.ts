@@ -7,7 +7,7 @@ import { newUuid, systemClock } from '../../src/operations/deps.ts';
 import { seedScale } from '../../src/operations/seed.ts';
 import { EXPORT_PAGE, type RangeReader, ranges } from '../../src/store/exports.ts';
 import { startApp } from '../support/app.ts';
-import { createDeal } from '../support/workflows.ts';
+import { createDeal } from '../support/deals.ts';
 
 describe('all-investor-workflows export', () => {
   const t = startApp();

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
+import { createDeal, createInvestor, jump } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { jump, makeDeal, makeInvestor } from '../support/deals.ts';
 
 const path = (stepId: string, query: Record<string, string> = {}) => {
   const qs = new URLSearchParams(query).toString();
@@ -15,8 +15,8 @@ describe('form implementations (getInvestorFormImplementation)', () => {
   const admin = t.admin;
 
   test('the first call creates it, every later call returns the same id; shape field by field', async () => {
-    const deal = await makeDeal(admin);
-    const investor = await makeInvestor(admin);
+    const deal = await createDeal(admin, { workflow: 'subscription' });
+    const investor = await createInvestor(admin);
     const first = await admin.get(path(deal.steps.commit, { investorUserId: investor.id, dealId: deal.dealId }));
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.deepEqual(Object.keys(first.body).sort(), ['createdAt', 'formId', 'id', 'investorUserId', 'stepId']);
@@ -34,25 +34,25 @@ describe('form implementations (getInvestorFormImplementation)', () => {
   });
 
   test('concurrent first calls agree on one id (unique step + investor)', async () => {
-    const deal = await makeDeal(admin);
-    const investor = await makeInvestor(admin);
+    const deal = await createDeal(admin, { workflow: 'subscription' });
+    const investor = await createInvestor(admin);
     const responses = await Promise.all(Array.from({ length: 8 }, () => admin.get(path(deal.steps.commit, { investorUserId: investor.id }))));
     assert.deepEqual(responses.map((r) => r.status), Array(8).fill(200));
     assert.equal(new Set(responses.map((r) => r.body.id)).size, 1);
   });
 
   test('different investors and different steps get different implementations', async () => {
-    const deal = await makeDeal(admin);
-    const a = await makeInvestor(admin);
-    const b = await makeInvestor(admin);
+    const deal = await createDeal(admin, { workflow: 'subscription' });
+    const a = await createInvestor(admin);
+    const b = await createInvestor(admin);
     const ra = await admin.get(path(deal.steps.commit, { investorUserId: a.id }));
     const rb = await admin.get(path(deal.steps.commit, { investorUserId: b.id }));
     assert.notEqual(ra.body.id, rb.body.id);
   });
 
   test('404: unknown step, step without a form, unknown investor', async () => {
-    const deal = await makeDeal(admin);
-    const investor = await makeInvestor(admin);
+    const deal = await createDeal(admin, { workflow: 'subscription' });
+    const investor = await createInvestor(admin);
     expectProblem(await admin.get(path(uniqueId('no-such-step'), { investorUserId: investor.id })), 404);
     const noForm = expectProblem(await admin.get(path(deal.steps.interest, { investorUserId: investor.id })), 404);
     assert.match(noForm.detail, /no form/);
@@ -60,9 +60,9 @@ describe('form implementations (getInvestorFormImplementation)', () => {
   });
 
   test("400: dealId that is not the step's deal; admin without investorUserId", async () => {
-    const deal = await makeDeal(admin);
-    const other = await makeDeal(admin);
-    const investor = await makeInvestor(admin);
+    const deal = await createDeal(admin, { workflow: 'subscription' });
+    const other = await createDeal(admin, { workflow: 'subscription' });
+    const investor = await createInvestor(admin);
     const wrongDeal = expectProblem(await admin.get(path(deal.steps.commit, { investorUserId: investor.id, dealId: other.dealId })), 400);
     assert.deepEqual(wrongDeal.errors?.map((e) => [e.in, e.field]), [['query', 'dealId']]);
     const noInvestor = expectProblem(await admin.get(path(deal.steps.commit)), 400);
@@ -70,9 +70,9 @@ describe('form implementations (getInvestorFormImplementation)', () => {
   });
 
   test("403: an investor asking for another investor's form implementation; 404 for a step of a deal they are not in", async () => {
-    const deal = await makeDeal(admin);
-    const mine = await makeInvestor(admin);
-    const theirs = await makeInvestor(admin);
+    const deal = await createDeal(admin, { workflow: 'subscription' });
+    const mine = await createInvestor(admin);
+    const theirs = await createInvestor(admin);
     const investor = client(t.app, await t.investorToken(mine.id));
     expectProblem(await investor.get(path(deal.steps.commit, { investorUserId: theirs.id })), 403);
     // Not in the deal yet: its steps are unknown to them, exactly as a step that does not exist.

@@ -9,8 +9,8 @@ import fc from 'fast-check';
 import { catchUpFunnel } from '../../src/operations/funnel.ts';
 import { applyPendingFunnel, cohortKeys, type FunnelFilter, type FunnelRows, readFunnel, rebuildFunnel, recountFunnel } from '../../src/store/funnel.ts';
 import { startApp } from '../support/app.ts';
+import { createDeal } from '../support/deals.ts';
 import { investorBody } from '../support/fixtures.ts';
-import { createDeal } from '../support/workflows.ts';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-01-01T08:00:00.000Z');

@@ -12,8 +12,8 @@ import { seedScale } from '../../src/operations/seed.ts';
 import { applyPendingFunnel, rebuildFunnel } from '../../src/store/funnel.ts';
 import { sql } from 'kysely';
 import { client, expectProblem, skipUnlessPostgres, startApp } from '../support/app.ts';
+import { createDeal } from '../support/deals.ts';
 import { investorBody } from '../support/fixtures.ts';
-import { createDeal } from '../support/workflows.ts';
 
 const HOUR = 3_600_000;
 const T0 = Date.parse('2026-01-01T08:00:00.000Z');

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, startApp } from '../support/app.ts';
+import { commit, createDeal, createInvestor, jump, type SubscriptionDeal } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { commit, type Deal, jump, makeDeal, makeInvestor } from '../support/deals.ts';
 
 type Response = Awaited<ReturnType<Client['get']>>;
 
@@ -25,18 +25,18 @@ function assertIndistinguishable(theirs: Response, theirId: string, unknown: Res
 describe("investors cannot tell another's records from unknown ones", () => {
   const t = startApp();
   const admin = t.admin;
-  let deal: Deal;
-  let other: Deal;
+  let deal: SubscriptionDeal;
+  let other: SubscriptionDeal;
   let me: string;
   let them: string;
   let mine: Client;
   let theirEventId: string;
   let theirRequestId: string;
   before(async () => {
-    deal = await makeDeal(admin);
-    other = await makeDeal(admin);
-    me = (await makeInvestor(admin)).id;
-    them = (await makeInvestor(admin)).id;
+    deal = await createDeal(admin, { workflow: 'subscription' });
+    other = await createDeal(admin, { workflow: 'subscription' });
+    me = (await createInvestor(admin)).id;
+    them = (await createInvestor(admin)).id;
     await jump(admin, deal.dealId, me, deal.steps.interest);
     const event = await commit(admin, other, them);
     theirEventId = event.id;

@@ -9,8 +9,8 @@ import { promisify } from 'node:util';
 import { generateClientTypes, typesPath } from '../../scripts/generate-client-types.ts';
 import { operationDocs } from '../../src/http/openapi-operations.ts';
 import { client, startApp } from '../support/app.ts';
+import { createDeal } from '../support/deals.ts';
 import { ContractChecker, contract } from '../support/contract.ts';
-import { createDeal } from '../support/workflows.ts';
 
 const root = new URL('../../', import.meta.url);
 const document = JSON.parse(readFileSync(new URL('openapi.json', root), 'utf8'));

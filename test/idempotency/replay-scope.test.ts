@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { SignJWT } from 'jose';
 import { client, expectProblem, startApp } from '../support/app.ts';
-import { createDeal } from '../support/workflows.ts';
+import { createDeal } from '../support/deals.ts';
 
 const secret = 'a-test-secret-that-is-long-enough-for-hs256';
 const jwt = (claims: Record<string, unknown>) =>

@@ -9,10 +9,10 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { client, expectProblem, onPostgres, startApp } from '../support/app.ts';
-import { createDeal } from '../support/workflows.ts';
 import { createHash } from 'node:crypto';
 import { insertJob } from '../../src/store/import-jobs.ts';
 import { insertStatement } from '../../src/store/statements.ts';
+import { createDeal } from '../support/deals.ts';
 import { camtStatement, csvStatement } from '../support/statements.ts';
 
 const HEADER = 'id,remoteId,dataSource,teamUserId,kycCheckLevel,guid,externalId,userType,status,contact.title,contact.forename,contact.middleNames,contact.surname,contact.nickname,contact.dateOfBirth,contact.email,username,profilePhotoFileKey,name,fullName,tfaEnabled,compliance,classifications';

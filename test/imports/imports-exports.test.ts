@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { expectProblem, startApp } from '../support/app.ts';
-import { investorBody, uniqueAssetId, uniqueId, subscriptionBody } from '../support/fixtures.ts';
-import { createDeal } from '../support/workflows.ts';
-import { feedCaughtUp } from '../webhooks/support.ts';
+import { createDeal, createInvestor } from '../support/deals.ts';
+import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
+import { feedCaughtUp } from '../support/webhooks.ts';
 import { rowCounts } from '../support/row-counts.ts';
 
 const HEADER = 'id,remoteId,dataSource,teamUserId,kycCheckLevel,guid,externalId,userType,status,contact.title,contact.forename,contact.middleNames,contact.surname,contact.nickname,contact.dateOfBirth,contact.email,username,profilePhotoFileKey,name,fullName,tfaEnabled,compliance,classifications';
@@ -169,7 +169,7 @@ describe('imports and exports', () => {
     const tag = uniqueId('zq').replace(/[^a-z0-9]/gi, '');
     const [grace, ada, other] = [uniqueId('flt'), uniqueId('flt'), uniqueId('flt')];
     for (const [id, forename, email] of [[grace, `Grace${tag}`, `${grace}@example.com`], [ada, 'Ada', `ada.${tag}@example.com`], [other, 'Linus', `${other}@example.com`]] as const) {
-      assert.equal((await admin.put(`/investors/${id}`, investorBody({ forename, email }))).status, 201);
+      await createInvestor(admin, { forename, email }, id);
       await deal.move(id, 'interest');
     }
     const csvOf = async (response: { statusCode: number; body: string }) => {

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
+import { createDeal, type TestDeal } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { createDeal, type TestDeal } from '../support/workflows.ts';
 
 describe('all-investor-workflows', () => {
   const t = startApp();

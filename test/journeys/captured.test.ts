@@ -8,7 +8,7 @@ import { after, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { expectProblem, startApp } from '../support/app.ts';
-import { createDeal, type TestDeal } from '../support/workflows.ts';
+import { createDeal, type TestDeal } from '../support/deals.ts';
 
 describe('the journey row keeps what its events captured', () => {
   const t = startApp();

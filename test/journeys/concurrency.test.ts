@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { skipUnlessPostgres, startApp } from '../support/app.ts';
-import { createDeal } from '../support/workflows.ts';
+import { createDeal } from '../support/deals.ts';
 
 describe('concurrent moves of one investor', { skip: skipUnlessPostgres }, () => {
   const t = startApp({ env: { DATABASE_TIMEOUT_MS: '30000' } });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { expectProblem, skipUnlessPostgres, startApp } from '../support/app.ts';
-import { createDeal } from '../support/workflows.ts';
+import { createDeal } from '../support/deals.ts';
 
 describe('idempotent jumps and event edits', () => {
   const t = startApp();

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { client, startApp } from '../support/app.ts';
+import { createDeal } from '../support/deals.ts';
 import { investorBody } from '../support/fixtures.ts';
-import { createDeal } from '../support/workflows.ts';
 
 describe('all-investor-workflows order and totals', () => {
   const t = startApp();

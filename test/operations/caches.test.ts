@@ -8,7 +8,8 @@ import { sql } from 'kysely';
 import { publishInvalidation } from '../../src/operations/caches.ts';
 import { createToken, revokeToken } from '../../src/operations/tokens.ts';
 import { client, expectProblem, startApp } from '../support/app.ts';
-import { createDeal, workflowBody } from '../support/workflows.ts';
+import { createDeal } from '../support/deals.ts';
+import { workflowBody } from '../support/workflows.ts';
 
 /** Resolves when `caches` has applied this invalidation (the channel is database-wide: other test
  * files on the same PostgreSQL database send theirs too). */

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { checkReference, formatReference, referenceFromBody } from '../../src/domain/payment-reference.ts';
 import { client, expectProblem, startApp } from '../support/app.ts';
+import { createDeal, createInvestor, jump } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { jump, makeDeal, makeInvestor } from '../support/deals.ts';
 
 describe('payment references', () => {
   const t = startApp();
@@ -13,9 +13,9 @@ describe('payment references', () => {
 
   /** A deal with two investors moved into it; returns it and their ids. */
   async function dealWithInvestors() {
-    const deal = await makeDeal(admin);
-    const a = await makeInvestor(admin);
-    const b = await makeInvestor(admin);
+    const deal = await createDeal(admin, { workflow: 'subscription' });
+    const a = await createInvestor(admin);
+    const b = await createInvestor(admin);
     await jump(admin, deal.dealId, a.id, deal.steps.interest);
     await jump(admin, deal.dealId, b.id, deal.steps.interest);
     await jump(admin, deal.dealId, b.id, deal.steps.commit, { committed_amount: '100.00', currency: 'EUR' });
@@ -42,7 +42,7 @@ describe('payment references', () => {
   });
 
   test('a deal without investors has none; an unknown deal is 404', async () => {
-    const deal = await makeDeal(admin);
+    const deal = await createDeal(admin, { workflow: 'subscription' });
     assert.deepEqual((await admin.get(`/deals/deal/${deal.dealId}/all-payment-refernces`)).body, []);
     expectProblem(await admin.get(`/deals/deal/${uniqueId('no-deal')}/all-payment-refernces`), 404);
   });

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { expectProblem, startApp } from '../support/app.ts';
+import { createDeal, createInvestor } from '../support/deals.ts';
 import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
-import { createDeal } from '../support/workflows.ts';
 import { payingDeal, type PayingDeal, postStatement } from '../support/payments.ts';
 
 const camt = (ref: string, booking: string, value = '<Dt>2026-11-23</Dt>') =>
@@ -102,7 +102,7 @@ describe('impossible dates', () => {
     const assetId = uniqueAssetId();
     await api.put(`/portfolio/assets/${assetId}`, { name: 'Dates', currency: 'EUR' });
     const investor = uniqueId('inv');
-    await api.put(`/investors/${investor}`, investorBody());
+    await createInvestor(api, {}, investor);
     for (const field of ['invoice_date', 'settlement_date']) {
       const refused = expectProblem(await api.post('/portfolio/transactions/subscriptions', subscriptionBody(assetId, investor, { [field]: '2026-02-30' })), 400);
       assert.match(JSON.stringify(refused.errors ?? refused.detail), new RegExp(field));

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { expectProblem, startApp } from '../support/app.ts';
-import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
-import { createDeal } from '../support/workflows.ts';
+import { createDeal, createInvestor } from '../support/deals.ts';
+import { subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
 import { payingDeal, postStatement } from '../support/payments.ts';
 
 const camt = (amount: string, currency: string, ref: string) =>
@@ -72,7 +72,7 @@ describe('minor units of a currency', () => {
 
   it("a subscription: total or fee finer than the asset's currency is a 422 naming the field; nothing booked", async () => {
     const investor = uniqueId('inv');
-    await api.put(`/investors/${investor}`, investorBody());
+    await createInvestor(api, {}, investor);
     const asset = async (currency: string) => {
       const id = uniqueAssetId();
       assert.equal((await api.put(`/portfolio/assets/${id}`, { name: `In ${currency}`, currency })).status < 300, true);

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { expectProblem, startApp } from '../support/app.ts';
-import { investorBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
+import { createInvestor } from '../support/deals.ts';
+import { uniqueAssetId, uniqueId } from '../support/fixtures.ts';
 
 const URL = '/portfolio/transactions/subscriptions';
 
@@ -16,7 +17,7 @@ describe('exact amounts', () => {
     const assetId = uniqueAssetId();
     const investorId = uniqueId('inv');
     await admin.put(`/portfolio/assets/${assetId}`, { name: 'Fund', currency: 'EUR' });
-    await admin.put(`/investors/${investorId}`, investorBody());
+    await createInvestor(admin, {}, investorId);
     return { assetId, investorId };
   }
 

@@ -8,7 +8,8 @@ import { fingerprintOf } from '../../src/http/idempotency.ts';
 import { purgeExpiredKeys } from '../../src/operations/idempotency.ts';
 import { createToken } from '../../src/operations/tokens.ts';
 import { client, expectProblem, skipUnlessPostgres, startApp } from '../support/app.ts';
-import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
+import { createInvestor } from '../support/deals.ts';
+import { subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
 
 const URL = '/portfolio/transactions/subscriptions';
 const HOUR = 3_600_000;
@@ -22,7 +23,7 @@ describe('idempotent subscription creation', () => {
     const assetId = uniqueAssetId();
     const investorId = uniqueId('inv');
     await admin.put(`/portfolio/assets/${assetId}`, { name: 'Fund', currency: 'EUR' });
-    await admin.put(`/investors/${investorId}`, investorBody());
+    await createInvestor(admin, {}, investorId);
     return { investorId, body: (overrides: Record<string, unknown> = {}) => subscriptionBody(assetId, investorId, overrides) };
   }
   const stored = async (investorId: string) => (await admin.get(`${URL}?investor_id=${investorId}`)).body.output as { id: string }[];

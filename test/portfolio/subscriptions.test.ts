@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
-import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
+import { createInvestor } from '../support/deals.ts';
+import { subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
 
 const URL = '/portfolio/transactions/subscriptions';
 
@@ -15,7 +16,7 @@ describe('subscription transactions', () => {
     const assetId = uniqueAssetId();
     const investorId = uniqueId('inv');
     assert.equal((await admin.put(`/portfolio/assets/${assetId}`, { name: 'Acme Series A', currency })).status, 201);
-    assert.equal((await admin.put(`/investors/${investorId}`, investorBody())).status, 201);
+    await createInvestor(admin, {}, investorId);
     return { assetId, investorId, body: (overrides: Record<string, unknown> = {}) => subscriptionBody(assetId, investorId, overrides) };
   }
 

@@ -10,9 +10,9 @@ import { type Api, buildApp } from '../../src/http/app.ts';
 import { Caches } from '../../src/operations/caches.ts';
 import { newUuid, systemClock } from '../../src/operations/deps.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
+import { createDeal } from '../support/deals.ts';
 import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
 import { client, type Client, skipUnlessPostgres, startApp, testDatabaseUrl } from '../support/app.ts';
-import { createDeal } from '../support/workflows.ts';
 
 describe('statements per operation (PostgreSQL)', { skip: skipUnlessPostgres }, () => {
   let counted: Database;

@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { checkReference, referenceFromBody } from '../../src/domain/payment-reference.ts';
 import type { Client, TestApp } from './app.ts';
-import { investorBody, uniqueAssetId, uniqueId } from './fixtures.ts';
+import { createDeal, createInvestor, jump } from './deals.ts';
+import { uniqueAssetId, uniqueId } from './fixtures.ts';
 
 export const fixture = (name: string) => readFileSync(new URL(`../payments/fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -18,33 +19,8 @@ export interface PayingDeal {
 /** Investors by letter with their commitment in EUR. */
 export const commitments: Record<string, string> = { A: '25000.00', B: '10000.00', C: '20000.00', D: '5000.00', E: '10000.00', F: '8000.00', G: '9000.00' };
 
-/** The workflow of a deal whose investors pay by transfer: interest → commitment → payment → complete. */
-export const payingWorkflow = (dealId: string) => {
-  const step = (name: string) => `${dealId}.${name}`;
-  return {
-    label: 'Harbour', description: 'pays by transfer', investorEngagementEnabled: true,
-    steps: [
-      { id: step('interest'), label: 'Interest', type: 'default', stepFields: [] },
-      { id: step('commitment'), label: 'Commitment', type: 'default', stepFields: [
-        { fieldKey: 'committed_amount', required: true, kind: 'amount' }, { fieldKey: 'currency', required: true, kind: 'currency' }] },
-      { id: step('payment'), label: 'Funds received', type: 'default', stepFields: [
-        { fieldKey: 'amount_received', required: true, kind: 'amount' }, { fieldKey: 'received_on', required: true, kind: 'date' }] },
-      { id: step('complete'), label: 'Complete', type: 'complete', stepFields: [] },
-    ],
-    links: [
-      { fromStepId: step('interest'), toStepId: step('commitment') },
-      { fromStepId: step('commitment'), toStepId: step('payment') },
-      { fromStepId: step('payment'), toStepId: step('complete') },
-    ],
-  };
-};
-
 export async function payingDeal(api: Client, options: { pricePerUnit?: string; unitDecimals?: number; letters?: string[] } = {}): Promise<PayingDeal> {
-  const dealId = uniqueId('deal');
-  const step = (name: string) => `${dealId}.${name}`;
-  await api.put(`/deals/deal/${dealId}`, { name: 'Harbour', currency: 'EUR' });
-  const workflow = await api.put(`/deals/deal/${dealId}/workflow`, payingWorkflow(dealId));
-  if (workflow.status !== 201) throw new Error(JSON.stringify(workflow.body));
+  const { dealId, step } = await createDeal(api, { workflow: 'paying' });
   const assetId = uniqueAssetId();
   await api.put(`/portfolio/assets/${assetId}`, { name: 'Harbour shares', currency: 'EUR' });
   const settings = await api.put(`/deals/deal/${dealId}/payment-settings`, {
@@ -55,13 +31,9 @@ export async function payingDeal(api: Client, options: { pricePerUnit?: string; 
   const investors: Record<string, string> = {};
   const refs: Record<string, string> = {};
   for (const letter of options.letters ?? Object.keys(commitments)) {
-    const id = uniqueId(`inv${letter}`);
+    const { id } = await createInvestor(api, { forename: letter, surname: 'Investor' }, uniqueId(`inv${letter}`));
     investors[letter] = id;
-    await api.put(`/investors/${id}`, investorBody({ forename: letter, surname: 'Investor' }));
-    const moved = await api.post(`/deals/deal/${dealId}/jump-to-step`, {
-      investorUserId: id, targetStepId: step('commitment'), data: { committed_amount: commitments[letter], currency: 'EUR' },
-    });
-    if (moved.status !== 201) throw new Error(JSON.stringify(moved.body));
+    await jump(api, dealId, id, step('commitment'), { committed_amount: commitments[letter]!, currency: 'EUR' });
   }
   for (const entry of (await api.get(`/deals/deal/${dealId}/all-payment-refernces`)).body) {
     const letter = Object.keys(investors).find((l) => investors[l] === entry.investorUserId)!;

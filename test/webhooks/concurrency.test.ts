@@ -9,7 +9,7 @@ import { createDispatcher } from '../../src/operations/webhook-dispatcher.ts';
 import { newWebhookSecret } from '../../src/operations/webhook-signature.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
 import { client, skipUnlessPostgres, startApp, testDatabaseUrl } from '../support/app.ts';
-import { commitStepEntered, dealWithTriggers, depsOf, eventually, feedCaughtUp, startReceiver } from './support.ts';
+import { commitStepEntered, dealWithTriggers, depsOf, eventually, feedCaughtUp, startReceiver } from '../support/webhooks.ts';
 
 describe('webhooks under concurrency (PostgreSQL)', { skip: skipUnlessPostgres }, () => {
   let second: Database;

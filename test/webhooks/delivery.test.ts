@@ -8,7 +8,7 @@ import { createDispatcher } from '../../src/operations/webhook-dispatcher.ts';
 import { newWebhookSecret } from '../../src/operations/webhook-signature.ts';
 import { claimDueDeliveries, recordAttempt } from '../../src/store/webhook-deliveries.ts';
 import { client, expectProblem, startApp } from '../support/app.ts';
-import { commitStepEntered, dealWithTriggers, depsOf, feedCaughtUp, manualClock, type Receiver, startReceiver } from './support.ts';
+import { commitStepEntered, dealWithTriggers, depsOf, feedCaughtUp, manualClock, type Receiver, startReceiver } from '../support/webhooks.ts';
 
 // One database for the file, and one clock that only moves forward. Every test leaves its
 // deliveries delivered or dead (checked after each), so the next test's scans see only its own and

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, startApp } from '../support/app.ts';
-import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
-import { createDeal, type TestDeal } from '../support/workflows.ts';
-import { feedCaughtUp } from './support.ts';
+import { createDeal, createInvestor, type TestDeal } from '../support/deals.ts';
+import { subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
+import { feedCaughtUp } from '../support/webhooks.ts';
 
 const REQUESTS = '/deals/request-to-edit';
 
@@ -84,7 +84,7 @@ describe('domain events in the outbox', () => {
     const assetId = uniqueAssetId();
     assert.equal((await admin.put(`/portfolio/assets/${assetId}`, { name: 'Acme', currency: 'EUR' })).status, 201);
     const investorId = uniqueId('inv');
-    assert.equal((await admin.put(`/investors/${investorId}`, investorBody())).status, 201);
+    await createInvestor(admin, {}, investorId);
     const key = { 'idempotency-key': uniqueId('key') };
     const body = subscriptionBody(assetId, investorId);
     const created = await admin.post('/portfolio/transactions/subscriptions', body, key);

@@ -16,8 +16,8 @@ import { inTransaction, newUuid } from '../../src/operations/deps.ts';
 import { jumpToStep } from '../../src/operations/journeys.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
 import { skipUnlessPostgres, startApp, testDatabaseUrl } from '../support/app.ts';
-import { createDeal, type TestDeal } from '../support/workflows.ts';
-import { eventually, feedCaughtUp } from './support.ts';
+import { eventually, feedCaughtUp } from '../support/webhooks.ts';
+import { createDeal, type TestDeal } from '../support/deals.ts';
 
 const staff = { userId: 'ops-feed', role: 'admin' as const, tokenKey: 'test' };
 

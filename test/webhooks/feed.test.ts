@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
-import { commitStepEntered, dealWithTriggers, depsOf, feedCaughtUp, manualClock } from './support.ts';
+import { commitStepEntered, dealWithTriggers, depsOf, feedCaughtUp, manualClock } from '../support/webhooks.ts';
 
 describe('the pull feed', () => {
   const t = startApp();

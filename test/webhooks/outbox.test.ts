@@ -9,7 +9,7 @@ import { checkWorkflowTriggers, listWorkflowStepTriggers, saveStepTriggers } fro
 import { newWebhookSecret } from '../../src/operations/webhook-signature.ts';
 import { appendOutbox } from '../../src/store/outbox.ts';
 import { client, startApp } from '../support/app.ts';
-import { commitStepEntered, dealWithTriggers, depsOf } from './support.ts';
+import { commitStepEntered, dealWithTriggers, depsOf } from '../support/webhooks.ts';
 
 describe('the outbox', () => {
   const t = startApp();

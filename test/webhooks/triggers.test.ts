@@ -6,9 +6,10 @@ import { Webhook } from 'standardwebhooks';
 import { createDispatcher } from '../../src/operations/webhook-dispatcher.ts';
 import { newWebhookSecret } from '../../src/operations/webhook-signature.ts';
 import { client, expectProblem, startApp } from '../support/app.ts';
+import { createDeal } from '../support/deals.ts';
+import { workflowBody } from '../support/workflows.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { createDeal, workflowBody } from '../support/workflows.ts';
-import { feedCaughtUp, type Receiver, startReceiver } from './support.ts';
+import { feedCaughtUp, type Receiver, startReceiver } from '../support/webhooks.ts';
 
 type Trigger = { kind: 'webhook'; url: string; secret?: string; events?: string[] };
 

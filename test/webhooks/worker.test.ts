@@ -16,7 +16,7 @@ import { hasPendingFunnel } from '../../src/store/funnel.ts';
 import { upsertDeal } from '../../src/store/deals.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 import { onPostgres } from '../support/app.ts';
-import { eventually, startReceiver } from './support.ts';
+import { eventually, startReceiver } from '../support/webhooks.ts';
 
 describe('dispatcher configuration', () => {
   test('defaults: on, 10 s timeout, 1 s poll', () => {

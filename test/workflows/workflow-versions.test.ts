@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { client, expectProblem, startApp } from '../support/app.ts';
-import { createDeal, type TestDeal, workflowBody } from '../support/workflows.ts';
+import { createDeal, type TestDeal } from '../support/deals.ts';
+import { workflowBody } from '../support/workflows.ts';
 
 describe('workflow versions and migration', () => {
   const t = startApp();

@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
+import { createDeal } from '../support/deals.ts';
+import { workflowBody } from '../support/workflows.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { createDeal, workflowBody } from '../support/workflows.ts';
 
 describe('workflows', () => {
   const t = startApp();

@@ -1,4 +1,4 @@
-// Helpers of the webhook tests: a real HTTP receiver on 127.0.0.1, a clock the test moves, bounded
+// Helpers of the webhook and feed tests: a real HTTP receiver on 127.0.0.1, a clock the test moves, bounded
 // polling, and the shortest way to a deal with step triggers and a committed step-entered event.
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
@@ -9,7 +9,7 @@ import { recordStepEntered } from '../../src/operations/outbox-events.ts';
 import { checkWorkflowTriggers, saveStepTriggers } from '../../src/operations/step-triggers.ts';
 import type { StepTriggerInput } from '../../src/domain/step-trigger.ts';
 import type { DB } from '../../src/store/schema.ts';
-import type { Client } from '../support/app.ts';
+import type { Client } from './app.ts';
 
 export interface Received {
   headers: IncomingHttpHeaders;
