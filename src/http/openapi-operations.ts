@@ -2,7 +2,7 @@
 // operationId (generated clients name their methods after it, so it never changes once published),
 // a description when the route gives none, and whether an optional body is optional. A route may set
 // `operationId` and `description` in its own schema instead; the table fills in what it leaves out.
-// test/foundation/openapi-contract.test.ts fails when an operation has no operationId, summary,
+// test/http/openapi-contract.test.ts fails when an operation has no operationId, summary,
 // description or declared tag, so a new route is added here (or documents itself) by construction.
 
 /**

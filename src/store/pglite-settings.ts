@@ -38,7 +38,7 @@ export const pgliteSettings = {
 /**
  * V8 flags for a process that runs PGlite: its WebAssembly is compiled by Liftoff, V8's baseline
  * compiler, and never tiered up to TurboFan (see the top of this file). `npm start` passes the
- * same flag (package.json's start script, kept equal by test/foundation/pglite-flags.test.ts), and
+ * same flag (package.json's start script, kept equal by test/config/pglite-flags.test.ts), and
  * initCluster passes it to its child.
  */
 export const WASM_FLAGS = ['--liftoff-only'] as const;

@@ -1,6 +1,6 @@
 // db/schema.sql is the schema the migrations build, as the catalogs show it (scripts/db-schema.ts):
 // a migration added without `npm run db:schema` fails here, as openapi.json drifting from the routes
-// fails test/foundation/openapi-contract.test.ts. The file is generated from PGlite, so this runs in
+// fails test/http/openapi-contract.test.ts. The file is generated from PGlite, so this runs in
 // both CI runs; on PostgreSQL, the test file's own freshly migrated schema must read the same.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -8,20 +8,18 @@ import { verifyInclusion } from '../../src/domain/audit.ts';
 import { SYSTEM_PRINCIPAL } from '../../src/operations/audit-entries.ts';
 import { eraseInvestor } from '../../src/operations/erasure.ts';
 import { newUuid } from '../../src/operations/deps.ts';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { client, expectProblem, startApp } from '../support/app.ts';
+import { createDeal, type TestDeal } from '../support/deals.ts';
 import { behindTheBack as behindTheBackOn, sealEverything as sealEverythingOn, verify as verifyOn } from '../support/audit.ts';
 import { subscriptionBody, uniqueAssetId } from '../support/fixtures.ts';
-import { createDeal, type TestDeal } from '../support/workflows.ts';
 
 describe('audit log', () => {
-  let t: TestApp;
-  let admin: Client;
+  const t = startApp();
+  const admin = t.admin;
   let deal: TestDeal;
   let investor: string;
   let commitment: { id: string };
   before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
     deal = await createDeal(admin);
     investor = await deal.addInvestor();
     await deal.move(investor, 'interest');
@@ -29,7 +27,6 @@ describe('audit log', () => {
     const edited = await admin.post(`/deals/event/${commitment.id}/edit`, { committed_amount: '30000.00', currency: 'EUR' });
     assert.equal(edited.status, 200, JSON.stringify(edited.body));
   });
-  after(() => t.close());
 
   const db = () => t.database.db;
   const verify = (options: { dealId?: string; seal?: boolean } = {}) => verifyOn(db(), options);

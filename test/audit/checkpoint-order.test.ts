@@ -5,19 +5,15 @@
 // with ids on both sides of such boundaries (9, 10, 99, 100, all older than any real transaction)
 // must seal in numeric order and verify. PGlite and PostgreSQL.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { chainEntry } from '../../src/domain/audit.ts';
 import { newUuid } from '../../src/operations/deps.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startApp } from '../support/app.ts';
 import { sealEverything, verify } from '../support/audit.ts';
 
 describe('checkpoint order', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp();
-  });
-  after(() => t.close());
+  const t = startApp();
 
   test('entries seal in numeric transaction-id order across powers of ten, and verify passes', async () => {
     const db = t.database.db;

@@ -3,7 +3,7 @@
 // every journey's chain linear (1, 2, 3… each linked to the one before), and the checkpoints cover
 // every entry exactly once, in an order `verify` recomputes.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.ts';
 import { type Api, buildApp } from '../../src/http/app.ts';
@@ -12,30 +12,29 @@ import { verifyAudit } from '../../src/operations/audit-verify.ts';
 import { Caches } from '../../src/operations/caches.ts';
 import { newUuid, systemClock } from '../../src/operations/deps.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
-import { client, type Client, skipUnlessPostgres, startTestApp, testDatabaseUrl, type TestApp } from '../support/app.ts';
-import { createDeal } from '../support/workflows.ts';
+import { client, type Client, skipUnlessPostgres, startApp, testDatabaseUrl } from '../support/app.ts';
+import { createDeal } from '../support/deals.ts';
 
 describe('audit chains and checkpoints under concurrent moves (two instances)', { skip: skipUnlessPostgres }, () => {
-  let t: TestApp;
   let second: Database;
   let secondApp: Api;
   let caches: Caches;
-  let one: Client;
   let two: Client;
+  const t = startApp({
+    env: { DATABASE_TIMEOUT_MS: '60000' },
+    beforeClose: async () => {
+      await secondApp.close();
+      caches.close();
+      await second.close();
+    },
+  });
+  const one = t.admin;
   before(async () => {
-    t = await startTestApp({ env: { DATABASE_TIMEOUT_MS: '60000' } });
     second = await openDatabase({ ...loadConfig({ DATABASE_TIMEOUT_MS: '60000' }), databaseUrl: testDatabaseUrl! }, { schema: t.database.schema! });
     caches = new Caches();
     secondApp = await buildApp({ db: second.db, config: t.config, clock: systemClock, newId: newUuid, caches });
     await secondApp.ready();
-    one = client(t.app, t.adminToken);
     two = client(secondApp, t.adminToken);
-  });
-  after(async () => {
-    await secondApp.close();
-    caches.close();
-    await second.close();
-    await t.close();
   });
 
   test('240 concurrent moves: every chain linear, the checkpoints cover all of them', async () => {

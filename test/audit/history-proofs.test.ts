@@ -2,27 +2,25 @@
 // checkpoints' kept Merkle trees give the deal audit's proofs, and `verify --deal` checks one deal:
 // its chains and its entries' inclusion proofs, not the platform's other deals. PGlite and PostgreSQL.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { proofNodes, verifyInclusion } from '../../src/domain/audit.ts';
 import { fillCheckpointTrees } from '../../src/operations/audit.ts';
-import { type Client, client, startTestApp, type TestApp } from '../support/app.ts';
+import { startApp } from '../support/app.ts';
+import { createDeal, type TestDeal } from '../support/deals.ts';
 import { behindTheBack, sealEverything, verify } from '../support/audit.ts';
 import { subscriptionBody, uniqueAssetId } from '../support/fixtures.ts';
-import { createDeal, type TestDeal } from '../support/workflows.ts';
-import { fill, fixture, payingDeal, postStatement } from '../payments/setup.ts';
+import { fill, fixture, payingDeal, postStatement } from '../support/payments.ts';
 
 describe('append-only history, kept trees and verify --deal', () => {
-  let t: TestApp;
-  let admin: Client;
+  const t = startApp();
+  const admin = t.admin;
   let x: TestDeal;
   let y: TestDeal;
   let xInvestor: string;
   let yInvestor: string;
   let subscriptionId: string;
   before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
     x = await createDeal(admin);
     y = await createDeal(admin);
     xInvestor = await x.addInvestor();
@@ -42,7 +40,6 @@ describe('append-only history, kept trees and verify --deal', () => {
     assert.equal(imported.status, 201, JSON.stringify(imported.body));
     await sealEverything(db());
   });
-  after(() => t.close());
 
   const db = () => t.database.db;
   const firstEntry = async (deal: TestDeal, investor: string) =>

@@ -4,9 +4,9 @@
 // app.inject (a fetch that never opens a socket), so every answer is also checked against
 // openapi.json by test/support/app.ts.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { createDealflowClient, type DealflowClient, isProblem } from '@dealflow/client';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startApp, type TestApp } from '../support/app.ts';
 import { investorBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
 
 /** A fetch that hands the request to app.inject. */
@@ -28,17 +28,15 @@ function injectFetch(t: TestApp): typeof fetch {
 }
 
 describe('the typed client (@dealflow/client)', () => {
-  let t: TestApp;
+  const t = startApp();
   let dealflow: DealflowClient;
   const dealId = uniqueId('deal');
   const investorUserId = uniqueId('inv');
   const step = (name: string) => `${dealId}.${name}`;
 
   before(async () => {
-    t = await startTestApp();
     dealflow = createDealflowClient({ baseUrl: 'http://dealflow.test', token: t.adminToken, fetch: injectFetch(t) });
   });
-  after(() => t.close());
 
   test('sets up a deal through the management API', async () => {
     const deal = await dealflow.PUT('/deals/deal/{dealId}', { params: { path: { dealId } }, body: { name: 'Typed seed', currency: 'EUR' } });

@@ -1,18 +1,16 @@
 // listAllInvestorWorkflows: GET /deals/deal/{dealId}/all-investor-workflows: page wrapper, order, search, edges.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { before, describe, test } from 'node:test';
+import { client, expectProblem, startApp } from '../support/app.ts';
+import { createDeal, type TestDeal } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { createDeal, type TestDeal } from '../support/workflows.ts';
 
 describe('all-investor-workflows', () => {
-  let t: TestApp;
-  let admin: Client;
+  const t = startApp();
+  const admin = t.admin;
   let deal: TestDeal;
   const ids: Record<string, string> = {};
   before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
     deal = await createDeal(admin);
     // Names that sort the same under every collation: capitals, distinct first letters.
     const people: [string, string, string][] = [
@@ -28,7 +26,6 @@ describe('all-investor-workflows', () => {
     await deal.move(ids.zoe!, 'commitment', { committed_amount: '10.00', currency: 'EUR' });
     for (const key of ['anna', 'carter', 'bob', 'pct']) await deal.move(ids[key]!, 'interest');
   });
-  after(() => t.close());
 
   const list = (query = '') => admin.get(`/deals/deal/${deal.dealId}/all-investor-workflows${query}`);
 

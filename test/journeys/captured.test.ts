@@ -4,20 +4,15 @@
 // the events after any mix of moves, refused moves, edits (of the last event or an earlier one) and
 // workflow migrations; and the rules must see an edit of an earlier event at once.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
-import { createDeal, type TestDeal } from '../support/workflows.ts';
+import { expectProblem, startApp } from '../support/app.ts';
+import { createDeal, type TestDeal } from '../support/deals.ts';
 
 describe('the journey row keeps what its events captured', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   /** The kept row against a merge of the events the API returns. */
   async function assertKept(deal: TestDeal, investor: string) {

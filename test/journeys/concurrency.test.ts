@@ -2,20 +2,17 @@
 // 50 concurrent jumps every event starts where the previous one ended, and every request either
 // succeeded or got a 409. Needs real PostgreSQL: PGlite runs one query at a time.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { client, type Client, skipUnlessPostgres, startTestApp, type TestApp } from '../support/app.ts';
-import { createDeal } from '../support/workflows.ts';
+import { before, describe, test } from 'node:test';
+import { skipUnlessPostgres, startApp } from '../support/app.ts';
+import { createDeal } from '../support/deals.ts';
 
 describe('concurrent moves of one investor', { skip: skipUnlessPostgres }, () => {
-  let t: TestApp;
-  let admin: Client;
+  const t = startApp({ env: { DATABASE_TIMEOUT_MS: '30000' } });
+  const admin = t.admin;
   before(async () => {
     // The pool (10 connections) runs the moves side by side on real connections. The 50 requests
     // queue for them; a loaded CI machine must not turn that wait into 503s, hence the timeout.
-    t = await startTestApp({ env: { DATABASE_TIMEOUT_MS: '30000' } });
-    admin = client(t.app, t.adminToken);
   });
-  after(() => t.close());
 
   // Each target with the data that satisfies its required fields, so a move is either allowed or a
   // conflict (same step, other branch), never a 422.

@@ -1,23 +1,20 @@
 // getInvestorJourney (investor-data), editWorkflowEvent (edit) and the revisions of an event, through HTTP.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { before, describe, test } from 'node:test';
+import { client, expectProblem, startApp } from '../support/app.ts';
+import { createDeal } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { createDeal } from '../support/workflows.ts';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('investor journeys and event edits', () => {
-  let t: TestApp;
-  let admin: Client;
+  const t = startApp();
+  const admin = t.admin;
   let adminUserId: string;
   before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
     adminUserId = (await admin.get('/whoami')).body.userId;
   });
-  after(() => t.close());
 
   test('investor-data: { investor: { id }, journey } with every event, oldest first', async () => {
     const deal = await createDeal(admin);

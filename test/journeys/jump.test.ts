@@ -1,22 +1,19 @@
 // jumpToStep: POST /deals/deal/{dealId}/jump-to-step through HTTP, against a real database.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { client, expectProblem, startApp } from '../support/app.ts';
+import { createDeal } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { createDeal } from '../support/workflows.ts';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('jump-to-step', () => {
-  let t: TestApp;
-  let admin: Client;
+  const t = startApp();
+  const admin = t.admin;
   let adminUserId: string;
   before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
     adminUserId = (await admin.get('/whoami')).body.userId;
   });
-  after(() => t.close());
 
   const journeyRow = (dealId: string, investorUserId: string) =>
     t.database.db.selectFrom('journeys').selectAll().where('deal_id', '=', dealId).where('investor_user_id', '=', investorUserId).executeTakeFirst();

@@ -2,17 +2,13 @@
 // deal's journeys (migration 0008). These tests hold the copies to the directory: a rename
 // reorders the list, totals follow first moves (and not refused ones), search still finds by e-mail.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { client, startTestApp, type TestApp } from '../support/app.ts';
+import { describe, test } from 'node:test';
+import { client, startApp } from '../support/app.ts';
+import { createDeal } from '../support/deals.ts';
 import { investorBody } from '../support/fixtures.ts';
-import { createDeal } from '../support/workflows.ts';
 
 describe('all-investor-workflows order and totals', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp();
-  });
-  after(() => t.close());
+  const t = startApp();
 
   const ids = (body: any) => body.output.map((o: { investor: { id: string } }) => o.investor.id);
 

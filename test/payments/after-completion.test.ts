@@ -3,16 +3,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import type { Client, TestApp } from '../support/app.ts';
-import { payingDeal, postStatement, start } from './setup.ts';
+import { startApp } from '../support/app.ts';
+import { payingDeal, postStatement } from '../support/payments.ts';
 
 describe('a payment after completion', () => {
-  let t: TestApp;
-  let api: Client;
-  before(async () => {
-    ({ t, api } = await start());
-  });
-  after(async () => t.close());
+  const t = startApp();
+  const api = t.admin;
 
   const csvOf = (ref: string, amount: string, bankRef: string) => `date,amount,currency,reference,bank_reference\n2026-11-24,${amount},EUR,${ref},${bankRef}\n`;
 

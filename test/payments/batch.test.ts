@@ -16,8 +16,8 @@ import { jumpToStep } from '../../src/operations/journeys.ts';
 import { RECONCILIATION } from '../../src/operations/payment-decisions.ts';
 import { importStatement } from '../../src/operations/statement-import.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
-import { type Client, skipUnlessPostgres, testDatabaseUrl, type TestApp } from '../support/app.ts';
-import { commitments, payingDeal, type PayingDeal, postStatement, start } from './setup.ts';
+import { skipUnlessPostgres, startApp, testDatabaseUrl } from '../support/app.ts';
+import { commitments, payingDeal, type PayingDeal, postStatement } from '../support/payments.ts';
 
 let bankRef = 0;
 /** A booked credit (or debit) with a structured reference, unstructured text, or neither. */
@@ -38,12 +38,8 @@ const camt = (entries: string[]) =>
   `</BkToCstmrStmt></Document>`;
 
 describe('an import in batches', () => {
-  let t: TestApp;
-  let api: Client;
-  before(async () => {
-    ({ t, api } = await start());
-  });
-  after(async () => t.close());
+  const t = startApp();
+  const api = t.admin;
 
   it('a statement mixing every outcome: each line as the rules say, one decision, audit entry and outbox entry each', async () => {
     const deal: PayingDeal = await payingDeal(api);

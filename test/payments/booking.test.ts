@@ -1,14 +1,12 @@
 // Booking on completion: exact units, refusal to round, at most once per journey.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type Client, skipUnlessPostgres, type TestApp } from '../support/app.ts';
-import { payingDeal, postStatement, start } from './setup.ts';
+import { describe, it } from 'node:test';
+import { skipUnlessPostgres, startApp } from '../support/app.ts';
+import { payingDeal, postStatement } from '../support/payments.ts';
 
 describe('booking on completion', () => {
-  let t: TestApp;
-  let api: Client;
-  before(async () => ({ t, api } = await start()));
-  after(async () => t.close());
+  const t = startApp();
+  const api = t.admin;
 
   const pay = async (deal: Awaited<ReturnType<typeof payingDeal>>, letter: string, amount: string, bankRef: string) => {
     const csv = `date,amount,currency,reference,bank_reference\n2026-11-20,${amount},EUR,${deal.refs[letter]},${bankRef}\n`;

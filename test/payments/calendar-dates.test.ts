@@ -3,11 +3,11 @@
 // dates (Dt and DtTm), CSV statement columns, a move's date field (single and imported), and
 // query parameters. Nothing of a refused statement is stored, and never a 500.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { expectProblem, type Client, type TestApp } from '../support/app.ts';
+import { before, describe, it } from 'node:test';
+import { expectProblem, startApp } from '../support/app.ts';
+import { createDeal, createInvestor } from '../support/deals.ts';
 import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
-import { createDeal } from '../support/workflows.ts';
-import { payingDeal, type PayingDeal, postStatement, start } from './setup.ts';
+import { payingDeal, type PayingDeal, postStatement } from '../support/payments.ts';
 
 const camt = (ref: string, booking: string, value = '<Dt>2026-11-23</Dt>') =>
   '<?xml version="1.0" encoding="UTF-8"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>' +
@@ -19,14 +19,12 @@ const camt = (ref: string, booking: string, value = '<Dt>2026-11-23</Dt>') =>
   '</Stmt></BkToCstmrStmt></Document>';
 
 describe('impossible dates', () => {
-  let t: TestApp;
-  let api: Client;
+  const t = startApp();
+  const api = t.admin;
   let deal: PayingDeal;
   before(async () => {
-    ({ t, api } = await start());
     deal = await payingDeal(api, { letters: ['A'] });
   });
-  after(async () => t.close());
 
   const dealLines = async () => (await api.get(`/payments/lines?dealId=${deal.dealId}&limit=100`)).body.output as unknown[];
 
@@ -104,7 +102,7 @@ describe('impossible dates', () => {
     const assetId = uniqueAssetId();
     await api.put(`/portfolio/assets/${assetId}`, { name: 'Dates', currency: 'EUR' });
     const investor = uniqueId('inv');
-    await api.put(`/investors/${investor}`, investorBody());
+    await createInvestor(api, {}, investor);
     for (const field of ['invoice_date', 'settlement_date']) {
       const refused = expectProblem(await api.post('/portfolio/transactions/subscriptions', subscriptionBody(assetId, investor, { [field]: '2026-02-30' })), 400);
       assert.match(JSON.stringify(refused.errors ?? refused.detail), new RegExp(field));

@@ -2,11 +2,11 @@
 // amount meets a currency: a move's amount fields (single and imported), statement lines (camt and
 // CSV), and a subscription's total and fee. Refusals name the field; nothing is stored.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { expectProblem, type Client, type TestApp } from '../support/app.ts';
-import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
-import { createDeal } from '../support/workflows.ts';
-import { payingDeal, postStatement, start } from './setup.ts';
+import { describe, it } from 'node:test';
+import { expectProblem, startApp } from '../support/app.ts';
+import { createDeal, createInvestor } from '../support/deals.ts';
+import { subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
+import { payingDeal, postStatement } from '../support/payments.ts';
 
 const camt = (amount: string, currency: string, ref: string) =>
   '<?xml version="1.0" encoding="UTF-8"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>' +
@@ -15,12 +15,8 @@ const camt = (amount: string, currency: string, ref: string) =>
   `<NtryDtls><TxDtls><RmtInf><Ustrd>${ref}</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry></Stmt></BkToCstmrStmt></Document>`;
 
 describe('minor units of a currency', () => {
-  let t: TestApp;
-  let api: Client;
-  before(async () => {
-    ({ t, api } = await start());
-  });
-  after(async () => t.close());
+  const t = startApp();
+  const api = t.admin;
 
   it('a move: committed_amount "0.001" in EUR or "100.5" in JPY is a 400 naming the field; "1.234" in BHD is taken', async () => {
     const deal = await createDeal(api);
@@ -76,7 +72,7 @@ describe('minor units of a currency', () => {
 
   it("a subscription: total or fee finer than the asset's currency is a 422 naming the field; nothing booked", async () => {
     const investor = uniqueId('inv');
-    await api.put(`/investors/${investor}`, investorBody());
+    await createInvestor(api, {}, investor);
     const asset = async (currency: string) => {
       const id = uniqueAssetId();
       assert.equal((await api.put(`/portfolio/assets/${id}`, { name: `In ${currency}`, currency })).status < 300, true);

@@ -1,21 +1,18 @@
 // Statements through POST /payments/statements: every outcome, partial then complete, re-import,
 // reversal, CSV, and the moves and queue entries they make.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Client, TestApp } from '../support/app.ts';
-import { expectProblem } from '../support/app.ts';
+import { before, describe, it } from 'node:test';
+import { expectProblem, startApp } from '../support/app.ts';
 import { sql } from 'kysely';
-import { fill, fixture, payingDeal, type PayingDeal, postStatement, start } from './setup.ts';
+import { fill, fixture, payingDeal, type PayingDeal, postStatement } from '../support/payments.ts';
 
 describe('reconciling bank statements', () => {
-  let t: TestApp;
-  let api: Client;
+  const t = startApp();
+  const api = t.admin;
   let deal: PayingDeal;
   before(async () => {
-    ({ t, api } = await start());
     deal = await payingDeal(api);
   });
-  after(async () => t.close());
 
   const linesOf = async (statementId: string) => (await api.get(`/payments/lines?statementId=${statementId}&limit=100`)).body.output as any[];
   const journey = async (letter: string) => (await api.get(`/deals/deal/${deal.dealId}/investor-data/${deal.investors[letter]}`)).body.journey as any[];

@@ -7,9 +7,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { client, type TestApp } from '../support/app.ts';
-import { rowCounts } from '../bulk/support.ts';
-import { start } from './setup.ts';
+import { client, startApp } from '../support/app.ts';
+import { rowCounts } from '../support/row-counts.ts';
 
 const MB = 1024 * 1024;
 const TOTAL = 50 * MB;
@@ -17,14 +16,12 @@ const CHUNK = Buffer.alloc(256 * 1024, 0x20);
 const HEAD = Buffer.from('<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02">');
 
 describe('a 50 MB statement', () => {
-  let t: TestApp;
+  const t = startApp();
   let port: number;
   before(async () => {
-    ({ t } = await start());
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
   });
-  after(async () => t.close());
 
   /**
    * Sends 50 MB and resolves with the answer and how much was written before it came. Announced

@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { describe, test } from 'node:test';
+import { client, expectProblem, startApp } from '../support/app.ts';
 import { uniqueAssetId } from '../support/fixtures.ts';
 
 describe('portfolio assets', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   test('PUT creates (201) then updates (200); GET reads it', async () => {
     const id = uniqueAssetId();

@@ -1,27 +1,23 @@
 // Money is exact end to end: what is sent is what PostgreSQL stores (numeric) and what comes back,
 // or the request is refused with a 400. Never a rounding.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
-import { investorBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
+import { expectProblem, startApp } from '../support/app.ts';
+import { createInvestor } from '../support/deals.ts';
+import { uniqueAssetId, uniqueId } from '../support/fixtures.ts';
 
 const URL = '/portfolio/transactions/subscriptions';
 
 describe('exact amounts', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   async function given() {
     const assetId = uniqueAssetId();
     const investorId = uniqueId('inv');
     await admin.put(`/portfolio/assets/${assetId}`, { name: 'Fund', currency: 'EUR' });
-    await admin.put(`/investors/${investorId}`, investorBody());
+    await createInvestor(admin, {}, investorId);
     return { assetId, investorId };
   }
 

@@ -1,26 +1,22 @@
 // createSubscription: every rule, one test each, each asserting that nothing was stored.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
-import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
+import { before, describe, test } from 'node:test';
+import { client, expectProblem, startApp } from '../support/app.ts';
+import { createInvestor } from '../support/deals.ts';
+import { subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
 
 const URL = '/portfolio/transactions/subscriptions';
 
 describe('subscription transactions', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   /** A fresh asset (in `currency`) and investor of this test's own. */
   async function given(currency = 'EUR') {
     const assetId = uniqueAssetId();
     const investorId = uniqueId('inv');
     assert.equal((await admin.put(`/portfolio/assets/${assetId}`, { name: 'Acme Series A', currency })).status, 201);
-    assert.equal((await admin.put(`/investors/${investorId}`, investorBody())).status, 201);
+    await createInvestor(admin, {}, investorId);
     return { assetId, investorId, body: (overrides: Record<string, unknown> = {}) => subscriptionBody(assetId, investorId, overrides) };
   }
 

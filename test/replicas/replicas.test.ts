@@ -12,11 +12,11 @@ import { newUuid, systemClock } from '../../src/operations/deps.ts';
 import { createToken } from '../../src/operations/tokens.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
-import { jump, makeDeal, makeInvestor } from '../investor-side/setup.ts';
 import { client, type Client, expectProblem, onPostgres, startTestApp } from '../support/app.ts';
+import { createDeal, createInvestor, jump } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
 import { createReplicaPair, type ReplicaPair, replicaPairUnavailable } from '../support/replica-pair.ts';
-import { eventually as waitFor } from '../webhooks/support.ts';
+import { eventually as waitFor } from '../support/webhooks.ts';
 
 const unavailable = !onPostgres ? 'needs PostgreSQL (set TEST_DATABASE_URL): PGlite has no replicas' : replicaPairUnavailable();
 const MAX_LAG_MS = 2000;
@@ -97,7 +97,7 @@ describe('read replicas', { skip: unavailable }, () => {
   };
   /** A new investor of the family, moved into the deal: the write, and the token it answered with. */
   const addInvestor = async (dealId: string, interest: string, surname: string) => {
-    const investor = await makeInvestor(admin, { forename: uniqueId('F').replace('-', ''), surname });
+    const investor = await createInvestor(admin, { forename: uniqueId('F').replace('-', ''), surname });
     const response = await admin.post(`/deals/deal/${dealId}/jump-to-step`, { investorUserId: investor.id, targetStepId: interest, data: {} });
     assert.equal(response.status, 201, JSON.stringify(response.body));
     const token = response.headers['consistency-token'];
@@ -107,7 +107,7 @@ describe('read replicas', { skip: unavailable }, () => {
 
   test('list reads use the replica; a token is never served stale; a lagging replica is skipped', async () => {
     const surname = uniqueId('Rep').replace('-', '');
-    const deal = await makeDeal(admin);
+    const deal = await createDeal(admin, { workflow: 'subscription' });
     const first = await addInvestor(deal.dealId, deal.steps.interest, surname);
     await eventually('the replica to be up', async () => ((await replica()).state === 'up' ? true : undefined));
     // Up to date: the same answer wherever it comes from.
@@ -146,9 +146,9 @@ describe('read replicas', { skip: unavailable }, () => {
     await pauseReplay();
     try {
       // A deal, investor and move that only the primary has.
-      const deal = await makeDeal(lenient.admin);
+      const deal = await createDeal(lenient.admin, { workflow: 'subscription' });
       const surname = uniqueId('All').replace('-', '');
-      const investor = await makeInvestor(lenient.admin, { surname });
+      const investor = await createInvestor(lenient.admin, { surname });
       const move = await lenient.admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor.id, targetStepId: deal.steps.interest, data: {} });
       assert.equal(move.status, 201);
       const token = move.headers['consistency-token'] as string;
@@ -199,7 +199,7 @@ describe('read replicas', { skip: unavailable }, () => {
   });
 
   test('a stopped replica is skipped and /readyz reports it', async () => {
-    const deal = await makeDeal(admin);
+    const deal = await createDeal(admin, { workflow: 'subscription' });
     const surname = uniqueId('Down').replace('-', '');
     await eventually('the replica to be up', async () => ((await replica()).state === 'up' ? true : undefined));
     pair.stopReplica();
@@ -225,8 +225,8 @@ describe('consistency tokens without replicas', () => {
         const problem = expectProblem(await admin.get('/console/deals', { 'consistency-token': bad }), 400);
         assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['header', 'consistency-token']]);
       }
-      const deal = await makeDeal(admin);
-      const investor = await makeInvestor(admin);
+      const deal = await createDeal(admin, { workflow: 'subscription' });
+      const investor = await createInvestor(admin);
       const move = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor.id, targetStepId: deal.steps.interest, data: {} });
       assert.equal(move.status, 201);
       assert.equal(move.headers['consistency-token'], undefined, 'nothing to be consistent with');

@@ -2,6 +2,7 @@
 // schema on that PostgreSQL server, dropped at the end. Tests create their own data, so they never
 // depend on each other.
 import { randomUUID } from 'node:crypto';
+import { after, before } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { type Config, loadConfig } from '../../src/config.ts';
@@ -96,6 +97,53 @@ export async function startTestApp(options: { env?: Record<string, string>; cloc
       await database.close();
     },
   };
+}
+
+export interface StartedApp extends TestApp {
+  /** A client with the admin token, every response checked against openapi.json. */
+  admin: Client;
+}
+
+export interface StartAppOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  /** Runs in the after() hook before the app closes: for what the tests opened on its database. */
+  beforeClose?: () => Promise<void> | void;
+}
+
+/**
+ * The app of a test file or `describe` block: started in a before() hook (a fresh database, as
+ * startTestApp) and closed in an after() hook, both registered here. The returned object stands
+ * for the started app from the first test or hook on; `admin` may be taken at once (its calls go
+ * to the app once it runs). A test that needs an app of its own calls startTestApp itself.
+ */
+export function startApp(options: StartAppOptions = {}): StartedApp {
+  let started: TestApp | undefined;
+  const running = (): TestApp => {
+    if (!started) throw new Error('the app starts in a before() hook: use it inside a test or a later hook');
+    return started;
+  };
+  const admin: Client = {
+    get: (...args) => client(running().app, running().adminToken).get(...args),
+    post: (...args) => client(running().app, running().adminToken).post(...args),
+    put: (...args) => client(running().app, running().adminToken).put(...args),
+    delete: (...args) => client(running().app, running().adminToken).delete(...args),
+    raw: (...args) => client(running().app, running().adminToken).raw(...args),
+  };
+  before(async () => {
+    started = await startTestApp(options);
+  });
+  after(async () => {
+    if (!started) return;
+    try {
+      await options.beforeClose?.();
+    } finally {
+      await started.close();
+    }
+  });
+  return new Proxy({ admin } as StartedApp, {
+    get: (target, key) => (key === 'admin' ? target.admin : Reflect.get(running(), key)),
+  });
 }
 
 const checkedApps = new WeakSet<Api>();

@@ -1,8 +1,6 @@
-// A deal with a workflow, for tests of workflows and journeys. Step ids are global, so every deal's
-// steps carry the deal's unique prefix: `step('commitment')` is that deal's commitment step.
-import assert from 'node:assert/strict';
-import type { Client } from './app.ts';
-import { investorBody, uniqueId } from './fixtures.ts';
+// The workflows the tests put on their deals: request bodies of PUT /deals/deal/{dealId}/workflow.
+// Step ids are global, so every workflow's steps carry the deal's unique prefix: `${dealId}.payment`.
+// createDeal (deals.ts) puts one of them on a new deal by its name.
 
 //            ┌→ kyc (kyc-level ≥ 2) ─┐
 // interest → commitment               → documents → payment → complete
@@ -47,34 +45,80 @@ export function workflowBody(prefix: string) {
   };
 }
 
-export interface TestDeal {
-  dealId: string;
-  /** The full id of one of this deal's steps. */
-  step(name: string): string;
-  /** Creates an investor in the directory and returns their id. */
-  addInvestor(overrides?: Parameters<typeof investorBody>[0]): Promise<string>;
-  /** Moves an investor and asserts the move succeeded; returns the event. */
-  move(investorUserId: string, stepName: string, data?: Record<string, string>): Promise<any>;
-}
-
-export async function createDeal(admin: Client): Promise<TestDeal> {
-  const dealId = uniqueId('deal');
-  assert.equal((await admin.put(`/deals/deal/${dealId}`, { name: 'Series A', currency: 'EUR' })).status, 201);
-  const set = await admin.put(`/deals/deal/${dealId}/workflow`, workflowBody(dealId));
-  assert.equal(set.status, 201, JSON.stringify(set.body));
-  const step = (name: string) => `${dealId}.${name}`;
+/**
+ * interest (note) → commit (committed_amount, currency; form) → pay (paid_on; requires no pending
+ * edit requests) → done (complete), and a withdrawn step `out` reachable from commit and pay.
+ * `withdrawn: false` leaves `out` out.
+ */
+export function subscriptionWorkflow(prefix: string, { withdrawn = true } = {}) {
+  const s = (name: string) => `${prefix}.${name}`;
   return {
-    dealId,
-    step,
-    async addInvestor(overrides) {
-      const id = uniqueId('inv');
-      assert.equal((await admin.put(`/investors/${id}`, investorBody(overrides))).status, 201);
-      return id;
-    },
-    async move(investorUserId, stepName, data = {}) {
-      const response = await admin.post(`/deals/deal/${dealId}/jump-to-step`, { investorUserId, targetStepId: step(stepName), data });
-      assert.equal(response.status, 201, JSON.stringify(response.body));
-      return response.body;
-    },
+    label: 'Subscription',
+    description: 'From interest to payment',
+    investorEngagementEnabled: true,
+    steps: [
+      { id: s('interest'), label: 'Interest', type: 'default', stepFields: [{ fieldKey: 'note', required: false }] },
+      {
+        id: s('commit'),
+        label: 'Commitment',
+        type: 'default',
+        formId: 'form-commitment',
+        stepFields: [
+          { fieldKey: 'committed_amount', required: true, kind: 'amount' },
+          { fieldKey: 'currency', required: true, kind: 'currency' },
+        ],
+      },
+      {
+        id: s('pay'),
+        label: 'Payment',
+        type: 'default',
+        stepFields: [{ fieldKey: 'paid_on', required: false, kind: 'date' }],
+        requirements: [{ kind: 'no-pending-edit-requests' }],
+      },
+      { id: s('done'), label: 'Complete', type: 'complete', stepFields: [] },
+      ...(withdrawn ? [{ id: s('out'), label: 'Withdrawn', type: 'withdrawn', stepFields: [] }] : []),
+    ],
+    links: [
+      { fromStepId: s('interest'), toStepId: s('commit') },
+      { fromStepId: s('commit'), toStepId: s('pay') },
+      { fromStepId: s('pay'), toStepId: s('done') },
+      ...(withdrawn
+        ? [
+            { fromStepId: s('commit'), toStepId: s('out') },
+            { fromStepId: s('pay'), toStepId: s('out') },
+          ]
+        : []),
+    ],
   };
 }
+
+/** A deal whose investors pay by transfer: interest → commitment → payment (amount_received, received_on) → complete. */
+export function payingWorkflow(prefix: string) {
+  const s = (name: string) => `${prefix}.${name}`;
+  return {
+    label: 'Harbour', description: 'pays by transfer', investorEngagementEnabled: true,
+    steps: [
+      { id: s('interest'), label: 'Interest', type: 'default', stepFields: [] },
+      { id: s('commitment'), label: 'Commitment', type: 'default', stepFields: [
+        { fieldKey: 'committed_amount', required: true, kind: 'amount' }, { fieldKey: 'currency', required: true, kind: 'currency' }] },
+      { id: s('payment'), label: 'Funds received', type: 'default', stepFields: [
+        { fieldKey: 'amount_received', required: true, kind: 'amount' }, { fieldKey: 'received_on', required: true, kind: 'date' }] },
+      { id: s('complete'), label: 'Complete', type: 'complete', stepFields: [] },
+    ],
+    links: [
+      { fromStepId: s('interest'), toStepId: s('commitment') },
+      { fromStepId: s('commitment'), toStepId: s('payment') },
+      { fromStepId: s('payment'), toStepId: s('complete') },
+    ],
+  };
+}
+
+/** The workflows by name: the body, the name of a deal that has it, the names of its steps. */
+export const workflows = {
+  'series-a': { body: workflowBody, dealName: () => 'Series A', steps: ['interest', 'commitment', 'kyc', 'documents', 'payment', 'complete', 'withdrawn'] },
+  subscription: { body: subscriptionWorkflow, dealName: (dealId: string) => `Deal ${dealId}`, steps: ['interest', 'commit', 'pay', 'done', 'out'] },
+  paying: { body: payingWorkflow, dealName: () => 'Harbour', steps: ['interest', 'commitment', 'payment', 'complete'] },
+} as const;
+
+export type WorkflowName = keyof typeof workflows;
+export type StepName<W extends WorkflowName> = (typeof workflows)[W]['steps'][number];

@@ -2,26 +2,21 @@
 // for each other, and two dispatchers deliver each entry exactly once to a receiver that answers 200.
 // PGlite runs one query at a time, so these run on PostgreSQL only.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { inTransaction } from '../../src/operations/deps.ts';
 import { createDispatcher } from '../../src/operations/webhook-dispatcher.ts';
 import { newWebhookSecret } from '../../src/operations/webhook-signature.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
-import { client, skipUnlessPostgres, startTestApp, testDatabaseUrl, type TestApp } from '../support/app.ts';
-import { commitStepEntered, dealWithTriggers, depsOf, eventually, feedCaughtUp, startReceiver } from './support.ts';
+import { client, skipUnlessPostgres, startApp, testDatabaseUrl } from '../support/app.ts';
+import { commitStepEntered, dealWithTriggers, depsOf, eventually, feedCaughtUp, startReceiver } from '../support/webhooks.ts';
 
 describe('webhooks under concurrency (PostgreSQL)', { skip: skipUnlessPostgres }, () => {
-  let t: TestApp;
   let second: Database;
+  const t = startApp({ beforeClose: () => second.close() });
   before(async () => {
-    t = await startTestApp();
     // Another instance: its own pool on the same schema.
     second = await openDatabase({ ...loadConfig({}), databaseUrl: testDatabaseUrl! }, { schema: t.database.schema! });
-  });
-  after(async () => {
-    await second.close();
-    await t.close();
   });
 
   test('two dispatchers deliver each entry exactly once', async () => {

@@ -7,21 +7,17 @@ import { Webhook } from 'standardwebhooks';
 import { createDispatcher } from '../../src/operations/webhook-dispatcher.ts';
 import { newWebhookSecret } from '../../src/operations/webhook-signature.ts';
 import { claimDueDeliveries, recordAttempt } from '../../src/store/webhook-deliveries.ts';
-import { client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
-import { commitStepEntered, dealWithTriggers, depsOf, feedCaughtUp, manualClock, type Receiver, startReceiver } from './support.ts';
+import { client, expectProblem, startApp } from '../support/app.ts';
+import { commitStepEntered, dealWithTriggers, depsOf, feedCaughtUp, manualClock, type Receiver, startReceiver } from '../support/webhooks.ts';
 
 // One database for the file, and one clock that only moves forward. Every test leaves its
 // deliveries delivered or dead (checked after each), so the next test's scans see only its own and
 // the counts of runOnce are exact. The signature test comes first: a Standard Webhooks library
 // checks the timestamp against the real time.
 describe('webhook delivery', () => {
-  let t: TestApp;
-  let receiver: Receiver;
   const clock = manualClock();
-  before(async () => {
-    t = await startTestApp({ clock });
-  });
-  after(() => t.close());
+  const t = startApp({ clock });
+  let receiver: Receiver;
   afterEach(async () => {
     const left = await t.database.db
       .selectFrom('webhook_deliveries')

@@ -2,21 +2,16 @@
 // transaction: edit requests (created, approved with their effect, rejected) and subscriptions.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { client, type Client, startTestApp, type TestApp } from '../support/app.ts';
-import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
-import { createDeal, type TestDeal } from '../support/workflows.ts';
-import { feedCaughtUp } from './support.ts';
+import { client, startApp } from '../support/app.ts';
+import { createDeal, createInvestor, type TestDeal } from '../support/deals.ts';
+import { subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
+import { feedCaughtUp } from '../support/webhooks.ts';
 
 const REQUESTS = '/deals/request-to-edit';
 
 describe('domain events in the outbox', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   const feedOf = async (dealId: string) => {
     await feedCaughtUp(t.database.db);
@@ -89,7 +84,7 @@ describe('domain events in the outbox', () => {
     const assetId = uniqueAssetId();
     assert.equal((await admin.put(`/portfolio/assets/${assetId}`, { name: 'Acme', currency: 'EUR' })).status, 201);
     const investorId = uniqueId('inv');
-    assert.equal((await admin.put(`/investors/${investorId}`, investorBody())).status, 201);
+    await createInvestor(admin, {}, investorId);
     const key = { 'idempotency-key': uniqueId('key') };
     const body = subscriptionBody(assetId, investorId);
     const created = await admin.post('/portfolio/transactions/subscriptions', body, key);

@@ -15,9 +15,9 @@ import { loadConfig } from '../../src/config.ts';
 import { inTransaction, newUuid } from '../../src/operations/deps.ts';
 import { jumpToStep } from '../../src/operations/journeys.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
-import { client, type Client, skipUnlessPostgres, startTestApp, testDatabaseUrl, type TestApp } from '../support/app.ts';
-import { createDeal, type TestDeal } from '../support/workflows.ts';
-import { eventually, feedCaughtUp } from './support.ts';
+import { skipUnlessPostgres, startApp, testDatabaseUrl } from '../support/app.ts';
+import { eventually, feedCaughtUp } from '../support/webhooks.ts';
+import { createDeal, type TestDeal } from '../support/deals.ts';
 
 const staff = { userId: 'ops-feed', role: 'admin' as const, tokenKey: 'test' };
 
@@ -38,17 +38,11 @@ interface FeedEntry {
 }
 
 describe('the feed under concurrent writers and readers (PostgreSQL)', { skip: skipUnlessPostgres }, () => {
-  let t: TestApp;
   let second: Database;
-  let admin: Client;
+  const t = startApp({ env: { DATABASE_TIMEOUT_MS: '30000' }, beforeClose: () => second.close() });
+  const admin = t.admin;
   before(async () => {
-    t = await startTestApp({ env: { DATABASE_TIMEOUT_MS: '30000' } });
     second = await openDatabase({ ...loadConfig({ DATABASE_TIMEOUT_MS: '30000' }), databaseUrl: testDatabaseUrl! }, { schema: t.database.schema!, onPoolError: () => {} });
-    admin = client(t.app, t.adminToken);
-  });
-  after(async () => {
-    await second.close();
-    await t.close();
   });
 
   /** A move in a transaction held open for `holdMs` (so later writers commit first), then committed or rolled back. */

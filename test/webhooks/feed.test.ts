@@ -1,15 +1,11 @@
 // The pull feed (GET /deals/deal/{dealId}/events) and the delivery list (GET /webhooks/deliveries).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
-import { commitStepEntered, dealWithTriggers, depsOf, feedCaughtUp, manualClock } from './support.ts';
+import { after, describe, test } from 'node:test';
+import { client, expectProblem, startApp } from '../support/app.ts';
+import { commitStepEntered, dealWithTriggers, depsOf, feedCaughtUp, manualClock } from '../support/webhooks.ts';
 
 describe('the pull feed', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp();
-  });
-  after(() => t.close());
+  const t = startApp();
 
   test('returns a deal’s entries in the order written and pages with after', async () => {
     const admin = client(t.app, t.adminToken);
@@ -79,11 +75,7 @@ describe('the pull feed', () => {
 });
 
 describe('the delivery list', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp();
-  });
-  after(() => t.close());
+  const t = startApp();
 
   test('pages newest first and filters by deal and status', async () => {
     const admin = client(t.app, t.adminToken);

@@ -1,22 +1,18 @@
 // The transactional outbox: an entry exists exactly when its cause committed; triggers pick the
 // deliveries; triggers are validated on save and their secrets never come back.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { AppError } from '../../src/domain/errors.ts';
 import { inTransaction } from '../../src/operations/deps.ts';
 import { recordEditRequest, recordEventEdited, recordStepEntered, recordSubscriptionCreated } from '../../src/operations/outbox-events.ts';
 import { checkWorkflowTriggers, listWorkflowStepTriggers, saveStepTriggers } from '../../src/operations/step-triggers.ts';
 import { newWebhookSecret } from '../../src/operations/webhook-signature.ts';
 import { appendOutbox } from '../../src/store/outbox.ts';
-import { client, startTestApp, type TestApp } from '../support/app.ts';
-import { commitStepEntered, dealWithTriggers, depsOf } from './support.ts';
+import { client, startApp } from '../support/app.ts';
+import { commitStepEntered, dealWithTriggers, depsOf } from '../support/webhooks.ts';
 
 describe('the outbox', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await startTestApp();
-  });
-  after(() => t.close());
+  const t = startApp();
 
   const entriesOf = (dealId: string) =>
     t.database.db.selectFrom('outbox').selectAll().where('deal_id', '=', dealId).orderBy('xid').orderBy('sequence').execute();

@@ -6,10 +6,10 @@ import { loadConfig } from '../../src/config.ts';
 import { serve } from '../../src/main.ts';
 import { newWebhookSecret } from '../../src/operations/webhook-signature.ts';
 import { onPostgres } from '../support/app.ts';
+import { workflowBody } from '../support/workflows.ts';
 import { checkedFetch } from '../support/contract.ts';
 import { investorBody, uniqueId } from '../support/fixtures.ts';
-import { workflowBody } from '../support/workflows.ts';
-import { eventually, startReceiver } from './support.ts';
+import { eventually, startReceiver } from '../support/webhooks.ts';
 
 describe('the service with its dispatcher', { skip: onPostgres ? 'runs on the embedded database only' : false }, () => {
   test('a move made through the API reaches the receiver without any worker', async () => {

@@ -5,10 +5,11 @@ import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { createDispatcher } from '../../src/operations/webhook-dispatcher.ts';
 import { newWebhookSecret } from '../../src/operations/webhook-signature.ts';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { client, expectProblem, startApp } from '../support/app.ts';
+import { createDeal } from '../support/deals.ts';
+import { workflowBody } from '../support/workflows.ts';
 import { uniqueId } from '../support/fixtures.ts';
-import { createDeal, workflowBody } from '../support/workflows.ts';
-import { feedCaughtUp, type Receiver, startReceiver } from './support.ts';
+import { feedCaughtUp, type Receiver, startReceiver } from '../support/webhooks.ts';
 
 type Trigger = { kind: 'webhook'; url: string; secret?: string; events?: string[] };
 
@@ -25,17 +26,11 @@ function withTriggers(dealId: string, triggers: Record<string, Trigger[]>) {
 }
 
 describe('step triggers', () => {
-  let t: TestApp;
-  let admin: Client;
   let receiver: Receiver;
+  const t = startApp({ beforeClose: () => receiver.close() });
+  const admin = t.admin;
   before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
     receiver = await startReceiver();
-  });
-  after(async () => {
-    await receiver.close();
-    await t.close();
   });
 
   test('are saved with the workflow and shown to staff on getWorkflowStatus, never with their secret', async () => {

@@ -16,7 +16,7 @@ import { findFunnelBacklog } from '../../src/store/funnel.ts';
 import { upsertDeal } from '../../src/store/deals.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 import { onPostgres } from '../support/app.ts';
-import { eventually, startReceiver } from './support.ts';
+import { eventually, startReceiver } from '../support/webhooks.ts';
 
 describe('dispatcher configuration', () => {
   test('defaults: on, 10 s timeout, 1 s poll', () => {
@@ -34,7 +34,7 @@ describe('dispatcher configuration', () => {
   }
 });
 
-// Like test/foundation/cli.test.ts: the CLI opens the database the service would use, so this runs
+// Like test/cli/cli.test.ts: the CLI opens the database the service would use, so this runs
 // on the embedded database only.
 describe('dealflow worker', { skip: onPostgres ? 'runs on the embedded database only' : false }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'dealflow-worker-'));

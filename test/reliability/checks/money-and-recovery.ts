@@ -14,7 +14,7 @@ import { createClient, isProblem, type Received } from '../support/http.ts';
 import { freshDatabase } from '../support/postgres.ts';
 import { newResult, type CheckResult } from '../support/report.ts';
 import { startInstance } from '../support/service.ts';
-import { payingWorkflow } from '../../payments/setup.ts';
+import { payingWorkflow } from '../../support/workflows.ts';
 
 const CRASH_RETRY_TARGET_MS = 15_000;
 
