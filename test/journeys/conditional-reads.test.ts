@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
-import { createDeal, workflowBody } from '../support/workflows.ts';
+import { createDeal } from '../support/deals.ts';
+import { workflowBody } from '../support/workflows.ts';
 
 describe('conditional reads', () => {
   let t: TestApp;

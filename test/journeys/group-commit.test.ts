@@ -12,7 +12,7 @@ import { GROUP_MAX_MOVES } from '../../src/operations/move-groups.ts';
 import { createToken } from '../../src/operations/tokens.ts';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
 import { verify } from '../support/audit.ts';
-import { createDeal, type TestDeal } from '../support/workflows.ts';
+import { createDeal, type TestDeal } from '../support/deals.ts';
 
 type Answer = Awaited<ReturnType<Client['post']>>;
 

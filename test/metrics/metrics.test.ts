@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.ts';
 import { startMetricsListener } from '../../src/main.ts';
 import { observeGroupCommitBatch } from '../../src/metrics.ts';
 import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
-import { createDeal } from '../support/workflows.ts';
+import { createDeal } from '../support/deals.ts';
 
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 const MOVE_ROUTE = '/deals/deal/:dealId/jump-to-step';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createDispatcher } from '../../src/operations/webhook-dispatcher.ts';
 import { client, startTestApp, type TestApp } from '../support/app.ts';
-import { commitStepEntered, dealWithTriggers, depsOf, manualClock, startReceiver } from '../webhooks/support.ts';
+import { commitStepEntered, dealWithTriggers, depsOf, manualClock, startReceiver } from '../support/webhooks.ts';
 
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 

@@ -1683,11 +1683,7 @@ export interface components {
             /** @description whether the field must be populated */
             required: boolean;
             /** @description text, amount, currency, date, email or choice: what values the field accepts */
-<<<<<<< HEAD:packages/client/src/openapi.ts
             kind: components["schemas"]["FieldKind"];
-=======
-            kind: "text" | "amount" | "currency" | "date" | "email" | "choice";
->>>>>>> w-web:src/client/openapi.ts
             label: string | null;
             options: string[] | null;
         };
@@ -1699,11 +1695,7 @@ export interface components {
             id: string;
             label: string;
             /** @description default, complete or withdrawn */
-<<<<<<< HEAD:packages/client/src/openapi.ts
             type: components["schemas"]["StepType"];
-=======
-            type: "default" | "complete" | "withdrawn";
->>>>>>> w-web:src/client/openapi.ts
             /** @description links arriving at this Step */
             previousStepLinks: components["schemas"]["Link"][];
             /** @description links leaving this Step */
@@ -1712,12 +1704,7 @@ export interface components {
             stepFields: components["schemas"]["StepField"][];
             /** @description what must hold for an investor to enter this Step */
             requirements: {
-<<<<<<< HEAD:packages/client/src/openapi.ts
                 kind: components["schemas"]["RequirementKind"];
-=======
-                /** @description kyc-level, classification, no-pending-edit-requests or previous-fields-complete */
-                kind: "kyc-level" | "classification" | "no-pending-edit-requests" | "previous-fields-complete";
->>>>>>> w-web:src/client/openapi.ts
                 minimumLevel?: number;
                 classes?: string[];
             }[];

@@ -79,3 +79,6 @@ const every =
 export const stepTypes = every<StepType>()(['default', 'complete', 'withdrawn']);
 export const fieldKinds = every<FieldKind>()(['text', 'amount', 'currency', 'date', 'email', 'choice']);
 export const requirementKinds = every<RequirementKind>()(['kyc-level', 'classification', 'no-pending-edit-requests', 'previous-fields-complete']);
+
+/** The value of a closed list that a `<select>` of that list chose (its first value if none matches). */
+export const oneOf = <T extends string>(values: readonly T[], chosen: string): T => values.find((v) => v === chosen) ?? values[0]!;

@@ -2,7 +2,7 @@
 // a page at a time: the newest entries, then older ones on request, never the whole feed): moves,
 // edits and edit-request decisions, each with who, what and when, linking to the investor.
 import { useEffect, useState } from 'react';
-import { api, consoleApi, type FeedEntry } from '../lib/api.ts';
+import { type Activity, api, consoleApi } from '../lib/api.ts';
 import { DealHeader } from '../components/DealHeader.tsx';
 import { plural } from '../lib/format.ts';
 import { href, useLoad } from '../lib/hooks.ts';
@@ -13,7 +13,7 @@ import './ActivityPage.css';
 /** Entries per page: the newest first, then older ones on request (never the whole feed). */
 const PAGE = 50;
 
-type Entry = FeedEntry & { investorName: string | null };
+type Entry = Activity['output'][number];
 export function ActivityPage({ dealId }: { dealId: string }) {
   const [version, setVersion] = useState(0);
   const [meta, reloadMeta] = useLoad(() => Promise.all([api.deal(dealId), api.workflow(dealId)]), [dealId]);

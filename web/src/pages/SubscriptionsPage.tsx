@@ -19,7 +19,7 @@ export function SubscriptionsPage() {
   const [asset, setAsset] = useState('');
   const [page, setPage] = useState(1);
   const [version, setVersion] = useState(0);
-  const filters = { ...(investor.trim() ? { investor_id: investor.trim() } : {}), ...(/^[1-9]\d{0,14}$/.test(asset.trim()) ? { asset_id: asset.trim() } : {}) };
+  const filters = { ...(investor.trim() ? { investor_id: investor.trim() } : {}), ...(/^[1-9]\d{0,14}$/.test(asset.trim()) ? { asset_id: Number(asset.trim()) } : {}) };
   const [list, reload] = useLoad(() => consoleApi.subscriptions({ ...filters, page }), [JSON.stringify(filters), page, version]);
 
   return (

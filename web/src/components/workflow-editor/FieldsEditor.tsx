@@ -1,5 +1,5 @@
 // A step's fields in the workflow editor: key, label, kind (with a choice's options), required.
-import { fieldKinds } from '../../lib/api.ts';
+import { fieldKinds, oneOf } from '../../lib/api.ts';
 import { list, type DocStep } from '../../lib/workflow-doc.ts';
 
 export function FieldsEditor({ fields, onChange }: { fields: DocStep['stepFields']; onChange: (patch: Partial<DocStep>) => void }) {
@@ -21,7 +21,7 @@ export function FieldsEditor({ fields, onChange }: { fields: DocStep['stepFields
             <span className="field-label">Kind</span>
             <select
               value={f.kind ?? 'text'}
-              onChange={(e) => onChange({ stepFields: fields.map((x, k) => (k === j ? { ...x, kind: e.target.value, options: e.target.value === 'choice' ? (x.options ?? []) : null } : x)) })}
+              onChange={(e) => onChange({ stepFields: fields.map((x, k) => (k === j ? { ...x, kind: oneOf(fieldKinds, e.target.value), options: e.target.value === 'choice' ? (x.options ?? []) : null } : x)) })}
             >
               {fieldKinds.map((kind) => (
                 <option key={kind} value={kind}>

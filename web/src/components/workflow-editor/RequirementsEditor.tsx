@@ -1,5 +1,5 @@
 // What an investor needs to enter a step: a KYC level, a class, no pending request, earlier fields.
-import { requirementKinds } from '../../lib/api.ts';
+import { oneOf, requirementKinds } from '../../lib/api.ts';
 import { list, type DocStep } from '../../lib/workflow-doc.ts';
 
 export function RequirementsEditor({ requirements, onChange }: { requirements: NonNullable<DocStep['requirements']>; onChange: (patch: Partial<DocStep>) => void }) {
@@ -15,7 +15,7 @@ export function RequirementsEditor({ requirements, onChange }: { requirements: N
               onChange={(e) =>
                 onChange({
                   requirements: requirements.map((x, k) =>
-                    k === j ? { kind: e.target.value, ...(e.target.value === 'kyc-level' ? { minimumLevel: 1 } : {}), ...(e.target.value === 'classification' ? { classes: [] } : {}) } : x,
+                    k === j ? { kind: oneOf(requirementKinds, e.target.value), ...(e.target.value === 'kyc-level' ? { minimumLevel: 1 } : {}), ...(e.target.value === 'classification' ? { classes: [] } : {}) } : x,
                   ),
                 })
               }

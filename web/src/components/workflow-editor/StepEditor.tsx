@@ -1,6 +1,6 @@
 // One step in the workflow editor: its name, type and place in the list, the check's problems about
 // it, and its fields, requirements, form and triggers, and links.
-import { stepTypes, type WorkflowCheck } from '../../lib/api.ts';
+import { oneOf, stepTypes, type WorkflowCheck } from '../../lib/api.ts';
 import { describeProblem, type Doc, type DocStep } from '../../lib/workflow-doc.ts';
 import { FieldsEditor } from './FieldsEditor.tsx';
 import { LinksEditor } from './LinksEditor.tsx';
@@ -34,7 +34,7 @@ export function StepEditor({ step, index, count, doc, problems, onChange, onMove
         </label>
         <label className="field">
           <span className="field-label">Type</span>
-          <select value={step.type} onChange={(e) => onChange({ type: e.target.value })}>
+          <select value={step.type} onChange={(e) => onChange({ type: oneOf(stepTypes, e.target.value) })}>
             {stepTypes.map((t) => (
               <option key={t} value={t}>
                 {t}
