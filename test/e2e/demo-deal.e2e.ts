@@ -1,4 +1,4 @@
-// The back office in a real browser against the real service (PGlite, demo deal): sign in, open the
+// The console in a real browser against the real service (PGlite, demo deal): sign in, open the
 // demo deal's board, move an investor through the dialog (first refused for a missing field, then
 // accepted), see the move in the journey timeline, approve an edit request, look at the graph.
 // Screenshots of the board, the drawer and the graph go to test-results/screenshots/; `npm run
@@ -44,7 +44,7 @@ async function fillField(page: Page, field: Step['stepFields'][number], value: s
   else await control.fill(value);
 }
 
-describe('back office, end to end', { skip: skipE2e }, () => {
+describe('the console on the demo deal, end to end', { skip: skipE2e }, () => {
   let e: E2e;
   let dealId: string;
   let steps: Step[];
