@@ -2,19 +2,14 @@
 // and honour If-None-Match with 304: the tag changes with every move, edit and workflow change, a
 // read after a write is never stale, and an investor's 304 is answered only where their 200 would be.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { describe, test } from 'node:test';
+import { client, expectProblem, startApp } from '../support/app.ts';
 import { createDeal } from '../support/deals.ts';
 import { workflowBody } from '../support/workflows.ts';
 
 describe('conditional reads', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   test('investor-data: an ETag that changes with every move and edit, 304 while it is current, never a stale body after a write', async () => {
     const deal = await createDeal(admin);

@@ -6,24 +6,19 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { GROUP_MAX_MOVES } from '../../src/operations/move-groups.ts';
 import { createToken } from '../../src/operations/tokens.ts';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { client, type Client, expectProblem, startApp } from '../support/app.ts';
 import { verify } from '../support/audit.ts';
 import { createDeal, type TestDeal } from '../support/deals.ts';
 
 type Answer = Awaited<ReturnType<Client['post']>>;
 
 describe('group commit of single moves', () => {
-  let t: TestApp;
-  let admin: Client;
-  before(async () => {
-    t = await startTestApp();
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
+  const t = startApp();
+  const admin = t.admin;
 
   const url = (deal: TestDeal) => `/deals/deal/${deal.dealId}/jump-to-step`;
   const move = (deal: TestDeal, investorUserId: string, step: string, data: Record<string, string> = {}, extra: Record<string, unknown> = {}) => ({

@@ -4,11 +4,11 @@
 // jobs) and the process metrics are there.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { startMetricsListener } from '../../src/main.ts';
 import { observeGroupCommitBatch } from '../../src/metrics.ts';
-import { client, type Client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { client, expectProblem, startApp, startTestApp } from '../support/app.ts';
 import { createDeal } from '../support/deals.ts';
 
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
@@ -32,8 +32,8 @@ const value = (samples: ReturnType<typeof parse>, name: string, labels: Record<s
   samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
 
 describe('metrics', () => {
-  let t: TestApp;
-  let admin: Client;
+  const t = startApp({ env: { METRICS_TOKEN } });
+  const admin = t.admin;
   const scrape = async () => {
     const response = await client(t.app).get('/metrics', { authorization: `Bearer ${METRICS_TOKEN}` });
     assert.equal(response.status, 200, response.text);
@@ -41,11 +41,6 @@ describe('metrics', () => {
     assert.equal(response.headers['cache-control'], 'no-store');
     return parse(response.text);
   };
-  before(async () => {
-    t = await startTestApp({ env: { METRICS_TOKEN } });
-    admin = client(t.app, t.adminToken);
-  });
-  after(() => t.close());
 
   test('no token, an API key, an investor token or a wrong token: 401, and nothing about the service', async () => {
     const deal = await createDeal(admin);
