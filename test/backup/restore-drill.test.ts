@@ -6,7 +6,7 @@
 // of its Idempotency-Key answers the stored event and writes nothing; and the feed goes on after the
 // restored entries.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { onPostgres } from '../support/app.ts';
 import { checkedFetch } from '../support/contract.ts';
-import { clusterUnavailable, createCluster, freePort } from '../support/throwaway-cluster.ts';
+import { clusterUnavailable, createCluster } from '../support/throwaway-cluster.ts';
+import { startServiceProcess } from '../support/service-process.ts';
 import { workflowBody } from '../support/workflows.ts';
 import { investorBody } from '../support/fixtures.ts';
 
@@ -38,43 +39,7 @@ interface Service {
   stop(): Promise<void>;
 }
 
-const running = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
-
-async function startService(env: Env): Promise<Service> {
-  const child = spawn(process.execPath, ['bin/dealflow.js', 'serve', '--no-demo'], {
-    env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(await freePort()), WEBHOOKS_DISPATCHER: 'off', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  const base = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`the service did not start: ${output}`)), 120_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /^Back office: (\S+)\/app\/$/m.exec(output)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`the service exited (${code}): ${output}`)));
-  });
-  return {
-    base,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      running.delete(child);
-    },
-  };
-}
+const startService = (env: Env): Promise<Service> => startServiceProcess({ WEBHOOKS_DISPATCHER: 'off', ...env });
 
 interface Ack {
   key: string;

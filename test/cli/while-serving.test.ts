@@ -2,43 +2,28 @@
 // `token` and `verify` run through the service, so an operator gets a token without downtime;
 // another command that needs the database says so in one line and a hint, and changes nothing.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { onPostgres } from '../support/app.ts';
 import { checkedFetch } from '../support/contract.ts';
+import { type ServiceProcess, startServiceProcess } from '../support/service-process.ts';
 
 describe('dealflow while the service runs', { skip: onPostgres ? 'runs on the embedded database only' : false }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'dealflow-serving-'));
   const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' };
   const run = (...args: string[]) => spawnSync(process.execPath, ['bin/dealflow.js', ...args], { env, encoding: 'utf8', timeout: 60_000 });
-  let service: ChildProcess;
+  let service: ServiceProcess | undefined;
   let base = '';
 
   before(async () => {
-    service = spawn(process.execPath, ['bin/dealflow.js', 'serve', '--no-demo'], { env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    base = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      const timer = setTimeout(() => reject(new Error(`the service did not start: ${output}`)), 90_000);
-      service.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const url = /^Console: +(\S+)\/console\/$/m.exec(output)?.[1];
-        if (url) {
-          clearTimeout(timer);
-          resolve(url);
-        }
-      });
-      service.once('exit', (code) => reject(new Error(`the service exited (${code}): ${output}`)));
-    });
+    service = await startServiceProcess({ DATA_DIR: dataDir, DATABASE_URL: '' }, { timeoutMs: 90_000 });
+    base = service.base;
   });
   after(async () => {
-    if (service.exitCode === null) {
-      const exited = new Promise((resolve) => service.once('exit', resolve));
-      service.kill('SIGTERM');
-      await exited;
-    }
+    await service?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 

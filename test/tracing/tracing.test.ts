@@ -4,7 +4,7 @@
 // logs also carry; on PostgreSQL the move's statements are spans of the same trace. Without the
 // variable, nothing is sent (and the SDK is not loaded).
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
+import { startServiceProcess } from '../support/service-process.ts';
 import { onPostgres } from '../support/app.ts';
 import { checkedFetch } from '../support/contract.ts';
 import { investorBody } from '../support/fixtures.ts';
@@ -62,36 +63,7 @@ async function receiver(): Promise<{ url: string; spans: Span[]; posts: number; 
   };
 }
 
-async function startService(env: Record<string, string>): Promise<{ base: string; child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['bin/dealflow.js', 'serve', '--no-demo'], {
-    env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(await freePort()), WEBHOOKS_DISPATCHER: 'off', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const base = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`the service did not start: ${output}`)), 120_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /^Back office: (\S+)\/app\/$/m.exec(output)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`the service exited (${code}): ${output}`)));
-  });
-  return {
-    base,
-    child,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
+const startService = (env: Record<string, string>) => startServiceProcess({ WEBHOOKS_DISPATCHER: 'off', ...env });
 
 describe('tracing', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dealflow-tracing-'));
