@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
-import { createDeal, createInvestor } from '../support/deals.ts';
+import { commit, createDeal, createInvestor } from '../support/deals.ts';
 import { workflowBody } from '../support/workflows.ts';
 
 describe('conditional reads', () => {
@@ -158,5 +158,36 @@ describe('conditional reads', () => {
     }
     const investorB = client(t.app, await t.investorToken(b));
     expectProblem(await investorB.get(`/investors/${a}`, { 'if-none-match': '*' }), 403);
+  });
+
+  test('an edit request, a form implementation and a payment reference: 304 while current, a new tag after a decision, refused to another investor whatever the tag', async () => {
+    const deal = await createDeal(admin, { workflow: 'subscription' });
+    const investor = await createInvestor(admin);
+    const event = await commit(admin, deal, investor.id);
+    const own = client(t.app, await t.investorToken(investor.id));
+    const created = await own.post('/deals/request-to-edit', { workflowEventId: event.id, type: 'Investment Amount', reason: 'More', newData: { committed_amount: '30000.00' } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const requestPath = `/deals/request-to-edit/${created.body.id}`;
+    const decided = await conditional(own, requestPath, async () => {
+      assert.equal((await admin.post(`${requestPath}/approve`, { reason: 'Confirmed' })).status, 200);
+    }, 'e');
+    assert.equal(decided.body.status, 'approved');
+    const stranger = client(t.app, await t.investorToken((await createInvestor(admin)).id));
+    const refused = (await stranger.get(requestPath)).status;
+    assert.ok(refused === 403 || refused === 404, String(refused));
+    expectProblem(await stranger.get(requestPath, { 'if-none-match': String(decided.headers.etag) }), refused);
+
+    const formPath = `/deals/workflow/step/${deal.steps.commit}/investor-form-implementation?investorUserId=${investor.id}`;
+    const form = await admin.get(formPath);
+    assert.equal(form.status, 200, JSON.stringify(form.body));
+    assert.match(String(form.headers.etag), /^"f/);
+    assert.equal((await admin.get(formPath, { 'if-none-match': String(form.headers.etag) })).status, 304);
+
+    const references = await admin.get(`/deals/deal/${deal.dealId}/all-payment-refernces`);
+    const reference = references.body.find((r: { investorUserId: string }) => r.investorUserId === investor.id).paymentReference;
+    const lookup = await admin.get(`/payments/references/${reference}`);
+    assert.equal(lookup.status, 200, JSON.stringify(lookup.body));
+    assert.match(String(lookup.headers.etag), /^"p/);
+    assert.equal((await admin.get(`/payments/references/${reference}`, { 'if-none-match': String(lookup.headers.etag) })).status, 304);
   });
 });
