@@ -1,7 +1,8 @@
 // Entity tags of versioned resources (RFC 9110 section 8.8.3) and conditional reads with
 // If-None-Match (section 13.1.2): a client that holds the current version gets 304 Not Modified and
-// no body. The tag is the resource's version, so it changes with every write of the resource and
-// with nothing else. Only routes that check access before they look at the version use it: a 304
+// no body. The tag is the resource's version (sendVersioned), or for a resource that keeps none a
+// digest of its body (sendDigested), so it changes with every write of the resource and with
+// nothing else. Only routes that check access before they look at the version use it: a 304
 // is answered only where a 200 would be, so it tells nobody anything a 200 would not.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
