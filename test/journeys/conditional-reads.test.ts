@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
-import { createDeal } from '../support/deals.ts';
+import { commit, createDeal, createInvestor } from '../support/deals.ts';
 import { workflowBody } from '../support/workflows.ts';
 
 describe('conditional reads', () => {
@@ -93,5 +93,101 @@ describe('conditional reads', () => {
     // An investor of another deal: 404 with or without a tag.
     const other = await createDeal(admin);
     expectProblem(await investor.get(`/deals/deal/${other.dealId}/workflow-status`, { 'if-none-match': '*' }), 404);
+  });
+
+  /** A read answered with a digest ETag: 304 while it is current, the same body again, a new tag and body after `write`. */
+  async function conditional(reader: ReturnType<typeof client>, path: string, write: () => Promise<void>, prefix: string) {
+    const first = await reader.get(path);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    const tag = String(first.headers.etag);
+    assert.match(tag, new RegExp(`^"${prefix}[A-Za-z0-9_-]{22}"$`));
+    assert.equal(first.headers['cache-control'], 'private, no-cache');
+    for (const held of [tag, `"x", W/${tag}`, '*']) {
+      const again = await reader.get(path, { 'if-none-match': held });
+      assert.equal(again.status, 304, `${path} ${held}`);
+      assert.equal(again.text, '');
+      assert.equal(again.headers.etag, tag);
+    }
+    assert.equal((await reader.get(path, { 'if-none-match': '"x"' })).text, first.text);
+    await write();
+    const changed = await reader.get(path, { 'if-none-match': tag });
+    assert.equal(changed.status, 200, `${path}: a write makes a new tag`);
+    assert.notEqual(changed.headers.etag, tag);
+    assert.notEqual(changed.text, first.text);
+    assert.equal((await reader.get(path, { 'if-none-match': String(changed.headers.etag) })).status, 304);
+    return changed;
+  }
+
+  test('a deal, an investor and an asset: a digest ETag, 304 while current, a new tag after a PUT that changes them', async () => {
+    const deal = await createDeal(admin);
+    await conditional(admin, `/deals/deal/${deal.dealId}`, async () => {
+      assert.equal((await admin.put(`/deals/deal/${deal.dealId}`, { name: 'Renamed', currency: 'GBP' })).status, 200);
+    }, 'd');
+    const { id, body } = await createInvestor(admin);
+    await conditional(admin, `/investors/${id}`, async () => {
+      const put = await admin.put(`/investors/${id}`, { ...body, kycCheckLevel: body.kycCheckLevel === 3 ? 2 : 3 });
+      assert.equal(put.status, 200, JSON.stringify(put.body));
+    }, 'i');
+    const assetId = String(Math.floor(Math.random() * 1e9) + 1);
+    assert.equal((await admin.put(`/portfolio/assets/${assetId}`, { name: 'Acme', currency: 'EUR' })).status, 201);
+    await conditional(admin, `/portfolio/assets/${assetId}`, async () => {
+      assert.equal((await admin.put(`/portfolio/assets/${assetId}`, { name: 'Acme (renamed)', currency: 'EUR' })).status, 200);
+    }, 'a');
+    expectProblem(await admin.get('/deals/deal/no-such-deal', { 'if-none-match': '*' }), 404);
+  });
+
+  test('an event\'s revisions: a new tag after an edit; an investor gets 304 for their own only, and another\'s stays refused whatever the tag', async () => {
+    const deal = await createDeal(admin);
+    const [a, b] = [await deal.addInvestor(), await deal.addInvestor()];
+    const event = await deal.move(a, 'commitment', { committed_amount: '100.00', currency: 'EUR' });
+    const eventOfB = await deal.move(b, 'interest');
+    const path = `/deals/event/${event.id}/revisions`;
+    const changed = await conditional(admin, path, async () => {
+      assert.equal((await admin.post(`/deals/event/${event.id}/edit`, { committed_amount: '250.00', currency: 'EUR' })).status, 200);
+    }, 'r');
+    assert.equal(changed.body.length, 2);
+    const investorA = client(t.app, await t.investorToken(a));
+    const own = await investorA.get(path);
+    assert.equal(own.status, 200);
+    assert.equal((await investorA.get(path, { 'if-none-match': String(own.headers.etag) })).status, 304);
+    const theirs = await admin.get(`/deals/event/${eventOfB.id}/revisions`);
+    const refused = (await investorA.get(`/deals/event/${eventOfB.id}/revisions`)).status;
+    assert.ok(refused === 403 || refused === 404, String(refused));
+    for (const held of [String(theirs.headers.etag), '*']) {
+      expectProblem(await investorA.get(`/deals/event/${eventOfB.id}/revisions`, { 'if-none-match': held }), refused);
+    }
+    const investorB = client(t.app, await t.investorToken(b));
+    expectProblem(await investorB.get(`/investors/${a}`, { 'if-none-match': '*' }), 403);
+  });
+
+  test('an edit request, a form implementation and a payment reference: 304 while current, a new tag after a decision, refused to another investor whatever the tag', async () => {
+    const deal = await createDeal(admin, { workflow: 'subscription' });
+    const investor = await createInvestor(admin);
+    const event = await commit(admin, deal, investor.id);
+    const own = client(t.app, await t.investorToken(investor.id));
+    const created = await own.post('/deals/request-to-edit', { workflowEventId: event.id, type: 'Investment Amount', reason: 'More', newData: { committed_amount: '30000.00' } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const requestPath = `/deals/request-to-edit/${created.body.id}`;
+    const decided = await conditional(own, requestPath, async () => {
+      assert.equal((await admin.post(`${requestPath}/approve`, { reason: 'Confirmed' })).status, 200);
+    }, 'e');
+    assert.equal(decided.body.status, 'approved');
+    const stranger = client(t.app, await t.investorToken((await createInvestor(admin)).id));
+    const refused = (await stranger.get(requestPath)).status;
+    assert.ok(refused === 403 || refused === 404, String(refused));
+    expectProblem(await stranger.get(requestPath, { 'if-none-match': String(decided.headers.etag) }), refused);
+
+    const formPath = `/deals/workflow/step/${deal.steps.commit}/investor-form-implementation?investorUserId=${investor.id}`;
+    const form = await admin.get(formPath);
+    assert.equal(form.status, 200, JSON.stringify(form.body));
+    assert.match(String(form.headers.etag), /^"f/);
+    assert.equal((await admin.get(formPath, { 'if-none-match': String(form.headers.etag) })).status, 304);
+
+    const references = await admin.get(`/deals/deal/${deal.dealId}/all-payment-refernces`);
+    const reference = references.body.find((r: { investorUserId: string }) => r.investorUserId === investor.id).paymentReference;
+    const lookup = await admin.get(`/payments/references/${reference}`);
+    assert.equal(lookup.status, 200, JSON.stringify(lookup.body));
+    assert.match(String(lookup.headers.etag), /^"p/);
+    assert.equal((await admin.get(`/payments/references/${reference}`, { 'if-none-match': String(lookup.headers.etag) })).status, 304);
   });
 });

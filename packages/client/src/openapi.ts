@@ -70,7 +70,7 @@ export interface paths {
         };
         /**
          * Read a deal
-         * @description The deal as stored; 404 when unknown.
+         * @description Answers with an ETag (a digest of the body); with If-None-Match naming it, 304 and no body (docs/reference/http-api.md, "Conditional reads").
          */
         get: operations["getDeal"];
         /**
@@ -94,7 +94,7 @@ export interface paths {
         };
         /**
          * Read an investor's directory entry
-         * @description The directory entry, shaped as in the active-investors list.
+         * @description Answers with an ETag (a digest of the body); with If-None-Match naming it, 304 and no body (docs/reference/http-api.md, "Conditional reads").
          */
         get: operations["getInvestor"];
         /**
@@ -378,7 +378,7 @@ export interface paths {
         };
         /**
          * Every version of an event's data, oldest first, with who set it and when
-         * @description Revision 1 is what the move captured; every edit adds one. Nothing is ever overwritten.
+         * @description Answers with an ETag (a digest of the body); with If-None-Match naming it, 304 and no body (docs/reference/http-api.md, "Conditional reads").
          */
         get: operations["listEventRevisions"];
         put?: never;
@@ -398,7 +398,7 @@ export interface paths {
         };
         /**
          * Get (creating on first call) an investor's form implementation for a step with a form
-         * @description dealId, when given, must be the step's deal. investorUserId is required with an admin token and defaults to an investor token's own.
+         * @description dealId, when given, must be the step's deal. investorUserId is required with an admin token and defaults to an investor token's own. Answers with an ETag (a digest of the body); with If-None-Match naming it, 304 and no body (docs/reference/http-api.md, "Conditional reads").
          */
         get: operations["getInvestorFormImplementation"];
         put?: never;
@@ -458,7 +458,7 @@ export interface paths {
         };
         /**
          * Resolve a payment reference to its deal and investor (spaces and case ignored)
-         * @description 400 when the reference is malformed or its check digits are wrong (mistyped); 404 when it is well-formed but unknown.
+         * @description 400 when the reference is malformed or its check digits are wrong (mistyped); 404 when it is well-formed but unknown. Answers with an ETag (a digest of the body); with If-None-Match naming it, 304 and no body (docs/reference/http-api.md, "Conditional reads").
          */
         get: operations["resolvePaymentReference"];
         put?: never;
@@ -518,7 +518,7 @@ export interface paths {
         };
         /**
          * Read an edit request
-         * @description One edit request with its decision, if any.
+         * @description Answers with an ETag (a digest of the body); with If-None-Match naming it, 304 and no body (docs/reference/http-api.md, "Conditional reads").
          */
         get: operations["getEditRequest"];
         put?: never;
@@ -578,7 +578,7 @@ export interface paths {
         };
         /**
          * Read an asset
-         * @description The asset as stored; 404 when unknown.
+         * @description Answers with an ETag (a digest of the body); with If-None-Match naming it, 304 and no body (docs/reference/http-api.md, "Conditional reads").
          */
         get: operations["getAsset"];
         /**
@@ -2616,6 +2616,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag of a copy the caller holds (or several, comma-separated, or *): 304 Not Modified without a body when it is the current version */
+                "if-none-match"?: string;
                 /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
                 "Consistency-Token"?: string;
             };
@@ -2630,6 +2632,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2650,6 +2654,16 @@ export interface operations {
                         updatedAt: string;
                     };
                 };
+            };
+            /** @description Not Modified: the copy named by If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
             400: {
@@ -2956,6 +2970,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag of a copy the caller holds (or several, comma-separated, or *): 304 Not Modified without a body when it is the current version */
+                "if-none-match"?: string;
                 /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
                 "Consistency-Token"?: string;
             };
@@ -2970,11 +2986,23 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Investor"];
                 };
+            };
+            /** @description Not Modified: the copy named by If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
             400: {
@@ -5392,6 +5420,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag of a copy the caller holds (or several, comma-separated, or *): 304 Not Modified without a body when it is the current version */
+                "if-none-match"?: string;
                 /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
                 "Consistency-Token"?: string;
             };
@@ -5406,6 +5436,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5424,6 +5456,16 @@ export interface operations {
                         reason: string | null;
                     }[];
                 };
+            };
+            /** @description Not Modified: the copy named by If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
             400: {
@@ -5527,6 +5569,8 @@ export interface operations {
                 investorUserId?: string;
             };
             header?: {
+                /** @description The ETag of a copy the caller holds (or several, comma-separated, or *): 304 Not Modified without a body when it is the current version */
+                "if-none-match"?: string;
                 /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
                 "Consistency-Token"?: string;
             };
@@ -5541,11 +5585,23 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["InvestorFormImplementation"];
                 };
+            };
+            /** @description Not Modified: the copy named by If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
             400: {
@@ -5933,6 +5989,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag of a copy the caller holds (or several, comma-separated, or *): 304 Not Modified without a body when it is the current version */
+                "if-none-match"?: string;
                 /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
                 "Consistency-Token"?: string;
             };
@@ -5947,6 +6005,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5957,6 +6017,16 @@ export interface operations {
                         paymentReference: string;
                     };
                 };
+            };
+            /** @description Not Modified: the copy named by If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
             400: {
@@ -6349,6 +6419,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag of a copy the caller holds (or several, comma-separated, or *): 304 Not Modified without a body when it is the current version */
+                "if-none-match"?: string;
                 /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
                 "Consistency-Token"?: string;
             };
@@ -6363,11 +6435,23 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventEditRequest"];
                 };
+            };
+            /** @description Not Modified: the copy named by If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
             400: {
@@ -6804,6 +6888,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag of a copy the caller holds (or several, comma-separated, or *): 304 Not Modified without a body when it is the current version */
+                "if-none-match"?: string;
                 /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
                 "Consistency-Token"?: string;
             };
@@ -6818,11 +6904,23 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Asset"];
                 };
+            };
+            /** @description Not Modified: the copy named by If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
             400: {

@@ -3,6 +3,8 @@ import { Type } from 'typebox';
 import { getDeal, putDeal } from '../../operations/deals.ts';
 import type { Api, AppContext } from '../context.ts';
 import { ExternalId, StrictObject, Timestamp } from '../schemas/common.ts';
+import { sendDigested } from '../etag.ts';
+import { CONDITIONAL, ConditionalHeaders, NotModified } from '../schemas/conditional.ts';
 
 const Deal = Type.Object({
   id: Type.String(),
@@ -39,7 +41,7 @@ export function dealRoutes(app: Api, ctx: AppContext) {
 
   app.get(
     '/deals/deal/:dealId',
-    { schema: { tags: ['management'], summary: 'Read a deal', params: DealParams, response: { 200: Deal } } },
-    async (request) => getDeal(ctx, request.params.dealId),
+    { schema: { tags: ['management'], summary: 'Read a deal', description: CONDITIONAL, params: DealParams, headers: ConditionalHeaders, response: { 200: Deal, 304: NotModified } } },
+    async (request, reply) => sendDigested(request, reply, 'd', await getDeal(ctx, request.params.dealId)),
   );
 }

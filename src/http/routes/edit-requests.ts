@@ -6,6 +6,8 @@ import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
 import { ExternalId, StrictObject, Timestamp } from '../schemas/common.ts';
+import { sendDigested } from '../etag.ts';
+import { CONDITIONAL, ConditionalHeaders, NotModified } from '../schemas/conditional.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const Data = Type.Record(Type.String(), Type.String());
@@ -73,9 +75,12 @@ export function editRequestRoutes(app: Api, ctx: AppContext) {
     '/deals/request-to-edit/:requestId',
     {
       config: { roles: ['admin', 'investor'] },
-      schema: { tags: ['investor side'], summary: 'Read an edit request', params: RequestParams, response: { 200: EditRequest } },
+      schema: {
+        tags: ['investor side'], summary: 'Read an edit request', description: CONDITIONAL,
+        params: RequestParams, headers: ConditionalHeaders, response: { 200: EditRequest, 304: NotModified },
+      },
     },
-    async (request) => getEditRequest(ctx, principalOf(request), request.params.requestId),
+    async (request, reply) => sendDigested(request, reply, 'e', await getEditRequest(ctx, principalOf(request), request.params.requestId)),
   );
 
   for (const decision of ['approve', 'reject'] as const) {

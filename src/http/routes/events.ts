@@ -5,6 +5,8 @@ import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
 import { EventData, EventRevision, WorkflowEvent } from '../schemas/workflow.ts';
+import { sendDigested } from '../etag.ts';
+import { CONDITIONAL, ConditionalHeaders, NotModified } from '../schemas/conditional.ts';
 
 const Params = Type.Object({ eventId: Type.String({ minLength: 1, maxLength: 64 }) });
 
@@ -37,10 +39,12 @@ export function eventRoutes(app: Api, ctx: AppContext) {
       schema: {
         tags: ['management'],
         summary: "Every version of an event's data, oldest first, with who set it and when",
+        description: CONDITIONAL,
         params: Params,
-        response: { 200: Type.Array(EventRevision) },
+        headers: ConditionalHeaders,
+        response: { 200: Type.Array(EventRevision), 304: NotModified },
       },
     },
-    async (request) => getEventRevisions(ctx, principalOf(request), request.params.eventId),
+    async (request, reply) => sendDigested(request, reply, 'r', await getEventRevisions(ctx, principalOf(request), request.params.eventId)),
   );
 }

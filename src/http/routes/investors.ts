@@ -8,6 +8,8 @@ import { ExternalId } from '../schemas/common.ts';
 import { Investor } from '../../wire/investor.ts';
 import { toInput } from '../../operations/import-readers/investor-rows.ts';
 import { InvestorBody as InvestorBodySchema } from '../../wire/investor.ts';
+import { sendDigested } from '../etag.ts';
+import { CONDITIONAL, ConditionalHeaders, NotModified } from '../schemas/conditional.ts';
 
 const Params = Type.Object({ investorUserId: ExternalId });
 
@@ -33,8 +35,11 @@ export function investorRoutes(app: Api, ctx: AppContext) {
     '/investors/:investorUserId',
     {
       config: { roles: ['admin', 'investor'] },
-      schema: { tags: ['management'], summary: "Read an investor's directory entry", params: Params, response: { 200: Investor } },
+      schema: {
+        tags: ['management'], summary: "Read an investor's directory entry", description: CONDITIONAL,
+        params: Params, headers: ConditionalHeaders, response: { 200: Investor, 304: NotModified },
+      },
     },
-    async (request) => getInvestor(ctx, principalOf(request), request.params.investorUserId),
+    async (request, reply) => sendDigested(request, reply, 'i', await getInvestor(ctx, principalOf(request), request.params.investorUserId)),
   );
 }

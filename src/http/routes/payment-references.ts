@@ -6,6 +6,8 @@ import type { Api, AppContext } from '../context.ts';
 import { jsonOrCsv, wantsCsv } from '../csv.ts';
 import { sendPaymentReferencesCsv } from '../exports.ts';
 import { ExternalId } from '../schemas/common.ts';
+import { sendDigested } from '../etag.ts';
+import { CONDITIONAL, ConditionalHeaders, NotModified } from '../schemas/conditional.ts';
 
 const Reference = Type.String({ description: 'ISO 11649 RF creditor reference, compact: RF18539007547034' });
 
@@ -31,11 +33,12 @@ export function paymentReferenceRoutes(app: Api, ctx: AppContext) {
       schema: {
         tags: ['investor side'],
         summary: 'Resolve a payment reference to its deal and investor (spaces and case ignored)',
-        description: '400 when the reference is malformed or its check digits are wrong (mistyped); 404 when it is well-formed but unknown.',
+        description: '400 when the reference is malformed or its check digits are wrong (mistyped); 404 when it is well-formed but unknown. ' + CONDITIONAL,
         params: Type.Object({ reference: Type.String({ minLength: 1, maxLength: 100 }) }),
-        response: { 200: Type.Object({ dealId: Type.String(), investorUserId: Type.String(), paymentReference: Reference }) },
+        headers: ConditionalHeaders,
+        response: { 304: NotModified, 200: Type.Object({ dealId: Type.String(), investorUserId: Type.String(), paymentReference: Reference }) },
       },
     },
-    async (request) => lookupPaymentReference(ctx, request.params.reference),
+    async (request, reply) => sendDigested(request, reply, 'p', await lookupPaymentReference(ctx, request.params.reference)),
   );
 }

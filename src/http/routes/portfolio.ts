@@ -10,6 +10,8 @@ import { principalOf } from '../auth.ts';
 import { IdempotencyHeaders, idempotentInOneStatement, serializeAround } from '../idempotency.ts';
 import { ExternalId, Page, PageQuery } from '../schemas/common.ts';
 import { Asset, AssetBody, AssetIdText, assetIdOf, SubscriptionBody, SubscriptionRecord, toSubscriptionInput, toSubscriptionRecord } from '../schemas/portfolio.ts';
+import { sendDigested } from '../etag.ts';
+import { CONDITIONAL, ConditionalHeaders, NotModified } from '../schemas/conditional.ts';
 
 const AssetParams = Type.Object({ assetId: AssetIdText });
 const SUBSCRIPTIONS = '/portfolio/transactions/subscriptions';
@@ -34,8 +36,8 @@ export function portfolioRoutes(app: Api, ctx: AppContext) {
 
   app.get(
     '/portfolio/assets/:assetId',
-    { schema: { tags: ['portfolio'], summary: 'Read an asset', params: AssetParams, response: { 200: Asset } } },
-    async (request) => getAsset(ctx, assetIdOf(request.params.assetId)),
+    { schema: { tags: ['portfolio'], summary: 'Read an asset', description: CONDITIONAL, params: AssetParams, headers: ConditionalHeaders, response: { 200: Asset, 304: NotModified } } },
+    async (request, reply) => sendDigested(request, reply, 'a', await getAsset(ctx, assetIdOf(request.params.assetId))),
   );
 
   app.post(

@@ -12,3 +12,7 @@ export const ConditionalHeaders = Type.Object({
 
 /** 304: no body (`type: 'null'` is a response without content in the OpenAPI document). */
 export const NotModified = Type.Null({ description: 'Not Modified: the copy named by If-None-Match is current; no body' });
+
+/** The description of a read answered with a digest ETag (http/etag.ts, sendDigested). */
+export const CONDITIONAL =
+  'Answers with an ETag (a digest of the body); with If-None-Match naming it, 304 and no body (docs/reference/http-api.md, "Conditional reads").';
