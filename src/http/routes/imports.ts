@@ -154,12 +154,12 @@ export function importRoutes(app: Api, ctx: AppContext) {
           querystring: Type.Object({
             ...DryRunQuery.properties,
             columns: Type.Optional(
-                Type.String({
-                  maxLength: 10_000,
-                  description: 'JSON object: header of the file → column of the investor import (e.g. "fullName", "contact.email", "remoteId") or null',
-                  examples: ['{"name":"fullName","email":"contact.email","amount":null}'],
-                }),
-              ),
+              Type.String({
+                maxLength: 10_000,
+                description: 'JSON object: header of the file → column of the investor import (e.g. "fullName", "contact.email", "remoteId") or null',
+                examples: ['{"name":"fullName","email":"contact.email","amount":null}'],
+              }),
+            ),
           }),
           response: { 200: ImportReport, 202: Accepted },
         },
