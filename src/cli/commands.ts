@@ -276,7 +276,7 @@ journey in every deal, written in bulk (a progress bar shows on a terminal).`,
   import: {
     summary: 'import investors (CSV or NDJSON) or the moves of a deal (CSV) from a file',
     help: importHelp,
-    options: { deal: { type: 'string' }, 'dry-run': { type: 'boolean' } },
+    options: { deal: { type: 'string' }, 'dry-run': { type: 'boolean' }, columns: { type: 'string' } },
     run: runImport,
   },
   reconcile: reconcileCommand,

@@ -11,12 +11,13 @@ import type { ImportRowsOutcome } from '../operations/import-jobs.ts';
 import type { RowReport } from '../operations/imports.ts';
 import { withDatabase } from './command.ts';
 
-export const importHelp = `dealflow import investors FILE [--dry-run]
+export const importHelp = `dealflow import investors FILE [--dry-run] [--columns JSON]
 dealflow import moves FILE --deal <dealId> [--dry-run]
 
 investors: upserts the investor directory from a CSV file (the column map in docs/reference/imports.md,
 the columns of the all-transactions CSV export) or an NDJSON file (*.ndjson, *.jsonl: one PUT /investors body
-plus "id" per line).
+plus "id" per line). --columns reads a CSV of another shape (a CRM export) through a JSON object from
+each of its headers to a column of the investor import or null, e.g. '{"name":"fullName","email":"contact.email"}'.
 moves: moves investors of a deal from a CSV file (investorUserId, targetStepId, optional
 expectedCurrentStepId, one column per field key) under the rules of jump-to-step.
 
@@ -39,7 +40,7 @@ export async function runImport(config: Config, values: Record<string, string | 
   const deal = values.deal;
   if (what === 'moves' && typeof deal !== 'string') throw new AppError('validation', 'dealflow import moves needs --deal <dealId>');
   // Loaded here, not at the top: `dealflow --help` starts without the import machinery.
-  const [{ stringify }, { neutralise }, { investorRows, moveRows }, { newUuid, systemClock }, { importInvestors, importMoves }, { importRowsJob }, { runAsJob }] =
+  const [{ stringify }, { neutralise }, { investorRows, moveRows }, { newUuid, systemClock }, { importInvestors, importMoves }, { importRowsJob }, { runAsJob }, { parseColumnMap }] =
     await Promise.all([
       import('csv-stringify/sync'),
       import('../domain/spreadsheet-cell.ts'),
@@ -48,7 +49,9 @@ export async function runImport(config: Config, values: Record<string, string | 
       import('../operations/imports.ts'),
       import('../operations/import-jobs.ts'),
       import('./follow-job.ts'),
+      import('../operations/import-readers/column-map.ts'),
     ]);
+  const columns = typeof values.columns === 'string' ? parseColumnMap(values.columns, '--columns') : undefined;
   const size = statSync(file).size;
   const input = createReadStream(file);
   const dryRun = values['dry-run'] === true;
@@ -60,7 +63,7 @@ export async function runImport(config: Config, values: Record<string, string | 
     // stops with a problem naming the line), as over HTTP.
     const reports =
       what === 'investors'
-        ? importInvestors(deps, principal, investorRows(input, /\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv'), { dryRun })
+        ? importInvestors(deps, principal, investorRows(input, /\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv', columns), { dryRun })
         : importMoves(deps, principal, String(deal), moveRows(input), { dryRun });
     const printRow = (report: RowReport) =>
       process.stdout.write(stringify([[report.row, report.id ?? '', report.outcome, detailOf(report)].map((c) => neutralise(String(c)))]));

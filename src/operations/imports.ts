@@ -40,7 +40,11 @@ export interface RowReport {
   eventId?: string;
 }
 
-export type InvestorRow = { row: number; id: string | undefined } & ({ investor: Investor } | { errors: FieldError[] });
+/**
+ * A row read from a file; `onto`, when given, builds the entry for an investor already stored (a
+ * file read through a column map keeps what its columns do not carry).
+ */
+export type InvestorRow = { row: number; id: string | undefined } & ({ investor: Investor; onto?: (stored: Investor) => Investor } | { errors: FieldError[] });
 
 /** Canonical JSON (keys sorted at every level): two investors are the same entry when equal. */
 const canonical = (value: unknown): string =>
@@ -79,9 +83,10 @@ export async function* importInvestors(deps: Deps, principal: Principal, rows: A
       const reports = batch.map((r): RowReport => {
         if (!('investor' in r)) return { row: r.row, id: r.id ?? null, outcome: 'refused', errors: r.errors };
         const before = stored.get(r.investor.id);
-        if (before && canonical(before) === canonical(r.investor)) return { row: r.row, id: r.investor.id, outcome: 'unchanged' };
-        changed.push(r.investor);
-        return { row: r.row, id: r.investor.id, outcome: before ? 'updated' : 'created' };
+        const investor = before && r.onto ? r.onto(before) : r.investor;
+        if (before && canonical(before) === canonical(investor)) return { row: r.row, id: investor.id, outcome: 'unchanged' };
+        changed.push(investor);
+        return { row: r.row, id: investor.id, outcome: before ? 'updated' : 'created' };
       });
       if (!options.dryRun) await upsertInvestors(tx.db, changed, tx.clock());
       return reports;

@@ -44,6 +44,22 @@ describe('dealflow import', { skip: onPostgres ? 'runs on the embedded database 
     assert.equal(run('import', 'moves', moves).status, 1, 'moves need --deal');
   });
 
+  test('a CRM export of another shape through --columns: ids from the e-mail, the same ids again', () => {
+    const file = join(dir, 'export.csv');
+    writeFileSync(file, ['name,email,amount', 'Hedy Lamarr,hedy@example.com,1000.00', 'Alan Turing,alan@example.com,2000.00'].join('\n'));
+    const columns = JSON.stringify({ name: 'fullName', email: 'contact.email', amount: null });
+    const first = run('import', 'investors', file, '--columns', columns);
+    assert.equal(first.status, 0, first.stderr);
+    const rows = report(first.stdout);
+    assert.deepEqual(rows.map((r) => r.outcome), ['created', 'created']);
+    assert.match(rows[0]!.id, /^inv-[0-9a-f]{20}$/);
+    const again = report(run('import', 'investors', file, '--columns', columns).stdout);
+    assert.deepEqual(again.map((r) => [r.id, r.outcome]), rows.map((r) => [r.id, 'unchanged']));
+    const unnamed = run('import', 'investors', file, '--columns', JSON.stringify({ name: 'fullName', email: 'contact.email' }));
+    assert.equal(unnamed.status, 1);
+    assert.match(unnamed.stderr, /amount/);
+  });
+
   test('a line longer than 1 MiB stops the import with a problem naming its row, before it is handled', () => {
     const file = join(dir, 'long.ndjson');
     writeFileSync(file, `{"id":"long-1","remoteId":"${'x'.repeat(2 * 1024 * 1024)}"}\n`);

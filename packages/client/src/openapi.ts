@@ -300,7 +300,7 @@ export interface paths {
         put?: never;
         /**
          * Import investors into the directory from CSV or NDJSON (upserts), with a per-row report
-         * @description text/csv with the column map of docs/reference/imports.md (the columns of the all-transactions CSV export), or application/x-ndjson with one PUT /investors body plus "id" per line. Each row: created, updated, unchanged (equal to the stored entry: nothing written) or refused (errors name the fields). ?dryRun=true: the same report, nothing written.
+         * @description text/csv with the column map of docs/reference/imports.md (the columns of the all-transactions CSV export), or application/x-ndjson with one PUT /investors body plus "id" per line. Each row: created, updated, unchanged (equal to the stored entry: nothing written) or refused (errors name the fields). ?dryRun=true: the same report, nothing written. ?columns=: a CSV of another shape (a CRM export), read through a JSON object from each of its headers to a column of the investor import or null (read past); ids are then derived from the CRM id or the e-mail when no column gives them, a fullName is split into forename and surname, and rows with the same e-mail are one investor (docs/reference/imports.md).
          */
         post: operations["importInvestors"];
         delete?: never;
@@ -4732,6 +4732,11 @@ export interface operations {
             query?: {
                 /** @description true: evaluate every rule against the current state and write nothing (no event, reference, outbox entry or idempotency record) */
                 dryRun?: boolean;
+                /**
+                 * @description JSON object: header of the file → column of the investor import (e.g. "fullName", "contact.email", "remoteId") or null
+                 * @example {"name":"fullName","email":"contact.email","amount":null}
+                 */
+                columns?: string;
             };
             header?: never;
             path?: never;

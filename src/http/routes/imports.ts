@@ -26,6 +26,7 @@ import { type ImportFormat, investorRows, moveRows } from '../../operations/impo
 import { problemOf } from '../problems.ts';
 import { ExternalId } from '../schemas/common.ts';
 import { DryRunQuery } from './bulk-moves.ts';
+import { parseColumnMap } from '../../operations/import-readers/column-map.ts';
 import { Accepted, acceptJob, holdConnection, prefersAsync } from './import-jobs.ts';
 import { ImportReport } from './import-report.ts';
 
@@ -146,17 +147,31 @@ export function importRoutes(app: Api, ctx: AppContext) {
           description:
             'text/csv with the column map of docs/reference/imports.md (the columns of the all-transactions CSV export), or application/x-ndjson with one ' +
             'PUT /investors body plus "id" per line. Each row: created, updated, unchanged (equal to the stored entry: nothing written) or ' +
-            'refused (errors name the fields). ?dryRun=true: the same report, nothing written.',
-          querystring: DryRunQuery,
+            'refused (errors name the fields). ?dryRun=true: the same report, nothing written. ' +
+            '?columns=: a CSV of another shape (a CRM export), read through a JSON object from each of its headers to a column of the ' +
+            'investor import or null (read past); ids are then derived from the CRM id or the e-mail when no column gives them, a ' +
+            'fullName is split into forename and surname, and rows with the same e-mail are one investor (docs/reference/imports.md).',
+          querystring: Type.Object({
+            ...DryRunQuery.properties,
+            columns: Type.Optional(
+              Type.String({
+                maxLength: 10_000,
+                description: 'JSON object: header of the file → column of the investor import (e.g. "fullName", "contact.email", "remoteId") or null',
+                examples: ['{"name":"fullName","email":"contact.email","amount":null}'],
+              }),
+            ),
+          }),
           response: { 200: ImportReport, 202: Accepted },
         },
       },
       async (request, reply) => {
         const format = formatOf(request, [CSV, NDJSON]);
         const dryRun = request.query.dryRun === true;
+        const columns = request.query.columns === undefined ? undefined : parseColumnMap(request.query.columns);
+        if (columns !== undefined && format !== 'csv') throw new AppError('validation', 'A column map applies to a CSV file only', { errors: [{ in: 'query', field: 'columns', detail: 'applies to text/csv only' }] });
         const principal = principalOf(request);
         const file = await spoolBody(request, reply, ctx, format);
-        return runImport(request, reply, ctx, file, { kind: 'investors', dryRun, principal }, (input) => importInvestors(ctx, principal, investorRows(input, format), { dryRun }));
+        return runImport(request, reply, ctx, file, { kind: 'investors', dryRun, principal }, (input) => importInvestors(ctx, principal, investorRows(input, format, columns), { dryRun }));
       },
     );
 

@@ -13,6 +13,7 @@ import { unneutralise } from '../../domain/spreadsheet-cell.ts';
 import { checkedStream, MAX_RECORD_BYTES } from './limits.ts';
 import { checkInvestorHeader, investorFromCsv, investorFromJson } from './investor-rows.ts';
 import { parseStrictJson } from '../../wire/strict-json.ts';
+import { type ColumnMap, checkMappedHeader, mappedRecords, ontoStored } from './column-map.ts';
 
 export const importFormats = ['csv', 'ndjson'] as const;
 export type ImportFormat = (typeof importFormats)[number];
@@ -71,16 +72,27 @@ async function* ndjsonLines(raw: Readable): AsyncGenerator<{ value: unknown; row
   }
 }
 
-export async function* investorRows(input: Readable, format: ImportFormat): AsyncGenerator<InvestorRow> {
+/** The rows of an investor file; a CSV read through `columns` when given (column-map.ts). */
+export async function* investorRows(input: Readable, format: ImportFormat, columns?: ColumnMap): AsyncGenerator<InvestorRow> {
   if (format === 'ndjson') {
+    if (columns !== undefined) throw new AppError('validation', 'A column map applies to a CSV file only', { errors: [{ in: 'query', field: 'columns', detail: 'applies to text/csv only' }] });
     for await (const line of ndjsonLines(input)) {
       const parsed = 'error' in line ? { id: undefined, errors: [{ in: 'body' as const, field: '', detail: line.error }] } : investorFromJson(line.value);
       yield { row: line.row, ...parsed };
     }
     return;
   }
-  for await (const { record, row, cellProblem } of csvRecords(input, checkInvestorHeader)) {
-    yield cellProblem ? { row, id: record.id || undefined, errors: [cellProblem] } : { row, ...investorFromCsv(record) };
+  const mapped = columns === undefined ? undefined : mappedRecords(columns);
+  const onto = columns === undefined ? undefined : ontoStored(columns);
+  const checkHeader = columns === undefined ? checkInvestorHeader : (header: string[]) => checkMappedHeader(columns, header);
+  for await (const { record: raw, row, cellProblem } of csvRecords(input, checkHeader)) {
+    const record = mapped ? mapped(raw) : raw;
+    if (cellProblem) {
+      yield { row, id: record.id || undefined, errors: [cellProblem] };
+      continue;
+    }
+    const parsed = investorFromCsv(record);
+    yield 'investor' in parsed && onto ? { row, ...parsed, onto: (stored) => onto(stored, parsed.investor) } : { row, ...parsed };
   }
 }
 

@@ -76,6 +76,30 @@ export const consoleApi = {
     if (job.report) return { ...job.report, fromJob: true };
     throw new ApiError(job.problem?.status ?? 500, (job.problem ?? { detail: 'The import job failed' }) as Record<string, unknown>);
   },
+  /**
+   * POST /investors/import with a CSV file of any shape and the column map the service reads it
+   * through (`columns`); as an import job with progress above ASYNC_IMPORT_BYTES.
+   */
+  importMappedCsv: async (text: string, columns: Record<string, string | null>, dryRun: boolean, onProgress?: (rows: number) => void): Promise<T.ImportReport & { fromJob?: boolean }> => {
+    const prefer: Record<string, string> = text.length > ASYNC_IMPORT_BYTES ? { prefer: 'respond-async' } : {};
+    const answer = await call<T.ImportReport | T.ImportJob>('POST', `/investors/import${qs({ dryRun: dryRun || undefined, columns: JSON.stringify(columns) })}`, new RawBody('text/csv', text, prefer));
+    if (!('kind' in answer)) return answer;
+    const job = await followImportJob(answer.id, (j) => onProgress?.(j.progress.done));
+    if (job.report) return { ...job.report, fromJob: true };
+    throw new ApiError(job.problem?.status ?? 500, (job.problem ?? { detail: 'The import job failed' }) as Record<string, unknown>);
+  },
+  /** POST /deals/deal/{dealId}/jump-to-step/import: a move file, its per-row report. */
+  importMoves: (dealId: string, text: string) =>
+    call<T.ImportReport>('POST', `/deals/deal/${enc(dealId)}/jump-to-step/import`, new RawBody('text/csv', text)),
+  /** POST /payments/statements: a camt.053/054 (XML) or CSV bank file, with the CSV column map. */
+  importStatement: async (text: string, type: string, csvColumns: T.Query<'importStatement'> = {}, onProgress?: (job: T.ImportJob) => void): Promise<T.Ok<'importStatement'>> => {
+    const prefer: Record<string, string> = text.length > ASYNC_IMPORT_BYTES ? { prefer: 'respond-async' } : {};
+    const answer = await call<T.Ok<'importStatement'> | T.ImportJob>('POST', `/payments/statements${qs({ ...csvColumns })}`, new RawBody(type, text, prefer));
+    if (!('kind' in answer)) return answer;
+    const job = await followImportJob(answer.id, (j) => onProgress?.(j));
+    if (job.statementImport) return job.statementImport as T.Ok<'importStatement'>;
+    throw new ApiError(job.problem?.status ?? 500, (job.problem ?? { detail: 'The import job failed' }) as Record<string, unknown>);
+  },
   importJob: (id: string) => call<T.ImportJob>('GET', `/imports/jobs/${enc(id)}`),
   getInvestor: (id: string) => call<T.Investor>('GET', `/investors/${enc(id)}`),
   putInvestor: (id: string, body: T.InvestorRecord) => call<T.Investor>('PUT', `/investors/${enc(id)}`, body),

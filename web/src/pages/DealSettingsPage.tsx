@@ -5,6 +5,7 @@ import { ApiError, consoleApi } from '../lib/api.ts';
 import { DealHeader } from '../components/DealHeader.tsx';
 import { navigate, useLoad, useSubmission } from '../lib/hooks.ts';
 import { PaymentSettingsForm } from '../components/PaymentSettingsForm.tsx';
+import { DealPaymentLines } from '../components/DealPaymentLines.tsx';
 import { ErrorState, FormStatus, Spinner } from '../components/ui.tsx';
 
 const ID = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -126,6 +127,7 @@ export function DealSettingsPage({ dealId }: { dealId: string | undefined }) {
         </div>
       </form>
       {!creating && <PaymentSettingsForm dealId={dealId} />}
+      {!creating && <DealPaymentLines dealId={dealId} />}
     </section>
   );
 }

@@ -13,8 +13,17 @@ import { ImportSummary } from '../components/ImportSummary.tsx';
 import { FormStatus } from '../components/ui.tsx';
 import { outcomeWords, SAMPLE, parseInvestorCsv, type Row } from '../lib/investor-csv.ts';
 import { checkRows, rowErrors, type Check } from '../lib/investor-import.ts';
+import { readCrmFile, type CrmFile } from '../lib/crm-map.ts';
+import { CrmImport } from '../components/CrmImport.tsx';
 import './InvestorImportPage.css';
 
+
+/** The console's own columns (an id column, every other column one it knows). */
+const CONSOLE_COLUMNS = /^(id|investor_?id|investor_?user_?id|forename|first_?name|surname|last_?name|email|kyc|kyc_?level|kyc_?check_?level|classifications|classes|status)$/;
+const isConsoleFormat = (header: string[]) => {
+  const names = header.map((h) => h.trim().toLowerCase().replace(/[\s-]+/g, '_'));
+  return names.some((n) => /^(id|investor_?id|investor_?user_?id)$/.test(n)) && names.every((n) => CONSOLE_COLUMNS.test(n));
+};
 
 export function InvestorImportPage() {
   const [text, setText] = useState('');
@@ -34,10 +43,19 @@ export function InvestorImportPage() {
   // Entry steps (no incoming link) are where a first move may land.
   const entrySteps = workflow.status === 'ready' && workflow.value ? workflow.value.steps.filter((s) => s.previousStepLinks.length === 0) : [];
 
+  /** A file of another shape than the console's own columns: read through a column map. */
+  const [crm, setCrm] = useState<CrmFile>();
   const load = (content: string) => {
     setText(content);
     setOutcome(undefined);
     setPlaced(undefined);
+    const file = content.trim() ? readCrmFile(content) : undefined;
+    if (file && 'header' in file && !isConsoleFormat(file.header)) {
+      setCrm(file);
+      setParsed(undefined);
+      return;
+    }
+    setCrm(undefined);
     setParsed(content.trim() ? parseInvestorCsv(content) : undefined);
   };
   const valid = parsed?.rows.filter((r) => r.problems.length === 0) ?? [];
@@ -111,7 +129,8 @@ export function InvestorImportPage() {
       </div>
       <div className="form-card">
         <p className="muted small">
-          One investor per line, with a header line naming the columns <code>id</code>, <code>forename</code>, <code>surname</code>, <code>email</code>, <code>kyc_level</code>,{' '}
+          A CRM export of any shape: its columns are matched to the directory's in the next step (a full name is split, ids come from the e-mail or the CRM id, rows of one
+          e-mail are merged). Or the console's own columns: one investor per line, with a header line naming the columns <code>id</code>, <code>forename</code>, <code>surname</code>, <code>email</code>, <code>kyc_level</code>,{' '}
           <code>classifications</code> (separated by <code>;</code>) and optionally <code>status</code>. An id already in the directory is updated; members the file does not
           carry are kept.
         </p>
@@ -124,6 +143,7 @@ export function InvestorImportPage() {
           <textarea name="csv" rows={6} value={text} placeholder={SAMPLE} onChange={(e) => load(e.target.value)} spellCheck={false} />
         </label>
       </div>
+      {crm && <CrmImport key={text} file={crm} text={text} initialDeal={placement.dealId} onAnother={() => load('')} />}
       <FormStatus error={parsed?.error} />
       {parsed && !parsed.error && !outcome && (
         <div className="import-preview">

@@ -2,13 +2,15 @@
 // decisions on a queued line: assign it to an investor, split it across investors, or dismiss it
 // with a reason. Amounts stay decimal text end to end (the split's sum is checked with big.js, as
 // the service checks it).
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { consoleApi, type PaymentLine, type Query } from '../lib/api.ts';
 import { formatMoney } from '../lib/format.ts';
 import { useDebounced, useLoad } from '../lib/hooks.ts';
 import { Pager } from '../components/Pager.tsx';
 import { Badge, Empty, Pending, When } from '../components/ui.tsx';
 import { DecisionForm } from '../components/DecisionForm.tsx';
+import { StatementDrop, StatementSummary, type StatementOutcome } from '../components/StatementDrop.tsx';
+import { useHashQuery } from '../lib/hooks.ts';
 
 type LineStatus = NonNullable<Query<'listPaymentLines'>['status']>;
 
@@ -26,7 +28,15 @@ const outcomeTone = (outcome: string) =>
 
 export function PaymentsPage() {
   const [status, setStatus] = useState<LineStatus | ''>('queued');
-  const [deal, setDeal] = useState('');
+  const [query] = useHashQuery();
+  const [deal, setDeal] = useState(query.get('deal') ?? '');
+  const [imported, setImported] = useState<StatementOutcome>();
+  // A link from a deal (#/payments?deal=…) sets the deal filter; the address without one clears it.
+  const linkedDeal = query.get('deal') ?? '';
+  useEffect(() => {
+    setDeal(linkedDeal);
+    setPage(1);
+  }, [linkedDeal]);
   const [page, setPage] = useState(1);
   const [version, setVersion] = useState(0);
   const [selected, setSelected] = useState<PaymentLine>();
@@ -44,6 +54,15 @@ export function PaymentsPage() {
           <p className="muted">Lines of imported bank statements. Matched credits moved their investor; the others wait here for a decision.</p>
         </div>
       </div>
+      <StatementDrop
+        onImported={(outcome) => {
+          setImported(outcome);
+          setStatus('queued');
+          setPage(1);
+          setVersion((v) => v + 1);
+        }}
+      />
+      {imported && <StatementSummary outcome={imported} />}
       <div className="toolbar">
         <label className="inline-field">
           <span>Status</span>

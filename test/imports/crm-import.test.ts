@@ -1,0 +1,105 @@
+// A CRM export read through a column map: no ids (derived from the e-mail or the CRM id, so a
+// re-import updates), a full name split, rows of one e-mail merged, every column of the file named
+// by the map; then the same people placed in a step with their own amounts by the move import.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { expectProblem, startApp } from '../support/app.ts';
+import { createDeal, createInvestor } from '../support/deals.ts';
+import { uniqueId } from '../support/fixtures.ts';
+
+describe('investor import through a column map', () => {
+  const t = startApp();
+  const admin = t.admin;
+  const send = (url: string, body: string, type = 'text/csv') =>
+    t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': type }, payload: body }).then((r) => ({ status: r.statusCode, headers: r.headers, body: r.body ? JSON.parse(r.body) : undefined, text: r.body }));
+  const withMap = (map: Record<string, string | null>, extra = '') => `/investors/import?columns=${encodeURIComponent(JSON.stringify(map))}${extra}`;
+
+  test('a name,email,amount export with no ids is imported whole, a re-import updates, and the amounts place them in a step', async () => {
+    const tag = uniqueId('crm');
+    const file = [
+      'name,email,amount',
+      `Grace Brewster Hopper,grace.${tag}@example.com,25000.00`,
+      `Ada Lovelace,ada.${tag}@example.com,50000.00`,
+      `Linus,linus.${tag}@example.com,10000.00`,
+      `Ada King,ADA.${tag}@example.com,55000.00`,
+    ].join('\r\n');
+    const map = { name: 'fullName', email: 'contact.email', amount: null };
+
+    const dry = await send(withMap(map, '&dryRun=true'), file);
+    assert.equal(dry.status, 200, dry.text);
+    assert.equal(dry.body.dryRun, true);
+    assert.deepEqual(dry.body.rows.map((r: any) => r.outcome), ['created', 'created', 'created', 'created']);
+
+    const first = await send(withMap(map), file);
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual(first.body.rows.map((r: any) => r.outcome), ['created', 'created', 'created', 'updated']);
+    const ids = first.body.rows.map((r: any) => r.id as string);
+    assert.equal(ids[3], ids[1], 'the same e-mail is the same investor');
+    assert.match(ids[0], /^inv-[0-9a-f]{20}$/);
+
+    const grace = (await admin.get(`/investors/${ids[0]}`)).body;
+    assert.deepEqual([grace.contact.contact.forename, grace.contact.contact.surname, grace.contact.fullName], ['Grace Brewster', 'Hopper', 'Grace Brewster Hopper']);
+    assert.equal(grace.contact.contact.email, `grace.${tag}@example.com`);
+    assert.equal(grace.contact.status, 'active');
+    const linus = (await admin.get(`/investors/${ids[2]}`)).body;
+    assert.deepEqual([linus.contact.contact.forename, linus.contact.contact.surname], ['', 'Linus']);
+    assert.equal((await admin.get(`/investors/${ids[1]}`)).body.contact.fullName, 'Ada King', 'the later row wins');
+
+    const again = await send(withMap(map), file.replace('Grace Brewster Hopper', 'Grace Hopper'));
+    assert.deepEqual(again.body.rows.map((r: any) => r.id), ids, 'a re-import of the file finds the same investors');
+    assert.deepEqual(again.body.rows.map((r: any) => r.outcome), ['updated', 'updated', 'unchanged', 'updated']);
+
+    // Placement: the rows' amounts as a move file (what the console sends after the import).
+    const deal = await createDeal(admin);
+    const amounts = ['25000.00', '50000.00', '10000.00'];
+    const moves = ['investorUserId,targetStepId,committed_amount,currency', ...ids.slice(0, 3).map((id: string, i: number) => `${id},${deal.step('commitment')},${amounts[i]},EUR`)].join('\n');
+    const placed = await send(`/deals/deal/${deal.dealId}/jump-to-step/import`, moves);
+    assert.equal(placed.status, 200, placed.text);
+    assert.deepEqual(placed.body.summary, { rows: 3, created: 3, updated: 0, unchanged: 0, refused: 0 });
+    const journey = (await admin.get(`/deals/deal/${deal.dealId}/investor-data/${ids[1]}`)).body.journey;
+    assert.deepEqual(journey.map((e: any) => e.data), [{ committed_amount: '50000.00', currency: 'EUR' }]);
+  });
+
+  test('ids from a CRM id column; rows without a way to an id or with a bad e-mail are refused by field', async () => {
+    const crm = uniqueId('c');
+    const file = ['Contact ID,First,Last,E-mail', `${crm},Grace,Hopper,grace.${crm}@example.com`, `${crm}/2,Alan,Turing,`, ',Nobody,Known,', `,Bad,Mail,not-an-email`].join('\n');
+    const map = { 'Contact ID': 'remoteId', First: 'contact.forename', Last: 'contact.surname', 'E-mail': 'contact.email' };
+    const response = await send(withMap(map), file);
+    assert.equal(response.status, 200, response.text);
+    assert.deepEqual(response.body.rows.map((r: any) => r.outcome), ['created', 'created', 'refused', 'refused']);
+    assert.equal(response.body.rows[0].id, `crm-${crm}`);
+    assert.match(response.body.rows[1].id, /^crm-[0-9a-f]{20}$/);
+    assert.deepEqual(response.body.rows[2].errors.map((e: any) => e.field), ['id']);
+    assert.ok(response.body.rows[3].errors.some((e: any) => e.field === 'contact.email'));
+    const stored = (await admin.get(`/investors/crm-${crm}`)).body;
+    assert.equal(stored.remoteId, crm);
+    assert.equal(stored.contact.fullName, 'Grace Hopper');
+  });
+
+  test('an investor already in the directory keeps what the mapped columns do not give', async () => {
+    const { id, body } = await createInvestor(admin, { classes: ['sophisticated'], kycCheckLevel: 3 });
+    const map = { Ref: 'id', Name: 'fullName', Mail: 'contact.email', Notes: null };
+    const response = await send(withMap(map), `Ref,Name,Mail,Notes\n${id},Grace Murray,grace.${id}@example.com,call back`);
+    assert.deepEqual(response.body.rows.map((r: any) => r.outcome), ['updated']);
+    const stored = (await admin.get(`/investors/${id}`)).body;
+    assert.deepEqual([stored.contact.contact.forename, stored.contact.contact.surname, stored.contact.contact.email], ['Grace', 'Murray', `grace.${id}@example.com`]);
+    assert.equal(stored.kycCheckLevel, 3);
+    assert.equal(stored.remoteId, body.remoteId);
+    assert.equal(stored.contact.classifications[0].investorClass, 'sophisticated');
+    const again = await send(withMap(map), `Ref,Name,Mail,Notes\n${id},Grace Murray,grace.${id}@example.com,`);
+    assert.deepEqual(again.body.rows.map((r: any) => r.outcome), ['unchanged']);
+  });
+
+  test('a column the map does not name, a map to an unknown column, a map with NDJSON: 400 naming them', async () => {
+    const unnamed = expectProblem(await send(withMap({ name: 'fullName', email: 'contact.email' }), 'name,email,amount\nA B,a@example.com,1'), 400);
+    assert.deepEqual(unnamed.errors!.map((e: any) => e.field), ['amount']);
+    const unknown = expectProblem(await send(withMap({ name: 'fullName', email: 'mail' }), 'name,email\nA B,a@example.com'), 400);
+    assert.deepEqual(unknown.errors!.map((e: any) => e.field), ['columns.email']);
+    const twice = expectProblem(await send(withMap({ a: 'fullName', b: 'fullName' }), 'a,b\nx,y'), 400);
+    assert.deepEqual(twice.errors!.map((e: any) => e.field), ['columns.b']);
+    const noKey = expectProblem(await send(withMap({ name: 'fullName' }), 'name\nA B'), 400);
+    assert.deepEqual(noKey.errors!.map((e: any) => e.field), ['id']);
+    expectProblem(await send('/investors/import?columns=%7Bnot-json', 'name\nA'), 400);
+    expectProblem(await send(withMap({ name: 'fullName' }), '{}', 'application/x-ndjson'), 400);
+  });
+});
