@@ -8,6 +8,7 @@ import { useLoad, useModal } from '../lib/hooks.ts';
 import { Badge, ErrorState, NotFound, Pending, Spinner, stepTone } from './ui.tsx';
 import { ApiError } from '../lib/api.ts';
 import { EditRequestItem } from './EditRequestItem.tsx';
+import { StaffRequestForm } from './StaffRequestForm.tsx';
 import { TimelineEvent } from './TimelineEvent.tsx';
 import './InvestorDrawer.css';
 
@@ -102,6 +103,9 @@ export function InvestorDrawer({ dealId, investorUserId, workflow, version, onCl
             {requests.status === 'ready' && requests.value.length === 0 && <p className="muted">No edit requests.</p>}
             {requests.status === 'ready' &&
               requests.value.map((request) => <EditRequestItem key={request.id} request={request} stepLabel={stepLabel} journey={journey.status === 'ready' ? journey.value.journey : []} onDecided={changed} />)}
+            {journey.status === 'ready' && investor.status === 'ready' && (
+              <StaffRequestForm journey={journey.value.journey} workflow={workflow} dealCurrency={investor.value.currency ?? null} stepLabel={stepLabel} onFiled={changed} />
+            )}
           </section>
 
           <section aria-labelledby="timeline-title" className="drawer-section">
