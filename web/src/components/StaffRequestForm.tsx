@@ -31,7 +31,7 @@ export function StaffRequestForm({ journey, workflow, dealCurrency, stepLabel, o
   const [eventId, setEventId] = useState(withAmounts.at(-1)?.id ?? '');
   const [values, setValues] = useState<Record<string, string>>({});
   const [reason, setReason] = useState('');
-  const { busy, error, done, run } = useSubmission();
+  const { busy, error, run } = useSubmission();
   if (!latest) return null;
 
   const event = type === 'Investment Amount' ? withAmounts.find((e) => e.id === eventId) : latest;
@@ -55,17 +55,13 @@ export function StaffRequestForm({ journey, workflow, dealCurrency, stepLabel, o
       setReason('');
       announceRequestsChanged();
       onFiled();
-      return 'Request filed; it waits in the Inbox for a decision.';
     });
 
   if (!open) {
     return (
-      <div className="staff-request-start">
-        <button type="button" className="button" onClick={() => setOpen(true)}>
-          File a request for this investor…
-        </button>
-        <FormStatus done={done} />
-      </div>
+      <button type="button" className="button" onClick={() => setOpen(true)}>
+        File a request for this investor…
+      </button>
     );
   }
   return (

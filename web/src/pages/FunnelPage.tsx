@@ -52,7 +52,9 @@ export function FunnelPage({ dealId }: { dealId: string }) {
               <th scope="col">Went on to</th>
               <th scope="col">Time in step (median · p90)</th>
               <th scope="col">Committed by those here</th>
-              <th scope="col">Pending requests</th>
+              <th scope="col" className="num">
+                Pending requests
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -79,7 +81,9 @@ export function FunnelPage({ dealId }: { dealId: string }) {
                   {formatDuration(s.timeInStep.medianMs)} · {formatDuration(s.timeInStep.p90Ms)}
                 </td>
                 <td data-label="Committed by those here">{s.committed.length === 0 ? '—' : s.committed.map((c) => formatMoney(c.total, c.currency)).join(' · ')}</td>
-                <td data-label="Pending requests">{s.pendingEditRequests}</td>
+                <td className="num" data-label="Pending requests">
+                  {s.pendingEditRequests}
+                </td>
               </tr>
             ))}
           </tbody>
