@@ -87,10 +87,11 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
           await page.locator(`li.step-editor[data-step-id="${step(label.toLowerCase())}"]`).waitFor();
         }
         const editor = (name: string) => page.locator(`li.step-editor[data-step-id="${step(name)}"]`);
-        await editor('complete').getByLabel('Type').selectOption('complete');
-        await editor('withdrawn').getByLabel('Type').selectOption('withdrawn');
-        // A new step follows the one before it; a complete step leads nowhere, so that link goes.
-        await editor('complete').getByRole('button', { name: 'Remove the link from Complete to Withdrawn' }).click();
+        // The type is guessed from the name (and stays editable); no link is added by itself.
+        assert.equal(await editor('complete').getByLabel('Type').inputValue(), 'complete');
+        assert.equal(await editor('withdrawn').getByLabel('Type').inputValue(), 'withdrawn');
+        assert.equal(await editor('kyc').getByLabel('Type').inputValue(), 'default');
+        assert.equal(await page.locator('.graph-frame path.graph-edge').count(), 0);
         const commitment = editor('commitment');
         for (const [n, key, kind] of [
           [0, 'committed_amount', 'amount'],
@@ -110,9 +111,15 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         const kyc = editor('kyc');
         await kyc.getByRole('button', { name: 'Add requirement' }).click();
         await kyc.getByLabel('Minimum level').fill('2');
-        for (const [from, name] of [['interest', 'Interest'], ['commitment', 'Commitment']] as const) {
-          await editor(from).getByLabel(`Add a link from ${name} to`).selectOption(step('withdrawn'));
-          await editor(from).getByRole('button', { name: `Add the link from ${name} to Withdrawn` }).click();
+        for (const [from, name, to, toName] of [
+          ['interest', 'Interest', 'commitment', 'Commitment'],
+          ['commitment', 'Commitment', 'kyc', 'KYC'],
+          ['kyc', 'KYC', 'complete', 'Complete'],
+          ['interest', 'Interest', 'withdrawn', 'Withdrawn'],
+          ['commitment', 'Commitment', 'withdrawn', 'Withdrawn'],
+        ] as const) {
+          await editor(from).getByLabel(`Add a link from ${name} to`).selectOption(step(to));
+          await editor(from).getByRole('button', { name: `Add the link from ${name} to ${toName}` }).click();
         }
         // The preview draws the links added through the menus, as every other link.
         const preview = page.locator('.graph-frame');

@@ -77,8 +77,8 @@ describe('reconciliation in the console, end to end', { skip: skipE2e }, () => {
         await page.goto(`${e.url}/console/#/deals/${dealId}/settings`);
         await page.getByRole('heading', { name: 'Payments', exact: true }).waitFor();
         await page.getByLabel(/^Payment step/).selectOption(step('payment'));
-        await page.getByLabel('Field that receives the amount').fill('amount_received');
-        await page.getByLabel('Field that receives the value date').fill('received_on');
+        await page.getByLabel('Field that receives the amount').selectOption('amount_received');
+        await page.getByLabel('Field that receives the value date').selectOption('received_on');
         await checkScreen(page, 'settings', size.width);
         await page.getByRole('button', { name: 'Save payment settings' }).click();
         await page.getByText('Payment settings saved.').waitFor();

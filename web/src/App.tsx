@@ -7,7 +7,7 @@ import { DealSettingsPage } from './pages/DealSettingsPage.tsx';
 import { DealsPage } from './pages/DealsPage.tsx';
 import { FunnelPage } from './pages/FunnelPage.tsx';
 import { GraphPage } from './pages/GraphPage.tsx';
-import { useHashRoute, useLoad } from './lib/hooks.ts';
+import { useHashRoute, useLoad, useRequestsVersion } from './lib/hooks.ts';
 import { InboxPage } from './pages/InboxPage.tsx';
 import { InvestorFormPage } from './pages/InvestorFormPage.tsx';
 import { InvestorImportPage } from './pages/InvestorImportPage.tsx';
@@ -98,7 +98,8 @@ function Shell({ who, onSignOut }: { who: Whoami; onSignOut: () => void }) {
   const parts = useHashRoute();
   const name = usePersonName(who.userId);
   const current = parts[0] ?? 'deals';
-  const [inbox] = useLoad(() => consoleApi.inbox(1, 1), [parts.join('/')]);
+  const requestsVersion = useRequestsVersion();
+  const [inbox] = useLoad(() => consoleApi.inbox(1, 1), [parts.join('/'), requestsVersion]);
   const pending = inbox.status === 'ready' ? inbox.value.total : 0;
   return (
     <div className="shell">

@@ -6,9 +6,9 @@ import { formatTotals, plural } from '../lib/format.ts';
 import { TimeInStep } from './TimeInStep.tsx';
 import { Badge, stepTone } from './ui.tsx';
 import { BoardCard, DRAG_TYPE } from './BoardCard.tsx';
+import { cardSlot, useDensity } from '../lib/density.ts';
 import './BoardColumn.css';
 
-const CARD_HEIGHT = 100; // card + gap, px; fixed so the list can be virtualised
 const PAGE_SIZE = 50;
 const OVERSCAN = 6;
 export 
@@ -25,6 +25,7 @@ interface ColumnProps {
 }
 
 export function Column({ dealId, step, params, filtered, workflow, selected, onToggle, onOpen, onMove }: ColumnProps) {
+  const CARD_HEIGHT = cardSlot(useDensity()); // card + gap, px; fixed so the list can be virtualised
   const scroller = useRef<HTMLDivElement>(null);
   const [viewport, setViewport] = useState({ top: 0, height: 600 });
   const [pages, setPages] = useState<Map<number, DealRow[] | 'loading' | 'error'>>(() => new Map());

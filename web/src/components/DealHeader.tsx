@@ -14,7 +14,11 @@ const views: { id: DealView; label: string; path: string[] }[] = [
   { id: 'settings', label: 'Settings', path: ['settings'] },
 ];
 
+/** The views that share the filters of the URL's query: switching between them keeps the query. */
+const filteredViews = new Set<DealView>(['board', 'table', 'funnel']);
+
 export function DealHeader({ dealId, name, view }: { dealId: string; name: string | undefined; view: DealView }) {
+  const query = filteredViews.has(view) ? (location.hash.split('?')[1] ?? '') : '';
   return (
     <div className="page-head">
       <div>
@@ -25,7 +29,7 @@ export function DealHeader({ dealId, name, view }: { dealId: string; name: strin
       </div>
       <nav className="tabs" aria-label="Deal views">
         {views.map((v) => (
-          <a key={v.id} href={href('deals', dealId, ...v.path)} className={view === v.id ? 'tab active' : 'tab'} aria-current={view === v.id ? 'page' : undefined}>
+          <a key={v.id} href={href('deals', dealId, ...v.path) + (query && filteredViews.has(v.id) ? `?${query}` : '')} className={view === v.id ? 'tab active' : 'tab'} aria-current={view === v.id ? 'page' : undefined}>
             {v.label}
           </a>
         ))}

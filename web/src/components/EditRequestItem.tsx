@@ -1,7 +1,7 @@
 // One edit request in the investor drawer: what it asks, and approve or reject with a reason.
 import { useState } from 'react';
 import { api, type EditRequest, type WorkflowEvent } from '../lib/api.ts';
-import { useSubmission } from '../lib/hooks.ts';
+import { announceRequestsChanged, useSubmission } from '../lib/hooks.ts';
 import { Person } from './Person.tsx';
 import { Badge, FormStatus, When } from './ui.tsx';
 import { DataList } from './DataList.tsx';
@@ -26,6 +26,7 @@ export function EditRequestItem({
   const decide = (decision: 'approve' | 'reject') =>
     run(async () => {
       await api.decide(request.id, decision, reason.trim() || undefined);
+      announceRequestsChanged();
       onDecided();
     });
 

@@ -5,9 +5,10 @@ import { useState } from 'react';
 import { api, type Card, type Revision, type Workflow } from '../lib/api.ts';
 import { daysSince, formatDays, formatMoney } from '../lib/format.ts';
 import { useLoad, useModal } from '../lib/hooks.ts';
-import { Badge, ErrorState, NotFound, Pending, Spinner, stepTone } from './ui.tsx';
+import { Badge, ErrorState, FormStatus, NotFound, Pending, Spinner, stepTone } from './ui.tsx';
 import { ApiError } from '../lib/api.ts';
 import { EditRequestItem } from './EditRequestItem.tsx';
+import { StaffRequestForm } from './StaffRequestForm.tsx';
 import { TimelineEvent } from './TimelineEvent.tsx';
 import './InvestorDrawer.css';
 
@@ -23,6 +24,7 @@ interface Props {
 
 export function InvestorDrawer({ dealId, investorUserId, workflow, version, onClose, onChanged, onMove }: Props) {
   const [local, setLocal] = useState(0);
+  const [filed, setFiled] = useState<string>();
   const [investor, reloadInvestor] = useLoad(() => api.investor(dealId, investorUserId), [dealId, investorUserId, version, local]);
   const [journey, reloadJourney] = useLoad(() => api.journey(dealId, investorUserId), [dealId, investorUserId, version, local]);
   const [requests, reloadRequests] = useLoad(() => api.editRequests(dealId, investorUserId), [dealId, investorUserId, version, local]);
@@ -102,6 +104,10 @@ export function InvestorDrawer({ dealId, investorUserId, workflow, version, onCl
             {requests.status === 'ready' && requests.value.length === 0 && <p className="muted">No edit requests.</p>}
             {requests.status === 'ready' &&
               requests.value.map((request) => <EditRequestItem key={request.id} request={request} stepLabel={stepLabel} journey={journey.status === 'ready' ? journey.value.journey : []} onDecided={changed} />)}
+            {journey.status === 'ready' && investor.status === 'ready' && (
+              <StaffRequestForm journey={journey.value.journey} workflow={workflow} dealCurrency={investor.value.currency ?? null} stepLabel={stepLabel} onFiled={() => (setFiled('Request filed; it waits in the Inbox for a decision.'), changed())} />
+            )}
+            <FormStatus done={filed} />
           </section>
 
           <section aria-labelledby="timeline-title" className="drawer-section">

@@ -5,6 +5,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, consoleApi, type PaymentSettingsBody } from '../lib/api.ts';
 import { useLoad, useSubmission } from '../lib/hooks.ts';
 import { ErrorState, FormStatus, Spinner } from './ui.tsx';
+import { fieldLabel } from '../lib/format.ts';
 
 const DECIMAL = /^\d{1,15}(\.\d{1,10})?$/;
 type Values = { paymentStepId: string; amountFieldKey: string; dateFieldKey: string; commitmentFieldKey: string; currencyFieldKey: string; assetId: string; pricePerUnit: string; unitDecimals: string };
@@ -36,7 +37,6 @@ export function PaymentSettingsForm({ dealId }: { dealId: string }) {
   if (loaded.status === 'error') return <ErrorState error={loaded.error} retry={reload} />;
   const values = v!;
   const steps = loaded.value[1]?.steps ?? [];
-  const fieldKeys = [...new Set(steps.flatMap((s) => s.stepFields.map((f) => f.fieldKey)))];
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -61,22 +61,33 @@ export function PaymentSettingsForm({ dealId }: { dealId: string }) {
   }
 
   const set = (key: keyof Values) => (e: { target: { value: string } }) => (clear(), setV({ ...values, [key]: e.target.value }));
-  const keyField = (key: keyof Values, label: string) => (
-    <label className="field">
-      <span className="field-label">{label}</span>
-      <input name={key} value={values[key]} onChange={set(key)} list="payment-field-keys" maxLength={64} />
-    </label>
-  );
+  // Pickers of the workflow's fields (by label, with the key), the kind the setting needs listed
+  // first; a key saved earlier that the workflow no longer has stays selectable, marked so.
+  const fields = steps.flatMap((s) => s.stepFields.map((f) => ({ ...f, stepLabel: s.label })));
+  const keyField = (key: keyof Values, label: string, kind: string, optional: boolean) => {
+    const seen = new Set<string>();
+    const choices = [...fields.filter((f) => f.kind === kind), ...fields.filter((f) => f.kind !== kind)].filter((f) => !seen.has(f.fieldKey) && seen.add(f.fieldKey));
+    const current = values[key];
+    return (
+      <label className="field">
+        <span className="field-label">{label}</span>
+        <select name={key} value={current} onChange={set(key)}>
+          <option value="">{optional ? '— none —' : '— choose a field —'}</option>
+          {current && !seen.has(current) && <option value={current}>{current} (not in the workflow)</option>}
+          {choices.map((f) => (
+            <option key={f.fieldKey} value={f.fieldKey}>
+              {fieldLabel(f)} ({f.fieldKey}, {f.kind ?? 'text'}, {f.stepLabel})
+            </option>
+          ))}
+        </select>
+      </label>
+    );
+  };
 
   return (
     <form className="form-card" onSubmit={submit} noValidate aria-labelledby="payment-settings-title">
       <h2 id="payment-settings-title">Payments</h2>
       <p className="muted small">Bank statements: where a matched payment moves the investor, and what is booked when they complete.</p>
-      <datalist id="payment-field-keys">
-        {fieldKeys.map((k) => (
-          <option key={k} value={k} />
-        ))}
-      </datalist>
       <label className="field">
         <span className="field-label">Payment step (a matched payment moves the investor here)</span>
         <select name="paymentStepId" value={values.paymentStepId} onChange={set('paymentStepId')}>
@@ -89,12 +100,12 @@ export function PaymentSettingsForm({ dealId }: { dealId: string }) {
         </select>
       </label>
       <div className="field-pair">
-        {keyField('amountFieldKey', 'Field that receives the amount')}
-        {keyField('dateFieldKey', 'Field that receives the value date')}
+        {keyField('amountFieldKey', 'Field that receives the amount', 'amount', true)}
+        {keyField('dateFieldKey', 'Field that receives the value date', 'date', true)}
       </div>
       <div className="field-pair">
-        {keyField('commitmentFieldKey', 'Field that holds the commitment')}
-        {keyField('currencyFieldKey', 'Field that holds its currency')}
+        {keyField('commitmentFieldKey', 'Field that holds the commitment', 'amount', false)}
+        {keyField('currencyFieldKey', 'Field that holds its currency', 'currency', true)}
       </div>
       <div className="field-pair">
         <label className="field">

@@ -3,6 +3,7 @@
 // implementation: the toolbar with the count and the export, the panel and the selection bar (the
 // filters themselves and their hook are lib/filters.ts).
 import { useState, type ReactNode } from 'react';
+import { setDensity, useDensity } from '../lib/density.ts';
 import type { Workflow } from '../lib/api.ts';
 import { exportRows } from '../lib/export-view.ts';
 import { AMOUNT, WHOLE, activeFilterCount, viewSummary, type FilteredView, type ViewFilters } from '../lib/filters.ts';
@@ -15,7 +16,7 @@ export function ViewToolbar({ view, dealId, dealName, workflow, total, titleId, 
   const stepId = view.params.stepId;
   return (
     <>
-      <FilterPanel filters={view.filters} update={view.update} clear={view.clear} showSort />
+      <FilterPanel filters={view.filters} update={view.update} clear={view.clear} showSort workflow={workflow} dealId={dealId} />
       {stepId && (
         <p className="muted small">
           Showing {workflow.steps.find((s) => s.id === stepId)?.label ?? stepId} only.{' '}
@@ -29,6 +30,7 @@ export function ViewToolbar({ view, dealId, dealName, workflow, total, titleId, 
           {total === undefined ? '\u00a0' : viewSummary(view, total, dealName)}
         </span>
         <span className="toolbar-actions">
+          <DensityToggle />
           {children}
           <button
             type="button"
@@ -68,7 +70,7 @@ export function SelectionBar({ count, onMove, onClear }: { count: number; onMove
 }
 
 /** The filter panel: collapsed behind a button on small screens, a row of controls on wide ones. */
-export function FilterPanel({ filters, update, clear, showSort }: { filters: ViewFilters; update: (patch: Partial<ViewFilters>) => void; clear: () => void; showSort: boolean }) {
+export function FilterPanel({ filters, update, clear, showSort, workflow, dealId }: { filters: ViewFilters; update: (patch: Partial<ViewFilters>) => void; clear: () => void; showSort: boolean; workflow?: Workflow; dealId?: string }) {
   const active = activeFilterCount(filters);
   const [open, setOpen] = useState(active > 0);
   const invalid = (value: string, pattern: RegExp) => (value !== '' && !pattern.test(value) ? true : undefined);
@@ -102,6 +104,7 @@ export function FilterPanel({ filters, update, clear, showSort }: { filters: Vie
             </select>
           </label>
         )}
+        {dealId && <SavedViews dealId={dealId} />}
         {active > 0 && (
           <button type="button" className="link-button" onClick={clear}>
             Clear filters
@@ -111,6 +114,19 @@ export function FilterPanel({ filters, update, clear, showSort }: { filters: Vie
       {open && (
         <fieldset className="filter-fields" id="filter-fields">
           <legend className="visually-hidden">Filters</legend>
+          {workflow && (
+            <label className="field">
+              <span className="field-label">Step</span>
+              <select value={filters.step} onChange={(e) => update({ step: e.target.value })}>
+                <option value="">Every step</option>
+                {workflow.steps.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
           <label className="field">
             <span className="field-label">Committed from</span>
             <input inputMode="decimal" placeholder="0.00" value={filters.minAmount} aria-invalid={invalid(filters.minAmount, AMOUNT)} onChange={(e) => update({ minAmount: e.target.value.trim() })} />
@@ -150,5 +166,101 @@ export function FilterPanel({ filters, update, clear, showSort }: { filters: Vie
         </fieldset>
       )}
     </div>
+  );
+}
+
+/** Compact (the default on a wide screen) or comfortable cards and rows; kept in this browser. */
+function DensityToggle() {
+  const density = useDensity();
+  return (
+    <button type="button" className="button" aria-pressed={density === 'compact'} onClick={() => setDensity(density === 'compact' ? 'comfortable' : 'compact')}>
+      Compact
+    </button>
+  );
+}
+
+interface SavedView {
+  name: string;
+  query: string;
+}
+const viewsKey = (dealId: string) => `dealflow.views.${dealId}`;
+function readViews(dealId: string): SavedView[] {
+  try {
+    const parsed: unknown = JSON.parse(localStorage.getItem(viewsKey(dealId)) ?? '[]');
+    return Array.isArray(parsed) ? parsed.filter((v): v is SavedView => typeof v?.name === 'string' && typeof v?.query === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A deal's saved views (filters and sort under a name), kept in this browser: pick one to apply it, or save the current one. */
+function SavedViews({ dealId }: { dealId: string }) {
+  const [views, setViews] = useState(() => readViews(dealId));
+  const [naming, setNaming] = useState(false);
+  const [name, setName] = useState('');
+  const query = location.hash.split('?')[1] ?? '';
+  const current = views.find((v) => v.query === query)?.name ?? '';
+  const store = (next: SavedView[]) => {
+    localStorage.setItem(viewsKey(dealId), JSON.stringify(next));
+    setViews(next);
+  };
+  const apply = (chosen: string) => {
+    const saved = views.find((v) => v.name === chosen);
+    if (!saved) return;
+    const path = location.hash.split('?')[0] || '#/';
+    // A hash change: the pages read their filters from the URL again.
+    location.hash = `${path.slice(1)}${saved.query ? `?${saved.query}` : ''}`;
+  };
+  const save = () => {
+    const trimmed = name.trim();
+    if (!trimmed) return;
+    store([...views.filter((v) => v.name !== trimmed), { name: trimmed, query }].sort((a, b) => a.name.localeCompare(b.name)));
+    setName('');
+    setNaming(false);
+  };
+  return (
+    <span className="saved-views">
+      {views.length > 0 && (
+        <label className="inline-field">
+          <span>View</span>
+          <select aria-label="Saved views" value={current} onChange={(e) => apply(e.target.value)}>
+            <option value="">{current ? 'Saved views' : 'Unsaved view'}</option>
+            {views.map((v) => (
+              <option key={v.name} value={v.name}>
+                {v.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {current && (
+        <button type="button" className="link-button" onClick={() => store(views.filter((v) => v.name !== current))}>
+          Forget “{current}”
+        </button>
+      )}
+      {naming ? (
+        <form
+          className="saved-views-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            save();
+          }}
+        >
+          <label>
+            <span className="visually-hidden">Name of the view</span>
+            <input autoFocus placeholder="Name of the view" value={name} onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setNaming(false)} />
+          </label>
+          <button type="submit" className="button" disabled={!name.trim()}>
+            Save
+          </button>
+        </form>
+      ) : (
+        !current && (
+          <button type="button" className="link-button" onClick={() => setNaming(true)}>
+            Save this view
+          </button>
+        )
+      )}
+    </span>
   );
 }

@@ -24,9 +24,9 @@ const nodeHeight = (step: GraphStep) => {
   return 56 + titleLines(step.label) * LINE + Math.min(step.stepFields.length, MAX_FIELDS + 1) * 20 + (badges === 0 ? 0 : Math.ceil(badges / 2) * 28);
 };
 
-function layout(steps: GraphStep[]) {
+function layout(steps: GraphStep[], direction: 'LR' | 'TB') {
   const graph = new dagre.graphlib.Graph();
-  graph.setGraph({ rankdir: 'LR', nodesep: 24, ranksep: 56, marginx: 12, marginy: 12 });
+  graph.setGraph({ rankdir: direction, nodesep: 24, ranksep: direction === 'TB' ? 36 : 56, marginx: 12, marginy: 12 });
   graph.setDefaultEdgeLabel(() => ({}));
   const ids = new Set(steps.map((s) => s.id));
   for (const step of steps) graph.setNode(step.id, { width: NODE_WIDTH, height: nodeHeight(step) });
@@ -53,17 +53,22 @@ interface Props {
   /** Steps to mark as having problems (the editor's validation). */
   flagged?: Set<string>;
   height?: number;
+  /**
+   * TB lays the steps top to bottom and fits the graph to the frame's width only, the frame growing
+   * to the graph's height up to `height` (the editor's narrow side panel: readable rather than tiny).
+   */
+  direction?: 'LR' | 'TB';
 }
 
-export function WorkflowGraph({ steps, label, columns, stepHref, flagged, height: boxHeight = 560 }: Props) {
+export function WorkflowGraph({ steps, label, columns, stepHref, flagged, height: boxHeight = 560, direction = 'LR' }: Props) {
   // dagre throws on some malformed graphs while a workflow is being edited: draw nothing then.
   const placed = useMemo(() => {
     try {
-      return layout(steps);
+      return layout(steps, direction);
     } catch {
       return undefined;
     }
-  }, [steps]);
+  }, [steps, direction]);
   const box = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ scale: 1, x: 0, y: 0 });
   const drag = useRef<{ x: number; y: number; vx: number; vy: number } | undefined>(undefined);
@@ -71,9 +76,14 @@ export function WorkflowGraph({ steps, label, columns, stepHref, flagged, height
   const fit = useCallback(() => {
     const element = box.current;
     if (!element || !placed || placed.width === 0) return;
+    if (direction === 'TB') {
+      const scale = Math.max(0.5, Math.min(1, (element.clientWidth - 16) / placed.width));
+      setView({ scale, x: Math.max(8, (element.clientWidth - placed.width * scale) / 2), y: 8 });
+      return;
+    }
     const scale = Math.min(1.25, (element.clientWidth - 16) / placed.width, (element.clientHeight - 16) / placed.height);
     setView({ scale, x: (element.clientWidth - placed.width * scale) / 2, y: (element.clientHeight - placed.height * scale) / 2 });
-  }, [placed]);
+  }, [placed, direction]);
   const size = `${placed?.width ?? 0}x${placed?.height ?? 0}`;
   // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(fit, [size]);
@@ -133,7 +143,7 @@ export function WorkflowGraph({ steps, label, columns, stepHref, flagged, height
       <div
         className="graph-wrap"
         ref={box}
-        style={{ height: boxHeight }}
+        style={direction === 'TB' ? { height: Math.min(boxHeight, Math.ceil(placed.height * view.scale) + 24), flex: 'none' } : { height: boxHeight }}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={() => (drag.current = undefined)}

@@ -30,6 +30,8 @@ export const api = {
   revisions: (eventId: string) => call<T.Revision[]>('GET', `/deals/event/${enc(eventId)}/revisions`),
   editRequests: (dealId: string, investorUserId: string) =>
     call<T.EditRequest[]>('GET', `/deals/request-to-edit/filtered${qs({ dealId, investorUserId })}`),
+  /** File an edit request about an event (staff for an investor, or the investor): a new amount, or withdrawal. */
+  requestEdit: (body: T.Body<'createEditRequest'>) => call<T.EditRequest>('POST', '/deals/request-to-edit', body),
   decide: (requestId: string, decision: 'approve' | 'reject', reason?: string) =>
     call<T.EditRequest>('POST', `/deals/request-to-edit/${enc(requestId)}/${decision}`, reason ? { reason } : {}),
 };

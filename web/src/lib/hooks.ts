@@ -119,3 +119,30 @@ export function useDebounced<T>(value: T, delay = 250): T {
   }, [value, delay]);
   return settled;
 }
+
+/** Whether a media query matches, following changes (a phone held sideways, a window resized). */
+export function useMedia(query: string): boolean {
+  const [matches, setMatches] = useState(() => matchMedia(query).matches);
+  useEffect(() => {
+    const list = matchMedia(query);
+    const onChange = () => setMatches(list.matches);
+    onChange();
+    list.addEventListener('change', onChange);
+    return () => list.removeEventListener('change', onChange);
+  }, [query]);
+  return matches;
+}
+
+const REQUESTS_CHANGED = 'dealflow:edit-requests-changed';
+/** Tell the rest of the console that edit requests changed (a decision, a new request): the Inbox badge reloads. */
+export const announceRequestsChanged = () => window.dispatchEvent(new Event(REQUESTS_CHANGED));
+/** A number that grows each time edit requests change in this tab: a dependency for loads. */
+export function useRequestsVersion(): number {
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    const bump = () => setVersion((v) => v + 1);
+    window.addEventListener(REQUESTS_CHANGED, bump);
+    return () => window.removeEventListener(REQUESTS_CHANGED, bump);
+  }, []);
+  return version;
+}

@@ -111,3 +111,41 @@ export function describeProblem(problem: { field: string; detail: string }, doc:
   if (trigger) return `Trigger ${Number(trigger[1]) + 1}: ${problem.detail}`;
   return problem.detail;
 }
+
+/** The type a new step's name suggests: "Complete", "Closed", "Funded" end well; "Withdrawn", "Declined" end otherwise. */
+export function inferStepType(label: string): DocStep['type'] {
+  const name = label.toLowerCase();
+  if (/\b(withdrawn?|withdrew|declined?|rejected|cancell?ed|dropped|lost|abandoned)\b/.test(name)) return 'withdrawn';
+  if (/\b(complete[d]?|closed?|done|finished|settled)\b/.test(name)) return 'complete';
+  return 'default';
+}
+
+/** A typical subscription: invited, KYC, commitment with its amount and currency, signature, funds received, then complete; withdrawal from any step before completion. */
+export function subscriptionTemplate(dealId: string, dealName: string): Doc {
+  const id = (name: string) => `${dealId}:${name}`.slice(0, 64);
+  const step = (name: string, label: string, type: DocStep['type'], stepFields: DocStep['stepFields'] = [], requirements: DocStep['requirements'] = []): DocStep => ({
+    id: id(name),
+    label,
+    type,
+    stepFields,
+    requirements,
+    formId: null,
+    triggers: [],
+  });
+  const field = (fieldKey: string, label: string, kind: DocStep['stepFields'][number]['kind'], required = true) => ({ fieldKey, label, kind, required, options: null });
+  const steps = [
+    step('invited', 'Invited', 'default'),
+    step('kyc', 'KYC', 'default', [], [{ kind: 'kyc-level', minimumLevel: 1 }]),
+    step('commitment', 'Commitment', 'default', [field('committed_amount', 'Committed amount', 'amount'), field('currency', 'Currency', 'currency')], [{ kind: 'no-pending-edit-requests' }]),
+    step('signed', 'Signed', 'default', [field('signed_on', 'Signed on', 'date')], [{ kind: 'previous-fields-complete' }]),
+    step('funded', 'Funded', 'default', [field('funds_received_on', 'Funds received on', 'date')]),
+    step('complete', 'Complete', 'complete'),
+    step('withdrawn', 'Withdrawn', 'withdrawn', [field('reason', 'Reason', 'text', false)]),
+  ];
+  const line = ['invited', 'kyc', 'commitment', 'signed', 'funded', 'complete'];
+  const links = [
+    ...line.slice(1).map((to, i) => ({ fromStepId: id(line[i]!), toStepId: id(to) })),
+    ...line.slice(0, -1).map((from) => ({ fromStepId: id(from), toStepId: id('withdrawn') })),
+  ];
+  return { label: `${dealName} subscription`, description: 'Invited, KYC, commitment, signature, funds received, complete; withdrawal possible before completion.', investorEngagementEnabled: true, steps, links };
+}

@@ -2,9 +2,9 @@
 // a page at a time: the newest entries, then older ones on request, never the whole feed): moves,
 // edits and edit-request decisions, each with who, what and when, linking to the investor.
 import { useEffect, useState } from 'react';
-import { type Activity, api, consoleApi } from '../lib/api.ts';
+import { type Activity, api, consoleApi, type Workflow } from '../lib/api.ts';
 import { DealHeader } from '../components/DealHeader.tsx';
-import { plural } from '../lib/format.ts';
+import { fieldLabel, formatMoney, plural } from '../lib/format.ts';
 import { href, useLoad } from '../lib/hooks.ts';
 import { Person } from '../components/Person.tsx';
 import { Empty, ErrorState, FormStatus, Pending, Spinner, When } from '../components/ui.tsx';
@@ -78,7 +78,7 @@ export function ActivityPage({ dealId }: { dealId: string }) {
                   what = (
                     <>
                       edited {investor}’s data at {step(data.stepId)}
-                      {changedKeys(data.oldData, data.newData)}
+                      {changedKeys(data.oldData, data.newData, workflow, deal.currency)}
                     </>
                   );
                   break;
@@ -127,11 +127,19 @@ export function ActivityPage({ dealId }: { dealId: string }) {
   );
 }
 
-function changedKeys(before: unknown, after: unknown) {
+function changedKeys(before: unknown, after: unknown, workflow: Workflow, dealCurrency: string | null) {
   if (!before || !after || typeof before !== 'object' || typeof after !== 'object') return null;
   const old = before as Record<string, unknown>;
   const next = after as Record<string, unknown>;
   const keys = [...new Set([...Object.keys(old), ...Object.keys(next)])].filter((k) => old[k] !== next[k]);
   if (keys.length === 0) return null;
-  return `: ${keys.map((k) => `${k} ${String(old[k] ?? '—')} → ${String(next[k] ?? '—')}`).join(', ')}`;
+  // Field labels, not keys; amounts with their currency (the event's, else the deal's).
+  const fields = new Map(workflow.steps.flatMap((s) => s.stepFields.map((f) => [f.fieldKey, f] as const)));
+  const show = (key: string, data: Record<string, unknown>) => {
+    const value = data[key];
+    if (value === undefined || value === null || value === '') return '—';
+    const currency = typeof data.currency === 'string' ? data.currency : dealCurrency;
+    return fields.get(key)?.kind === 'amount' && typeof value === 'string' ? formatMoney(value, currency) : String(value);
+  };
+  return `: ${keys.map((k) => `${fieldLabel(fields.get(k) ?? { fieldKey: k })} ${show(k, old)} → ${show(k, next)}`).join(', ')}`;
 }

@@ -3,12 +3,12 @@
 // view's filters and sort (kept in the URL), so a deal of 10,000 investors renders a few dozen
 // cards at any moment. Cards can be selected and moved together; the last move can be undone.
 import { useCallback, useState } from 'react';
-import { api, consoleApi, type Card } from '../lib/api.ts';
+import { api, consoleApi, type Card, type Workflow } from '../lib/api.ts';
 import { BulkMoveDialog } from '../components/BulkMoveDialog.tsx';
 import { DealHeader } from '../components/DealHeader.tsx';
 import { SelectionBar, ViewToolbar } from '../components/ViewToolbar.tsx';
 import { useFilteredView } from '../lib/filters.ts';
-import { navigate, useLoad } from '../lib/hooks.ts';
+import { navigate, useLoad, useMedia } from '../lib/hooks.ts';
 import { InvestorDrawer } from '../components/InvestorDrawer.tsx';
 import { MoveDialog } from '../components/MoveDialog.tsx';
 import { UndoToast, type LastMove } from '../components/UndoToast.tsx';
@@ -29,6 +29,9 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
   const [lastMove, setLastMove] = useState<LastMove>();
   const [selected, setSelected] = useState<Map<string, Card>>(() => new Map());
   const [bulk, setBulk] = useState(false);
+  // On a phone the board shows one step at a time, chosen with the step switcher, instead of columns scrolling sideways.
+  const phone = useMedia('(max-width: 720px)');
+  const [phoneStepId, setPhoneStepId] = useState<string>();
   const [meta, reloadMeta] = useLoad(() => Promise.all([api.deal(dealId), api.workflow(dealId)]), [dealId]);
   const [overall] = useLoad(() => consoleApi.rows(dealId, { ...params, limit: 1 }), [dealId, paramsKey, version]);
 
@@ -50,6 +53,7 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
   if (meta.status === 'error') return <ErrorState error={meta.error} retry={reloadMeta} />;
   const [deal, workflow] = meta.value;
   const total = overall.status === 'ready' ? overall.value.total : undefined;
+  const shownStepId = workflow.steps.some((s) => s.id === phoneStepId) ? phoneStepId : workflow.steps[0]?.id;
 
   return (
     <section className="board-page" aria-labelledby="board-title">
@@ -66,8 +70,12 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
           <a href={`#/deals/${encodeURIComponent(dealId)}/workflow`}>Set up its workflow</a> to start placing investors.
         </Empty>
       ) : (
-        <div className="board" role="list" aria-label="Steps" tabIndex={0}>
-          {workflow.steps.filter((step) => !params.stepId || step.id === params.stepId).map((step) => (
+        <>
+        {phone && !params.stepId && (
+          <StepSwitcher workflow={workflow} stepId={shownStepId} onStep={setPhoneStepId} />
+        )}
+        <div className={phone ? 'board board-one' : 'board'} role="list" aria-label="Steps" tabIndex={phone ? undefined : 0}>
+          {workflow.steps.filter((step) => (params.stepId ? step.id === params.stepId : !phone || step.id === shownStepId)).map((step) => (
             <Column
               key={`${step.id}:${paramsKey}:${version}`}
               dealId={dealId}
@@ -82,6 +90,7 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
             />
           ))}
         </div>
+        </>
       )}
       {move && (
         <MoveDialog
@@ -125,5 +134,32 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
         />
       )}
     </section>
+  );
+}
+
+/** The phone's step switcher: the previous and next step on either side of a list of every step. */
+function StepSwitcher({ workflow, stepId, onStep }: { workflow: Workflow; stepId: string | undefined; onStep: (id: string) => void }) {
+  const index = workflow.steps.findIndex((s) => s.id === stepId);
+  const previous = workflow.steps[index - 1];
+  const next = workflow.steps[index + 1];
+  return (
+    <div className="step-switcher" role="group" aria-label="Step shown">
+      <button type="button" className="button" disabled={!previous} onClick={() => previous && onStep(previous.id)} aria-label={previous ? `Previous step: ${previous.label}` : 'No previous step'}>
+        ‹
+      </button>
+      <label className="step-switcher-select">
+        <span className="visually-hidden">Step</span>
+        <select value={stepId} onChange={(e) => onStep(e.target.value)}>
+          {workflow.steps.map((s, i) => (
+            <option key={s.id} value={s.id}>
+              {i + 1}/{workflow.steps.length} · {s.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="button" className="button" disabled={!next} onClick={() => next && onStep(next.id)} aria-label={next ? `Next step: ${next.label}` : 'No next step'}>
+        ›
+      </button>
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 // The deal's funnel: per step who stands there, who ever entered, where they went, how long they
 // stay and what they committed (a table with bars, readable without the chart), and the daily
 // series of investors standing at each step as a uPlot chart.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './FunnelPage.css';
@@ -9,10 +9,14 @@ import { api, type FunnelDays } from '../lib/api.ts';
 import { DealHeader } from '../components/DealHeader.tsx';
 import { formatDuration, formatMoney, plural } from '../lib/format.ts';
 import { useLoad } from '../lib/hooks.ts';
+import { useViewFilters } from '../lib/filters.ts';
 import { Badge, ErrorState, Spinner, stepTone } from '../components/ui.tsx';
 
 export function FunnelPage({ dealId }: { dealId: string }) {
-  const [classification, setClassification] = useState('');
+  // The classification is the board's and the table's filter of the same name (the URL's query).
+  const [filters, update] = useViewFilters();
+  const classification = filters.classification.trim();
+  const setClassification = (value: string) => update({ classification: value });
   const filter = classification ? { classification } : {};
   const [data, reload] = useLoad(() => Promise.all([api.deal(dealId), api.funnel(dealId, filter), api.funnelDays(dealId, filter)]), [dealId, classification]);
   if (data.status === 'loading') return <Spinner label="Loading the funnel…" />;
@@ -48,7 +52,9 @@ export function FunnelPage({ dealId }: { dealId: string }) {
               <th scope="col">Went on to</th>
               <th scope="col">Time in step (median · p90)</th>
               <th scope="col">Committed by those here</th>
-              <th scope="col">Pending requests</th>
+              <th scope="col" className="num">
+                Pending requests
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -75,7 +81,9 @@ export function FunnelPage({ dealId }: { dealId: string }) {
                   {formatDuration(s.timeInStep.medianMs)} · {formatDuration(s.timeInStep.p90Ms)}
                 </td>
                 <td data-label="Committed by those here">{s.committed.length === 0 ? '—' : s.committed.map((c) => formatMoney(c.total, c.currency)).join(' · ')}</td>
-                <td data-label="Pending requests">{s.pendingEditRequests}</td>
+                <td className="num" data-label="Pending requests">
+                  {s.pendingEditRequests}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -2,14 +2,25 @@
 // values and the reason; approve or reject after a confirmation, with an optional reason.
 import { useRef, useState } from 'react';
 import { api, consoleApi, type PendingRequest } from '../lib/api.ts';
-import { fieldLabel, formatAmount, plural } from '../lib/format.ts';
-import { href, useLoad, useModal, useSubmission } from '../lib/hooks.ts';
+import { fieldLabel, formatAmount, formatMoney, plural } from '../lib/format.ts';
+import { announceRequestsChanged, href, useLoad, useModal, useSubmission } from '../lib/hooks.ts';
 import { Person } from '../components/Person.tsx';
 import { Pager } from '../components/Pager.tsx';
 import { Badge, Empty, FormStatus, Pending, When } from '../components/ui.tsx';
 import './InboxPage.css';
 
-const show = (key: string, value: string | undefined) => (value === undefined ? '—' : /amount/.test(key) && /^\d+(\.\d+)?$/.test(value) ? formatAmount(value) : value);
+/** The deals of the requests on a page: their currency and their workflow's field labels and kinds. */
+type DealInfo = { currency: string | null; fields: Map<string, { fieldKey: string; label?: string | null; kind?: string | null }> };
+
+/** A value as the field's kind reads: an amount with its currency (the request's, the event's, else the deal's). */
+function show(key: string, value: string | undefined, request: PendingRequest, deal: DealInfo | undefined) {
+  if (value === undefined || value === '') return '—';
+  const field = deal?.fields.get(key);
+  const isAmount = field ? field.kind === 'amount' : /amount/.test(key);
+  if (!isAmount || !/^\d+(\.\d+)?$/.test(value)) return value;
+  const currency = request.newData?.currency ?? request.event.data.currency ?? deal?.currency;
+  return currency ? formatMoney(value, currency) : formatAmount(value);
+}
 
 export function InboxPage() {
   const [page, setPage] = useState(1);
@@ -17,6 +28,20 @@ export function InboxPage() {
   const [inbox, reload] = useLoad(() => consoleApi.inbox(page, 25), [page, version]);
   const [deciding, setDeciding] = useState<{ request: PendingRequest; decision: 'approve' | 'reject' }>();
   const [notice, setNotice] = useState<string>();
+  const dealIds = inbox.status === 'ready' ? [...new Set(inbox.value.output.map((r) => r.dealId))].sort() : [];
+  const [deals] = useLoad(
+    async () =>
+      new Map(
+        await Promise.all(
+          dealIds.map(async (id): Promise<[string, DealInfo]> => {
+            const [deal, workflow] = await Promise.all([api.deal(id), api.workflow(id).catch(() => undefined)]);
+            return [id, { currency: deal.currency, fields: new Map((workflow?.steps ?? []).flatMap((s) => s.stepFields.map((f) => [f.fieldKey, f] as const))) }];
+          }),
+        ),
+      ),
+    [dealIds.join(' ')],
+  );
+  const dealInfo = (id: string) => (deals.status === 'ready' ? deals.value.get(id) : undefined);
 
   return (
     <section aria-labelledby="inbox-title">
@@ -54,9 +79,9 @@ export function InboxPage() {
                     <dl className="changes">
                       {Object.entries(r.newData).map(([key, value]) => (
                         <div key={key}>
-                          <dt>{fieldLabel({ fieldKey: key })}</dt>
+                          <dt>{fieldLabel(dealInfo(r.dealId)?.fields.get(key) ?? { fieldKey: key })}</dt>
                           <dd>
-                            <span className="old">{show(key, r.event.data[key])}</span> <span aria-label="becomes">→</span> <strong>{show(key, value)}</strong>
+                            <span className="old">{show(key, r.event.data[key], r, dealInfo(r.dealId))}</span> <span aria-label="becomes">→</span> <strong>{show(key, value, r, dealInfo(r.dealId))}</strong>
                           </dd>
                         </div>
                       ))}
@@ -107,6 +132,7 @@ function DecisionDialog({ request, decision, onClose }: { request: PendingReques
   const confirm = () =>
     run(async () => {
       await api.decide(request.id, decision, reason.trim() || undefined);
+      announceRequestsChanged();
       result.current = `${request.investorFullName}: ${request.type} ${decision === 'approve' ? 'approved' : 'rejected'}.`;
       dialog.current?.close();
     });

@@ -1,6 +1,6 @@
 // A deal's investors as a table: the board's filters (filters.tsx, the same URL query), sortable columns, paging,
 // selection for a move together, and export of the view.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { api, consoleApi, type DealRow } from '../lib/api.ts';
 import { BulkMoveDialog } from '../components/BulkMoveDialog.tsx';
 import { DealHeader } from '../components/DealHeader.tsx';
@@ -21,6 +21,8 @@ export function TablePage({ dealId }: { dealId: string }) {
   const [version, setVersion] = useState(0);
   const [selected, setSelected] = useState<Map<string, DealRow>>(() => new Map());
   const [bulk, setBulk] = useState(false);
+  const anchor = useRef<number>(undefined);
+  const shift = useRef(false);
   const [meta, reloadMeta] = useLoad(() => Promise.all([api.deal(dealId), api.workflow(dealId)]), [dealId]);
   const [rows, reloadRows] = useLoad(() => consoleApi.rows(dealId, { ...params, page, limit: LIMIT }), [dealId, key, page, version]);
 
@@ -41,6 +43,25 @@ export function TablePage({ dealId }: { dealId: string }) {
   );
   const pageRows = rows.status === 'ready' ? rows.value.output : [];
   const allOnPage = pageRows.length > 0 && pageRows.every((r) => selected.has(r.investorUserId));
+  // A click (or Space) on a row's box toggles it; with Shift held, every row from the last one
+  // toggled to this one takes this one's new state, as in a mail client.
+  const pick = (index: number) => {
+    const row = pageRows[index];
+    if (!row) return;
+    const select = !selected.has(row.investorUserId);
+    const from = shift.current && anchor.current !== undefined ? Math.min(anchor.current, index) : index;
+    const to = shift.current && anchor.current !== undefined ? Math.max(anchor.current, index) : index;
+    setSelected((current) => {
+      const next = new Map(current);
+      for (const r of pageRows.slice(from, to + 1)) {
+        if (select) next.set(r.investorUserId, r);
+        else next.delete(r.investorUserId);
+      }
+      return next;
+    });
+    anchor.current = index;
+    shift.current = false;
+  };
 
   return (
     <section aria-labelledby="table-title">
@@ -83,7 +104,7 @@ export function TablePage({ dealId }: { dealId: string }) {
                 </tr>
               </thead>
               <tbody>
-                {rows.value.output.map((r) => {
+                {rows.value.output.map((r, index) => {
                   const step = stepOf(r.stepId);
                   return (
                     <tr key={r.investorUserId} data-investor-id={r.investorUserId}>
@@ -92,14 +113,9 @@ export function TablePage({ dealId }: { dealId: string }) {
                           type="checkbox"
                           aria-label={`Select ${r.fullName}`}
                           checked={selected.has(r.investorUserId)}
-                          onChange={() =>
-                            setSelected((current) => {
-                              const next = new Map(current);
-                              if (next.has(r.investorUserId)) next.delete(r.investorUserId);
-                              else next.set(r.investorUserId, r);
-                              return next;
-                            })
-                          }
+                          onClick={(e) => (shift.current = e.shiftKey)}
+                          onKeyDown={(e) => (shift.current = e.shiftKey)}
+                          onChange={() => pick(index)}
                         />
                       </td>
                       <td data-label="Investor">
@@ -110,7 +126,7 @@ export function TablePage({ dealId }: { dealId: string }) {
                             <Badge tone="amber">edit request</Badge>
                           </>
                         )}
-                        <div className="muted small">{r.email ?? r.investorUserId}</div>
+                        <div className="muted small row-detail">{r.email ?? r.investorUserId}</div>
                       </td>
                       <td data-label="Step">
                         <Badge tone={stepTone(step?.type ?? 'default')}>{step?.label ?? r.stepId}</Badge>
@@ -121,7 +137,7 @@ export function TablePage({ dealId }: { dealId: string }) {
                       <td data-label="At step">
                         <div>
                           {formatDays(daysSince(r.enteredStepAt))}
-                          <div className="muted small">
+                          <div className="muted small row-detail">
                             since <When iso={r.enteredStepAt} />
                           </div>
                         </div>

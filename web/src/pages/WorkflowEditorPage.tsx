@@ -10,7 +10,7 @@ import { EditorSide } from '../components/workflow-editor/EditorSide.tsx';
 import { StepEditor } from '../components/workflow-editor/StepEditor.tsx';
 import { ApiError, api, consoleApi, describeError, type WorkflowCheck } from '../lib/api.ts';
 import { useDebounced, useLoad, useSubmission } from '../lib/hooks.ts';
-import { problemsOf, schemaProblems, slug, toDoc, type Doc, type DocStep } from '../lib/workflow-doc.ts';
+import { inferStepType, problemsOf, schemaProblems, slug, subscriptionTemplate, toDoc, type Doc, type DocStep } from '../lib/workflow-doc.ts';
 import './WorkflowEditorPage.css';
 
 export function WorkflowEditorPage({ dealId }: { dealId: string }) {
@@ -77,12 +77,11 @@ function Editor({ dealId, dealName, initial, existedBefore }: { dealId: string; 
     const taken = new Set(doc.steps.map((s) => s.id));
     let id = `${dealId}:${slug(label)}`.slice(0, 64);
     for (let n = 2; taken.has(id); n++) id = `${dealId}:${slug(label)}-${n}`.slice(0, 64);
-    const previous = doc.steps.at(-1);
+    // No link is added: which steps lead here is the author's choice (an automatic link from the
+    // previous step joined Complete to Withdrawn). The type is guessed from the name and editable.
     change({
       ...doc,
-      steps: [...doc.steps, { id, label, type: 'default', stepFields: [], requirements: [], formId: null, triggers: [] }],
-      // A new step follows the last one, as most workflows are mostly a line; the link can be removed.
-      links: previous && previous.type === 'default' ? [...doc.links, { fromStepId: previous.id, toStepId: id }] : doc.links,
+      steps: [...doc.steps, { id, label, type: inferStepType(label), stepFields: [], requirements: [], formId: null, triggers: [] }],
     });
     setNewStep('');
   };
@@ -139,6 +138,14 @@ function Editor({ dealId, dealName, initial, existedBefore }: { dealId: string; 
                 <li key={i}>{p.detail}</li>
               ))}
             </ul>
+          )}
+          {doc.steps.length === 0 && (
+            <div className="form-card">
+              <p>Start from a template and adapt it, or add steps one by one below.</p>
+              <button type="button" className="button" onClick={() => change(subscriptionTemplate(dealId, dealName))}>
+                Use the subscription template
+              </button>
+            </div>
           )}
           <ol className="step-editors">
             {doc.steps.map((step, index) => (

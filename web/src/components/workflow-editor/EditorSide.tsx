@@ -26,7 +26,7 @@ export function EditorSide({ doc, check, checking, existing, confirming, flagged
   return (
     <aside className="editor-side" aria-label="Preview and checks">
       <h2>Preview</h2>
-      {doc.steps.length > 0 ? <WorkflowGraph steps={preview} label="Preview of the workflow" flagged={flagged} height={360} /> : <p className="muted">Add a step to see the graph.</p>}
+      {doc.steps.length > 0 ? <WorkflowGraph steps={preview} label="Preview of the workflow" flagged={flagged} height={720} direction="TB" /> : <p className="muted">Add a step to see the graph.</p>}
       <div className="check-state" role="status" aria-live="polite">
         {checking ? 'Checking…' : check ? (check.valid ? 'No problems found.' : `${check.problems.length} problem${check.problems.length === 1 ? '' : 's'} to fix before saving.`) : '\u00a0'}
       </div>
