@@ -1170,7 +1170,7 @@ export interface paths {
         };
         /**
          * The live stream of a deal’s feed, as server-sent events
-         * @description Authenticated by `ticket` (POST /console/live/tickets), not by a header. Each event is a feed entry (the WebhookEvent of the pull feed) as JSON in `data`, its `type` as the event name and its `sequence` as the event `id`. Without a cursor the stream starts at the newest entry and sends what follows; with `Last-Event-ID` (sent by EventSource on reconnect) or `after` it sends every entry after that one, in feed order, none twice. A cursor that names no entry of the deal is a 400; an expired, forged or revoked ticket a 401. Comment lines every 15 s keep the connection open.
+         * @description Authenticated by `ticket` (POST /console/live/tickets), not by a header. Each event is a feed entry (the WebhookEvent of the pull feed) as JSON in `data` (unnamed, so EventSource `onmessage` gets every type), with its `sequence` as the event `id`. Without a cursor the stream starts at the newest entry and sends what follows; with `Last-Event-ID` (sent by EventSource on reconnect) or `after` it sends every entry after that one, in feed order, none twice. A cursor that names no entry of the deal is a 400; an expired, forged or revoked ticket a 401. Comment lines every 15 s keep the connection open.
          */
         get: operations["getDealLiveStream"];
         put?: never;
@@ -11988,7 +11988,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The stream: `id: <sequence>`, `event: <type>`, `data: <WebhookEvent JSON>`, then a blank line, per entry */
+            /** @description The stream: `id: <sequence>`, `data: <WebhookEvent JSON>`, then a blank line, per entry */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

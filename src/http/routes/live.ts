@@ -29,9 +29,12 @@ const LiveTicket = Type.Object({
   expiresAt: Timestamp,
 }, { title: 'LiveTicket' });
 
-/** One server-sent event: the entry as the pull feed shows it, under its sequence as `id`. */
+/**
+ * One server-sent event: the entry as the pull feed shows it, under its sequence as `id`. No
+ * `event:` name, so EventSource's `onmessage` gets every type (the type is in the JSON).
+ */
 export function sseEvent(entry: OutboxEntry): string {
-  return `id: ${entry.sequence}\nevent: ${entry.type}\ndata: ${JSON.stringify(entry)}\n\n`;
+  return `id: ${entry.sequence}\ndata: ${JSON.stringify(entry)}\n\n`;
 }
 
 export async function liveRoutes(app: Api, ctx: AppContext) {
@@ -61,8 +64,8 @@ export async function liveRoutes(app: Api, ctx: AppContext) {
         tags: ['console'],
         summary: 'The live stream of a deal’s feed, as server-sent events',
         description:
-          'Authenticated by `ticket` (POST /console/live/tickets), not by a header. Each event is a feed entry (the WebhookEvent of the pull feed) as JSON in `data`, ' +
-          'its `type` as the event name and its `sequence` as the event `id`. Without a cursor the stream starts at the newest entry and sends what follows; ' +
+          'Authenticated by `ticket` (POST /console/live/tickets), not by a header. Each event is a feed entry (the WebhookEvent of the pull feed) as JSON in `data` ' +
+          '(unnamed, so EventSource `onmessage` gets every type), with its `sequence` as the event `id`. Without a cursor the stream starts at the newest entry and sends what follows; ' +
           'with `Last-Event-ID` (sent by EventSource on reconnect) or `after` it sends every entry after that one, in feed order, none twice. ' +
           'A cursor that names no entry of the deal is a 400; an expired, forged or revoked ticket a 401. Comment lines every 15 s keep the connection open.',
         querystring: Type.Object({
@@ -74,7 +77,7 @@ export async function liveRoutes(app: Api, ctx: AppContext) {
         }),
         response: {
           200: {
-            description: 'The stream: `id: <sequence>`, `event: <type>`, `data: <WebhookEvent JSON>`, then a blank line, per entry',
+            description: 'The stream: `id: <sequence>`, `data: <WebhookEvent JSON>`, then a blank line, per entry',
             content: { 'text/event-stream': { schema: Type.String() } },
           } as unknown as ReturnType<typeof Type.String>,
           // No bearer token, so not the authenticated routes' list: the refusals it can answer with.
