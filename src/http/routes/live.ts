@@ -102,7 +102,7 @@ export async function liveRoutes(app: Api, ctx: AppContext) {
         stop();
         if (!body.writableEnded) body.end();
       };
-      request.raw.once('close', finish);
+      reply.raw.once('close', finish); // the client went away (or the response ended)
       body.write(`retry: 2000\n: following deal ${JSON.stringify(dealId)} after ${cursor}\n\n`);
       stop = feed.subscribe(
         {
