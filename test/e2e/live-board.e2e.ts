@@ -1,6 +1,6 @@
 // The live board, end to end: two browser contexts signed in to the console on the same deal's
 // board; a move made in the first reaches the second within a second (the card changes column and
-// a polite "moved … by … just now" line says so), at 1440×900 and 390×844, light and dark, with
+// a polite "… is now at … · moved by … just now" line says so), at 1440×900 and 390×844, light and dark, with
 // axe-core finding nothing and nothing scrolling sideways.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -64,7 +64,7 @@ describe('the live board, end to end', { skip: skipE2e }, () => {
           window.__seen = {};
           const look = () => {
             const now = Date.now();
-            if (!window.__seen.note && /moved to Documents by/.test(document.querySelector('.live-note')?.textContent ?? '')) window.__seen.note = now;
+            if (!window.__seen.note && /is now at Documents · moved by/.test(document.querySelector('.live-note')?.textContent ?? '')) window.__seen.note = now;
             if (!window.__seen.card && document.querySelector(${JSON.stringify(cardSelector)})) window.__seen.card = now;
           };
           new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true });
@@ -82,14 +82,14 @@ describe('the live board, end to end', { skip: skipE2e }, () => {
         })()`)) as { status: number; at: number };
         assert.equal(answered.status, 201);
 
-        const note = second.getByRole('status').filter({ hasText: /moved to Documents by/ });
+        const note = second.getByRole('status').filter({ hasText: /is now at Documents · moved by/ });
         await note.waitFor({ timeout: 2000 });
         await second.locator(cardSelector).waitFor({ timeout: 2000 });
         const seen = (await second.evaluate('window.__seen')) as { note: number; card: number };
         const noteAfter = seen.note - answered.at;
         const cardAfter = seen.card - answered.at;
         assert.ok(noteAfter < 1000 && cardAfter < 1000, `the second browser showed the note ${noteAfter} ms and the card ${cardAfter} ms after the move was answered`);
-        assert.match((await note.textContent()) ?? '', new RegExp(`Mira Okafor ${width} moved to Documents by .+ just now`));
+        assert.match((await note.textContent()) ?? '', new RegExp(`Mira Okafor ${width} is now at Documents · moved by .+ just now`));
         if (process.env.LIVE_TIMINGS) console.log(`${width} px: note after ${noteAfter} ms, card after ${cardAfter} ms`);
 
         await checkScreen(second, { prefix: 'live-board', name: 'light', width });

@@ -1,4 +1,4 @@
-// "Jane Doe moved to Commitment by Ana just now": a quiet line under a deal's tabs when the live
+// "Jane Doe is now at Commitment · moved by Ana just now": a quiet line under a deal's tabs when the live
 // stream brings a move, whoever made it (another operator, reconciliation, an integration). The
 // region is always in the page and polite, so a screen reader says the news when it is idle; the
 // words go after a while, and the line keeps its height so nothing jumps.
@@ -49,7 +49,7 @@ export function LiveNote({ move, stepLabel }: { move: LiveMove | undefined; step
       {visible && (
         <>
           <span className="live-dot" aria-hidden="true" />
-          {investor ?? visible.investorUserId} moved to {step} by {by ?? visible.byUserId} just now
+          {investor ?? visible.investorUserId} is now at {step} · moved by {by ?? visible.byUserId} just now
         </>
       )}
     </p>
