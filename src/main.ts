@@ -83,7 +83,7 @@ async function start(config: Config, options: ServeOptions, print: (line: string
     config.databaseReplicaUrls.length > 0
       ? { reader: database.reader, consistencyToken: database.consistencyToken, replicaStatus: database.replicaStatus }
       : {};
-  const app = await buildApp({ db, config, clock: systemClock, newId: newUuid, caches, ...replicas, hostStatus: database.hostStatus }, { logger });
+  const app = await buildApp({ db, config, clock: systemClock, newId: newUuid, caches, ...replicas, hostStatus: database.hostStatus, listen: database.listen }, { logger });
   log = app.log;
   const address = await app.listen({ port: config.port, host: config.host });
   const url = `${address}${config.basePath}`;

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.ts';
 import type { Deps } from '../operations/deps.ts';
+import type { Listen } from '../operations/live-feed.ts';
 import type { HostStatus, ReplicaStatus } from '../operations/reads.ts';
 
 export type Api = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -16,4 +17,6 @@ export interface AppContext extends Deps {
   replicaStatus?: () => ReplicaStatus[];
   /** With several hosts in DATABASE_URL: the one that takes writes and each host's role, for /readyz. */
   hostStatus?: () => Promise<{ primary: string | null; hosts: HostStatus[] } | undefined>;
+  /** LISTEN on the database (Database.listen): the live stream hears other instances' feed entries at once. */
+  listen?: Listen;
 }

@@ -118,6 +118,8 @@ export const operationDocs: Record<string, OperationDoc> = {
     description: 'Gap-free sequence numbers per deal; ask again with `after=lastSequence` until `hasMore` is false.',
   },
   'GET /webhooks/events': { operationId: 'listPlatformEvents', description: 'Numbered in one platform-wide stream, read like the deal feed.' },
+  'POST /console/live/tickets': { operationId: 'createLiveTicket' },
+  'GET /console/live': { operationId: 'getDealLiveStream' },
   'GET /console/deals': { operationId: 'listConsoleDeals', description: 'Investors in progress, complete and withdrawn, and committed totals per currency.' },
   'GET /console/deals/{dealId}/board': { operationId: 'getDealBoard', description: 'Counts and committed totals per step; `query` filters by name or e-mail.' },
   'GET /console/deals/{dealId}/board/cards': { operationId: 'listBoardCards', description: 'Cards of the board, ordered by name, paged.' },

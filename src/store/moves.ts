@@ -8,7 +8,7 @@ import type { HashedEntry } from '../domain/audit.ts';
 import { type ChainHead, toHead } from './audit.ts';
 import type { StoredEvent } from './events.ts';
 import { toInvestor } from './investors.ts';
-import { dealStream, type OutboxEntryInput } from './outbox.ts';
+import { dealStream, feedNotify, type OutboxEntryInput } from './outbox.ts';
 import { prepared } from './prepared.ts';
 import type { DB } from './schema.ts';
 
@@ -200,5 +200,6 @@ export async function writeMoves(db: Kysely<DB>, dealId: string, moves: readonly
       on conflict (outbox_id, url) do nothing
       returning 1
     )
-    select (select count(*) from deliveries)::int as deliveries, set_config('plan_cache_mode', ${before}::text, true) as plans`.execute(db);
+    select (select count(*) from deliveries)::int as deliveries, set_config('plan_cache_mode', ${before}::text, true) as plans,
+      ${feedNotify(sql`(select ${dealId}::text where exists (select 1 from entry))`)}`.execute(db);
 }

@@ -32,6 +32,17 @@ export interface OutboxEntryInput {
   data: Record<string, unknown>;
 }
 
+/**
+ * The channel on which a transaction that writes a deal's feed entries NOTIFYs the deal's id
+ * (delivered on commit, to every instance LISTENing on the database): the live stream
+ * (operations/live-feed.ts) reads the feed at once instead of at its next poll.
+ */
+export const FEED_CHANNEL = 'dealflow_feed';
+
+/** A select-list item that NOTIFYs FEED_CHANNEL with `dealId` (nothing when it is null). */
+export const feedNotify = (dealId: RawBuilder<unknown>) =>
+  sql`(select count(pg_notify(${FEED_CHANNEL}, d)) from (select ${dealId}::text as d) n where d is not null)::int as notified`;
+
 /** An outbox entry as webhook bodies and the pull feed carry it. */
 export interface OutboxEntry {
   id: string;
@@ -112,7 +123,7 @@ export async function appendOutboxMany(db: Kysely<DB>, entries: readonly OutboxE
   if (entries.length === 0) return;
   await sql`${prepared('outbox-append-many')}
     with ${outboxManyCtes(entries, sql`pg_current_xact_id()`)}
-    select (select count(*) from entry_deliveries)::int as deliveries`.execute(db);
+    select (select count(*) from entry_deliveries)::int as deliveries, ${feedNotify(sql`(select min(deal_id) from entries)`)}`.execute(db);
 }
 
 /**
@@ -130,7 +141,8 @@ export async function appendOutbox(db: Kysely<DB>, entry: OutboxEntryInput): Pro
       where ${journey} and deal_id = ${entry.dealId ?? ''} and investor_user_id = ${entry.investorUserId ?? ''}
       returning feed_xid
     ), ${outboxCtes(entry, sql`coalesce((select feed_xid from journey), pg_current_xact_id())`)}
-    select (select count(*) from deliveries)::int as deliveries, (select count(*) from entry)::int as entries`.execute(db);
+    select (select count(*) from deliveries)::int as deliveries, (select count(*) from entry)::int as entries,
+      ${feedNotify(sql`(select deal_id from entry)`)}`.execute(db);
   return { deliveries: rows[0]!.deliveries };
 }
 

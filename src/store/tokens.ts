@@ -86,3 +86,14 @@ export async function hasLiveAdminToken(db: Kysely<DB>): Promise<boolean> {
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The stored hash of a live (not revoked) token, by its id: the key a stream ticket is signed with. */
+export async function findLiveTokenHashById(db: Kysely<DB>, id: string): Promise<{ role: string; tokenHash: string } | undefined> {
+  const row = await db
+    .selectFrom('api_tokens')
+    .select(['role', 'token_hash'])
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row ? { role: row.role, tokenHash: row.token_hash } : undefined;
+}

@@ -78,7 +78,7 @@ export async function startTestApp(options: { env?: Record<string, string>; cloc
   const config = loadConfig({ LOG_LEVEL: 'silent', ...options.env });
   const caches = new Caches();
   const unlisten = await connectCaches(database, caches);
-  const app = await buildApp({ db: database.db, config, clock: options.clock ?? systemClock, newId: newUuid, caches });
+  const app = await buildApp({ db: database.db, config, clock: options.clock ?? systemClock, newId: newUuid, caches, listen: database.listen });
   await app.ready();
   checkResponses(app, config.basePath);
   const admin = await createToken(database.db, { name: 'test admin', role: 'admin' });

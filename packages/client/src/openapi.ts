@@ -1141,6 +1141,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/live/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A short-lived ticket that opens the live stream of a deal (GET /console/live)
+         * @description EventSource cannot send an Authorization header, and a long-lived token in a URL ends up in logs: this exchanges the bearer token for a ticket that opens one deal's stream within 60 s. Staff only.
+         */
+        post: operations["createLiveTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The live stream of a deal’s feed, as server-sent events
+         * @description Authenticated by `ticket` (POST /console/live/tickets), not by a header. Each event is a feed entry (the WebhookEvent of the pull feed) as JSON in `data` (unnamed, so EventSource `onmessage` gets every type), with its `sequence` as the event `id`. Without a cursor the stream starts at the newest entry and sends what follows; with `Last-Event-ID` (sent by EventSource on reconnect) or `after` it sends every entry after that one, in feed order, none twice. A cursor that names no entry of the deal is a 400; an expired, forged or revoked ticket a 401. Comment lines every 15 s keep the connection open.
+         */
+        get: operations["getDealLiveStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     webhookEvent: {
@@ -2325,6 +2365,16 @@ export interface components {
             retainedUntil: string | null;
             /** @description true when erased before the retention period ended */
             overrideRetention: boolean;
+        };
+        /** LiveTicket */
+        LiveTicket: {
+            /** @description Put it in the stream URL as `ticket`; it opens a stream of this deal only, for 60 s */
+            ticket: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            expiresAt: string;
         };
     };
     responses: never;
@@ -11852,6 +11902,267 @@ export interface operations {
                 };
             };
             /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                };
+            };
+        };
+    };
+    createLiveTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    dealId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LiveTicket"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
+                };
+            };
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                };
+            };
+        };
+    };
+    getDealLiveStream: {
+        parameters: {
+            query: {
+                ticket: string;
+                /** @description the sequence of the last entry received; 0 for every entry from the start */
+                after?: number;
+            };
+            header?: {
+                /** @description the `id` of the last event received; wins over `after` */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream: `id: <sequence>`, `data: <WebhookEvent JSON>`, then a blank line, per entry */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description A bad ticket parameter, or a cursor that names no entry of the deal’s feed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description A malformed, forged or expired ticket, or one whose token was revoked */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The ticket’s deal no longer exists */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer, or the service is shutting down; retry later */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

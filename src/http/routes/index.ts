@@ -15,6 +15,7 @@ import { importJobRoutes } from './import-jobs.ts';
 import { importRoutes } from './imports.ts';
 import { investorRoutes } from './investors.ts';
 import { journeyRoutes } from './journeys.ts';
+import { liveRoutes } from './live.ts';
 import { paymentReferenceRoutes } from './payment-references.ts';
 import { paymentRoutes } from './payments.ts';
 import { portfolioRoutes } from './portfolio.ts';
@@ -48,4 +49,5 @@ export const routes: RouteModule[] = [
   consoleRoutes,
   activityRoutes,
   auditRoutes,
+  liveRoutes,
 ];

@@ -9,6 +9,8 @@ import { DealHeader } from '../components/DealHeader.tsx';
 import { SelectionBar, ViewToolbar } from '../components/ViewToolbar.tsx';
 import { useFilteredView } from '../lib/filters.ts';
 import { navigate, useLoad, useMedia } from '../lib/hooks.ts';
+import { useLiveFeed } from '../lib/live.ts';
+import { LiveNote } from '../components/LiveNote.tsx';
 import { InvestorDrawer } from '../components/InvestorDrawer.tsx';
 import { MoveDialog } from '../components/MoveDialog.tsx';
 import { UndoToast, type LastMove } from '../components/UndoToast.tsx';
@@ -36,6 +38,7 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
   const [overall] = useLoad(() => consoleApi.rows(dealId, { ...params, limit: 1 }), [dealId, paramsKey, version]);
 
   const refresh = useCallback(() => setVersion((v) => v + 1), []);
+  const live = useLiveFeed(dealId, refresh);
   const openInvestor = (id: string) => navigate('deals', dealId, 'investors', id);
   const closeInvestor = () => {
     const query = location.hash.split('?')[1];
@@ -58,6 +61,7 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
   return (
     <section className="board-page" aria-labelledby="board-title">
       <DealHeader dealId={dealId} name={deal.name} view="board" />
+      <LiveNote move={live} stepLabel={(id) => workflow.steps.find((s) => s.id === id)?.label} />
       <ViewToolbar view={view} dealId={dealId} dealName={deal.name} workflow={workflow} total={total} titleId="board-title">
         <a className="button" href={`#/investors/import?deal=${encodeURIComponent(dealId)}`}>
           Import investors

@@ -10,6 +10,8 @@ import { DealHeader } from '../components/DealHeader.tsx';
 import { formatDuration, formatMoney, plural } from '../lib/format.ts';
 import { useLoad } from '../lib/hooks.ts';
 import { useViewFilters } from '../lib/filters.ts';
+import { useLiveFeed } from '../lib/live.ts';
+import { LiveNote } from '../components/LiveNote.tsx';
 import { Badge, ErrorState, Spinner, stepTone } from '../components/ui.tsx';
 
 export function FunnelPage({ dealId }: { dealId: string }) {
@@ -19,6 +21,11 @@ export function FunnelPage({ dealId }: { dealId: string }) {
   const setClassification = (value: string) => update({ classification: value });
   const filter = classification ? { classification } : {};
   const [data, reload] = useLoad(() => Promise.all([api.deal(dealId), api.funnel(dealId, filter), api.funnelDays(dealId, filter)]), [dealId, classification]);
+  // The funnel trails the moves by its upkeep (under a second): read it now and once more after.
+  const live = useLiveFeed(dealId, () => {
+    reload();
+    setTimeout(reload, 1200);
+  });
   if (data.status === 'loading') return <Spinner label="Loading the funnel…" />;
   if (data.status === 'error') return <ErrorState error={data.error} retry={reload} />;
   const [deal, funnel, days] = data.value;
@@ -28,6 +35,7 @@ export function FunnelPage({ dealId }: { dealId: string }) {
   return (
     <section aria-labelledby="funnel-title">
       <DealHeader dealId={dealId} name={deal.name} view="funnel" />
+      <LiveNote move={live} stepLabel={(id) => labelOf.get(id)} />
       <div className="toolbar">
         <span className="muted" id="funnel-title">
           Funnel · {plural(funnel.investors, 'investor')} · workflow version {funnel.workflowVersion}

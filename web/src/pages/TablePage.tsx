@@ -9,6 +9,8 @@ import { SelectionBar, ViewToolbar } from '../components/ViewToolbar.tsx';
 import { useFilteredView, type ViewFilters } from '../lib/filters.ts';
 import { daysSince, formatDays, formatMoney } from '../lib/format.ts';
 import { href, useLoad } from '../lib/hooks.ts';
+import { useLiveFeed } from '../lib/live.ts';
+import { LiveNote } from '../components/LiveNote.tsx';
 import { Badge, Empty, ErrorState, Pending, Spinner, When, stepTone } from '../components/ui.tsx';
 import './TablePage.css';
 
@@ -24,6 +26,7 @@ export function TablePage({ dealId }: { dealId: string }) {
   const anchor = useRef<number>(undefined);
   const shift = useRef(false);
   const [meta, reloadMeta] = useLoad(() => Promise.all([api.deal(dealId), api.workflow(dealId)]), [dealId]);
+  const live = useLiveFeed(dealId, () => setVersion((v) => v + 1));
   const [rows, reloadRows] = useLoad(() => consoleApi.rows(dealId, { ...params, page, limit: LIMIT }), [dealId, key, page, version]);
 
   if (meta.status === 'loading') return <Spinner label="Loading the deal…" />;
@@ -66,6 +69,7 @@ export function TablePage({ dealId }: { dealId: string }) {
   return (
     <section aria-labelledby="table-title">
       <DealHeader dealId={dealId} name={deal.name} view="table" />
+      <LiveNote move={live} stepLabel={(id) => stepOf(id)?.label} />
       <ViewToolbar view={view} dealId={dealId} dealName={deal.name} workflow={workflow} total={rows.status === 'ready' ? rows.value.total : undefined} titleId="table-title" />
       <SelectionBar count={selected.size} onMove={() => setBulk(true)} onClear={() => setSelected(new Map())} />
       <Pending state={rows} retry={reloadRows} />

@@ -1,0 +1,127 @@
+// The live stream of a deal's feed for the console (staff only): server-sent events
+// (https://html.spec.whatwg.org/multipage/server-sent-events.html). `POST /console/live/tickets`
+// turns the bearer token into a short-lived ticket (operations/live-tickets.ts says why), and
+// `GET /console/live?ticket=…` streams the deal's feed entries from then on, each with its feed
+// sequence as the event `id`; a reconnect that sends `Last-Event-ID` (or `after`) goes on after
+// that entry, with no gap and no repeat. Comments every 15 s keep proxies from closing it.
+import { PassThrough } from 'node:stream';
+import { type TSchema, Type } from 'typebox';
+import { AppError } from '../../domain/errors.ts';
+import { createLiveFeed, type LiveFeed } from '../../operations/live-feed.ts';
+import { checkLiveTicket, issueLiveTicket, TICKET_LIFETIME_MS } from '../../operations/live-tickets.ts';
+import type { OutboxEntry } from '../../operations/list-deal-events.ts';
+import { principalOf } from '../auth.ts';
+import type { Api, AppContext } from '../context.ts';
+import { ExternalId, StrictObject, Timestamp } from '../schemas/common.ts';
+import { problemSchemas } from '../schemas/problems.ts';
+import { holdConnection } from './import-jobs.ts';
+
+export const HEARTBEAT_MS = 15_000;
+/** What a stream may hold unsent before the feed stops reading for it (it reads on once the client has caught up). */
+const STREAM_BUFFER_BYTES = 64 * 1024;
+const MAX_AFTER = Number.MAX_SAFE_INTEGER;
+
+const problem = (kind: keyof typeof problemSchemas, description: string) =>
+  ({ description, content: { 'application/problem+json': { schema: problemSchemas[kind] } } }) as unknown as TSchema;
+
+const LiveTicket = Type.Object({
+  ticket: Type.String({ description: 'Put it in the stream URL as `ticket`; it opens a stream of this deal only, for 60 s' }),
+  expiresAt: Timestamp,
+}, { title: 'LiveTicket' });
+
+/**
+ * One server-sent event: the entry as the pull feed shows it, under its sequence as `id`. No
+ * `event:` name, so EventSource's `onmessage` gets every type (the type is in the JSON).
+ */
+export function sseEvent(entry: OutboxEntry): string {
+  return `id: ${entry.sequence}\ndata: ${JSON.stringify(entry)}\n\n`;
+}
+
+export async function liveRoutes(app: Api, ctx: AppContext) {
+  const feed: LiveFeed = await createLiveFeed(ctx, ctx.listen ? { listen: ctx.listen } : {});
+  // Before the server stops accepting: open streams end (clients reconnect to another instance).
+  app.addHook('preClose', async () => feed.close());
+
+  app.post(
+    '/console/live/tickets',
+    {
+      schema: {
+        tags: ['console'],
+        summary: 'A short-lived ticket that opens the live stream of a deal (GET /console/live)',
+        description: `EventSource cannot send an Authorization header, and a long-lived token in a URL ends up in logs: this exchanges the bearer token for a ticket that opens one deal's stream within ${TICKET_LIFETIME_MS / 1000} s. Staff only.`,
+        body: StrictObject({ dealId: ExternalId }),
+        response: { 201: LiveTicket },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await issueLiveTicket(ctx, principalOf(request), request.body.dealId, ctx.config.jwt?.secret)),
+  );
+
+  app.get(
+    '/console/live',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['console'],
+        summary: 'The live stream of a deal’s feed, as server-sent events',
+        description:
+          'Authenticated by `ticket` (POST /console/live/tickets), not by a header. Each event is a feed entry (the WebhookEvent of the pull feed) as JSON in `data` ' +
+          '(unnamed, so EventSource `onmessage` gets every type), with its `sequence` as the event `id`. Without a cursor the stream starts at the newest entry and sends what follows; ' +
+          'with `Last-Event-ID` (sent by EventSource on reconnect) or `after` it sends every entry after that one, in feed order, none twice. ' +
+          'A cursor that names no entry of the deal is a 400; an expired, forged or revoked ticket a 401. Comment lines every 15 s keep the connection open.',
+        querystring: Type.Object({
+          ticket: Type.String({ minLength: 1, maxLength: 2000 }),
+          after: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AFTER, description: 'the sequence of the last entry received; 0 for every entry from the start' })),
+        }),
+        headers: Type.Object({
+          'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'the `id` of the last event received; wins over `after`' })),
+        }),
+        response: {
+          200: {
+            description: 'The stream: `id: <sequence>`, `data: <WebhookEvent JSON>`, then a blank line, per entry',
+            content: { 'text/event-stream': { schema: Type.String() } },
+          } as unknown as ReturnType<typeof Type.String>,
+          // No bearer token, so not the authenticated routes' list: the refusals it can answer with.
+          400: problem('validation', 'A bad ticket parameter, or a cursor that names no entry of the deal’s feed'),
+          401: problem('unauthenticated', 'A malformed, forged or expired ticket, or one whose token was revoked'),
+          404: problem('not-found', 'The ticket’s deal no longer exists'),
+          500: problem('internal', 'A bug: quote the requestId'),
+          503: problem('database-unavailable', 'The database does not answer, or the service is shutting down; retry later'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { dealId } = await checkLiveTicket(ctx, request.query.ticket, ctx.config.jwt?.secret);
+      const header = request.headers['last-event-id'];
+      const cursor = await feed.startCursor(dealId, header !== undefined ? Number(header) : request.query.after);
+      holdConnection(request);
+      const body = new PassThrough({ highWaterMark: STREAM_BUFFER_BYTES });
+      let stop = () => {};
+      const heartbeat = setInterval(() => body.write(': keep-alive\n\n'), HEARTBEAT_MS);
+      const finish = () => {
+        clearInterval(heartbeat);
+        stop();
+        if (!body.writableEnded) body.end();
+      };
+      reply.raw.once('close', finish); // the client went away (or the response ended)
+      body.write(`retry: 2000\n: following deal ${JSON.stringify(dealId)} after ${cursor}\n\n`);
+      stop = feed.subscribe(
+        {
+          dealId,
+          deliver: async (entries) => {
+            if (body.writableEnded) throw new AppError('conflict', 'the stream has ended');
+            // One write per page; wait for the client to take it before the next (bounded memory).
+            if (!body.write(entries.map(sseEvent).join(''))) await new Promise<void>((resolve) => body.once('drain', resolve).once('close', resolve));
+          },
+          end: finish,
+        },
+        cursor,
+      );
+      return reply
+        .code(200)
+        .header('Content-Type', 'text/event-stream; charset=utf-8')
+        .header('Cache-Control', 'no-cache, no-transform')
+        .header('X-Accel-Buffering', 'no')
+        .send(body as unknown as string); // a stream: Fastify pipes it, with no serialisation
+    },
+  );
+}
