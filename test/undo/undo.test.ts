@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { expectProblem, startApp } from '../support/app.ts';
 import { createDeal, createInvestor, jump } from '../support/deals.ts';
+import { feedCaughtUp } from '../support/webhooks.ts';
 import { payingDeal, postStatement } from '../support/payments.ts';
 
 describe('undo of a batch', () => {
@@ -17,6 +18,7 @@ describe('undo of a batch', () => {
 
   /** The activity entry of an event (its batch included). */
   async function entryOf(dealId: string, eventId: string) {
+    await feedCaughtUp(t.database.db); // the feed shows an entry once every transaction begun before it has ended
     const { output } = (await admin.get(`/console/deals/${dealId}/activity?limit=100`)).body;
     return output.find((e: { data: { event?: { id: string } } }) => e.data.event?.id === eventId);
   }
