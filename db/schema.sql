@@ -454,6 +454,20 @@ CREATE TABLE listed_investor_counts (
   CONSTRAINT listed_investor_counts_pkey PRIMARY KEY (shard)
 );
 
+CREATE TABLE move_batch_events (
+  event_id uuid NOT NULL,
+  batch_id uuid NOT NULL,
+  kind text NOT NULL,
+  undoes uuid,
+  deal_id text NOT NULL,
+  investor_user_id text NOT NULL,
+  from_step_id text,
+  to_step_id text NOT NULL,
+  created_by text NOT NULL,
+  created_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT move_batch_events_pkey PRIMARY KEY (event_id)
+);
+
 CREATE TABLE outbox (
   id uuid NOT NULL,
   stream text NOT NULL,
@@ -714,6 +728,8 @@ CREATE INDEX investors_full_name_trgm ON investors USING gin (full_name gin_trgm
 CREATE INDEX journeys_deal_name ON journeys USING btree (deal_id, investor_full_name, investor_user_id) WHERE (event_count > 0);
 CREATE INDEX journeys_deal_step ON journeys USING btree (deal_id, current_step_id);
 CREATE INDEX journeys_investor ON journeys USING btree (investor_user_id);
+CREATE INDEX move_batch_events_batch ON move_batch_events USING btree (batch_id);
+CREATE INDEX move_batch_events_undoes ON move_batch_events USING btree (undoes) WHERE (undoes IS NOT NULL);
 CREATE INDEX outbox_feed ON outbox USING btree (stream, xid, sequence);
 CREATE INDEX payment_allocations_journey ON payment_allocations USING btree (deal_id, investor_user_id, seq);
 CREATE INDEX payment_allocations_line ON payment_allocations USING btree (line_id);

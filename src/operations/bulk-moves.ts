@@ -18,7 +18,7 @@ import { batchConcurrency, runsConcurrentTransactions } from '../store/database.
 import { isDeadlock, retryOnDeadlock } from '../store/errors.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { rolledBack } from './dry-run.ts';
-import { applyMoves, type JumpInput } from './journeys.ts';
+import { applyMoves, type BatchTag, type JumpInput } from './journeys.ts';
 
 export const MAX_BULK_MOVES = 1000;
 
@@ -52,8 +52,8 @@ const isRefusal = (err: unknown): err is AppError => err instanceof AppError && 
 export const CHUNK_SIZE = 50;
 
 /** Moves through applyMoves in the caller's transaction, refusals as results. */
-async function applyChunk(tx: Deps, principal: Principal, dealId: string, moves: readonly JumpInput[]): Promise<MoveResult[]> {
-  const outcomes = await applyMoves(tx, principal, dealId, moves.map((input) => ({ input })));
+async function applyChunk(tx: Deps, principal: Principal, dealId: string, moves: readonly JumpInput[], tag?: BatchTag): Promise<MoveResult[]> {
+  const outcomes = await applyMoves(tx, principal, dealId, moves.map((input) => ({ input, ...(tag ? { record: { batch: tag } } : {}) })));
   return outcomes.map((o) => {
     if (o.ok) return { ok: true, event: o.event, intermediaryStepIds: o.plan.intermediaryStepIds };
     if (isRefusal(o.error)) return { ok: false, refusal: refusalOf(o.error) };
@@ -89,6 +89,8 @@ export interface BulkOptions {
   batch?: { ref: BatchRef; complete: Deps };
   /** The moves join `deps.db`, the caller's transaction, one after another (not atomic all the same). */
   joined?: boolean;
+  /** The batch the moves' events belong to, for an undo of them all (default: a new bulk-move batch). */
+  tag?: BatchTag;
 }
 
 export { runsConcurrentTransactions };
@@ -101,8 +103,9 @@ export { runsConcurrentTransactions };
 export async function bulkJump(deps: Deps, principal: Principal, dealId: string, moves: readonly JumpInput[], options: BulkOptions = {}): Promise<MoveResult[]> {
   checkDistinctInvestors(moves);
   if (principal.role !== 'admin') throw forbidden('Only staff move investors');
+  const tag: BatchTag = options.tag ?? { id: deps.newId(), kind: 'bulk-move' };
   if (options.atomic) {
-    const all = (tx: Deps) => atomically(tx, principal, dealId, moves);
+    const all = (tx: Deps) => atomically(tx, principal, dealId, moves, tag);
     return options.dryRun ? rolledBack(deps, all) : inTransaction(deps, all);
   }
   const recorded = options.batch ? await listBulkMoveResults(deps.db, options.batch.ref) : new Map<number, unknown>();
@@ -112,7 +115,7 @@ export async function bulkJump(deps: Deps, principal: Principal, dealId: string,
   const chunks: (typeof pending)[] = [];
   for (let i = 0; i < pending.length; i += CHUNK_SIZE) chunks.push(pending.slice(i, i + CHUNK_SIZE));
   const run = async (tx: Deps, chunk: typeof pending) => {
-    const outcomes = await applyChunk(tx, principal, dealId, chunk.map((c) => c.move));
+    const outcomes = await applyChunk(tx, principal, dealId, chunk.map((c) => c.move), tag);
     // With an Idempotency-Key each chunk records its moves' outcomes in its own transaction, so a
     // retry after a crash reuses them instead of moving anyone twice.
     if (options.batch) await insertBulkMoveResults(tx.db, options.batch.ref, chunk.map((c, i) => ({ item: c.index, result: outcomes[i] })), tx.clock());
@@ -129,10 +132,10 @@ export async function bulkJump(deps: Deps, principal: Principal, dealId: string,
   return results;
 }
 
-async function atomically(tx: Deps, principal: Principal, dealId: string, moves: readonly JumpInput[]): Promise<MoveResult[]> {
+async function atomically(tx: Deps, principal: Principal, dealId: string, moves: readonly JumpInput[], tag: BatchTag): Promise<MoveResult[]> {
   let results: MoveResult[];
   try {
-    results = await applyChunk(tx, principal, dealId, moves);
+    results = await applyChunk(tx, principal, dealId, moves, tag);
   } catch (err) {
     // Two writers locking the same investors in different orders: PostgreSQL aborts one.
     if (isDeadlock(err)) {

@@ -4,9 +4,11 @@
 // same index and order, a page at a time, with the name of the investor each entry is about.
 import { AppError, notFound } from '../domain/errors.ts';
 import { findDeal } from '../store/deals.ts';
+import { batchesOfEvents } from '../store/move-batches.ts';
 import { listDealFeedLatest } from '../store/outbox.ts';
 import type { Deps } from './deps.ts';
 import { forReading } from './reads.ts';
+import { UNDO_WINDOW_MS } from './undo.ts';
 
 export async function listDealActivity(deps: Deps, dealId: string, query: { before?: number; limit?: number }) {
   const { db } = forReading(deps);
@@ -18,5 +20,31 @@ export async function listDealActivity(deps: Deps, dealId: string, query: { befo
       errors: [{ in: 'query', field: 'before', detail: 'must be the sequence of an entry of this feed' }],
     });
   }
-  return { output: result.entries, hasMore: result.hasMore };
+  // Each entry that records a move names the batch it was part of, so the console can show a bulk
+  // move as one entry and offer its undo (operations/undo.ts) while the window lasts.
+  const eventIdOf = (data: unknown): string | undefined => {
+    const d = data as { event?: { id?: unknown }; eventId?: unknown } | null;
+    const id = d?.event?.id ?? d?.eventId;
+    return typeof id === 'string' ? id : undefined;
+  };
+  const batches = await batchesOfEvents(db, result.entries.flatMap((e) => eventIdOf(e.data) ?? []));
+  const now = deps.clock().getTime();
+  const output = result.entries.map((e) => {
+    const id = eventIdOf(e.data);
+    const b = id ? batches.get(id) : undefined;
+    return {
+      ...e,
+      batch: b
+        ? {
+            id: b.batchId,
+            kind: b.kind,
+            size: b.size,
+            undoes: b.undoes,
+            undoneBy: b.undoneBy,
+            undoableUntil: b.undoneBy || now - b.createdAt.getTime() > UNDO_WINDOW_MS ? null : new Date(b.createdAt.getTime() + UNDO_WINDOW_MS).toISOString(),
+          }
+        : null,
+    };
+  });
+  return { output, hasMore: result.hasMore };
 }

@@ -102,6 +102,8 @@ export type MoveRow = { row: number; move: JumpInput } | { row: number; investor
 export async function* importMoves(deps: Deps, principal: Principal, dealId: string, rows: AsyncIterable<MoveRow>, options: { dryRun?: boolean } = {}): AsyncGenerator<RowReport> {
   if (principal.role !== 'admin') throw forbidden('Only staff move investors');
   const shared = batchConcurrency(deps.db) === 1;
+  // One batch for the whole file, so the import can be undone as one action.
+  const tag = { id: deps.newId(), kind: 'import' as const };
   for await (const batch of batches(rows, (r) => ('move' in r ? r.move.investorUserId : undefined))) {
     const moves = batch.flatMap((r) => ('move' in r ? [r.move] : []));
     const latest = await findLatestMoves(deps.db, dealId, moves.map((m) => m.investorUserId));
@@ -110,7 +112,7 @@ export async function* importMoves(deps: Deps, principal: Principal, dealId: str
       return last !== undefined && last.toStepId === m.targetStepId && canonical(last.data) === canonical(m.data);
     };
     const toApply = moves.filter((m) => !isDone(m));
-    const results = new Map((await (toApply.length > 0 ? bulkJump(deps, principal, dealId, toApply, options) : [])).map((r, i) => [toApply[i]!.investorUserId, r]));
+    const results = new Map((await (toApply.length > 0 ? bulkJump(deps, principal, dealId, toApply, { ...options, tag }) : [])).map((r, i) => [toApply[i]!.investorUserId, r]));
     for (const r of batch) {
       if (!('move' in r)) {
         yield { row: r.row, id: r.investorUserId ?? null, outcome: 'refused', errors: r.errors };

@@ -12,6 +12,7 @@ import type { Step, Workflow } from '../domain/workflow.ts';
 import { findJourneyJson, findJourneyVersion, listJourneysEvents, publicEvent, type StoredEvent } from '../store/events.ts';
 import { findInvestor } from '../store/investors.ts';
 import { countPendingEditRequests, createJourneys, deleteEmptyJourneys, type LockedJourneyRow, pageJourneyInvestors } from '../store/journeys.ts';
+import { type BatchEventRow, insertBatchEvents } from '../store/move-batches.ts';
 import { loadMoveFacts, type MoveWrite, writeMoves } from '../store/moves.ts';
 import { generatePaymentReference } from '../store/payment-references.ts';
 import type { DB } from '../store/schema.ts';
@@ -195,6 +196,20 @@ export interface JumpHooks {
 export interface JumpRecord {
   /** Stored with the event's first revision (GET /deals/event/{eventId}/revisions), e.g. the approval that made the move. */
   reason?: string | null;
+  /**
+   * The batch the move's event belongs to (migration 0025), so that it can be undone with the
+   * other moves of the same write (operations/undo.ts). Absent: the move is a batch of its own,
+   * whose id is its event's id.
+   */
+  batch?: BatchTag;
+}
+
+/** Which write a move was part of: its id, what kind of write, and (for an undo) the batch it undoes. */
+export interface BatchTag {
+  /** Absent: the event's own id (a write of one investor: a move, a payment decision). */
+  id?: string;
+  kind: 'move' | 'bulk-move' | 'import' | 'payment-decision' | 'reconciliation' | 'undo';
+  undoes?: string;
 }
 
 /**
@@ -235,6 +250,7 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
   const writes: MoveWrite[] = [];
   const entered: { investorUserId: string; step: Step | undefined; eventId: string; by: Principal }[] = [];
   const refusedFirsts: string[] = [];
+  const tagged: BatchEventRow[] = [];
   for (const [i, { input, hooks = {}, record = {}, principal: asker }] of requests.entries()) {
     const by = asker ?? principal;
     const move = loaded[i]!;
@@ -288,9 +304,15 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
     writes.push({ event, entry, workflowVersion: workflow.version, audit, reason: record.reason ?? null });
     entered.push({ investorUserId: investor.id, step: workflow.steps.find((s) => s.id === input.targetStepId), eventId: event.id, by });
     outcomes.push({ ok: true, event: publicEvent(event), plan });
+    const batch = record.batch ?? { kind: 'move' as const };
+    tagged.push({
+      eventId: event.id, batchId: batch.id ?? event.id, kind: batch.kind, undoes: batch.undoes ?? null, dealId, investorUserId: investor.id,
+      fromStepId: event.fromStepId, toStepId: event.toStepId, createdBy: by.userId, createdAt: now,
+    });
   }
   if (refusedFirsts.length > 0) await deleteEmptyJourneys(tx.db, dealId, refusedFirsts);
   await writeMoves(tx.db, dealId, writes);
+  await insertBatchEvents(tx.db, tagged);
   // A complete step books the subscription (when the deal names an asset), in the same transaction.
   for (const e of entered) await bookOnCompletion(tx, e.by, { dealId, investorUserId: e.investorUserId, step: e.step, eventId: e.eventId, at: now });
   return outcomes;

@@ -101,7 +101,7 @@ export async function moveCredit(tx: Deps, input: CreditInput, plan: Extract<Cre
   const move = creditMove(plan);
   if ('refusal' in move) return creditMovedDecision(tx, input, plan, { refusal: move.refusal });
   try {
-    return creditMovedDecision(tx, input, plan, { eventId: (await jumpToStep(tx, RECONCILIATION, input.dealId, move)).id });
+    return creditMovedDecision(tx, input, plan, { eventId: (await jumpToStep(tx, RECONCILIATION, input.dealId, move, {}, { batch: { kind: input.staff ? 'payment-decision' : 'reconciliation' } })).id });
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     return creditMovedDecision(tx, input, plan, { refusal: refusalOf(err) });

@@ -128,7 +128,7 @@ async function matchBatch(
     const moved = new Map<(typeof first)[number], MovedCredit>();
     for (const dealId of new Set(first.map((f) => f.input.dealId))) {
       const asked = first.filter((f) => f.input.dealId === dealId && !('refusal' in f.move));
-      const outcomes = asked.length > 0 ? await applyMoves(tx, RECONCILIATION, dealId, asked.map((f) => ({ input: f.move as JumpInput }))) : [];
+      const outcomes = asked.length > 0 ? await applyMoves(tx, RECONCILIATION, dealId, asked.map((f) => ({ input: f.move as JumpInput, record: { batch: { kind: 'reconciliation' as const } } }))) : [];
       asked.forEach((f, i) => {
         const o = outcomes[i]!;
         moved.set(f, creditMovedDecision(tx, f.input, f.plan, o.ok ? { eventId: o.event.id } : { refusal: refusalOf(o.error) }));

@@ -305,6 +305,22 @@ export interface FirstRunTable {
   completed_at: Date | null;
 }
 
+/** Which events were written together (migration 0025): one row per event, for undoing a batch. */
+export interface MoveBatchEventsTable {
+  event_id: string;
+  batch_id: string;
+  /** move, bulk-move, import, payment-decision, reconciliation, undo */
+  kind: string;
+  /** An undo's rows: the batch it undid. */
+  undoes: string | null;
+  deal_id: string;
+  investor_user_id: string;
+  from_step_id: string | null;
+  to_step_id: string;
+  created_by: string;
+  created_at: Date;
+}
+
 export interface DB {
   api_tokens: ApiTokensTable;
   first_run: FirstRunTable;
@@ -329,6 +345,7 @@ export interface DB {
   step_triggers: StepTriggersTable;
   webhook_deliveries: WebhookDeliveriesTable;
   deal_journey_counts: DealJourneyCountsTable;
+  move_batch_events: MoveBatchEventsTable;
 }
 
 export type { Generated };

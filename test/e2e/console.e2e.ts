@@ -310,7 +310,9 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await go(`deals/${dealId}/activity`);
         const moved = page.locator('.activity-item[data-type="journey.step-entered"]').filter({ hasText: `P02 Console${size.width}` }).first();
         await moved.waitFor();
-        assert.match(await moved.innerText(), /first-run admin moved P02 Console\d+ from Interest to Commitment/);
+        // P02 moved with two others in one bulk move: one entry with its count, the names under Who.
+        assert.match(await moved.innerText(), /first-run admin moved 3 investors from Interest to Commitment/);
+        await moved.getByText('Who').click();
         await page.locator('.activity-item[data-type="edit-request.approved"]').getByText(/approved .*Investment Amount request/).waitFor();
         await checkScreen(page, 'activity', size.width);
         await moved.getByRole('link', { name: `P02 Console${size.width}` }).click();

@@ -1081,6 +1081,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/batches/{batchId}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a write that moved investors (a move, a bulk move, an import, a payment decision) as one action
+         * @description Moves each investor of the batch back to the step they came from, by new events whose first revision gives the reason (history is kept), in one transaction. A single move’s or decision’s batch id is its event id; a bulk move answers its `batchId`; every activity entry names its `batch`. 409 (nothing changed) when anything happened to one of its investors since (`changedSince` names who and where they stand), when it was already undone, when an investor entered the workflow with it, or after 24 hours.
+         */
+        post: operations["undoBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/audit/checkpoints": {
         parameters: {
             query?: never;
@@ -1489,6 +1509,23 @@ export interface components {
             deliveredAt?: string | null;
             /** @description true: the same request may succeed later (see Retry-After) */
             retryable?: boolean;
+            /** @description an undo refused: the investors of the batch that changed since, and where they stand */
+            changedSince?: {
+                investorUserId: string;
+                /** @description moved-since: moved again after the batch; entered-with-batch: entered the workflow with it, no step to go back to */
+                reason: "moved-since" | "entered-with-batch";
+                currentStepId: string | null;
+                eventId: string | null;
+                at: string | null;
+            }[];
+            /** @description an undo of a batch already undone: the undo */
+            undoneByBatchId?: string;
+            /** @description an undo of a batch too old: how long a batch can be undone */
+            undoWindowSeconds?: number;
+            /** @description an undo of a batch too old: when the batch was made */
+            batchCreatedAt?: string;
+            /** @description an undo whose moves back were refused: whose */
+            refusedInvestorUserIds?: string[];
         };
         /**
          * TooLargeProblem
@@ -1581,6 +1618,23 @@ export interface components {
             deliveredAt?: string | null;
             /** @description true: the same request may succeed later (see Retry-After) */
             retryable?: boolean;
+            /** @description an undo refused: the investors of the batch that changed since, and where they stand */
+            changedSince?: {
+                investorUserId: string;
+                /** @description moved-since: moved again after the batch; entered-with-batch: entered the workflow with it, no step to go back to */
+                reason: "moved-since" | "entered-with-batch";
+                currentStepId: string | null;
+                eventId: string | null;
+                at: string | null;
+            }[];
+            /** @description an undo of a batch already undone: the undo */
+            undoneByBatchId?: string;
+            /** @description an undo of a batch too old: how long a batch can be undone */
+            undoWindowSeconds?: number;
+            /** @description an undo of a batch too old: when the batch was made */
+            batchCreatedAt?: string;
+            /** @description an undo whose moves back were refused: whose */
+            refusedInvestorUserIds?: string[];
             /** @description one entry per offending field */
             errors?: components["schemas"]["FieldError"][];
             /** @description an import file: the data row at fault, from 1 (the first after a CSV header) */
@@ -1996,6 +2050,23 @@ export interface components {
             deliveredAt?: string | null;
             /** @description true: the same request may succeed later (see Retry-After) */
             retryable?: boolean;
+            /** @description an undo refused: the investors of the batch that changed since, and where they stand */
+            changedSince?: {
+                investorUserId: string;
+                /** @description moved-since: moved again after the batch; entered-with-batch: entered the workflow with it, no step to go back to */
+                reason: "moved-since" | "entered-with-batch";
+                currentStepId: string | null;
+                eventId: string | null;
+                at: string | null;
+            }[];
+            /** @description an undo of a batch already undone: the undo */
+            undoneByBatchId?: string;
+            /** @description an undo of a batch too old: how long a batch can be undone */
+            undoWindowSeconds?: number;
+            /** @description an undo of a batch too old: when the batch was made */
+            batchCreatedAt?: string;
+            /** @description an undo whose moves back were refused: whose */
+            refusedInvestorUserIds?: string[];
             /** @description one entry per offending field */
             errors?: components["schemas"]["FieldError"][];
             /** @description an import file: the data row at fault, from 1 (the first after a CSV header) */
@@ -2289,6 +2360,19 @@ export interface components {
             sequence: number;
             /** @description what happened: its members depend on the type (docs/reference/webhooks-and-feed.md) */
             data: unknown;
+        };
+        /** UndoResult */
+        UndoResult: {
+            /**
+             * Format: uuid
+             * @description the undo’s own batch (it can be undone in turn)
+             */
+            batchId: string;
+            /** Format: uuid */
+            undoes: string;
+            dealId: string;
+            /** @description the new events, one per investor moved back */
+            events: components["schemas"]["WorkflowEvent"][];
         };
         /** AuditCheckpoint */
         AuditCheckpoint: {
@@ -4638,6 +4722,11 @@ export interface operations {
                             intermediaryStepIds?: string[];
                             problem?: components["schemas"]["RefusalProblem"];
                         }[];
+                        /**
+                         * Format: uuid
+                         * @description Not in a dry run: the batch the applied moves belong to, to undo them as one action (POST /console/batches/{batchId}/undo)
+                         */
+                        batchId?: string;
                     };
                 };
             };
@@ -11401,6 +11490,24 @@ export interface operations {
                             data: unknown;
                             /** @description full name of the investor the entry is about (data.investorUserId), null when it names none */
                             investorName: string | null;
+                            /** @description the write the entry’s move was part of; null when the entry records no move */
+                            batch?: {
+                                /**
+                                 * Format: uuid
+                                 * @description the batch: POST /console/batches/{id}/undo undoes it
+                                 */
+                                id: string;
+                                /** @description move, bulk-move, import, payment-decision, reconciliation, undo */
+                                kind: string;
+                                /** @description investors the batch moved */
+                                size: number;
+                                /** @description an undo: the batch it undid */
+                                undoes: string | null;
+                                /** @description the undo of this batch, once made */
+                                undoneBy: string | null;
+                                /** @description until when an undo may be asked for; null once undone or too old */
+                                undoableUntil: string | null;
+                            } | null;
                         }[];
                         /** @description older entries follow */
                         hasMore: boolean;
@@ -11456,6 +11563,170 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                };
+            };
+        };
+    };
+    undoBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description recorded with each new event */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UndoResult"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
+                };
+            };
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */

@@ -89,7 +89,12 @@ export function bulkMoveRoutes(app: Api, ctx: AppContext) {
           moves: Type.Array(Move, { minItems: 1, maxItems: MAX_BULK_MOVES }),
           atomic: Type.Optional(Type.Boolean({ default: false })),
         }),
-        response: { 200: Type.Object({ results: Type.Array(BulkItem) }) },
+        response: {
+          200: Type.Object({
+            results: Type.Array(BulkItem),
+            batchId: Type.Optional(Type.String({ format: 'uuid', description: 'Not in a dry run: the batch the applied moves belong to, to undo them as one action (POST /console/batches/{batchId}/undo)' })),
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -97,19 +102,20 @@ export function bulkMoveRoutes(app: Api, ctx: AppContext) {
       const { dealId } = request.params;
       const { moves, atomic = false } = request.body;
       const dryRun = request.query.dryRun === true;
-      const answer = (results: MoveResult[]) => ({ results: results.map((r) => itemOf(r, dryRun)) });
+      const tag = { id: ctx.newId(), kind: 'bulk-move' as const };
+      const answer = (results: MoveResult[]) => ({ results: results.map((r) => itemOf(r, dryRun)), ...(dryRun ? {} : { batchId: tag.id }) });
       try {
         if (dryRun) return reply.code(200).send(answer(await bulkJump(ctx, principal, dealId, moves, { atomic, dryRun })));
         const key = request.headers[IDEMPOTENCY_HEADER];
         return await idempotent(ctx, request, reply, 200, async (deps) => {
-          if (atomic) return answer(await bulkJump(deps, principal, dealId, moves, { atomic }));
-          if (!deps.db.isTransaction) return answer(await bulkJump(deps, principal, dealId, moves));
+          if (atomic) return answer(await bulkJump(deps, principal, dealId, moves, { atomic, tag }));
+          if (!deps.db.isTransaction) return answer(await bulkJump(deps, principal, dealId, moves, { tag }));
           // With a key, `deps` is the transaction that will store the response. On PostgreSQL the
           // moves commit one by one on their own connections, each recording its outcome for a
           // retry; the embedded database has one connection, so there they join that transaction.
-          if (!runsConcurrentTransactions(ctx.db)) return answer(await bulkJump(deps, principal, dealId, moves, { joined: true }));
+          if (!runsConcurrentTransactions(ctx.db)) return answer(await bulkJump(deps, principal, dealId, moves, { joined: true, tag }));
           const batch = { ref: { scope: principal.tokenKey, key: String(key), fingerprint: fingerprintOf(request) }, complete: deps };
-          return answer(await bulkJump(ctx, principal, dealId, moves, { batch }));
+          return answer(await bulkJump(ctx, principal, dealId, moves, { batch, tag }));
         });
       } catch (err) {
         throw withRefusalProblem(err);

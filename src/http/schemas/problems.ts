@@ -66,6 +66,19 @@ const conflictMembers = {
   ),
   deliveredAt: Type.Optional(Nullable(Type.String({ description: 'a retry of a webhook delivery that was delivered: when' }))),
   retryable: Type.Optional(Type.Boolean({ description: 'true: the same request may succeed later (see Retry-After)' })),
+  changedSince: Type.Optional(
+    Type.Array(Type.Object({
+      investorUserId: Type.String(),
+      reason: Type.Union([Type.Literal('moved-since'), Type.Literal('entered-with-batch')], { description: 'moved-since: moved again after the batch; entered-with-batch: entered the workflow with it, no step to go back to' }),
+      currentStepId: Nullable(Type.String({ description: 'where the investor stands now' })),
+      eventId: Nullable(Type.String({ description: 'their latest event' })),
+      at: Nullable(Type.String({ description: 'when it was made' })),
+    }), { description: 'an undo refused: the investors of the batch that changed since, and where they stand' }),
+  ),
+  undoneByBatchId: Type.Optional(Type.String({ description: 'an undo of a batch already undone: the undo' })),
+  undoWindowSeconds: Type.Optional(Type.Integer({ description: 'an undo of a batch too old: how long a batch can be undone' })),
+  batchCreatedAt: Type.Optional(Type.String({ description: 'an undo of a batch too old: when the batch was made' })),
+  refusedInvestorUserIds: Type.Optional(Type.Array(Type.String(), { description: 'an undo whose moves back were refused: whose' })),
 };
 
 

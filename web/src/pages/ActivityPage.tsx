@@ -1,8 +1,11 @@
 // A deal's recent activity from its event feed, newest first (GET /console/deals/{dealId}/activity,
 // a page at a time: the newest entries, then older ones on request, never the whole feed): moves,
-// edits and edit-request decisions, each with who, what and when, linking to the investor.
+// edits and edit-request decisions, each with who, what and when, linking to the investor. The moves
+// of one write (a bulk move, an import) show as one entry with their count, and a write can be
+// undone from its entry while the service allows it (POST /console/batches/{batchId}/undo).
 import { useEffect, useState } from 'react';
-import { type Activity, api, consoleApi, type Workflow } from '../lib/api.ts';
+import { type Activity, api, call, consoleApi, type Workflow } from '../lib/api.ts';
+import { describeError } from '../lib/errors.ts';
 import { DealHeader } from '../components/DealHeader.tsx';
 import { fieldLabel, formatMoney, plural } from '../lib/format.ts';
 import { href, useLoad } from '../lib/hooks.ts';
@@ -14,6 +17,41 @@ import './ActivityPage.css';
 const PAGE = 50;
 
 type Entry = Activity['output'][number];
+
+/** Entries in order, the neighbouring moves of one batch of several investors put together. */
+function grouped(entries: readonly Entry[]): Entry[][] {
+  const groups: Entry[][] = [];
+  for (const entry of entries) {
+    const last = groups.at(-1);
+    const batch = entry.batch;
+    if (last && batch && batch.size > 1 && last[0]!.batch?.id === batch.id) last.push(entry);
+    else groups.push([entry]);
+  }
+  return groups;
+}
+
+function UndoButton({ batch, onDone }: { batch: NonNullable<Entry['batch']>; onDone: () => void }) {
+  const [state, setState] = useState<{ busy: boolean; error?: string }>({ busy: false });
+  if (!batch.undoableUntil || batch.undoneBy) return null;
+  const undo = async () => {
+    setState({ busy: true });
+    try {
+      await call('POST', `/console/batches/${encodeURIComponent(batch.id)}/undo`, {});
+      onDone();
+    } catch (error) {
+      setState({ busy: false, error: describeError(error) });
+    }
+  };
+  return (
+    <span className="activity-undo">
+      <button type="button" className="button button-small" disabled={state.busy} onClick={undo}>
+        {state.busy ? 'Undoing…' : batch.size > 1 ? `Undo all ${batch.size}` : 'Undo'}
+      </button>
+      {state.error && <span className="field-error small" role="alert">{state.error}</span>}
+    </span>
+  );
+}
+
 export function ActivityPage({ dealId }: { dealId: string }) {
   const [version, setVersion] = useState(0);
   const [meta, reloadMeta] = useLoad(() => Promise.all([api.deal(dealId), api.workflow(dealId)]), [dealId]);
@@ -37,6 +75,7 @@ export function ActivityPage({ dealId }: { dealId: string }) {
       setOlder((o) => ({ entries: o?.entries ?? [], hasMore: true, loading: false, error }));
     }
   };
+  const movedLater = new Set<string>();
   const step = (id: unknown) => (typeof id === 'string' ? (workflow.steps.find((s) => s.id === id)?.label ?? id) : 'start');
 
   return (
@@ -56,7 +95,14 @@ export function ActivityPage({ dealId }: { dealId: string }) {
         <>
           <p className="muted small">The {plural(entries.length, 'latest event')}, newest first.</p>
           <ol className="activity">
-            {entries.map((entry) => {
+            {/* Investors moved by the entries above (newer) the one being drawn. */}
+            {grouped(entries).map((group) => {
+              const entry = group[0]!;
+              // Undo is offered where the service would allow it as far as this page tells: no
+              // newer entry moved one of these investors, and none entered the workflow with it.
+              const ids = group.map((e) => String((e.data as Record<string, unknown>).investorUserId ?? ''));
+              const undoable = group.every((e) => (e.data as Record<string, unknown>).fromStepId != null) && !ids.some((id) => movedLater.has(id));
+              if (entry.type === 'journey.step-entered') for (const id of ids) movedLater.add(id);
               const data = entry.data as Record<string, any>;
               const investorId = String(data.investorUserId ?? '');
               const investor = (
@@ -65,14 +111,40 @@ export function ActivityPage({ dealId }: { dealId: string }) {
               let who: string | undefined;
               let what;
               switch (entry.type) {
-                case 'journey.step-entered':
+                case 'journey.step-entered': {
                   who = data.event?.createdByUserId;
-                  what = (
-                    <>
-                      moved {investor} from {step(data.fromStepId)} to {step(data.toStepId)}
-                    </>
-                  );
+                  const kind = entry.batch?.kind === 'undo' ? 'undid a move, moving' : 'moved';
+                  if (group.length > 1) {
+                    const froms = [...new Set(group.map((e) => step((e.data as Record<string, unknown>).fromStepId)))];
+                    const tos = [...new Set(group.map((e) => step((e.data as Record<string, unknown>).toStepId)))];
+                    const source = entry.batch?.kind === 'import' ? ' by an import' : '';
+                    what = (
+                      <>
+                        {kind} {plural(group.length, 'investor')}{source} from {froms.join(', ')} to {tos.join(', ')}
+                        <details className="activity-batch">
+                          <summary>Who</summary>
+                          <ul>
+                            {group.map((e) => {
+                              const id = String((e.data as Record<string, unknown>).investorUserId ?? '');
+                              return (
+                                <li key={e.id}>
+                                  <a href={href('deals', dealId, 'investors', id)}>{e.investorName ?? id}</a>
+                                </li>
+                              );
+                            })}
+                          </ul>
+                        </details>
+                      </>
+                    );
+                  } else {
+                    what = (
+                      <>
+                        {kind} {investor} from {step(data.fromStepId)} to {step(data.toStepId)}
+                      </>
+                    );
+                  }
                   break;
+                }
                 case 'event.edited':
                   who = data.editedByUserId;
                   what = (
@@ -104,11 +176,15 @@ export function ActivityPage({ dealId }: { dealId: string }) {
                   what = <>{entry.type}</>;
               }
               return (
-                <li key={entry.id} className="activity-item" data-type={entry.type}>
+                <li key={entry.id} className="activity-item" data-type={entry.type} data-batch-size={group.length}>
                   <span className="activity-who">{who ? <Person id={who} /> : 'Someone'}</span> {what}
                   <div className="muted small">
                     <When iso={entry.timestamp} />
+                    {entry.batch?.undoneBy && ' · undone'}
                   </div>
+                  {entry.type === 'journey.step-entered' && entry.batch && undoable && group.length === entry.batch.size && (
+                    <UndoButton batch={entry.batch} onDone={() => setVersion((v) => v + 1)} />
+                  )}
                 </li>
               );
             })}
