@@ -2,11 +2,9 @@
 // into a temp folder, pg_basebackup -R from it into another, both started on free loopback ports
 // (as the `postgres` OS user when run as root: PostgreSQL refuses to run as root). The shared
 // server is never touched. Removed at the end, and at exit whatever happened.
-import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { freePort, serverBinDir, serverFolder, serverUnavailable } from './pg-server.ts';
 
 export interface ReplicaPair {
   primaryUrl: string;
@@ -19,31 +17,8 @@ export interface ReplicaPair {
   destroy(): void;
 }
 
-function binDir(): string | undefined {
-  const base = '/usr/lib/postgresql';
-  if (!existsSync(base)) return undefined;
-  const versions = readdirSync(base)
-    .filter((v) => existsSync(join(base, v, 'bin', 'pg_basebackup')))
-    .sort((a, b) => Number(b) - Number(a));
-  return versions[0] ? join(base, versions[0], 'bin') : undefined;
-}
-
 /** Undefined when a pair can be made here, else why not. */
-export function replicaPairUnavailable(): string | undefined {
-  if (!binDir()) return 'no PostgreSQL server binaries (initdb, pg_basebackup) under /usr/lib/postgresql/*/bin';
-  if (process.getuid?.() === 0 && spawnSync('id', ['-u', 'postgres']).status !== 0) return 'running as root and no postgres OS user';
-  return undefined;
-}
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
+export const replicaPairUnavailable = serverUnavailable;
 
 const pairs = new Set<ReplicaPair>();
 process.on('exit', () => {
@@ -51,19 +26,10 @@ process.on('exit', () => {
 });
 
 export async function createReplicaPair(): Promise<ReplicaPair> {
-  const bin = binDir();
+  const bin = serverBinDir();
   if (!bin) throw new Error('no PostgreSQL server binaries');
-  const asRoot = process.getuid?.() === 0;
-  const dir = mkdtempSync(join(tmpdir(), 'dealflow-replica-'));
-  if (asRoot) {
-    const id = (flag: string) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
-    chownSync(dir, id('-u'), id('-g'));
-  }
-  const run = (args: string[]) => {
-    const [command, ...rest] = asRoot ? ['runuser', '-u', 'postgres', '--', ...args] : args;
-    const result = spawnSync(command!, rest, { encoding: 'utf8', timeout: 90_000, cwd: dir });
-    if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr || result.stdout || result.error?.message}`);
-  };
+  const { dir, run: runIn } = serverFolder('dealflow-replica-');
+  const run = (args: string[]) => runIn(args, 90_000);
   const [primaryPort, replicaPort] = [await freePort(), await freePort()];
   const primaryData = join(dir, 'primary');
   const replicaData = join(dir, 'replica');
