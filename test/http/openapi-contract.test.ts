@@ -17,7 +17,7 @@ const document = JSON.parse(readFileSync(new URL('openapi.json', root), 'utf8'))
 const operations = Object.entries<Record<string, any>>(document.paths).flatMap(([path, item]) =>
   Object.entries<any>(item).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })),
 );
-const VERBS = /^(get|list|create|upsert|set|jump|edit|resolve|approve|reject|retry|delete|update|import|export|move|search|reconcile|book|verify|erase|preview|migrate)[A-Z]/;
+const VERBS = /^(get|list|create|upsert|set|jump|edit|resolve|approve|reject|retry|delete|update|import|export|move|search|reconcile|book|verify|erase|preview|migrate|undo)[A-Z]/;
 
 describe('the OpenAPI document', () => {
   test('every operation has a unique verb-first operationId, a one-line summary, a description and a declared tag', () => {
