@@ -123,7 +123,8 @@ describe('filters, density and the phone board, end to end', { skip: skipE2e }, 
             await page.getByRole('button', { name: 'Clear selection' }).click();
           } else {
             // A phone: one step at a time, chosen with the switcher; no columns scrolling sideways.
-            await page.locator('.step-switcher').waitFor();
+            await page.getByRole('button', { name: 'One step at a time' }).click();
+            await page.locator('.step-switcher select').waitFor();
             assert.equal(await page.locator('.board .column').count(), 1);
             assert.equal(await page.locator('.board .column').getAttribute('data-step-id'), steps[0]!.id);
             await page.getByRole('button', { name: /^Filters/ }).click();

@@ -31,8 +31,11 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
   const [lastMove, setLastMove] = useState<LastMove>();
   const [selected, setSelected] = useState<Map<string, Card>>(() => new Map());
   const [bulk, setBulk] = useState(false);
-  // On a phone the board shows one step at a time, chosen with the step switcher, instead of columns scrolling sideways.
-  const phone = useMedia('(max-width: 720px)');
+  // On a phone the board can show one step at a time, chosen with the step switcher, instead of
+  // columns scrolling sideways (a toggle while every step's cards stay reachable by scrolling).
+  const small = useMedia('(max-width: 720px)');
+  const [oneStep, setOneStep] = useState(false);
+  const phone = small && oneStep;
   const [phoneStepId, setPhoneStepId] = useState<string>();
   const [meta, reloadMeta] = useLoad(() => Promise.all([api.deal(dealId), api.workflow(dealId)]), [dealId]);
   const [overall] = useLoad(() => consoleApi.rows(dealId, { ...params, limit: 1 }), [dealId, paramsKey, version]);
@@ -75,8 +78,16 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
         </Empty>
       ) : (
         <>
-        {phone && !params.stepId && (
-          <StepSwitcher workflow={workflow} stepId={shownStepId} onStep={setPhoneStepId} />
+        {small && !params.stepId && (
+          phone ? (
+            <StepSwitcher workflow={workflow} stepId={shownStepId} onStep={setPhoneStepId} onAll={() => setOneStep(false)} />
+          ) : (
+            <div className="step-switcher">
+              <button type="button" className="button" onClick={() => setOneStep(true)}>
+                One step at a time
+              </button>
+            </div>
+          )
         )}
         <div className={phone ? 'board board-one' : 'board'} role="list" aria-label="Steps" tabIndex={phone ? undefined : 0}>
           {workflow.steps.filter((step) => (params.stepId ? step.id === params.stepId : !phone || step.id === shownStepId)).map((step) => (
@@ -142,7 +153,7 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
 }
 
 /** The phone's step switcher: the previous and next step on either side of a list of every step. */
-function StepSwitcher({ workflow, stepId, onStep }: { workflow: Workflow; stepId: string | undefined; onStep: (id: string) => void }) {
+function StepSwitcher({ workflow, stepId, onStep, onAll }: { workflow: Workflow; stepId: string | undefined; onStep: (id: string) => void; onAll: () => void }) {
   const index = workflow.steps.findIndex((s) => s.id === stepId);
   const previous = workflow.steps[index - 1];
   const next = workflow.steps[index + 1];
@@ -163,6 +174,9 @@ function StepSwitcher({ workflow, stepId, onStep }: { workflow: Workflow; stepId
       </label>
       <button type="button" className="button" disabled={!next} onClick={() => next && onStep(next.id)} aria-label={next ? `Next step: ${next.label}` : 'No next step'}>
         ›
+      </button>
+      <button type="button" className="button" onClick={onAll}>
+        All
       </button>
     </div>
   );
