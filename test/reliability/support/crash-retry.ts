@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { investorBody } from '../../support/fixtures.ts';
 import { workflowBody } from '../../support/workflows.ts';
+import { type Answer, caller } from './caller.ts';
 import type { Instance } from './service.ts';
 
 export interface CrashRetryOutcome {
@@ -18,36 +19,12 @@ export interface CrashRetryOutcome {
   failures: string[];
 }
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: any;
-}
-
 /**
  * Runs the scenario on `service` (restarted in place). `keyStatus` reads the key's row while the
  * service is down. Undefined when every kill came after the batch had committed (nothing caught).
  */
 export async function killMidBulkAndRetry(service: Instance, token: string, keyStatus: (key: string) => Promise<string | undefined>, moves = 1000): Promise<CrashRetryOutcome | undefined> {
-  const call = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}, contentType = 'application/json'): Promise<Answer> => {
-    const response = await fetch(`${service.url}${url}`, {
-      method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': contentType }), ...headers },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-      signal: AbortSignal.timeout(120_000),
-    });
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, json };
-  };
-  const must = (what: string, answer: Answer, ...statuses: number[]) => {
-    if (!statuses.includes(answer.status)) throw new Error(`${what}: ${answer.status} ${answer.text.slice(0, 300)}`);
-  };
+  const { call, must } = caller(service, token);
 
   // A kill after the batch committed tests nothing: then again with new investors and an earlier kill.
   for (let attempt = 0, delayMs = 400; attempt < 4; attempt++, delayMs = Math.max(50, delayMs / 2)) {

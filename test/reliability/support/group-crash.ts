@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { investorBody } from '../../support/fixtures.ts';
 import { workflowBody } from '../../support/workflows.ts';
+import { type Answer, caller } from './caller.ts';
 import type { Instance } from './service.ts';
 
 export interface GroupCrashOutcome {
@@ -16,34 +17,10 @@ export interface GroupCrashOutcome {
   failures: string[];
 }
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: any;
-}
-
 export async function killDuringGroupsAndRetry(service: Instance, token: string, options: { moves?: number; concurrency?: number } = {}): Promise<GroupCrashOutcome> {
   const moves = options.moves ?? 300;
   const concurrency = options.concurrency ?? 30;
-  const call = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}, contentType = 'application/json'): Promise<Answer> => {
-    const response = await fetch(`${service.url}${url}`, {
-      method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': contentType }), ...headers },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-      signal: AbortSignal.timeout(120_000),
-    });
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, json };
-  };
-  const must = (what: string, answer: Answer, ...statuses: number[]) => {
-    if (!statuses.includes(answer.status)) throw new Error(`${what}: ${answer.status} ${answer.text.slice(0, 300)}`);
-  };
+  const { call, must } = caller(service, token);
 
   const dealId = `group-crash-${randomUUID()}`;
   must('PUT deal', await call('PUT', `/deals/deal/${dealId}`, { name: 'Group crash', currency: 'EUR' }), 201);
