@@ -23,10 +23,16 @@ export interface SchemaStatus {
 
 /** Where the database's schema stands against this version's migrations. */
 export async function schemaStatus(db: Kysely<any>): Promise<SchemaStatus> {
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  const migrations = await migrator(db, rows[0]!.schema).getMigrations();
-  const applied = migrations.filter((m) => m.executedAt !== undefined);
-  return { known: migrations.length, applied: applied.length, latest: applied.at(-1)?.name };
+  // Read from the current schema's own migration table, not through Kysely's migrator, whose
+  // introspection looks up every schema of the database by name and fails when another one is
+  // dropped meanwhile (a test file's schema on a shared server).
+  const known = Object.keys(await new FileMigrationProvider({ fs, path, migrationFolder: folder }).getMigrations()).sort();
+  const { rows: table } = await sql<{ exists: boolean }>`
+    select to_regclass(quote_ident(current_schema()) || '.kysely_migration') is not null as exists`.execute(db);
+  if (!table[0]!.exists) return { known: known.length, applied: 0, latest: undefined };
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+  const applied = rows.map((row) => row.name).filter((name) => known.includes(name));
+  return { known: known.length, applied: applied.length, latest: applied.at(-1) };
 }
 
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResult[]> {
