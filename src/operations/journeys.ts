@@ -12,7 +12,6 @@ import type { Step, Workflow } from '../domain/workflow.ts';
 import { findJourneyJson, findJourneyVersion, listJourneysEvents, publicEvent, type StoredEvent } from '../store/events.ts';
 import { findInvestor } from '../store/investors.ts';
 import { countPendingEditRequests, createJourneys, deleteEmptyJourneys, type LockedJourneyRow, pageJourneyInvestors } from '../store/journeys.ts';
-import { type BatchEventRow, insertBatchEvents } from '../store/move-batches.ts';
 import { loadMoveFacts, type MoveWrite, writeMoves } from '../store/moves.ts';
 import { generatePaymentReference } from '../store/payment-references.ts';
 import type { DB } from '../store/schema.ts';
@@ -179,7 +178,7 @@ export async function migrateJourney(
   // Recorded in the journey's audit chain as any move is, saying it was the migration to this version.
   const audit = moveEntry(journey.auditHead, event, { principal: principal.userId, tokenId: principal.tokenKey }, { migratedToVersion: target.workflow.version });
   const entry = stepEnteredEntry(tx, { ...key, event: publicEvent(event) });
-  await writeMoves(tx.db, key.dealId, [{ event, entry, workflowVersion: target.workflow.version, audit, reason: null }]);
+  await writeMoves(tx.db, key.dealId, [{ event, entry, workflowVersion: target.workflow.version, audit, reason: null, batch: null }]);
   if (toStepId !== event.fromStepId) {
     await bookOnCompletion(tx, principal, { ...key, step: target.workflow.steps.find((s) => s.id === toStepId), eventId: event.id, at: now });
   }
@@ -250,7 +249,6 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
   const writes: MoveWrite[] = [];
   const entered: { investorUserId: string; step: Step | undefined; eventId: string; by: Principal }[] = [];
   const refusedFirsts: string[] = [];
-  const tagged: BatchEventRow[] = [];
   for (const [i, { input, hooks = {}, record = {}, principal: asker }] of requests.entries()) {
     const by = asker ?? principal;
     const move = loaded[i]!;
@@ -301,18 +299,16 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
     // move commit together, in one statement.
     const audit = moveEntry(journey.auditHead, event, { principal: by.userId, tokenId: by.tokenKey });
     const entry = stepEnteredEntry(tx, { dealId, investorUserId: investor.id, event: publicEvent(event) });
-    writes.push({ event, entry, workflowVersion: workflow.version, audit, reason: record.reason ?? null });
+    const batch = record.batch ?? { kind: 'move' as const };
+    writes.push({
+      event, entry, workflowVersion: workflow.version, audit, reason: record.reason ?? null,
+      batch: { id: batch.id ?? event.id, kind: batch.kind, undoes: batch.undoes ?? null },
+    });
     entered.push({ investorUserId: investor.id, step: workflow.steps.find((s) => s.id === input.targetStepId), eventId: event.id, by });
     outcomes.push({ ok: true, event: publicEvent(event), plan });
-    const batch = record.batch ?? { kind: 'move' as const };
-    tagged.push({
-      eventId: event.id, batchId: batch.id ?? event.id, kind: batch.kind, undoes: batch.undoes ?? null, dealId, investorUserId: investor.id,
-      fromStepId: event.fromStepId, toStepId: event.toStepId, createdBy: by.userId, createdAt: now,
-    });
   }
   if (refusedFirsts.length > 0) await deleteEmptyJourneys(tx.db, dealId, refusedFirsts);
   await writeMoves(tx.db, dealId, writes);
-  await insertBatchEvents(tx.db, tagged);
   // A complete step books the subscription (when the deal names an asset), in the same transaction.
   for (const e of entered) await bookOnCompletion(tx, e.by, { dealId, investorUserId: e.investorUserId, step: e.step, eventId: e.eventId, at: now });
   return outcomes;

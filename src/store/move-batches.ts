@@ -1,4 +1,5 @@
-// Which events were written together (migration 0025), for undoing a batch as one action.
+// Which events were written together (migration 0025), for undoing a batch as one action. The rows
+// are written with the moves themselves (store/moves.ts writeMoves).
 import { type Kysely, sql } from 'kysely';
 import type { DB } from './schema.ts';
 
@@ -13,15 +14,6 @@ export interface BatchEventRow {
   toStepId: string;
   createdBy: string;
   createdAt: Date;
-}
-
-/** The rows of one write's moves, in one statement. */
-export async function insertBatchEvents(db: Kysely<DB>, rows: readonly BatchEventRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.insertInto('move_batch_events').values(rows.map((r) => ({
-    event_id: r.eventId, batch_id: r.batchId, kind: r.kind, undoes: r.undoes, deal_id: r.dealId, investor_user_id: r.investorUserId,
-    from_step_id: r.fromStepId, to_step_id: r.toStepId, created_by: r.createdBy, created_at: r.createdAt,
-  }))).execute();
 }
 
 const toRow = (r: { event_id: string; batch_id: string; kind: string; undoes: string | null; deal_id: string; investor_user_id: string; from_step_id: string | null; to_step_id: string; created_by: string; created_at: Date }): BatchEventRow => ({

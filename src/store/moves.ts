@@ -133,11 +133,13 @@ export interface MoveWrite {
   audit: HashedEntry;
   /** The reason on revision 1 (an approved withdrawal's decision); null for a plain move. */
   reason: string | null;
+  /** The write the move belongs to, for undo (migration 0025); null for a move undo never takes back (a workflow migration). */
+  batch: { id: string; kind: string; undoes: string | null } | null;
 }
 
 /**
  * The writes of moves of one deal (each of a distinct journey, whose lock the caller holds) in one
- * statement, whatever their number: per move the new event, its revision 1, the journey's position,
+ * statement, whatever their number: per move the new event, its revision 1, its batch row (for undo), the journey's position,
  * count, captured data (the event's merged over it) and visited steps, the outbox entry (with its
  * deliveries), whose feed key is at least the journey's last one, and the audit entry with the
  * journey's new head. The statement's text is the same for any number of moves. It puts back the
@@ -161,10 +163,11 @@ export async function writeMoves(db: Kysely<DB>, dealId: string, moves: readonly
         ${col((m) => m.audit.principal)}::text[], ${col((m) => m.audit.tokenId)}::text[], ${col((m) => m.audit.at)}::timestamptz[],
         ${col((m) => JSON.stringify(m.audit.change))}::jsonb[], ${col((m) => m.audit.prevHash)}::text[], ${col((m) => m.audit.hash)}::text[],
         ${col((m) => m.entry.id)}::uuid[], ${col((m) => m.entry.type)}::text[], ${col((m) => m.entry.occurredAt.toISOString())}::timestamptz[],
-        ${col((m) => JSON.stringify(m.entry.data))}::jsonb[], ${col((m) => JSON.stringify(m.entry.stepIds))}::jsonb[])
+        ${col((m) => JSON.stringify(m.entry.data))}::jsonb[], ${col((m) => JSON.stringify(m.entry.stepIds))}::jsonb[],
+        ${col((m) => m.batch?.id ?? null)}::uuid[], ${col((m) => m.batch?.kind ?? null)}::text[], ${col((m) => m.batch?.undoes ?? null)}::uuid[])
         with ordinality as m(investor_user_id, event_id, seq, from_step_id, to_step_id, data, created_by, created_at, workflow_version,
           reason, audit_seq, audit_chain, audit_type, audit_principal, audit_token_id, audit_at, audit_change, audit_prev_hash, audit_hash,
-          entry_id, entry_type, entry_at, entry_payload, entry_steps, n)
+          entry_id, entry_type, entry_at, entry_payload, entry_steps, batch_id, batch_kind, batch_undoes, n)
     ), moved as (
       update journeys j set current_step_id = m.to_step_id, event_count = m.seq, moved_at = m.created_at, workflow_version = m.workflow_version,
         captured = j.captured || m.data,
@@ -185,6 +188,10 @@ export async function writeMoves(db: Kysely<DB>, dealId: string, moves: readonly
     ), revision as (
       insert into event_revisions (event_id, revision, data, set_by_user_id, set_at, reason)
       select m.event_id, 1, m.data, m.created_by, m.created_at, m.reason from m join event e on e.id = m.event_id
+    ), batch as (
+      insert into move_batch_events (event_id, batch_id, kind, undoes, deal_id, investor_user_id, from_step_id, to_step_id, created_by, created_at)
+      select m.event_id, m.batch_id, m.batch_kind, m.batch_undoes, ${dealId}::text, m.investor_user_id, m.from_step_id, m.to_step_id, m.created_by, m.created_at
+      from m join event e on e.id = m.event_id where m.batch_id is not null
     ), entry as (
       insert into outbox (id, stream, xid, sequence, type, occurred_at, deal_id, payload)
       select k.entry_id, ${dealStream(dealId)}::text, k.feed_xid, nextval('outbox_position'), k.entry_type, k.entry_at, ${dealId}::text, k.entry_payload
