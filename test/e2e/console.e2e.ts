@@ -216,6 +216,10 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await page.getByRole('button', { name: 'Undo' }).click();
         await page.getByRole('status').filter({ hasText: 'Undone' }).waitFor();
         assert.equal(await where(investorId(1)), step('interest'));
+        // The service's undo of the move's batch, not a move made by the browser: the new event is an undo naming the move.
+        const [latest] = (await e.api('GET', `/console/deals/${dealId}/activity?limit=1`)).body.output;
+        assert.equal(latest.batch?.kind, 'undo');
+        assert.ok(latest.batch?.undoes, 'the undo names the batch it undid');
       });
 
       test('several investors move together, each with its own result (one refused by the KYC requirement)', async () => {

@@ -2,7 +2,7 @@
 // are marked but not enforced here (an earlier event may already hold them; the service judges),
 // value kinds are checked before sending, and the service's refusals are shown in plain words.
 import { useMemo, useState, type FormEvent } from 'react';
-import { ApiError, api, describeError, refusalOf, type Card, type Refusal, type Step, type Workflow } from '../lib/api.ts';
+import { ApiError, api, describeError, refusalOf, type Card, type Refusal, type Step, type Workflow, type WorkflowEvent } from '../lib/api.ts';
 import { fieldLabel, formatAmount } from '../lib/format.ts';
 import { useLoad, useModal } from '../lib/hooks.ts';
 import { FieldInput } from './FieldInput.tsx';
@@ -34,7 +34,7 @@ interface Props {
   card: Pick<Card, 'investorUserId' | 'fullName' | 'stepId'>;
   initialTargetStepId: string | undefined;
   onClose: () => void;
-  onMoved: (target: Step) => void;
+  onMoved: (target: Step, event: WorkflowEvent) => void;
 }
 
 export function MoveDialog({ dealId, dealCurrency, workflow, card, initialTargetStepId, onClose, onMoved }: Props) {
@@ -78,8 +78,8 @@ export function MoveDialog({ dealId, dealCurrency, workflow, card, initialTarget
     setRefusal(undefined);
     const data = Object.fromEntries(target.stepFields.map((f) => [f.fieldKey, values[f.fieldKey] ?? '']).filter(([, v]) => v !== ''));
     try {
-      await api.jump(dealId, { investorUserId: card.investorUserId, targetStepId: target.id, data, expectedCurrentStepId: card.stepId });
-      onMoved(target);
+      const moved = await api.jump(dealId, { investorUserId: card.investorUserId, targetStepId: target.id, data, expectedCurrentStepId: card.stepId });
+      onMoved(target, moved);
     } catch (err) {
       const keys = err instanceof ApiError ? err.fieldKeys() : [];
       const labels = keys.map((k) => {

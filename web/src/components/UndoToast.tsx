@@ -1,11 +1,13 @@
-// The toast after a move, with "Undo": a move back to where the investor was, made conditional on
-// the investor still standing where this move put them (expectedCurrentStepId), so a move someone
-// made since is never silently reverted.
+// The toast after a move, with "Undo": the service's undo of the move (its batch is its event), which
+// records the move back as a new event with its reason, and refuses (409, naming who moved) when
+// anything happened to the investor since. The same undo stays on the Activity page for 24 hours.
 import { useEffect, useState } from 'react';
-import { api, describeError, type Workflow } from '../lib/api.ts';
+import { consoleApi, describeError, type Workflow } from '../lib/api.ts';
 import './UndoToast.css';
 
 export interface LastMove {
+  /** The move's event, whose id is the id of its batch. */
+  eventId: string;
   investorUserId: string;
   fullName: string;
   fromStepId: string;
@@ -13,7 +15,7 @@ export interface LastMove {
   workflow: Workflow;
 }
 
-export function UndoToast({ dealId, move, onDone, onUndone }: { dealId: string; move: LastMove; onDone: () => void; onUndone: () => void }) {
+export function UndoToast({ move, onDone, onUndone }: { move: LastMove; onDone: () => void; onUndone: () => void }) {
   const [state, setState] = useState<{ status: 'moved' | 'undoing' | 'undone' } | { status: 'failed'; message: string }>({ status: 'moved' });
   const label = (id: string) => move.workflow.steps.find((s) => s.id === id)?.label ?? id;
 
@@ -26,7 +28,7 @@ export function UndoToast({ dealId, move, onDone, onUndone }: { dealId: string; 
   async function undo() {
     setState({ status: 'undoing' });
     try {
-      await api.jump(dealId, { investorUserId: move.investorUserId, targetStepId: move.fromStepId, data: {}, expectedCurrentStepId: move.toStepId });
+      await consoleApi.undoBatch(move.eventId);
       setState({ status: 'undone' });
       onUndone();
     } catch (error) {

@@ -107,6 +107,8 @@ export const consoleApi = {
   putInvestor: (id: string, body: T.InvestorRecord) => call<T.Investor>('PUT', `/investors/${enc(id)}`, body),
   activity: (dealId: string, before?: number, limit = 50) =>
     call<T.Activity>('GET', `/console/deals/${enc(dealId)}/activity${qs({ before, limit })}`),
+  /** POST /console/batches/{batchId}/undo: a write's moves put back, as new events (a single move's batch id is its event's id). */
+  undoBatch: (batchId: string) => call<T.UndoResult>('POST', `/console/batches/${enc(batchId)}/undo`, {}),
   deliveries: (status: string | undefined, page: number) => call<T.Deliveries>('GET', `/webhooks/deliveries${qs({ status, page, limit: 50 })}`),
   retryDelivery: (id: string) => call<T.Delivery>('POST', `/webhooks/deliveries/${enc(id)}/retry`),
   subscriptions: (params: Omit<T.Query<'listSubscriptions'>, 'limit'>) =>

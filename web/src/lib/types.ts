@@ -49,6 +49,7 @@ export type WorkflowDocument = Body<'setWorkflow'>;
 export type WorkflowCheck = Ok<'previewWorkflow'>;
 export type FeedEntry = Ok<'listDealEvents'>['output'][number];
 export type Activity = Ok<'listDealActivity'>;
+export type UndoResult = Ok<'undoBatch'>;
 export type Deliveries = Ok<'listWebhookDeliveries'>;
 export type Delivery = Deliveries['output'][number];
 export type Subscriptions = Ok<'listSubscriptions'>;

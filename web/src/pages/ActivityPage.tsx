@@ -4,7 +4,7 @@
 // of one write (a bulk move, an import) show as one entry with their count, and a write can be
 // undone from its entry while the service allows it (POST /console/batches/{batchId}/undo).
 import { useEffect, useState } from 'react';
-import { type Activity, api, call, consoleApi, type Workflow } from '../lib/api.ts';
+import { type Activity, api, consoleApi, type Workflow } from '../lib/api.ts';
 import { describeError } from '../lib/errors.ts';
 import { DealHeader } from '../components/DealHeader.tsx';
 import { fieldLabel, formatMoney, plural } from '../lib/format.ts';
@@ -36,7 +36,7 @@ function UndoButton({ batch, onDone }: { batch: NonNullable<Entry['batch']>; onD
   const undo = async () => {
     setState({ busy: true });
     try {
-      await call('POST', `/console/batches/${encodeURIComponent(batch.id)}/undo`, {});
+      await consoleApi.undoBatch(batch.id);
       onDone();
     } catch (error) {
       setState({ busy: false, error: describeError(error) });

@@ -71,7 +71,7 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
         </a>
       </ViewToolbar>
       <SelectionBar count={selected.size} onMove={() => setBulk(true)} onClear={() => setSelected(new Map())} />
-      {lastMove && <UndoToast dealId={dealId} move={lastMove} onDone={() => (setLastMove(undefined), refresh())} onUndone={refresh} />}
+      {lastMove && <UndoToast move={lastMove} onDone={() => (setLastMove(undefined), refresh())} onUndone={refresh} />}
       {workflow.steps.length === 0 ? (
         <Empty title="This deal has no workflow yet">
           <a href={`#/deals/${encodeURIComponent(dealId)}/workflow`}>Set up its workflow</a> to start placing investors.
@@ -115,9 +115,9 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
           card={move.card}
           initialTargetStepId={move.targetStepId}
           onClose={() => setMove(undefined)}
-          onMoved={(target) => {
+          onMoved={(target, event) => {
             setMove(undefined);
-            setLastMove({ investorUserId: move.card.investorUserId, fullName: move.card.fullName, fromStepId: move.card.stepId, toStepId: target.id, workflow });
+            setLastMove({ eventId: event.id, investorUserId: move.card.investorUserId, fullName: move.card.fullName, fromStepId: move.card.stepId, toStepId: target.id, workflow });
             refresh();
           }}
         />
