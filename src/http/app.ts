@@ -22,7 +22,7 @@ import { validatorCompiler } from './validation.ts';
 import { routes } from './routes/index.ts';
 import { documentRoute, finishDocument } from './openapi-document.ts';
 import { apiVersion } from './openapi-operations.ts';
-import { registerConsoleApp } from './console-app.ts';
+import { registerConsoleApp, registerPortalApp } from './console-app.ts';
 import { DatabaseUnavailableProblem, Problem } from './schemas/problems.ts';
 
 export type { Api, AppContext } from './context.ts';
@@ -140,6 +140,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     async (scope) => {
       await scope.register(swaggerUi, { routePrefix: '/docs' });
       await registerConsoleApp(scope, config.basePath);
+      await registerPortalApp(scope, config.basePath);
       registerMetricsRoute(scope, ctx);
       scope.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       scope.get('/healthz', { schema: probeSchema('The process is up', 'ok'), config: { public: true } }, async () => ({ status: 'ok' as const }));

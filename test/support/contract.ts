@@ -22,9 +22,9 @@ export interface ObservedResponse {
 
 /**
  * Paths the service answers that are not API operations: the docs UI, the document, the console's
- * files (its API is under /console/ too, and checked), the old addresses that redirect, and the metrics.
+ * and the investor portal's files (the console's API is under /console/ too, and checked), the old addresses that redirect, and the metrics.
  */
-const OUTSIDE_THE_API = /^\/(docs|app|back-office)(\/|$)|^\/console(\/(index\.html|assets\/.*)?)?$|^\/(openapi\.json|metrics)$/;
+const OUTSIDE_THE_API = /^\/(docs|app|back-office)(\/|$)|^\/(console|portal)(\/(index\.html|assets\/.*)?)?$|^\/(openapi\.json|metrics)$/;
 /** Problems the HTTP layer sends before any route runs (connection-level; the socket is closed). */
 const CONNECTION_LEVEL = new Set([400, 408, 413, 431]);
 
