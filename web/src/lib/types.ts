@@ -82,3 +82,8 @@ export const requirementKinds = every<RequirementKind>()(['kyc-level', 'classifi
 
 /** The value of a closed list that a `<select>` of that list chose (its first value if none matches). */
 export const oneOf = <T extends string>(values: readonly T[], chosen: string): T => values.find((v) => v === chosen) ?? values[0]!;
+
+/** POST /investors/portal-invitations: a link to the investor portal per investor, and whether it was e-mailed. */
+export interface PortalInvitations {
+  invitations: { investorUserId: string; url: string; expiresAt: string; emailed: boolean }[];
+}

@@ -2,8 +2,16 @@
 // workflow as it stands, checked by the service, and drawn as a preview graph.
 import { ApiError, type RequirementBody, type Workflow, type WorkflowCheck, type WorkflowDocument } from './api.ts';
 
-export type Doc = WorkflowDocument;
+/** A link of the document: from a step to a step, and whether investors may take it themselves. */
+export type DocLink = WorkflowDocument['links'][number] & { investorMay?: boolean };
+export type Doc = Omit<WorkflowDocument, 'links'> & { links: DocLink[] };
 export type DocStep = Doc['steps'][number];
+
+/** The body sent to the service: a link's `investorMay` only when it is true (false is its default). */
+export const toBody = (doc: Doc): WorkflowDocument => ({
+  ...doc,
+  links: doc.links.map(({ investorMay, ...link }) => (investorMay ? ({ ...link, investorMay: true } as WorkflowDocument['links'][number]) : link)),
+});
 export type Problem = WorkflowCheck['problems'][number];
 
 /** What the graph draws of a step: a saved workflow's steps, or the editor's draft. */
@@ -53,7 +61,9 @@ export function toDoc(workflow: Workflow | undefined, dealName: string): Doc {
       formId: s.formId ?? null,
       triggers: (s.workflowCustomStepTriggers ?? []).map((t) => ({ kind: 'webhook' as const, url: t.url, ...(t.events ? { events: t.events } : {}) })),
     })),
-    links: workflow.steps.flatMap((s) => s.nextStepLinks.map((l) => ({ fromStepId: l.fromStepId, toStepId: l.toStepId }))),
+    links: workflow.steps.flatMap((s) =>
+      s.nextStepLinks.map((l) => ({ fromStepId: l.fromStepId, toStepId: l.toStepId, investorMay: (l as { investorMay?: boolean }).investorMay === true })),
+    ),
   };
 }
 
