@@ -158,4 +158,4 @@ function pick(languages: readonly string[]): Messages {
   return en;
 }
 
-export const m: Messages = pick(typeof navigator === 'undefined' ? [] : navigator.languages);
+export const m: Messages = pick(typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language].filter(Boolean)));
