@@ -77,6 +77,8 @@ export interface WorkflowLinksTable {
   deal_id: string;
   from_step_id: string;
   to_step_id: string;
+  /** The investor may move themselves along it (migration 0027). */
+  investor_may: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface JourneysTable {

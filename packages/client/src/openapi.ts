@@ -220,7 +220,7 @@ export interface paths {
         put?: never;
         /**
          * Update Investor Journey: move an investor to a step
-         * @description Jump rules: unknown deal, investor or step 404; the current step, a step on another branch, or a stale expectedCurrentStepId 409; a data key outside the target and intermediary steps, or a value of the wrong kind 400; missing required fields (missingFields) or unmet requirements (failedRequirements) 422. 201 with the new Workflow Event. ?dryRun=true: 200 with the event the move would record and its intermediary steps, or the problem it would get; nothing is written.
+         * @description Jump rules: unknown deal, investor or step 404; the current step, a step on another branch, or a stale expectedCurrentStepId 409; a data key outside the target and intermediary steps, or a value of the wrong kind 400; missing required fields (missingFields) or unmet requirements (failedRequirements) 422. 201 with the new Workflow Event. ?dryRun=true: 200 with the event the move would record and its intermediary steps, or the problem it would get; nothing is written. An investor token moves only its own investor, from where they stand, along a link with investorMay, when the workflow has investorEngagementEnabled (else 403, with the reason in plain words), under every rule above; a deal they have no journey in, or another investor's id, 404 as for an unknown one.
          */
         post: operations["jumpToStep"];
         delete?: never;
@@ -1760,6 +1760,8 @@ export interface components {
         Link: {
             fromStepId: string;
             toStepId: string;
+            /** @description the investor may move themselves along this link (only when the workflow has investorEngagementEnabled) */
+            investorMay: boolean;
         };
         /**
          * FieldKind
@@ -3487,6 +3489,11 @@ export interface operations {
                         fromStepId: string;
                         /** @description letters, digits, "-", "_", "." and ":" */
                         toStepId: string;
+                        /**
+                         * @description the investor may move themselves along this link, when investorEngagementEnabled
+                         * @default false
+                         */
+                        investorMay?: boolean;
                     }[];
                     /** @description old step id → step id of the new version; needed for every removed step investors stand on */
                     stepMapping?: {
@@ -10681,6 +10688,11 @@ export interface operations {
                         fromStepId: string;
                         /** @description letters, digits, "-", "_", "." and ":" */
                         toStepId: string;
+                        /**
+                         * @description the investor may move themselves along this link, when investorEngagementEnabled
+                         * @default false
+                         */
+                        investorMay?: boolean;
                     }[];
                     /** @description old step id → step id of the new version; needed for every removed step investors stand on */
                     stepMapping?: {
@@ -10707,7 +10719,7 @@ export interface operations {
                             detail: string;
                         }[];
                         changes: {
-                            /** @description step-added, step-removed, step-renamed, step-type-changed, field-added, field-removed, field-now-required, requirements-changed, link-added, link-removed */
+                            /** @description step-added, step-removed, step-renamed, step-type-changed, field-added, field-removed, field-now-required, requirements-changed, link-added, link-removed, link-opened-to-investors, link-closed-to-investors */
                             kind: string;
                             stepId: string;
                             /** @description Investors standing on the step (for links: on the step the link leaves) */
