@@ -109,6 +109,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/investors/{investorUserId}/deals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An investor's deals: where they stand, what they committed, how to pay
+         * @description Every deal the investor has a journey in, by deal name. An investor token reads only its own (another investor's id: 404 as an unknown one).
+         */
+        get: operations["listInvestorDeals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/investors/{investorUserId}/deals/{dealId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One deal as the investor sees it
+         * @description 404 when the investor has no journey in the deal (for an investor token, as for an unknown deal). Answers with an ETag (a digest of the body); with If-None-Match naming it, 304 and no body (docs/reference/http-api.md, "Conditional reads").
+         */
+        get: operations["getInvestorDeal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/deals/deal/{dealId}/workflow": {
         parameters: {
             query?: never;
@@ -1754,21 +1794,123 @@ export interface components {
          */
         StepType: "default" | "complete" | "withdrawn";
         /**
+         * FieldKind
+         * @description the kind of value a field holds (values are strings on the wire); text when absent in a workflow document
+         * @enum {string}
+         */
+        FieldKind: "text" | "amount" | "currency" | "date" | "email" | "choice";
+        /** InvestorDeal */
+        InvestorDeal: {
+            dealId: string;
+            dealName: string;
+            workflowLabel: string;
+            /** @description the investor may move themselves along the links open to them */
+            investorEngagementEnabled: boolean;
+            currentStep: {
+                id: string;
+                label: string;
+                type: components["schemas"]["StepType"];
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                enteredAt: string;
+            } | null;
+            /** @description the steps the investor stood at before the current one, oldest first (one entry per stay) */
+            pastSteps: {
+                stepId: string;
+                label: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                enteredAt: string;
+            }[];
+            /** @description the steps the links from the current step lead to, with the fields a move there captures */
+            nextSteps: {
+                id: string;
+                label: string;
+                type: components["schemas"]["StepType"];
+                /** @description the investor may move there themselves now: the link is open to investors and the workflow has investorEngagementEnabled */
+                investorMay: boolean;
+                stepFields: {
+                    fieldKey: string;
+                    label: string | null;
+                    kind: components["schemas"]["FieldKind"];
+                    required: boolean;
+                    options: string[] | null;
+                }[];
+            }[];
+            commitment: {
+                /** @description the event that holds it: the one an edit request about the amount names */
+                eventId: string;
+                /** @description the latest committed amount (exact decimal text) */
+                amount: string;
+                currency: string | null;
+            } | null;
+            /** @description every value the commitment has had, oldest first */
+            commitmentHistory: {
+                eventId: string;
+                amount: string;
+                currency: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                at: string;
+                /** @description investor: the investor (or one of their tokens) set it; staff: anyone else, such as an approved edit request */
+                changedBy: "investor" | "staff";
+                /** @description the revision of the event (1 is what the move captured) */
+                revision: number;
+            }[];
+            payment: {
+                /** @description the investor's RF creditor reference for this deal (ISO 11649), to quote when paying */
+                reference: string;
+                currency: string | null;
+                /** @description the commitment (exact decimal text) */
+                amountDue: string;
+                /** @description money reconciled to the investor so far (exact decimal text) */
+                received: string;
+                /** @description what is still due, never below zero (exact decimal text) */
+                remaining: string;
+                beneficiaryName: string | null;
+                iban: string | null;
+                bic: string | null;
+                epcQr: string | null;
+            } | null;
+            /** @description oldest first */
+            editRequests: {
+                requestId: string;
+                eventId: string;
+                /** @description Investment Amount or Withdraw Investment */
+                type: string;
+                /** @description pending, approved or rejected */
+                status: string;
+                newAmount: string | null;
+                reason: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                createdAt: string;
+                decidedAt: string | null;
+                decisionNote: string | null;
+            }[];
+        };
+        /** InvestorDeals */
+        InvestorDeals: {
+            deals: components["schemas"]["InvestorDeal"][];
+        };
+        /**
          * Link
          * @description A link of the Workflow graph, from one Step to another.
          */
         Link: {
             fromStepId: string;
             toStepId: string;
-            /** @description the investor may move themselves along this link (only when the workflow has investorEngagementEnabled) */
-            investorMay: boolean;
+            /** @description the investor may move themselves along this link (only when the workflow has investorEngagementEnabled); always present since 2.2.0 */
+            investorMay?: boolean;
         };
-        /**
-         * FieldKind
-         * @description the kind of value a field holds (values are strings on the wire); text when absent in a workflow document
-         * @enum {string}
-         */
-        FieldKind: "text" | "amount" | "currency" | "date" | "email" | "choice";
         /**
          * StepField
          * @description A field a Step captures.
@@ -3394,6 +3536,259 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                };
+            };
+        };
+    };
+    listInvestorDeals: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                investorUserId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvestorDeals"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                };
+            };
+        };
+    };
+    getInvestorDeal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of a copy the caller holds (or several, comma-separated, or *): 304 Not Modified without a body when it is the current version */
+                "if-none-match"?: string;
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                investorUserId: string;
+                dealId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvestorDeal"];
+                };
+            };
+            /** @description Not Modified: the copy named by If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -8939,6 +9334,9 @@ export interface operations {
                         assetId: number | null;
                         pricePerUnit: string | null;
                         unitDecimals: number;
+                        beneficiaryName: string | null;
+                        iban: string | null;
+                        bic: string | null;
                         /**
                          * Format: date-time
                          * @description ISO 8601 UTC with milliseconds
@@ -9062,6 +9460,9 @@ export interface operations {
                     assetId?: number | null;
                     pricePerUnit?: string | null;
                     unitDecimals?: number;
+                    beneficiaryName?: string | null;
+                    iban?: string | null;
+                    bic?: string | null;
                 };
             };
         };
@@ -9084,6 +9485,9 @@ export interface operations {
                         assetId: number | null;
                         pricePerUnit: string | null;
                         unitDecimals: number;
+                        beneficiaryName: string | null;
+                        iban: string | null;
+                        bic: string | null;
                         /**
                          * Format: date-time
                          * @description ISO 8601 UTC with milliseconds
@@ -9110,6 +9514,9 @@ export interface operations {
                         assetId: number | null;
                         pricePerUnit: string | null;
                         unitDecimals: number;
+                        beneficiaryName: string | null;
+                        iban: string | null;
+                        bic: string | null;
                         /**
                          * Format: date-time
                          * @description ISO 8601 UTC with milliseconds

@@ -13,6 +13,7 @@ import { formImplementationRoutes } from './form-implementations.ts';
 import { funnelRoutes } from './funnel.ts';
 import { importJobRoutes } from './import-jobs.ts';
 import { importRoutes } from './imports.ts';
+import { investorDealRoutes } from './investor-deals.ts';
 import { investorRoutes } from './investors.ts';
 import { journeyRoutes } from './journeys.ts';
 import { liveRoutes } from './live.ts';
@@ -30,6 +31,7 @@ export const routes: RouteModule[] = [
   whoamiRoutes,
   dealRoutes,
   investorRoutes,
+  investorDealRoutes,
   workflowRoutes,
   workflowMigrationRoutes,
   funnelRoutes,

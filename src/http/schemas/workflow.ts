@@ -75,7 +75,9 @@ const Link = Type.Object(
   {
     fromStepId: Type.String(),
     toStepId: Type.String(),
-    investorMay: Type.Boolean({ description: 'the investor may move themselves along this link (only when the workflow has investorEngagementEnabled)' }),
+    // Always sent; optional in the schema only because Link is a shared component, where a new
+    // required member counts as a breaking change for clients generated from the document.
+    investorMay: Type.Optional(Type.Boolean({ description: 'the investor may move themselves along this link (only when the workflow has investorEngagementEnabled); always present since 2.2.0' })),
   },
   { title: 'Link' },
 );
