@@ -18,6 +18,7 @@ import { journeyRoutes } from './journeys.ts';
 import { liveRoutes } from './live.ts';
 import { paymentReferenceRoutes } from './payment-references.ts';
 import { paymentRoutes } from './payments.ts';
+import { portalInvitationRoutes } from './portal-invitations.ts';
 import { portfolioRoutes } from './portfolio.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { whoamiRoutes } from './whoami.ts';
@@ -30,6 +31,7 @@ export const routes: RouteModule[] = [
   whoamiRoutes,
   dealRoutes,
   investorRoutes,
+  portalInvitationRoutes,
   workflowRoutes,
   workflowMigrationRoutes,
   funnelRoutes,
