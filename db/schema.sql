@@ -562,6 +562,63 @@ CREATE TABLE payment_statements (
   CONSTRAINT payment_statements_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE portal_challenges (
+  challenge text NOT NULL,
+  purpose text NOT NULL,
+  invitation_id uuid,
+  created_at timestamp(3) with time zone NOT NULL,
+  expires_at timestamp(3) with time zone NOT NULL,
+  used_at timestamp(3) with time zone,
+  CONSTRAINT portal_challenges_check CHECK (((purpose = 'registration'::text) = (invitation_id IS NOT NULL))),
+  CONSTRAINT portal_challenges_invitation_id_fkey FOREIGN KEY (invitation_id) REFERENCES portal_invitations(id),
+  CONSTRAINT portal_challenges_pkey PRIMARY KEY (challenge),
+  CONSTRAINT portal_challenges_purpose_check CHECK ((purpose = ANY (ARRAY['registration'::text, 'authentication'::text])))
+);
+
+CREATE TABLE portal_invitations (
+  id uuid NOT NULL,
+  investor_user_id text NOT NULL,
+  token_hash text NOT NULL,
+  created_by text NOT NULL,
+  created_at timestamp(3) with time zone NOT NULL,
+  expires_at timestamp(3) with time zone NOT NULL,
+  used_at timestamp(3) with time zone,
+  revoked_at timestamp(3) with time zone,
+  CONSTRAINT portal_invitations_check CHECK ((expires_at > created_at)),
+  CONSTRAINT portal_invitations_check1 CHECK (((used_at IS NULL) OR (revoked_at IS NULL))),
+  CONSTRAINT portal_invitations_pkey PRIMARY KEY (id),
+  CONSTRAINT portal_invitations_token_hash_key UNIQUE (token_hash)
+);
+
+CREATE TABLE portal_passkeys (
+  credential_id text NOT NULL,
+  investor_user_id text NOT NULL,
+  public_key bytea NOT NULL,
+  counter bigint NOT NULL,
+  transports text[] DEFAULT '{}'::text[] NOT NULL,
+  invitation_id uuid NOT NULL,
+  created_at timestamp(3) with time zone NOT NULL,
+  last_used_at timestamp(3) with time zone,
+  replaced_at timestamp(3) with time zone,
+  CONSTRAINT portal_passkeys_counter_check CHECK ((counter >= 0)),
+  CONSTRAINT portal_passkeys_invitation_id_fkey FOREIGN KEY (invitation_id) REFERENCES portal_invitations(id),
+  CONSTRAINT portal_passkeys_pkey PRIMARY KEY (credential_id)
+);
+
+CREATE TABLE portal_sessions (
+  id uuid NOT NULL,
+  investor_user_id text NOT NULL,
+  token_hash text NOT NULL,
+  credential_id text NOT NULL,
+  created_at timestamp(3) with time zone NOT NULL,
+  expires_at timestamp(3) with time zone NOT NULL,
+  last_used_at timestamp(3) with time zone NOT NULL,
+  revoked_at timestamp(3) with time zone,
+  CONSTRAINT portal_sessions_credential_id_fkey FOREIGN KEY (credential_id) REFERENCES portal_passkeys(credential_id),
+  CONSTRAINT portal_sessions_pkey PRIMARY KEY (id),
+  CONSTRAINT portal_sessions_token_hash_key UNIQUE (token_hash)
+);
+
 CREATE TABLE step_triggers (
   id uuid NOT NULL,
   deal_id text NOT NULL,
@@ -738,6 +795,10 @@ CREATE INDEX payment_lines_deal_status ON payment_lines USING btree (deal_id, st
 CREATE INDEX payment_lines_end_to_end ON payment_lines USING btree (end_to_end_id);
 CREATE INDEX payment_lines_statement ON payment_lines USING btree (statement_id, seq);
 CREATE INDEX payment_lines_status ON payment_lines USING btree (status, seq);
+CREATE INDEX portal_challenges_expiry ON portal_challenges USING btree (expires_at);
+CREATE INDEX portal_invitations_open ON portal_invitations USING btree (investor_user_id) WHERE ((used_at IS NULL) AND (revoked_at IS NULL));
+CREATE INDEX portal_passkeys_live ON portal_passkeys USING btree (investor_user_id) WHERE (replaced_at IS NULL);
+CREATE INDEX portal_sessions_live ON portal_sessions USING btree (investor_user_id) WHERE (revoked_at IS NULL);
 CREATE INDEX step_triggers_deal_step ON step_triggers USING btree (deal_id, step_id);
 CREATE INDEX subscriptions_asset ON subscriptions USING btree (asset_id, created_at);
 CREATE INDEX subscriptions_investor ON subscriptions USING btree (investor_id, created_at);

@@ -63,6 +63,24 @@ export interface Config {
   metricsListen?: { host: string; port: number };
   /** OpenTelemetry traces, exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set; unset: no tracing code loads. */
   tracing?: TracingConfig;
+  /** The investor portal's sign-in (docs/reference/portal-access.md). */
+  portal: PortalConfig;
+}
+
+export interface PortalConfig {
+  /** PUBLIC_URL: the service's public origin and base path, no trailing slash (invitation links, the WebAuthn origin). */
+  publicUrl: string;
+  /** PUBLIC_URL's origin (scheme, host, port): the only Origin the portal's writes accept, and WebAuthn's expected origin. */
+  origin: string;
+  /** PUBLIC_URL's host name: the WebAuthn relying party id. */
+  rpId: string;
+  invitationDays: number;
+  /** A session's idle lifetime; each use renews it, up to SESSION_MAX_HOURS after sign-in. */
+  sessionMinutes: number;
+  /** Sign-in and invitation requests a minute per client address (PORTAL_RATE_LIMIT_PER_MINUTE). */
+  rateLimitPerMinute: number;
+  /** Unset: no e-mail is sent, the invitation links are only answered. */
+  smtp?: { url: string; from: string };
 }
 
 export interface TracingConfig {
@@ -318,15 +336,58 @@ function tracing(env: Env): TracingConfig | undefined {
   };
 }
 
+/** PUBLIC_URL: an http(s) origin with an optional path, no query or fragment. */
+function portal(env: Env, port: number, base: string): PortalConfig {
+  const raw = env.PUBLIC_URL || `http://localhost:${port}${base}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('PUBLIC_URL', `is not a URL: "${raw}" (expected https://deals.example.com/base/path)`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError('PUBLIC_URL', 'must be an http(s) URL');
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new ConfigError('PUBLIC_URL', 'must be an origin and a path only, without query, fragment or credentials');
+  }
+  const smtpUrl = env.SMTP_URL || undefined;
+  let smtp: PortalConfig['smtp'];
+  if (smtpUrl !== undefined) {
+    let parsed: URL;
+    try {
+      parsed = new URL(smtpUrl);
+    } catch {
+      throw new ConfigError('SMTP_URL', 'is not a URL (expected smtp://user:password@mail.example.com:587 or smtps://…:465)');
+    }
+    if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') throw new ConfigError('SMTP_URL', `must start with smtp:// or smtps://, got "${parsed.protocol}"`);
+    const from = env.SMTP_FROM || undefined;
+    if (from === undefined) throw new ConfigError('SMTP_FROM', 'is needed with SMTP_URL: the sender of invitation e-mails, such as "Deals <deals@example.com>"');
+    if (!/^([^<>@\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(from.trim())) {
+      throw new ConfigError('SMTP_FROM', `must be an address or "Name <address>", got "${from}"`);
+    }
+    smtp = { url: smtpUrl, from: from.trim() };
+  }
+  return {
+    publicUrl: url.href.replace(/\/+$/, ''),
+    origin: url.origin,
+    rpId: url.hostname,
+    invitationDays: integer(env, 'PORTAL_INVITATION_DAYS', 7, 1, 365),
+    sessionMinutes: integer(env, 'PORTAL_SESSION_MINUTES', 30, 1, 720),
+    rateLimitPerMinute: integer(env, 'PORTAL_RATE_LIMIT_PER_MINUTE', 30, 1, 1_000_000),
+    ...(smtp ? { smtp } : {}),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const url = databaseUrl(env);
   const token = metricsToken(env);
   const listen = metricsListen(env);
   const traces = tracing(env);
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const base = basePath(env);
   return {
-    port: integer(env, 'PORT', 3000, 0, 65535),
+    port,
     host: env.HOST || '127.0.0.1',
-    basePath: basePath(env),
+    basePath: base,
     ...(url ? { databaseUrl: url } : {}),
     dataDir: dataDir(env),
     logLevel: oneOf(env, 'LOG_LEVEL', logLevels, 'info'),
@@ -351,5 +412,6 @@ export function loadConfig(env: Env = process.env): Config {
     ...(token ? { metricsToken: token } : {}),
     ...(listen ? { metricsListen: listen } : {}),
     ...(traces ? { tracing: traces } : {}),
+    portal: portal(env, port, base),
   };
 }

@@ -2,27 +2,25 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import rateLimit from '@fastify/rate-limit';
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AppError } from '../domain/errors.ts';
 import { checkDatabase } from '../operations/readiness.ts';
 import type { Api, AppContext } from './context.ts';
-import { createAuthenticator, registerAuth } from './auth.ts';
+import { registerApiRoutes } from './api-scope.ts';
+import { createAuthenticator } from './auth.ts';
 import { clientErrorHandler } from './client-errors.ts';
-import { registerConsistency } from './consistency.ts';
 import { errorToProblem } from './errors.ts';
 import { registerJsonBody } from './json-body.ts';
 import { registerMetricsRoute, registerRequestMetrics } from './metrics.ts';
 import { registerQueryEncoding } from './query-encoding.ts';
 import { sendProblem } from './problems.ts';
-import { registerStorableText } from './storable-text.ts';
 import { validatorCompiler } from './validation.ts';
-import { routes } from './routes/index.ts';
 import { documentRoute, finishDocument } from './openapi-document.ts';
 import { apiVersion } from './openapi-operations.ts';
 import { registerConsoleApp, registerPortalApp } from './console-app.ts';
+import { registerPortalApi } from './portal-api.ts';
 import { DatabaseUnavailableProblem, Problem } from './schemas/problems.ts';
 
 export type { Api, AppContext } from './context.ts';
@@ -127,7 +125,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
         description: 'Runs investors through private-market deals. Errors are RFC 9457 problem documents.',
       },
       servers: [{ url: config.basePath || '/' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (dfk_…) or JWT' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'API key (dfk_…) or JWT' },
+          portalSession: { type: 'apiKey', in: 'cookie', name: 'dealflow_portal', description: "The investor portal's session cookie (docs/reference/portal-access.md); writes also send X-CSRF-Token" },
+        },
+      },
     },
     // Schemas added with addSchema are components named by their $id, not def-0.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
@@ -165,26 +168,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   );
 
   // Authenticated scope: the API.
-  await app.register(
-    async (scope) => {
-      registerConsistency(scope as unknown as FastifyInstance, ctx.consistencyToken);
-      registerAuth(scope, createAuthenticator(ctx.db, config.jwt, ctx.clock, ctx.caches));
-      registerStorableText(scope);
-      if (config.rateLimitPerMinute > 0) {
-        await scope.register(rateLimit, {
-          global: true,
-          hook: 'preHandler',
-          max: config.rateLimitPerMinute,
-          timeWindow: 60_000,
-          keyGenerator: (request) => request.principal?.tokenKey ?? request.ip,
-          errorResponseBuilder: (_request, context) =>
-            new AppError('rate-limited', `More than ${context.max} requests a minute with this token; retry after ${Math.ceil(context.ttl / 1000)} s`),
-        });
-      }
-      for (const register of routes) await register(scope as unknown as Api, ctx);
-    },
-    { prefix: config.basePath },
-  );
+  await app.register(async (scope) => registerApiRoutes(scope, ctx, createAuthenticator(ctx.db, config.jwt, ctx.clock, ctx.caches)), { prefix: config.basePath });
+
+  // The investor portal's sign-in, and the API again behind its session cookie.
+  await app.register(async (scope) => registerPortalApi(scope, ctx), { prefix: `${config.basePath}/portal/api` });
 
   return app as unknown as Api;
 }

@@ -149,6 +149,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/investors/portal-invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite investors to the investor portal
+         * @description One single-use link per investor, valid PORTAL_INVITATION_DAYS; a new invitation revokes the investor's earlier unused ones. All or none: an unknown investor id is a 404 naming it, and nothing is created. With SMTP_URL set, each investor with an e-mail address is sent the link.
+         */
+        post: operations["createPortalInvitations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/deals/deal/{dealId}/workflow": {
         parameters: {
             query?: never;
@@ -1241,6 +1261,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/api/passkeys/registration-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Options to register a passkey with an invitation
+         * @description The investor the invitation is for and WebAuthn creation options (a discoverable credential). The invitation stays valid until a passkey is registered with it. An unknown, used, revoked or expired invitation: 404, whichever it is.
+         */
+        post: operations["createPasskeyRegistrationOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a passkey with an invitation and sign in
+         * @description Verifies the answer to the registration options, uses the invitation, replaces the investor's earlier passkeys and ends their sessions, then opens a session: 201 with the session and its cookie (Set-Cookie: dealflow_portal, HttpOnly, Secure, SameSite=Strict). An unknown, used, revoked or expired invitation: 404; an answer that does not verify, or to options already answered: 400.
+         */
+        post: operations["createPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/sessions/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Options to sign in with a passkey
+         * @description WebAuthn request options for a discoverable passkey (no user name asked); answer them within 5 minutes, once.
+         */
+        post: operations["createSignInOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a passkey
+         * @description Verifies the answer to sign-in options with the passkey's public key and counter, then opens a session: 201 with the session and its cookie. An answer that does not verify, to options already answered, or from a passkey unknown or replaced: 401.
+         */
+        post: operations["createPortalSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in investor and the session's CSRF token
+         * @description Renews the session. Without a live session cookie: 401.
+         */
+        get: operations["getPortalSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out here, or everywhere
+         * @description Ends this session (everywhere: every session of the investor) and clears the cookie. Needs X-CSRF-Token.
+         */
+        post: operations["deletePortalSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     webhookEvent: {
@@ -1900,6 +2040,23 @@ export interface components {
         /** InvestorDeals */
         InvestorDeals: {
             deals: components["schemas"]["InvestorDeal"][];
+        };
+        /** PortalInvitation */
+        PortalInvitation: {
+            investorUserId: string;
+            /** @description The link to send the investor: PUBLIC_URL/portal/#/welcome/<token>; works once */
+            url: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            expiresAt: string;
+            /** @description Whether the mail server accepted an e-mail with the link (SMTP_URL set and the investor has an address) */
+            emailed: boolean;
+        };
+        /** PortalInvitations */
+        PortalInvitations: {
+            invitations: components["schemas"]["PortalInvitation"][];
         };
         /**
          * Link
@@ -2603,6 +2760,120 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             expiresAt: string;
+        };
+        /**
+         * PublicKeyCredentialCreationOptionsJSON
+         * @description WebAuthn creation options: pass them to navigator.credentials.create (startRegistration of @simplewebauthn/browser)
+         */
+        PublicKeyCredentialCreationOptionsJSON: {
+            rp: {
+                name: string;
+                id?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            user: {
+                id: string;
+                name: string;
+                displayName: string;
+            } & {
+                [key: string]: unknown;
+            };
+            challenge: string;
+            pubKeyCredParams: ({
+                alg: number;
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            timeout?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** PasskeyRegistrationOptions */
+        PasskeyRegistrationOptions: {
+            investor: {
+                investorUserId: string;
+                name: string;
+            };
+            options: components["schemas"]["PublicKeyCredentialCreationOptionsJSON"];
+        };
+        /**
+         * RegistrationResponseJSON
+         * @description What navigator.credentials.create answered (startRegistration of @simplewebauthn/browser)
+         */
+        RegistrationResponseJSON: {
+            id: string;
+            rawId: string;
+            /** @enum {string} */
+            type: "public-key";
+            response: {
+                clientDataJSON: string;
+                attestationObject: string;
+                transports?: string[];
+            } & {
+                [key: string]: unknown;
+            };
+            clientExtensionResults: {
+                [key: string]: unknown;
+            };
+            authenticatorAttachment?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * PortalSession
+         * @description A signed-in investor: the session cookie (dealflow_portal) is set beside it
+         */
+        PortalSession: {
+            investorUserId: string;
+            name: string;
+            /** @description Send it as X-CSRF-Token with every write through /portal/api */
+            csrfToken: string;
+            /**
+             * Format: date-time
+             * @description When the session ends unless used again (each use renews it, up to 12 hours after sign-in)
+             */
+            expiresAt: string;
+        };
+        /**
+         * PublicKeyCredentialRequestOptionsJSON
+         * @description WebAuthn request options for a discoverable passkey: pass them to navigator.credentials.get (startAuthentication)
+         */
+        PublicKeyCredentialRequestOptionsJSON: {
+            challenge: string;
+            timeout?: number;
+            rpId?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** SignInOptions */
+        SignInOptions: {
+            options: components["schemas"]["PublicKeyCredentialRequestOptionsJSON"];
+        };
+        /**
+         * AuthenticationResponseJSON
+         * @description What navigator.credentials.get answered (startAuthentication of @simplewebauthn/browser)
+         */
+        AuthenticationResponseJSON: {
+            id: string;
+            rawId: string;
+            /** @enum {string} */
+            type: "public-key";
+            response: {
+                clientDataJSON: string;
+                authenticatorData: string;
+                signature: string;
+                userHandle?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            clientExtensionResults: {
+                [key: string]: unknown;
+            };
+            authenticatorAttachment?: string;
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: never;
@@ -3789,6 +4060,167 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                };
+            };
+        };
+    };
+    createPortalInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    investorUserIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalInvitations"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
+                };
+            };
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
                 };
             };
             /** @description Over RATE_LIMIT_PER_MINUTE for this token */
@@ -12853,6 +13285,751 @@ export interface operations {
                 };
             };
             /** @description The database does not answer, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                };
+            };
+        };
+    };
+    createPasskeyRegistrationOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the invitation link (after #/welcome/) */
+                    invitation: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyRegistrationOptions"];
+                };
+            };
+            /** @description Malformed body, or a WebAuthn response that does not verify */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description An Origin header other than PUBLIC_URL's origin */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description The invitation is not valid or has expired */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Over PORTAL_RATE_LIMIT_PER_MINUTE from this address */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                };
+            };
+        };
+    };
+    createPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the invitation link (after #/welcome/) */
+                    invitation: string;
+                    response: components["schemas"]["RegistrationResponseJSON"];
+                };
+            };
+        };
+        responses: {
+            /** @description A signed-in investor: the session cookie (dealflow_portal) is set beside it */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSession"];
+                };
+            };
+            /** @description Malformed body, or a WebAuthn response that does not verify */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description An Origin header other than PUBLIC_URL's origin */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description The invitation is not valid or has expired */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Over PORTAL_RATE_LIMIT_PER_MINUTE from this address */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                };
+            };
+        };
+    };
+    createSignInOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInOptions"];
+                };
+            };
+            /** @description Malformed body, or a WebAuthn response that does not verify */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description An Origin header other than PUBLIC_URL's origin */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Over PORTAL_RATE_LIMIT_PER_MINUTE from this address */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                };
+            };
+        };
+    };
+    createPortalSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    response: components["schemas"]["AuthenticationResponseJSON"];
+                };
+            };
+        };
+        responses: {
+            /** @description A signed-in investor: the session cookie (dealflow_portal) is set beside it */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSession"];
+                };
+            };
+            /** @description Malformed body, or a WebAuthn response that does not verify */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description The passkey's answer does not verify, answers options already answered or expired, or comes from a passkey that is unknown or replaced */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description An Origin header other than PUBLIC_URL's origin */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Over PORTAL_RATE_LIMIT_PER_MINUTE from this address */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                };
+            };
+        };
+    };
+    getPortalSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A signed-in investor: the session cookie (dealflow_portal) is set beside it */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSession"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                };
+            };
+        };
+    };
+    deletePortalSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description true: every session of the investor ends, on every device */
+                    everywhere?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed out; the cookie is cleared */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
+                };
+            };
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

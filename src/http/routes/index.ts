@@ -19,6 +19,7 @@ import { journeyRoutes } from './journeys.ts';
 import { liveRoutes } from './live.ts';
 import { paymentReferenceRoutes } from './payment-references.ts';
 import { paymentRoutes } from './payments.ts';
+import { portalInvitationRoutes } from './portal-invitations.ts';
 import { portfolioRoutes } from './portfolio.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { whoamiRoutes } from './whoami.ts';
@@ -32,6 +33,7 @@ export const routes: RouteModule[] = [
   dealRoutes,
   investorRoutes,
   investorDealRoutes,
+  portalInvitationRoutes,
   workflowRoutes,
   workflowMigrationRoutes,
   funnelRoutes,
