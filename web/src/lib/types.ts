@@ -67,6 +67,8 @@ export type InvestorRecord = Omit<Investor, 'id'>;
 export type ImportReport = Ok<'importInvestors'>;
 export type ImportJob = Ok<'getImportJob'>;
 export type FieldError = Schemas['FieldError'];
+/** POST /investors/portal-invitations: a link to the investor portal per investor, and whether it was e-mailed. */
+export type PortalInvitations = Ok<'createPortalInvitations'>;
 export type Funnel = Schemas['Funnel'];
 export type FunnelDays = Schemas['FunnelDays'];
 
@@ -82,8 +84,3 @@ export const requirementKinds = every<RequirementKind>()(['kyc-level', 'classifi
 
 /** The value of a closed list that a `<select>` of that list chose (its first value if none matches). */
 export const oneOf = <T extends string>(values: readonly T[], chosen: string): T => values.find((v) => v === chosen) ?? values[0]!;
-
-/** POST /investors/portal-invitations: a link to the investor portal per investor, and whether it was e-mailed. */
-export interface PortalInvitations {
-  invitations: { investorUserId: string; url: string; expiresAt: string; emailed: boolean }[];
-}

@@ -11,13 +11,9 @@ import './ChangeRequest.css';
 
 const AMOUNT = /^\d{1,15}(\.\d{1,10})?$/;
 
-/**
- * The field of the commitment's event that holds the amount: as the deal names it, else the
- * event's field whose value is the committed amount.
- */
+/** The field of the commitment's event that holds the amount: the event's field whose value is the committed amount. */
 async function commitmentFieldKey(deal: InvestorDeal, investorUserId: string): Promise<string> {
   const commitment = deal.commitment!;
-  if (commitment.fieldKey) return commitment.fieldKey;
   const journey = await call<{ journey: { id: string; data: Record<string, string> | null }[] }>(
     'GET',
     `/deals/deal/${encodeURIComponent(deal.dealId)}/investor-data/${encodeURIComponent(investorUserId)}`,
@@ -104,7 +100,7 @@ export function ChangeRequest({ deal, investorUserId, onFiled }: { deal: Investo
   );
 }
 
-const statusWords = { pending: m.statusPending, approved: m.statusApproved, rejected: m.statusRejected } as const;
+const statusWords: Record<string, string> = { pending: m.statusPending, approved: m.statusApproved, rejected: m.statusRejected };
 
 function Requests({ deal, currency }: { deal: InvestorDeal; currency: string }) {
   return (
@@ -118,7 +114,7 @@ function Requests({ deal, currency }: { deal: InvestorDeal; currency: string }) 
             <li key={r.requestId} className="request">
               <div className="request-head">
                 <strong>{r.type === 'Withdraw Investment' ? m.requestWithdraw : m.requestAmount(formatMoney(r.newAmount, currency))}</strong>
-                <span className={`badge badge-${r.status}`}>{statusWords[r.status]}</span>
+                <span className={`badge badge-${r.status}`}>{statusWords[r.status] ?? r.status}</span>
               </div>
               <p className="small">“{r.reason}”</p>
               <p className="muted small">

@@ -1,5 +1,12 @@
 // Passkeys through @simplewebauthn/browser: what the browser's WebAuthn refusals mean, in plain words.
-import { browserSupportsWebAuthn, startAuthentication, startRegistration, WebAuthnError } from '@simplewebauthn/browser';
+import {
+  browserSupportsWebAuthn,
+  startAuthentication,
+  startRegistration,
+  WebAuthnError,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
 import { m } from '../messages.ts';
 import { ApiError } from './http.ts';
 import { describeError } from './errors.ts';
@@ -10,7 +17,7 @@ import type { Session } from './types.ts';
 export async function registerPasskey(invitation: string): Promise<Session> {
   if (!browserSupportsWebAuthn()) throw new Error(m.passkeyUnsupported);
   const { options } = await portalApi.registrationOptions(invitation);
-  const response = await startRegistration({ optionsJSON: options });
+  const response = await startRegistration({ optionsJSON: options as PublicKeyCredentialCreationOptionsJSON });
   return portalApi.register(invitation, response);
 }
 
@@ -18,7 +25,7 @@ export async function registerPasskey(invitation: string): Promise<Session> {
 export async function signInWithPasskey(): Promise<Session> {
   if (!browserSupportsWebAuthn()) throw new Error(m.passkeyUnsupported);
   const { options } = await portalApi.signInOptions();
-  const response = await startAuthentication({ optionsJSON: options });
+  const response = await startAuthentication({ optionsJSON: options as PublicKeyCredentialRequestOptionsJSON });
   return portalApi.signIn(response);
 }
 

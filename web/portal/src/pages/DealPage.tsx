@@ -88,24 +88,26 @@ function Next({ deal, session, onDone }: { deal: InvestorDeal; session: Session;
 }
 
 function Timeline({ deal }: { deal: InvestorDeal }) {
+  // The steps before the current one, oldest first, then the current one.
+  const steps = [
+    ...deal.pastSteps.map((s) => ({ ...s, current: false })),
+    ...(deal.currentStep ? [{ stepId: deal.currentStep.id, label: deal.currentStep.label, enteredAt: deal.currentStep.enteredAt, current: true }] : []),
+  ];
   return (
     <section className="card timeline-card" aria-labelledby="timeline-title">
       <h2 id="timeline-title">{m.timelineTitle}</h2>
-      {deal.pastSteps.length === 0 ? (
+      {steps.length === 0 ? (
         <p className="muted">{m.timelineEmpty}</p>
       ) : (
         <ol className="timeline">
-          {deal.pastSteps.map((step, index) => {
-            const current = index === deal.pastSteps.length - 1 && step.stepId === deal.currentStep?.id;
-            return (
-              <li key={`${step.stepId}-${step.enteredAt}`} className={current ? 'current' : undefined} aria-current={current ? 'step' : undefined}>
-                <strong>{step.label}</strong>
-                <time className="muted small" dateTime={step.enteredAt}>
-                  {m.enteredOn(formatDateTime(step.enteredAt))}
-                </time>
-              </li>
-            );
-          })}
+          {steps.map((step) => (
+            <li key={`${step.stepId}-${step.enteredAt}`} className={step.current ? 'current' : undefined} aria-current={step.current ? 'step' : undefined}>
+              <strong>{step.label}</strong>
+              <time className="muted small" dateTime={step.enteredAt}>
+                {m.enteredOn(formatDateTime(step.enteredAt))}
+              </time>
+            </li>
+          ))}
         </ol>
       )}
     </section>
