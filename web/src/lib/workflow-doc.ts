@@ -53,7 +53,8 @@ export function toDoc(workflow: Workflow | undefined, dealName: string): Doc {
       formId: s.formId ?? null,
       triggers: (s.workflowCustomStepTriggers ?? []).map((t) => ({ kind: 'webhook' as const, url: t.url, ...(t.events ? { events: t.events } : {}) })),
     })),
-    links: workflow.steps.flatMap((s) => s.nextStepLinks.map((l) => ({ fromStepId: l.fromStepId, toStepId: l.toStepId }))),
+    // investorMay is kept as it is, so that saving the document from the editor does not close links.
+    links: workflow.steps.flatMap((s) => s.nextStepLinks.map((l) => ({ fromStepId: l.fromStepId, toStepId: l.toStepId, investorMay: l.investorMay ?? false }))),
   };
 }
 
