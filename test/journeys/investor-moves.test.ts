@@ -122,6 +122,25 @@ describe('investors moving themselves', () => {
     assert.deepEqual((await admin.get(`/deals/deal/${deal.dealId}/all-payment-refernces`)).body.filter((r: any) => r.investorUserId === id), []);
   });
 
+  test('moves arriving together (one group commit): each keeps its own principal and answer', async () => {
+    const [a, b, c] = [await investorAtInterest(t, admin, deal), await investorAtInterest(t, admin, deal), await investorAtInterest(t, admin, deal)];
+    const staffMoved = await createInvestor(admin);
+    const [userA, userB] = [(await a.own.get('/whoami')).body.userId, (await b.own.get('/whoami')).body.userId];
+    const commit = { committed_amount: '10.00', currency: 'EUR' };
+    const answers = await Promise.all([
+      a.own.post(url(deal.dealId), { investorUserId: a.id, targetStepId: deal.step('commit'), data: commit }),
+      b.own.post(url(deal.dealId), { investorUserId: b.id, targetStepId: deal.step('commit'), data: commit }),
+      c.own.post(url(deal.dealId), { investorUserId: c.id, targetStepId: deal.step('out'), data: {} }),
+      c.own.post(url(deal.dealId), { investorUserId: staffMoved.id, targetStepId: deal.step('interest'), data: {} }),
+      admin.post(url(deal.dealId), { investorUserId: staffMoved.id, targetStepId: deal.step('interest'), data: {} }),
+    ]);
+    assert.deepEqual(answers.map((r) => r.status), [201, 201, 403, 404, 201], answers.map((r) => r.text).join('\n'));
+    assert.equal(answers[0]!.body.createdByUserId, userA);
+    assert.equal(answers[1]!.body.createdByUserId, userB);
+    assert.equal(answers[4]!.body.createdByUserId, (await admin.get('/whoami')).body.userId);
+    assert.equal((await journeyOf(deal.dealId, c.id)).length, 1);
+  });
+
   test('bulk moves stay staff only', async () => {
     const { id, own } = await investorAtInterest(t, admin, deal);
     expectProblem(await own.post(`${url(deal.dealId)}/bulk`, { moves: [{ investorUserId: id, targetStepId: deal.step('commit'), data: { committed_amount: '1.00', currency: 'EUR' } }] }), 403);
