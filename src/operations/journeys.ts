@@ -258,6 +258,8 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
   const upfront = requests.map((r, i) =>
     byInvestor[i] && (r.principal ?? principal).investorUserId !== r.input.investorUserId ? notFound('investor', r.input.investorUserId) : undefined);
   const loadable = requests.flatMap((r, i) => (upfront[i] ? [] : [{ input: r.input, byInvestor: byInvestor[i]! }]));
+  // Nothing to load is nothing to write either (writeMoves puts back what loadMoveFacts set).
+  if (loadable.length === 0) return upfront.map((error) => ({ ok: false as const, error: error! }));
   const loadedSome = loadable.length === 0 ? [] : await loadMoves(tx, dealId, loadable.map((l) => l.input), loadable.map((l) => l.byInvestor));
   let next = 0;
   const loaded = requests.map((_, i) => upfront[i] ?? loadedSome[next++]!);

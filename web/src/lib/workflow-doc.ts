@@ -2,15 +2,15 @@
 // workflow as it stands, checked by the service, and drawn as a preview graph.
 import { ApiError, type RequirementBody, type Workflow, type WorkflowCheck, type WorkflowDocument } from './api.ts';
 
+export type Doc = WorkflowDocument;
 /** A link of the document: from a step to a step, and whether investors may take it themselves. */
-export type DocLink = WorkflowDocument['links'][number] & { investorMay?: boolean };
-export type Doc = Omit<WorkflowDocument, 'links'> & { links: DocLink[] };
+export type DocLink = Doc['links'][number];
 export type DocStep = Doc['steps'][number];
 
 /** The body sent to the service: a link's `investorMay` only when it is true (false is its default). */
 export const toBody = (doc: Doc): WorkflowDocument => ({
   ...doc,
-  links: doc.links.map(({ investorMay, ...link }) => (investorMay ? ({ ...link, investorMay: true } as WorkflowDocument['links'][number]) : link)),
+  links: doc.links.map(({ investorMay, ...link }) => (investorMay ? { ...link, investorMay: true } : link)),
 });
 export type Problem = WorkflowCheck['problems'][number];
 
@@ -61,9 +61,8 @@ export function toDoc(workflow: Workflow | undefined, dealName: string): Doc {
       formId: s.formId ?? null,
       triggers: (s.workflowCustomStepTriggers ?? []).map((t) => ({ kind: 'webhook' as const, url: t.url, ...(t.events ? { events: t.events } : {}) })),
     })),
-    links: workflow.steps.flatMap((s) =>
-      s.nextStepLinks.map((l) => ({ fromStepId: l.fromStepId, toStepId: l.toStepId, investorMay: (l as { investorMay?: boolean }).investorMay === true })),
-    ),
+    // investorMay is kept as it is, so that saving the document from the editor does not close links.
+    links: workflow.steps.flatMap((s) => s.nextStepLinks.map((l) => ({ fromStepId: l.fromStepId, toStepId: l.toStepId, investorMay: l.investorMay ?? false }))),
   };
 }
 
