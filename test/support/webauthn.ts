@@ -3,7 +3,7 @@
 // from node:crypto, 'none' attestation and the CBOR of the attestation object. Each registration
 // makes a new discoverable credential; an assertion signs authenticator data ‖ SHA-256(client data).
 import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
-import { encodeCBOR } from '@levischuck/tiny-cbor';
+import { type CBORType, encodeCBOR } from '@levischuck/tiny-cbor';
 
 const b64url = (bytes: Uint8Array | string) => Buffer.from(bytes).toString('base64url');
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest();
@@ -44,7 +44,7 @@ export class SoftAuthenticator {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = publicKey.export({ format: 'jwk' });
     const credentialId = randomBytes(32);
-    const coseKey = new Map<number, number | Uint8Array>([
+    const coseKey = new Map<number, CBORType>([
       [1, 2], // kty: EC2
       [3, -7], // alg: ES256
       [-1, 1], // crv: P-256
@@ -57,7 +57,7 @@ export class SoftAuthenticator {
       sha256(rpId), Buffer.from([UP | UV | AT]), uint32(0),
       Buffer.alloc(16), credentialIdLength, credentialId, Buffer.from(encodeCBOR(coseKey)),
     ]);
-    const attestationObject = encodeCBOR(new Map<string, string | Uint8Array | Map<string, never>>([
+    const attestationObject = encodeCBOR(new Map<string, CBORType>([
       ['fmt', 'none'], ['attStmt', new Map()], ['authData', new Uint8Array(authData)],
     ]));
     const credential: SoftCredential = { id: b64url(credentialId), privateKey, userHandle: options.user.id, counter: 0 };

@@ -1350,7 +1350,7 @@ export interface paths {
         };
         /**
          * The signed-in investor and the session's CSRF token
-         * @description Renews the session. Without a live session cookie: 401.
+         * @description Authenticated by the session cookie (dealflow_portal). Renews the session. Without a live session cookie: 401.
          */
         get: operations["getPortalSession"];
         put?: never;
@@ -1372,7 +1372,7 @@ export interface paths {
         put?: never;
         /**
          * Sign out here, or everywhere
-         * @description Ends this session (everywhere: every session of the investor) and clears the cookie. Needs X-CSRF-Token.
+         * @description Authenticated by the session cookie (dealflow_portal) and the X-CSRF-Token header with the session's csrfToken. Ends this session (everywhere: every session of the investor) and clears the cookie.
          */
         post: operations["deletePortalSession"];
         delete?: never;
@@ -13768,10 +13768,7 @@ export interface operations {
     getPortalSession: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
-                "Consistency-Token"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -13902,7 +13899,6 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
-                    "Consistency-Token": components["headers"]["ConsistencyToken"];
                     [name: string]: unknown;
                 };
                 content?: never;
