@@ -261,6 +261,7 @@ describe('the investor portal, end to end', { skip: skipE2e }, () => {
         assert.equal(lines[6], IBAN);
         assert.match(lines[7]!, /^EUR25000(\.00?)?$/);
         assert.ok(lines.includes(reference), `the reference ${reference} is in the QR code: ${JSON.stringify(lines)}`);
+        await page.getByRole('heading', { name: m.payTitle }).evaluate((h) => h.scrollIntoView({ block: 'start' }));
         await checkBoth(page, 'how-to-pay', size.width, [390, 1440]);
       });
 

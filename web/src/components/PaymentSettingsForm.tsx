@@ -22,8 +22,6 @@ type Values = {
   iban: string;
   bic: string;
 };
-/** The bank account investors pay into (optional, nullable members of the payment settings). */
-type BankAccount = { beneficiaryName?: string | null; iban?: string | null; bic?: string | null };
 
 /** An IBAN's check digits hold (ISO 13616: the rearranged number modulo 97 is 1); spaces ignored. */
 export function validIban(text: string): boolean {
@@ -56,9 +54,9 @@ export function PaymentSettingsForm({ dealId }: { dealId: string }) {
       assetId: s.assetId === null ? '' : String(s.assetId),
       pricePerUnit: s.pricePerUnit ?? '',
       unitDecimals: String(s.unitDecimals),
-      beneficiaryName: (s as BankAccount).beneficiaryName ?? '',
-      iban: (s as BankAccount).iban ?? '',
-      bic: (s as BankAccount).bic ?? '',
+      beneficiaryName: s.beneficiaryName ?? '',
+      iban: s.iban ?? '',
+      bic: s.bic ?? '',
     });
   }, [loaded]);
 
@@ -76,13 +74,6 @@ export function PaymentSettingsForm({ dealId }: { dealId: string }) {
     if (values.beneficiaryName.trim().length > 70) return refuse('The beneficiary name has at most 70 characters (the limit of a SEPA transfer).');
     if (values.iban.trim() && !validIban(values.iban)) return refuse('This IBAN is not valid: check the country code, the check digits and the account number.');
     if (values.bic.trim() && !BIC.test(values.bic.trim().toUpperCase())) return refuse('A BIC has 8 or 11 letters and digits, e.g. DEUTDEFF or DEUTDEFF500.');
-    // The bank account is sent when it is set or was set (so that clearing it clears it).
-    const saved = loaded.status === 'ready' ? (loaded.value[0] as BankAccount) : {};
-    const bank: BankAccount = {};
-    for (const key of ['beneficiaryName', 'iban', 'bic'] as const) {
-      const value = key === 'beneficiaryName' ? values[key].trim() : values[key].replace(/\s+/g, '').toUpperCase();
-      if (value || saved[key] != null) bank[key] = value || null;
-    }
     const body: PaymentSettingsBody = {
       paymentStepId: values.paymentStepId || null,
       amountFieldKey: values.amountFieldKey.trim() || null,
@@ -92,7 +83,9 @@ export function PaymentSettingsForm({ dealId }: { dealId: string }) {
       assetId: values.assetId ? Number(values.assetId) : null,
       pricePerUnit: values.pricePerUnit || null,
       unitDecimals: Number(values.unitDecimals),
-      ...bank,
+      beneficiaryName: values.beneficiaryName.trim() || null,
+      iban: values.iban.replace(/\s+/g, '').toUpperCase() || null,
+      bic: values.bic.trim().toUpperCase() || null,
     };
     await run(async () => {
       await consoleApi.putPaymentSettings(dealId, body);

@@ -26,38 +26,40 @@ export function HowToPay({ payment }: { payment: NonNullable<InvestorDeal['payme
       <h2 id="pay-title">{m.payTitle}</h2>
       {paidInFull ? <p className="alert alert-ok">{m.paidInFull}</p> : <p className="muted">{m.payExplain}</p>}
       {!payment.iban && <p className="alert alert-info">{m.payNotReady}</p>}
-      <dl className="pay-details">
-        {rows.map((row) => (
-          <div key={row.label} className="pay-row">
-            <dt>{row.label}</dt>
-            <dd>
-              <span className={row.mono ? 'mono' : 'money'} data-copy={row.label}>
-                {row.shown}
-              </span>
-              {row.copy && <CopyButton value={row.copy} what={row.label} />}
+      <div className="pay-body">
+        <dl className="pay-details">
+          {rows.map((row) => (
+            <div key={row.label} className="pay-row">
+              <dt>{row.label}</dt>
+              <dd>
+                <span className={row.mono ? 'mono' : 'money'} data-copy={row.label}>
+                  {row.shown}
+                </span>
+                {row.copy && <CopyButton value={row.copy} what={row.label} />}
+              </dd>
+            </div>
+          ))}
+          <div className="pay-row">
+            <dt>{m.received}</dt>
+            <dd className="money">{formatMoney(payment.received, currency)}</dd>
+          </div>
+          <div className="pay-row">
+            <dt>{m.remainingToPay}</dt>
+            <dd className="money" data-testid="remaining">
+              {formatMoney(payment.remaining, currency)}
             </dd>
           </div>
-        ))}
-        <div className="pay-row">
-          <dt>{m.received}</dt>
-          <dd className="money">{formatMoney(payment.received, currency)}</dd>
-        </div>
-        <div className="pay-row">
-          <dt>{m.remainingToPay}</dt>
-          <dd className="money" data-testid="remaining">
-            {formatMoney(payment.remaining, currency)}
-          </dd>
-        </div>
-      </dl>
-      {payment.epcQr && !paidInFull && (
-        <figure className="qr-figure">
-          <QrCode payload={payment.epcQr} label={m.qrAlt(due, payment.reference)} />
-          <figcaption>
-            <strong>{m.qrTitle}</strong>
-            <span className="muted small">{m.qrExplain}</span>
-          </figcaption>
-        </figure>
-      )}
+        </dl>
+        {payment.epcQr && !paidInFull && (
+          <figure className="qr-figure">
+            <QrCode payload={payment.epcQr} label={m.qrAlt(due, payment.reference)} />
+            <figcaption>
+              <strong>{m.qrTitle}</strong>
+              <span className="muted small">{m.qrExplain}</span>
+            </figcaption>
+          </figure>
+        )}
+      </div>
     </section>
   );
 }
