@@ -5,7 +5,8 @@ import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { expectProblem, startApp } from '../support/app.ts';
 import { verify } from '../support/audit.ts';
-import { createInvestor } from '../support/deals.ts';
+import { commit, createDeal, createInvestor, jump } from '../support/deals.ts';
+import { uniqueId } from '../support/fixtures.ts';
 import { invitationToken, portal, portalSetCookie } from '../support/portal.ts';
 import { SoftAuthenticator } from '../support/webauthn.ts';
 
@@ -176,15 +177,40 @@ describe('the API behind the cookie', () => {
     expectProblem(await p().anonymous.get('/portal/api/whoami', { authorization: `Bearer ${t.adminToken}` }), 401);
   });
 
-  test("another investor's ids answer exactly as unknown ones", async () => {
+  test("another investor's records answer exactly as unknown ones", async () => {
     const investor = await invitedInvestor();
-    const other = await createInvestor(t.admin);
     const { session } = await p().register(investor.token);
-    const theirs = await session.api.get(`/portal/api/investors/${other.id}`);
-    const unknown = await session.api.get('/portal/api/investors/inv-unknown-x');
-    assert.equal(theirs.status, unknown.status);
-    assert.equal(theirs.body.detail, unknown.body.detail);
-    assert.equal(theirs.body.type, unknown.body.type);
+    const mine = await createDeal(t.admin, { workflow: 'subscription' });
+    const theirs = await createDeal(t.admin, { workflow: 'subscription' });
+    await jump(t.admin, mine.dealId, investor.investorUserId, mine.steps.interest);
+    await commit(t.admin, theirs, (await createInvestor(t.admin)).id);
+    const visible = (r: Awaited<ReturnType<typeof session.api.get>>, id: string) => {
+      const problem = expectProblem(r, r.status);
+      return { status: problem.status, type: problem.type, detail: problem.detail.split(id).join('<id>') };
+    };
+    const unknown = uniqueId('deal');
+    const other = await session.api.get(`/portal/api/deals/deal/${theirs.dealId}/workflow-status`);
+    assert.equal(other.status, 404);
+    assert.deepEqual(visible(other, theirs.dealId), visible(await session.api.get(`/portal/api/deals/deal/${unknown}/workflow-status`), unknown));
+    assert.equal((await session.api.get(`/portal/api/deals/deal/${mine.dealId}/workflow-status`)).status, 200, 'the control: their own deal');
+    // Another investor's directory entry: the same refusal as an unknown one.
+    const entry = await session.api.get(`/portal/api/investors/${(await createInvestor(t.admin)).id}`);
+    const nobody = await session.api.get('/portal/api/investors/inv-unknown-x');
+    assert.deepEqual([entry.status, entry.body.detail], [nobody.status, nobody.body.detail]);
+  });
+
+  test('a write through the cookie acts as the investor: an edit request with the CSRF token is made, without it nothing is', async () => {
+    const investor = await invitedInvestor();
+    const { session } = await p().register(investor.token);
+    const deal = await createDeal(t.admin, { workflow: 'subscription' });
+    const event = await commit(t.admin, deal, investor.investorUserId);
+    const body = { workflowEventId: event.id, type: 'Withdraw Investment', reason: 'changed my mind' };
+    expectProblem(await session.api.post('/portal/api/deals/request-to-edit', body, { 'x-csrf-token': 'wrong' }), 403);
+    const count = async () => Number((await sql<{ n: string }>`select count(*) as n from edit_requests where workflow_event_id = ${event.id}`.execute(t.database.db)).rows[0]!.n);
+    assert.equal(await count(), 0);
+    const made = await session.api.post('/portal/api/deals/request-to-edit', body);
+    assert.equal(made.status, 201, made.text);
+    assert.equal(await count(), 1);
   });
 
   test('a write without the CSRF token, or with a wrong one, is 403 and changes nothing', async () => {

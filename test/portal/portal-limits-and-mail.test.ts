@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { SMTPServer } from 'smtp-server';
-import { expectProblem, startApp } from '../support/app.ts';
+import { client, expectProblem, startApp } from '../support/app.ts';
 import { createInvestor } from '../support/deals.ts';
-import { invitationToken, portal } from '../support/portal.ts';
+import { invitationToken, portal, portalSetCookie } from '../support/portal.ts';
 
 describe('rate limits of the sign-in routes', () => {
   const t = startApp({ env: { PORTAL_RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: '127.0.0.1' } });
@@ -72,13 +72,15 @@ describe('invitation e-mails', () => {
       },
       SMTP_FROM: 'Deals <deals@example.com>',
       PUBLIC_URL: 'https://deals.example.com/gw',
+      BASE_PATH: '/gw',
     } as Record<string, string>,
   });
 
   test('each investor with an address is sent the link, in plain text and HTML; one without is not', async () => {
-    const withMail = await createInvestor(t.admin, { forename: 'Mary', surname: 'Somerville', email: 'mary@example.com' });
-    const without = await createInvestor(t.admin, { email: null });
-    const response = await t.admin.post('/investors/portal-invitations', { investorUserIds: [withMail.id, without.id] });
+    const admin = client(t.app, t.adminToken, t.config.basePath);
+    const withMail = await createInvestor(admin, { forename: 'Mary', surname: 'Somerville', email: 'mary@example.com' });
+    const without = await createInvestor(admin, { email: null });
+    const response = await admin.post('/investors/portal-invitations', { investorUserIds: [withMail.id, without.id] });
     assert.equal(response.status, 201);
     const [mailed, notMailed] = response.body.invitations;
     assert.equal(mailed.emailed, true);
@@ -95,9 +97,12 @@ describe('invitation e-mails', () => {
     assert.match(text, /Hello Mary Somerville,/);
     assert.ok(text.includes(mailed.url), 'the link is in the mail');
     assert.ok(!/<img/i.test(text), 'no images, no tracking pixels');
-    // The link's token works.
-    const options = await portal(t.app, t.config.basePath, t.config.portal.origin).anonymous.post('/portal/api/passkeys/registration-options', { invitation: invitationToken(mailed.url) });
-    assert.equal(options.status, 200);
-    assert.equal(options.body.options.rp.id, 'deals.example.com');
+    // The link's token works, under the base path, for PUBLIC_URL's origin.
+    const investorPortal = portal(t.app, t.config.basePath, 'https://deals.example.com');
+    const answer = await investorPortal.registrationAnswer(invitationToken(mailed.url));
+    assert.equal(answer.options.options.rp.id, 'deals.example.com');
+    const registered = await investorPortal.anonymous.post('/portal/api/passkeys', { invitation: invitationToken(mailed.url), response: answer.response });
+    assert.equal(registered.status, 201);
+    assert.match(portalSetCookie(registered.headers)!, /; Path=\/gw\/portal\//);
   });
 });
