@@ -56,10 +56,15 @@ export function App() {
   const { session } = state;
   const [first, second] = parts;
   let page;
-  if (!first || first === 'deals' && !second) page = <DealsPage session={session} />;
-  else if (first === 'deals' && second) page = <DealPage session={session} dealId={second} />;
-  else if (first === 'sign-in') page = <DealsPage session={session} />;
-  else page = <p className="notice">{m.pageNotFound}</p>;
+  if (first === 'deals' && second) page = <DealPage session={session} dealId={second} />;
+  else if (!first || first === 'deals' || first === 'sign-in' || first === 'welcome') page = <DealsPage session={session} />;
+  else
+    page = (
+      <section className="card narrow">
+        <h1>{m.pageNotFound}</h1>
+        <a href={href()}>{m.back}</a>
+      </section>
+    );
   return (
     <Frame menu={<AccountMenu session={session} onSignedOut={(everywhere) => signedOut(everywhere ? m.signedOutEverywhere : m.signedOutHere)} />}>
       {page}
