@@ -177,6 +177,23 @@ describe('the investor portal, end to end', { skip: skipE2e }, () => {
         const settings = await must('GET', `/deals/deal/${dealId}/payment-settings`);
         assert.deepEqual([settings.beneficiaryName, settings.iban, settings.bic], [BENEFICIARY, IBAN, BIC]);
 
+        // Many at once from the board's selection (here every investor of the deal so far): a link each.
+        await console_.goto(`${e.url}/console/#/deals/${dealId}`);
+        const cards = console_.locator('.card[data-investor-id] input.card-check');
+        await console_.locator(`.card[data-investor-id="${investorUserId}"]`).waitFor();
+        const count = await cards.count();
+        for (let n = 0; n < count; n++) await cards.nth(n).check();
+        await console_.getByRole('region', { name: 'Selection' }).getByRole('button', { name: 'Invite to the portal…' }).click();
+        // The dialog's title changes from the invitation to the links once they are made.
+        const many = console_.locator('dialog.invite-dialog');
+        await many.getByRole('heading', { name: count === 1 ? `Invite ${fullName} to the investor portal` : `Invite ${count} investors to the investor portal` }).waitFor();
+        await many.getByRole('button', { name: count === 1 ? 'Create the link' : `Create ${count} links` }).click();
+        await many.getByTestId('invite-url').nth(count - 1).waitFor();
+        assert.equal(await many.getByTestId('invite-url').count(), count);
+        const replaced = await many.getByLabel(fullName, { exact: true }).inputValue();
+        await many.getByRole('button', { name: 'Done' }).click();
+
+        // One from the investor's page: a new link, which replaces the one just made.
         await console_.goto(`${e.url}/console/#/investors/${investorUserId}`);
         await console_.getByRole('heading', { name: fullName }).waitFor();
         await console_.getByRole('button', { name: 'Invite to the portal…' }).click();
@@ -191,6 +208,14 @@ describe('the investor portal, end to end', { skip: skipE2e }, () => {
         await console_.getByText('Not e-mailed: copy the link and send it.').waitFor();
         await checkScreen(console_, 'console-invite-link', size.width, size.width === 1440);
         await console_.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+        assert.notEqual(invitationUrl, replaced);
+        const token = (url: string) => url.split('#/welcome/')[1];
+        const revoked = await fetch(`${portalUrl}api/passkeys/registration-options`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ invitation: token(replaced) }),
+        });
+        assert.equal(revoked.status, 404, 'the earlier link no longer opens');
       });
 
       test('the investor opens the link and creates a passkey; signs out and in again with it', async () => {
