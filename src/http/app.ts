@@ -16,6 +16,7 @@ import { registerJsonBody } from './json-body.ts';
 import { registerMetricsRoute, registerRequestMetrics } from './metrics.ts';
 import { registerQueryEncoding } from './query-encoding.ts';
 import { sendProblem } from './problems.ts';
+import { serializerCompiler } from './serialization.ts';
 import { validatorCompiler } from './validation.ts';
 import { documentRoute, finishDocument } from './openapi-document.ts';
 import { apiVersion } from './openapi-operations.ts';
@@ -78,6 +79,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // compiler: Value.Convert applies to every part but the body).
   registerAjvFormats();
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   registerJsonBody(app);
   // The request id header, set first so that every answer carries it, errors included (the error
   // handler keeps headers already set). A plain hook: an async one costs a promise per request.

@@ -32,6 +32,12 @@ const publicProblems = {
  */
 const cookieSecurity: [] = [];
 
+/** The session answer of a sign-in, with the cookie it sets (documented as a response header). */
+const SignedIn = {
+  ...PortalSession,
+  headers: { 'Set-Cookie': Type.String({ description: 'dealflow_portal=<session token>; Path=<BASE_PATH>/portal/; HttpOnly; Secure; SameSite=Strict' }) },
+};
+
 /** The session as answered: its id stays on the server. */
 const shown = ({ session }: OpenedSession) => ({ investorUserId: session.investorUserId, name: session.name, csrfToken: session.csrfToken, expiresAt: session.expiresAt });
 
@@ -76,7 +82,7 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
             + 'then opens a session: 201 with the session and its cookie (Set-Cookie: dealflow_portal, HttpOnly, Secure, SameSite=Strict). '
             + 'An unknown, used, revoked or expired invitation: 404; an answer that does not verify, or to options already answered: 400.',
           body: RegisterPasskeyBody,
-          response: { 201: PortalSession, 404: problem('not-found', 'The invitation is not valid or has expired'), ...publicProblems },
+          response: { 201: SignedIn, 404: problem('not-found', 'The invitation is not valid or has expired'), ...publicProblems },
         },
       },
       async (request, reply) => {
@@ -115,7 +121,7 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
             + 'An answer that does not verify, to options already answered, or from a passkey unknown or replaced: 401.',
           body: SignInBody,
           response: {
-            201: PortalSession,
+            201: SignedIn,
             401: problem('unauthenticated', 'The passkey\'s answer does not verify, answers options already answered or expired, or comes from a passkey that is unknown or replaced'),
             ...publicProblems,
           },
@@ -161,7 +167,7 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
         description: 'Authenticated by the session cookie (dealflow_portal) and the X-CSRF-Token header with the session\'s csrfToken. Ends this session (everywhere: every session of the investor) and clears the cookie.',
         security: cookieSecurity,
         body: SignOutBody,
-        response: { 204: Type.Null({ description: 'Signed out; the cookie is cleared' }) },
+        response: { 204: { ...Type.Null({ description: 'Signed out; the cookie is cleared' }), headers: { 'Set-Cookie': Type.String({ description: 'dealflow_portal=; Path=<BASE_PATH>/portal/; Expires in the past: the cookie is cleared' }) } } },
       },
       preValidation: async (request) => {
         request.body ??= {};

@@ -13438,6 +13438,8 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description dealflow_portal=<session token>; Path=<BASE_PATH>/portal/; HttpOnly; Secure; SameSite=Strict */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13664,6 +13666,8 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description dealflow_portal=<session token>; Path=<BASE_PATH>/portal/; HttpOnly; Secure; SameSite=Strict */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13899,6 +13903,8 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description dealflow_portal=; Path=<BASE_PATH>/portal/; Expires in the past: the cookie is cleared */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
