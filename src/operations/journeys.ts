@@ -72,6 +72,8 @@ interface LoadedMove {
  * this instance's cache does not hold, the journey rows of first moves (one insert for all), and a
  * pending count again where a journey lock waited for a change made after the statement's snapshot.
  * Returns, per move in order, its facts or the refusal of what it names (investor, step, deal).
+ * `byInvestor`: per move, whether the investor asks for it themselves (no journey of theirs: the
+ * deal is unknown to them, and none is created).
  */
 async function loadMoves(tx: Deps, dealId: string, inputs: readonly JumpInput[], byInvestor: readonly boolean[]): Promise<(LoadedMove | AppError)[]> {
   const { db } = tx;
@@ -260,7 +262,7 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
   const loadable = requests.flatMap((r, i) => (upfront[i] ? [] : [{ input: r.input, byInvestor: byInvestor[i]! }]));
   // Nothing to load is nothing to write either (writeMoves puts back what loadMoveFacts set).
   if (loadable.length === 0) return upfront.map((error) => ({ ok: false as const, error: error! }));
-  const loadedSome = loadable.length === 0 ? [] : await loadMoves(tx, dealId, loadable.map((l) => l.input), loadable.map((l) => l.byInvestor));
+  const loadedSome = await loadMoves(tx, dealId, loadable.map((l) => l.input), loadable.map((l) => l.byInvestor));
   let next = 0;
   const loaded = requests.map((_, i) => upfront[i] ?? loadedSome[next++]!);
   const now = tx.clock();
