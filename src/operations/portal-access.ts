@@ -287,3 +287,19 @@ export async function signOut(deps: Deps, session: PortalSession, everywhere: bo
       { sessionIds: revoked, reason: everywhere ? 'signed-out-everywhere' : 'signed-out' }, now);
   });
 }
+
+/**
+ * Ends an investor's portal access in the caller's transaction (an erasure): unused invitations
+ * revoked, passkeys replaced by none, sessions ended, each recorded in their portal chain.
+ */
+export async function endPortalAccess(db: Deps['db'], principal: Principal, investorUserId: string, now: Date): Promise<void> {
+  const by = { principal: principal.userId, tokenId: principal.tokenKey };
+  for (const r of await store.revokeOpenInvitations(db, [investorUserId], now)) {
+    await recordPortalChange(db, by, 'portal.invitation-revoked', investorUserId, { invitationId: r.id, reason: 'erased', replacedBy: null }, now);
+  }
+  for (const credentialId of await store.replacePasskeys(db, investorUserId, now)) {
+    await recordPortalChange(db, by, 'portal.passkey-replaced', investorUserId, { credentialId, replacedBy: null, reason: 'erased' }, now);
+  }
+  const signedOut = await store.revokeSessions(db, { investorUserId }, now);
+  if (signedOut.length > 0) await recordPortalChange(db, by, 'portal.signed-out', investorUserId, { sessionIds: signedOut, reason: 'erased' }, now);
+}

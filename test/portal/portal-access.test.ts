@@ -345,6 +345,22 @@ describe('the audit log', () => {
     assert.deepEqual(rows.map((r) => r.type), ['portal.invitation-created', 'portal.invitation-revoked', 'portal.invitation-created']);
   });
 
+  test('erasing an investor ends their portal access: sessions, passkey and open invitations', async () => {
+    const investor = await invitedInvestor();
+    const { authenticator, session } = await p().register(investor.token);
+    const [open] = await p().invite(t.admin, [investor.investorUserId]);
+    const erased = await t.admin.post(`/investors/${investor.investorUserId}/erasure`, {});
+    assert.equal(erased.status, 200, erased.text);
+    expectProblem(await session.api.get('/portal/api/session'), 401);
+    expectProblem(await p().anonymous.post('/portal/api/sessions', { response: await p().signInAnswer(authenticator) }), 401);
+    assert.equal(expectProblem(await p().anonymous.post('/portal/api/passkeys/registration-options', { invitation: invitationToken(open!.url) }), 404).detail, INVALID);
+    const { rows } = await sql<{ type: string }>`
+      select type from audit_log where chain = ${`portal:${investor.investorUserId}`} order by seq desc limit 3`.execute(t.database.db);
+    assert.deepEqual(rows.map((r) => r.type).sort(), ['portal.invitation-revoked', 'portal.passkey-replaced', 'portal.signed-out']);
+    const result = await verify(t.database.db);
+    assert.equal(result.code, 0, result.output);
+  });
+
   test('only hashes of secrets are stored', async () => {
     const investor = await invitedInvestor();
     const { session } = await p().register(investor.token);
