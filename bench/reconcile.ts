@@ -52,7 +52,7 @@ try {
         { fieldKey: 'received_on', required: true, kind: 'date', label: null, options: null }] },
       { id: s('complete'), label: 'Complete', type: 'complete', requirements: [], formId: null, stepFields: [] },
     ],
-    links: [{ fromStepId: s('commitment'), toStepId: s('payment') }, { fromStepId: s('payment'), toStepId: s('complete') }],
+    links: [{ fromStepId: s('commitment'), toStepId: s('payment'), investorMay: false }, { fromStepId: s('payment'), toStepId: s('complete'), investorMay: false }],
   } as Parameters<typeof putWorkflow>[2]);
   await putPaymentSettings(deps, dealId, { paymentStepId: s('payment'), amountFieldKey: 'amount_received', dateFieldKey: 'received_on' });
 

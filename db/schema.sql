@@ -136,8 +136,14 @@ CREATE TABLE deal_payment_settings (
   price_per_unit numeric,
   unit_decimals integer NOT NULL,
   updated_at timestamp(3) with time zone NOT NULL,
+  beneficiary_name text,
+  iban text,
+  bic text,
   CONSTRAINT deal_payment_settings_asset_id_fkey FOREIGN KEY (asset_id) REFERENCES assets(id),
+  CONSTRAINT deal_payment_settings_beneficiary_name_check CHECK (((char_length(beneficiary_name) >= 1) AND (char_length(beneficiary_name) <= 70))),
+  CONSTRAINT deal_payment_settings_bic_check CHECK ((bic ~ '^[A-Z0-9]{8}([A-Z0-9]{3})?$'::text)),
   CONSTRAINT deal_payment_settings_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT deal_payment_settings_iban_check CHECK ((iban ~ '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$'::text)),
   CONSTRAINT deal_payment_settings_pkey PRIMARY KEY (deal_id),
   CONSTRAINT deal_payment_settings_price_per_unit_check CHECK ((price_per_unit > (0)::numeric)),
   CONSTRAINT deal_payment_settings_unit_decimals_check CHECK (((unit_decimals >= 0) AND (unit_decimals <= 12)))
@@ -562,6 +568,63 @@ CREATE TABLE payment_statements (
   CONSTRAINT payment_statements_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE portal_challenges (
+  challenge text NOT NULL,
+  purpose text NOT NULL,
+  invitation_id uuid,
+  created_at timestamp(3) with time zone NOT NULL,
+  expires_at timestamp(3) with time zone NOT NULL,
+  used_at timestamp(3) with time zone,
+  CONSTRAINT portal_challenges_check CHECK (((purpose = 'registration'::text) = (invitation_id IS NOT NULL))),
+  CONSTRAINT portal_challenges_invitation_id_fkey FOREIGN KEY (invitation_id) REFERENCES portal_invitations(id),
+  CONSTRAINT portal_challenges_pkey PRIMARY KEY (challenge),
+  CONSTRAINT portal_challenges_purpose_check CHECK ((purpose = ANY (ARRAY['registration'::text, 'authentication'::text])))
+);
+
+CREATE TABLE portal_invitations (
+  id uuid NOT NULL,
+  investor_user_id text NOT NULL,
+  token_hash text NOT NULL,
+  created_by text NOT NULL,
+  created_at timestamp(3) with time zone NOT NULL,
+  expires_at timestamp(3) with time zone NOT NULL,
+  used_at timestamp(3) with time zone,
+  revoked_at timestamp(3) with time zone,
+  CONSTRAINT portal_invitations_check CHECK ((expires_at > created_at)),
+  CONSTRAINT portal_invitations_check1 CHECK (((used_at IS NULL) OR (revoked_at IS NULL))),
+  CONSTRAINT portal_invitations_pkey PRIMARY KEY (id),
+  CONSTRAINT portal_invitations_token_hash_key UNIQUE (token_hash)
+);
+
+CREATE TABLE portal_passkeys (
+  credential_id text NOT NULL,
+  investor_user_id text NOT NULL,
+  public_key bytea NOT NULL,
+  counter bigint NOT NULL,
+  transports text[] DEFAULT '{}'::text[] NOT NULL,
+  invitation_id uuid NOT NULL,
+  created_at timestamp(3) with time zone NOT NULL,
+  last_used_at timestamp(3) with time zone,
+  replaced_at timestamp(3) with time zone,
+  CONSTRAINT portal_passkeys_counter_check CHECK ((counter >= 0)),
+  CONSTRAINT portal_passkeys_invitation_id_fkey FOREIGN KEY (invitation_id) REFERENCES portal_invitations(id),
+  CONSTRAINT portal_passkeys_pkey PRIMARY KEY (credential_id)
+);
+
+CREATE TABLE portal_sessions (
+  id uuid NOT NULL,
+  investor_user_id text NOT NULL,
+  token_hash text NOT NULL,
+  credential_id text NOT NULL,
+  created_at timestamp(3) with time zone NOT NULL,
+  expires_at timestamp(3) with time zone NOT NULL,
+  last_used_at timestamp(3) with time zone NOT NULL,
+  revoked_at timestamp(3) with time zone,
+  CONSTRAINT portal_sessions_credential_id_fkey FOREIGN KEY (credential_id) REFERENCES portal_passkeys(credential_id),
+  CONSTRAINT portal_sessions_pkey PRIMARY KEY (id),
+  CONSTRAINT portal_sessions_token_hash_key UNIQUE (token_hash)
+);
+
 CREATE TABLE step_triggers (
   id uuid NOT NULL,
   deal_id text NOT NULL,
@@ -659,6 +722,7 @@ CREATE TABLE workflow_links (
   deal_id text NOT NULL,
   from_step_id text NOT NULL,
   to_step_id text NOT NULL,
+  investor_may boolean DEFAULT false NOT NULL,
   CONSTRAINT workflow_links_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES workflows(deal_id),
   CONSTRAINT workflow_links_from_step_id_fkey FOREIGN KEY (from_step_id) REFERENCES workflow_steps(id),
   CONSTRAINT workflow_links_pk PRIMARY KEY (deal_id, from_step_id, to_step_id),
@@ -738,6 +802,10 @@ CREATE INDEX payment_lines_deal_status ON payment_lines USING btree (deal_id, st
 CREATE INDEX payment_lines_end_to_end ON payment_lines USING btree (end_to_end_id);
 CREATE INDEX payment_lines_statement ON payment_lines USING btree (statement_id, seq);
 CREATE INDEX payment_lines_status ON payment_lines USING btree (status, seq);
+CREATE INDEX portal_challenges_expiry ON portal_challenges USING btree (expires_at);
+CREATE INDEX portal_invitations_open ON portal_invitations USING btree (investor_user_id) WHERE ((used_at IS NULL) AND (revoked_at IS NULL));
+CREATE INDEX portal_passkeys_live ON portal_passkeys USING btree (investor_user_id) WHERE (replaced_at IS NULL);
+CREATE INDEX portal_sessions_live ON portal_sessions USING btree (investor_user_id) WHERE (revoked_at IS NULL);
 CREATE INDEX step_triggers_deal_step ON step_triggers USING btree (deal_id, step_id);
 CREATE INDEX subscriptions_asset ON subscriptions USING btree (asset_id, created_at);
 CREATE INDEX subscriptions_investor ON subscriptions USING btree (investor_id, created_at);

@@ -1,5 +1,6 @@
 // The only reader of process.env. Every variable is validated once, at start; a bad value is a
 // ConfigError that names the variable, and the entry points exit 1 with its message.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,6 +33,8 @@ export interface Config {
   importBodyLimit: number;
   /** Imports (statements, investor and move files) larger than this run as import jobs (202). */
   importJobThreshold: number;
+  /** Which proxies' X-Forwarded-For to believe for the client's address (Fastify's trustProxy): false, true, a hop count, or addresses/CIDRs. */
+  trustProxy: boolean | number | string[];
   /** Requests per minute per token; 0 turns rate limiting off. */
   rateLimitPerMinute: number;
   /** Milliseconds a request may wait for a pooled connection, and a statement may run. */
@@ -63,6 +66,24 @@ export interface Config {
   metricsListen?: { host: string; port: number };
   /** OpenTelemetry traces, exported over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set; unset: no tracing code loads. */
   tracing?: TracingConfig;
+  /** The investor portal's sign-in (docs/reference/portal-access.md). */
+  portal: PortalConfig;
+}
+
+export interface PortalConfig {
+  /** PUBLIC_URL: the service's public origin and base path, no trailing slash (invitation links, the WebAuthn origin). */
+  publicUrl: string;
+  /** PUBLIC_URL's origin (scheme, host, port): the only Origin the portal's writes accept, and WebAuthn's expected origin. */
+  origin: string;
+  /** PUBLIC_URL's host name: the WebAuthn relying party id. */
+  rpId: string;
+  invitationDays: number;
+  /** A session's idle lifetime; each use renews it, up to SESSION_MAX_HOURS after sign-in. */
+  sessionMinutes: number;
+  /** Sign-in and invitation requests a minute per client address (PORTAL_RATE_LIMIT_PER_MINUTE). */
+  rateLimitPerMinute: number;
+  /** Unset: no e-mail is sent, the invitation links are only answered. */
+  smtp?: { url: string; from: string };
 }
 
 export interface TracingConfig {
@@ -318,15 +339,76 @@ function tracing(env: Env): TracingConfig | undefined {
   };
 }
 
+/** TRUST_PROXY: unset or false, true (any), a number of hops, or comma-separated addresses and CIDRs. */
+function trustProxy(env: Env): boolean | number | string[] {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return integer(env, 'TRUST_PROXY', 0, 1, 100);
+  const entries = raw.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    if (family === 0 || extra !== undefined || (bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > maxBits))) {
+      throw new ConfigError('TRUST_PROXY', `must be true, a number of hops, or addresses and CIDRs such as 10.0.0.0/8,127.0.0.1; "${entry}" is none`);
+    }
+  }
+  return entries;
+}
+
+/** PUBLIC_URL: an http(s) origin with an optional path, no query or fragment. */
+function portal(env: Env, port: number, base: string): PortalConfig {
+  const raw = env.PUBLIC_URL || `http://localhost:${port}${base}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('PUBLIC_URL', `is not a URL: "${raw}" (expected https://deals.example.com/base/path)`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError('PUBLIC_URL', 'must be an http(s) URL');
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new ConfigError('PUBLIC_URL', 'must be an origin and a path only, without query, fragment or credentials');
+  }
+  const smtpUrl = env.SMTP_URL || undefined;
+  let smtp: PortalConfig['smtp'];
+  if (smtpUrl !== undefined) {
+    let parsed: URL;
+    try {
+      parsed = new URL(smtpUrl);
+    } catch {
+      throw new ConfigError('SMTP_URL', 'is not a URL (expected smtp://user:password@mail.example.com:587 or smtps://…:465)');
+    }
+    if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') throw new ConfigError('SMTP_URL', `must start with smtp:// or smtps://, got "${parsed.protocol}"`);
+    const from = env.SMTP_FROM || undefined;
+    if (from === undefined) throw new ConfigError('SMTP_FROM', 'is needed with SMTP_URL: the sender of invitation e-mails, such as "Deals <deals@example.com>"');
+    if (!/^([^<>@\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(from.trim())) {
+      throw new ConfigError('SMTP_FROM', `must be an address or "Name <address>", got "${from}"`);
+    }
+    smtp = { url: smtpUrl, from: from.trim() };
+  }
+  return {
+    publicUrl: url.href.replace(/\/+$/, ''),
+    origin: url.origin,
+    rpId: url.hostname,
+    invitationDays: integer(env, 'PORTAL_INVITATION_DAYS', 7, 1, 365),
+    sessionMinutes: integer(env, 'PORTAL_SESSION_MINUTES', 30, 1, 720),
+    rateLimitPerMinute: integer(env, 'PORTAL_RATE_LIMIT_PER_MINUTE', 30, 1, 1_000_000),
+    ...(smtp ? { smtp } : {}),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const url = databaseUrl(env);
   const token = metricsToken(env);
   const listen = metricsListen(env);
   const traces = tracing(env);
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const base = basePath(env);
   return {
-    port: integer(env, 'PORT', 3000, 0, 65535),
+    port,
     host: env.HOST || '127.0.0.1',
-    basePath: basePath(env),
+    basePath: base,
     ...(url ? { databaseUrl: url } : {}),
     dataDir: dataDir(env),
     logLevel: oneOf(env, 'LOG_LEVEL', logLevels, 'info'),
@@ -335,6 +417,7 @@ export function loadConfig(env: Env = process.env): Config {
     statementBodyLimit: integer(env, 'STATEMENT_BODY_LIMIT', 32 * 1024 * 1024, 1024, 512 * 1024 * 1024),
     importBodyLimit: integer(env, 'IMPORT_BODY_LIMIT', 256 * 1024 * 1024, 1024, 4096 * 1024 * 1024),
     importJobThreshold: integer(env, 'IMPORT_JOB_THRESHOLD', 8 * 1024 * 1024, 0, 4096 * 1024 * 1024),
+    trustProxy: trustProxy(env),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 5000, 100, 600_000),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
@@ -351,5 +434,6 @@ export function loadConfig(env: Env = process.env): Config {
     ...(token ? { metricsToken: token } : {}),
     ...(listen ? { metricsListen: listen } : {}),
     ...(traces ? { tracing: traces } : {}),
+    portal: portal(env, port, base),
   };
 }

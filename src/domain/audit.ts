@@ -15,6 +15,12 @@ export const auditEntryTypes = [
   'token.created',
   'token.revoked',
   'investor.erased',
+  'portal.invitation-created',
+  'portal.invitation-revoked',
+  'portal.passkey-registered',
+  'portal.passkey-replaced',
+  'portal.signed-in',
+  'portal.signed-out',
 ] as const;
 export type AuditEntryType = (typeof auditEntryTypes)[number];
 
@@ -27,6 +33,8 @@ export const workflowChain = (dealId: string) => `workflow:${dealId}`;
 /** Chains whose head lives in `audit_heads` (rare writes: one row lock per chain is harmless). */
 export const TOKENS_CHAIN = 'tokens';
 export const DIRECTORY_CHAIN = 'directory';
+/** An investor's portal access (invitations, passkeys, sign-ins), head in `audit_heads`. */
+export const portalChain = (investorUserId: string) => `portal:${investorUserId}`;
 /** One-entry chains: a booking, a reconciliation decision (no head to lock; checkpoints order them). */
 export const subscriptionChain = (subscriptionId: string) => `subscription:${subscriptionId}`;
 export const paymentDecisionChain = (decisionId: string) => `payment-decision:${decisionId}`;

@@ -17,11 +17,11 @@ const workflow: Pick<Workflow, 'steps' | 'links'> = {
     step('out', 'withdrawn'),
   ],
   links: [
-    { fromStepId: 'interest', toStepId: 'commit' },
-    { fromStepId: 'commit', toStepId: 'pay' },
-    { fromStepId: 'pay', toStepId: 'done' },
-    { fromStepId: 'commit', toStepId: 'out' },
-    { fromStepId: 'pay', toStepId: 'out2' },
+    { fromStepId: 'interest', toStepId: 'commit', investorMay: false },
+    { fromStepId: 'commit', toStepId: 'pay', investorMay: false },
+    { fromStepId: 'pay', toStepId: 'done', investorMay: false },
+    { fromStepId: 'commit', toStepId: 'out', investorMay: false },
+    { fromStepId: 'pay', toStepId: 'out2', investorMay: false },
   ],
 };
 

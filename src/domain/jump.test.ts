@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { AppError } from './errors.ts';
-import { type JumpFacts, type JumpRequest, planJump } from './jump.ts';
+import { investorMoveRefusal, type JumpFacts, type JumpRequest, planJump } from './jump.ts';
 import type { Link, Requirement, Step, StepField } from './workflow.ts';
 
 const field = (fieldKey: string, required: boolean, kind: StepField['kind'] = 'text', options: string[] | null = null): StepField => ({
@@ -36,16 +36,16 @@ const steps: Step[] = [
   step('withdrawn', [field('reason', false)], [], 'withdrawn'),
   step('amend', [], [{ kind: 'no-pending-edit-requests' }]),
 ];
-const link = (fromStepId: string, toStepId: string): Link => ({ fromStepId, toStepId });
+const link = (fromStepId: string, toStepId: string, investorMay = false): Link => ({ fromStepId, toStepId, investorMay });
 const links: Link[] = [
-  link('interest', 'commitment'),
+  link('interest', 'commitment', true),
   link('commitment', 'kyc'),
   link('commitment', 'professional'),
   link('kyc', 'documents'),
   link('professional', 'documents'),
   link('documents', 'payment'),
   link('payment', 'complete'),
-  link('commitment', 'withdrawn'),
+  link('commitment', 'withdrawn', true),
   link('interest', 'amend'),
 ];
 
@@ -188,6 +188,18 @@ const cases: Case[] = [
   { name: 'an amount finer than its currency (EUR 0.001) is refused', facts: at('interest', ['interest']), request: request('commitment', { committed_amount: '0.001', currency: 'EUR' }), error: { kind: 'validation', fields: ['data.committed_amount'] } },
   { name: 'an amount in JPY with decimals is refused', facts: at('interest', ['interest']), request: request('commitment', { committed_amount: '100.5', currency: 'JPY' }), error: { kind: 'validation', fields: ['data.committed_amount'] } },
   { name: 'three decimals of BHD are allowed', facts: at('interest', ['interest']), request: request('commitment', { committed_amount: '1.234', currency: 'BHD' }), ok: { direction: 'forward', intermediaries: [] } },
+  // Rule 9: an investor's own move, only along a link open to investors, when the workflow allows it.
+  { name: 'investor: along an open link, with its fields', facts: { ...at('interest', ['interest']), investorEngagementEnabled: true }, request: request('commitment', { committed_amount: '10', currency: 'EUR' }, { byInvestor: true }), ok: { direction: 'forward', intermediaries: [] } },
+  { name: 'investor: along an open link, still under every jump rule (missing field)', facts: { ...at('interest', ['interest']), investorEngagementEnabled: true }, request: request('commitment', { committed_amount: '10' }, { byInvestor: true }), error: { kind: 'unprocessable', missingFields: ['currency'] } },
+  { name: 'investor: along an open link, a bad value is still a 400', facts: { ...at('interest', ['interest']), investorEngagementEnabled: true }, request: request('commitment', { committed_amount: 'lots', currency: 'EUR' }, { byInvestor: true }), error: { kind: 'validation', fields: ['data.committed_amount'] } },
+  { name: 'investor: along a closed link', facts: { ...at('commitment', ['interest', 'commitment'], committed), investorEngagementEnabled: true }, request: request('kyc', { kyc_ref: 'K' }, { byInvestor: true }), error: { kind: 'forbidden' } },
+  { name: 'investor: past an open link to a step further on (no direct link)', facts: { ...at('interest', ['interest']), investorEngagementEnabled: true }, request: request('kyc', { ...Object.fromEntries(committed), kyc_ref: 'K' }, { byInvestor: true }), error: { kind: 'forbidden' } },
+  { name: 'investor: backward along an open link is not open the other way', facts: { ...at('commitment', ['interest', 'commitment'], committed), investorEngagementEnabled: true }, request: request('interest', {}, { byInvestor: true }), error: { kind: 'forbidden' } },
+  { name: 'investor: engagement disabled closes every link', facts: at('interest', ['interest']), request: request('commitment', { committed_amount: '10', currency: 'EUR' }, { byInvestor: true }), error: { kind: 'forbidden' } },
+  { name: 'investor: not in the workflow yet cannot enter it', facts: { ...facts(), investorEngagementEnabled: true }, request: request('interest', {}, { byInvestor: true }), error: { kind: 'forbidden' } },
+  { name: 'investor: a stale expected position is still a 409 first', facts: { ...at('commitment', ['interest', 'commitment'], committed), investorEngagementEnabled: true }, request: request('withdrawn', {}, { byInvestor: true, expectedCurrentStepId: 'interest' }), error: { kind: 'conflict' } },
+  { name: 'investor: the expected position honoured', facts: { ...at('commitment', ['interest', 'commitment'], committed), investorEngagementEnabled: true }, request: request('withdrawn', { reason: 'timing' }, { byInvestor: true, expectedCurrentStepId: 'commitment' }), ok: { direction: 'forward', intermediaries: [] } },
+  { name: 'staff: a closed link does not matter', facts: { ...at('commitment', ['interest', 'commitment'], committed), investorEngagementEnabled: true }, request: request('kyc', { kyc_ref: 'K' }), ok: { direction: 'forward', intermediaries: [] } },
   { name: 'the captured currency holds for a later amount', facts: at('interest', ['interest', 'commitment', 'interest'], new Map([['currency', 'JPY']])), request: request('commitment', { committed_amount: '10.5' }), error: { kind: 'validation', fields: ['data.committed_amount'] } },
 ];
 
@@ -215,4 +227,18 @@ describe('jump rules', () => {
       );
     });
   }
+});
+
+describe('investorMoveRefusal: the plain words an investor reads', () => {
+  const open = { steps, links, investorEngagementEnabled: true };
+  const table: { name: string; facts: Parameters<typeof investorMoveRefusal>[0]; target: string; refusal: string | undefined }[] = [
+    { name: 'open link', facts: { ...open, currentStepId: 'interest' }, target: 'commitment', refusal: undefined },
+    { name: 'closed link', facts: { ...open, currentStepId: 'commitment' }, target: 'kyc', refusal: 'You cannot move from commitment to kyc yourself' },
+    { name: 'no link at all', facts: { ...open, currentStepId: 'interest' }, target: 'payment', refusal: 'You cannot move from interest to payment yourself' },
+    { name: 'the step they stand at', facts: { ...open, currentStepId: 'interest' }, target: 'interest', refusal: 'You cannot move from interest to interest yourself' },
+    { name: 'engagement disabled', facts: { ...open, investorEngagementEnabled: false, currentStepId: 'interest' }, target: 'commitment', refusal: 'This deal does not let investors move themselves' },
+    { name: 'engagement not said', facts: { steps, links, currentStepId: 'interest' }, target: 'commitment', refusal: 'This deal does not let investors move themselves' },
+    { name: 'not in the workflow yet', facts: { ...open, currentStepId: null }, target: 'interest', refusal: "You cannot enter this deal's workflow yourself: staff add you to it" },
+  ];
+  for (const c of table) test(c.name, () => assert.equal(investorMoveRefusal(c.facts, c.target), c.refusal));
 });

@@ -2,7 +2,7 @@
 // where the investor stands and what they captured so far, decide whether a move is allowed. The
 // operation (operations/journeys.ts) loads the facts under a lock and writes the event.
 import { isCurrencyCode, minorUnitsProblem } from './currency.ts';
-import { AppError, conflict, invalid, notFound, unprocessable, type FieldError } from './errors.ts';
+import { AppError, conflict, forbidden, invalid, notFound, unprocessable, type FieldError } from './errors.ts';
 import { isPopulated, valueProblem } from './field-value.ts';
 import { ancestors, descendants, graphOf } from './workflow-graph.ts';
 import type { Link, Requirement, Step, StepField } from './workflow.ts';
@@ -20,6 +20,8 @@ export interface JumpFacts {
   investor: { kycCheckLevel: number | null; classes: readonly string[] };
   /** Pending edit requests of this investor in this deal. */
   pendingEditRequests: number;
+  /** The workflow lets investors move themselves along the links open to them (absent: it does not). */
+  investorEngagementEnabled?: boolean;
 }
 
 export interface JumpRequest {
@@ -32,6 +34,11 @@ export interface JumpRequest {
    * refused with a conflict whose extensions say `movesBackward` (reconciliation's moves).
    */
   forwardOnly?: boolean;
+  /**
+   * The investor asks for this move themselves (an investor token): only along a link open to
+   * investors from where they stand, when the workflow allows it at all (investorMoveRefusal).
+   */
+  byInvestor?: boolean;
 }
 
 export type Direction = 'first' | 'forward' | 'backward';
@@ -47,7 +54,7 @@ export interface FailedRequirement {
   detail: string;
 }
 
-/** Decides a move; throws the AppError of the first rule it breaks (404, 409, 400, then 422). */
+/** Decides a move; throws the AppError of the first rule it breaks (404, 409, 403 for an investor's own move, 400, then 422). */
 export function planJump(facts: JumpFacts, request: JumpRequest): JumpPlan {
   const steps = new Map(facts.steps.map((s) => [s.id, s]));
   const target = steps.get(request.targetStepId);
@@ -62,6 +69,12 @@ export function planJump(facts: JumpFacts, request: JumpRequest): JumpPlan {
         : `The investor stands at "${facts.currentStepId}", not at the expected step`,
       { currentStepId: facts.currentStepId },
     );
+  }
+
+  // Rule 9: an investor moves themselves only along a link open to investors.
+  if (request.byInvestor) {
+    const refusal = investorMoveRefusal(facts, target.id);
+    if (refusal !== undefined) throw forbidden(refusal);
   }
 
   const current = facts.currentStepId === null ? undefined : steps.get(facts.currentStepId);
@@ -130,6 +143,24 @@ export function planJump(facts: JumpFacts, request: JumpRequest): JumpPlan {
     });
   }
   return plan;
+}
+
+/**
+ * Why an investor may not make this move themselves, or undefined when they may: the workflow has
+ * investorEngagementEnabled, they stand somewhere (nobody enters a workflow by themselves), and the
+ * link from their current step straight to the target is open to investors (`investorMay`). The
+ * other jump rules apply on top, as for any move.
+ */
+export function investorMoveRefusal(
+  facts: Pick<JumpFacts, 'steps' | 'links' | 'currentStepId' | 'investorEngagementEnabled'>,
+  targetStepId: string,
+): string | undefined {
+  if (facts.investorEngagementEnabled !== true) return 'This deal does not let investors move themselves';
+  const from = facts.currentStepId;
+  if (from === null) return 'You cannot enter this deal\'s workflow yourself: staff add you to it';
+  if (facts.links.some((l) => l.fromStepId === from && l.toStepId === targetStepId && l.investorMay === true)) return undefined;
+  const label = (id: string) => facts.steps.find((s) => s.id === id)?.label ?? id;
+  return `You cannot move from ${label(from)} to ${label(targetStepId)} yourself`;
 }
 
 /** The currency of a move's amounts: a currency field in its data, else one captured earlier; undefined when none. */

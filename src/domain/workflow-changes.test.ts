@@ -14,9 +14,9 @@ const before: Workflow = {
   version: 1,
   steps: [step('a'), step('b', { stepFields: [{ fieldKey: 'amount', required: false, kind: 'amount', label: null, options: null }] }), step('c'), step('x')],
   links: [
-    { fromStepId: 'a', toStepId: 'b' },
-    { fromStepId: 'b', toStepId: 'c' },
-    { fromStepId: 'a', toStepId: 'x' },
+    { fromStepId: 'a', toStepId: 'b', investorMay: false },
+    { fromStepId: 'b', toStepId: 'c', investorMay: true },
+    { fromStepId: 'a', toStepId: 'x', investorMay: false },
   ],
 };
 const doc = (steps: Step[], links = before.links) => ({ label: 'W', description: '', investorEngagementEnabled: true, steps, links });
@@ -58,9 +58,19 @@ test('renames, type changes, new and newly required fields, removed fields and r
 });
 
 test('added and removed links name the steps and the investors who gain or lose a way forward', () => {
-  const links = [{ fromStepId: 'a', toStepId: 'b' }, { fromStepId: 'b', toStepId: 'c' }, { fromStepId: 'b', toStepId: 'x' }];
+  const links = [{ fromStepId: 'a', toStepId: 'b', investorMay: false }, { fromStepId: 'b', toStepId: 'c', investorMay: true }, { fromStepId: 'b', toStepId: 'x', investorMay: false }];
   const changes = workflowChanges(before, doc(before.steps, links), new Map([['a', 5], ['b', 1]]));
   assert.deepEqual(kinds(changes), ['link-removed', 'link-added']);
   assert.match(changes[0]!.detail, /A no longer leads to X: 5 investors there lose that way forward/);
   assert.match(changes[1]!.detail, /B now leads to X: 1 investor there may move on that way/);
+});
+
+test('opening or closing a link to investors is a change of its own', () => {
+  const links = before.links.map((l) => (l.fromStepId === 'a' && l.toStepId === 'b' ? { ...l, investorMay: true } : l.fromStepId === 'b' ? { ...l, investorMay: false } : l));
+  const changes = workflowChanges(before, doc(before.steps, links), new Map([['a', 2]]));
+  assert.deepEqual(kinds(changes), ['link-opened-to-investors', 'link-closed-to-investors']);
+  assert.equal(changes[0]!.stepId, 'a');
+  assert.equal(changes[0]!.investors, 2);
+  assert.match(changes[0]!.detail, /A may move themselves on to B: 2 investors/);
+  assert.match(changes[1]!.detail, /no longer move themselves on to C; staff still may/);
 });

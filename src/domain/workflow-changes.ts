@@ -15,6 +15,8 @@ export const workflowChangeKinds = [
   'requirements-changed',
   'link-added',
   'link-removed',
+  'link-opened-to-investors',
+  'link-closed-to-investors',
 ] as const;
 export type WorkflowChangeKind = (typeof workflowChangeKinds)[number];
 
@@ -67,6 +69,20 @@ export function workflowChanges(before: Workflow | undefined, after: WorkflowDoc
     if (newLinks.has(linkKey(link)) || !next.has(link.fromStepId) || !next.has(link.toStepId)) continue;
     const n = at(link.fromStepId);
     add('link-removed', link.fromStepId, `${labelOf(link.fromStepId)} no longer leads to ${labelOf(link.toStepId)}${n > 0 ? `: ${people(n)} there lose that way forward` : ''}`);
+  }
+  const oldOpen = new Map(before.links.map((l) => [linkKey(l), l.investorMay === true]));
+  for (const link of after.links) {
+    const wasOpen = oldOpen.get(linkKey(link));
+    if (wasOpen !== undefined && wasOpen !== link.investorMay) {
+      const n = at(link.fromStepId);
+      add(
+        link.investorMay ? 'link-opened-to-investors' : 'link-closed-to-investors',
+        link.fromStepId,
+        link.investorMay
+          ? `Investors at ${labelOf(link.fromStepId)} may move themselves on to ${labelOf(link.toStepId)}${before.investorEngagementEnabled || after.investorEngagementEnabled ? '' : ' (once investor engagement is enabled)'}${n > 0 ? `: ${people(n)} stand there` : ''}`
+          : `Investors at ${labelOf(link.fromStepId)} no longer move themselves on to ${labelOf(link.toStepId)}; staff still may${n > 0 ? ` (${people(n)} stand there)` : ''}`,
+      );
+    }
   }
   for (const link of after.links) {
     if (oldLinks.has(linkKey(link)) || !old.has(link.fromStepId) || !old.has(link.toStepId)) continue;

@@ -42,6 +42,8 @@ export interface Step {
 export interface Link {
   fromStepId: string;
   toStepId: string;
+  /** The investor may move themselves along this link (when the workflow has investorEngagementEnabled). */
+  investorMay: boolean;
 }
 
 export interface Workflow {

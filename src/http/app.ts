@@ -2,27 +2,26 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import rateLimit from '@fastify/rate-limit';
 import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AppError } from '../domain/errors.ts';
 import { checkDatabase } from '../operations/readiness.ts';
 import type { Api, AppContext } from './context.ts';
-import { createAuthenticator, registerAuth } from './auth.ts';
+import { registerApiRoutes } from './api-scope.ts';
+import { createAuthenticator } from './auth.ts';
 import { clientErrorHandler } from './client-errors.ts';
-import { registerConsistency } from './consistency.ts';
 import { errorToProblem } from './errors.ts';
 import { registerJsonBody } from './json-body.ts';
 import { registerMetricsRoute, registerRequestMetrics } from './metrics.ts';
 import { registerQueryEncoding } from './query-encoding.ts';
 import { sendProblem } from './problems.ts';
-import { registerStorableText } from './storable-text.ts';
+import { serializerCompiler } from './serialization.ts';
 import { validatorCompiler } from './validation.ts';
-import { routes } from './routes/index.ts';
 import { documentRoute, finishDocument } from './openapi-document.ts';
 import { apiVersion } from './openapi-operations.ts';
-import { registerConsoleApp } from './console-app.ts';
+import { registerConsoleApp, registerPortalApp } from './console-app.ts';
+import { registerPortalApi } from './portal-api.ts';
 import { DatabaseUnavailableProblem, Problem } from './schemas/problems.ts';
 
 export type { Api, AppContext } from './context.ts';
@@ -33,6 +32,9 @@ export interface BuildOptions {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** Trusts the nearest `n` proxies (proxy-addr's hop count; Fastify's types name only the function form). */
+const hops = (n: number) => (_address: string, hop: number) => hop < n;
 
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<Api> {
   const { config } = ctx;
@@ -54,6 +56,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       headersTimeout: config.requestTimeoutMs,
     },
     return503OnClosing: true,
+    // The client's address (rate limits per address, logs) from X-Forwarded-For only through the proxies named.
+    trustProxy: typeof config.trustProxy === 'number' ? hops(config.trustProxy) : config.trustProxy,
     clientErrorHandler,
     // Request ids: the caller's X-Request-Id when it is a plain token, otherwise a new UUID.
     genReqId: (req) => {
@@ -75,6 +79,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // compiler: Value.Convert applies to every part but the body).
   registerAjvFormats();
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   registerJsonBody(app);
   // The request id header, set first so that every answer carries it, errors included (the error
   // handler keeps headers already set). A plain hook: an async one costs a promise per request.
@@ -140,6 +145,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     async (scope) => {
       await scope.register(swaggerUi, { routePrefix: '/docs' });
       await registerConsoleApp(scope, config.basePath);
+      await registerPortalApp(scope, config.basePath);
       registerMetricsRoute(scope, ctx);
       scope.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       scope.get('/healthz', { schema: probeSchema('The process is up', 'ok'), config: { public: true } }, async () => ({ status: 'ok' as const }));
@@ -164,26 +170,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   );
 
   // Authenticated scope: the API.
-  await app.register(
-    async (scope) => {
-      registerConsistency(scope as unknown as FastifyInstance, ctx.consistencyToken);
-      registerAuth(scope, createAuthenticator(ctx.db, config.jwt, ctx.clock, ctx.caches));
-      registerStorableText(scope);
-      if (config.rateLimitPerMinute > 0) {
-        await scope.register(rateLimit, {
-          global: true,
-          hook: 'preHandler',
-          max: config.rateLimitPerMinute,
-          timeWindow: 60_000,
-          keyGenerator: (request) => request.principal?.tokenKey ?? request.ip,
-          errorResponseBuilder: (_request, context) =>
-            new AppError('rate-limited', `More than ${context.max} requests a minute with this token; retry after ${Math.ceil(context.ttl / 1000)} s`),
-        });
-      }
-      for (const register of routes) await register(scope as unknown as Api, ctx);
-    },
-    { prefix: config.basePath },
-  );
+  await app.register(async (scope) => registerApiRoutes(scope, ctx, createAuthenticator(ctx.db, config.jwt, ctx.clock, ctx.caches)), { prefix: config.basePath });
+
+  // The investor portal's sign-in, and the API again behind its session cookie.
+  await app.register(async (scope) => registerPortalApi(scope, ctx), { prefix: `${config.basePath}/portal/api` });
 
   return app as unknown as Api;
 }

@@ -24,11 +24,13 @@ declare module 'fastify' {
 
 const unauthenticated = (detail: string) => new AppError('unauthenticated', detail);
 
-export type Authenticate = (header: string | undefined) => Promise<Principal>;
+/** Who a request stands for: from its bearer token here, from its session cookie on the portal (portal-api.ts). */
+export type Authenticate = (request: FastifyRequest) => Promise<Principal>;
 
 export function createAuthenticator(db: Deps['db'], jwt: JwtConfig | undefined, clock: () => Date, caches?: Caches): Authenticate {
   const verifyJwt = jwt ? jwtVerifier(jwt, clock) : undefined;
-  return async (header) => {
+  return async (request) => {
+    const header = request.headers.authorization;
     if (header === undefined || header === '') throw unauthenticated('Send an Authorization: Bearer <token> header');
     const match = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i.exec(header);
     if (!match) throw unauthenticated('The Authorization header must be "Bearer <token>"');
@@ -48,7 +50,7 @@ export function registerAuth(app: FastifyInstance, authenticate: Authenticate) {
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const config = request.routeOptions.config;
     if (config?.public) return;
-    const principal = await authenticate(request.headers.authorization);
+    const principal = await authenticate(request);
     request.principal = principal;
     const allowed = config?.roles ?? ['admin'];
     if (!allowed.includes(principal.role)) {

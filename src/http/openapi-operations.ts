@@ -9,7 +9,7 @@
  * The document's `info.version` (semver), also the version of the client package: a breaking change
  * of the document needs a new major version and its CHANGELOG.md entry (scripts/check-openapi-compat.ts).
  */
-export const apiVersion = '2.1.0';
+export const apiVersion = '2.2.0';
 
 export interface OperationDoc {
   operationId: string;
@@ -29,10 +29,18 @@ export const tagDescriptions: Record<string, string> = {
   webhooks: 'Webhook deliveries and the pull feeds of domain events.',
   console: 'Read models of the web console; admin only.',
   reconciliation: 'Bank statements (camt.053, camt.054, CSV), the reconciliation queue, deal payment settings and bookings on completion.',
+  portal: 'The investor portal\'s sign-in: invitations, passkeys (WebAuthn) and the session cookie. Behind the cookie, every route of the API is also served under /portal/api (docs/reference/portal-access.md).',
   probes: 'Liveness and readiness for load balancers and orchestrators; no token.',
 };
 
 export const operationDocs: Record<string, OperationDoc> = {
+  'POST /investors/portal-invitations': { operationId: 'createPortalInvitations' },
+  'POST /portal/api/passkeys/registration-options': { operationId: 'createPasskeyRegistrationOptions' },
+  'POST /portal/api/passkeys': { operationId: 'createPasskey' },
+  'POST /portal/api/sessions/options': { operationId: 'createSignInOptions', optionalBody: true },
+  'POST /portal/api/sessions': { operationId: 'createPortalSession' },
+  'GET /portal/api/session': { operationId: 'getPortalSession' },
+  'POST /portal/api/sign-out': { operationId: 'deletePortalSession', optionalBody: true },
   'PUT /deals/deal/{dealId}/payment-settings': { operationId: 'setPaymentSettings', description: 'Payment step, the fields reconciliation fills and reads, and the asset and price booked on completion. 201 the first time, 200 after.' },
   'GET /deals/deal/{dealId}/payment-settings': { operationId: 'getPaymentSettings', description: 'The settings, or the defaults when never set; 404 for an unknown deal.' },
   'POST /payments/statements': {

@@ -35,7 +35,24 @@ function integerProperties(schema: TSchema): string[] {
   return Object.keys(properties).filter((name) => isInteger(properties[name]));
 }
 
+/**
+ * Compiled checks by part and schema text: the API's routes are registered twice (with bearer
+ * tokens, and behind the portal's cookie), and a check depends on nothing else, so the second
+ * registration reuses the first one's instead of compiling every schema again at start.
+ */
+const compiled = new Map<string, ReturnType<FastifySchemaCompiler<TSchema>>>();
+
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = (route) => {
+  const key = `${route.httpPart}\u0000${JSON.stringify(route.schema)}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = compileValidator(route);
+    compiled.set(key, validate);
+  }
+  return validate;
+};
+
+const compileValidator: FastifySchemaCompiler<TSchema> = (route) => {
   const validate = TypeBoxValidatorCompiler(route);
   if (route.httpPart === 'body') return validate;
   const integers = integerProperties(route.schema);

@@ -3,7 +3,8 @@
 // transaction, so the entry commits with its change or not at all. An entry names the change by
 // ids, step ids, amounts and field values, never by directory personal data (names, e-mails).
 import type { Kysely } from 'kysely';
-import { chainEntry, DIRECTORY_CHAIN, type HashedEntry, subscriptionChain, TOKENS_CHAIN, journeyChain, workflowChain } from '../domain/audit.ts';
+import { chainEntry, DIRECTORY_CHAIN, portalChain, type HashedEntry, subscriptionChain, TOKENS_CHAIN, journeyChain, workflowChain } from '../domain/audit.ts';
+import type { AuditEntryType } from '../domain/audit.ts';
 import type { SubscriptionInput } from '../domain/subscription.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { Workflow } from '../domain/workflow.ts';
@@ -77,6 +78,18 @@ export async function recordTokenChange(
     at: at.toISOString(),
     change: plain({ tokenId: token.id, role: token.role ?? null, investorUserId: token.investorUserId ?? null }),
   });
+}
+
+/** An investor's portal access changed: invitations, passkeys, sign-ins and sign-outs, in the investor's portal chain. */
+export async function recordPortalChange(
+  db: Kysely<DB>,
+  by: { principal: string; tokenId: string | null },
+  type: Extract<AuditEntryType, `portal.${string}`>,
+  investorUserId: string,
+  change: Record<string, unknown>,
+  at: Date,
+) {
+  await appendToChain(db, { chain: portalChain(investorUserId), type, ...by, at: at.toISOString(), change: plain({ investorUserId, ...change }) });
 }
 
 export async function recordErasure(db: Kysely<DB>, principal: Principal, change: { investorUserId: string; lastEventAt: string | null; override: boolean; reason: string | null }, at: Date) {

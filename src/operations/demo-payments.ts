@@ -20,5 +20,9 @@ export async function seedDemoPaymentSettings(tx: Deps, dealId: string, currency
     assetId: DEMO_ASSET_ID,
     pricePerUnit: '2.5',
     unitDecimals: 0,
+    // The example account of the IBAN standard's documentation: valid, and nobody's.
+    beneficiaryName: 'Harbour Logistics Series A (demo)',
+    iban: 'DE89370400440532013000',
+    bic: 'COBADEFFXXX',
   }, tx.clock());
 }

@@ -8,6 +8,7 @@ import type { InvestorContact } from '../domain/investor.ts';
 import type { Principal } from '../domain/principal.ts';
 import { lockForErasure, writeErasure } from '../store/erasure.ts';
 import { recordErasure } from './audit-entries.ts';
+import { endPortalAccess } from './portal-access.ts';
 import { type Deps, inTransaction } from './deps.ts';
 
 export const ERASED_NAME = 'Erased investor';
@@ -78,6 +79,8 @@ export async function eraseInvestor(deps: Deps, principal: Principal, investorUs
     }
     await writeErasure(db, investorUserId, { contact: tombstone(row.contact, investorUserId), fullName: ERASED_NAME }, now);
     await recordErasure(db, principal, { investorUserId, lastEventAt: lastEventAt?.toISOString() ?? null, override: early, reason }, now);
+    // An erased investor no longer signs in to the portal.
+    await endPortalAccess(db, principal, investorUserId, now);
     return result(now, early);
   });
 }

@@ -71,9 +71,14 @@ interface LoadedMove {
  * this instance's cache does not hold, the journey rows of first moves (one insert for all), and a
  * pending count again where a journey lock waited for a change made after the statement's snapshot.
  * Returns, per move in order, its facts or the refusal of what it names (investor, step, deal).
+ * `byInvestor`: per move, whether the investor asks for it themselves (no journey of theirs: the
+ * deal is unknown to them, and none is created).
  */
-async function loadMoves(tx: Deps, dealId: string, inputs: readonly JumpInput[]): Promise<(LoadedMove | AppError)[]> {
+async function loadMoves(tx: Deps, dealId: string, inputs: readonly JumpInput[], byInvestor: readonly boolean[]): Promise<(LoadedMove | AppError)[]> {
   const { db } = tx;
+  // An investor's own move: a deal they have no journey in is answered as an unknown deal, whatever
+  // else is wrong with the move, and they never start a journey by themselves.
+  const unknownToInvestor = notFound('deal', dealId);
   const cached = tx.caches?.workflows.get(dealId, tx.clock().getTime()) as CachedWorkflow | undefined;
   // Counted only when a target step asks (or the structure is not at hand to tell).
   const needsCount = (workflow: Workflow | undefined, input: JumpInput) =>
@@ -82,7 +87,7 @@ async function loadMoves(tx: Deps, dealId: string, inputs: readonly JumpInput[])
   const facts = await loadMoveFacts(db, dealId, inputs.map((i) => i.investorUserId), { countPendingEditRequests: counted });
   if (facts.workflowVersion === undefined) {
     const missing = await dealNotFound(db, dealId);
-    return inputs.map(() => missing);
+    return inputs.map((_, i) => (byInvestor[i] ? unknownToInvestor : missing));
   }
   // A journey moves on its own version until migrated (docs/guides/change-a-workflow.md).
   // The row is held FOR SHARE: a cached structure of its version is the one in force until we commit.
@@ -101,7 +106,11 @@ async function loadMoves(tx: Deps, dealId: string, inputs: readonly JumpInput[])
     return versions.get(version);
   };
   const checked: ({ workflow: Workflow; investor: Investor } | AppError)[] = [];
-  for (const input of inputs) {
+  for (const [i, input] of inputs.entries()) {
+    if (byInvestor[i] && !facts.journeys.has(input.investorUserId)) {
+      checked.push(unknownToInvestor);
+      continue;
+    }
     const workflow = await structureOf(facts.journeys.get(input.investorUserId)?.workflowVersion ?? facts.workflowVersion);
     const investor = facts.investors.get(input.investorUserId);
     if (!workflow) checked.push(await dealNotFound(db, dealId));
@@ -224,7 +233,6 @@ export async function jumpToStep(
   hooks: JumpHooks = {},
   record: JumpRecord = {},
 ): Promise<WorkflowEvent> {
-  if (principal.role !== 'admin') throw forbidden('Only staff move investors');
   return inTransaction(deps, async (tx) => {
     const [outcome] = await applyMoves(tx, principal, dealId, [{ input, hooks, record }]);
     if (!outcome!.ok) throw outcome!.error;
@@ -239,11 +247,23 @@ export async function jumpToStep(
  * planJump decides each, and every allowed move is written in one statement. A refused move writes
  * nothing (a first move's new journey row is removed again) and does not stop the others: the
  * caller decides whether a refusal undoes the rest (an atomic batch) or not.
+ *
+ * Staff move anyone. An investor (a move's principal with the `investor` role) moves only
+ * themselves, only from where they stand and along a link open to investors (planJump's rule 9):
+ * another investor's id is answered as an unknown investor before anything is read, and a deal they
+ * have no journey in as an unknown deal.
  */
 export async function applyMoves(tx: Deps, principal: Principal, dealId: string, requests: readonly MoveRequest[]): Promise<MoveOutcome[]> {
-  if (principal.role !== 'admin') throw forbidden('Only staff move investors');
   if (!tx.db.isTransaction) throw new Error('applyMoves runs in the caller\'s transaction');
-  const loaded = await loadMoves(tx, dealId, requests.map((r) => r.input));
+  const byInvestor = requests.map((r) => (r.principal ?? principal).role !== 'admin');
+  const upfront = requests.map((r, i) =>
+    byInvestor[i] && (r.principal ?? principal).investorUserId !== r.input.investorUserId ? notFound('investor', r.input.investorUserId) : undefined);
+  const loadable = requests.flatMap((r, i) => (upfront[i] ? [] : [{ input: r.input, byInvestor: byInvestor[i]! }]));
+  // Nothing to load is nothing to write either (writeMoves puts back what loadMoveFacts set).
+  if (loadable.length === 0) return upfront.map((error) => ({ ok: false as const, error: error! }));
+  const loadedSome = await loadMoves(tx, dealId, loadable.map((l) => l.input), loadable.map((l) => l.byInvestor));
+  let next = 0;
+  const loaded = requests.map((_, i) => upfront[i] ?? loadedSome[next++]!);
   const now = tx.clock();
   const outcomes: MoveOutcome[] = [];
   const writes: MoveWrite[] = [];
@@ -268,8 +288,10 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
           captured: new Map(Object.entries(journey.captured)),
           investor: { kycCheckLevel: investor.kycCheckLevel, classes: investor.contact.classifications.map((c) => c.investorClass) },
           pendingEditRequests,
+          investorEngagementEnabled: workflow.investorEngagementEnabled,
         },
         {
+          ...(byInvestor[i] ? { byInvestor: true } : {}),
           targetStepId: input.targetStepId,
           data: new Map(Object.entries(input.data)),
           ...(input.expectedCurrentStepId !== undefined ? { expectedCurrentStepId: input.expectedCurrentStepId } : {}),

@@ -20,7 +20,7 @@ export const RECONCILIATION: Principal = { userId: 'reconciliation', role: 'admi
 
 export const defaultSettings = (dealId: string): PaymentSettings => ({
   dealId, paymentStepId: null, amountFieldKey: null, dateFieldKey: null, commitmentFieldKey: 'committed_amount', currencyFieldKey: 'currency',
-  assetId: null, pricePerUnit: null, unitDecimals: 0, updatedAt: new Date(0).toISOString(),
+  assetId: null, pricePerUnit: null, unitDecimals: 0, beneficiaryName: null, iban: null, bic: null, updatedAt: new Date(0).toISOString(),
 });
 
 /** What a refused move is kept as on the line: the problem's kind, detail and extensions. */

@@ -3,9 +3,12 @@
 // commitment and its currency, and the asset and price per unit booked on completion.
 // Contract: unknown deal 404; unknown asset 404; a payment step that is not a step of the deal's
 // workflow, or amount/date fields that are not fields of that step, 422; an asset without a price
-// (or a price without an asset) 422. GET of a deal without settings answers the defaults.
+// (or a price without an asset) 422; a beneficiary name, IBAN or BIC that is not one 400 naming it
+// (domain/payee.ts). GET of a deal without settings answers the defaults. A PUT replaces the whole:
+// a member left out takes its default (null for the payee).
 import Big from 'big.js';
-import { notFound, unprocessable } from '../domain/errors.ts';
+import { invalid, notFound, unprocessable } from '../domain/errors.ts';
+import { checkPayee } from '../domain/payee.ts';
 import { findAsset } from '../store/assets.ts';
 import { findDeal } from '../store/deals.ts';
 import { findPaymentSettings, type PaymentSettings, upsertPaymentSettings } from '../store/payment-settings.ts';
@@ -22,9 +25,14 @@ export interface PaymentSettingsInput {
   assetId?: number | null | undefined;
   pricePerUnit?: string | null | undefined;
   unitDecimals?: number | undefined;
+  beneficiaryName?: string | null | undefined;
+  iban?: string | null | undefined;
+  bic?: string | null | undefined;
 }
 
 export async function putPaymentSettings(deps: Deps, dealId: string, input: PaymentSettingsInput) {
+  const { payee, errors } = checkPayee({ beneficiaryName: input.beneficiaryName ?? null, iban: input.iban ?? null, bic: input.bic ?? null });
+  if (errors.length > 0) throw invalid(errors, `The payee is not valid: ${errors.map((e) => `${e.field} ${e.detail}`).join('; ')}`);
   if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
   const settings: Omit<PaymentSettings, 'updatedAt'> = {
     dealId,
@@ -36,6 +44,7 @@ export async function putPaymentSettings(deps: Deps, dealId: string, input: Paym
     assetId: input.assetId ?? null,
     pricePerUnit: input.pricePerUnit == null ? null : new Big(input.pricePerUnit).toFixed(),
     unitDecimals: input.unitDecimals ?? 0,
+    ...payee,
   };
   if (settings.paymentStepId !== null) {
     const step = (await loadWorkflow(deps, dealId))?.workflow.steps.find((s) => s.id === settings.paymentStepId);

@@ -56,7 +56,7 @@ export function demoWorkflow(prefix: string): WorkflowDocument {
       { id: s('complete'), label: 'Complete', type: 'complete', stepFields: [], requirements: [], formId: null },
       { id: s('withdrawn'), label: 'Withdrawn', type: 'withdrawn', stepFields: [field('reason', false, 'text', 'Reason')], requirements: [], formId: null },
     ],
-    links: links.map(([from, to]) => ({ fromStepId: s(from), toStepId: s(to) })),
+    links: links.map(([from, to]) => ({ fromStepId: s(from), toStepId: s(to), investorMay: false })),
   };
 }
 

@@ -13,13 +13,17 @@ export interface PaymentSettings {
   assetId: number | null;
   pricePerUnit: string | null;
   unitDecimals: number;
+  /** Whom investors pay (migration 0027): the IBAN and BIC compact, upper case. */
+  beneficiaryName: string | null;
+  iban: string | null;
+  bic: string | null;
   updatedAt: string;
 }
 
 type Row = {
   deal_id: string; payment_step_id: string | null; amount_field_key: string | null; date_field_key: string | null;
   commitment_field_key: string; currency_field_key: string | null; asset_id: string | null; price_per_unit: string | null;
-  unit_decimals: number; updated_at: Date;
+  unit_decimals: number; beneficiary_name: string | null; iban: string | null; bic: string | null; updated_at: Date;
 };
 
 const toSettings = (r: Row): PaymentSettings => ({
@@ -32,6 +36,9 @@ const toSettings = (r: Row): PaymentSettings => ({
   assetId: r.asset_id === null ? null : Number(r.asset_id),
   pricePerUnit: r.price_per_unit,
   unitDecimals: r.unit_decimals,
+  beneficiaryName: r.beneficiary_name,
+  iban: r.iban,
+  bic: r.bic,
   updatedAt: r.updated_at.toISOString(),
 });
 
@@ -44,13 +51,14 @@ export async function findPaymentSettings(db: Kysely<DB>, dealIds: readonly stri
 export async function upsertPaymentSettings(db: Kysely<DB>, s: Omit<PaymentSettings, 'updatedAt'>, now: Date): Promise<{ settings: PaymentSettings; created: boolean }> {
   const { rows } = await sql<Row & { inserted: boolean }>`
     insert into deal_payment_settings as s (deal_id, payment_step_id, amount_field_key, date_field_key, commitment_field_key,
-      currency_field_key, asset_id, price_per_unit, unit_decimals, updated_at)
+      currency_field_key, asset_id, price_per_unit, unit_decimals, beneficiary_name, iban, bic, updated_at)
     values (${s.dealId}, ${s.paymentStepId}, ${s.amountFieldKey}, ${s.dateFieldKey}, ${s.commitmentFieldKey}, ${s.currencyFieldKey},
-      ${s.assetId}, ${s.pricePerUnit}::numeric, ${s.unitDecimals}, ${now})
+      ${s.assetId}, ${s.pricePerUnit}::numeric, ${s.unitDecimals}, ${s.beneficiaryName}, ${s.iban}, ${s.bic}, ${now})
     on conflict (deal_id) do update set payment_step_id = excluded.payment_step_id, amount_field_key = excluded.amount_field_key,
       date_field_key = excluded.date_field_key, commitment_field_key = excluded.commitment_field_key,
       currency_field_key = excluded.currency_field_key, asset_id = excluded.asset_id, price_per_unit = excluded.price_per_unit,
-      unit_decimals = excluded.unit_decimals, updated_at = excluded.updated_at
+      unit_decimals = excluded.unit_decimals, beneficiary_name = excluded.beneficiary_name, iban = excluded.iban, bic = excluded.bic,
+      updated_at = excluded.updated_at
     returning s.*, (xmax = 0) as inserted`.execute(db);
   const { inserted, ...row } = rows[0]!;
   return { settings: toSettings(row), created: inserted };

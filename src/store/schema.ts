@@ -77,6 +77,8 @@ export interface WorkflowLinksTable {
   deal_id: string;
   from_step_id: string;
   to_step_id: string;
+  /** The investor may move themselves along it (migration 0027). */
+  investor_may: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface JourneysTable {
@@ -321,6 +323,54 @@ export interface MoveBatchEventsTable {
   created_at: Date;
 }
 
+/** Portal invitations (migration 0026): single use, expiring; only the token's SHA-256 is kept. */
+export interface PortalInvitationsTable {
+  id: string;
+  investor_user_id: string;
+  token_hash: string;
+  created_by: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+/** Portal passkeys (WebAuthn credentials); a new registration replaces the investor's earlier ones. */
+export interface PortalPasskeysTable {
+  credential_id: string;
+  investor_user_id: string;
+  public_key: Uint8Array;
+  counter: ColumnType<string, number, number>;
+  transports: string[];
+  invitation_id: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  replaced_at: Date | null;
+}
+
+/** Portal sessions: the cookie's token as SHA-256; renewed on use up to a fixed end. */
+export interface PortalSessionsTable {
+  id: string;
+  investor_user_id: string;
+  token_hash: string;
+  credential_id: string;
+  created_at: Date;
+  expires_at: Date;
+  last_used_at: Date;
+  revoked_at: Date | null;
+}
+
+/** WebAuthn challenges between the options and the answer: single use, expiring. */
+export interface PortalChallengesTable {
+  challenge: string;
+  /** registration (with its invitation) or authentication */
+  purpose: string;
+  invitation_id: string | null;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
 export interface DB {
   api_tokens: ApiTokensTable;
   first_run: FirstRunTable;
@@ -346,6 +396,10 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   deal_journey_counts: DealJourneyCountsTable;
   move_batch_events: MoveBatchEventsTable;
+  portal_invitations: PortalInvitationsTable;
+  portal_passkeys: PortalPasskeysTable;
+  portal_sessions: PortalSessionsTable;
+  portal_challenges: PortalChallengesTable;
 }
 
 export type { Generated };

@@ -29,7 +29,7 @@ export async function findWorkflow(db: Kysely<DB>, dealId: string, options: { lo
   if (!row) return undefined;
   const [steps, links] = await Promise.all([
     db.selectFrom('workflow_steps').selectAll().where('deal_id', '=', dealId).where('retired_at', 'is', null).orderBy('position').execute(),
-    db.selectFrom('workflow_links').select(['from_step_id', 'to_step_id']).where('deal_id', '=', dealId).orderBy('from_step_id').orderBy('to_step_id').execute(),
+    db.selectFrom('workflow_links').select(['from_step_id', 'to_step_id', 'investor_may']).where('deal_id', '=', dealId).orderBy('from_step_id').orderBy('to_step_id').execute(),
   ]);
   return {
     id: row.id,
@@ -42,7 +42,7 @@ export async function findWorkflow(db: Kysely<DB>, dealId: string, options: { lo
       const { dealId: _d, retired: _r, ...step } = toStep(r);
       return step;
     }),
-    links: links.map((l) => ({ fromStepId: l.from_step_id, toStepId: l.to_step_id })),
+    links: links.map((l) => ({ fromStepId: l.from_step_id, toStepId: l.to_step_id, investorMay: l.investor_may })),
   };
 }
 
@@ -165,7 +165,7 @@ export async function saveWorkflow(db: Kysely<DB>, workflow: WorkflowRecord, now
   if (workflow.links.length > 0) {
     await db
       .insertInto('workflow_links')
-      .values(workflow.links.map((l) => ({ deal_id: workflow.dealId, from_step_id: l.fromStepId, to_step_id: l.toStepId })))
+      .values(workflow.links.map((l) => ({ deal_id: workflow.dealId, from_step_id: l.fromStepId, to_step_id: l.toStepId, investor_may: l.investorMay })))
       .execute();
   }
   return { notWritten: [] };
@@ -183,7 +183,10 @@ export async function saveWorkflowVersion(db: Kysely<DB>, workflow: Workflow, st
 /** One version of a deal's workflow as it was applied, with the step mapping its PUT named. */
 export async function findWorkflowVersion(db: Kysely<DB>, dealId: string, version: number): Promise<{ workflow: Workflow; stepMapping: Record<string, string> } | undefined> {
   const row = await db.selectFrom('workflow_versions').select(['structure', 'step_mapping']).where('deal_id', '=', dealId).where('version', '=', version).executeTakeFirst();
-  return row && { workflow: row.structure as Workflow, stepMapping: row.step_mapping };
+  if (!row) return undefined;
+  const workflow = row.structure as Workflow;
+  // Versions recorded before links could be open to investors (migration 0027) have closed links.
+  return { workflow: { ...workflow, links: workflow.links.map((l) => ({ ...l, investorMay: l.investorMay === true })) }, stepMapping: row.step_mapping };
 }
 
 /** How many investors of the deal stand on each of these steps (only steps with some). */

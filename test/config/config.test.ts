@@ -15,6 +15,26 @@ describe('configuration', () => {
     assert.equal(config.bodyLimit, 1024 * 1024);
     assert.equal(config.rateLimitPerMinute, 0);
     assert.equal(config.jwt, undefined);
+    assert.deepEqual(config.portal, {
+      publicUrl: 'http://localhost:3000', origin: 'http://localhost:3000', rpId: 'localhost',
+      invitationDays: 7, sessionMinutes: 30, rateLimitPerMinute: 30,
+    });
+  });
+
+  test('the portal: PUBLIC_URL gives the origin and the relying party id; the default follows PORT and BASE_PATH', () => {
+    assert.equal(loadConfig({ PORT: '8080', BASE_PATH: '/api/gw' }).portal.publicUrl, 'http://localhost:8080/api/gw');
+    const portal = loadConfig({ PUBLIC_URL: 'https://deals.example.com:8443/gw/', SMTP_URL: 'smtps://u:p@mail.example.com', SMTP_FROM: 'Deals <deals@example.com>' }).portal;
+    assert.equal(portal.publicUrl, 'https://deals.example.com:8443/gw');
+    assert.equal(portal.origin, 'https://deals.example.com:8443');
+    assert.equal(portal.rpId, 'deals.example.com');
+    assert.deepEqual(portal.smtp, { url: 'smtps://u:p@mail.example.com', from: 'Deals <deals@example.com>' });
+  });
+
+  test('TRUST_PROXY: off by default; true, a hop count, or addresses and CIDRs', () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy, ['10.0.0.0/8', '127.0.0.1', '::1']);
   });
 
   const bad: [string, Record<string, string>][] = [
@@ -27,6 +47,17 @@ describe('configuration', () => {
     ['JWT_JWKS_URL', { JWT_JWKS_URL: 'not a url' }],
     ['BODY_LIMIT', { BODY_LIMIT: '-1' }],
     ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '1.5' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'deals.example.com' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'ftp://deals.example.com' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'https://deals.example.com/?a=1' }],
+    ['PORTAL_INVITATION_DAYS', { PORTAL_INVITATION_DAYS: '0' }],
+    ['PORTAL_SESSION_MINUTES', { PORTAL_SESSION_MINUTES: '721' }],
+    ['PORTAL_RATE_LIMIT_PER_MINUTE', { PORTAL_RATE_LIMIT_PER_MINUTE: 'many' }],
+    ['SMTP_URL', { SMTP_URL: 'http://mail.example.com', SMTP_FROM: 'deals@example.com' }],
+    ['SMTP_FROM', { SMTP_URL: 'smtp://mail.example.com:587' }],
+    ['SMTP_FROM', { SMTP_URL: 'smtp://mail.example.com:587', SMTP_FROM: 'nobody' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'the load balancer' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
   ];
   for (const [variable, env] of bad) {
     test(`a bad ${variable} (${JSON.stringify(env)}) is refused, naming it`, () => {

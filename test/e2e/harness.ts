@@ -41,11 +41,14 @@ export interface E2e {
   close(): Promise<void>;
 }
 
-/** `demo: false` starts the service as `npm start -- --no-demo` does: no deal, only the first-run admin token. */
-export async function startE2e(options: { basePath?: string; demo?: boolean } = {}): Promise<E2e> {
+/**
+ * `demo: false` starts the service as `npm start -- --no-demo` does: no deal, only the first-run
+ * admin token. `env` adds settings (a fixed PORT with the PUBLIC_URL that names it, for the portal).
+ */
+export async function startE2e(options: { basePath?: string; demo?: boolean; env?: Record<string, string> } = {}): Promise<E2e> {
   const printed: string[] = [];
   const userDataDir = mkdtempSync(join(tmpdir(), 'dealflow-chromium-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://', LOG_LEVEL: 'warn', BASE_PATH: options.basePath ?? '' });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://', LOG_LEVEL: 'warn', BASE_PATH: options.basePath ?? '', ...options.env });
   const service = await serve(config, { demo: options.demo ?? true, print: (line) => printed.push(line) });
   const adminToken = /dfk_[A-Za-z0-9_-]+/.exec(printed.join('\n'))?.[0];
   if (!adminToken) throw new Error(`the service printed no admin token:\n${printed.join('\n')}`);
@@ -92,6 +95,19 @@ export async function startE2e(options: { basePath?: string; demo?: boolean } = 
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A TCP port free on the loopback interface now (for a service whose public URL must name its port). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (address && typeof address === 'object' ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
 }
 
 /** Where test screenshots go: test-results/ (ignored), whatever SCREENSHOT_DIR says. */

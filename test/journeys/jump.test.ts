@@ -124,10 +124,12 @@ describe('jump-to-step', () => {
     assert.equal(journey.body.journey.length, 2);
   });
 
-  test('only staff move investors', async () => {
+  test('an investor cannot put themselves into a workflow: the deal is unknown to them (404), nothing is written', async () => {
     const deal = await createDeal(admin);
     const investor = await deal.addInvestor();
     const own = client(t.app, await t.investorToken(investor));
-    expectProblem(await own.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step('interest'), data: {} }), 403);
+    const problem = expectProblem(await own.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step('interest'), data: {} }), 404);
+    assert.match(problem.detail, /deal/);
+    assert.deepEqual((await admin.get(`/deals/deal/${deal.dealId}/all-payment-refernces`)).body, []);
   });
 });

@@ -42,10 +42,10 @@ describe('workflows', () => {
       id: s('commitment'),
       label: 'Commitment',
       type: 'default',
-      previousStepLinks: [{ fromStepId: s('interest'), toStepId: s('commitment') }],
+      previousStepLinks: [{ fromStepId: s('interest'), toStepId: s('commitment'), investorMay: false }],
       nextStepLinks: [
-        { fromStepId: s('commitment'), toStepId: s('kyc') },
-        { fromStepId: s('commitment'), toStepId: s('withdrawn') },
+        { fromStepId: s('commitment'), toStepId: s('kyc'), investorMay: false },
+        { fromStepId: s('commitment'), toStepId: s('withdrawn'), investorMay: false },
       ],
       stepFields: [
         { fieldKey: 'committed_amount', required: true, kind: 'amount', label: 'Committed amount', options: null },

@@ -13,11 +13,13 @@ import { formImplementationRoutes } from './form-implementations.ts';
 import { funnelRoutes } from './funnel.ts';
 import { importJobRoutes } from './import-jobs.ts';
 import { importRoutes } from './imports.ts';
+import { investorDealRoutes } from './investor-deals.ts';
 import { investorRoutes } from './investors.ts';
 import { journeyRoutes } from './journeys.ts';
 import { liveRoutes } from './live.ts';
 import { paymentReferenceRoutes } from './payment-references.ts';
 import { paymentRoutes } from './payments.ts';
+import { portalInvitationRoutes } from './portal-invitations.ts';
 import { portfolioRoutes } from './portfolio.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { whoamiRoutes } from './whoami.ts';
@@ -30,6 +32,8 @@ export const routes: RouteModule[] = [
   whoamiRoutes,
   dealRoutes,
   investorRoutes,
+  investorDealRoutes,
+  portalInvitationRoutes,
   workflowRoutes,
   workflowMigrationRoutes,
   funnelRoutes,

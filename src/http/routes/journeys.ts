@@ -24,6 +24,7 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
   app.post(
     '/deals/deal/:dealId/jump-to-step',
     {
+      config: { roles: ['admin', 'investor'] },
       schema: {
         tags: ['journeys'],
         summary: 'Update Investor Journey: move an investor to a step',
@@ -31,7 +32,9 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
           'Jump rules: unknown deal, investor or step 404; the current step, a step on another branch, or a stale expectedCurrentStepId 409; ' +
           'a data key outside the target and intermediary steps, or a value of the wrong kind 400; missing required fields (missingFields) ' +
           'or unmet requirements (failedRequirements) 422. 201 with the new Workflow Event. ?dryRun=true: 200 with the event the move would ' +
-          'record and its intermediary steps, or the problem it would get; nothing is written.',
+          'record and its intermediary steps, or the problem it would get; nothing is written. An investor token moves only its own investor, ' +
+          'from where they stand, along a link with investorMay, when the workflow has investorEngagementEnabled (else 403, with the reason in ' +
+          'plain words), under every rule above; a deal they have no journey in, or another investor\'s id, 404 as for an unknown one.',
         params: DealParams,
         querystring: DryRunQuery,
         headers: IdempotencyHeaders,

@@ -39,7 +39,7 @@ export const toDocument = (body: WorkflowBody): WorkflowDocument => ({
     requirements: (step.requirements ?? []).map(toRequirement),
     formId: step.formId ?? null,
   })),
-  links: body.links,
+  links: body.links.map((l) => ({ fromStepId: l.fromStepId, toStepId: l.toStepId, investorMay: l.investorMay ?? false })),
 });
 
 export function workflowRoutes(app: Api, ctx: AppContext) {

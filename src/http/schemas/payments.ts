@@ -16,6 +16,9 @@ export const PaymentSettingsBody = StrictObject({
   assetId: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 999_999_999_999_999 }))),
   pricePerUnit: Type.Optional(Nullable(DecimalText)),
   unitDecimals: Type.Optional(Type.Integer({ minimum: 0, maximum: 12 })),
+  beneficiaryName: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 70, description: 'whom investors pay, as on the account (one line, at most 70 characters)' }))),
+  iban: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 50, description: 'the account investors pay into; spaces and case as typed, kept compact and upper case (ISO 13616, check digits verified)' }))),
+  bic: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 14, description: "the account's bank: 8 or 11 letters and digits (ISO 9362)" }))),
 });
 
 export const PaymentSettings = Type.Object({
@@ -28,6 +31,9 @@ export const PaymentSettings = Type.Object({
   assetId: Nullable(Type.Integer()),
   pricePerUnit: Nullable(Type.String()),
   unitDecimals: Type.Integer(),
+  beneficiaryName: Nullable(Type.String()),
+  iban: Nullable(Type.String({ description: 'compact, upper case' })),
+  bic: Nullable(Type.String()),
   updatedAt: Timestamp,
 });
 

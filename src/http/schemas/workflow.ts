@@ -59,12 +59,28 @@ export const WorkflowBody = StrictObject({
     }),
     { maxItems: 200 },
   ),
-  links: Type.Array(StrictObject({ fromStepId: StepId, toStepId: StepId }), { maxItems: 1000 }),
+  links: Type.Array(
+    StrictObject({
+      fromStepId: StepId,
+      toStepId: StepId,
+      investorMay: Type.Optional(Type.Boolean({ default: false, description: 'the investor may move themselves along this link, when investorEngagementEnabled' })),
+    }),
+    { maxItems: 1000 },
+  ),
   stepMapping: Type.Optional(StepMapping),
 });
 export type WorkflowBody = Static<typeof WorkflowBody>;
 
-const Link = Type.Object({ fromStepId: Type.String(), toStepId: Type.String() }, { title: 'Link' });
+const Link = Type.Object(
+  {
+    fromStepId: Type.String(),
+    toStepId: Type.String(),
+    // Always sent; optional in the schema only because Link is a shared component, where a new
+    // required member counts as a breaking change for clients generated from the document.
+    investorMay: Type.Optional(Type.Boolean({ description: 'the investor may move themselves along this link (only when the workflow has investorEngagementEnabled); always present since 2.2.0' })),
+  },
+  { title: 'Link' },
+);
 
 export const Workflow = Type.Object({
   id: Type.String(),

@@ -10,6 +10,7 @@ import { ApiError } from '../lib/api.ts';
 import { EditRequestItem } from './EditRequestItem.tsx';
 import { StaffRequestForm } from './StaffRequestForm.tsx';
 import { TimelineEvent } from './TimelineEvent.tsx';
+import { PortalInviteDialog } from './PortalInviteDialog.tsx';
 import './InvestorDrawer.css';
 
 interface Props {
@@ -25,6 +26,7 @@ interface Props {
 export function InvestorDrawer({ dealId, investorUserId, workflow, version, onClose, onChanged, onMove }: Props) {
   const [local, setLocal] = useState(0);
   const [filed, setFiled] = useState<string>();
+  const [inviting, setInviting] = useState(false);
   const [investor, reloadInvestor] = useLoad(() => api.investor(dealId, investorUserId), [dealId, investorUserId, version, local]);
   const [journey, reloadJourney] = useLoad(() => api.journey(dealId, investorUserId), [dealId, investorUserId, version, local]);
   const [requests, reloadRequests] = useLoad(() => api.editRequests(dealId, investorUserId), [dealId, investorUserId, version, local]);
@@ -92,9 +94,14 @@ export function InvestorDrawer({ dealId, investorUserId, workflow, version, onCl
                   <dd>{investor.value.paymentReference ? <CopyReference reference={investor.value.paymentReference} /> : <span className="muted">not assigned</span>}</dd>
                 </div>
               </dl>
-              <button type="button" className="button" onClick={() => onMove(investor.value)}>
-                Move…
-              </button>
+              <div className="drawer-actions">
+                <button type="button" className="button" onClick={() => onMove(investor.value)}>
+                  Move…
+                </button>
+                <button type="button" className="button" onClick={() => setInviting(true)}>
+                  Invite to the portal…
+                </button>
+              </div>
             </section>
           )}
 
@@ -124,6 +131,7 @@ export function InvestorDrawer({ dealId, investorUserId, workflow, version, onCl
           </section>
         </div>
       </dialog>
+      {inviting && investor.status === 'ready' && <PortalInviteDialog investors={[{ investorUserId, fullName: investor.value.fullName }]} onClose={() => setInviting(false)} />}
     </>
   );
 }

@@ -1,6 +1,7 @@
 // A deal's payment settings (PUT /deals/deal/{dealId}/payment-settings): the step a matched bank
 // payment moves the investor to, the fields it fills and reads, and the asset and price per unit
-// booked when an investor completes. Shown on the deal's settings page.
+// booked when an investor completes; and the bank account investors pay into (beneficiary, IBAN,
+// BIC), which the investor portal shows with the EPC QR code. Shown on the deal's settings page.
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, consoleApi, type PaymentSettingsBody } from '../lib/api.ts';
 import { useLoad, useSubmission } from '../lib/hooks.ts';
@@ -8,7 +9,30 @@ import { ErrorState, FormStatus, Spinner } from './ui.tsx';
 import { fieldLabel } from '../lib/format.ts';
 
 const DECIMAL = /^\d{1,15}(\.\d{1,10})?$/;
-type Values = { paymentStepId: string; amountFieldKey: string; dateFieldKey: string; commitmentFieldKey: string; currencyFieldKey: string; assetId: string; pricePerUnit: string; unitDecimals: string };
+type Values = {
+  paymentStepId: string;
+  amountFieldKey: string;
+  dateFieldKey: string;
+  commitmentFieldKey: string;
+  currencyFieldKey: string;
+  assetId: string;
+  pricePerUnit: string;
+  unitDecimals: string;
+  beneficiaryName: string;
+  iban: string;
+  bic: string;
+};
+
+/** An IBAN's check digits hold (ISO 13616: the rearranged number modulo 97 is 1); spaces ignored. */
+export function validIban(text: string): boolean {
+  const iban = text.replace(/\s+/g, '').toUpperCase();
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(iban)) return false;
+  const digits = (iban.slice(4) + iban.slice(0, 4)).replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
+  let rest = 0;
+  for (const d of digits) rest = (rest * 10 + Number(d)) % 97;
+  return rest === 1;
+}
+const BIC = /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
 
 export function PaymentSettingsForm({ dealId }: { dealId: string }) {
   const [loaded, reload] = useLoad(
@@ -30,6 +54,9 @@ export function PaymentSettingsForm({ dealId }: { dealId: string }) {
       assetId: s.assetId === null ? '' : String(s.assetId),
       pricePerUnit: s.pricePerUnit ?? '',
       unitDecimals: String(s.unitDecimals),
+      beneficiaryName: s.beneficiaryName ?? '',
+      iban: s.iban ?? '',
+      bic: s.bic ?? '',
     });
   }, [loaded]);
 
@@ -44,6 +71,9 @@ export function PaymentSettingsForm({ dealId }: { dealId: string }) {
     if (values.pricePerUnit && !DECIMAL.test(values.pricePerUnit)) return refuse('Enter the price per unit as a decimal, e.g. 12.50, or leave it empty.');
     if (!/^\d{1,2}$/.test(values.unitDecimals) || Number(values.unitDecimals) > 12) return refuse('Unit decimals are a whole number from 0 to 12.');
     if (!values.commitmentFieldKey.trim()) return refuse('Name the field that holds the commitment.');
+    if (values.beneficiaryName.trim().length > 70) return refuse('The beneficiary name has at most 70 characters (the limit of a SEPA transfer).');
+    if (values.iban.trim() && !validIban(values.iban)) return refuse('This IBAN is not valid: check the country code, the check digits and the account number.');
+    if (values.bic.trim() && !BIC.test(values.bic.trim().toUpperCase())) return refuse('A BIC has 8 or 11 letters and digits, e.g. DEUTDEFF or DEUTDEFF500.');
     const body: PaymentSettingsBody = {
       paymentStepId: values.paymentStepId || null,
       amountFieldKey: values.amountFieldKey.trim() || null,
@@ -53,6 +83,9 @@ export function PaymentSettingsForm({ dealId }: { dealId: string }) {
       assetId: values.assetId ? Number(values.assetId) : null,
       pricePerUnit: values.pricePerUnit || null,
       unitDecimals: Number(values.unitDecimals),
+      beneficiaryName: values.beneficiaryName.trim() || null,
+      iban: values.iban.replace(/\s+/g, '').toUpperCase() || null,
+      bic: values.bic.trim().toUpperCase() || null,
     };
     await run(async () => {
       await consoleApi.putPaymentSettings(dealId, body);
@@ -121,6 +154,24 @@ export function PaymentSettingsForm({ dealId }: { dealId: string }) {
         <span className="field-label">Unit decimals (units must divide exactly to this precision)</span>
         <input name="unitDecimals" inputMode="numeric" value={values.unitDecimals} onChange={set('unitDecimals')} />
       </label>
+      <fieldset className="sub">
+        <legend>Bank account investors pay into</legend>
+        <p className="muted small">Shown to investors in the portal with their amount due and payment reference, and as a QR code their banking app reads (euro deals).</p>
+        <label className="field">
+          <span className="field-label">Beneficiary name</span>
+          <input name="beneficiaryName" maxLength={70} autoComplete="off" value={values.beneficiaryName} onChange={set('beneficiaryName')} />
+        </label>
+        <div className="field-pair">
+          <label className="field">
+            <span className="field-label">IBAN</span>
+            <input name="iban" autoComplete="off" spellCheck={false} value={values.iban} onChange={set('iban')} />
+          </label>
+          <label className="field">
+            <span className="field-label">BIC</span>
+            <input name="bic" autoComplete="off" spellCheck={false} value={values.bic} onChange={set('bic')} />
+          </label>
+        </div>
+      </fieldset>
       <FormStatus error={error} done={done} />
       <div className="row-actions">
         <button type="submit" className="button button-primary" disabled={busy}>

@@ -53,8 +53,8 @@ export function ViewToolbar({ view, dealId, dealName, workflow, total, titleId, 
   );
 }
 
-/** The bar shown while investors are selected (cards or rows): move them together, or clear. */
-export function SelectionBar({ count, onMove, onClear }: { count: number; onMove: () => void; onClear: () => void }) {
+/** The bar shown while investors are selected (cards or rows): move them together, invite them to the portal, or clear. */
+export function SelectionBar({ count, onMove, onInvite, onClear }: { count: number; onMove: () => void; onInvite?: () => void; onClear: () => void }) {
   if (count === 0) return null;
   return (
     <div className="bulk-bar" role="region" aria-label="Selection">
@@ -62,6 +62,11 @@ export function SelectionBar({ count, onMove, onClear }: { count: number; onMove
       <button type="button" className="button button-primary" onClick={onMove}>
         Move selected…
       </button>
+      {onInvite && (
+        <button type="button" className="button" onClick={onInvite}>
+          Invite to the portal…
+        </button>
+      )}
       <button type="button" className="button" onClick={onClear}>
         Clear selection
       </button>

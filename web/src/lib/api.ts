@@ -126,5 +126,7 @@ export const consoleApi = {
   dismissLine: (lineId: string, reason: string) => call<T.PaymentLineWithDecisions>('POST', `/payments/lines/${enc(lineId)}/dismiss`, { reason }),
   paymentSettings: (dealId: string) => call<T.PaymentSettings>('GET', `/deals/deal/${enc(dealId)}/payment-settings`),
   putPaymentSettings: (dealId: string, body: T.PaymentSettingsBody) => call<T.PaymentSettings>('PUT', `/deals/deal/${enc(dealId)}/payment-settings`, body),
+  /** Single-use links to the investor portal (each revokes the investor's earlier unused one), e-mailed when the service can. */
+  invitePortal: (investorUserIds: string[]) => call<T.PortalInvitations>('POST', '/investors/portal-invitations', { investorUserIds }),
 };
 

@@ -68,6 +68,8 @@ export type InvestorRecord = Omit<Investor, 'id'>;
 export type ImportReport = Ok<'importInvestors'>;
 export type ImportJob = Ok<'getImportJob'>;
 export type FieldError = Schemas['FieldError'];
+/** POST /investors/portal-invitations: a link to the investor portal per investor, and whether it was e-mailed. */
+export type PortalInvitations = Ok<'createPortalInvitations'>;
 export type Funnel = Schemas['Funnel'];
 export type FunnelDays = Schemas['FunnelDays'];
 

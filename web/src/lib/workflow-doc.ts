@@ -3,7 +3,15 @@
 import { ApiError, type RequirementBody, type Workflow, type WorkflowCheck, type WorkflowDocument } from './api.ts';
 
 export type Doc = WorkflowDocument;
+/** A link of the document: from a step to a step, and whether investors may take it themselves. */
+export type DocLink = Doc['links'][number];
 export type DocStep = Doc['steps'][number];
+
+/** The body sent to the service: a link's `investorMay` only when it is true (false is its default). */
+export const toBody = (doc: Doc): WorkflowDocument => ({
+  ...doc,
+  links: doc.links.map(({ investorMay, ...link }) => (investorMay ? { ...link, investorMay: true } : link)),
+});
 export type Problem = WorkflowCheck['problems'][number];
 
 /** What the graph draws of a step: a saved workflow's steps, or the editor's draft. */
@@ -53,7 +61,8 @@ export function toDoc(workflow: Workflow | undefined, dealName: string): Doc {
       formId: s.formId ?? null,
       triggers: (s.workflowCustomStepTriggers ?? []).map((t) => ({ kind: 'webhook' as const, url: t.url, ...(t.events ? { events: t.events } : {}) })),
     })),
-    links: workflow.steps.flatMap((s) => s.nextStepLinks.map((l) => ({ fromStepId: l.fromStepId, toStepId: l.toStepId }))),
+    // investorMay is kept as it is, so that saving the document from the editor does not close links.
+    links: workflow.steps.flatMap((s) => s.nextStepLinks.map((l) => ({ fromStepId: l.fromStepId, toStepId: l.toStepId, investorMay: l.investorMay ?? false }))),
   };
 }
 

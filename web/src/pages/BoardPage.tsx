@@ -5,6 +5,7 @@
 import { useCallback, useState } from 'react';
 import { api, consoleApi, type Card, type Workflow } from '../lib/api.ts';
 import { BulkMoveDialog } from '../components/BulkMoveDialog.tsx';
+import { PortalInviteDialog } from '../components/PortalInviteDialog.tsx';
 import { DealHeader } from '../components/DealHeader.tsx';
 import { SelectionBar, ViewToolbar } from '../components/ViewToolbar.tsx';
 import { useFilteredView } from '../lib/filters.ts';
@@ -31,6 +32,7 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
   const [lastMove, setLastMove] = useState<LastMove>();
   const [selected, setSelected] = useState<Map<string, Card>>(() => new Map());
   const [bulk, setBulk] = useState(false);
+  const [inviting, setInviting] = useState(false);
   // On a phone the board can show one step at a time, chosen with the step switcher, instead of
   // columns scrolling sideways (a toggle while every step's cards stay reachable by scrolling).
   const small = useMedia('(max-width: 720px)');
@@ -70,7 +72,7 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
           Import investors
         </a>
       </ViewToolbar>
-      <SelectionBar count={selected.size} onMove={() => setBulk(true)} onClear={() => setSelected(new Map())} />
+      <SelectionBar count={selected.size} onMove={() => setBulk(true)} onInvite={() => setInviting(true)} onClear={() => setSelected(new Map())} />
       {lastMove && <UndoToast move={lastMove} onDone={() => (setLastMove(undefined), refresh())} onUndone={refresh} />}
       {workflow.steps.length === 0 ? (
         <Empty title="This deal has no workflow yet">
@@ -122,6 +124,7 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
           }}
         />
       )}
+      {inviting && <PortalInviteDialog investors={[...selected.values()]} onClose={() => setInviting(false)} />}
       {bulk && (
         <BulkMoveDialog
           dealId={dealId}

@@ -4,6 +4,7 @@ import { ApiError, consoleApi, type InvestorRecord } from '../lib/api.ts';
 import { navigate, useLoad, useSubmission } from '../lib/hooks.ts';
 import { fromRecord, investorProblems, toRecord, type InvestorInput } from '../lib/investor-record.ts';
 import { ErrorState, FormStatus, Spinner } from '../components/ui.tsx';
+import { PortalInviteDialog } from '../components/PortalInviteDialog.tsx';
 
 const blank: InvestorInput = { id: '', forename: '', surname: '', email: '', kycCheckLevel: '', classifications: '', status: 'active' };
 
@@ -19,6 +20,7 @@ function InvestorForm({ investorUserId, existing }: { investorUserId: string | u
   const [touched, setTouched] = useState(false);
   const { busy, error, done, run, refuse, clear } = useSubmission();
   const creating = investorUserId === undefined;
+  const [inviting, setInviting] = useState(false);
   const problems = investorProblems(input);
   const shown = touched ? problems : {};
   // What was said about the values sent no longer describes the values changed since.
@@ -59,7 +61,13 @@ function InvestorForm({ investorUserId, existing }: { investorUserId: string | u
           </nav>
           <h1 id="investor-form-title">{creating ? 'New investor' : existing?.contact.fullName}</h1>
         </div>
+        {!creating && (
+          <button type="button" className="button" onClick={() => setInviting(true)}>
+            Invite to the portal…
+          </button>
+        )}
       </div>
+      {inviting && investorUserId && <PortalInviteDialog investors={[{ investorUserId, fullName: existing?.contact.fullName ?? investorUserId }]} onClose={() => setInviting(false)} />}
       <form className="form-card" onSubmit={submit} noValidate>
         {field('id', creating ? 'Investor id (their user id on the platform; cannot change later)' : 'Investor id', creating ? {} : { readOnly: true })}
         <div className="field-pair">

@@ -3,6 +3,7 @@
 import { useRef, useState } from 'react';
 import { api, consoleApi, type DealRow } from '../lib/api.ts';
 import { BulkMoveDialog } from '../components/BulkMoveDialog.tsx';
+import { PortalInviteDialog } from '../components/PortalInviteDialog.tsx';
 import { DealHeader } from '../components/DealHeader.tsx';
 import { Pager } from '../components/Pager.tsx';
 import { SelectionBar, ViewToolbar } from '../components/ViewToolbar.tsx';
@@ -23,6 +24,7 @@ export function TablePage({ dealId }: { dealId: string }) {
   const [version, setVersion] = useState(0);
   const [selected, setSelected] = useState<Map<string, DealRow>>(() => new Map());
   const [bulk, setBulk] = useState(false);
+  const [inviting, setInviting] = useState(false);
   const anchor = useRef<number>(undefined);
   const shift = useRef(false);
   const [meta, reloadMeta] = useLoad(() => Promise.all([api.deal(dealId), api.workflow(dealId)]), [dealId]);
@@ -71,7 +73,7 @@ export function TablePage({ dealId }: { dealId: string }) {
       <DealHeader dealId={dealId} name={deal.name} view="table" />
       <LiveNote move={live} stepLabel={(id) => stepOf(id)?.label} />
       <ViewToolbar view={view} dealId={dealId} dealName={deal.name} workflow={workflow} total={rows.status === 'ready' ? rows.value.total : undefined} titleId="table-title" />
-      <SelectionBar count={selected.size} onMove={() => setBulk(true)} onClear={() => setSelected(new Map())} />
+      <SelectionBar count={selected.size} onMove={() => setBulk(true)} onInvite={() => setInviting(true)} onClear={() => setSelected(new Map())} />
       <Pending state={rows} retry={reloadRows} />
       {rows.status === 'ready' && rows.value.output.length === 0 && <Empty title="No investor matches">Change or clear the filters.</Empty>}
       {rows.status === 'ready' && rows.value.output.length > 0 && (
@@ -159,6 +161,7 @@ export function TablePage({ dealId }: { dealId: string }) {
           <Pager page={page} totalPages={rows.value.totalPages} onPage={setPage} />
         </>
       )}
+      {inviting && <PortalInviteDialog investors={[...selected.values()]} onClose={() => setInviting(false)} />}
       {bulk && (
         <BulkMoveDialog
           dealId={dealId}

@@ -10,7 +10,7 @@ import { EditorSide } from '../components/workflow-editor/EditorSide.tsx';
 import { StepEditor } from '../components/workflow-editor/StepEditor.tsx';
 import { ApiError, api, consoleApi, describeError, type WorkflowCheck } from '../lib/api.ts';
 import { useDebounced, useLoad, useSubmission } from '../lib/hooks.ts';
-import { inferStepType, problemsOf, schemaProblems, slug, subscriptionTemplate, toDoc, type Doc, type DocStep } from '../lib/workflow-doc.ts';
+import { inferStepType, problemsOf, schemaProblems, slug, subscriptionTemplate, toBody, toDoc, type Doc, type DocStep } from '../lib/workflow-doc.ts';
 import './WorkflowEditorPage.css';
 
 export function WorkflowEditorPage({ dealId }: { dealId: string }) {
@@ -46,7 +46,7 @@ function Editor({ dealId, dealName, initial, existedBefore }: { dealId: string; 
     }
     let stale = false;
     setChecking(true);
-    consoleApi.checkWorkflow(dealId, settled).then(
+    consoleApi.checkWorkflow(dealId, toBody(settled)).then(
       (result) => !stale && setCheck(result),
       (error) => !stale && setCheck(schemaProblems(error) ?? { valid: false, problems: [{ in: 'body', field: '', detail: describeError(error) }], changes: [] }),
     ).finally(() => !stale && setChecking(false));
@@ -95,7 +95,7 @@ function Editor({ dealId, dealName, initial, existedBefore }: { dealId: string; 
       return;
     }
     await run(async () => {
-      await consoleApi.putWorkflow(dealId, doc).catch((error: unknown) => {
+      await consoleApi.putWorkflow(dealId, toBody(doc)).catch((error: unknown) => {
         const problems = schemaProblems(error);
         if (problems) setCheck(problems);
         throw error;
@@ -103,7 +103,7 @@ function Editor({ dealId, dealName, initial, existedBefore }: { dealId: string; 
       setConfirming(false);
       setExisting(true);
       // The check compared with the workflow as it was; compare with what is saved now.
-      void consoleApi.checkWorkflow(dealId, doc).then(setCheck, () => setCheck(undefined));
+      void consoleApi.checkWorkflow(dealId, toBody(doc)).then(setCheck, () => setCheck(undefined));
       return (
         <>
           Saved. <a href={`#/deals/${encodeURIComponent(dealId)}`}>Open the board</a>

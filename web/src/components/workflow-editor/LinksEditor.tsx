@@ -1,4 +1,6 @@
-// The links leaving a step: chips to remove, and a chosen step to add a link to.
+// The links leaving a step: each with whether investors may take it themselves in the portal
+// (`investorMay`, when the workflow has investor engagement) and a button to remove it; and a
+// chosen step to add a link to.
 import { useState } from 'react';
 import type { Doc, DocStep } from '../../lib/workflow-doc.ts';
 import './LinksEditor.css';
@@ -14,17 +16,31 @@ export function LinksEditor({ step, doc, onLinks }: { step: DocStep; doc: Doc; o
   return (
     <fieldset className="sub">
       <legend>Leads to</legend>
-      <ul className="chips" aria-label={`Steps after ${step.label}`}>
+      <ul className="link-list" aria-label={`Steps after ${step.label}`}>
         {outgoing.map((l) => (
-          <li key={l.toStepId} className="chip">
-            {label(l.toStepId)}
-            <button type="button" className="chip-remove" aria-label={`Remove the link from ${step.label} to ${label(l.toStepId)}`} onClick={() => onLinks(doc.links.filter((x) => x !== l))}>
-              ×
-            </button>
+          <li key={l.toStepId} className="link-item">
+            <span className="chip">
+              {label(l.toStepId)}
+              <button type="button" className="chip-remove" aria-label={`Remove the link from ${step.label} to ${label(l.toStepId)}`} onClick={() => onLinks(doc.links.filter((x) => x !== l))}>
+                ×
+              </button>
+            </span>
+            <label className="check small" title={doc.investorEngagementEnabled ? undefined : 'Takes effect when investors may act on this workflow (engagement enabled)'}>
+              <input
+                type="checkbox"
+                checked={l.investorMay === true}
+                onChange={(e) => onLinks(doc.links.map((x) => (x === l ? { ...x, investorMay: e.target.checked } : x)))}
+                aria-label={`Investors may take this step themselves: ${step.label} to ${label(l.toStepId)}`}
+              />
+              Investors may take this step themselves
+            </label>
           </li>
         ))}
         {outgoing.length === 0 && <li className="muted small">No next step: investors end here.</li>}
       </ul>
+      {outgoing.some((l) => l.investorMay) && !doc.investorEngagementEnabled && (
+        <p className="muted small">Investors act only when the workflow lets them (engagement enabled, above).</p>
+      )}
       {candidates.length > 0 && (
         <div className="link-adder">
           <label className="field">

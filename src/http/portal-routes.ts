@@ -1,0 +1,182 @@
+// The portal's sign-in routes under ${BASE_PATH}/portal/api (docs/reference/portal-access.md):
+// registering a passkey with an invitation, signing in with it, the session, signing out. The four
+// routes anyone may call are rate-limited per client address (PORTAL_RATE_LIMIT_PER_MINUTE).
+import rateLimit from '@fastify/rate-limit';
+import { Type } from 'typebox';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { AppError } from '../domain/errors.ts';
+import { createRegistrationOptions, createSignInOptions, type OpenedSession, registerPasskey, signIn, signOut } from '../operations/portal-access.ts';
+import type { Api, AppContext } from './context.ts';
+import { authenticateCookie, clearSessionCookie, setSessionCookie } from './portal-session.ts';
+import { problemSchemas } from './schemas/problems.ts';
+import {
+  PortalSession, RegisterPasskeyBody, RegistrationOptions, RegistrationOptionsBody, SignInBody, SignInOptions, SignInOptionsBody, SignOutBody,
+} from './schemas/portal.ts';
+
+const problem = (kind: keyof typeof problemSchemas, description: string) => ({ description, content: { 'application/problem+json': { schema: problemSchemas[kind] } } });
+
+/** The problems a public sign-in route answers (connection-level ones are added by openapi-document.ts). */
+const publicProblems = {
+  400: problem('validation', 'Malformed body, or a WebAuthn response that does not verify'),
+  403: problem('forbidden', 'An Origin header other than PUBLIC_URL\'s origin'),
+  415: problem('unsupported-media-type', 'A body that is not application/json'),
+  429: problem('rate-limited', 'Over PORTAL_RATE_LIMIT_PER_MINUTE from this address'),
+  500: problem('internal', 'A bug: quote the requestId'),
+  503: problem('database-unavailable', 'The database does not answer; retry later'),
+};
+
+/**
+ * Authenticated by the session cookie (dealflow_portal), not a bearer token. Declared as no security
+ * scheme: a cookie scheme is a new securitySchemes component, which compatibility checkers count as
+ * a breaking change of the whole document; the descriptions say what to send.
+ */
+const cookieSecurity: [] = [];
+
+/** The session answer of a sign-in, with the cookie it sets (documented as a response header). */
+const SignedIn = {
+  ...PortalSession,
+  headers: { 'Set-Cookie': Type.String({ description: 'dealflow_portal=<session token>; Path=<BASE_PATH>/portal/; HttpOnly; Secure; SameSite=Strict' }) },
+};
+
+/** The session as answered: its id stays on the server. */
+const shown = ({ session }: OpenedSession) => ({ investorUserId: session.investorUserId, name: session.name, csrfToken: session.csrfToken, expiresAt: session.expiresAt });
+
+export async function portalRoutes(app: Api, ctx: AppContext) {
+  const { portal, basePath } = ctx.config;
+
+  await app.register(async (scope) => {
+    const open = scope as unknown as Api;
+    await open.register(rateLimit, {
+      global: true,
+      max: portal.rateLimitPerMinute,
+      timeWindow: 60_000,
+      keyGenerator: (request) => request.ip,
+      errorResponseBuilder: (_request, context) =>
+        new AppError('rate-limited', `More than ${context.max} sign-in requests a minute from this address; retry after ${Math.ceil(context.ttl / 1000)} s`),
+    });
+
+    open.post(
+      '/passkeys/registration-options',
+      {
+        config: { public: true },
+        schema: {
+          tags: ['portal'],
+          summary: 'Options to register a passkey with an invitation',
+          description: 'The investor the invitation is for and WebAuthn creation options (a discoverable credential). The invitation stays valid until a passkey is registered with it. '
+            + 'An unknown, used, revoked or expired invitation: 404, whichever it is.',
+          body: RegistrationOptionsBody,
+          response: { 200: RegistrationOptions, 404: problem('not-found', 'The invitation is not valid or has expired'), ...publicProblems },
+        },
+      },
+      async (request) => createRegistrationOptions(ctx, portal, request.body.invitation),
+    );
+
+    open.post(
+      '/passkeys',
+      {
+        config: { public: true },
+        schema: {
+          tags: ['portal'],
+          summary: 'Register a passkey with an invitation and sign in',
+          description: 'Verifies the answer to the registration options, uses the invitation, replaces the investor\'s earlier passkeys and ends their sessions, '
+            + 'then opens a session: 201 with the session and its cookie (Set-Cookie: dealflow_portal, HttpOnly, Secure, SameSite=Strict). '
+            + 'An unknown, used, revoked or expired invitation: 404; an answer that does not verify, or to options already answered: 400.',
+          body: RegisterPasskeyBody,
+          response: { 201: SignedIn, 404: problem('not-found', 'The invitation is not valid or has expired'), ...publicProblems },
+        },
+      },
+      async (request, reply) => {
+        const opened = await registerPasskey(ctx, portal, { invitation: request.body.invitation, response: request.body.response as unknown as RegistrationResponseJSON });
+        setSessionCookie(reply, basePath, opened.token);
+        return reply.code(201).send(shown(opened));
+      },
+    );
+
+    open.post(
+      '/sessions/options',
+      {
+        config: { public: true },
+        schema: {
+          tags: ['portal'],
+          summary: 'Options to sign in with a passkey',
+          description: 'WebAuthn request options for a discoverable passkey (no user name asked); answer them within 5 minutes, once.',
+          body: SignInOptionsBody,
+          response: { 200: SignInOptions, ...publicProblems },
+        },
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
+      },
+      async () => createSignInOptions(ctx, portal),
+    );
+
+    open.post(
+      '/sessions',
+      {
+        config: { public: true },
+        schema: {
+          tags: ['portal'],
+          summary: 'Sign in with a passkey',
+          description: 'Verifies the answer to sign-in options with the passkey\'s public key and counter, then opens a session: 201 with the session and its cookie. '
+            + 'An answer that does not verify, to options already answered, or from a passkey unknown or replaced: 401.',
+          body: SignInBody,
+          response: {
+            201: SignedIn,
+            401: problem('unauthenticated', 'The passkey\'s answer does not verify, answers options already answered or expired, or comes from a passkey that is unknown or replaced'),
+            ...publicProblems,
+          },
+        },
+      },
+      async (request, reply) => {
+        const opened = await signIn(ctx, portal, request.body.response as unknown as AuthenticationResponseJSON);
+        setSessionCookie(reply, basePath, opened.token);
+        return reply.code(201).send(shown(opened));
+      },
+    );
+  });
+
+  app.get(
+    '/session',
+    {
+      onRequest: async (request) => {
+        await authenticateCookie(ctx, request);
+      },
+      schema: {
+        tags: ['portal'],
+        summary: 'The signed-in investor and the session\'s CSRF token',
+        description: 'Authenticated by the session cookie (dealflow_portal). Renews the session. Without a live session cookie: 401.',
+        security: cookieSecurity,
+        response: { 200: PortalSession },
+      },
+    },
+    async (request) => {
+      const session = request.portalSession!;
+      return { investorUserId: session.investorUserId, name: session.name, csrfToken: session.csrfToken, expiresAt: session.expiresAt };
+    },
+  );
+
+  app.post(
+    '/sign-out',
+    {
+      onRequest: async (request) => {
+        await authenticateCookie(ctx, request);
+      },
+      schema: {
+        tags: ['portal'],
+        summary: 'Sign out here, or everywhere',
+        description: 'Authenticated by the session cookie (dealflow_portal) and the X-CSRF-Token header with the session\'s csrfToken. Ends this session (everywhere: every session of the investor) and clears the cookie.',
+        security: cookieSecurity,
+        body: SignOutBody,
+        response: { 204: { ...Type.Null({ description: 'Signed out; the cookie is cleared' }), headers: { 'Set-Cookie': Type.String({ description: 'dealflow_portal=; Path=<BASE_PATH>/portal/; Expires in the past: the cookie is cleared' }) } } },
+      },
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    async (request, reply) => {
+      await signOut(ctx, request.portalSession!, request.body.everywhere === true);
+      clearSessionCookie(reply, basePath);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,34 @@
+// What an investor sees of their deals: GET /investors/{investorUserId}/deals (listInvestorDeals)
+// and GET /investors/{investorUserId}/deals/{dealId} (getInvestorDeal). Staff read anyone's; an
+// investor only their own, and another investor's id, or a deal they have no journey in, is
+// answered exactly as an unknown one (404). One statement per read (store/investor-deals.ts); the
+// pure domain/investor-deal.ts puts each deal together.
+import { notFound } from '../domain/errors.ts';
+import { type InvestorDeal, investorDealOf } from '../domain/investor-deal.ts';
+import { canActFor, type Principal } from '../domain/principal.ts';
+import { findDeal } from '../store/deals.ts';
+import { findInvestor } from '../store/investors.ts';
+import { findInvestorDeals } from '../store/investor-deals.ts';
+import type { Deps } from './deps.ts';
+import { forReading } from './reads.ts';
+
+/** Every deal the investor has a journey in, by deal name then id. */
+export async function listInvestorDeals(deps: Deps, principal: Principal, investorUserId: string): Promise<{ deals: InvestorDeal[] }> {
+  if (!canActFor(principal, investorUserId)) throw notFound('investor', investorUserId);
+  const { db } = forReading(deps);
+  const facts = await findInvestorDeals(db, investorUserId, null);
+  if (facts.length === 0 && principal.role === 'admin' && !(await findInvestor(db, investorUserId))) throw notFound('investor', investorUserId);
+  return { deals: facts.map(investorDealOf) };
+}
+
+/** One deal the investor has a journey in. */
+export async function getInvestorDeal(deps: Deps, principal: Principal, investorUserId: string, dealId: string): Promise<InvestorDeal> {
+  if (!canActFor(principal, investorUserId)) throw notFound('investor', investorUserId);
+  const { db } = forReading(deps);
+  const [facts] = await findInvestorDeals(db, investorUserId, dealId);
+  if (facts) return investorDealOf(facts);
+  if (principal.role !== 'admin') throw notFound('deal', dealId);
+  if (!(await findInvestor(db, investorUserId))) throw notFound('investor', investorUserId);
+  if (!(await findDeal(db, dealId))) throw notFound('deal', dealId);
+  throw notFound(`journey of investor ${JSON.stringify(investorUserId)} in deal`, dealId);
+}

@@ -1,0 +1,151 @@
+// Ask for a change: a different amount or withdrawal, with a reason (POST …/deals/request-to-edit
+// about the commitment's event); then the requests with their status and decision, and the
+// commitment's history (who changed it, when).
+import { useState, type FormEvent } from 'react';
+import { useSubmission } from '../../../src/lib/hooks.ts';
+import { call, portalApi, type EditRequestType, type InvestorDeal } from '../lib/api.ts';
+import { formatDateTime, formatMoney } from '../lib/format.ts';
+import { m } from '../messages.ts';
+import { FormStatus } from './ui.tsx';
+import './ChangeRequest.css';
+
+const AMOUNT = /^\d{1,15}(\.\d{1,10})?$/;
+
+/** The field of the commitment's event that holds the amount: the event's field whose value is the committed amount. */
+async function commitmentFieldKey(deal: InvestorDeal, investorUserId: string): Promise<string> {
+  const commitment = deal.commitment!;
+  const journey = await call<{ journey: { id: string; data: Record<string, string> | null }[] }>(
+    'GET',
+    `/deals/deal/${encodeURIComponent(deal.dealId)}/investor-data/${encodeURIComponent(investorUserId)}`,
+  );
+  const event = journey.journey.find((e) => e.id === commitment.eventId);
+  const key = Object.entries(event?.data ?? {}).find(([, value]) => value === commitment.amount)?.[0];
+  if (!key) throw new Error(m.changeNoCommitment);
+  return key;
+}
+
+export function ChangeRequest({ deal, investorUserId, onFiled }: { deal: InvestorDeal; investorUserId: string; onFiled: () => void }) {
+  const [type, setType] = useState<EditRequestType>('Investment Amount');
+  const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState('');
+  const { busy, error, done, run, refuse, clear } = useSubmission();
+  const commitment = deal.commitment;
+  const currency = commitment?.currency ?? deal.payment?.currency ?? '';
+  const pending = deal.editRequests.some((r) => r.status === 'pending');
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!commitment) return refuse(m.changeNoCommitment);
+    if (type === 'Investment Amount' && !AMOUNT.test(amount.trim())) return refuse(m.invalidAmount);
+    if (!reason.trim()) return refuse(m.missingField(m.reason));
+    await run(async () => {
+      const newData = type === 'Investment Amount' ? { [await commitmentFieldKey(deal, investorUserId)]: amount.trim() } : undefined;
+      await portalApi.requestEdit({ workflowEventId: commitment.eventId, type, reason: reason.trim(), ...(newData ? { newData } : {}) });
+      setAmount('');
+      setReason('');
+      onFiled();
+      return m.changeSent;
+    });
+  }
+
+  return (
+    <section className="card change" aria-labelledby="change-title">
+      <h2 id="change-title">{m.changeTitle}</h2>
+      {!commitment ? (
+        <p className="muted">{m.changeNoCommitment}</p>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <p className="muted">{m.changeExplain}</p>
+          {pending && <p className="alert alert-info">{m.changePending}</p>}
+          <fieldset className="choices">
+            <legend className="field-label">{m.changeKind}</legend>
+            <label className="choice">
+              <input type="radio" name="change-type" value="Investment Amount" checked={type === 'Investment Amount'} onChange={() => (clear(), setType('Investment Amount'))} />
+              {m.changeAmount}
+            </label>
+            <label className="choice">
+              <input type="radio" name="change-type" value="Withdraw Investment" checked={type === 'Withdraw Investment'} onChange={() => (clear(), setType('Withdraw Investment'))} />
+              {m.changeWithdraw}
+            </label>
+          </fieldset>
+          {type === 'Investment Amount' && (
+            <div className="field">
+              <label className="field-label" htmlFor="change-amount">
+                {m.newAmount(currency)}
+              </label>
+              <input id="change-amount" name="newAmount" inputMode="decimal" autoComplete="off" value={amount} aria-describedby="change-amount-hint" onChange={(e) => (clear(), setAmount(e.target.value))} />
+              <span id="change-amount-hint" className="muted small">
+                {m.amountHint}
+              </span>
+            </div>
+          )}
+          <div className="field">
+            <label className="field-label" htmlFor="change-reason">
+              {m.reason}
+            </label>
+            <textarea id="change-reason" name="reason" rows={3} maxLength={2000} value={reason} aria-describedby="change-reason-hint" onChange={(e) => (clear(), setReason(e.target.value))} />
+            <span id="change-reason-hint" className="muted small">
+              {m.reasonHint}
+            </span>
+          </div>
+          <FormStatus error={error} done={done} />
+          <button type="submit" className="button button-primary button-wide" disabled={busy}>
+            {busy ? m.formSending : m.changeSubmit}
+          </button>
+        </form>
+      )}
+      <Requests deal={deal} currency={currency} />
+      <History deal={deal} />
+    </section>
+  );
+}
+
+const statusWords: Record<string, string> = { pending: m.statusPending, approved: m.statusApproved, rejected: m.statusRejected };
+
+function Requests({ deal, currency }: { deal: InvestorDeal; currency: string }) {
+  return (
+    <>
+      <h3 id="requests-title">{m.requestsTitle}</h3>
+      {deal.editRequests.length === 0 ? (
+        <p className="muted">{m.requestsEmpty}</p>
+      ) : (
+        <ul className="requests" aria-labelledby="requests-title">
+          {[...deal.editRequests].reverse().map((r) => (
+            <li key={r.requestId} className="request">
+              <div className="request-head">
+                <strong>{r.type === 'Withdraw Investment' ? m.requestWithdraw : m.requestAmount(formatMoney(r.newAmount, currency))}</strong>
+                <span className={`badge badge-${r.status}`}>{statusWords[r.status] ?? r.status}</span>
+              </div>
+              <p className="small">“{r.reason}”</p>
+              <p className="muted small">
+                {m.requestAsked(formatDateTime(r.createdAt))}
+                {r.decidedAt && ` · ${m.requestDecided(formatDateTime(r.decidedAt))}`}
+              </p>
+              {r.decisionNote && <p className="small">{m.decisionNote(r.decisionNote)}</p>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+function History({ deal }: { deal: InvestorDeal }) {
+  return (
+    <>
+      <h3 id="history-title">{m.historyTitle}</h3>
+      {deal.commitmentHistory.length === 0 ? (
+        <p className="muted">{m.historyEmpty}</p>
+      ) : (
+        <ol className="history" aria-labelledby="history-title">
+          {[...deal.commitmentHistory].reverse().map((h) => (
+            <li key={`${h.revision}-${h.at}`}>
+              <span className="money">{formatMoney(h.amount, h.currency)}</span>
+              <span className="muted small">{m.historyBy(h.changedBy === 'investor' ? m.byYou : m.byStaff, formatDateTime(h.at))}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </>
+  );
+}

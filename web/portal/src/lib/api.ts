@@ -1,0 +1,21 @@
+// The portal's calls: its sign-in routes and the API behind the session cookie.
+import { call } from './http.ts';
+import type * as T from './types.ts';
+
+export * from './http.ts';
+export type * from './types.ts';
+
+const enc = encodeURIComponent;
+
+export const portalApi = {
+  registrationOptions: (invitation: string) => call<T.RegistrationOptions>('POST', '/passkeys/registration-options', { invitation }),
+  register: (invitation: string, response: unknown) => call<T.Session>('POST', '/passkeys', { invitation, response }),
+  signInOptions: () => call<T.AuthenticationOptions>('POST', '/sessions/options', {}),
+  signIn: (response: unknown) => call<T.Session>('POST', '/sessions', { response }),
+  session: () => call<T.Session>('GET', '/session', undefined, { quiet401: true }),
+  signOut: (everywhere: boolean) => call<void>('POST', '/sign-out', { everywhere }),
+  deals: (investorUserId: string) => call<T.InvestorDeals>('GET', `/investors/${enc(investorUserId)}/deals`),
+  deal: (investorUserId: string, dealId: string) => call<T.InvestorDeal>('GET', `/investors/${enc(investorUserId)}/deals/${enc(dealId)}`),
+  jump: (dealId: string, body: T.JumpBody) => call<unknown>('POST', `/deals/deal/${enc(dealId)}/jump-to-step`, body),
+  requestEdit: (body: T.EditRequestBody) => call<unknown>('POST', '/deals/request-to-edit', body),
+};

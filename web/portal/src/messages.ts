@@ -1,0 +1,161 @@
+// Every word the portal shows, in one catalogue. `en` is complete; another language is a second
+// object of the same type (`Messages`), which typecheck holds to every key and every parameter.
+// Amounts and dates arrive here already formatted for the reader's locale (lib/format.ts).
+
+const en = {
+  appName: 'Investor portal',
+  skipToContent: 'Skip to content',
+  loading: 'Loading…',
+  retry: 'Retry',
+  close: 'Close',
+  back: 'Back to my deals',
+  copy: 'Copy',
+  copied: 'Copied',
+  copyLabel: (what: string) => `Copy ${what}`,
+  notSet: 'not set',
+
+  // Welcome: an invitation link.
+  welcomeTitle: 'Welcome',
+  welcomeChecking: 'Checking your invitation…',
+  welcomeHello: (name: string) => `Hello ${name}.`,
+  welcomeExplain:
+    'You have been invited to follow your investments here. Create a passkey to sign in: your phone or computer keeps it, and you unlock it with your fingerprint, face or screen lock. There is no password.',
+  welcomeCreate: 'Create my passkey',
+  welcomeCreating: 'Waiting for your device…',
+  welcomeInvalid: 'This invitation is not valid or has expired. Ask your contact for a new link.',
+  welcomeUsedHint: 'If you have already created a passkey, sign in with it.',
+  goToSignIn: 'Go to sign in',
+
+  // Sign in.
+  signInTitle: 'Sign in',
+  signInExplain: 'Sign in with the passkey you created from your invitation.',
+  signInButton: 'Sign in with a passkey',
+  signInWaiting: 'Waiting for your device…',
+  signInNoPasskey: 'No passkey yet? Open the invitation link you received by e-mail or from your contact.',
+  signedOutHere: 'You are signed out on this device.',
+  signedOutEverywhere: 'You are signed out on every device.',
+  sessionEnded: 'Your session has ended. Sign in again.',
+  passkeyCancelled: 'The passkey request was cancelled or timed out. Try again when you are ready.',
+  passkeyUnsupported: 'This browser cannot use passkeys. Open the link in an up-to-date browser.',
+  passkeyRefused: 'Your passkey was not accepted. Try again, or ask your contact for a new invitation.',
+
+  // Top bar.
+  signedInAs: (name: string) => `Signed in as ${name}`,
+  signOut: 'Sign out',
+  signOutHere: 'Sign out on this device',
+  signOutEverywhere: 'Sign out on every device',
+  accountMenu: 'Account',
+
+  // My deals.
+  dealsTitle: 'My deals',
+  dealsEmpty: 'You are not in any deal yet.',
+  currentStep: 'Where you stand',
+  notStarted: 'Not started',
+  committed: 'Committed',
+  remaining: 'Remaining to pay',
+  openDeal: (name: string) => `Open ${name}`,
+  actionWaiting: 'Your action is needed',
+
+  // One deal.
+  dealNotFound: 'There is no such deal among yours.',
+  timelineTitle: 'Your steps',
+  timelineEmpty: 'No steps yet.',
+  enteredOn: (when: string) => `Reached on ${when}`,
+  nowAt: (step: string) => `You are at: ${step}`,
+  nextTitle: 'What happens next',
+  nextByStaff: (steps: string) => `Our team will move you on to ${steps}. There is nothing for you to do now.`,
+  nextNone: 'This is the last step. There is nothing more to do.',
+  nextYou: 'You can take the next step yourself:',
+  stepKindComplete: 'complete',
+  stepKindWithdrawn: 'withdrawn',
+
+  // The step's form.
+  formTitle: (step: string) => `Go to ${step}`,
+  formSubmit: (step: string) => `Confirm: ${step}`,
+  formSending: 'Sending…',
+  formDone: (step: string) => `Done: you are now at ${step}.`,
+  required: 'required',
+  optional: 'optional',
+  chooseOne: 'Choose…',
+  amountLabel: (label: string) => `${label} (amount)`,
+  currencyLabel: 'Currency',
+  amountHint: 'Digits, with a decimal point if needed, e.g. 25000 or 25000.50',
+  invalidAmount: 'Enter an amount in digits, e.g. 25000 or 25000.50.',
+  invalidDate: 'Choose a date.',
+  invalidEmail: 'Enter an e-mail address, e.g. name@example.com.',
+  missingField: (label: string) => `${label} is required.`,
+  fixFields: 'Some answers need a correction (see below).',
+
+  // How to pay.
+  payTitle: 'How to pay',
+  payExplain: 'Make a bank transfer with these details. Quote the reference exactly, so that we can match your payment.',
+  amountDue: 'Amount due',
+  beneficiary: 'Beneficiary',
+  iban: 'IBAN',
+  bic: 'BIC',
+  reference: 'Reference',
+  received: 'Received so far',
+  remainingToPay: 'Remaining',
+  qrTitle: 'Pay with your banking app',
+  qrExplain: 'Scan this code with your banking app: it fills in the transfer for you (SEPA, EUR).',
+  qrAlt: (amount: string, reference: string) => `Payment QR code: ${amount}, reference ${reference}`,
+  payNotReady: 'The bank details are not published yet. We will show them here as soon as they are.',
+  paidInFull: 'Paid in full. Thank you.',
+
+  // Ask for a change.
+  changeTitle: 'Ask for a change',
+  changeExplain: 'Ask us to change your commitment or to withdraw. Our team decides; you see the decision here.',
+  changeKind: 'What would you like?',
+  changeAmount: 'A different amount',
+  changeWithdraw: 'To withdraw',
+  newAmount: (currency: string) => `New amount (${currency})`,
+  reason: 'Reason',
+  reasonHint: 'A few words for our team.',
+  changeSubmit: 'Send the request',
+  changeSent: 'Your request was sent. You will see the decision here.',
+  changeNoCommitment: 'You can ask for a change once you have made a commitment.',
+  changePending: 'You have a request waiting for a decision.',
+  requestsTitle: 'Your requests',
+  requestsEmpty: 'No requests yet.',
+  requestAmount: (amount: string) => `A different amount: ${amount}`,
+  requestWithdraw: 'To withdraw',
+  requestAsked: (when: string) => `Asked on ${when}`,
+  requestDecided: (when: string) => `Decided on ${when}`,
+  statusPending: 'Waiting for a decision',
+  statusApproved: 'Approved',
+  statusRejected: 'Declined',
+  decisionNote: (note: string) => `Note from our team: ${note}`,
+  historyTitle: 'Commitment history',
+  historyEmpty: 'No commitment yet.',
+  historyBy: (who: string, when: string) => `${who}, ${when}`,
+  byYou: 'By you',
+  byStaff: 'By our team',
+
+  // Refusals, in plain words.
+  errorTitle: 'Something went wrong.',
+  errorNetwork: 'The service does not answer. Check your connection, then retry.',
+  errorNotAllowed: (detail: string) => `This is not possible: ${detail}`,
+  errorNotFound: 'We could not find this. The link may be out of date.',
+  errorConflict: (detail: string) => `This is no longer possible from where you stand: ${detail}`,
+  errorRefused: (detail: string) => `Not accepted: ${detail}`,
+  errorTooMany: 'Too many attempts. Wait a minute, then try again.',
+  errorUnavailable: 'The service is busy. Try again in a few seconds.',
+  errorFailed: (id: string) => `The service failed. Try again; if it persists, quote ${id} to your contact.`,
+  pageNotFound: 'There is no page at this address.',
+};
+
+export type Messages = typeof en;
+export type MessageKey = keyof Messages;
+
+const catalogues: Record<string, Messages> = { en };
+
+/** The catalogue of the browser's first language we have, else English. */
+function pick(languages: readonly string[]): Messages {
+  for (const language of languages) {
+    const found = catalogues[language] ?? catalogues[language.split('-')[0]!];
+    if (found) return found;
+  }
+  return en;
+}
+
+export const m: Messages = pick(typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language].filter(Boolean)));

@@ -1,0 +1,115 @@
+// One deal: where the investor stands and how they got there, what happens next (the form of a
+// step they may take themselves), how to pay, and asking for a change.
+import { href, useLoad } from '../../../src/lib/hooks.ts';
+import { ApiError, portalApi, type InvestorDeal, type Session } from '../lib/api.ts';
+import { formatDateTime, formatMoney } from '../lib/format.ts';
+import { m } from '../messages.ts';
+import { ErrorBox, Spinner } from '../components/ui.tsx';
+import { StepForm } from '../components/StepForm.tsx';
+import { HowToPay } from '../components/HowToPay.tsx';
+import { ChangeRequest } from '../components/ChangeRequest.tsx';
+import './DealPage.css';
+
+export function DealPage({ session, dealId }: { session: Session; dealId: string }) {
+  const [deal, reload] = useLoad(() => portalApi.deal(session.investorUserId, dealId), [session.investorUserId, dealId]);
+  if (deal.status === 'loading') return <Spinner />;
+  if (deal.status === 'error') {
+    if (deal.error instanceof ApiError && deal.error.status === 404) {
+      return (
+        <section className="card">
+          <h1>{m.dealNotFound}</h1>
+          <a className="button" href={href()}>
+            {m.back}
+          </a>
+        </section>
+      );
+    }
+    return <ErrorBox error={deal.error} retry={reload} />;
+  }
+  const d = deal.value;
+  return (
+    <article className="deal" aria-labelledby="deal-title">
+      <a className="back-link" href={href()}>
+        ← {m.back}
+      </a>
+      <header className="deal-head">
+        <h1 id="deal-title">{d.dealName}</h1>
+        <p className="muted">{d.workflowLabel}</p>
+        <dl className="facts">
+          <div>
+            <dt>{m.currentStep}</dt>
+            <dd data-testid="current-step">{d.currentStep?.label ?? m.notStarted}</dd>
+          </div>
+          {d.commitment && (
+            <div>
+              <dt>{m.committed}</dt>
+              <dd className="money" data-testid="committed">
+                {formatMoney(d.commitment.amount, d.commitment.currency)}
+              </dd>
+            </div>
+          )}
+        </dl>
+      </header>
+      <div className="deal-columns">
+        <div className="deal-main">
+          <Next deal={d} session={session} onDone={reload} />
+          {d.payment && <HowToPay payment={d.payment} />}
+          <ChangeRequest deal={d} investorUserId={session.investorUserId} onFiled={reload} />
+        </div>
+        <Timeline deal={d} />
+      </div>
+    </article>
+  );
+}
+
+function Next({ deal, session, onDone }: { deal: InvestorDeal; session: Session; onDone: () => void }) {
+  const open = deal.investorEngagementEnabled ? deal.nextSteps.filter((s) => s.investorMay) : [];
+  const byStaff = deal.nextSteps.filter((s) => !open.includes(s));
+  return (
+    <section className="card next" aria-labelledby="next-title">
+      <h2 id="next-title">{m.nextTitle}</h2>
+      {deal.currentStep && <p>{m.nowAt(deal.currentStep.label)}</p>}
+      {deal.nextSteps.length === 0 && <p className="muted">{m.nextNone}</p>}
+      {open.length === 0 && byStaff.length > 0 && <p className="muted">{m.nextByStaff(new Intl.ListFormat(undefined, { type: 'disjunction' }).format(byStaff.map((s) => s.label)))}</p>}
+      {open.length > 0 && <p>{m.nextYou}</p>}
+      {open.map((step) => (
+        <StepForm
+          key={`${deal.currentStep?.id ?? 'start'}-${step.id}`}
+          dealId={deal.dealId}
+          investorUserId={session.investorUserId}
+          currentStepId={deal.currentStep?.id ?? null}
+          step={step}
+          defaultCurrency={deal.commitment?.currency ?? deal.payment?.currency ?? null}
+          onDone={onDone}
+        />
+      ))}
+    </section>
+  );
+}
+
+function Timeline({ deal }: { deal: InvestorDeal }) {
+  // The steps before the current one, oldest first, then the current one.
+  const steps = [
+    ...deal.pastSteps.map((s) => ({ ...s, current: false })),
+    ...(deal.currentStep ? [{ stepId: deal.currentStep.id, label: deal.currentStep.label, enteredAt: deal.currentStep.enteredAt, current: true }] : []),
+  ];
+  return (
+    <section className="card timeline-card" aria-labelledby="timeline-title">
+      <h2 id="timeline-title">{m.timelineTitle}</h2>
+      {steps.length === 0 ? (
+        <p className="muted">{m.timelineEmpty}</p>
+      ) : (
+        <ol className="timeline">
+          {steps.map((step) => (
+            <li key={`${step.stepId}-${step.enteredAt}`} className={step.current ? 'current' : undefined} aria-current={step.current ? 'step' : undefined}>
+              <strong>{step.label}</strong>
+              <time className="muted small" dateTime={step.enteredAt}>
+                {m.enteredOn(formatDateTime(step.enteredAt))}
+              </time>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
