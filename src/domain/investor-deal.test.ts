@@ -65,7 +65,7 @@ test('the commitment and its history: a new value per revision, who set it', () 
     ],
     events: [event('e1', 'interest', 't1'), event('e2', 'commit', 't2', { committed_amount: '300', currency: 'EUR' })],
   }));
-  assert.deepEqual(view.commitment, { eventId: 'e2', amount: '300', currency: 'EUR' });
+  assert.deepEqual(view.commitment, { eventId: 'e2', fieldKey: 'committed_amount', amount: '300', currency: 'EUR' });
   assert.deepEqual(view.commitmentHistory.map((h) => [h.amount, h.changedBy, h.revision]), [['100.5', 'investor', 1], ['300', 'staff', 3]]);
 });
 

@@ -40,7 +40,7 @@ export interface InvestorDeal {
   currentStep: { id: string; label: string; type: StepType; enteredAt: string } | null;
   pastSteps: { stepId: string; label: string; enteredAt: string }[];
   nextSteps: { id: string; label: string; type: StepType; investorMay: boolean; stepFields: Pick<StepField, 'fieldKey' | 'label' | 'kind' | 'required' | 'options'>[] }[];
-  commitment: { eventId: string; amount: string; currency: string | null } | null;
+  commitment: { eventId: string; fieldKey: string; amount: string; currency: string | null } | null;
   commitmentHistory: { eventId: string; amount: string; currency: string | null; at: string; changedBy: 'investor' | 'staff'; revision: number }[];
   payment: {
     reference: string; currency: string | null; amountDue: string; received: string; remaining: string;
@@ -89,7 +89,7 @@ export function investorDealOf(facts: InvestorDealFacts): InvestorDeal {
   const currencyKey = facts.currencyFieldKey;
   const capturedCurrency = currencyKey === null ? undefined : [...facts.events].reverse().find((e) => e.data[currencyKey] !== undefined)?.data[currencyKey];
   const currency = capturedCurrency ?? facts.dealCurrency;
-  const commitment = carrying && isAmount(carrying.data[key]) ? { eventId: carrying.eventId, amount: carrying.data[key]!.trim(), currency } : null;
+  const commitment = carrying && isAmount(carrying.data[key]) ? { eventId: carrying.eventId, fieldKey: key, amount: carrying.data[key]!.trim(), currency } : null;
 
   // Its history: each revision that set a new value of the field (the first one of each event too).
   const history: InvestorDeal['commitmentHistory'] = [];

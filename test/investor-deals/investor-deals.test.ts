@@ -59,7 +59,7 @@ describe("an investor's deals", () => {
     assert.deepEqual(view.nextSteps.map((s: any) => [s.id, s.investorMay]).sort(), [[deal.step('out'), true], [deal.step('pay'), false]]);
     const pay = view.nextSteps.find((s: any) => s.id === deal.step('pay'));
     assert.deepEqual(pay, { id: deal.step('pay'), label: 'Payment', type: 'default', investorMay: false, stepFields: [{ fieldKey: 'paid_on', label: null, kind: 'date', required: false, options: null }] });
-    assert.deepEqual(view.commitment, { eventId: commitEventId, amount: '30000.00', currency: 'EUR' });
+    assert.deepEqual(view.commitment, { eventId: commitEventId, fieldKey: 'committed_amount', amount: '30000.00', currency: 'EUR' });
     assert.deepEqual(view.commitmentHistory.map((h: any) => [h.amount, h.currency, h.changedBy, h.revision, h.eventId]), [
       ['25000.00', 'EUR', 'investor', 1, commitEventId],
       ['30000.00', 'EUR', 'staff', 2, commitEventId],

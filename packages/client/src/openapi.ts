@@ -1984,6 +1984,8 @@ export interface components {
             commitment: {
                 /** @description the event that holds it: the one an edit request about the amount names */
                 eventId: string;
+                /** @description the field that holds it (the payment settings' commitmentFieldKey): the key of an edit request's newData */
+                fieldKey: string;
                 /** @description the latest committed amount (exact decimal text) */
                 amount: string;
                 currency: string | null;

@@ -35,6 +35,7 @@ export const InvestorDeal = Type.Object(
     ),
     commitment: Nullable(Type.Object({
       eventId: Type.String({ description: 'the event that holds it: the one an edit request about the amount names' }),
+      fieldKey: Type.String({ description: "the field that holds it (the payment settings' commitmentFieldKey): the key of an edit request's newData" }),
       amount: Money('the latest committed amount'),
       currency: Nullable(Type.String()),
     })),

@@ -3,7 +3,7 @@
 // commitment's history (who changed it, when).
 import { useState, type FormEvent } from 'react';
 import { useSubmission } from '../../../src/lib/hooks.ts';
-import { call, portalApi, type EditRequestType, type InvestorDeal } from '../lib/api.ts';
+import { portalApi, type EditRequestType, type InvestorDeal } from '../lib/api.ts';
 import { formatDateTime, formatMoney } from '../lib/format.ts';
 import { m } from '../messages.ts';
 import { FormStatus } from './ui.tsx';
@@ -11,20 +11,7 @@ import './ChangeRequest.css';
 
 const AMOUNT = /^\d{1,15}(\.\d{1,10})?$/;
 
-/** The field of the commitment's event that holds the amount: the event's field whose value is the committed amount. */
-async function commitmentFieldKey(deal: InvestorDeal, investorUserId: string): Promise<string> {
-  const commitment = deal.commitment!;
-  const journey = await call<{ journey: { id: string; data: Record<string, string> | null }[] }>(
-    'GET',
-    `/deals/deal/${encodeURIComponent(deal.dealId)}/investor-data/${encodeURIComponent(investorUserId)}`,
-  );
-  const event = journey.journey.find((e) => e.id === commitment.eventId);
-  const key = Object.entries(event?.data ?? {}).find(([, value]) => value === commitment.amount)?.[0];
-  if (!key) throw new Error(m.changeNoCommitment);
-  return key;
-}
-
-export function ChangeRequest({ deal, investorUserId, onFiled }: { deal: InvestorDeal; investorUserId: string; onFiled: () => void }) {
+export function ChangeRequest({ deal, onFiled }: { deal: InvestorDeal; onFiled: () => void }) {
   const [type, setType] = useState<EditRequestType>('Investment Amount');
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
@@ -39,7 +26,7 @@ export function ChangeRequest({ deal, investorUserId, onFiled }: { deal: Investo
     if (type === 'Investment Amount' && !AMOUNT.test(amount.trim())) return refuse(m.invalidAmount);
     if (!reason.trim()) return refuse(m.missingField(m.reason));
     await run(async () => {
-      const newData = type === 'Investment Amount' ? { [await commitmentFieldKey(deal, investorUserId)]: amount.trim() } : undefined;
+      const newData = type === 'Investment Amount' ? { [commitment.fieldKey]: amount.trim() } : undefined;
       await portalApi.requestEdit({ workflowEventId: commitment.eventId, type, reason: reason.trim(), ...(newData ? { newData } : {}) });
       setAmount('');
       setReason('');

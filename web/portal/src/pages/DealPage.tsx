@@ -54,7 +54,7 @@ export function DealPage({ session, dealId }: { session: Session; dealId: string
         <div className="deal-main">
           <Next deal={d} session={session} onDone={reload} />
           {d.payment && <HowToPay payment={d.payment} />}
-          <ChangeRequest deal={d} investorUserId={session.investorUserId} onFiled={reload} />
+          <ChangeRequest deal={d} onFiled={reload} />
         </div>
         <Timeline deal={d} />
       </div>
