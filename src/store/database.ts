@@ -66,6 +66,8 @@ export interface OpenOptions {
   onPoolError?: (err: Error) => void;
   /** PostgreSQL only: sees the text of every statement the pool sends (tests count round trips). */
   onStatement?: (text: string) => void;
+  /** PGlite in memory only: start from this dump of a data folder (PGlite's dumpDataDir), not an empty cluster (tests start from a migrated one). */
+  pgliteDump?: Blob;
 }
 
 // Handles whose database runs transactions side by side on a pool (PostgreSQL), with the pool's
@@ -100,7 +102,7 @@ export async function openDatabase(
   options: OpenOptions = {},
 ): Promise<Database> {
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config, options);
-  return openPGlite(config.dataDir);
+  return openPGlite(config.dataDir, options.pgliteDump);
 }
 
 function openPostgres(url: string, config: DatabaseConfig, options: OpenOptions): Database {
@@ -253,9 +255,10 @@ export async function pgliteOptions() {
   };
 }
 
-async function openPGlite(dataDir: string): Promise<Database> {
+async function openPGlite(dataDir: string, dump?: Blob): Promise<Database> {
   const { PGlite, options } = await pgliteOptions();
   const inMemory = dataDir.startsWith('memory://');
+  if (dump && !inMemory) throw new Error('a PGlite dump is loaded into memory:// only');
   let release = () => {};
   if (!inMemory) {
     mkdirSync(dataDir, { recursive: true });
@@ -263,7 +266,7 @@ async function openPGlite(dataDir: string): Promise<Database> {
   }
   try {
     if (!inMemory && needsCluster(dataDir)) await initCluster(dataDir);
-    const pglite = await PGlite.create(dataDir, options);
+    const pglite = await PGlite.create(dataDir, dump ? { ...options, loadDataDir: dump } : options);
     const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }), log: countErrors });
     return {
       db,

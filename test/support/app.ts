@@ -1,4 +1,4 @@
-// Each test file gets its own database: an in-memory PGlite, or (with TEST_DATABASE_URL) a fresh
+// Each test file gets its own database: an in-memory PGlite (started from a migrated dump), or (with TEST_DATABASE_URL) a fresh
 // schema on that PostgreSQL server, dropped at the end. Tests create their own data, so they never
 // depend on each other.
 import { randomUUID } from 'node:crypto';
@@ -13,6 +13,7 @@ import { createToken } from '../../src/operations/tokens.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 import { assertMatchesContract } from './contract.ts';
+import { migratedPGliteDump } from './pglite-dump.ts';
 
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL || undefined;
 export const onPostgres = testDatabaseUrl !== undefined;
@@ -28,7 +29,8 @@ export interface TestDatabase extends Database {
 export async function openTestDatabase(env: Record<string, string> = {}): Promise<TestDatabase> {
   const base = loadConfig({ ...env, DATABASE_URL: '' });
   if (!testDatabaseUrl) {
-    const database = await openDatabase({ ...base, dataDir: 'memory://' });
+    // From a dump of an empty, migrated database (pglite-dump.ts); migrating it again changes nothing.
+    const database = await openDatabase({ ...base, dataDir: 'memory://' }, { pgliteDump: await migratedPGliteDump() });
     await migrateToLatest(database.db);
     return database;
   }
