@@ -15,6 +15,7 @@ import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { m } from '../../web/portal/src/messages.ts';
+import { checkedFetch } from '../support/contract.ts';
 import { checkScreen as harnessCheckScreen, freePort, skipE2e, startE2e, type E2e } from './harness.ts';
 
 // jsqr is CommonJS: its module object is the function (with the same function as `default`).
@@ -326,6 +327,24 @@ describe('the investor portal, end to end', { skip: skipE2e }, () => {
         await page.locator('section.change h3').first().scrollIntoViewIfNeeded();
         await checkBoth(page, 'change-approved', size.width, [390]);
         assert.deepEqual(cspViolations, [], 'no page breaks the Content-Security-Policy');
+      });
+
+      test('the investor pays with the shown reference: the bank statement matches them, and the portal shows it received', async () => {
+        // The bank's file of the day, with the investor's transfer quoting the reference the portal showed.
+        const statement = `date,amount,currency,reference,bank_reference\n2026-11-24,30000.00,EUR,${reference},portal-${size.width}\n`;
+        const imported = await checkedFetch(e.url, '/payments/statements', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${e.adminToken}`, 'content-type': 'text/csv' },
+          body: statement,
+        });
+        assert.equal(imported.status, 201, imported.text);
+        await page.reload();
+        await page.getByTestId('current-step').getByText('Funds received').waitFor();
+        const pay = page.locator('section.pay');
+        await pay.getByText(m.paidInFull).waitFor();
+        assert.match(await pay.getByTestId('remaining').innerText(), /^€?0\.00/);
+        const journey = await must('GET', `/deals/deal/${dealId}/investor-data/${investorUserId}`);
+        assert.equal(journey.journey.at(-1).toStepId, step('payment'), 'the matched payment moved the investor to the payment step');
       });
 
       test('sign out everywhere ends the session; the API then answers 401', async () => {
