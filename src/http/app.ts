@@ -20,7 +20,7 @@ import { serializerCompiler } from './serialization.ts';
 import { validatorCompiler } from './validation.ts';
 import { documentRoute, finishDocument } from './openapi-document.ts';
 import { apiVersion } from './openapi-operations.ts';
-import { registerConsoleApp, registerPortalApp } from './console-app.ts';
+import { registerConsoleApp, registerPortalApp } from './web-apps.ts';
 import { registerPortalApi } from './portal-api.ts';
 import { DatabaseUnavailableProblem, Problem } from './schemas/problems.ts';
 
