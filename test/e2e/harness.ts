@@ -7,8 +7,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
 import { serve, type RunningService } from '../../src/main.ts';
+import { createToken } from '../../src/operations/tokens.ts';
+import { openDatabase } from '../../src/store/database.ts';
 import { onPostgres } from '../support/app.ts';
 import { checkedFetch } from '../support/contract.ts';
 
@@ -20,6 +23,12 @@ export const skipE2e: string | false = onPostgres
   : !existsSync(chromiumPath) && !process.env.CI
     ? `no Chromium at ${chromiumPath} (apt-get install chromium, as .ci/run does)`
     : false;
+
+/**
+ * A PostgreSQL server for the browser tests that run on both databases (the investor portal's):
+ * with E2E_DATABASE_URL set they run there, each on a database of its own made for the run.
+ */
+export const e2eDatabaseUrl = process.env.E2E_DATABASE_URL || undefined;
 
 // Tests write their screenshots to the ignored test-results/ folder, so `npm run test:e2e` leaves the checkout
 // clean; `npm run screenshots` points SCREENSHOT_DIR at docs/screenshots/ to refresh the pictures of the README and docs/.
@@ -45,12 +54,17 @@ export interface E2e {
  * `demo: false` starts the service as `npm start -- --no-demo` does: no deal, only the first-run
  * admin token. `env` adds settings (a fixed PORT with the PUBLIC_URL that names it, for the portal).
  */
-export async function startE2e(options: { basePath?: string; demo?: boolean; env?: Record<string, string> } = {}): Promise<E2e> {
+export async function startE2e(options: { basePath?: string; demo?: boolean; env?: Record<string, string>; databaseUrl?: string } = {}): Promise<E2e> {
   const printed: string[] = [];
   const userDataDir = mkdtempSync(join(tmpdir(), 'dealflow-chromium-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://', LOG_LEVEL: 'warn', BASE_PATH: options.basePath ?? '', ...options.env });
+  const database = options.databaseUrl ? await freshDatabase(options.databaseUrl) : undefined;
+  const config = loadConfig({
+    PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://', LOG_LEVEL: 'warn', BASE_PATH: options.basePath ?? '', ...options.env,
+    ...(database ? { DATABASE_URL: database.url } : {}),
+  });
   const service = await serve(config, { demo: options.demo ?? true, print: (line) => printed.push(line) });
-  const adminToken = /dfk_[A-Za-z0-9_-]+/.exec(printed.join('\n'))?.[0];
+  // The embedded database's first start prints the admin token; on PostgreSQL one is made as `dealflow token create` makes it.
+  const adminToken = database ? await adminTokenOn(config) : /dfk_[A-Za-z0-9_-]+/.exec(printed.join('\n'))?.[0];
   if (!adminToken) throw new Error(`the service printed no admin token:\n${printed.join('\n')}`);
   const browser = await chromium.launch({
     executablePath: chromiumPath,
@@ -92,9 +106,37 @@ export async function startE2e(options: { basePath?: string; demo?: boolean; env
     async close() {
       await browser.close().catch(() => {});
       await service.close();
+      await database?.drop();
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A new, empty database on the server of `serverUrl`, and how to drop it. */
+async function freshDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `dealflow_e2e_${process.pid}_${Date.now()}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+}
+
+async function adminTokenOn(config: ReturnType<typeof loadConfig>): Promise<string> {
+  const database = await openDatabase(config);
+  try {
+    return (await createToken(database.db, { name: 'end-to-end admin', role: 'admin' })).token;
+  } finally {
+    await database.close();
+  }
 }
 
 /** A TCP port free on the loopback interface now (for a service whose public URL must name its port). */

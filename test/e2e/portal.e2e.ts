@@ -4,7 +4,9 @@
 // a passkey, signs out and in again with it, fills the commitment form of a step open to
 // investors, reads the payment instructions and the EPC QR code (decoded from its pixels: amount
 // and reference), asks for a higher amount; staff approve it in the console's inbox; the investor
-// sees the new amount and the decision. Every screen is checked in the light and the dark theme
+// sees the new amount and the decision, pays with the reference shown, and the day's bank statement
+// matches them. On PGlite, and on PostgreSQL when E2E_DATABASE_URL names a server
+// (`npm run test:e2e:postgres`, which CI runs). Every screen is checked in the light and the dark theme
 // with axe-core (no violation) and, at 390 px, for sideways scrolling; no page breaks the
 // Content-Security-Policy. The portal's origin is http://localhost (the WebAuthn relying party is
 // a host name, never an IP address; Chromium counts localhost as a secure context, so the
@@ -16,7 +18,7 @@ import { PNG } from 'pngjs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { m } from '../../web/portal/src/messages.ts';
 import { checkedFetch } from '../support/contract.ts';
-import { checkScreen as harnessCheckScreen, freePort, skipE2e, startE2e, type E2e } from './harness.ts';
+import { checkScreen as harnessCheckScreen, e2eDatabaseUrl, freePort, skipE2e, startE2e, type E2e } from './harness.ts';
 
 // jsqr is CommonJS: its module object is the function (with the same function as `default`).
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
@@ -44,7 +46,7 @@ async function checkBoth(page: Page, name: string, width: number, docs: number[]
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-describe('the investor portal, end to end', { skip: skipE2e }, () => {
+describe(`the investor portal, end to end (${e2eDatabaseUrl ? 'PostgreSQL' : 'PGlite'})`, { skip: skipE2e }, () => {
   let e: E2e;
   let portalUrl: string;
   const must = async (method: string, path: string, body?: unknown) => {
@@ -55,7 +57,7 @@ describe('the investor portal, end to end', { skip: skipE2e }, () => {
 
   before(async () => {
     const port = await freePort();
-    e = await startE2e({ demo: false, env: { PORT: String(port), PUBLIC_URL: `http://localhost:${port}` } });
+    e = await startE2e({ demo: false, env: { PORT: String(port), PUBLIC_URL: `http://localhost:${port}` }, ...(e2eDatabaseUrl ? { databaseUrl: e2eDatabaseUrl } : {}) });
     portalUrl = `http://localhost:${port}/portal/`;
     await must('PUT', `/deals/deal/${dealId}`, { name: 'Harbour Logistics Series B', currency: 'EUR' });
     await must('PUT', `/deals/deal/${dealId}/workflow`, {
