@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page, Request } from 'playwright-core';
-import { checkScreen as harnessCheckScreen, demoDealId, skipE2e, startE2e, type E2e } from './harness.ts';
+import { checkScreen as harnessCheckScreen, demoDealId, skipE2e, startE2e, type E2e, waitForExpression } from './harness.ts';
 
 /** The screens the docs show: `npm run screenshots` (SCREENSHOT_DIR) refreshes these in docs/. */
 const readmeShots = new Set(['workflow-editor-1440', 'board-filtered-1440', 'inbox-1440', 'import-summary-1440', 'bulk-results-390', 'table-390', 'board-dark-360', 'activity-light-360']);
@@ -257,7 +257,7 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
       test('filters are kept in the URL, the table shows the same view, and the export neutralises formulas', async () => {
         await page.getByRole('button', { name: /^Filters/ }).click();
         await page.getByLabel('Committed from').fill('500');
-        await page.waitForFunction("location.hash.includes('minAmount=500')");
+        await waitForExpression(page, "location.hash.includes('minAmount=500')");
         await page.getByText('3 investors of Console').waitFor();
         await checkScreen(page, 'board-filtered', size.width);
         const query = page.url().split('?')[1]!;
@@ -267,7 +267,7 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         // Column headers sort on a wide screen; the stacked phone table has the sort menu.
         if (size.width > 500) await page.getByRole('button', { name: /^Investor/ }).click();
         else await page.getByRole('combobox', { name: 'Sort investors' }).selectOption('name:desc');
-        await page.waitForFunction("location.hash.includes('order=desc')");
+        await waitForExpression(page, "location.hash.includes('order=desc')");
         await checkScreen(page, 'table', size.width);
         const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
         const filtered = readFileSync((await download.path())!, 'utf8').trim().split('\n');
@@ -360,7 +360,7 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await go(`deals/${dealId}/graph`);
         await page.locator('.node').first().waitFor();
         await page.getByRole('link', { name: /^KYC/ }).click();
-        await page.waitForFunction("location.hash.includes('step=')");
+        await waitForExpression(page, "location.hash.includes('step=')");
         await page.locator('.column').first().waitFor();
         assert.equal(await page.locator('.column').count(), 1, 'the board filtered to the step');
       });

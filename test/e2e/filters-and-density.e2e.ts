@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { checkScreen as harnessCheckScreen, demoDealId, skipE2e, startE2e, type E2e } from './harness.ts';
+import { checkScreen as harnessCheckScreen, demoDealId, skipE2e, startE2e, type E2e, waitForExpression } from './harness.ts';
 
 describe('filters, density and the phone board, end to end', { skip: skipE2e }, () => {
   let e: E2e;
@@ -48,9 +48,9 @@ describe('filters, density and the phone board, end to end', { skip: skipE2e }, 
           const panel = page.locator('#filter-fields');
           await panel.getByRole('combobox', { name: /^Step/ }).selectOption(commitment.id);
           await panel.getByRole('textbox', { name: 'Classification' }).fill('professional');
-          await page.waitForFunction(`location.hash.includes('classification=professional')`);
+          await waitForExpression(page, `location.hash.includes('classification=professional')`);
           assert.equal(hashQuery(page).get('step'), commitment.id);
-          await page.waitForFunction(`document.querySelectorAll('.board .column').length === 1`);
+          await waitForExpression(page, `document.querySelectorAll('.board .column').length === 1`);
           assert.equal(await page.locator('.board .column').getAttribute('data-step-id'), commitment.id);
           const expected = (await e.api('GET', `/console/deals/${dealId}/rows?stepId=${encodeURIComponent(commitment.id)}&classification=professional&limit=1`)).body.total as number;
           await page.getByText(new RegExp(`^${expected} investors? of .* match`)).waitFor();
@@ -58,7 +58,7 @@ describe('filters, density and the phone board, end to end', { skip: skipE2e }, 
 
           // Board → Table keeps them (the tab carries the query), and the rows are the same ones.
           await page.getByRole('navigation', { name: 'Deal views' }).getByRole('link', { name: 'Table' }).click();
-          await page.waitForFunction(`location.hash.includes('/table')`);
+          await waitForExpression(page, `location.hash.includes('/table')`);
           assert.equal(hashQuery(page).get('step'), commitment.id);
           assert.equal(hashQuery(page).get('classification'), 'professional');
           await page.getByText(new RegExp(`^${expected} investors? of .* match`)).waitFor();
@@ -73,7 +73,7 @@ describe('filters, density and the phone board, end to end', { skip: skipE2e }, 
           assert.equal(await page.getByRole('combobox', { name: 'Classification' }).inputValue(), 'professional');
           await checkScreen('funnel-filtered');
           await page.getByRole('navigation', { name: 'Deal views' }).getByRole('link', { name: 'Board' }).click();
-          await page.waitForFunction(`document.querySelectorAll('.board .column').length === 1`);
+          await waitForExpression(page, `document.querySelectorAll('.board .column').length === 1`);
           assert.equal(hashQuery(page).get('step'), commitment.id);
 
           // A saved view: name it, clear the filters, pick it again.
@@ -81,13 +81,13 @@ describe('filters, density and the phone board, end to end', { skip: skipE2e }, 
           await page.getByRole('textbox', { name: 'Name of the view' }).fill('Professional commitments');
           await page.getByRole('button', { name: 'Save', exact: true }).click();
           await page.getByRole('button', { name: 'Clear filters' }).click();
-          await page.waitForFunction(`!location.hash.includes('step=')`);
+          await waitForExpression(page, `!location.hash.includes('step=')`);
           await page.getByRole('combobox', { name: 'Saved views' }).selectOption('Professional commitments');
-          await page.waitForFunction(`location.hash.includes('classification=professional')`);
+          await waitForExpression(page, `location.hash.includes('classification=professional')`);
           assert.equal(hashQuery(page).get('step'), commitment.id);
           await page.getByRole('button', { name: /^Forget/ }).click();
           await page.getByRole('button', { name: 'Clear filters' }).click();
-          await page.waitForFunction(`!location.hash.includes('step=')`);
+          await waitForExpression(page, `!location.hash.includes('step=')`);
 
           if (!phone) {
             // Compact is the desktop default: cards about 56 px, table rows about 36 px.
@@ -136,9 +136,9 @@ describe('filters, density and the phone board, end to end', { skip: skipE2e }, 
             assert.ok(furniture < 530, `${furniture}px above the first card`);
             await checkScreen('board-phone');
             await page.getByRole('button', { name: `Next step: ${steps[1]!.label}` }).click();
-            await page.waitForFunction(`document.querySelector('.board .column')?.getAttribute('data-step-id') === ${JSON.stringify(steps[1]!.id)}`);
+            await waitForExpression(page, `document.querySelector('.board .column')?.getAttribute('data-step-id') === ${JSON.stringify(steps[1]!.id)}`);
             await page.getByRole('group', { name: 'Step shown' }).getByRole('combobox').selectOption(commitment.id);
-            await page.waitForFunction(`document.querySelector('.board .column')?.getAttribute('data-step-id') === ${JSON.stringify(commitment.id)}`);
+            await waitForExpression(page, `document.querySelector('.board .column')?.getAttribute('data-step-id') === ${JSON.stringify(commitment.id)}`);
             await checkScreen('board-phone-step');
           }
 
@@ -166,7 +166,7 @@ describe('filters, density and the phone board, end to end', { skip: skipE2e }, 
           // A decision refreshes the badge at once.
           await item.first().getByRole('button', { name: 'Reject…' }).click();
           await page.getByRole('dialog').getByRole('button', { name: 'Reject', exact: true }).click();
-          await page.waitForFunction(`(document.querySelector('.count-badge')?.textContent ?? '0') === ${JSON.stringify(String(before))}`);
+          await waitForExpression(page, `(document.querySelector('.count-badge')?.textContent ?? '0') === ${JSON.stringify(String(before))}`);
         } finally {
           await context.close();
         }

@@ -139,6 +139,19 @@ async function adminTokenOn(config: ReturnType<typeof loadConfig>): Promise<stri
   }
 }
 
+/**
+ * Waits until `expression` (JavaScript of the page) is true. Evaluated through the DevTools
+ * protocol, which the web apps' Content-Security-Policy allows; Playwright's waitForFunction with a
+ * string would compile it inside the page, which the policy (no 'unsafe-eval') refuses.
+ */
+export async function waitForExpression(page: Page, expression: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms: ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** A TCP port free on the loopback interface now (for a service whose public URL must name its port). */
 export async function freePort(): Promise<number> {
   const { createServer } = await import('node:net');
