@@ -164,7 +164,7 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
       schema: {
         tags: ['portal'],
         summary: 'Sign out here, or everywhere',
-        description: 'Authenticated by the session cookie (dealflow_portal) and the X-CSRF-Token header with the session\'s csrfToken. Ends this session (everywhere: every session of the investor) and clears the cookie.',
+        description: 'Authenticated by the session cookie (dealflow_portal) and the X-CSRF-Token header with the session\'s csrfToken. Signs out the browser that sends it (everywhere: the investor on every device) and clears the cookie.',
         security: cookieSecurity,
         body: SignOutBody,
         response: { 204: { ...Type.Null({ description: 'Signed out; the cookie is cleared' }), headers: { 'Set-Cookie': Type.String({ description: 'dealflow_portal=; Path=<BASE_PATH>/portal/; Expires in the past: the cookie is cleared' }) } } },

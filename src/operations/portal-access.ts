@@ -277,7 +277,7 @@ export const sessionPrincipal = (session: PortalSession): Principal => ({
   tokenKey: `portal-session:${session.sessionId}`,
 });
 
-/** POST /portal/api/sign-out: this session, or every session of the investor. */
+/** POST /portal/api/sign-out: the caller's sign-in ends, or (everywhere) all of the investor's. */
 export async function signOut(deps: Deps, session: PortalSession, everywhere: boolean): Promise<void> {
   const now = deps.clock();
   await inTransaction(deps, async ({ db }) => {

@@ -1372,7 +1372,7 @@ export interface paths {
         put?: never;
         /**
          * Sign out here, or everywhere
-         * @description Authenticated by the session cookie (dealflow_portal) and the X-CSRF-Token header with the session's csrfToken. Ends this session (everywhere: every session of the investor) and clears the cookie.
+         * @description Authenticated by the session cookie (dealflow_portal) and the X-CSRF-Token header with the session's csrfToken. Signs out the browser that sends it (everywhere: the investor on every device) and clears the cookie.
          */
         post: operations["deletePortalSession"];
         delete?: never;
