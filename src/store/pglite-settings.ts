@@ -108,12 +108,18 @@ async function runInitdb(staging: string, dataDir: string): Promise<void> {
  */
 export function clusterTemplate(): string | undefined {
   try {
-    const packageDir = path.dirname(path.dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))));
-    const { version } = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { version: string };
+    const { packageDir, version } = installedPGlite();
     return path.join(packageDir, '..', '..', '.cache', 'dealflow', `pglite-${version}`);
   } catch {
     return undefined;
   }
+}
+
+/** Where the installed PGlite package is, and its version (caches of its clusters are named by it). */
+export function installedPGlite(): { packageDir: string; version: string } {
+  const packageDir = path.dirname(path.dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))));
+  const { version } = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { version: string };
+  return { packageDir, version };
 }
 
 /** Copies a new cluster to `template`, whole or not at all (a rename); best effort, as it is only a cache. */

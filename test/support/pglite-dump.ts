@@ -9,13 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { Kysely, PGliteDialect } from 'kysely';
 import { pgliteOptions } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
+import { installedPGlite } from '../../src/store/pglite-settings.ts';
 
 const migrations = fileURLToPath(new URL('../../src/store/migrations/', import.meta.url));
 const cache = fileURLToPath(new URL('../../node_modules/.cache/dealflow/', import.meta.url));
 
 function dumpName(): string {
-  const packageDir = path.dirname(path.dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))));
-  const { version } = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { version: string };
+  const { version } = installedPGlite();
   const hash = createHash('sha256');
   for (const file of readdirSync(migrations).sort()) hash.update(file).update('\0').update(readFileSync(path.join(migrations, file))).update('\0');
   return `test-pglite-${version}-${hash.digest('hex').slice(0, 16)}.tar`;
