@@ -20,6 +20,11 @@ const JWT_SECRET = 'reliability-suite-secret-that-is-long-enough';
 export const investorRoutes = new Set([
   'GET /whoami',
   'GET /investors/{investorUserId}',
+  // The portal's view of the investor's own deals.
+  'GET /investors/{investorUserId}/deals',
+  'GET /investors/{investorUserId}/deals/{dealId}',
+  // An investor's own move, along a link the workflow opens to investors (investorMay).
+  'POST /deals/deal/{dealId}/jump-to-step',
   'GET /deals/deal/{dealId}/workflow-status',
   'GET /deals/deal/{dealId}/investor-data/{investorUserId}',
   // The history of an investor's own events is part of their journey.
@@ -125,8 +130,11 @@ export async function accessControl(): Promise<CheckResult> {
         twin: { hints: hintsNobody, ids: idsOf(world.b), twinIds: idsOf(nobody) },
       },
       {
+        // 403 (an investor names only themselves) or 404 (another investor reads as an unknown one,
+        // as the investor-deal routes and an investor's own move answer); the twin proves either
+        // says nothing about whether B exists.
         name: "investor A naming B on A's records",
-        expect: [403],
+        expect: [403, 404],
         token: tokenA,
         hints: hintsAasB,
         applies: (op) => investorRoutes.has(op.key) && namesInvestor(op),
