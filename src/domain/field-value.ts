@@ -6,6 +6,18 @@ import type { StepField } from './workflow.ts';
 /** A non-negative decimal string: money is never a float ("25000.00", "0.5"; not "1e3", "-1", "01"). */
 const AMOUNT = /^(0|[1-9]\d{0,17})(\.\d{1,8})?$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A decimal number, signed ("12", "-3.5", "0.25"; not "1e3", "1,000", "+1", ".5", "5.", "01"). */
+const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?$/;
+/** Digits a number may have in all, before and after its point: exact in PostgreSQL `numeric`, and more than a count of shares or a percentage needs. */
+export const NUMBER_MAX_DIGITS = 30;
+export const NUMBER_RULE = `must be a decimal number such as "12", "-3.5" or "0.25": at most ${NUMBER_MAX_DIGITS} digits, no exponent, no thousands separators`;
+
+/** Whether `value` is a number field's value: a decimal string of at most 30 digits, never read as a float; zero has no minus sign. */
+export function isDecimalNumber(value: string): boolean {
+  if (value.length > NUMBER_MAX_DIGITS + 2 || !NUMBER.test(value)) return false;
+  const digits = value.replace(/[-.]/g, '');
+  return digits.length <= NUMBER_MAX_DIGITS && !(value.startsWith('-') && /^0+$/.test(digits));
+}
 
 export { isCalendarDate };
 
@@ -22,6 +34,8 @@ export function valueProblem(field: Pick<StepField, 'kind' | 'options'>, value: 
       return isCalendarDate(value) ? undefined : CALENDAR_DATE_RULE;
     case 'email':
       return value.length <= 320 && EMAIL.test(value) ? undefined : 'must be an e-mail address';
+    case 'number':
+      return isDecimalNumber(value) ? undefined : NUMBER_RULE;
     case 'choice':
       return (field.options ?? []).includes(value) ? undefined : `must be one of ${(field.options ?? []).map((o) => JSON.stringify(o)).join(', ')}`;
     default: {

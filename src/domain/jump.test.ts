@@ -27,10 +27,10 @@ const step = (id: string, stepFields: StepField[] = [], requirements: Requiremen
 //            commitment → withdrawn;  interest → amend (no-pending-edit-requests)
 const steps: Step[] = [
   step('interest', [field('note', false)]),
-  step('commitment', [field('committed_amount', true, 'amount'), field('currency', true, 'currency'), field('signed_on', false, 'date')]),
+  step('commitment', [field('committed_amount', true, 'amount'), field('currency', true, 'currency'), field('signed_on', false, 'date'), field('stake_percent', false, 'number')]),
   step('kyc', [field('kyc_ref', true)], [{ kind: 'kyc-level', minimumLevel: 2 }]),
   step('professional', [field('pro_ref', false)], [{ kind: 'classification', classes: ['professional', 'institutional'] }]),
-  step('documents', [field('signed', true, 'choice', ['yes', 'no']), field('contact', false, 'email')]),
+  step('documents', [field('signed', true, 'choice', ['yes', 'no']), field('contact', false, 'email'), field('shares', false, 'number')]),
   step('payment', [field('paid_on', false, 'date')], [{ kind: 'previous-fields-complete' }]),
   step('complete', [], [], 'complete'),
   step('withdrawn', [field('reason', false)], [], 'withdrawn'),
@@ -139,6 +139,10 @@ const cases: Case[] = [
   { name: 'date "2026-02-29" (not a leap year)', facts: at('interest', ['interest']), request: request('commitment', { ...Object.fromEntries(committed), signed_on: '2026-02-29' }), error: { kind: 'validation', fields: ['data.signed_on'] } },
   { name: 'choice outside its options', facts: at('kyc', ['kyc'], committed), request: request('documents', { signed: 'maybe' }), error: { kind: 'validation', fields: ['data.signed'] } },
   { name: 'e-mail that is not one', facts: at('kyc', ['kyc'], committed), request: request('documents', { signed: 'yes', contact: 'nobody' }), error: { kind: 'validation', fields: ['data.contact'] } },
+  { name: 'number "-3.5"', facts: at('kyc', ['kyc'], committed), request: request('documents', { signed: 'yes', shares: '-3.5' }), ok: { direction: 'forward', intermediaries: [] } },
+  { name: 'number "1e3" (an exponent)', facts: at('kyc', ['kyc'], committed), request: request('documents', { signed: 'yes', shares: '1e3' }), error: { kind: 'validation', fields: ['data.shares'] } },
+  { name: 'number "1,000" (a thousands separator)', facts: at('kyc', ['kyc'], committed), request: request('documents', { signed: 'yes', shares: '1,000' }), error: { kind: 'validation', fields: ['data.shares'] } },
+  { name: 'a number beside a currency is not held to its minor units', facts: at('interest', ['interest']), request: request('commitment', { committed_amount: '10', currency: 'JPY', stake_percent: '0.125' }), ok: { direction: 'forward', intermediaries: [] } },
   { name: 'every bad key is named at once', facts: at('interest', ['interest']), request: request('commitment', { committed_amount: 'abc', currency: 'XYZ', zzz: '1' }), error: { kind: 'validation', fields: ['data.committed_amount', 'data.currency', 'data.zzz'] } },
   // Rule 5.
   { name: 'missing required fields are listed', facts: at('interest', ['interest']), request: request('commitment', { committed_amount: '10' }), error: { kind: 'unprocessable', missingFields: ['currency'] } },

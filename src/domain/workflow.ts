@@ -5,7 +5,7 @@ export const stepTypes = ['default', 'complete', 'withdrawn'] as const;
 export type StepType = (typeof stepTypes)[number];
 
 /** Value kinds of step fields (our extension; `text` when absent). Values are strings on the wire. */
-export const fieldKinds = ['text', 'amount', 'currency', 'date', 'email', 'choice'] as const;
+export const fieldKinds = ['text', 'amount', 'currency', 'date', 'email', 'choice', 'number'] as const;
 export type FieldKind = (typeof fieldKinds)[number];
 
 export const requirementKinds = ['kyc-level', 'classification', 'no-pending-edit-requests', 'previous-fields-complete'] as const;
