@@ -9,7 +9,7 @@
  * The document's `info.version` (semver), also the version of the client package: a breaking change
  * of the document needs a new major version and its CHANGELOG.md entry (scripts/check-openapi-compat.ts).
  */
-export const apiVersion = '2.2.0';
+export const apiVersion = '3.0.0';
 
 export interface OperationDoc {
   operationId: string;

@@ -1938,7 +1938,7 @@ export interface components {
          * @description the kind of value a field holds (values are strings on the wire); text when absent in a workflow document
          * @enum {string}
          */
-        FieldKind: "text" | "amount" | "currency" | "date" | "email" | "choice";
+        FieldKind: "text" | "amount" | "currency" | "date" | "email" | "choice" | "number";
         /** InvestorDeal */
         InvestorDeal: {
             dealId: string;
