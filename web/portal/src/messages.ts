@@ -81,6 +81,8 @@ const en = {
   currencyLabel: 'Currency',
   amountHint: 'Digits, with a decimal point if needed, e.g. 25000 or 25000.50',
   invalidAmount: 'Enter an amount in digits, e.g. 25000 or 25000.50.',
+  numberHint: 'Digits, with a minus sign or a decimal point if needed, e.g. 12, -3.5 or 0.25',
+  invalidNumber: 'Enter a number in digits, e.g. 12, -3.5 or 0.25, without spaces or commas.',
   invalidDate: 'Choose a date.',
   invalidEmail: 'Enter an e-mail address, e.g. name@example.com.',
   missingField: (label: string) => `${label} is required.`,

@@ -1,5 +1,6 @@
 // The input for one step field, by its kind: text, amount, currency (common ones first), date,
-// e-mail, or one of a choice's options.
+// e-mail, one of a choice's options, or a number (text with a decimal keypad: a number input would
+// hand the value through a float and drop what it cannot parse).
 import type { StepField } from '../lib/api.ts';
 
 const currencies = (() => {
@@ -30,6 +31,8 @@ export function FieldInput({
   switch (field.kind ?? 'text') {
     case 'amount':
       return <input {...common} type="text" inputMode="decimal" placeholder="0.00" value={value} onChange={(e) => onChange(e.target.value.trim())} />;
+    case 'number':
+      return <input {...common} type="text" inputMode="decimal" autoComplete="off" placeholder="0" value={value} onChange={(e) => onChange(e.target.value.trim())} />;
     case 'currency': {
       const first = [...new Set([...(dealCurrency ? [dealCurrency] : []), ...COMMON])];
       return (

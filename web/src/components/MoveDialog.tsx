@@ -3,11 +3,11 @@
 // value kinds are checked before sending, and the service's refusals are shown in plain words.
 import { useMemo, useState, type FormEvent } from 'react';
 import { ApiError, api, describeError, refusalOf, type Card, type Refusal, type Step, type Workflow, type WorkflowEvent } from '../lib/api.ts';
-import { fieldLabel, formatAmount } from '../lib/format.ts';
+import { fieldLabel } from '../lib/format.ts';
 import { useLoad, useModal } from '../lib/hooks.ts';
 import { FieldInput } from './FieldInput.tsx';
 import { FormStatus } from './ui.tsx';
-import { checkValue, describeRequirement } from '../lib/field-values.ts';
+import { checkValue, describeRequirement, formatFieldValue } from '../lib/field-values.ts';
 import { useMovePreview } from '../lib/move-preview.ts';
 import './MoveDialog.css';
 
@@ -173,7 +173,7 @@ export function MoveDialog({ dealId, dealCurrency, workflow, card, initialTarget
                 {!problems[field.fieldKey] && refusal?.keys.includes(field.fieldKey) && <span className="field-error">The service needs this field.</span>}
                 {captured[field.fieldKey] !== undefined && value === '' && (
                   <span className="field-hint">
-                    Captured earlier: {field.kind === 'amount' ? formatAmount(captured[field.fieldKey]) : captured[field.fieldKey]}
+                    Captured earlier: {formatFieldValue(field, captured[field.fieldKey]!)}
                   </span>
                 )}
               </div>

@@ -1,6 +1,6 @@
 // An event in the drawer's timeline: its data, an editor for it (with a reason), and its revision history.
 import { useState, type FormEvent } from 'react';
-import { api, type Workflow, type WorkflowEvent } from '../lib/api.ts';
+import { api, type StepField, type Workflow, type WorkflowEvent } from '../lib/api.ts';
 import { fieldLabel } from '../lib/format.ts';
 import { useLoad, useSubmission } from '../lib/hooks.ts';
 import { FieldInput } from './FieldInput.tsx';
@@ -25,6 +25,8 @@ export function TimelineEvent({
 }) {
   const [editing, setEditing] = useState(false);
   const [showHistory, setShowHistory] = useState(false);
+  // The fields the data may hold: the event's target step first, so a key several steps use reads by its kind there.
+  const fields = [...(workflow.steps.find((s) => s.id === event.toStepId)?.stepFields ?? []), ...workflow.steps.flatMap((s) => s.stepFields)];
   return (
     <li className={latest ? 'timeline-item latest' : 'timeline-item'} data-event-id={event.id}>
       <div className="timeline-head">
@@ -38,7 +40,7 @@ export function TimelineEvent({
       {editing ? (
         <EventEditor event={event} workflow={workflow} onCancel={() => setEditing(false)} onSaved={() => (setEditing(false), onEdited())} />
       ) : (
-        <DataList data={event.data} order={workflow.steps.flatMap((s) => s.stepFields.map((f) => f.fieldKey))} />
+        <DataList data={event.data} order={workflow.steps.flatMap((s) => s.stepFields.map((f) => f.fieldKey))} fields={fields} />
       )}
       {!editing && (
         <div className="timeline-actions">
@@ -50,7 +52,7 @@ export function TimelineEvent({
           </button>
         </div>
       )}
-      {showHistory && <RevisionHistory eventId={event.id} />}
+      {showHistory && <RevisionHistory eventId={event.id} fields={fields} />}
     </li>
   );
 }
@@ -116,7 +118,7 @@ function EventEditor({ event, workflow, onCancel, onSaved }: { event: WorkflowEv
   );
 }
 
-function RevisionHistory({ eventId }: { eventId: string }) {
+function RevisionHistory({ eventId, fields }: { eventId: string; fields: StepField[] }) {
   const [revisions, reload] = useLoad(() => api.revisions(eventId), [eventId]);
   if (revisions.status === 'loading') return <Spinner label="Loading history…" />;
   if (revisions.status === 'error') return <ErrorState compact error={revisions.error} retry={reload} />;
@@ -144,7 +146,7 @@ function RevisionHistory({ eventId }: { eventId: string }) {
               )}
             </div>
             {revision.reason && <div className="small">“{revision.reason}”</div>}
-            <DataList data={revision.data} />
+            <DataList data={revision.data} fields={fields} />
           </li>
         );
       })}

@@ -1,5 +1,8 @@
-// Values of step fields as the console checks them before the service does, and requirements in words.
+// Values of step fields as the console checks them before the service does and shows them once
+// captured, and requirements in words.
 import type { RequirementBody, StepField } from './api.ts';
+import { isDecimalNumber, NUMBER_MAX_DIGITS } from './decimal-number.ts';
+import { formatAmount, minorUnits } from './format.ts';
 
 const AMOUNT = /^\d+(\.\d+)?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -17,8 +20,26 @@ export function checkValue(field: StepField, value: string): string | undefined 
       return /^[^@\s]+@[^@\s]+$/.test(value) ? undefined : 'Enter an e-mail address.';
     case 'choice':
       return field.options?.includes(value) ? undefined : `Choose one of: ${(field.options ?? []).join(', ')}.`;
+    case 'number':
+      return isDecimalNumber(value) ? undefined : `Enter a number such as 12, -3.5 or 0.25 (digits, an optional minus sign and decimal point, at most ${NUMBER_MAX_DIGITS} digits).`;
     default:
       return undefined;
+  }
+}
+
+/**
+ * A captured value for reading: an amount grouped and padded to its currency's minor units, a number
+ * grouped with exactly the digits it has and no currency (both as strings: never through a float);
+ * any other kind, or a value that does not fit its kind, as it is.
+ */
+export function formatFieldValue(field: Pick<StepField, 'kind'> | undefined, value: string, currency?: string | null): string {
+  switch (field?.kind) {
+    case 'amount':
+      return /^\d+(\.\d+)?$/.test(value) ? formatAmount(value, currency === undefined ? undefined : minorUnits(currency)) : value;
+    case 'number':
+      return isDecimalNumber(value) ? formatAmount(value) : value;
+    default:
+      return value;
   }
 }
 

@@ -80,7 +80,9 @@ const every =
     values;
 
 export const stepTypes = every<StepType>()(['default', 'complete', 'withdrawn']);
-export const fieldKinds = every<FieldKind>()(['text', 'amount', 'currency', 'date', 'email', 'choice']);
+export const fieldKinds = every<FieldKind>()(['text', 'amount', 'currency', 'date', 'email', 'choice', 'number']);
+/** A field kind as the workflow editor names it. */
+export const fieldKindLabels: Record<FieldKind, string> = { text: 'Text', amount: 'Amount', currency: 'Currency', date: 'Date', email: 'E-mail', choice: 'Choice', number: 'Number' };
 export const requirementKinds = every<RequirementKind>()(['kyc-level', 'classification', 'no-pending-edit-requests', 'previous-fields-complete']);
 
 /** The value of a closed list that a `<select>` of that list chose (its first value if none matches). */

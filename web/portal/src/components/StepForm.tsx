@@ -1,7 +1,8 @@
 // The form of a step the investor may take themselves: one control per field of the step, by
-// kind (an amount with its currency, a date, a choice, text, an e-mail), checked before it is
-// sent; the service's refusal in plain words.
+// kind (an amount with its currency, a number, a date, a choice, text, an e-mail), checked before
+// it is sent; the service's refusal in plain words.
 import { useState, type FormEvent } from 'react';
+import { isDecimalNumber } from '../../../src/lib/decimal-number.ts';
 import { useSubmission } from '../../../src/lib/hooks.ts';
 import { portalApi, type NextStep, type PortalField } from '../lib/api.ts';
 import { currencies, currencyName } from '../lib/format.ts';
@@ -17,6 +18,7 @@ export const fieldLabel = (field: PortalField) => field.label || field.fieldKey.
 function problemOf(field: PortalField, value: string): string | undefined {
   if (value === '') return field.required ? m.missingField(fieldLabel(field)) : undefined;
   if (field.kind === 'amount' && !AMOUNT.test(value)) return m.invalidAmount;
+  if (field.kind === 'number' && !isDecimalNumber(value)) return m.invalidNumber;
   if (field.kind === 'email' && !EMAIL.test(value)) return m.invalidEmail;
   if (field.kind === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return m.invalidDate;
   return undefined;
@@ -63,7 +65,8 @@ export function StepForm({ dealId, investorUserId, currentStepId, step, defaultC
         {step.stepFields.map((field) => {
           const id = `${formId}-${field.fieldKey}`;
           const problem = checked ? problems[field.fieldKey] : undefined;
-          const describedBy = [problem ? `${id}-problem` : '', field.kind === 'amount' ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+          const hint = field.kind === 'amount' ? m.amountHint : field.kind === 'number' ? m.numberHint : undefined;
+          const describedBy = [problem ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
           const common = {
             id,
             name: field.fieldKey,
@@ -99,14 +102,14 @@ export function StepForm({ dealId, investorUserId, currentStepId, step, defaultC
                 <input
                   {...common}
                   type={field.kind === 'date' ? 'date' : field.kind === 'email' ? 'email' : 'text'}
-                  inputMode={field.kind === 'amount' ? 'decimal' : undefined}
+                  inputMode={field.kind === 'amount' || field.kind === 'number' ? 'decimal' : undefined}
                   autoComplete={field.kind === 'email' ? 'email' : 'off'}
                   onChange={(e) => set(field.fieldKey, e.target.value)}
                 />
               )}
-              {field.kind === 'amount' && (
+              {hint && (
                 <span id={`${id}-hint`} className="muted small">
-                  {m.amountHint}
+                  {hint}
                 </span>
               )}
               {problem && (

@@ -1,5 +1,5 @@
 // A step's fields in the workflow editor: key, label, kind (with a choice's options), required.
-import { fieldKinds, oneOf } from '../../lib/api.ts';
+import { fieldKindLabels, fieldKinds, oneOf } from '../../lib/api.ts';
 import { list, type DocStep } from '../../lib/workflow-doc.ts';
 
 export function FieldsEditor({ fields, onChange }: { fields: DocStep['stepFields']; onChange: (patch: Partial<DocStep>) => void }) {
@@ -25,7 +25,7 @@ export function FieldsEditor({ fields, onChange }: { fields: DocStep['stepFields
             >
               {fieldKinds.map((kind) => (
                 <option key={kind} value={kind}>
-                  {kind}
+                  {fieldKindLabels[kind]}
                 </option>
               ))}
             </select>
