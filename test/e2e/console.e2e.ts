@@ -108,6 +108,10 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         assert.ok(await page.getByRole('button', { name: 'Save workflow' }).isDisabled());
         await commitment.getByRole('button', { name: 'Remove field committed_amount' }).nth(1).click();
         await commitment.getByRole('list', { name: 'Problems with Commitment' }).waitFor({ state: 'detached' });
+        // A number field: offered as "Number", saved as the kind number.
+        await commitment.getByRole('button', { name: 'Add field' }).click();
+        await commitment.getByLabel('Key').nth(2).fill('shares');
+        await commitment.getByLabel('Kind').nth(2).selectOption({ label: 'Number' });
         const kyc = editor('kyc');
         await kyc.getByRole('button', { name: 'Add requirement' }).click();
         await kyc.getByLabel('Minimum level').fill('2');
@@ -141,6 +145,11 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
             `${step('interest')}>${step('withdrawn')}`,
             `${step('kyc')}>${step('complete')}`,
           ].sort(),
+        );
+        const commitmentStep = saved.steps.find((s: { id: string }) => s.id === step('commitment'));
+        assert.deepEqual(
+          commitmentStep.stepFields.map((f: { fieldKey: string; kind: string; required: boolean }) => [f.fieldKey, f.kind, f.required]),
+          [['committed_amount', 'amount', true], ['currency', 'currency', true], ['shares', 'number', false]],
         );
         const kycStep = saved.steps.find((s: { id: string }) => s.id === step('kyc'));
         assert.deepEqual(kycStep.requirements, [{ kind: 'kyc-level', minimumLevel: 2 }]);
@@ -208,10 +217,19 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await page.locator('#move-field-committed_amount').fill('75000');
         await dialog.getByTestId('move-refusal').waitFor({ state: 'detached' });
         await page.locator('#move-field-currency').selectOption('GBP');
+        // The number field: a decimal keypad, checked as the service checks it before anything is sent.
+        const shares = page.locator('#move-field-shares');
+        assert.equal(await shares.getAttribute('inputmode'), 'decimal');
+        await shares.fill('1,200');
+        await dialog.getByText(/^Enter a number such as 12, -3\.5 or 0\.25/).waitFor();
+        await shares.fill('1200.5');
+        await dialog.getByText(/^Enter a number such as 12/).waitFor({ state: 'detached' });
         await dialog.getByRole('button', { name: 'Move to Commitment' }).click();
         await dialog.waitFor({ state: 'detached' });
         await page.getByRole('status').filter({ hasText: 'moved to Commitment' }).waitFor();
         assert.equal(await where(investorId(1)), step('commitment'));
+        const moved = (await e.api('GET', `/deals/deal/${dealId}/investor-data/${investorId(1)}`)).body.journey.at(-1);
+        assert.equal(moved.data.shares, '1200.5', 'stored as typed');
         await page.locator(`.column[data-step-id="${step('commitment')}"] .card[data-investor-id="${investorId(1)}"]`).getByText('75,000.00 GBP').waitFor();
         await page.getByRole('button', { name: 'Undo' }).click();
         await page.getByRole('status').filter({ hasText: 'Undone' }).waitFor();

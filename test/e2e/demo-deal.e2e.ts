@@ -33,6 +33,8 @@ function sampleValue(field: Step['stepFields'][number]): string {
       return 'someone@example.com';
     case 'choice':
       return field.options?.[0] ?? '';
+    case 'number':
+      return '12.5';
     default:
       return 'Checked by e2e';
   }
