@@ -8,7 +8,7 @@ const AMOUNT = /^(0|[1-9]\d{0,17})(\.\d{1,8})?$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** A decimal number, signed ("12", "-3.5", "0.25"; not "1e3", "1,000", "+1", ".5", "5.", "01"). */
 const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?$/;
-/** Digits a number may have in all, before and after its point: exact in PostgreSQL `numeric`, and more than a count of shares or a percentage needs. */
+/** Digits a number may have in all, before and after its point: far more than a count of shares or a percentage needs, and a bound on what a reader (PostgreSQL `numeric`, a spreadsheet, Big.js) must hold exactly. */
 export const NUMBER_MAX_DIGITS = 30;
 export const NUMBER_RULE = `must be a decimal number such as "12", "-3.5" or "0.25": at most ${NUMBER_MAX_DIGITS} digits, no exponent, no thousands separators`;
 
