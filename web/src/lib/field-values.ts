@@ -1,27 +1,31 @@
 // Values of step fields as the console checks them before the service does and shows them once
 // captured, and requirements in words.
 import type { RequirementBody, StepField } from './api.ts';
-import { isDecimalNumber, NUMBER_MAX_DIGITS } from './decimal-number.ts';
+import { isDecimalNumber, NUMBER_MAX_DIGITS, valueProblem } from '../../../src/domain/field-value.ts';
 import { formatAmount, minorUnits } from './format.ts';
 
-const AMOUNT = /^\d+(\.\d+)?$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-/** Why a value does not fit its field's kind, or undefined when it does (or is empty). */
+/**
+ * Why a value does not fit its field's kind, or undefined when it does (or is empty). Whether it
+ * fits is the service's own rule (src/domain/field-value.ts, pure and bundled here), so the console
+ * never sends what the service refuses nor refuses what it takes; only the words are the console's.
+ */
 export function checkValue(field: StepField, value: string): string | undefined {
   if (value === '') return undefined;
-  switch (field.kind ?? 'text') {
+  const kind = field.kind ?? 'text';
+  if (valueProblem({ kind, options: field.options ?? null }, value) === undefined) return undefined;
+  switch (kind) {
     case 'amount':
-      return AMOUNT.test(value) ? undefined : 'Enter an amount such as 25000.00 (digits, an optional decimal point, no sign).';
+      return 'Enter an amount such as 25000.00 (digits, an optional decimal point, no sign, no leading zero).';
     case 'currency':
-      return /^[A-Z]{3}$/.test(value) ? undefined : 'Choose a currency.';
+      return 'Choose a currency.';
     case 'date':
-      return DATE.test(value) && !Number.isNaN(Date.parse(value)) ? undefined : 'Pick a date.';
+      return 'Pick a date.';
     case 'email':
-      return /^[^@\s]+@[^@\s]+$/.test(value) ? undefined : 'Enter an e-mail address.';
+      return 'Enter an e-mail address.';
     case 'choice':
-      return field.options?.includes(value) ? undefined : `Choose one of: ${(field.options ?? []).join(', ')}.`;
+      return `Choose one of: ${(field.options ?? []).join(', ')}.`;
     case 'number':
-      return isDecimalNumber(value) ? undefined : `Enter a number such as 12, -3.5 or 0.25 (digits, an optional minus sign and decimal point, at most ${NUMBER_MAX_DIGITS} digits).`;
+      return `Enter a number such as 12, -3.5 or 0.25 (digits, an optional minus sign and decimal point, at most ${NUMBER_MAX_DIGITS} digits).`;
     default:
       return undefined;
   }

@@ -2,7 +2,7 @@
 // kind (an amount with its currency, a number, a date, a choice, text, an e-mail), checked before
 // it is sent; the service's refusal in plain words.
 import { useState, type FormEvent } from 'react';
-import { isDecimalNumber } from '../../../src/lib/decimal-number.ts';
+import { valueProblem } from '../../../../src/domain/field-value.ts';
 import { useSubmission } from '../../../src/lib/hooks.ts';
 import { portalApi, type NextStep, type PortalField } from '../lib/api.ts';
 import { currencies, currencyName } from '../lib/format.ts';
@@ -10,17 +10,16 @@ import { m } from '../messages.ts';
 import { FormStatus } from './ui.tsx';
 import './StepForm.css';
 
-const AMOUNT = /^\d{1,15}(\.\d{1,10})?$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 export const fieldLabel = (field: PortalField) => field.label || field.fieldKey.replace(/[_-]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
 function problemOf(field: PortalField, value: string): string | undefined {
   if (value === '') return field.required ? m.missingField(fieldLabel(field)) : undefined;
-  if (field.kind === 'amount' && !AMOUNT.test(value)) return m.invalidAmount;
-  if (field.kind === 'number' && !isDecimalNumber(value)) return m.invalidNumber;
-  if (field.kind === 'email' && !EMAIL.test(value)) return m.invalidEmail;
-  if (field.kind === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return m.invalidDate;
+  // Whether it fits is the service's own rule (pure, bundled here); only the words are the portal's.
+  if (valueProblem({ kind: field.kind, options: field.options ?? null }, value) === undefined) return undefined;
+  if (field.kind === 'amount') return m.invalidAmount;
+  if (field.kind === 'number') return m.invalidNumber;
+  if (field.kind === 'email') return m.invalidEmail;
+  if (field.kind === 'date') return m.invalidDate;
   return undefined;
 }
 
