@@ -128,6 +128,10 @@ function openPostgres(url: string, config: DatabaseConfig, options: OpenOptions)
   });
   // An idle client whose server went away emits 'error'; unhandled, it would crash the process.
   pool.on('error', (err) => options.onPoolError?.(err));
+  // pg-pool listens for that only while a client is idle: one checked out (between a transaction's
+  // statements, or between acquiring and querying) whose server ends it would emit 'error' to no
+  // one. Its statement fails anyway, and pg-pool drops a client that is no longer queryable.
+  pool.on('connect', (client) => client.on('error', (err) => options.onPoolError?.(err)));
   const untrack = instrumentPool(pool, 'primary', config.databasePoolSize);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: countErrors });
   pooled.set(db, config.databasePoolSize);

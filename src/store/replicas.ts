@@ -74,7 +74,10 @@ export function openReplicaSet(
       keepAlive: true,
       options: [`-c statement_timeout=${timeout}`, ...(options.schema ? [`-c search_path=${options.schema}`] : [])].join(' '),
     });
-    pool.on('error', () => {}); // an idle connection lost; the watcher notices the replica is down
+    // A connection lost, idle or checked out (pg-pool listens only to idle ones): its statement
+    // fails, and the watcher notices the replica is down.
+    pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const name = `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
     return { name, db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), down: false, untrack: instrumentPool(pool, `replica:${name}`, options.poolSize) };
   });
