@@ -15,6 +15,8 @@ import { rowErrors } from '../lib/investor-import.ts';
 import { CrmImportSummary, type Placed } from './CrmImportSummary.tsx';
 import { FormStatus } from './ui.tsx';
 
+const n = (count: number) => count.toLocaleString('en-GB');
+
 type Check = { status: 'checking'; rows?: number } | { status: 'error'; message: string } | { status: 'ready'; report: Report };
 
 interface Props {
@@ -183,9 +185,9 @@ export function CrmImport({ file, text, initialDeal, onAnother }: Props) {
       <FormStatus error={problem} />
       <h2>Preview</h2>
       <p className="muted" data-testid="import-check" aria-live="polite">
-        {check?.status === 'checking' && `The service is checking the rows…${check.rows === undefined ? '' : ` ${check.rows.toLocaleString('en-GB')} of ${records.length.toLocaleString('en-GB')}`}`}
+        {check?.status === 'checking' && `The service is checking the rows…${check.rows === undefined ? '' : ` ${n(check.rows)} of ${n(records.length)}`}`}
         {planned &&
-          `The service's check (nothing written yet): ${plural(records.length, 'row')}, ${planned.summary.created - mergedNew} new, ${planned.summary.updated} to update, ${planned.summary.unchanged} unchanged, ${planned.summary.refused} refused${mergedRows.size > 0 ? `, ${mergedRows.size} merged with an earlier row of the same e-mail` : ''}.`}
+          `The service's check (nothing written yet): ${plural(records.length, 'row')}, ${n(planned.summary.created - mergedNew)} new, ${n(planned.summary.updated)} to update, ${n(planned.summary.unchanged)} unchanged, ${n(planned.summary.refused)} refused${mergedRows.size > 0 ? `, ${n(mergedRows.size)} merged with an earlier row of the same e-mail` : ''}.`}
       </p>
       {check?.status === 'error' && <FormStatus error={`The service could not check the rows: ${check.message}`} />}
       <div className="table-wrap" tabIndex={0} role="region" aria-label="Rows of the file">
@@ -293,7 +295,7 @@ export function CrmImport({ file, text, initialDeal, onAnother }: Props) {
         <div className="progress" role="status">
           {handled === undefined ? <progress aria-label="Importing" /> : <progress max={records.length} value={handled} aria-label="Importing" />} Importing{' '}
           {plural(records.length, 'row')}
-          {handled === undefined ? '…' : `: ${handled} handled`}
+          {handled === undefined ? '…' : `: ${n(handled)} handled`}
         </div>
       )}
       {outcome && 'failed' in outcome && <FormStatus error={`The import failed: ${outcome.failed}`} />}

@@ -11,6 +11,7 @@
 import { stringify } from 'csv-stringify/browser/esm/sync';
 import { ASYNC_IMPORT_BYTES, consoleApi, type ImportReport } from './api.ts';
 import type { CrmFile } from './crm-map.ts';
+import { toCsv } from './csv.ts';
 import type { ReportRow } from './investor-csv.ts';
 import { rowErrors } from './investor-import.ts';
 
@@ -125,7 +126,7 @@ export function placementOf(file: CrmFile, imported: Report, checked: Report | u
   if (imported.error && unread > 0) skipped.push({ rows: unread, reason: 'not reached by the import, which stopped (see above)' });
   const head = ['investorUserId', 'targetStepId', ...values.map((v) => v.key)];
   const rows = [...rowOf].map(([id, row]) => [id, stepId, ...values.map((v) => v.value(file.records[row - 1] ?? []))]);
-  return { csv: stringify([head, ...rows]), rowOf, merged: kept - rowOf.size, skipped };
+  return { csv: toCsv(head, rows), rowOf, merged: kept - rowOf.size, skipped };
 }
 
 /** The moves the service refused, by reason (the investor's own id left out of it), each with its investors' ids. */
