@@ -6,6 +6,7 @@ import { refusalsOf } from '../lib/crm-import.ts';
 import { plural } from '../lib/format.ts';
 import { rowErrors } from '../lib/investor-import.ts';
 import { FormStatus } from './ui.tsx';
+import './CrmImportSummary.css';
 
 /** The placement as it stands: being sent (rows handled so far), done (the move import's report), or failed. */
 export type Placed = { placement: Placement; handled?: number; moves?: Report; failed?: string };
@@ -85,7 +86,6 @@ export function CrmImportSummary({ report, placed, dealId, stepLabel, nameOfRow,
         {n(report.summary.created)} created, {n(report.summary.updated)} updated, {n(report.summary.unchanged)} unchanged, {n(report.summary.refused)} refused.
       </p>
       {report.error && <FormStatus error={`The import stopped after row ${report.summary.rows}: ${report.error.detail}`} />}
-      {placed && <PlacementSummary placed={placed} stepLabel={stepLabel} nameOfRow={nameOfRow} />}
       {refused.length > 0 && (
         <ul className="results">
           {refused.map((r) => (
@@ -95,6 +95,7 @@ export function CrmImportSummary({ report, placed, dealId, stepLabel, nameOfRow,
           ))}
         </ul>
       )}
+      {placed && <PlacementSummary placed={placed} stepLabel={stepLabel} nameOfRow={nameOfRow} />}
       <div className="row-actions">
         <a className="button button-primary" href={dealId ? `#/deals/${encodeURIComponent(dealId)}` : '#/investors'}>
           {dealId ? "Open the deal's board" : 'Open the directory'}

@@ -134,7 +134,10 @@ export function refusalsOf(moves: Report): { reason: string; ids: string[] }[] {
   const byReason = new Map<string, string[]>();
   for (const r of moves.rows) {
     if (r.outcome !== 'refused') continue;
-    const reason = r.id ? rowErrors(r).replaceAll(r.id, 'the investor') : rowErrors(r);
+    // The fields at fault when the service names them, else its detail.
+    const fields = (r.problem?.errors ?? []).map((e) => `${e.field}: ${e.detail}`).join('; ');
+    const text = fields || rowErrors(r);
+    const reason = r.id ? text.replaceAll(r.id, 'the investor') : text;
     byReason.set(reason, [...(byReason.get(reason) ?? []), r.id ?? '']);
   }
   return [...byReason].map(([reason, ids]) => ({ reason, ids })).sort((a, b) => b.ids.length - a.ids.length);
