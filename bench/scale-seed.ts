@@ -8,8 +8,10 @@
 // rules would accept for these investors (all of KYC level 2 or 3). Unlike `dealflow seed` the
 // moves are not replayed through planJump one by one: that is what makes a million fast.
 //
-// Each journey's audit chain is written as `dealflow seed` writes it (store/bulk.ts), and the funnel
-// is taken in from it by the upkeep, as after any move, so a --scale database has both.
+// Each journey's audit chain is written as `dealflow seed --investors` writes it (store/bulk.ts), and
+// the funnel is taken in from it by the upkeep, as after any move, so a --scale database has both.
+// Like that seed, and unlike the demo deal (whose moves go through the move path), it writes no feed
+// entries: the feed of a --scale deal starts with the first move the bench makes.
 //
 // Journeys are inserted normally, so the triggers on them run (the name copy, deal_journey_counts),
 // but for the list counts' per-statement trigger: those are computed once at the end from all

@@ -72,9 +72,10 @@ interface LoadedMove {
  * pending count again where a journey lock waited for a change made after the statement's snapshot.
  * Returns, per move in order, its facts or the refusal of what it names (investor, step, deal).
  * `byInvestor`: per move, whether the investor asks for it themselves (no journey of theirs: the
- * deal is unknown to them, and none is created).
+ * deal is unknown to them, and none is created). `times`: per move, when it happens (a first move's
+ * journey starts then).
  */
-async function loadMoves(tx: Deps, dealId: string, inputs: readonly JumpInput[], byInvestor: readonly boolean[]): Promise<(LoadedMove | AppError)[]> {
+async function loadMoves(tx: Deps, dealId: string, inputs: readonly JumpInput[], byInvestor: readonly boolean[], times: readonly Date[]): Promise<(LoadedMove | AppError)[]> {
   const { db } = tx;
   // An investor's own move: a deal they have no journey in is answered as an unknown deal, whatever
   // else is wrong with the move, and they never start a journey by themselves.
@@ -119,10 +120,11 @@ async function loadMoves(tx: Deps, dealId: string, inputs: readonly JumpInput[],
     else checked.push({ workflow, investor });
   }
   // First moves: their journey rows, inserted (and so locked) in one statement, in investor order.
-  const firsts = inputs.filter((input, i) => !(checked[i] instanceof AppError) && !facts.journeys.has(input.investorUserId));
+  const firsts = inputs.flatMap((input, i) =>
+    checked[i] instanceof AppError || facts.journeys.has(input.investorUserId) ? [] : [{ investorUserId: input.investorUserId, stepId: input.targetStepId, at: times[i]! }]);
   const created = firsts.length === 0
     ? new Map<string, LockedJourneyRow & { created: boolean }>()
-    : await createJourneys(db, dealId, firsts.map((f) => ({ investorUserId: f.investorUserId, stepId: f.targetStepId })), { now: tx.clock(), newReference: generatePaymentReference });
+    : await createJourneys(db, dealId, firsts, { now: tx.clock(), newReference: generatePaymentReference });
   const moves = await Promise.all(inputs.map(async (input, i): Promise<LoadedMove | AppError> => {
     const found = checked[i]!;
     if (found instanceof AppError) return found;
@@ -205,6 +207,13 @@ export interface JumpRecord {
   /** Stored with the event's first revision (GET /deals/event/{eventId}/revisions), e.g. the approval that made the move. */
   reason?: string | null;
   /**
+   * When the move happened, for a history recorded after the fact (the demo deal's seeded
+   * journeys, whose moves are spread over past weeks); absent: now (the transaction's clock). The
+   * event, its audit entry, its feed entry and a first move's journey carry it; the feed's order is
+   * still the order of the writes.
+   */
+  at?: Date;
+  /**
    * The batch the move's event belongs to (migration 0025), so that it can be undone with the
    * other moves of the same write (operations/undo.ts). Absent: the move is a batch of its own,
    * whose id is its event's id.
@@ -258,16 +267,16 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
   const byInvestor = requests.map((r) => (r.principal ?? principal).role !== 'admin');
   const upfront = requests.map((r, i) =>
     byInvestor[i] && (r.principal ?? principal).investorUserId !== r.input.investorUserId ? notFound('investor', r.input.investorUserId) : undefined);
-  const loadable = requests.flatMap((r, i) => (upfront[i] ? [] : [{ input: r.input, byInvestor: byInvestor[i]! }]));
+  const now = tx.clock();
+  const loadable = requests.flatMap((r, i) => (upfront[i] ? [] : [{ input: r.input, byInvestor: byInvestor[i]!, at: r.record?.at ?? now }]));
   // Nothing to load is nothing to write either (writeMoves puts back what loadMoveFacts set).
   if (loadable.length === 0) return upfront.map((error) => ({ ok: false as const, error: error! }));
-  const loadedSome = await loadMoves(tx, dealId, loadable.map((l) => l.input), loadable.map((l) => l.byInvestor));
+  const loadedSome = await loadMoves(tx, dealId, loadable.map((l) => l.input), loadable.map((l) => l.byInvestor), loadable.map((l) => l.at));
   let next = 0;
   const loaded = requests.map((_, i) => upfront[i] ?? loadedSome[next++]!);
-  const now = tx.clock();
   const outcomes: MoveOutcome[] = [];
   const writes: MoveWrite[] = [];
-  const entered: { investorUserId: string; step: Step | undefined; eventId: string; by: Principal }[] = [];
+  const entered: { investorUserId: string; step: Step | undefined; eventId: string; by: Principal; at: Date }[] = [];
   const refusedFirsts: string[] = [];
   for (const [i, { input, hooks = {}, record = {}, principal: asker }] of requests.entries()) {
     const by = asker ?? principal;
@@ -306,13 +315,14 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
       outcomes.push({ ok: false, error: err });
       continue;
     }
+    const at = record.at ?? now;
     const event: StoredEvent = {
       id: tx.newId(),
       fromStepId: journey.currentStepId,
       toStepId: input.targetStepId,
       data: dataObject(Object.entries(input.data)),
       createdByUserId: by.userId,
-      createdAt: now.toISOString(),
+      createdAt: at.toISOString(),
       dealId,
       investorUserId: investor.id,
       seq: journey.eventCount + 1,
@@ -326,13 +336,13 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
       event, entry, workflowVersion: workflow.version, audit, reason: record.reason ?? null,
       batch: { id: batch.id ?? event.id, kind: batch.kind, undoes: batch.undoes ?? null },
     });
-    entered.push({ investorUserId: investor.id, step: workflow.steps.find((s) => s.id === input.targetStepId), eventId: event.id, by });
+    entered.push({ investorUserId: investor.id, step: workflow.steps.find((s) => s.id === input.targetStepId), eventId: event.id, by, at });
     outcomes.push({ ok: true, event: publicEvent(event), plan });
   }
   if (refusedFirsts.length > 0) await deleteEmptyJourneys(tx.db, dealId, refusedFirsts);
   await writeMoves(tx.db, dealId, writes);
   // A complete step books the subscription (when the deal names an asset), in the same transaction.
-  for (const e of entered) await bookOnCompletion(tx, e.by, { dealId, investorUserId: e.investorUserId, step: e.step, eventId: e.eventId, at: now });
+  for (const e of entered) await bookOnCompletion(tx, e.by, { dealId, investorUserId: e.investorUserId, step: e.step, eventId: e.eventId, at: e.at });
   return outcomes;
 }
 

@@ -1,10 +1,21 @@
 // `dealflow seed`: the demo deal (also created on the first start of the embedded database) and
-// larger data sets for benchmarks. Journeys are written in bulk, not move by move, but every
-// generated move is first checked with the jump rules (domain/jump.ts), so the data is what the
-// API would have produced: chained events, seq 1…n, revision 1 of each, a payment reference each.
+// larger data sets for benchmarks.
+//
+// The demo deal's journeys are made by moves: each generated move goes through applyMoves, the
+// path of every real move, dated when the generated history says it happened. So the demo has
+// what moves leave behind: events and revisions, payment references, audit chains, and the feed
+// entries (the console's activity page, the live board, a webhook consumer's pull feed) with the
+// journeys' feed keys, in the order the moves happened.
+//
+// The benchmark data sets (`--investors N --deals M`) are written in bulk instead (store/bulk.ts),
+// every generated move first checked with the jump rules (domain/jump.ts): chained events, seq 1…n,
+// revision 1 of each, a payment reference and an audit chain each, but no feed entries, as the SQL
+// seed of `bench --scale` (bench/scale-seed.ts). Hundreds of thousands of moves through the move
+// path would take minutes where the bulk statements take seconds.
 import { mulberry32 } from '../domain/random.ts';
 import { type JumpFacts, planJump } from '../domain/jump.ts';
 import type { Investor } from '../domain/investor.ts';
+import type { Principal } from '../domain/principal.ts';
 import type { WorkflowDocument } from '../domain/workflow-graph.ts';
 import { insertInvestors, insertJourneys, type SeededJourney } from '../store/bulk.ts';
 import { findDeal } from '../store/deals.ts';
@@ -13,10 +24,14 @@ import { generatePaymentReference } from '../store/payment-references.ts';
 import { putDeal } from './deals.ts';
 import { seedDemoPaymentSettings } from './demo-payments.ts';
 import { type Deps, inTransaction } from './deps.ts';
+import { Caches } from './caches.ts';
+import { applyMoves, type MoveRequest } from './journeys.ts';
 import { putWorkflow } from './workflows.ts';
 
 export const DEMO_DEAL_ID = 'demo';
 const SEED_USER = 'seed';
+/** Who made the demo deal's moves (their events' `createdByUserId`). */
+const SEED_PRINCIPAL: Principal = { userId: SEED_USER, role: 'admin', tokenKey: SEED_USER };
 
 /** The demo workflow; step ids are `<prefix>.<name>` (step ids belong to one deal). */
 export function demoWorkflow(prefix: string): WorkflowDocument {
@@ -106,12 +121,22 @@ function makeInvestor(id: string, n: number, rnd: Random): Investor {
 const DAY = 86_400_000;
 const isoDate = (time: number) => new Date(time).toISOString().slice(0, 10);
 
+/** One generated move: where to, what it captures, and when it happened. */
+interface PlannedMove {
+  investorUserId: string;
+  targetStepId: string;
+  data: Record<string, string>;
+  at: Date;
+}
+
 /**
  * A plausible journey: along interest → commitment → (KYC or professional review) → documents →
- * payment → complete, stopping anywhere, sometimes withdrawn. Investors who go through KYC are
- * given the level it requires. Every move is checked with the jump rules.
+ * payment → complete, stopping anywhere, sometimes withdrawn, its moves spread over past weeks.
+ * Investors who go through KYC are given the level it requires. A step takes two to six days (a
+ * KYC check, signing, paying): no investor passes two steps within hours, which also lets
+ * seedDemo write the moves in long runs (applySeededMoves).
  */
-function makeJourney(dealId: string, workflow: WorkflowDocument, investor: Investor, rnd: Random, deps: Pick<Deps, 'newId'>, now: number, reference: string): SeededJourney {
+function planJourney(dealId: string, investor: Investor, rnd: Random, now: number): PlannedMove[] {
   const s = (name: string) => `${dealId}.${name}`;
   const professional = ['professional', 'institutional'].includes(investor.contact.classifications[0]!.investorClass);
   const path = ['interest', 'commitment', professional ? 'professional-review' : 'kyc', 'documents', 'payment', 'complete'];
@@ -122,10 +147,10 @@ function makeJourney(dealId: string, workflow: WorkflowDocument, investor: Inves
 
   const amount = rnd.pick([5000, 10000, 25000, 50000, 100000, 250000]);
   const currency = rnd.pick(currencies);
-  let time = now - rnd.int(20, 120) * DAY;
-  const events: StoredEvent[] = [];
+  let time = now - rnd.int(25, 125) * DAY;
+  const moves: PlannedMove[] = [];
   for (const name of names) {
-    time += rnd.int(1, 96) * 3_600_000 + rnd.int(0, 3_599_999);
+    time += rnd.int(48, 143) * 3_600_000 + rnd.int(0, 3_599_999);
     const data: Record<string, string> = {};
     if (name === 'interest' && rnd.next() < 0.8) data.source = rnd.pick(['website', 'event', 'referral', 'adviser']);
     if (name === 'commitment') Object.assign(data, { committed_amount: `${amount}.00`, currency });
@@ -134,6 +159,15 @@ function makeJourney(dealId: string, workflow: WorkflowDocument, investor: Inves
     if (name === 'documents') data.agreement_signed_on = isoDate(time);
     if (name === 'payment') Object.assign(data, { amount_received: `${amount}.00`, received_on: isoDate(time) });
     if (name === 'withdrawn' && rnd.next() < 0.7) data.reason = rnd.pick(['changed circumstances', 'allocation too small', 'timing']);
+    moves.push({ investorUserId: investor.id, targetStepId: s(name), data, at: new Date(Math.min(time, now)) });
+  }
+  return moves;
+}
+
+/** A journey for the bulk writes: planJourney's moves as events, each checked with the jump rules. */
+function makeJourney(dealId: string, workflow: WorkflowDocument, investor: Investor, rnd: Random, deps: Pick<Deps, 'newId'>, now: number, reference: string): SeededJourney {
+  const events: StoredEvent[] = [];
+  for (const { targetStepId, data, at } of planJourney(dealId, investor, rnd, now)) {
     const previous = events.at(-1);
     const facts: JumpFacts = {
       steps: workflow.steps,
@@ -144,14 +178,14 @@ function makeJourney(dealId: string, workflow: WorkflowDocument, investor: Inves
       investor: { kycCheckLevel: investor.kycCheckLevel, classes: investor.contact.classifications.map((c) => c.investorClass) },
       pendingEditRequests: 0,
     };
-    planJump(facts, { targetStepId: s(name), data: new Map(Object.entries(data)) }); // throws on a bug here
+    planJump(facts, { targetStepId, data: new Map(Object.entries(data)) }); // throws on a bug here
     events.push({
       id: deps.newId(),
       fromStepId: previous?.toStepId ?? null,
-      toStepId: s(name),
+      toStepId: targetStepId,
       data,
       createdByUserId: SEED_USER,
-      createdAt: new Date(Math.min(time, now)).toISOString(),
+      createdAt: at.toISOString(),
       dealId,
       investorUserId: investor.id,
       seq: events.length + 1,
@@ -173,6 +207,33 @@ function referenceSource() {
   };
 }
 
+/**
+ * Makes the moves through applyMoves in the order they happened. applyMoves takes moves of distinct
+ * investors, each call one load and one write statement: so the moves, in time order, go in runs
+ * that name no investor twice, and a journey's later move always comes in a later run. The feed
+ * numbers them in that order. A run ends where an investor moves again, so the runs are as long
+ * as the steps take: 37 runs for the demo's 716 moves (with steps of hours they were 90, and the
+ * seed took half a second longer on the embedded database, where a call's statements cost about
+ * 10 ms whatever their size). A refusal is a bug of the generator, and fails the seed.
+ */
+async function applySeededMoves(tx: Deps, dealId: string, planned: PlannedMove[]): Promise<void> {
+  const ordered = planned.toSorted((a, b) => a.at.getTime() - b.at.getTime()); // stable: a journey's moves keep their order
+  let run: MoveRequest[] = [];
+  const inRun = new Set<string>();
+  const flush = async () => {
+    const outcomes = await applyMoves(tx, SEED_PRINCIPAL, dealId, run);
+    for (const outcome of outcomes) if (!outcome.ok) throw outcome.error;
+    run = [];
+    inRun.clear();
+  };
+  for (const move of ordered) {
+    if (inRun.has(move.investorUserId)) await flush();
+    inRun.add(move.investorUserId);
+    run.push({ input: { investorUserId: move.investorUserId, targetStepId: move.targetStepId, data: move.data }, record: { at: move.at } });
+  }
+  if (run.length > 0) await flush();
+}
+
 /** The demo deal (id `demo`) with about 200 investors; does nothing when it exists already. */
 export async function seedDemo(deps: Deps, options: { investors?: number } = {}): Promise<{ dealId: string; created: boolean; investors: number }> {
   const count = options.investors ?? 200;
@@ -184,10 +245,18 @@ export async function seedDemo(deps: Deps, options: { investors?: number } = {})
     const rnd = random(20261121);
     const now = tx.clock();
     const investors = Array.from({ length: count }, (_, i) => makeInvestor(`demo-investor-${String(i + 1).padStart(3, '0')}`, i + 1, rnd));
-    const nextReference = referenceSource();
-    const journeys = investors.map((investor) => makeJourney(DEMO_DEAL_ID, workflow, investor, rnd, tx, now.getTime(), nextReference()));
+    const moves = investors.flatMap((investor) => planJourney(DEMO_DEAL_ID, investor, rnd, now.getTime()));
+    // After planning: a journey through KYC may have raised the investor's level.
     await insertInvestors(tx.db, investors, now);
-    await insertJourneys(tx.db, journeys);
+    // A cache of the seed's own: the workflow just written is read once, not by every run of moves;
+    // it ends with the seed, so nothing outside this transaction sees what it read.
+    const caches = new Caches();
+    try {
+      await applySeededMoves({ ...tx, caches }, DEMO_DEAL_ID, moves);
+    } finally {
+      caches.close();
+    }
+    // After the moves, as a deal that named its asset once its history was made: nothing is booked.
     await seedDemoPaymentSettings(tx, DEMO_DEAL_ID, 'GBP');
     return { dealId: DEMO_DEAL_ID, created: true, investors: count };
   });

@@ -1,5 +1,6 @@
 // Bulk writes for seeding: investors, journeys, events and their first revisions, many rows per
-// statement. Used by `dealflow seed`; the service itself writes one move at a time.
+// statement. Used by `dealflow seed --investors N --deals M` (benchmark data sets, which have no
+// feed entries); the demo deal's journeys, like every move of the service, go through applyMoves.
 import { type Kysely, sql } from 'kysely';
 import { type HashedEntry, moveEntry } from '../domain/audit.ts';
 import type { Investor } from '../domain/investor.ts';
@@ -122,7 +123,7 @@ async function insertAuditEntries(db: Kysely<DB>, entries: HashedEntry[]): Promi
 
 /**
  * The audit chains of a deal's journeys whose events were written without them (`bench --scale`
- * generates events in SQL): the same entries `insertJourneys` writes for `dealflow seed`, one
+ * generates events in SQL): the same entries `insertJourneys` writes for `dealflow seed --investors`, one
  * `journey.moved` per event, and each journey's head, read and written `journeysPerBatch` journeys
  * at a time. The funnel then takes them in from the log as it takes any move.
  */

@@ -79,14 +79,14 @@ export async function lockJourney(
 }
 
 /** A journey row before its first event (event_count 0: no position yet), with a fresh payment reference. */
-const newJourneyRow = (dealId: string, first: { investorUserId: string; stepId: string }, create: { now: Date; newReference: () => string }) => ({
+const newJourneyRow = (dealId: string, first: { investorUserId: string; stepId: string; at?: Date }, create: { now: Date; newReference: () => string }) => ({
   deal_id: dealId,
   investor_user_id: first.investorUserId,
   current_step_id: first.stepId,
   event_count: 0,
   payment_reference: create.newReference(),
-  started_at: create.now,
-  moved_at: create.now,
+  started_at: first.at ?? create.now,
+  moved_at: first.at ?? create.now,
 });
 
 const LOCKED_COLUMNS = ['deal_id', 'investor_user_id', 'current_step_id', 'event_count', 'payment_reference', 'audit_seq', 'audit_head', 'captured', 'visited'] as const;
@@ -120,7 +120,8 @@ export async function selectForUpdate(db: Kysely<DB>, key: { dealId: string; inv
 export async function createJourneys(
   db: Kysely<DB>,
   dealId: string,
-  firsts: readonly { investorUserId: string; stepId: string }[],
+  /** `at`: when the first move happened, if not `create.now` (a history recorded afterwards: the demo deal's seed). */
+  firsts: readonly { investorUserId: string; stepId: string; at?: Date }[],
   create: { now: Date; newReference: () => string },
 ): Promise<Map<string, LockedJourneyRow & { created: boolean }>> {
   const sorted = [...firsts].sort((a, b) => (a.investorUserId < b.investorUserId ? -1 : a.investorUserId > b.investorUserId ? 1 : 0));
@@ -132,7 +133,7 @@ export async function createJourneys(
     .execute();
   const rows = new Map(inserted.map((row) => [row.investor_user_id, { ...toLocked(row), created: true }]));
   for (const f of sorted) {
-    if (!rows.has(f.investorUserId)) rows.set(f.investorUserId, await lockJourney(db, { dealId, investorUserId: f.investorUserId }, { stepId: f.stepId, ...create }));
+    if (!rows.has(f.investorUserId)) rows.set(f.investorUserId, await lockJourney(db, { dealId, investorUserId: f.investorUserId }, { stepId: f.stepId, ...create, now: f.at ?? create.now }));
   }
   return rows;
 }

@@ -1,9 +1,13 @@
-// `dealflow seed`: the demo deal and the benchmark data set are valid data, as the API would write it.
+// `dealflow seed`: the demo deal and the benchmark data set are valid data, as the API would write it;
+// the demo deal's moves are in its feed as moves put them there.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { newUuid, systemClock } from '../../src/operations/deps.ts';
 import { DEMO_DEAL_ID, seedDemo, seedScale } from '../../src/operations/seed.ts';
 import { startApp } from '../support/app.ts';
+import { jump } from '../support/deals.ts';
+import { feedCaughtUp } from '../support/webhooks.ts';
 
 describe('seed', () => {
   const t = startApp();
@@ -61,5 +65,82 @@ describe('seed', () => {
     const page = (await admin.get(`/deals/deal/${result.dealIds[0]}/all-investor-workflows`)).body;
     assert.equal(page.totalPages, 75);
     assert.equal(page.output.length, 20);
+  });
+});
+
+describe('the demo deal\'s history in its feed', () => {
+  const t = startApp();
+  const admin = t.admin;
+
+  type Event = { id: string; toStepId: string; data: Record<string, string>; createdAt: string };
+  type Entry = { id: string; type: string; timestamp: string; sequence: number; data: { investorUserId: string; fromStepId: string | null; toStepId: string; event: Event & { createdByUserId: string } } };
+
+  /** The whole pull feed from `after`, a page at a time, as a consumer reads it; and where it stopped. */
+  async function readFeed(after: number): Promise<{ entries: Entry[]; last: number }> {
+    await feedCaughtUp(t.database.db);
+    const entries: Entry[] = [];
+    for (;;) {
+      const page = await admin.get(`/deals/deal/${DEMO_DEAL_ID}/events?after=${after}&limit=100`);
+      assert.equal(page.status, 200, JSON.stringify(page.body));
+      entries.push(...page.body.output);
+      after = page.body.lastSequence;
+      if (!page.body.hasMore) return { entries, last: after };
+    }
+  }
+
+  test('every seeded move is in the feed and the activity, in the order the moves happened, and a consumer goes on from there with no gap', async () => {
+    await seedDemo({ db: t.database.db, clock: systemClock, newId: newUuid });
+    // The journeys as the API shows them: each investor's events, in the order of their moves.
+    const journeys = new Map<string, Event[]>();
+    for (let page = 1; ; page++) {
+      const body = (await admin.get(`/deals/deal/${DEMO_DEAL_ID}/all-investor-workflows?limit=100&page=${page}`)).body;
+      for (const row of body.output) journeys.set(row.investor.id, row.journey);
+      if (page >= body.totalPages) break;
+    }
+    assert.equal(journeys.size, 200);
+    const moves = [...journeys.values()].reduce((n, j) => n + j.length, 0);
+
+    const { entries: feed, last } = await readFeed(0);
+    assert.equal(feed.length, moves, 'one entry per seeded move');
+    assert.ok(feed.every((e) => e.type === 'journey.step-entered'));
+    // Each journey's entries are its events, all of them, in the order of its moves.
+    const seen = new Map<string, string[]>();
+    for (const entry of feed) seen.set(entry.data.investorUserId, [...(seen.get(entry.data.investorUserId) ?? []), entry.data.event.id]);
+    for (const [investorUserId, events] of journeys) assert.deepEqual(seen.get(investorUserId), events.map((e) => e.id), investorUserId);
+    // The entries carry the events as a move writes them, and the feed is in the order they happened.
+    const byId = new Map([...journeys.values()].flat().map((e) => [e.id, e]));
+    for (const entry of feed) {
+      const event = byId.get(entry.data.event.id)!;
+      assert.equal(entry.timestamp, event.createdAt);
+      assert.equal(entry.data.toStepId, event.toStepId);
+      assert.deepEqual(entry.data.event.data, event.data);
+      assert.equal(entry.data.event.createdByUserId, 'seed');
+    }
+    const times = feed.map((e) => Date.parse(e.timestamp));
+    assert.deepEqual(times, times.toSorted((a, b) => a - b), 'oldest first');
+    assert.ok(times[0]! < Date.now() - 14 * 86_400_000, 'a history of weeks');
+
+    // The console's activity page: the same entries newest first, with names and the move each was.
+    const activity: { id: string; investorName: string | null; batch: { kind: string; size: number } | null }[] = [];
+    let before = '';
+    for (;;) {
+      const page = (await admin.get(`/console/deals/${DEMO_DEAL_ID}/activity?limit=100${before}`)).body;
+      activity.push(...page.output);
+      if (!page.hasMore) break;
+      before = `&before=${page.output.at(-1).sequence}`;
+    }
+    assert.deepEqual(activity.map((e) => e.id), feed.map((e) => e.id).reverse());
+    assert.ok(activity.every((e) => e.investorName !== null && e.batch?.kind === 'move' && e.batch.size === 1));
+
+    // Each journey carries the feed key a move sets: a later entry of it sorts after these.
+    const { rows } = await sql<{ unkeyed: number }>`select count(*)::int as unkeyed from journeys j
+      where j.deal_id = ${DEMO_DEAL_ID} and j.feed_xid < (select max(o.xid) from outbox o where o.deal_id = ${DEMO_DEAL_ID})`.execute(t.database.db);
+    assert.equal(rows[0]!.unkeyed, 0);
+
+    // A consumer that has read it all goes on with the next move, and only that.
+    const [mover] = [...journeys].find(([, events]) => events.at(-1)!.toStepId === `${DEMO_DEAL_ID}.interest`)!;
+    const moved = await jump(admin, DEMO_DEAL_ID, mover, `${DEMO_DEAL_ID}.commitment`, { committed_amount: '1000.00', currency: 'GBP' });
+    const next = await readFeed(last);
+    assert.deepEqual(next.entries.map((e) => e.data.event.id), [moved.id]);
   });
 });

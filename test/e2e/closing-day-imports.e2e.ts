@@ -3,6 +3,8 @@
 // - a CRM export with a `name,email,amount` header and no ids: the columns guessed, the service's
 //   dry run as the preview, every row imported (one e-mail twice: merged), and everyone placed in
 //   the deal's first step with their own amount and the deal's currency;
+// - a CRM export over 1 MiB (9,000 rows): checked, imported as an import job and placed with its
+//   amounts by a move file, the summary saying how many were placed and why the others were not;
 // - a camt.053 dropped on the Payments page: the outcome (one matched, one queued), the deal's
 //   settings page listing its unmatched line, and the queued line assigned to its investor.
 import assert from 'node:assert/strict';
@@ -47,7 +49,8 @@ describe('closing day: a CRM export and a bank statement through the console', {
   for (const size of sizes) {
     describe(`at ${size.width}×${size.height}`, () => {
       const dealId = `close-${size.width}`;
-      const step = (name: string) => `${dealId}.${name}`;
+      const bigDealId = `close-big-${size.width}`;
+      const step = (name: string, deal = dealId) => `${deal}.${name}`;
       const people = [
         ['Grace Brewster Hopper', `grace.${size.width}@example.com`, '25000.00'],
         ['Ada Lovelace', `ada.${size.width}@example.com`, '50000.00'],
@@ -67,18 +70,20 @@ describe('closing day: a CRM export and a bank statement through the console', {
         context = await e.browser.newContext({ viewport: { width: size.width, height: size.height }, deviceScaleFactor: 1 });
         page = await context.newPage();
         page.setDefaultTimeout(15_000);
-        await must('PUT', `/deals/deal/${dealId}`, { name: `Closing ${size.width}`, currency: 'EUR' });
-        await must('PUT', `/deals/deal/${dealId}/workflow`, {
-          label: 'Subscription', description: 'commitment, funds received, complete', investorEngagementEnabled: true,
-          steps: [
-            { id: step('commitment'), label: 'Commitment', type: 'default', stepFields: [
-              { fieldKey: 'committed_amount', required: true, kind: 'amount', label: 'Committed amount' }, { fieldKey: 'currency', required: true, kind: 'currency', label: 'Currency' }] },
-            { id: step('payment'), label: 'Funds received', type: 'default', stepFields: [
-              { fieldKey: 'amount_received', required: true, kind: 'amount' }, { fieldKey: 'received_on', required: true, kind: 'date' }] },
-            { id: step('complete'), label: 'Complete', type: 'complete', stepFields: [] },
-          ],
-          links: [{ fromStepId: step('commitment'), toStepId: step('payment') }, { fromStepId: step('payment'), toStepId: step('complete') }],
-        });
+        for (const [id, name] of [[dealId, `Closing ${size.width}`], [bigDealId, `Closing big ${size.width}`]] as const) {
+          await must('PUT', `/deals/deal/${id}`, { name, currency: 'EUR' });
+          await must('PUT', `/deals/deal/${id}/workflow`, {
+            label: 'Subscription', description: 'commitment, funds received, complete', investorEngagementEnabled: true,
+            steps: [
+              { id: step('commitment', id), label: 'Commitment', type: 'default', stepFields: [
+                { fieldKey: 'committed_amount', required: true, kind: 'amount', label: 'Committed amount' }, { fieldKey: 'currency', required: true, kind: 'currency', label: 'Currency' }] },
+              { id: step('payment', id), label: 'Funds received', type: 'default', stepFields: [
+                { fieldKey: 'amount_received', required: true, kind: 'amount' }, { fieldKey: 'received_on', required: true, kind: 'date' }] },
+              { id: step('complete', id), label: 'Complete', type: 'complete', stepFields: [] },
+            ],
+            links: [{ fromStepId: step('commitment', id), toStepId: step('payment', id) }, { fromStepId: step('payment', id), toStepId: step('complete', id) }],
+          });
+        }
         await must('PUT', `/deals/deal/${dealId}/payment-settings`, { paymentStepId: step('payment'), amountFieldKey: 'amount_received', dateFieldKey: 'received_on', commitmentFieldKey: 'committed_amount' });
         await page.goto(`${e.url}/console/`);
         await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
@@ -118,6 +123,47 @@ describe('closing day: a CRM export and a bank statement through the console', {
           const journey = (await must('GET', `/deals/deal/${dealId}/investor-data/${id}`)).journey;
           assert.deepEqual(journey.map((j: { toStepId: string; data: object }) => [j.toStepId, j.data]), [[step('commitment'), { committed_amount: name === 'Ada Lovelace' ? '50000.00' : amount, currency: 'EUR' }]]);
         }
+      });
+
+      test('a CRM export over 1 MiB is imported as a job and placed with its amounts; the summary says why the rest were not', async () => {
+        const email = (i: number) => `investor.${i}.of.the.big.closing.day.list.${size.width}@example-capital-partners.com`;
+        const amount = (i: number) => `${(i % 40) * 2500 + 5000}.00`;
+        const rows = Array.from({ length: 9000 }, (_, i) => [`Investor ${i} Of The Big Closing Day List`, email(i), amount(i)]);
+        rows[4] = ['Nobody Reachable', `not-an-e-mail-${size.width}`, '1000.00']; // the import refuses it
+        rows[7] = ['Odd Amount', email(7), 'about 5000']; // imported, but its move is refused
+        rows[8990] = ['Investor Two Again', email(2).toUpperCase(), '77000.00']; // row 2's investor, far down the file
+        const file = ['name,email,amount', ...rows.map((r) => r.join(','))].join('\n');
+        assert.ok(file.length > 1024 * 1024, `${file.length} bytes`);
+        await page.goto(`${e.url}/console/#/investors/import?deal=${bigDealId}`);
+        await page.getByRole('heading', { name: /Import investors/ }).waitFor();
+        await page.getByLabel('CSV file').setInputFiles({ name: 'crm-big.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+        await page.getByTestId('column-map').waitFor();
+        await page.getByTestId('import-check').getByText(/9,000 rows, 8,998 new, 0 to update, 0 unchanged, 1 refused, 1 merged/).waitFor({ timeout: 120_000 });
+        assert.equal(await page.getByLabel('“amount” fills').inputValue(), 'committed_amount');
+
+        await page.getByRole('button', { name: 'Import 9,000 rows' }).click();
+        await page.getByRole('status').filter({ hasText: /Importing 9,000 rows/ }).waitFor();
+        // The investors kept are placed once the import job has ended: a move file of 8,998 rows.
+        await page.getByTestId('placement-progress').getByText(/Placing 8,998 investors in Commitment/).waitFor({ timeout: 300_000 });
+        const summary = page.getByTestId('placement-summary');
+        await summary.getByText('8,997 placed in Commitment, 2 not placed.').waitFor({ timeout: 300_000 });
+        assert.match(await page.getByTestId('import-summary').innerText(), /8,998 created, 1 updated, 0 unchanged, 1 refused/);
+        const reasons = await summary.innerText();
+        assert.match(reasons, /1 row merged with an earlier line of the same e-mail/);
+        assert.match(reasons, /1 row not placed: refused by the import/);
+        assert.match(reasons, /1 investor not placed \(Odd Amount\): .*committed_amount/);
+        await bothThemes(page, 'crm-large-summary', size.width);
+
+        // The board counts them, and an investor's step holds the amount of their own row.
+        await page.getByRole('link', { name: "Open the deal's board" }).click();
+        const column = page.locator(`.column[data-step-id="${step('commitment', bigDealId)}"]`);
+        await column.locator('.column-count').getByText('8,997', { exact: true }).waitFor({ timeout: 60_000 });
+        assert.equal(await column.getAttribute('aria-label'), 'Commitment: 8,997 investors');
+        const idOf = async (address: string) => (await must('GET', `/console/investors?query=${encodeURIComponent(address)}&page=1&limit=2`)).output[0].id as string;
+        const dataOf = async (i: number) => (await must('GET', `/deals/deal/${bigDealId}/investor-data/${await idOf(email(i))}`)).journey.map((j: { data: object }) => j.data);
+        assert.deepEqual(await dataOf(1234), [{ committed_amount: amount(1234), currency: 'EUR' }]);
+        assert.deepEqual(await dataOf(2), [{ committed_amount: '77000.00', currency: 'EUR' }], 'the later row of the e-mail');
+        assert.equal((await must('GET', `/console/deals/${bigDealId}/rows?limit=1`)).total, 8997);
       });
 
       test('a camt.053 dropped on the Payments page: its outcome, the deal lists its unmatched line, the line assigned', async () => {

@@ -85,7 +85,8 @@ function route(parts: string[]) {
   }
   if (first === 'investors') {
     if (!second) return <InvestorsPage />;
-    if (second === 'import') return <InvestorImportPage />;
+    // A link to the import for another deal (?deal=) starts the page afresh for that deal.
+    if (second === 'import') return <InvestorImportPage key={new URLSearchParams(location.hash.split('?')[1] ?? '').get('deal') ?? ''} />;
     return <InvestorFormPage investorUserId={second === 'new' ? undefined : second} />;
   }
   if (first === 'inbox' && !second) return <InboxPage />;

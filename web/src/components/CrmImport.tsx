@@ -2,18 +2,22 @@
 // first value and what it becomes (guessed, editable, remembered per file shape), the columns read
 // past named, the service's dry run as the preview (ids it derives, rows it merges or refuses), then
 // the import (an import job with a progress bar for a large file) and, optionally, a move file that
-// places everyone in a step with their own amount and currency.
+// places everyone the import kept in a step with their own amount and currency (an import job too
+// when it is large), whatever the size of the file (lib/crm-import.ts).
 import { useEffect, useMemo, useState } from 'react';
-import { api, consoleApi, describeError, type ImportReport } from '../lib/api.ts';
-import { toCsv } from '../lib/csv.ts';
+import { api, consoleApi, describeError } from '../lib/api.ts';
+import { checkCrmFile, placementOf, type Report, type StepValue } from '../lib/crm-import.ts';
 import { type CrmFile, initialMap, mapProblem, rememberMap, serviceColumns, type Target, targetLabels } from '../lib/crm-map.ts';
 import { plural } from '../lib/format.ts';
 import { useLoad } from '../lib/hooks.ts';
 import { outcomeWords } from '../lib/investor-csv.ts';
 import { rowErrors } from '../lib/investor-import.ts';
+import { CrmImportSummary, type Placed } from './CrmImportSummary.tsx';
 import { FormStatus } from './ui.tsx';
 
-type Check = { status: 'checking' } | { status: 'error'; message: string } | { status: 'ready'; report: ImportReport };
+const n = (count: number) => count.toLocaleString('en-GB');
+
+type Check = { status: 'checking'; rows?: number } | { status: 'error'; message: string } | { status: 'ready'; report: Report };
 
 interface Props {
   file: CrmFile;
@@ -28,8 +32,8 @@ export function CrmImport({ file, text, initialDeal, onAnother }: Props) {
   const [check, setCheck] = useState<Check>();
   const [handled, setHandled] = useState<number>();
   const [running, setRunning] = useState(false);
-  const [outcome, setOutcome] = useState<ImportReport | { failed: string }>();
-  const [placed, setPlaced] = useState<ImportReport | { failed: string }>();
+  const [outcome, setOutcome] = useState<Report | { failed: string }>();
+  const [placed, setPlaced] = useState<Placed>();
   const [placement, setPlacement] = useState({ dealId: initialDeal, stepId: '', amountKey: '', currencyKey: '' });
   const [deals] = useLoad(() => api.deals(), []);
   const [workflow] = useLoad(() => (placement.dealId ? api.workflow(placement.dealId).catch(() => undefined) : Promise.resolve(undefined)), [placement.dealId]);
@@ -56,7 +60,7 @@ export function CrmImport({ file, text, initialDeal, onAnother }: Props) {
     let stale = false;
     setCheck({ status: 'checking' });
     const timer = setTimeout(() => {
-      consoleApi.importMappedCsv(text, columns, true).then(
+      checkCrmFile(file, text, columns, (rows) => !stale && setCheck({ status: 'checking', rows })).then(
         (report) => !stale && setCheck({ status: 'ready', report }),
         (error) => !stale && setCheck({ status: 'error', message: describeError(error) }),
       );
@@ -65,16 +69,28 @@ export function CrmImport({ file, text, initialDeal, onAnother }: Props) {
       stale = true;
       clearTimeout(timer);
     };
-  }, [text, columns, problem]);
+  }, [file, text, columns, problem]);
   const planned = check?.status === 'ready' ? check.report : undefined;
-  /** Rows of an e-mail seen on an earlier row: the same investor as that row. */
-  const mergedRows = new Set(planned?.rows.filter((r, i) => r.id && planned.rows.slice(0, i).some((x) => x.id === r.id)).map((r) => r.row) ?? []);
-  const mergedNew = planned?.rows.filter((r) => mergedRows.has(r.row) && r.outcome === 'created').length ?? 0;
+  /** Per row, the check's report; the rows of an e-mail seen on an earlier row (the same investor as that row). */
+  const { checkedRows, mergedRows, mergedNew } = useMemo(() => {
+    const seen = new Set<string>();
+    const merged = new Set<number>();
+    let created = 0;
+    for (const r of planned?.rows ?? []) {
+      if (!r.id) continue;
+      if (!seen.has(r.id)) seen.add(r.id);
+      else {
+        merged.add(r.row);
+        if (r.outcome === 'created') created++;
+      }
+    }
+    return { checkedRows: new Map(planned?.rows.map((r) => [r.row, r])), mergedRows: merged, mergedNew: created };
+  }, [planned]);
 
   async function run() {
     setRunning(true);
     setHandled(undefined);
-    let report: ImportReport & { fromJob?: boolean };
+    let report: Report;
     try {
       report = await consoleApi.importMappedCsv(text, columns, false, setHandled);
     } catch (error) {
@@ -83,74 +99,43 @@ export function CrmImport({ file, text, initialDeal, onAnother }: Props) {
       return;
     }
     setOutcome(report);
-    if (placement.dealId && step && !report.fromJob) {
+    if (placement.dealId && step) {
       // One move per investor the import kept, with the values of its own row; a merged e-mail
       // appears once (its last row's values).
-      const byId = new Map<string, string[]>();
-      for (const r of report.rows) if (r.outcome !== 'refused' && r.id) byId.set(r.id, records[r.row - 1] ?? []);
       const amountColumn = columnOf('place:amount');
       const currencyColumn = columnOf('place:currency');
-      const values: [string, (cells: string[]) => string][] = [];
-      if (amountKey && amountColumn >= 0) values.push([amountKey, (cells) => (cells[amountColumn] ?? '').trim()]);
-      if (currencyKey && currencyColumn >= 0) values.push([currencyKey, (cells) => (cells[currencyColumn] ?? '').trim()]);
-      else if (currencyKey && amountColumn >= 0 && dealCurrency) values.push([currencyKey, () => dealCurrency]);
-      const head = ['investorUserId', 'targetStepId', ...values.map(([key]) => key)];
-      const rows = [...byId].map(([id, cells]) => [id, step.id, ...values.map(([, value]) => value(cells))]);
-      try {
-        setPlaced(await consoleApi.importMoves(placement.dealId, toCsv(head, rows)));
-      } catch (error) {
-        setPlaced({ failed: describeError(error) });
+      const values: StepValue[] = [];
+      if (amountKey && amountColumn >= 0) values.push({ key: amountKey, value: (cells) => (cells[amountColumn] ?? '').trim() });
+      if (currencyKey && currencyColumn >= 0) values.push({ key: currencyKey, value: (cells) => (cells[currencyColumn] ?? '').trim() });
+      else if (currencyKey && amountColumn >= 0 && dealCurrency) values.push({ key: currencyKey, value: () => dealCurrency });
+      const toPlace = placementOf(file, report, planned, step.id, values);
+      setPlaced({ placement: toPlace });
+      if (toPlace.rowOf.size > 0) {
+        try {
+          const moves = await consoleApi.importMoves(placement.dealId, toPlace.csv, (handled) => setPlaced({ placement: toPlace, handled }));
+          setPlaced({ placement: toPlace, moves });
+        } catch (error) {
+          setPlaced({ placement: toPlace, failed: describeError(error) });
+        }
       }
     }
     setRunning(false);
   }
 
   const report = outcome && 'rows' in outcome ? outcome : undefined;
-  const placedReport = placed && 'rows' in placed ? placed : undefined;
   const cellOf = (record: string[], target: Target) => (columnOf(target) >= 0 ? (record[columnOf(target)] ?? '') : '');
   const nameOf = (record: string[]) => cellOf(record, 'fullName') || [cellOf(record, 'contact.forename'), cellOf(record, 'contact.surname')].join(' ').trim();
 
   if (report) {
-    const refused = report.rows.filter((r) => r.outcome === 'refused');
     return (
-      <div className="import-summary" data-testid="import-summary">
-        <h2>Imported</h2>
-        <p role="status">
-          {report.summary.created} created, {report.summary.updated} updated, {report.summary.unchanged} unchanged, {report.summary.refused} refused.
-        </p>
-        {report.error && <FormStatus error={`The import stopped after row ${report.summary.rows}: ${report.error.detail}`} />}
-        {placedReport && (
-          <p role="status" data-testid="placement-summary">
-            {placedReport.summary.created + placedReport.summary.unchanged} placed in {step?.label ?? 'the step'}
-            {placedReport.summary.refused > 0 ? `, ${placedReport.summary.refused} not placed` : ''}.
-          </p>
-        )}
-        {placed && 'failed' in placed && <FormStatus error={`Placing them in the deal failed: ${placed.failed}`} />}
-        {(refused.length > 0 || (placedReport?.summary.refused ?? 0) > 0) && (
-          <ul className="results">
-            {refused.map((r) => (
-              <li key={`i${r.row}`} className="result-refused">
-                Line {r.row + 1}: {rowErrors(r)}
-              </li>
-            ))}
-            {placedReport?.rows
-              .filter((r) => r.outcome === 'refused')
-              .map((r) => (
-                <li key={`p${r.row}`} className="result-refused">
-                  Not placed ({nameOf(records[report.rows.findIndex((x) => x.id === r.id)] ?? []) || r.id}): {rowErrors(r)}
-                </li>
-              ))}
-          </ul>
-        )}
-        <div className="row-actions">
-          <a className="button button-primary" href={placement.dealId ? `#/deals/${encodeURIComponent(placement.dealId)}` : '#/investors'}>
-            {placement.dealId ? "Open the deal's board" : 'Open the directory'}
-          </a>
-          <button type="button" className="button" onClick={onAnother}>
-            Import another file
-          </button>
-        </div>
-      </div>
+      <CrmImportSummary
+        report={report}
+        placed={placed}
+        dealId={placement.dealId}
+        stepLabel={step?.label ?? 'the step'}
+        nameOfRow={(row) => nameOf(records[row - 1] ?? [])}
+        onAnother={onAnother}
+      />
     );
   }
 
@@ -200,9 +185,9 @@ export function CrmImport({ file, text, initialDeal, onAnother }: Props) {
       <FormStatus error={problem} />
       <h2>Preview</h2>
       <p className="muted" data-testid="import-check" aria-live="polite">
-        {check?.status === 'checking' && 'The service is checking the rows…'}
+        {check?.status === 'checking' && `The service is checking the rows…${check.rows === undefined ? '' : ` ${n(check.rows)} of ${n(records.length)}`}`}
         {planned &&
-          `The service's check (nothing written yet): ${plural(records.length, 'row')}, ${planned.summary.created - mergedNew} new, ${planned.summary.updated} to update, ${planned.summary.unchanged} unchanged, ${planned.summary.refused} refused${mergedRows.size > 0 ? `, ${mergedRows.size} merged with an earlier row of the same e-mail` : ''}.`}
+          `The service's check (nothing written yet): ${plural(records.length, 'row')}, ${n(planned.summary.created - mergedNew)} new, ${n(planned.summary.updated)} to update, ${n(planned.summary.unchanged)} unchanged, ${n(planned.summary.refused)} refused${mergedRows.size > 0 ? `, ${n(mergedRows.size)} merged with an earlier row of the same e-mail` : ''}.`}
       </p>
       {check?.status === 'error' && <FormStatus error={`The service could not check the rows: ${check.message}`} />}
       <div className="table-wrap" tabIndex={0} role="region" aria-label="Rows of the file">
@@ -219,7 +204,7 @@ export function CrmImport({ file, text, initialDeal, onAnother }: Props) {
           </thead>
           <tbody>
             {records.slice(0, 200).map((record, i) => {
-              const checked = planned?.rows.find((r) => r.row === i + 1);
+              const checked = checkedRows.get(i + 1);
               const refused = checked?.outcome === 'refused';
               const merged = mergedRows.has(i + 1);
               return (
@@ -300,7 +285,6 @@ export function CrmImport({ file, text, initialDeal, onAnother }: Props) {
             )}
           </div>
         )}
-        {placement.dealId && text.length > 1024 * 1024 && <p className="muted small">A file this large is imported as a job; place its investors afterwards with a bulk move.</p>}
       </fieldset>
       <div className="row-actions">
         <button type="button" className="button button-primary" disabled={check?.status !== 'ready' || running} onClick={run}>
@@ -311,7 +295,7 @@ export function CrmImport({ file, text, initialDeal, onAnother }: Props) {
         <div className="progress" role="status">
           {handled === undefined ? <progress aria-label="Importing" /> : <progress max={records.length} value={handled} aria-label="Importing" />} Importing{' '}
           {plural(records.length, 'row')}
-          {handled === undefined ? '…' : `: ${handled} handled`}
+          {handled === undefined ? '…' : `: ${n(handled)} handled`}
         </div>
       )}
       {outcome && 'failed' in outcome && <FormStatus error={`The import failed: ${outcome.failed}`} />}

@@ -36,7 +36,7 @@ export const api = {
     call<T.EditRequest>('POST', `/deals/request-to-edit/${enc(requestId)}/${decision}`, reason ? { reason } : {}),
 };
 
-/** Investor files larger than this are imported as an import job (Prefer: respond-async). */
+/** Import files (investors, moves, statements) larger than this are sent as an import job (Prefer: respond-async). */
 export const ASYNC_IMPORT_BYTES = 1024 * 1024;
 
 /** Reads an import job every second until it has finished; returns it as it ended. */
@@ -47,6 +47,21 @@ export async function followImportJob(id: string, onProgress: (job: T.ImportJob)
     if (job.status !== 'running') return job;
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
+}
+
+/** `Prefer: respond-async` for a file over ASYNC_IMPORT_BYTES. */
+const asyncAbove = (text: string): Record<string, string> => (text.length > ASYNC_IMPORT_BYTES ? { prefer: 'respond-async' } : {});
+
+/**
+ * An investor or move import's report: the synchronous answer, or the report of the import job it
+ * started, followed to its end (onProgress: rows handled so far); a job's report keeps only the
+ * refused rows, at most 1,000 (`fromJob`).
+ */
+async function reportOf(answer: T.ImportReport | T.ImportJob, onProgress?: (rows: number) => void): Promise<T.ImportReport & { fromJob?: boolean }> {
+  if (!('kind' in answer)) return answer;
+  const job = await followImportJob(answer.id, (j) => onProgress?.(j.progress.done));
+  if (job.report) return { ...job.report, fromJob: true };
+  throw new ApiError(job.problem?.status ?? 500, (job.problem ?? { detail: 'The import job failed' }) as Record<string, unknown>);
 }
 
 /** The console's calls beyond the first screens': set up deals, workflows and investors, run them. */
@@ -69,34 +84,28 @@ export const consoleApi = {
    * answers 202 with an import job, followed here to its end (onProgress: rows handled so far); its
    * report keeps only the refused rows (`fromJob`).
    */
-  importInvestors: async (records: T.Investor[], dryRun: boolean, onProgress?: (rows: number) => void): Promise<T.ImportReport & { fromJob?: boolean }> => {
+  importInvestors: async (records: T.Investor[], dryRun: boolean, onProgress?: (rows: number) => void) => {
     const text = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
-    const prefer: Record<string, string> = text.length > ASYNC_IMPORT_BYTES ? { prefer: 'respond-async' } : {};
-    const answer = await call<T.ImportReport | T.ImportJob>('POST', `/investors/import${qs({ dryRun: dryRun || undefined })}`, new RawBody('application/x-ndjson', text, prefer));
-    if (!('kind' in answer)) return answer;
-    const job = await followImportJob(answer.id, (j) => onProgress?.(j.progress.done));
-    if (job.report) return { ...job.report, fromJob: true };
-    throw new ApiError(job.problem?.status ?? 500, (job.problem ?? { detail: 'The import job failed' }) as Record<string, unknown>);
+    const body = new RawBody('application/x-ndjson', text, asyncAbove(text));
+    return reportOf(await call<T.ImportReport | T.ImportJob>('POST', `/investors/import${qs({ dryRun: dryRun || undefined })}`, body), onProgress);
   },
   /**
    * POST /investors/import with a CSV file of any shape and the column map the service reads it
    * through (`columns`); as an import job with progress above ASYNC_IMPORT_BYTES.
    */
-  importMappedCsv: async (text: string, columns: Record<string, string | null>, dryRun: boolean, onProgress?: (rows: number) => void): Promise<T.ImportReport & { fromJob?: boolean }> => {
-    const prefer: Record<string, string> = text.length > ASYNC_IMPORT_BYTES ? { prefer: 'respond-async' } : {};
-    const answer = await call<T.ImportReport | T.ImportJob>('POST', `/investors/import${qs({ dryRun: dryRun || undefined, columns: JSON.stringify(columns) })}`, new RawBody('text/csv', text, prefer));
-    if (!('kind' in answer)) return answer;
-    const job = await followImportJob(answer.id, (j) => onProgress?.(j.progress.done));
-    if (job.report) return { ...job.report, fromJob: true };
-    throw new ApiError(job.problem?.status ?? 500, (job.problem ?? { detail: 'The import job failed' }) as Record<string, unknown>);
+  importMappedCsv: async (text: string, columns: Record<string, string | null>, dryRun: boolean, onProgress?: (rows: number) => void) => {
+    const query = qs({ dryRun: dryRun || undefined, columns: JSON.stringify(columns) });
+    return reportOf(await call<T.ImportReport | T.ImportJob>('POST', `/investors/import${query}`, new RawBody('text/csv', text, asyncAbove(text))), onProgress);
   },
-  /** POST /deals/deal/{dealId}/jump-to-step/import: a move file, its per-row report. */
-  importMoves: (dealId: string, text: string) =>
-    call<T.ImportReport>('POST', `/deals/deal/${enc(dealId)}/jump-to-step/import`, new RawBody('text/csv', text)),
+  /**
+   * POST /deals/deal/{dealId}/jump-to-step/import: a move file, its per-row report; as an import
+   * job with progress above ASYNC_IMPORT_BYTES, whose report keeps only the refused rows (`fromJob`).
+   */
+  importMoves: async (dealId: string, text: string, onProgress?: (rows: number) => void) =>
+    reportOf(await call<T.ImportReport | T.ImportJob>('POST', `/deals/deal/${enc(dealId)}/jump-to-step/import`, new RawBody('text/csv', text, asyncAbove(text))), onProgress),
   /** POST /payments/statements: a camt.053/054 (XML) or CSV bank file, with the CSV column map. */
   importStatement: async (text: string, type: string, csvColumns: T.Query<'importStatement'> = {}, onProgress?: (job: T.ImportJob) => void): Promise<T.Ok<'importStatement'>> => {
-    const prefer: Record<string, string> = text.length > ASYNC_IMPORT_BYTES ? { prefer: 'respond-async' } : {};
-    const answer = await call<T.Ok<'importStatement'> | T.ImportJob>('POST', `/payments/statements${qs({ ...csvColumns })}`, new RawBody(type, text, prefer));
+    const answer = await call<T.Ok<'importStatement'> | T.ImportJob>('POST', `/payments/statements${qs({ ...csvColumns })}`, new RawBody(type, text, asyncAbove(text)));
     if (!('kind' in answer)) return answer;
     const job = await followImportJob(answer.id, (j) => onProgress?.(j));
     if (job.statementImport) return job.statementImport as T.Ok<'importStatement'>;
