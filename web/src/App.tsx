@@ -8,7 +8,7 @@ import { DealsPage } from './pages/DealsPage.tsx';
 import { FunnelPage } from './pages/FunnelPage.tsx';
 import { GraphPage } from './pages/GraphPage.tsx';
 import { useHashRoute, useLoad, useRequestsVersion } from './lib/hooks.ts';
-import { useLiveFeed } from './lib/live.ts';
+import { useEditRequestFeed } from './lib/live.ts';
 import { InboxPage } from './pages/InboxPage.tsx';
 import { InvestorFormPage } from './pages/InvestorFormPage.tsx';
 import { InvestorImportPage } from './pages/InvestorImportPage.tsx';
@@ -101,8 +101,8 @@ function Shell({ who, onSignOut }: { who: Whoami; onSignOut: () => void }) {
   const current = parts[0] ?? 'deals';
   const requestsVersion = useRequestsVersion();
   const [inbox, reloadInbox] = useLoad(() => consoleApi.inbox(1, 1), [parts.join('/'), requestsVersion]);
-  // On a deal's pages, a request filed or decided by anyone reaches the badge at once.
-  useLiveFeed(parts[0] === 'deals' && parts[1] !== 'new' ? parts[1] : undefined, (events) => events.some((e) => e.type.startsWith('edit-request.')) && reloadInbox());
+  // On every page, a request filed or decided in any deal, by anyone, reaches the badge at once.
+  useEditRequestFeed(reloadInbox);
   const pending = inbox.status === 'ready' ? inbox.value.total : 0;
   return (
     <div className="shell">
