@@ -1,4 +1,6 @@
 // The shell: the token gate, the top bar (sections, the signed-in person, sign out) and the pages.
+// On a phone the top bar is one row (the brand and the sections), and the signed-in person and
+// Sign out close the page instead, so the page starts higher.
 import { useCallback, useEffect, useState } from 'react';
 import { api, consoleApi, setUnauthenticatedHandler, tokenStore, type Whoami } from './lib/api.ts';
 import { ActivityPage } from './pages/ActivityPage.tsx';
@@ -7,7 +9,7 @@ import { DealSettingsPage } from './pages/DealSettingsPage.tsx';
 import { DealsPage } from './pages/DealsPage.tsx';
 import { FunnelPage } from './pages/FunnelPage.tsx';
 import { GraphPage } from './pages/GraphPage.tsx';
-import { useHashRoute, useLoad, useRequestsVersion } from './lib/hooks.ts';
+import { useHashRoute, useLoad, useMedia, useRequestsVersion } from './lib/hooks.ts';
 import { useEditRequestFeed } from './lib/live.ts';
 import { InboxPage } from './pages/InboxPage.tsx';
 import { InvestorFormPage } from './pages/InvestorFormPage.tsx';
@@ -104,6 +106,18 @@ function Shell({ who, onSignOut }: { who: Whoami; onSignOut: () => void }) {
   // On every page, a request filed or decided in any deal, by anyone, reaches the badge at once.
   useEditRequestFeed(reloadInbox);
   const pending = inbox.status === 'ready' ? inbox.value.total : 0;
+  const phone = useMedia('(max-width: 720px)');
+  const account = (
+    <div className="topbar-right">
+      <span className="who" title={`Signed in as ${who.userId}`}>
+        {phone && 'Signed in as '}
+        {name ?? who.userId.slice(0, 8)} · {who.role}
+      </span>
+      <button type="button" className="button button-quiet" onClick={onSignOut}>
+        Sign out
+      </button>
+    </div>
+  );
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -126,18 +140,16 @@ function Shell({ who, onSignOut }: { who: Whoami; onSignOut: () => void }) {
             </a>
           ))}
         </nav>
-        <div className="topbar-right">
-          <span className="who" title={`Signed in as ${who.userId}`}>
-            {name ?? who.userId.slice(0, 8)} · {who.role}
-          </span>
-          <button type="button" className="button button-quiet" onClick={onSignOut}>
-            Sign out
-          </button>
-        </div>
+        {!phone && account}
       </header>
       <main className="page" id="main" tabIndex={-1}>
         {route(parts)}
       </main>
+      {phone && (
+        <footer className="shell-foot" aria-label="Account">
+          {account}
+        </footer>
+      )}
     </div>
   );
 }

@@ -25,7 +25,7 @@ export function DealHeader({ dealId, name, view }: { dealId: string; name: strin
         <nav className="crumbs" aria-label="Breadcrumb">
           <a href="#/">Deals</a> <span aria-hidden="true">/</span>
         </nav>
-        <h1>{name ?? dealId}</h1>
+        <h1 title={name ?? dealId}>{name ?? dealId}</h1>
       </div>
       <nav className="tabs" aria-label="Deal views">
         {views.map((v) => (
