@@ -9,7 +9,7 @@ import { DealSettingsPage } from './pages/DealSettingsPage.tsx';
 import { DealsPage } from './pages/DealsPage.tsx';
 import { FunnelPage } from './pages/FunnelPage.tsx';
 import { GraphPage } from './pages/GraphPage.tsx';
-import { useHashRoute, useLoad, useMedia, useRequestsVersion } from './lib/hooks.ts';
+import { PHONE, useHashRoute, useLoad, useMedia, useRequestsVersion } from './lib/hooks.ts';
 import { useEditRequestFeed } from './lib/live.ts';
 import { InboxPage } from './pages/InboxPage.tsx';
 import { InvestorFormPage } from './pages/InvestorFormPage.tsx';
@@ -106,7 +106,7 @@ function Shell({ who, onSignOut }: { who: Whoami; onSignOut: () => void }) {
   // On every page, a request filed or decided in any deal, by anyone, reaches the badge at once.
   useEditRequestFeed(reloadInbox);
   const pending = inbox.status === 'ready' ? inbox.value.total : 0;
-  const phone = useMedia('(max-width: 720px)');
+  const phone = useMedia(PHONE);
   const account = (
     <div className="topbar-right">
       <span className="who" title={`Signed in as ${who.userId}`}>

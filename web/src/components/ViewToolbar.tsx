@@ -13,12 +13,9 @@ import type { Workflow } from '../lib/api.ts';
 import { exportRows } from '../lib/export-view.ts';
 import { AMOUNT, WHOLE, activeFilterCount, viewSummary, type FilteredView, type ViewFilters } from '../lib/filters.ts';
 import { plural } from '../lib/format.ts';
-import { useMedia } from '../lib/hooks.ts';
+import { PHONE, useMedia } from '../lib/hooks.ts';
 import { SavedViews } from './SavedViews.tsx';
 import './ViewToolbar.css';
-
-/** The width below which the toolbar folds into one row (the console's phone breakpoint). */
-export const PHONE = '(max-width: 720px)';
 
 /** The filters, the one-step notice, the count of the view and its export (plus the page's own actions). */
 export function ViewToolbar({ view, dealId, dealName, workflow, total, titleId, children }: { view: FilteredView; dealId: string; dealName: string; workflow: Workflow; total: number | undefined; titleId: string; children?: ReactNode }) {

@@ -121,6 +121,9 @@ export function useDebounced<T>(value: T, delay = 250): T {
 }
 
 /** Whether a media query matches, following changes (a phone held sideways, a window resized). */
+/** The console's phone: 720 px and narrower (the style sheets' breakpoint). */
+export const PHONE = '(max-width: 720px)';
+
 export function useMedia(query: string): boolean {
   const [matches, setMatches] = useState(() => matchMedia(query).matches);
   useEffect(() => {
