@@ -1,7 +1,7 @@
 // The shell: the token gate, the top bar (sections, the signed-in person, sign out) and the pages.
 // On a phone the top bar is one row (the brand and the sections), and the signed-in person and
 // Sign out close the page instead, so the page starts higher.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, consoleApi, setUnauthenticatedHandler, tokenStore, type Whoami } from './lib/api.ts';
 import { ActivityPage } from './pages/ActivityPage.tsx';
 import { BoardPage } from './pages/BoardPage.tsx';
@@ -9,7 +9,7 @@ import { DealSettingsPage } from './pages/DealSettingsPage.tsx';
 import { DealsPage } from './pages/DealsPage.tsx';
 import { FunnelPage } from './pages/FunnelPage.tsx';
 import { GraphPage } from './pages/GraphPage.tsx';
-import { PHONE, useHashRoute, useLoad, useMedia, useRequestsVersion } from './lib/hooks.ts';
+import { PHONE, useCurrentInView, useHashRoute, useLoad, useMedia, useRequestsVersion } from './lib/hooks.ts';
 import { useEditRequestFeed } from './lib/live.ts';
 import { InboxPage } from './pages/InboxPage.tsx';
 import { InvestorFormPage } from './pages/InvestorFormPage.tsx';
@@ -107,6 +107,8 @@ function Shell({ who, onSignOut }: { who: Whoami; onSignOut: () => void }) {
   useEditRequestFeed(reloadInbox);
   const pending = inbox.status === 'ready' ? inbox.value.total : 0;
   const phone = useMedia(PHONE);
+  const sectionsRow = useRef<HTMLElement>(null);
+  useCurrentInView(sectionsRow, '.section.active', `${current} ${phone}`);
   const account = (
     <div className="topbar-right">
       <span className="who" title={`Signed in as ${who.userId}`}>
@@ -128,7 +130,7 @@ function Shell({ who, onSignOut }: { who: Whoami; onSignOut: () => void }) {
           <span className="brand-mark" aria-hidden="true" />
           dealflow <span className="brand-sub">console</span>
         </a>
-        <nav className="sections" aria-label="Sections">
+        <nav className="sections" aria-label="Sections" ref={sectionsRow}>
           {sections.map((s) => (
             <a key={s.id} href={`#/${s.id}`} className={current === s.id ? 'section active' : 'section'} aria-current={current === s.id ? 'page' : undefined}>
               {s.label}
