@@ -794,6 +794,8 @@ CREATE INDEX journeys_deal_step ON journeys USING btree (deal_id, current_step_i
 CREATE INDEX journeys_investor ON journeys USING btree (investor_user_id);
 CREATE INDEX move_batch_events_batch ON move_batch_events USING btree (batch_id);
 CREATE INDEX move_batch_events_undoes ON move_batch_events USING btree (undoes) WHERE (undoes IS NOT NULL);
+CREATE INDEX outbox_edit_request_feed ON outbox USING btree (xid, sequence) WHERE (type = ANY (ARRAY['edit-request.created'::text, 'edit-request.approved'::text, 'edit-request.rejected'::text]));
+CREATE INDEX outbox_edit_request_sequence ON outbox USING btree (sequence) WHERE (type = ANY (ARRAY['edit-request.created'::text, 'edit-request.approved'::text, 'edit-request.rejected'::text]));
 CREATE INDEX outbox_feed ON outbox USING btree (stream, xid, sequence);
 CREATE INDEX payment_allocations_journey ON payment_allocations USING btree (deal_id, investor_user_id, seq);
 CREATE INDEX payment_allocations_line ON payment_allocations USING btree (line_id);

@@ -1,7 +1,8 @@
 // Stream tickets: the browser's EventSource cannot send an Authorization header, and a long-lived
 // token in a URL would be written to access logs and browser history. So a staff client first asks
-// `POST /console/live/tickets` (with its bearer token) for a ticket: a short-lived (60 s), signed,
-// single-deal pass that it puts in the stream's URL. A ticket opens a stream only while it is
+// `POST /console/live/tickets` (with its bearer token) for a ticket: a short-lived (60 s), signed
+// pass to one deal's stream, or to the stream of every deal's edit requests, that it puts in the
+// stream's URL. A ticket opens a stream only while it is
 // fresh; an open stream outlives it, and a reconnect asks for a new one.
 //
 // A ticket is stateless, so any instance of the service accepts a ticket another one issued:
@@ -10,11 +11,12 @@
 // once). For a JWT it is derived from JWT_SECRET; with a JWKS URL there is no shared secret, and
 // the key is this process's own (a ticket is then good only on the instance that issued it).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { AppError, notFound } from '../domain/errors.ts';
+import { AppError, invalid, notFound } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import { findDeal } from '../store/deals.ts';
 import { findLiveTokenHashById } from '../store/tokens.ts';
 import type { Deps } from './deps.ts';
+import type { LiveFollow } from './live-feed.ts';
 
 export const TICKET_LIFETIME_MS = 60_000;
 
@@ -23,8 +25,10 @@ interface Claims {
   sub: string;
   /** `key`: signed with the API key's hash; `jwt`: with the JWT-derived key. */
   via: 'key' | 'jwt';
-  /** The one deal the ticket opens a stream of. */
-  deal: string;
+  /** The one deal the ticket opens a stream of; or, instead, */
+  deal?: string;
+  /** the feed it opens: every deal's edit requests. */
+  feed?: 'edit-requests';
   /** Expiry, milliseconds since the epoch. */
   exp: number;
 }
@@ -51,22 +55,33 @@ async function keyFor(deps: Deps, claims: Pick<Claims, 'sub' | 'via'>, jwtSecret
 
 const sign = (key: Buffer, body: string) => createHmac('sha256', key).update(body).digest('base64url');
 
-/** A ticket for `principal` (staff only: the route lets no other role in) to follow `dealId`. */
-export async function issueLiveTicket(deps: Deps, principal: Principal, dealId: string, jwtSecret: string | undefined): Promise<LiveTicket> {
+/** What a ticket request asks to follow: a deal (`dealId`) or every deal's edit requests (`feed`), exactly one. */
+export interface LiveTicketRequest {
+  dealId?: string;
+  feed?: 'edit-requests';
+}
+
+/** A ticket for `principal` (staff only: the route lets no other role in) to follow a deal, or every deal's edit requests. */
+export async function issueLiveTicket(deps: Deps, principal: Principal, request: LiveTicketRequest, jwtSecret: string | undefined): Promise<LiveTicket> {
   if (principal.role !== 'admin') throw new AppError('forbidden', 'The live stream is for staff tokens');
-  if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
+  const { dealId, feed } = request;
+  if ((dealId === undefined) === (feed === undefined)) {
+    const detail = 'give either dealId (one deal\'s stream) or feed (every deal\'s edit requests), not both';
+    throw invalid([{ in: 'body', field: dealId === undefined ? 'dealId' : 'feed', detail }], `A ticket opens one stream: ${detail}`);
+  }
+  if (dealId !== undefined && !(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
   // An API key's principal has its key's id as tokenKey and userId; a JWT's has neither equal to a key id.
   const via: Claims['via'] = UUID.test(principal.tokenKey) && principal.tokenKey === principal.userId ? 'key' : 'jwt';
   const exp = deps.clock().getTime() + TICKET_LIFETIME_MS;
-  const claims: Claims = { sub: via === 'key' ? principal.tokenKey : principal.userId, via, deal: dealId, exp };
+  const claims: Claims = { sub: via === 'key' ? principal.tokenKey : principal.userId, via, ...(dealId !== undefined ? { deal: dealId } : { feed: 'edit-requests' }), exp };
   const key = await keyFor(deps, claims, jwtSecret);
   if (!key) throw new AppError('unauthenticated', 'The token is unknown or revoked');
   const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
   return { ticket: `${body}.${sign(key, body)}`, expiresAt: new Date(exp).toISOString() };
 }
 
-/** The deal a ticket lets its bearer follow; a 401 for a forged, expired or revoked one. */
-export async function checkLiveTicket(deps: Deps, ticket: string, jwtSecret: string | undefined): Promise<{ dealId: string }> {
+/** What a ticket lets its bearer follow; a 401 for a forged, expired or revoked one. */
+export async function checkLiveTicket(deps: Deps, ticket: string, jwtSecret: string | undefined): Promise<LiveFollow> {
   const refused = (why: string) => new AppError('unauthenticated', `${why}: ask POST /console/live/tickets for a new ticket`);
   const [body, mac, extra] = ticket.split('.');
   if (!body || !mac || extra !== undefined) throw refused('The ticket is malformed');
@@ -77,11 +92,11 @@ export async function checkLiveTicket(deps: Deps, ticket: string, jwtSecret: str
     throw refused('The ticket is malformed');
   }
   if (typeof claims !== 'object' || claims === null || typeof claims.sub !== 'string' || (claims.via !== 'key' && claims.via !== 'jwt') ||
-    typeof claims.deal !== 'string' || typeof claims.exp !== 'number') throw refused('The ticket is malformed');
+    (typeof claims.deal === 'string') === (claims.feed === 'edit-requests') || typeof claims.exp !== 'number') throw refused('The ticket is malformed');
   const key = await keyFor(deps, claims, jwtSecret);
   const expected = key ? Buffer.from(sign(key, body)) : undefined;
   const given = Buffer.from(mac);
   if (!expected || expected.length !== given.length || !timingSafeEqual(expected, given)) throw refused('The ticket is not valid, or its token was revoked');
   if (deps.clock().getTime() > claims.exp) throw refused('The ticket has expired');
-  return { dealId: claims.deal };
+  return typeof claims.deal === 'string' ? { kind: 'deal', dealId: claims.deal } : { kind: 'edit-requests' };
 }

@@ -14,56 +14,7 @@ import { openDatabase } from '../../src/store/database.ts';
 import { client, expectProblem, onPostgres, skipUnlessPostgres, startApp, testDatabaseUrl } from '../support/app.ts';
 import { createDeal } from '../support/deals.ts';
 import { createToken } from '../../src/operations/tokens.ts';
-
-interface SseEvent { id: string; data: any; at: number }
-
-/** An open stream: the events parsed so far, and a way to wait for the next ones. */
-async function openStream(baseUrl: string, ticket: string, headers: Record<string, string> = {}, query = '') {
-  const controller = new AbortController();
-  const response = await fetch(`${baseUrl}/console/live?ticket=${encodeURIComponent(ticket)}${query}`, { headers, signal: controller.signal });
-  assert.equal(response.status, 200, await (response.status === 200 ? Promise.resolve('') : response.text()));
-  const events: SseEvent[] = [];
-  let text = '';
-  let waiters: (() => void)[] = [];
-  const reading = (async () => {
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of response.body!) {
-        text += decoder.decode(chunk as Uint8Array, { stream: true });
-        let end: number;
-        while ((end = text.indexOf('\n\n')) >= 0) {
-          const block = text.slice(0, end);
-          text = text.slice(end + 2);
-          const fields: Record<string, string> = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
-          if (fields.data !== undefined) events.push({ id: fields.id!, data: JSON.parse(fields.data), at: Date.now() });
-        }
-        for (const w of waiters) w();
-        waiters = [];
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return {
-    response,
-    events,
-    async waitFor(count: number, ms = 5000) {
-      const deadline = Date.now() + ms;
-      while (events.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} events, got ${events.length}`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 50);
-        });
-      }
-      return events;
-    },
-    async close() {
-      controller.abort();
-      await reading;
-    },
-  };
-}
+import { openStream } from '../support/live-stream.ts';
 
 describe('the live stream', () => {
   const t = startApp();
@@ -200,7 +151,8 @@ describe('the live stream across instances', { skip: skipUnlessPostgres }, () =>
     const feed = await createLiveFeed({ db: t.database.db }, { listen: t.database.listen, pollMs: 60_000 });
     closers.push(() => feed.close());
     const received: { id: string; at: number }[] = [];
-    const stop = feed.subscribe({ dealId: deal.dealId, deliver: async (entries) => void received.push(...entries.map((e) => ({ id: e.id, at: Date.now() }))), end: () => {} }, await feed.startCursor(deal.dealId, undefined));
+    const follow = { kind: 'deal', dealId: deal.dealId } as const;
+    const stop = feed.subscribe({ follow, deliver: async (entries) => void received.push(...entries.map((e) => ({ id: e.id, at: Date.now() }))), end: () => {} }, await feed.startCursor(follow, undefined));
     closers.push(async () => stop());
     const response = await client(otherApp, t.adminToken).post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step('interest'), data: {} });
     assert.equal(response.status, 201, JSON.stringify(response.body));

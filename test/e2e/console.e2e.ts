@@ -43,6 +43,19 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await page.goto(`${e.url}/console/#/${hash}`);
       };
       const where = async (id: string) => (await e.api('GET', `/console/deals/${dealId}/investors/${id}`)).body.stepId as string;
+      const phone = size.width < 500;
+      /** On a phone the board shows one step at a time: shows `stepId`'s column with the switcher. */
+      const showStep = async (stepId: string) => {
+        if (!phone) return;
+        await page.getByRole('group', { name: 'Step shown' }).getByRole('combobox').selectOption(stepId);
+        await page.locator(`.board .column[data-step-id="${stepId}"]`).waitFor();
+      };
+      /** On a phone the view's actions (density, import, export) open with More. */
+      const openActions = async () => {
+        if (!phone) return;
+        const more = page.getByRole('button', { name: 'More', exact: true });
+        if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+      };
 
       before(async () => {
         context = await e.browser.newContext({ viewport: { width: size.width, height: size.height }, deviceScaleFactor: 1, acceptDownloads: true });
@@ -167,6 +180,7 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         lines.push(`${investorId(999)},NoSurname,,bad@example.com,1,Retail,active`);
         lines.push(`${investorId(998)},Long,Status,long@example.com,1,Retail,${'x'.repeat(60)}`);
         await page.getByRole('navigation', { name: 'Deal views' }).getByRole('link', { name: 'Board' }).click();
+        await openActions();
         await page.getByRole('link', { name: 'Import investors' }).click();
         await page.getByRole('heading', { name: /Import investors/ }).waitFor();
         const imports: string[] = [];
@@ -230,10 +244,12 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         assert.equal(await where(investorId(1)), step('commitment'));
         const moved = (await e.api('GET', `/deals/deal/${dealId}/investor-data/${investorId(1)}`)).body.journey.at(-1);
         assert.equal(moved.data.shares, '1200.5', 'stored as typed');
+        await showStep(step('commitment'));
         await page.locator(`.column[data-step-id="${step('commitment')}"] .card[data-investor-id="${investorId(1)}"]`).getByText('75,000.00 GBP').waitFor();
         await page.getByRole('button', { name: 'Undo' }).click();
         await page.getByRole('status').filter({ hasText: 'Undone' }).waitFor();
         assert.equal(await where(investorId(1)), step('interest'));
+        await showStep(step('interest'));
         // The service's undo of the move's batch, not a move made by the browser: the new event is an undo naming the move.
         const [latest] = (await e.api('GET', `/console/deals/${dealId}/activity?limit=1`)).body.output;
         assert.equal(latest.batch?.kind, 'undo');
@@ -255,6 +271,7 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await dialog.getByRole('button', { name: 'Done' }).click();
         for (const n of [1, 2, 3]) assert.equal(await where(investorId(n)), step('commitment'));
         // Investor 2 has KYC level 1, investor 1 level 2: KYC needs 2.
+        await showStep(step('commitment'));
         const column = page.locator(`.column[data-step-id="${step('commitment')}"]`);
         for (const n of [1, 2]) await column.locator(`.card[data-investor-id="${investorId(n)}"] input`).check();
         await page.getByRole('button', { name: 'Move selected…' }).click();
@@ -287,6 +304,7 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         else await page.getByRole('combobox', { name: 'Sort investors' }).selectOption('name:desc');
         await waitForExpression(page, "location.hash.includes('order=desc')");
         await checkScreen(page, 'table', size.width);
+        await openActions();
         const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
         const filtered = readFileSync((await download.path())!, 'utf8').trim().split('\n');
         assert.equal(filtered.length, 4, 'a header and the 3 filtered investors');
@@ -304,6 +322,7 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         });
         assert.equal(created.status, 201, JSON.stringify(created.body));
         await go(`deals/${dealId}`);
+        await showStep(step('commitment'));
         await page.locator(`.card[data-investor-id="${investorId(3)}"]`).getByText('edit request').waitFor();
         await page.getByRole('link', { name: /^Inbox/ }).click();
         const item = page.locator(`[data-request-id="${created.body.id}"]`);
@@ -320,7 +339,9 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         assert.deepEqual([decided.status, decided.decisionReason], ['approved', 'Checked with the investor']);
         // The result exported from the board: the approved amount, and no request pending any more.
         await go(`deals/${dealId}`);
+        await showStep(step('commitment'));
         await page.locator(`.card[data-investor-id="${investorId(3)}"]`).waitFor();
+        await openActions();
         const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
         const exported = readFileSync((await download.path())!, 'utf8').trim().split('\n');
         assert.equal(exported.length, size.investors + 1, 'a header and every investor of the deal');

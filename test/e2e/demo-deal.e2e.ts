@@ -213,11 +213,13 @@ describe('the console on the demo deal, end to end', { skip: skipE2e }, () => {
     await screenshot(page, 'graph');
   });
 
-  test('a narrow window still reads: columns scroll sideways, the drawer takes the width', async () => {
+  test('a narrow window still reads: one step at a time with a switcher, nothing scrolls sideways', async () => {
     const { page } = e;
     await page.setViewportSize({ width: 420, height: 820 });
     await page.getByRole('link', { name: 'Board' }).click();
     await page.locator('.column').first().waitFor();
+    await page.getByRole('group', { name: 'Step shown' }).waitFor();
+    assert.equal(await page.locator('.board .column').count(), 1);
     const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth') as number;
     assert.ok(overflow <= 1, `the page itself does not scroll sideways (${overflow}px)`);
     await screenshot(page, 'board-narrow');

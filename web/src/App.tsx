@@ -1,5 +1,7 @@
 // The shell: the token gate, the top bar (sections, the signed-in person, sign out) and the pages.
-import { useCallback, useEffect, useState } from 'react';
+// On a phone the top bar is one row (the brand and the sections), and the signed-in person and
+// Sign out close the page instead, so the page starts higher.
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, consoleApi, setUnauthenticatedHandler, tokenStore, type Whoami } from './lib/api.ts';
 import { ActivityPage } from './pages/ActivityPage.tsx';
 import { BoardPage } from './pages/BoardPage.tsx';
@@ -7,8 +9,8 @@ import { DealSettingsPage } from './pages/DealSettingsPage.tsx';
 import { DealsPage } from './pages/DealsPage.tsx';
 import { FunnelPage } from './pages/FunnelPage.tsx';
 import { GraphPage } from './pages/GraphPage.tsx';
-import { useHashRoute, useLoad, useRequestsVersion } from './lib/hooks.ts';
-import { useLiveFeed } from './lib/live.ts';
+import { PHONE, useCurrentInView, useHashRoute, useLoad, useMedia, useRequestsVersion } from './lib/hooks.ts';
+import { useEditRequestFeed } from './lib/live.ts';
 import { InboxPage } from './pages/InboxPage.tsx';
 import { InvestorFormPage } from './pages/InvestorFormPage.tsx';
 import { InvestorImportPage } from './pages/InvestorImportPage.tsx';
@@ -102,9 +104,23 @@ function Shell({ who, onSignOut }: { who: Whoami; onSignOut: () => void }) {
   const current = parts[0] ?? 'deals';
   const requestsVersion = useRequestsVersion();
   const [inbox, reloadInbox] = useLoad(() => consoleApi.inbox(1, 1), [parts.join('/'), requestsVersion]);
-  // On a deal's pages, a request filed or decided by anyone reaches the badge at once.
-  useLiveFeed(parts[0] === 'deals' && parts[1] !== 'new' ? parts[1] : undefined, (events) => events.some((e) => e.type.startsWith('edit-request.')) && reloadInbox());
+  // On every page, a request filed or decided in any deal, by anyone, reaches the badge at once.
+  useEditRequestFeed(reloadInbox);
   const pending = inbox.status === 'ready' ? inbox.value.total : 0;
+  const phone = useMedia(PHONE);
+  const sectionsRow = useRef<HTMLElement>(null);
+  useCurrentInView(sectionsRow, '.section.active', `${current} ${phone}`);
+  const account = (
+    <div className="topbar-right">
+      <span className="who" title={`Signed in as ${who.userId}`}>
+        {phone && 'Signed in as '}
+        {name ?? who.userId.slice(0, 8)} · {who.role}
+      </span>
+      <button type="button" className="button button-quiet" onClick={onSignOut}>
+        Sign out
+      </button>
+    </div>
+  );
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -115,7 +131,7 @@ function Shell({ who, onSignOut }: { who: Whoami; onSignOut: () => void }) {
           <span className="brand-mark" aria-hidden="true" />
           dealflow <span className="brand-sub">console</span>
         </a>
-        <nav className="sections" aria-label="Sections">
+        <nav className="sections" aria-label="Sections" ref={sectionsRow}>
           {sections.map((s) => (
             <a key={s.id} href={`#/${s.id}`} className={current === s.id ? 'section active' : 'section'} aria-current={current === s.id ? 'page' : undefined}>
               {s.label}
@@ -127,18 +143,16 @@ function Shell({ who, onSignOut }: { who: Whoami; onSignOut: () => void }) {
             </a>
           ))}
         </nav>
-        <div className="topbar-right">
-          <span className="who" title={`Signed in as ${who.userId}`}>
-            {name ?? who.userId.slice(0, 8)} · {who.role}
-          </span>
-          <button type="button" className="button button-quiet" onClick={onSignOut}>
-            Sign out
-          </button>
-        </div>
+        {!phone && account}
       </header>
       <main className="page" id="main" tabIndex={-1}>
         {route(parts)}
       </main>
+      {phone && (
+        <footer className="shell-foot" aria-label="Account">
+          {account}
+        </footer>
+      )}
     </div>
   );
 }

@@ -1231,8 +1231,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A short-lived ticket that opens the live stream of a deal (GET /console/live)
-         * @description EventSource cannot send an Authorization header, and a long-lived token in a URL ends up in logs: this exchanges the bearer token for a ticket that opens one deal's stream within 60 s. Staff only.
+         * A short-lived ticket that opens the live stream of a deal, or of every deal’s edit requests (GET /console/live)
+         * @description EventSource cannot send an Authorization header, and a long-lived token in a URL ends up in logs: this exchanges the bearer token for a ticket that opens one stream within 60 s. With `dealId`, the deal’s stream (every entry of its feed); with `feed: "edit-requests"` instead, the entries of every deal’s edit requests (`edit-request.created`, `.approved`, `.rejected`), as the console’s Inbox follows them. Exactly one of the two (else 400). Staff only.
          */
         post: operations["createLiveTicket"];
         delete?: never;
@@ -1249,8 +1249,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The live stream of a deal’s feed, as server-sent events
-         * @description Authenticated by `ticket` (POST /console/live/tickets), not by a header. Each event is a feed entry (the WebhookEvent of the pull feed) as JSON in `data` (unnamed, so EventSource `onmessage` gets every type), with its `sequence` as the event `id`. Without a cursor the stream starts at the newest entry and sends what follows; with `Last-Event-ID` (sent by EventSource on reconnect) or `after` it sends every entry after that one, in feed order, none twice. A cursor that names no entry of the deal is a 400; an expired, forged or revoked ticket a 401. Comment lines every 15 s keep the connection open.
+         * The live stream of a deal’s feed, or of every deal’s edit requests, as server-sent events
+         * @description Authenticated by `ticket` (POST /console/live/tickets), not by a header; the ticket says what the stream follows: one deal’s feed, or the edit-request entries of every deal. Each event is a feed entry (the WebhookEvent of the pull feed, whose `dealId` names its deal) as JSON in `data` (unnamed, so EventSource `onmessage` gets every type), with its `sequence` as the event `id`. Without a cursor the stream starts at the newest entry and sends what follows; with `Last-Event-ID` (sent by EventSource on reconnect) or `after` it sends every entry after that one, in feed order, none twice. A cursor that names no entry of what the stream follows is a 400; an expired, forged or revoked ticket a 401. Comment lines every 15 s keep the connection open.
          */
         get: operations["getDealLiveStream"];
         put?: never;
@@ -2755,7 +2755,7 @@ export interface components {
         };
         /** LiveTicket */
         LiveTicket: {
-            /** @description Put it in the stream URL as `ticket`; it opens a stream of this deal only, for 60 s */
+            /** @description Put it in the stream URL as `ticket`; for 60 s it opens the stream it was asked for: this deal only, or every deal’s edit requests */
             ticket: string;
             /**
              * Format: date-time
@@ -13048,7 +13048,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    dealId: string;
+                    dealId?: string;
+                    /**
+                     * @description instead of `dealId`: the edit-request entries of every deal
+                     * @enum {string}
+                     */
+                    feed?: "edit-requests";
                 };
             };
         };
@@ -13225,7 +13230,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description A bad ticket parameter, or a cursor that names no entry of the deal’s feed */
+            /** @description A bad ticket parameter, or a cursor that names no entry of what the stream follows */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

@@ -1,9 +1,10 @@
-// The live stream of a deal's feed for the console (staff only): server-sent events
-// (https://html.spec.whatwg.org/multipage/server-sent-events.html). `POST /console/live/tickets`
-// turns the bearer token into a short-lived ticket (operations/live-tickets.ts says why), and
-// `GET /console/live?ticket=…` streams the deal's feed entries from then on, each with its feed
-// sequence as the event `id`; a reconnect that sends `Last-Event-ID` (or `after`) goes on after
-// that entry, with no gap and no repeat. Comments every 15 s keep proxies from closing it.
+// The live stream of a deal's feed, or of every deal's edit requests, for the console (staff only):
+// server-sent events (https://html.spec.whatwg.org/multipage/server-sent-events.html).
+// `POST /console/live/tickets` turns the bearer token into a short-lived ticket for one of them
+// (operations/live-tickets.ts says why), and `GET /console/live?ticket=…` streams its entries from
+// then on, each with its feed sequence as the event `id`; a reconnect that sends `Last-Event-ID`
+// (or `after`) goes on after that entry, with no gap and no repeat. Comments every 15 s keep
+// proxies from closing it.
 import { PassThrough } from 'node:stream';
 import { type TSchema, Type } from 'typebox';
 import { AppError } from '../../domain/errors.ts';
@@ -25,7 +26,7 @@ const problem = (kind: keyof typeof problemSchemas, description: string) =>
   ({ description, content: { 'application/problem+json': { schema: problemSchemas[kind] } } }) as unknown as TSchema;
 
 const LiveTicket = Type.Object({
-  ticket: Type.String({ description: 'Put it in the stream URL as `ticket`; it opens a stream of this deal only, for 60 s' }),
+  ticket: Type.String({ description: 'Put it in the stream URL as `ticket`; for 60 s it opens the stream it was asked for: this deal only, or every deal’s edit requests' }),
   expiresAt: Timestamp,
 }, { title: 'LiveTicket' });
 
@@ -47,13 +48,18 @@ export async function liveRoutes(app: Api, ctx: AppContext) {
     {
       schema: {
         tags: ['console'],
-        summary: 'A short-lived ticket that opens the live stream of a deal (GET /console/live)',
-        description: `EventSource cannot send an Authorization header, and a long-lived token in a URL ends up in logs: this exchanges the bearer token for a ticket that opens one deal's stream within ${TICKET_LIFETIME_MS / 1000} s. Staff only.`,
-        body: StrictObject({ dealId: ExternalId }),
+        summary: 'A short-lived ticket that opens the live stream of a deal, or of every deal’s edit requests (GET /console/live)',
+        description:
+          `EventSource cannot send an Authorization header, and a long-lived token in a URL ends up in logs: this exchanges the bearer token for a ticket that opens one stream within ${TICKET_LIFETIME_MS / 1000} s. ` +
+          'With `dealId`, the deal’s stream (every entry of its feed); with `feed: "edit-requests"` instead, the entries of every deal’s edit requests (`edit-request.created`, `.approved`, `.rejected`), as the console’s Inbox follows them. Exactly one of the two (else 400). Staff only.',
+        body: StrictObject({
+          dealId: Type.Optional(ExternalId),
+          feed: Type.Optional(Type.Literal('edit-requests', { description: 'instead of `dealId`: the edit-request entries of every deal' })),
+        }),
         response: { 201: LiveTicket },
       },
     },
-    async (request, reply) => reply.code(201).send(await issueLiveTicket(ctx, principalOf(request), request.body.dealId, ctx.config.jwt?.secret)),
+    async (request, reply) => reply.code(201).send(await issueLiveTicket(ctx, principalOf(request), request.body, ctx.config.jwt?.secret)),
   );
 
   app.get(
@@ -62,12 +68,13 @@ export async function liveRoutes(app: Api, ctx: AppContext) {
       config: { public: true },
       schema: {
         tags: ['console'],
-        summary: 'The live stream of a deal’s feed, as server-sent events',
+        summary: 'The live stream of a deal’s feed, or of every deal’s edit requests, as server-sent events',
         description:
-          'Authenticated by `ticket` (POST /console/live/tickets), not by a header. Each event is a feed entry (the WebhookEvent of the pull feed) as JSON in `data` ' +
+          'Authenticated by `ticket` (POST /console/live/tickets), not by a header; the ticket says what the stream follows: one deal’s feed, or the edit-request entries of every deal. ' +
+          'Each event is a feed entry (the WebhookEvent of the pull feed, whose `dealId` names its deal) as JSON in `data` ' +
           '(unnamed, so EventSource `onmessage` gets every type), with its `sequence` as the event `id`. Without a cursor the stream starts at the newest entry and sends what follows; ' +
           'with `Last-Event-ID` (sent by EventSource on reconnect) or `after` it sends every entry after that one, in feed order, none twice. ' +
-          'A cursor that names no entry of the deal is a 400; an expired, forged or revoked ticket a 401. Comment lines every 15 s keep the connection open.',
+          'A cursor that names no entry of what the stream follows is a 400; an expired, forged or revoked ticket a 401. Comment lines every 15 s keep the connection open.',
         querystring: Type.Object({
           ticket: Type.String({ minLength: 1, maxLength: 2000 }),
           after: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AFTER, description: 'the sequence of the last entry received; 0 for every entry from the start' })),
@@ -81,7 +88,7 @@ export async function liveRoutes(app: Api, ctx: AppContext) {
             content: { 'text/event-stream': { schema: Type.String() } },
           } as unknown as ReturnType<typeof Type.String>,
           // No bearer token, so not the authenticated routes' list: the refusals it can answer with.
-          400: problem('validation', 'A bad ticket parameter, or a cursor that names no entry of the deal’s feed'),
+          400: problem('validation', 'A bad ticket parameter, or a cursor that names no entry of what the stream follows'),
           401: problem('unauthenticated', 'A malformed, forged or expired ticket, or one whose token was revoked'),
           404: problem('not-found', 'The ticket’s deal no longer exists'),
           500: problem('internal', 'A bug: quote the requestId'),
@@ -90,9 +97,9 @@ export async function liveRoutes(app: Api, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const { dealId } = await checkLiveTicket(ctx, request.query.ticket, ctx.config.jwt?.secret);
+      const follow = await checkLiveTicket(ctx, request.query.ticket, ctx.config.jwt?.secret);
       const header = request.headers['last-event-id'];
-      const cursor = await feed.startCursor(dealId, header !== undefined ? Number(header) : request.query.after);
+      const cursor = await feed.startCursor(follow, header !== undefined ? Number(header) : request.query.after);
       holdConnection(request);
       const body = new PassThrough({ highWaterMark: STREAM_BUFFER_BYTES });
       let stop = () => {};
@@ -103,10 +110,11 @@ export async function liveRoutes(app: Api, ctx: AppContext) {
         if (!body.writableEnded) body.end();
       };
       reply.raw.once('close', finish); // the client went away (or the response ended)
-      body.write(`retry: 2000\n: following deal ${JSON.stringify(dealId)} after ${cursor}\n\n`);
+      const following = follow.kind === 'deal' ? `deal ${JSON.stringify(follow.dealId)}` : 'the edit requests of every deal';
+      body.write(`retry: 2000\n: following ${following} after ${cursor}\n\n`);
       stop = feed.subscribe(
         {
-          dealId,
+          follow,
           deliver: async (entries) => {
             if (body.writableEnded) throw new AppError('conflict', 'the stream has ended');
             // One write per page; wait for the client to take it before the next (bounded memory).

@@ -1,5 +1,6 @@
 // A deal's title and its views: board, table, graph, funnel, activity, workflow editor and settings.
-import { href } from '../lib/hooks.ts';
+import { useRef } from 'react';
+import { href, useCurrentInView } from '../lib/hooks.ts';
 import './DealHeader.css';
 
 export type DealView = 'board' | 'table' | 'graph' | 'funnel' | 'activity' | 'workflow' | 'settings';
@@ -19,15 +20,17 @@ const filteredViews = new Set<DealView>(['board', 'table', 'funnel']);
 
 export function DealHeader({ dealId, name, view }: { dealId: string; name: string | undefined; view: DealView }) {
   const query = filteredViews.has(view) ? (location.hash.split('?')[1] ?? '') : '';
+  const tabs = useRef<HTMLElement>(null);
+  useCurrentInView(tabs, '.tab.active', view);
   return (
     <div className="page-head">
       <div>
         <nav className="crumbs" aria-label="Breadcrumb">
           <a href="#/">Deals</a> <span aria-hidden="true">/</span>
         </nav>
-        <h1>{name ?? dealId}</h1>
+        <h1 title={name ?? dealId}>{name ?? dealId}</h1>
       </div>
-      <nav className="tabs" aria-label="Deal views">
+      <nav className="tabs" aria-label="Deal views" ref={tabs}>
         {views.map((v) => (
           <a key={v.id} href={href('deals', dealId, ...v.path) + (query && filteredViews.has(v.id) ? `?${query}` : '')} className={view === v.id ? 'tab active' : 'tab'} aria-current={view === v.id ? 'page' : undefined}>
             {v.label}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 
 export type Loadable<T> = { status: 'loading' } | { status: 'error'; error: unknown } | { status: 'ready'; value: T };
 
@@ -121,6 +121,25 @@ export function useDebounced<T>(value: T, delay = 250): T {
 }
 
 /** Whether a media query matches, following changes (a phone held sideways, a window resized). */
+/**
+ * Scrolls a row that scrolls sideways on its own (the phone's sections and a deal's tabs) just
+ * enough to bring its item matching `selector` (the current one) into view, with a little of the
+ * next one showing; the page itself does not move. Again whenever `key` changes.
+ */
+export function useCurrentInView(row: RefObject<HTMLElement | null>, selector: string, key: unknown) {
+  useEffect(() => {
+    const element = row.current;
+    const current = element?.querySelector<HTMLElement>(selector);
+    if (!element || !current || element.scrollWidth <= element.clientWidth) return;
+    const [outer, inner] = [element.getBoundingClientRect(), current.getBoundingClientRect()];
+    if (inner.left < outer.left) element.scrollLeft -= outer.left - inner.left + 24;
+    else if (inner.right > outer.right) element.scrollLeft += inner.right - outer.right + 24;
+  }, [row, selector, key]);
+}
+
+/** The console's phone: 720 px and narrower (the style sheets' breakpoint). */
+export const PHONE = '(max-width: 720px)';
+
 export function useMedia(query: string): boolean {
   const [matches, setMatches] = useState(() => matchMedia(query).matches);
   useEffect(() => {

@@ -1,16 +1,18 @@
-// The live board: one server-sent event stream per deal (GET /console/live), shared by every
-// component that follows the deal, so a page and the top bar open one connection between them.
+// The live console: one server-sent event stream per deal (GET /console/live), shared by every
+// component that follows the deal, and one of every deal's edit requests, shared by the top bar's
+// Inbox badge and the Inbox page; so each stream is one connection however many follow it.
 //
 // EventSource cannot send an Authorization header, and the long-lived token must not go in a URL
 // (it would land in access logs and history). So each connection first exchanges the token for a
-// ticket (POST /console/live/tickets: one deal, 60 s) and puts only that in the URL. The browser
+// ticket (POST /console/live/tickets: one deal, or the edit requests, for 60 s) and puts only that
+// in the URL. The browser
 // reconnects by itself after a dropped connection, sending Last-Event-ID, and the stream goes on
 // with no gap and no repeat; once the ticket has expired that reconnect is refused (401), and then
 // a new ticket is fetched here and the stream reopened with `after=<last id>`, to the same effect.
 import { useEffect, useRef, useState } from 'react';
 import { apiBase, call } from './http.ts';
 import type { components } from '../../../packages/client/src/openapi.ts';
-import type { Ok } from './types.ts';
+import type { Body, Ok } from './types.ts';
 
 /** One feed entry as the stream sends it (the WebhookEvent of the pull feed). */
 export type LiveEvent = components['schemas']['WebhookEvent'];
@@ -27,6 +29,10 @@ export interface LiveMove {
 
 type Listener = (event: LiveEvent) => void;
 
+/** What a stream follows, as the ticket request says it: `{ dealId }` or `{ feed: 'edit-requests' }`. */
+type Follow = Body<'createLiveTicket'>;
+const keyOf = (follow: Follow) => (follow.dealId !== undefined ? `deal:${follow.dealId}` : `feed:${follow.feed}`);
+
 interface Connection {
   listeners: Set<Listener>;
   source?: EventSource;
@@ -38,14 +44,14 @@ interface Connection {
 const connections = new Map<string, Connection>();
 const enc = encodeURIComponent;
 
-async function open(dealId: string, connection: Connection, failures = 0): Promise<void> {
+async function open(follow: Follow, connection: Connection, failures = 0): Promise<void> {
   if (connection.closed) return;
   let ticket: string;
   try {
-    ticket = (await call<Ok<'createLiveTicket'>>('POST', '/console/live/tickets', { dealId })).ticket;
+    ticket = (await call<Ok<'createLiveTicket'>>('POST', '/console/live/tickets', follow)).ticket;
   } catch {
     // Offline or signed out: try again, backing off to half a minute.
-    connection.retry = setTimeout(() => void open(dealId, connection, failures + 1), Math.min(30_000, 1000 * 2 ** failures));
+    connection.retry = setTimeout(() => void open(follow, connection, failures + 1), Math.min(30_000, 1000 * 2 ** failures));
     return;
   }
   if (connection.closed) return;
@@ -71,16 +77,17 @@ async function open(dealId: string, connection: Connection, failures = 0): Promi
     if (source.readyState !== EventSource.CLOSED) return;
     source.close();
     if (connection.source === source) connection.source = undefined;
-    connection.retry = setTimeout(() => void open(dealId, connection, failures + 1), Math.min(30_000, 500 * 2 ** failures));
+    connection.retry = setTimeout(() => void open(follow, connection, failures + 1), Math.min(30_000, 500 * 2 ** failures));
   };
 }
 
-function subscribe(dealId: string, listener: Listener): () => void {
-  let connection = connections.get(dealId);
+function subscribe(follow: Follow, listener: Listener): () => void {
+  const key = keyOf(follow);
+  let connection = connections.get(key);
   if (!connection) {
     connection = { listeners: new Set(), closed: false };
-    connections.set(dealId, connection);
-    void open(dealId, connection);
+    connections.set(key, connection);
+    void open(follow, connection);
   }
   connection.listeners.add(listener);
   const mine = connection;
@@ -90,8 +97,36 @@ function subscribe(dealId: string, listener: Listener): () => void {
     mine.closed = true;
     clearTimeout(mine.retry);
     mine.source?.close();
-    connections.delete(dealId);
+    connections.delete(key);
   };
+}
+
+/** Calls `onBurst` once per burst of entries of what `follow` follows, while mounted (`undefined`: nothing). */
+function useFollow(follow: Follow | undefined, onBurst: (events: LiveEvent[]) => void, onEvent?: (event: LiveEvent) => void, onStop?: () => void) {
+  const callbacks = useRef({ onBurst, onEvent, onStop });
+  callbacks.current = { onBurst, onEvent, onStop };
+  const key = follow && keyOf(follow);
+  useEffect(() => {
+    if (!follow) return;
+    let burst: LiveEvent[] = [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const unsubscribe = subscribe(follow, (event) => {
+      burst.push(event);
+      timer ??= setTimeout(() => {
+        const events = burst;
+        burst = [];
+        timer = undefined;
+        callbacks.current.onBurst(events);
+      }, 50);
+      callbacks.current.onEvent?.(event);
+    });
+    return () => {
+      clearTimeout(timer);
+      unsubscribe();
+      callbacks.current.onStop?.();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
 }
 
 /**
@@ -101,30 +136,24 @@ function subscribe(dealId: string, listener: Listener): () => void {
  */
 export function useLiveFeed(dealId: string | undefined, onChange: (events: LiveEvent[]) => void): LiveMove | undefined {
   const [latest, setLatest] = useState<LiveMove>();
-  const callback = useRef(onChange);
-  callback.current = onChange;
-  useEffect(() => {
-    if (!dealId) return;
-    let burst: LiveEvent[] = [];
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const unsubscribe = subscribe(dealId, (event) => {
-      burst.push(event);
-      timer ??= setTimeout(() => {
-        const events = burst;
-        burst = [];
-        timer = undefined;
-        callback.current(events);
-      }, 50);
+  useFollow(
+    dealId === undefined ? undefined : { dealId },
+    onChange,
+    (event) => {
       const move = moveOf(event);
       if (move) setLatest(move);
-    });
-    return () => {
-      clearTimeout(timer);
-      unsubscribe();
-      setLatest(undefined);
-    };
-  }, [dealId]);
+    },
+    () => setLatest(undefined),
+  );
   return latest;
+}
+
+/**
+ * Follows the edit requests of every deal while mounted: `onChange` runs once per burst of
+ * requests filed or decided anywhere (by an investor, a colleague, this tab), within a second.
+ */
+export function useEditRequestFeed(onChange: (events: LiveEvent[]) => void): void {
+  useFollow({ feed: 'edit-requests' }, onChange);
 }
 
 function moveOf(event: LiveEvent): LiveMove | undefined {

@@ -1,15 +1,17 @@
 // The pipeline board of one deal: a column per step in workflow order, a card per investor.
 // Columns are virtualised and load their cards a page at a time from the rows endpoint, with the
 // view's filters and sort (kept in the URL), so a deal of 10,000 investors renders a few dozen
-// cards at any moment. Cards can be selected and moved together; the last move can be undone.
+// cards at any moment. Cards can be selected and moved together; the last move can be undone. On a
+// phone it shows one step at a time, chosen with a step switcher, unless asked for every column.
 import { useCallback, useState } from 'react';
 import { api, consoleApi, type Card, type Workflow } from '../lib/api.ts';
 import { BulkMoveDialog } from '../components/BulkMoveDialog.tsx';
 import { PortalInviteDialog } from '../components/PortalInviteDialog.tsx';
 import { DealHeader } from '../components/DealHeader.tsx';
 import { SelectionBar, ViewToolbar } from '../components/ViewToolbar.tsx';
+import { usePhoneBoard } from '../lib/board-layout.ts';
 import { useFilteredView } from '../lib/filters.ts';
-import { navigate, useLoad, useMedia } from '../lib/hooks.ts';
+import { navigate, PHONE, useLoad, useMedia } from '../lib/hooks.ts';
 import { useLiveFeed } from '../lib/live.ts';
 import { LiveNote } from '../components/LiveNote.tsx';
 import { InvestorDrawer } from '../components/InvestorDrawer.tsx';
@@ -33,11 +35,11 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
   const [selected, setSelected] = useState<Map<string, Card>>(() => new Map());
   const [bulk, setBulk] = useState(false);
   const [inviting, setInviting] = useState(false);
-  // On a phone the board can show one step at a time, chosen with the step switcher, instead of
-  // columns scrolling sideways (a toggle while every step's cards stay reachable by scrolling).
-  const small = useMedia('(max-width: 720px)');
-  const [oneStep, setOneStep] = useState(false);
-  const phone = small && oneStep;
+  // On a phone the board shows one step at a time, chosen with the step switcher; "All steps" brings
+  // back every column side by side, scrolling sideways (kept in this browser).
+  const small = useMedia(PHONE);
+  const [phoneLayout, setPhoneLayout] = usePhoneBoard();
+  const phone = small && phoneLayout === 'one-step';
   const [phoneStepId, setPhoneStepId] = useState<string>();
   const [meta, reloadMeta] = useLoad(() => Promise.all([api.deal(dealId), api.workflow(dealId)]), [dealId]);
   const [overall] = useLoad(() => consoleApi.rows(dealId, { ...params, limit: 1 }), [dealId, paramsKey, version]);
@@ -82,10 +84,10 @@ export function BoardPage({ dealId, investorUserId }: { dealId: string; investor
         <>
         {small && !params.stepId && (
           phone ? (
-            <StepSwitcher workflow={workflow} stepId={shownStepId} onStep={setPhoneStepId} onAll={() => setOneStep(false)} />
+            <StepSwitcher workflow={workflow} stepId={shownStepId} onStep={setPhoneStepId} onAll={() => setPhoneLayout('all-steps')} />
           ) : (
             <div className="step-switcher">
-              <button type="button" className="button" onClick={() => setOneStep(true)}>
+              <button type="button" className="button" onClick={() => setPhoneLayout('one-step')}>
                 One step at a time
               </button>
             </div>
@@ -179,7 +181,7 @@ function StepSwitcher({ workflow, stepId, onStep, onAll }: { workflow: Workflow;
         ›
       </button>
       <button type="button" className="button" onClick={onAll}>
-        All
+        All steps
       </button>
     </div>
   );

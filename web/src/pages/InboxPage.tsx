@@ -1,9 +1,11 @@
 // Every pending edit request across deals, oldest first: who asks, in which deal, the old → new
-// values and the reason; approve or reject after a confirmation, with an optional reason.
+// values and the reason; approve or reject after a confirmation, with an optional reason. Live: a
+// request filed or decided in any deal, by anyone, shows within a second.
 import { useRef, useState } from 'react';
 import { api, consoleApi, type PendingRequest } from '../lib/api.ts';
 import { fieldLabel, formatAmount, formatMoney, plural } from '../lib/format.ts';
 import { announceRequestsChanged, href, useLoad, useModal, useSubmission } from '../lib/hooks.ts';
+import { useEditRequestFeed } from '../lib/live.ts';
 import { Person } from '../components/Person.tsx';
 import { Pager } from '../components/Pager.tsx';
 import { Badge, Empty, FormStatus, Pending, When } from '../components/ui.tsx';
@@ -26,6 +28,7 @@ export function InboxPage() {
   const [page, setPage] = useState(1);
   const [version, setVersion] = useState(0);
   const [inbox, reload] = useLoad(() => consoleApi.inbox(page, 25), [page, version]);
+  useEditRequestFeed(reload);
   const [deciding, setDeciding] = useState<{ request: PendingRequest; decision: 'approve' | 'reject' }>();
   const [notice, setNotice] = useState<string>();
   const dealIds = inbox.status === 'ready' ? [...new Set(inbox.value.output.map((r) => r.dealId))].sort() : [];

@@ -1,0 +1,53 @@
+// A live stream (GET /console/live) read over a real socket, as a browser's EventSource reads it:
+// the events parsed so far, and a way to wait for the next ones.
+import assert from 'node:assert/strict';
+
+export interface SseEvent { id: string; data: any; at: number }
+
+/** An open stream: the events parsed so far, and a way to wait for the next ones. */
+export async function openStream(baseUrl: string, ticket: string, headers: Record<string, string> = {}, query = '') {
+  const controller = new AbortController();
+  const response = await fetch(`${baseUrl}/console/live?ticket=${encodeURIComponent(ticket)}${query}`, { headers, signal: controller.signal });
+  assert.equal(response.status, 200, await (response.status === 200 ? Promise.resolve('') : response.text()));
+  const events: SseEvent[] = [];
+  let text = '';
+  let waiters: (() => void)[] = [];
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of response.body!) {
+        text += decoder.decode(chunk as Uint8Array, { stream: true });
+        let end: number;
+        while ((end = text.indexOf('\n\n')) >= 0) {
+          const block = text.slice(0, end);
+          text = text.slice(end + 2);
+          const fields: Record<string, string> = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
+          if (fields.data !== undefined) events.push({ id: fields.id!, data: JSON.parse(fields.data), at: Date.now() });
+        }
+        for (const w of waiters) w();
+        waiters = [];
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return {
+    response,
+    events,
+    async waitFor(count: number, ms = 5000) {
+      const deadline = Date.now() + ms;
+      while (events.length < count) {
+        if (Date.now() > deadline) throw new Error(`expected ${count} events, got ${events.length}`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 50);
+        });
+      }
+      return events;
+    },
+    async close() {
+      controller.abort();
+      await reading;
+    },
+  };
+}
