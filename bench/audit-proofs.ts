@@ -25,7 +25,11 @@ const { values: args } = parseArgs({ options: { quick: { type: 'boolean', defaul
 const ENTRIES = args.entries ? Number(args.entries) : args.quick ? 10_000 : 50_000;
 const BATCH = 5000;
 const log = (line: string) => process.stdout.write(`${line}\n`);
-const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
 const percentile = (sorted: number[], p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(2)} s`;
 
@@ -45,10 +49,17 @@ try {
     const batch = Array.from({ length: Math.min(BATCH, ENTRIES - from) }, (_, i) => {
       const n = from + i;
       const deal = n % 50 === 0 ? dealId : `other-${n % 100}`;
-      const entry = chainEntry({ seq: 0, hash: null }, {
-        chain: `bench:${n}`, type: 'subscription.booked', principal: 'bench', tokenId: null, at: new Date(Date.UTC(2026, 0, 1, 0, 0, n % 60)).toISOString(),
-        change: { n, dealId: deal, total: `${1000 + n}.00` },
-      });
+      const entry = chainEntry(
+        { seq: 0, hash: null },
+        {
+          chain: `bench:${n}`,
+          type: 'subscription.booked',
+          principal: 'bench',
+          tokenId: null,
+          at: new Date(Date.UTC(2026, 0, 1, 0, 0, n % 60)).toISOString(),
+          change: { n, dealId: deal, total: `${1000 + n}.00` },
+        },
+      );
       return { ...entry, dealId: deal };
     });
     await sql`insert into audit_log (chain, seq, xid, type, principal, token_id, at, change, deal_id, prev_hash, hash)

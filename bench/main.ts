@@ -70,7 +70,11 @@ const profile: Profile = args.quick
   : { timing: { warmupSeconds: 3, seconds: 10 }, largeDeal: 100_000, referencesDeal: 10_000, scaleDeals: [1_000, 10_000, 100_000], manyInvestors: 1_000 };
 const only = args.only ? new Set(args.only.split(',').map((s) => s.trim())) : undefined;
 const log = (line: string) => process.stdout.write(`· ${line}\n`);
-const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
 const started = Date.now();
 
 const database = await createBenchDatabase(process.env.DATABASE_URL || undefined);
@@ -161,7 +165,9 @@ try {
     try {
       const applied = await catchUpFunnel(opened);
       const sealed = await sealAll({ db: opened.db, clock: systemClock });
-      log(`settled: the funnel applied ${applied.toLocaleString('en')} noted journeys, ${sealed.length} checkpoints sealed, in ${((Date.now() - settling) / 1000).toFixed(1)} s`);
+      log(
+        `settled: the funnel applied ${applied.toLocaleString('en')} noted journeys, ${sealed.length} checkpoints sealed, in ${((Date.now() - settling) / 1000).toFixed(1)} s`,
+      );
     } finally {
       await opened.close();
     }
@@ -224,9 +230,18 @@ try {
   const lagSampler = sampleFunnelLag(httpClient(service.child.url, token), fixtures.dealId, routes);
   const results = [...baselineResults, ...(await runAll(scenarios, service.child, token, baselines))];
   const funnelLag = await lagSampler.stop();
-  if (funnelLag) log(`funnel lag under load: p50 ${funnelLag.p50} s, p99 ${funnelLag.p99} s, max ${funnelLag.max} s (${funnelLag.samples} samples every 100 ms)`);
+  if (funnelLag)
+    log(`funnel lag under load: p50 ${funnelLag.p50} s, p99 ${funnelLag.p99} s, max ${funnelLag.max} s (${funnelLag.samples} samples every 100 ms)`);
   const scale = args.scale
-    ? await runAll(scaleScenarios(profile.scaleDeals.flatMap((size) => dealOfSize(size) ?? []), routes), service.child, token, baselines)
+    ? await runAll(
+        scaleScenarios(
+          profile.scaleDeals.flatMap((size) => dealOfSize(size) ?? []),
+          routes,
+        ),
+        service.child,
+        token,
+        baselines,
+      )
     : [];
   await service.stop();
 
@@ -246,10 +261,19 @@ try {
   if (args.scale) process.stdout.write(`\n${renderScale(scale)}\n`);
   if (storeTimings.length > 0) {
     process.stdout.write(`\nList queries through the store (in the bench process, 1 at a time):\n`);
-    for (const t of storeTimings) process.stdout.write(`  ${t.name.padEnd(90)} p50 ${t.p50.toFixed(2).padStart(7)} ms  p99 ${t.p99.toFixed(2).padStart(7)} ms  total ${t.total.toLocaleString('en')}\n`);
+    for (const t of storeTimings)
+      process.stdout.write(
+        `  ${t.name.padEnd(90)} p50 ${t.p50.toFixed(2).padStart(7)} ms  p99 ${t.p99.toFixed(2).padStart(7)} ms  total ${t.total.toLocaleString('en')}\n`,
+      );
   }
-  if (funnelLag) process.stdout.write(`\nFunnel lag while the scenarios ran: p50 ${funnelLag.p50} s, p99 ${funnelLag.p99} s, max ${funnelLag.max} s (${funnelLag.samples} samples)\n`);
-  if (scaleSeed) process.stdout.write(`Seeded ${scaleSeed.journeys.toLocaleString('en')} journeys and ${scaleSeed.events.toLocaleString('en')} events in ${scaleSeed.seconds.total.toFixed(0)} s\n`);
+  if (funnelLag)
+    process.stdout.write(
+      `\nFunnel lag while the scenarios ran: p50 ${funnelLag.p50} s, p99 ${funnelLag.p99} s, max ${funnelLag.max} s (${funnelLag.samples} samples)\n`,
+    );
+  if (scaleSeed)
+    process.stdout.write(
+      `Seeded ${scaleSeed.journeys.toLocaleString('en')} journeys and ${scaleSeed.events.toLocaleString('en')} events in ${scaleSeed.seconds.total.toFixed(0)} s\n`,
+    );
   const seconds = (Date.now() - started) / 1000;
   process.stdout.write(
     `\n${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.database}, load average ${load()} (1, 5, 15 min); ` +

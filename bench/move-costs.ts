@@ -46,7 +46,8 @@ try {
   await runCli(env, ['migrate']);
   if (Number(args.seed) > 0) {
     // As bench/main.ts: seeded deals (other journeys in the same tables), settled before the service starts.
-    for (const size of new Set([Number(args.seed), Math.ceil(Number(args.seed) / 10)])) await runCli(env, ['seed', '--investors', String(size), '--deals', '1']);
+    for (const size of new Set([Number(args.seed), Math.ceil(Number(args.seed) / 10)]))
+      await runCli(env, ['seed', '--investors', String(size), '--deals', '1']);
     const opened = await openDatabase({ ...loadConfig({}), databaseUrl: env.DATABASE_URL, databaseTimeoutMs: 3_600_000 });
     try {
       await catchUpFunnel(opened);
@@ -69,12 +70,17 @@ try {
   const move = async () => {
     const i = n++;
     const investors = fixtures.manyInvestorIds;
-    await client.must([201], 'POST', `/deals/deal/${fixtures.dealId}/jump-to-step`, jumpBody(fixtures, investors[i % investors.length]!, Math.floor(i / investors.length) % STEP_COUNT));
+    await client.must(
+      [201],
+      'POST',
+      `/deals/deal/${fixtures.dealId}/jump-to-step`,
+      jumpBody(fixtures, investors[i % investors.length]!, Math.floor(i / investors.length) % STEP_COUNT),
+    );
   };
   const run = (count: number) => inParallel(Array.from({ length: count }), connections, move);
   await run(1500); // warm-up: every investor has a journey, every connection its prepared statements
 
-  await db.query('select pg_stat_statements_reset(), pg_stat_reset(), pg_stat_reset_shared(\'wal\')');
+  await db.query("select pg_stat_statements_reset(), pg_stat_reset(), pg_stat_reset_shared('wal')");
   const cpuBefore = databaseCpuMs(name);
   const started = Date.now();
   await run(moves);
@@ -83,9 +89,12 @@ try {
   await new Promise((r) => setTimeout(r, 700)); // the statistics collector's flush
   let cpu = 0;
   for (const [pid, ms] of cpuAfter ?? []) cpu += ms - (cpuBefore?.get(pid) ?? 0);
-  process.stdout.write(`\n${moves} moves on ${connections} connection(s) in ${seconds.toFixed(1)} s; database backends' CPU ${(cpu / moves).toFixed(3)} ms per move\n`);
+  process.stdout.write(
+    `\n${moves} moves on ${connections} connection(s) in ${seconds.toFixed(1)} s; database backends' CPU ${(cpu / moves).toFixed(3)} ms per move\n`,
+  );
 
-  const statements = await db.query(`select toplevel, calls, total_plan_time, total_exec_time, rows, shared_blks_hit + shared_blks_read as blocks, wal_records, wal_bytes, regexp_replace(query, '\\s+', ' ', 'g') as query
+  const statements =
+    await db.query(`select toplevel, calls, total_plan_time, total_exec_time, rows, shared_blks_hit + shared_blks_read as blocks, wal_records, wal_bytes, regexp_replace(query, '\\s+', ' ', 'g') as query
     from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database()) order by total_plan_time + total_exec_time desc limit 40`);
   process.stdout.write('\nper move: calls, plan ms, exec ms, buffers touched, WAL bytes (top level first, then nested)\n');
   for (const s of statements.rows) {
@@ -95,9 +104,14 @@ try {
   }
   const functions = await db.query('select funcname, calls, total_time, self_time from pg_stat_user_functions order by self_time desc');
   process.stdout.write('\nfunctions per move: calls, total ms, self ms\n');
-  for (const f of functions.rows) process.stdout.write(`${(f.calls / moves).toFixed(2).padStart(6)} ${(f.total_time / moves).toFixed(4).padStart(8)} ${(f.self_time / moves).toFixed(4).padStart(8)}  ${f.funcname}\n`);
+  for (const f of functions.rows)
+    process.stdout.write(
+      `${(f.calls / moves).toFixed(2).padStart(6)} ${(f.total_time / moves).toFixed(4).padStart(8)} ${(f.self_time / moves).toFixed(4).padStart(8)}  ${f.funcname}\n`,
+    );
   const wal = (await db.query('select wal_records, wal_fpi, wal_bytes, wal_write, wal_sync from pg_stat_wal')).rows[0];
-  process.stdout.write(`\nWAL per move: ${(wal.wal_records / moves).toFixed(1)} records, ${(wal.wal_fpi / moves).toFixed(2)} full pages, ${(Number(wal.wal_bytes) / moves).toFixed(0)} bytes, ${(wal.wal_sync / moves).toFixed(2)} syncs\n`);
+  process.stdout.write(
+    `\nWAL per move: ${(wal.wal_records / moves).toFixed(1)} records, ${(wal.wal_fpi / moves).toFixed(2)} full pages, ${(Number(wal.wal_bytes) / moves).toFixed(0)} bytes, ${(wal.wal_sync / moves).toFixed(2)} syncs\n`,
+  );
 
   if (args.explain) {
     await db.query(`alter database ${name} set auto_explain.log_min_duration = 0`);
@@ -106,7 +120,12 @@ try {
     const explained = httpClient(service.url, token);
     for (let i = 0; i < 20; i++) {
       const investor = fixtures.manyInvestorIds[i]!;
-      await explained.must([201], 'POST', `/deals/deal/${fixtures.dealId}/jump-to-step`, jumpBody(fixtures, investor, (Math.floor((1500 + moves) / 1000) + 3) % STEP_COUNT));
+      await explained.must(
+        [201],
+        'POST',
+        `/deals/deal/${fixtures.dealId}/jump-to-step`,
+        jumpBody(fixtures, investor, (Math.floor((1500 + moves) / 1000) + 3) % STEP_COUNT),
+      );
     }
     process.stdout.write('\nauto_explain: twenty moves logged in the server log\n');
   }

@@ -51,7 +51,11 @@ if (args.help) {
 
 const MB = 2 ** 20;
 const mb = (bytes: number | undefined) => (bytes === undefined ? '?' : `${(bytes / MB).toFixed(0)} MB`);
-const load = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
 const log = (line: string) => process.stdout.write(`· ${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const words = (s: string | undefined) => (s ?? '').split(/\s+/).filter(Boolean);
@@ -135,7 +139,9 @@ async function measureStart(label: string) {
   const atReady = memory(service.pid);
   await sleep(settleMs);
   const settled = memory(service.pid);
-  log(`${label}: ready in ${(readyMs / 1000).toFixed(1)} s; peak ${mb(atReady.peak)} at readiness, ${mb(settled.peak)} after ${settleMs / 1000} s; resident ${mb(settled.resident)} (load ${load()})`);
+  log(
+    `${label}: ready in ${(readyMs / 1000).toFixed(1)} s; peak ${mb(atReady.peak)} at readiness, ${mb(settled.peak)} after ${settleMs / 1000} s; resident ${mb(settled.resident)} (load ${load()})`,
+  );
   return { service, readyMs, peakAtReady: atReady.peak, peak: settled.peak, resident: settled.resident };
 }
 
@@ -153,8 +159,12 @@ function jumps(fixtures: Fixtures, investors: string[]) {
 
 let exitCode = 0;
 try {
-  log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}; load average ${load()}`);
-  log(`service: node ${flags.join(' ')} ${[npmStart.entry, ...npmStart.args].join(' ')}${Object.keys(extraEnv).length ? ` (env ${args.env!.join(' ')})` : ''}; DATA_DIR ${dataDir}`);
+  log(
+    `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}; load average ${load()}`,
+  );
+  log(
+    `service: node ${flags.join(' ')} ${[npmStart.entry, ...npmStart.args].join(' ')}${Object.keys(extraEnv).length ? ` (env ${args.env!.join(' ')})` : ''}; DATA_DIR ${dataDir}`,
+  );
 
   const first = await measureStart('(a) first start, new folder');
   const token = /Admin token \(shown once, keep it\): (\S+)/.exec(first.service.output())?.[1];
@@ -182,7 +192,9 @@ try {
       token,
       service.pid,
     );
-    log(`moves (10 connections)${label}: ${moves.requestsPerSecond.toFixed(0)}/s, p50 ${moves.p50Ms} ms, p99 ${moves.p99Ms} ms, ${cpu(moves)} ms of service CPU each, ${moves.errors} errors${moves.firstError ? ` (first: ${moves.firstError})` : ''} (load ${load()})`);
+    log(
+      `moves (10 connections)${label}: ${moves.requestsPerSecond.toFixed(0)}/s, p50 ${moves.p50Ms} ms, p99 ${moves.p99Ms} ms, ${cpu(moves)} ms of service CPU each, ${moves.errors} errors${moves.firstError ? ` (first: ${moves.firstError})` : ''} (load ${load()})`,
+    );
     lists = await measure(
       service.url,
       { method: 'GET', path: `/deals/deal/${fixtures.dealId}/all-investor-workflows?page=1`, expect: [200], connections: 1 },
@@ -190,7 +202,9 @@ try {
       token,
       service.pid,
     );
-    log(`list reads (1 connection)${label}: ${lists.requestsPerSecond.toFixed(0)}/s, p50 ${lists.p50Ms} ms, ${cpu(lists)} ms of service CPU each, ${lists.errors} errors${lists.firstError ? ` (first: ${lists.firstError})` : ''} (load ${load()})`);
+    log(
+      `list reads (1 connection)${label}: ${lists.requestsPerSecond.toFixed(0)}/s, p50 ${lists.p50Ms} ms, ${cpu(lists)} ms of service CPU each, ${lists.errors} errors${lists.firstError ? ` (first: ${lists.firstError})` : ''} (load ${load()})`,
+    );
   }
   const underLoad = memory(service.pid);
   await sleep(settleMs);

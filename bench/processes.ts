@@ -30,9 +30,7 @@ export function runCli(database: DatabaseEnv, args: string[], options: { inherit
     child.stdout?.on('data', (chunk: Buffer) => (out += chunk));
     child.stderr?.on('data', (chunk: Buffer) => (err += chunk));
     child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`dealflow ${args.join(' ')} exited ${code}:\n${err || out}`)),
-    );
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`dealflow ${args.join(' ')} exited ${code}:\n${err || out}`))));
   });
 }
 

@@ -9,18 +9,13 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { databaseCpuMs } from './processes.ts';
-import type { Investor } from '../src/domain/investor.ts';
-import { newPaymentReference } from '../src/domain/payment-reference.ts';
 import { Caches } from '../src/operations/caches.ts';
-import { putDeal } from '../src/operations/deals.ts';
 import { newUuid, systemClock } from '../src/operations/deps.ts';
-import { putPaymentSettings } from '../src/operations/payment-settings.ts';
 import { importStatement, parseStatement } from '../src/operations/statement-import.ts';
-import { putWorkflow } from '../src/operations/workflows.ts';
-import { insertInvestors, insertJourneys } from '../src/store/bulk.ts';
 import { catchUpFunnel } from '../src/operations/funnel.ts';
 import { batchConcurrency } from '../src/store/database.ts';
 import { migrateToLatest } from '../src/store/migrate.ts';
+import { seedCommittedDeal } from './committed-deal.ts';
 import { createBenchDatabase } from './database.ts';
 
 const { values } = parseArgs({ options: { credits: { type: 'string' }, quick: { type: 'boolean', default: false } } });
@@ -39,60 +34,38 @@ try {
   await migrateToLatest(database.db);
   const deps = { db: database.db, clock: systemClock, newId: newUuid, caches };
   const dealId = 'bench-reconcile';
-  const s = (name: string) => `${dealId}.${name}`;
-  await putDeal(deps, dealId, { name: 'Reconciliation bench', currency: 'EUR' });
-  await putWorkflow(deps, dealId, {
-    label: 'Reconciliation bench', description: 'commitment, payment, complete', investorEngagementEnabled: true,
-    steps: [
-      { id: s('commitment'), label: 'Commitment', type: 'default', requirements: [], formId: null, stepFields: [
-        { fieldKey: 'committed_amount', required: true, kind: 'amount', label: null, options: null },
-        { fieldKey: 'currency', required: true, kind: 'currency', label: null, options: null }] },
-      { id: s('payment'), label: 'Funds received', type: 'default', requirements: [], formId: null, stepFields: [
-        { fieldKey: 'amount_received', required: true, kind: 'amount', label: null, options: null },
-        { fieldKey: 'received_on', required: true, kind: 'date', label: null, options: null }] },
-      { id: s('complete'), label: 'Complete', type: 'complete', requirements: [], formId: null, stepFields: [] },
-    ],
-    links: [{ fromStepId: s('commitment'), toStepId: s('payment'), investorMay: false }, { fromStepId: s('payment'), toStepId: s('complete'), investorMay: false }],
-  } as Parameters<typeof putWorkflow>[2]);
-  await putPaymentSettings(deps, dealId, { paymentStepId: s('payment'), amountFieldKey: 'amount_received', dateFieldKey: 'received_on' });
-
-  const now = new Date();
-  const used = new Set<string>();
-  const people = Array.from({ length: credits }, (_, i) => {
-    let reference: string;
-    do reference = newPaymentReference(() => Math.floor(Math.random() * 10)); while (used.has(reference));
-    used.add(reference);
-    return { id: `rec-${i + 1}`, reference, amount: `${(1 + (i % 50)) * 1000}.00` };
-  });
-  for (let i = 0; i < people.length; i += 1000) {
-    const chunk = people.slice(i, i + 1000);
-    const investors: Investor[] = chunk.map((p) => ({
-      id: p.id, remoteId: p.id, dataSource: 'bench', teamUserId: null, kycCheckLevel: 2,
-      contact: {
-        guid: p.id, externalId: null, userType: 1, status: 'active', username: p.id, profilePhotoFileKey: null, name: p.id, fullName: p.id,
-        contact: { forename: 'Bench', middleNames: null, surname: p.id, title: null, nickname: null, dateOfBirth: null, email: `${p.id}@example.com` },
-        classifications: [], tfaEnabled: false, compliance: 'approved',
-      },
-    }));
-    await insertInvestors(database.db, investors, now);
-    await insertJourneys(database.db, chunk.map((p) => ({
-      dealId, investorUserId: p.id, paymentReference: p.reference,
-      events: [{ id: newUuid(), fromStepId: null, toStepId: s('commitment'), data: { committed_amount: p.amount, currency: 'EUR' }, createdByUserId: 'bench', createdAt: now.toISOString(), dealId, investorUserId: p.id, seq: 1 }],
-    })));
-  }
-  const entries = people.map((p, i) => `<Ntry><Amt Ccy="EUR">${p.amount}</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>` +
-    `<BookgDt><Dt>2026-11-23</Dt></BookgDt><ValDt><Dt>2026-11-23</Dt></ValDt><AcctSvcrRef>BENCH-${i + 1}</AcctSvcrRef>` +
-    `<NtryDtls><TxDtls><Refs><EndToEndId>E2E-${i + 1}</EndToEndId></Refs><Amt Ccy="EUR">${p.amount}</Amt>` +
-    `<RltdPties><Dbtr><Pty><Nm>${p.id}</Nm></Pty></Dbtr></RltdPties><RmtInf><Strd><CdtrRefInf><Tp><CdOrPrtry><Cd>SCOR</Cd></CdOrPrtry></Tp>` +
-    `<Ref>${p.reference}</Ref></CdtrRefInf></Strd></RmtInf></TxDtls></NtryDtls></Ntry>`).join('\n');
-  const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>` +
+  const people = await seedCommittedDeal(
+    deps,
+    { id: dealId, name: 'Reconciliation bench', withComplete: true },
+    Array.from({ length: credits }, (_, i) => ({
+      id: `rec-${i + 1}`,
+      name: `Bench rec-${i + 1}`,
+      amount: `${(1 + (i % 50)) * 1000}.00`,
+    })),
+  );
+  const entries = people
+    .map(
+      (p, i) =>
+        `<Ntry><Amt Ccy="EUR">${p.amount}</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>` +
+        `<BookgDt><Dt>2026-11-23</Dt></BookgDt><ValDt><Dt>2026-11-23</Dt></ValDt><AcctSvcrRef>BENCH-${i + 1}</AcctSvcrRef>` +
+        `<NtryDtls><TxDtls><Refs><EndToEndId>E2E-${i + 1}</EndToEndId></Refs><Amt Ccy="EUR">${p.amount}</Amt>` +
+        `<RltdPties><Dbtr><Pty><Nm>${p.id}</Nm></Pty></Dbtr></RltdPties><RmtInf><Strd><CdtrRefInf><Tp><CdOrPrtry><Cd>SCOR</Cd></CdOrPrtry></Tp>` +
+        `<Ref>${p.reference}</Ref></CdtrRefInf></Strd></RmtInf></TxDtls></NtryDtls></Ntry>`,
+    )
+    .join('\n');
+  const xml =
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>` +
     `<GrpHdr><MsgId>BENCH</MsgId><CreDtTm>2026-11-23T18:00:00</CreDtTm></GrpHdr><Stmt><Id>BENCH</Id>` +
     `<Acct><Id><IBAN>DE89370400440532013000</IBAN></Id></Acct>\n${entries}\n</Stmt></BkToCstmrStmt></Document>\n`;
   // The seeded journeys' funnel upkeep, as a running service would have done it meanwhile.
   await catchUpFunnel(deps, 'now');
   // The service's own choice (batchConcurrency: the pool less two, at most 8) unless RECONCILE_CONCURRENCY says otherwise.
   const concurrency = process.env.RECONCILE_CONCURRENCY ? Number(process.env.RECONCILE_CONCURRENCY) : batchConcurrency(database.db);
-  console.log(`statement: ${credits} credits, ${(xml.length / 1024 / 1024).toFixed(1)} MB; concurrency ${concurrency}; load before ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+  console.log(
+    `statement: ${credits} credits, ${(xml.length / 1024 / 1024).toFixed(1)} MB; concurrency ${concurrency}; load before ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')}`,
+  );
   const parseStarted = performance.now();
   parseStatement({ kind: 'xml', text: xml });
   console.log(`parse alone: ${((performance.now() - parseStarted) / 1000).toFixed(2)} s`);
@@ -102,24 +75,37 @@ try {
   const result = await importStatement(deps, { userId: 'bench', role: 'admin', tokenKey: 'bench' }, { kind: 'xml', text: xml }, { concurrency });
   const seconds = (performance.now() - started) / 1000;
   counting = false;
-  console.log(`reconciled in ${seconds.toFixed(2)} s (${(credits / seconds).toFixed(0)} lines/s); outcomes ${JSON.stringify(result.outcomes)}; statuses ${JSON.stringify(result.statuses)}`);
+  console.log(
+    `reconciled in ${seconds.toFixed(2)} s (${(credits / seconds).toFixed(0)} lines/s); outcomes ${JSON.stringify(result.outcomes)}; statuses ${JSON.stringify(result.statuses)}`,
+  );
   const node = process.cpuUsage(cpuBefore.node);
   const after = benchDb.name ? databaseCpuMs(benchDb.name) : undefined;
   // A backend that started during the run counts from zero; the WAL writer and checkpointer are not counted.
   const databaseMs = after ? [...after].reduce((sum, [pid, ms]) => sum + ms - (cpuBefore.database?.get(pid) ?? 0), 0) : undefined;
-  console.log(`CPU: this process ${((node.user + node.system) / 1e6).toFixed(2)} s` + (databaseMs === undefined ? '' : `, database backends ${(databaseMs / 1000).toFixed(2)} s`));
+  console.log(
+    `CPU: this process ${((node.user + node.system) / 1e6).toFixed(2)} s${databaseMs === undefined ? '' : `, database backends ${(databaseMs / 1000).toFixed(2)} s`}`,
+  );
   // The funnel's upkeep of the moves the statement made, off the statement's path (a service runs it
   // in the background every FUNNEL_UPKEEP_INTERVAL_MS): timed on its own.
   counting = false;
   const upkeepStarted = performance.now();
   const upkept = await catchUpFunnel(deps);
-  console.log(`funnel upkeep of the statement's moves (in the background in a service): ${upkept} noted journeys in ${((performance.now() - upkeepStarted) / 1000).toFixed(2)} s`);
+  console.log(
+    `funnel upkeep of the statement's moves (in the background in a service): ${upkept} noted journeys in ${((performance.now() - upkeepStarted) / 1000).toFixed(2)} s`,
+  );
   if (sent.size > 0) {
     const total = [...sent.values()].reduce((a, b) => a + b, 0);
-    const kinds = [...sent].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([kind, n]) => `${kind} ${(n / credits).toFixed(2)}`);
+    const kinds = [...sent]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 10)
+      .map(([kind, n]) => `${kind} ${(n / credits).toFixed(2)}`);
     console.log(`statements per credit: ${(total / credits).toFixed(2)} (${kinds.join('; ')})`);
   }
-  console.log(`target: under ${TARGET_SECONDS} s: ${seconds < TARGET_SECONDS ? 'met' : 'MISSED'}; load after ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+  console.log(
+    `target: under ${TARGET_SECONDS} s: ${seconds < TARGET_SECONDS ? 'met' : 'MISSED'}; load after ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')}`,
+  );
   if (result.statuses['matched'] !== credits) process.exitCode = 1;
 } finally {
   await database.close();

@@ -71,8 +71,14 @@ try {
 
   const timing = { warmupSeconds: 1, seconds: 5 };
   const scenarios = [
-    { name: 'all-investor-workflows page 1', spec: { method: 'GET' as const, path: `/deals/deal/${dealId}/all-investor-workflows?page=1`, expect: [200], connections: 4 } },
-    { name: 'all-transactions page 1', spec: { method: 'POST' as const, path: '/deals/deal/all-transactions?page=1', body: {}, expect: [200], connections: 4 } },
+    {
+      name: 'all-investor-workflows page 1',
+      spec: { method: 'GET' as const, path: `/deals/deal/${dealId}/all-investor-workflows?page=1`, expect: [200], connections: 4 },
+    },
+    {
+      name: 'all-transactions page 1',
+      spec: { method: 'POST' as const, path: '/deals/deal/all-transactions?page=1', body: {}, expect: [200], connections: 4 },
+    },
   ];
   const lines: string[] = [];
   for (const scenario of scenarios) {
@@ -100,18 +106,30 @@ try {
   for (let i = 0; i < 200; i++) {
     const target = steps[i % 2]!;
     const data = target.endsWith('.commitment') ? { committed_amount: '1000.00', currency: 'EUR' } : {};
-    const move = await fetch(`${service.url}/deals/deal/${dealId}/jump-to-step`, { method: 'POST', headers, body: JSON.stringify({ investorUserId: investor, targetStepId: target, data }) });
+    const move = await fetch(`${service.url}/deals/deal/${dealId}/jump-to-step`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ investorUserId: investor, targetStepId: target, data }),
+    });
     if (move.status !== 201) throw new Error(`move: ${move.status} ${await move.text()}`);
     const consistency = move.headers.get('consistency-token');
     if (!consistency) throw new Error('a write without a Consistency-Token');
     // investor-data always reads the primary; the two lists read a replica when it has the move.
     const list = await fetch(`${service.url}/deals/deal/${dealId}/investor-data/${investor}`, { headers: { ...headers, 'consistency-token': consistency } });
-    const byList = await fetch(`${service.url}/deals/deal/all-transactions?limit=1`, { method: 'POST', headers: { ...headers, 'consistency-token': consistency }, body: '{}' });
+    const byList = await fetch(`${service.url}/deals/deal/all-transactions?limit=1`, {
+      method: 'POST',
+      headers: { ...headers, 'consistency-token': consistency },
+      body: '{}',
+    });
     if (byList.status !== 200) throw new Error(`all-transactions: ${byList.status}`);
     const journey = (await list.json()) as { journey: { toStepId: string }[] };
     reads++;
     if (journey.journey.at(-1)?.toStepId !== target) stale++;
-    const page = (await (await fetch(`${service.url}/deals/deal/${dealId}/all-investor-workflows?limit=100&query=${encodeURIComponent(someone[0].email)}`, { headers: { ...headers, 'consistency-token': consistency } })).json()) as {
+    const page = (await (
+      await fetch(`${service.url}/deals/deal/${dealId}/all-investor-workflows?limit=100&query=${encodeURIComponent(someone[0].email)}`, {
+        headers: { ...headers, 'consistency-token': consistency },
+      })
+    ).json()) as {
       output: { investor: { id: string }; journey: { toStepId: string }[] }[];
     };
     const mine = page.output.find((e) => e.investor.id === investor);

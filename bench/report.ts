@@ -61,7 +61,10 @@ export function checkTargets(results: ScenarioResult[], scale: ScenarioResult[],
   ratioTarget('jump', '3a', 'scenario 3a (move, low contention): at least 0.7× the write baseline', 0.7);
   ratioTarget('jump-contention', '3b', 'scenario 3b (move, 10 investors): at least 0.5× the write baseline', 0.5);
   ratioTarget('subscription', '7', 'scenario 7 (subscription, new Idempotency-Key): at least 0.7× the write baseline', 0.7);
-  for (const [deep, first, label] of [['4b', '4a', 'without query'], ['4d', '4c', 'with query']] as const) {
+  for (const [deep, first, label] of [
+    ['4b', '4a', 'without query'],
+    ['4d', '4c', 'with query'],
+  ] as const) {
     add(`deep-page-${deep}`, `scenario 4 ${label}: the deep page no slower than 2× page 1 (mean time, 1 connection)`, [first, deep], () => {
       const ratio = m(deep)!.meanMs / m(first)!.meanMs;
       return { met: ratio <= 2, value: `${fmt(m(deep)!.meanMs, 2)} ms vs ${fmt(m(first)!.meanMs, 2)} ms (${fmt(ratio, 2)}×)` };
@@ -83,13 +86,25 @@ export function checkTargets(results: ScenarioResult[], scale: ScenarioResult[],
       return { met: ratio <= 2, value: `${fmt(a.meanMs, 2)} → ${fmt(b.meanMs, 2)} ms (${fmt(ratio, 2)}×; p50 ${fmt(a.p50Ms)} → ${fmt(b.p50Ms)} ms)` };
     });
   } else {
-    targets.push({ id: 'growth', description: 'scenario 4 growth from 1,000 to 100,000 investors: p50 within 2×', scenarios: [], met: undefined, value: 'run with --scale' });
+    targets.push({
+      id: 'growth',
+      description: 'scenario 4 growth from 1,000 to 100,000 investors: p50 within 2×',
+      scenarios: [],
+      met: undefined,
+      value: 'run with --scale',
+    });
   }
   // Lists at a million investors (all-transactions) and searches that do not grow with the deal.
   for (const id of ['5a', '5b']) {
-    add(`transactions-p99-${id}`, `scenario ${id}: all-transactions page 1 p99 under 20 ms`, [id], () => ({ met: m(id)!.p99Ms < 20, value: `p99 ${fmt(m(id)!.p99Ms)} ms, mean ${fmt(m(id)!.meanMs, 2)} ms` }));
+    add(`transactions-p99-${id}`, `scenario ${id}: all-transactions page 1 p99 under 20 ms`, [id], () => ({
+      met: m(id)!.p99Ms < 20,
+      value: `p99 ${fmt(m(id)!.p99Ms)} ms, mean ${fmt(m(id)!.meanMs, 2)} ms`,
+    }));
   }
-  add('search-p99-4c', 'scenario 4c: all-investor-workflows with query, p99 under 20 ms', ['4c'], () => ({ met: m('4c')!.p99Ms < 20, value: `p99 ${fmt(m('4c')!.p99Ms)} ms` }));
+  add('search-p99-4c', 'scenario 4c: all-investor-workflows with query, p99 under 20 ms', ['4c'], () => ({
+    met: m('4c')!.p99Ms < 20,
+    value: `p99 ${fmt(m('4c')!.p99Ms)} ms`,
+  }));
   const searched = scale.filter((r) => r.id.endsWith('-q') && r.measurement);
   if (searched.length >= 2) {
     const a = searched[0]!;
@@ -142,7 +157,11 @@ export function renderTable(results: ScenarioResult[], targets: TargetResult[]):
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 10 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i >= 2 && i <= 10 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   const out = [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line), '', 'Targets:'];
   for (const t of targets) out.push(`  ${mark(t.met).padEnd(6)}  ${t.description}: ${t.value}`);
   return out.join('\n');
@@ -151,7 +170,7 @@ export function renderTable(results: ScenarioResult[], targets: TargetResult[]):
 /** How p50 grows with the size of the deal, for --scale. */
 export function renderScale(scale: ScenarioResult[]): string {
   const measured = scale.filter((r) => r.measurement);
-  if (measured.length === 0) return 'Scale: ' + (scale[0]?.unavailable ?? 'not measured');
+  if (measured.length === 0) return `Scale: ${scale[0]?.unavailable ?? 'not measured'}`;
   const out = ['Scale (scenario 4, 1 connection):'];
   const firsts = new Map<string, number>();
   for (const r of measured) {
@@ -159,7 +178,9 @@ export function renderScale(scale: ScenarioResult[]): string {
     const p50 = r.measurement!.p50Ms;
     if (!firsts.has(kind)) firsts.set(kind, r.measurement!.meanMs);
     const growth = r.measurement!.meanMs / firsts.get(kind)!;
-    out.push(`  ${r.name.padEnd(80)} mean ${fmt(r.measurement!.meanMs, 2).padStart(7)} ms  p50 ${fmt(p50).padStart(5)} ms  p99 ${fmt(r.measurement!.p99Ms).padStart(5)} ms  ×${fmt(growth, 2)} (mean)`);
+    out.push(
+      `  ${r.name.padEnd(80)} mean ${fmt(r.measurement!.meanMs, 2).padStart(7)} ms  p50 ${fmt(p50).padStart(5)} ms  p99 ${fmt(r.measurement!.p99Ms).padStart(5)} ms  ×${fmt(growth, 2)} (mean)`,
+    );
   }
   return out.join('\n');
 }

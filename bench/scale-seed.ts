@@ -2,11 +2,11 @@
 // statements, no rows through Node. A directory of investors (1,000,000), deals of given sizes
 // (100,000, 10,000, 1,000 investors) and filler deals of 50,000 until the events reach their
 // target (10,000,000). Deals and workflows are made by the service's own operations (putDeal,
-// putWorkflow: the demo workflow); journeys, events and revision 1 of each are generated along the
+// putWorkflow: the demo workflow); journeys and events (each its own revision 1, as a move leaves it) are generated along the
 // demo workflow's KYC path (interest → commitment → KYC → documents → payment → complete, stopping
 // anywhere, some withdrawn), with every required field captured, so each is a journey the jump
 // rules would accept for these investors (all of KYC level 2 or 3). Unlike `dealflow seed` the
-// moves are not replayed through planJump one by one: that is what makes a million fast.
+// moves are not replayed through planMove one by one: that is what makes a million fast.
 //
 // Each journey's audit chain is written as `dealflow seed --investors` writes it (store/bulk.ts), and
 // the funnel is taken in from it by the upkeep, as after any move, so a --scale database has both.
@@ -15,7 +15,7 @@
 //
 // Journeys are inserted normally, so the triggers on them run (the name copy, deal_journey_counts),
 // but for the list counts' per-statement trigger: those are computed once at the end from all
-// journeys (rebuildListCounts), which is what the trigger would have arrived at. Events and revisions, the bulk of the rows, are inserted with
+// journeys (rebuildListCounts), which is what the trigger would have arrived at. Events, the bulk of the rows, are inserted with
 // session_replication_role = replica when the role may (a superuser, as on a bench server): that
 // skips their foreign-key checks, one per row and column, which the generation satisfies by
 // construction. GIN indexes are dropped for the load and built again after it.
@@ -30,6 +30,8 @@ import { catchUpFunnel } from '../src/operations/funnel.ts';
 import { recomputeCaptured } from '../src/store/journeys.ts';
 import type { DB } from '../src/store/schema.ts';
 
+import { forenames } from '../src/operations/seed-people.ts';
+
 export interface ScalePlan {
   directory: number;
   dealSizes: number[];
@@ -40,11 +42,102 @@ export interface ScalePlan {
 export const FULL_SCALE: ScalePlan = { directory: 1_000_000, dealSizes: [100_000, 10_000, 1_000], events: 10_000_000, fillerDealSize: 50_000 };
 export const QUICK_SCALE: ScalePlan = { directory: 20_000, dealSizes: [2_000, 500, 200], events: 100_000, fillerDealSize: 5_000 };
 
-const forenames = ['Amelia', 'Oliver', 'Isla', 'George', 'Ava', 'Noah', 'Mia', 'Arthur', 'Ivy', 'Leo', 'Freya', 'Oscar', 'Sofia', 'Theo', 'Grace', 'Lucas', 'Chloé', 'Mateo', 'Ingrid', 'Kenji', 'Priya', 'Tomás', 'Zainab', 'Hugo', 'Elena', 'Rafael', 'Nadia', 'Felix', 'Aoife', 'Samuel'];
 // Surnames: 2,000 made of two parts, drawn with a skew (the first ones common, most rare), as a real
 // directory's are; `dealflow seed`'s 30 surnames would give every surname 3.3% of a million.
-const surnameStarts = ['Ash', 'Black', 'Brad', 'Brook', 'Carl', 'Chad', 'Clay', 'Cole', 'Dal', 'Dun', 'Elm', 'Fair', 'Fen', 'Gar', 'Glad', 'Hart', 'Hal', 'Hay', 'Kent', 'Kings', 'Lang', 'Lind', 'Mar', 'Mid', 'Nor', 'Oak', 'Pem', 'Red', 'Rose', 'Shel', 'Stan', 'Stock', 'Sut', 'Thorn', 'Wal', 'West', 'Whit', 'Win', 'Wood', 'Yar'];
-const surnameEnds = ['by', 'bury', 'combe', 'croft', 'dale', 'den', 'don', 'er', 'field', 'ford', 'gate', 'grove', 'ham', 'hill', 'holm', 'hurst', 'ing', 'ington', 'ley', 'low', 'man', 'mere', 'more', 'ney', 'ridge', 'sey', 'shaw', 'son', 'stead', 'stone', 'ston', 'thorpe', 'ton', 'wall', 'ward', 'well', 'wick', 'win', 'wood', 'worth', 'en', 'ell', 'ett', 'ick', 'ins', 'iss', 'or', 'ow', 'ry', 'ey'];
+const surnameStarts = [
+  'Ash',
+  'Black',
+  'Brad',
+  'Brook',
+  'Carl',
+  'Chad',
+  'Clay',
+  'Cole',
+  'Dal',
+  'Dun',
+  'Elm',
+  'Fair',
+  'Fen',
+  'Gar',
+  'Glad',
+  'Hart',
+  'Hal',
+  'Hay',
+  'Kent',
+  'Kings',
+  'Lang',
+  'Lind',
+  'Mar',
+  'Mid',
+  'Nor',
+  'Oak',
+  'Pem',
+  'Red',
+  'Rose',
+  'Shel',
+  'Stan',
+  'Stock',
+  'Sut',
+  'Thorn',
+  'Wal',
+  'West',
+  'Whit',
+  'Win',
+  'Wood',
+  'Yar',
+];
+const surnameEnds = [
+  'by',
+  'bury',
+  'combe',
+  'croft',
+  'dale',
+  'den',
+  'don',
+  'er',
+  'field',
+  'ford',
+  'gate',
+  'grove',
+  'ham',
+  'hill',
+  'holm',
+  'hurst',
+  'ing',
+  'ington',
+  'ley',
+  'low',
+  'man',
+  'mere',
+  'more',
+  'ney',
+  'ridge',
+  'sey',
+  'shaw',
+  'son',
+  'stead',
+  'stone',
+  'ston',
+  'thorpe',
+  'ton',
+  'wall',
+  'ward',
+  'well',
+  'wick',
+  'win',
+  'wood',
+  'worth',
+  'en',
+  'ell',
+  'ett',
+  'ick',
+  'ins',
+  'iss',
+  'or',
+  'ow',
+  'ry',
+  'ey',
+];
 const surnames = surnameStarts.flatMap((start) => surnameEnds.map((end) => start + end));
 /** Index of the surname for a uniform u in [0, 1): u^1.5 favours the first (about 0.6% for the first, 0.03% in the middle). */
 const SURNAME_SKEW = 1.5;
@@ -79,7 +172,7 @@ export async function seedScale(db: Kysely<DB>, plan: ScalePlan, log: (line: str
   for (let from = 1; from <= plan.directory; from += CHUNK) {
     const to = Math.min(plan.directory, from + CHUNK - 1);
     await db.transaction().execute(async (trx) => {
-            await sql`
+      await sql`
         insert into investors (id, remote_id, data_source, team_user_id, kyc_check_level, contact, full_name, email, status, created_at, updated_at)
         select id, 'crm-' || id, 'crm', null, 2 + n % 2,
           jsonb_build_object('guid', 'guid-' || id, 'externalId', null, 'userType', 1, 'status', status,
@@ -116,7 +209,7 @@ export async function seedScale(db: Kysely<DB>, plan: ScalePlan, log: (line: str
     const offset = (d * 104_729) % plan.directory;
     let mark = Date.now();
     const made = await db.transaction().execute(async (trx) => {
-            // Investor k of the deal: (offset + 7k) mod directory, distinct for k < directory (7 is prime to 10^n).
+      // Investor k of the deal: (offset + 7k) mod directory, distinct for k < directory (7 is prime to 10^n).
       await sql`
         insert into journeys (deal_id, investor_user_id, current_step_id, event_count, payment_reference, started_at, moved_at)
         select ${dealId}, ${`sc${run}-`} || (1 + (${offset} + 7 * k) % ${plan.directory}),
@@ -155,13 +248,10 @@ export async function seedScale(db: Kysely<DB>, plan: ScalePlan, log: (line: str
               else '{}'::jsonb end,
             'seed', at
           from steps
-          returning id, data, created_by_user_id, created_at
-        ), revisions as (
-          insert into event_revisions (event_id, revision, data, set_by_user_id, set_at, reason)
-          select id, 1, data, created_by_user_id, created_at, null from inserted
           returning 1
         )
-        select count(*)::text as n from revisions`.execute(trx);
+        -- No revision rows: an event never edited is its own revision 1 (migration 0034).
+        select count(*)::text as n from inserted`.execute(trx);
       // What a move's write keeps on the journey row (migration 0021), from the events just written.
       await recomputeCaptured(trx, dealId);
       // Their audit chains, as `dealflow seed` writes them (store/bulk.ts); the funnel follows from them.
@@ -172,7 +262,9 @@ export async function seedScale(db: Kysely<DB>, plan: ScalePlan, log: (line: str
     dealIds.push(dealId);
     journeys += size;
     events += made;
-    log(`deal ${d + 1}: ${size.toLocaleString('en')} journeys, ${made.toLocaleString('en')} events; ${events.toLocaleString('en')} events in all (${((Date.now() - started) / 1000).toFixed(0)} s; journeys ${timings.journeys} ms, events ${timings.events} ms)`);
+    log(
+      `deal ${d + 1}: ${size.toLocaleString('en')} journeys, ${made.toLocaleString('en')} events; ${events.toLocaleString('en')} events in all (${((Date.now() - started) / 1000).toFixed(0)} s; journeys ${timings.journeys} ms, events ${timings.events} ms)`,
+    );
   }
   // The funnel, taken in from the audit log by the upkeep every move goes through (operations/funnel.ts).
   const funnel = Date.now();

@@ -86,9 +86,10 @@ export function serviceScenarios(inputs: Inputs): Scenario[] {
     name: 'workflow-status, 10-step workflow',
     route: workflowStatus,
     compareTo: 'read',
-    load: has(workflowStatus) && has('PUT /deals/deal/{dealId}/workflow')
-      ? { method: 'GET', path: `/deals/deal/${fixtures.dealId}/workflow-status`, expect: [200], connections: THROUGHPUT_CONNECTIONS }
-      : missing(workflowStatus),
+    load:
+      has(workflowStatus) && has('PUT /deals/deal/{dealId}/workflow')
+        ? { method: 'GET', path: `/deals/deal/${fixtures.dealId}/workflow-status`, expect: [200], connections: THROUGHPUT_CONNECTIONS }
+        : missing(workflowStatus),
   });
 
   const investorData = 'GET /deals/deal/{dealId}/investor-data/{investorUserId}';
@@ -97,24 +98,31 @@ export function serviceScenarios(inputs: Inputs): Scenario[] {
     name: 'investor-data, 8 events',
     route: investorData,
     compareTo: 'read',
-    load: has(investorData) && fixtures.journeyInvestorId
-      ? { method: 'GET', path: `/deals/deal/${fixtures.dealId}/investor-data/${fixtures.journeyInvestorId}`, expect: [200], connections: THROUGHPUT_CONNECTIONS }
-      : missing(investorData),
+    load:
+      has(investorData) && fixtures.journeyInvestorId
+        ? {
+            method: 'GET',
+            path: `/deals/deal/${fixtures.dealId}/investor-data/${fixtures.journeyInvestorId}`,
+            expect: [200],
+            connections: THROUGHPUT_CONNECTIONS,
+          }
+        : missing(investorData),
   });
   scenarios.push({
     id: '2b',
     name: 'investor-data, 8 events, If-None-Match (304)',
     route: investorData,
     compareTo: 'read',
-    load: has(investorData) && fixtures.journeyInvestorId && fixtures.journeyEtag
-      ? {
-          method: 'GET',
-          path: `/deals/deal/${fixtures.dealId}/investor-data/${fixtures.journeyInvestorId}`,
-          headers: { 'if-none-match': fixtures.journeyEtag },
-          expect: [304],
-          connections: THROUGHPUT_CONNECTIONS,
-        }
-      : { unavailable: 'investor-data answers without an ETag in this build' },
+    load:
+      has(investorData) && fixtures.journeyInvestorId && fixtures.journeyEtag
+        ? {
+            method: 'GET',
+            path: `/deals/deal/${fixtures.dealId}/investor-data/${fixtures.journeyInvestorId}`,
+            headers: { 'if-none-match': fixtures.journeyEtag },
+            expect: [304],
+            connections: THROUGHPUT_CONNECTIONS,
+          }
+        : { unavailable: 'investor-data answers without an ETag in this build' },
   });
 
   const jump = 'POST /deals/deal/{dealId}/jump-to-step';
@@ -125,7 +133,13 @@ export function serviceScenarios(inputs: Inputs): Scenario[] {
     route: jump,
     compareTo: 'write',
     load: canJump
-      ? { method: 'POST', path: `/deals/deal/${fixtures.dealId}/jump-to-step`, body: jumps(fixtures, fixtures.manyInvestorIds), expect: [201], connections: THROUGHPUT_CONNECTIONS }
+      ? {
+          method: 'POST',
+          path: `/deals/deal/${fixtures.dealId}/jump-to-step`,
+          body: jumps(fixtures, fixtures.manyInvestorIds),
+          expect: [201],
+          connections: THROUGHPUT_CONNECTIONS,
+        }
       : missing(jump),
   });
   scenarios.push({
@@ -134,7 +148,14 @@ export function serviceScenarios(inputs: Inputs): Scenario[] {
     route: jump,
     compareTo: 'write',
     load: canJump
-      ? { method: 'POST', path: `/deals/deal/${fixtures.dealId}/jump-to-step`, body: jumps(fixtures, fixtures.fewInvestorIds), expect: [201], tolerated: [409], connections: THROUGHPUT_CONNECTIONS }
+      ? {
+          method: 'POST',
+          path: `/deals/deal/${fixtures.dealId}/jump-to-step`,
+          body: jumps(fixtures, fixtures.fewInvestorIds),
+          expect: [201],
+          tolerated: [409],
+          connections: THROUGHPUT_CONNECTIONS,
+        }
       : missing(jump),
   });
 
@@ -156,7 +177,12 @@ export function serviceScenarios(inputs: Inputs): Scenario[] {
         ? missing(allWorkflows)
         : !large
           ? { unavailable: 'not available: no seeded deal (dealflow seed is not in this build)' }
-          : { method: 'GET', path: `/deals/deal/${large.dealId}/all-investor-workflows?page=${page}${search}`, expect: [200], connections: LATENCY_CONNECTIONS },
+          : {
+              method: 'GET',
+              path: `/deals/deal/${large.dealId}/all-investor-workflows?page=${page}${search}`,
+              expect: [200],
+              connections: LATENCY_CONNECTIONS,
+            },
     });
   }
 
@@ -164,7 +190,9 @@ export function serviceScenarios(inputs: Inputs): Scenario[] {
   const searches: [string, string | undefined, string][] = [
     ['a', undefined, ''],
     ['b', large?.query, ''],
-    ...(inputs.common ? [['c', inputs.common.query, ` (the most common surname: ${inputs.common.matches.toLocaleString('en')} matches)`] as [string, string, string]] : []),
+    ...(inputs.common
+      ? [['c', inputs.common.query, ` (the most common surname: ${inputs.common.matches.toLocaleString('en')} matches)`] as [string, string, string]]
+      : []),
   ];
   for (const [suffix, nameOrEmail, note] of searches) {
     scenarios.push({
@@ -176,7 +204,13 @@ export function serviceScenarios(inputs: Inputs): Scenario[] {
         ? missing(allTransactions)
         : !large
           ? { unavailable: 'not available: no seeded deal (dealflow seed is not in this build)' }
-          : { method: 'POST', path: '/deals/deal/all-transactions?page=1', body: nameOrEmail !== undefined ? { nameOrEmail } : {}, expect: [200], connections: LATENCY_CONNECTIONS },
+          : {
+              method: 'POST',
+              path: '/deals/deal/all-transactions?page=1',
+              body: nameOrEmail !== undefined ? { nameOrEmail } : {},
+              expect: [200],
+              connections: LATENCY_CONNECTIONS,
+            },
     });
   }
 
@@ -201,27 +235,28 @@ export function serviceScenarios(inputs: Inputs): Scenario[] {
     name: 'subscriptions, distinct Idempotency-Keys',
     route: subscriptions,
     compareTo: 'write',
-    load: has(subscriptions) && fixtures.assetId !== undefined && subscriber
-      ? {
-          method: 'POST',
-          path: '/portfolio/transactions/subscriptions',
-          headers: () => ({ 'idempotency-key': `bench-${runId}-${next()}` }),
-          body: {
-            asset_id: fixtures.assetId,
-            investor_id: subscriber,
-            units: 1000,
-            price_per_unit: 25.5,
-            total: 25500,
-            fee: 12.75,
-            funding_source: 'bank_transfer',
-            invoice_date: '2026-01-10',
-            settlement_date: '2026-01-12',
-            description: 'benchmark subscription',
-          },
-          expect: [201],
-          connections: THROUGHPUT_CONNECTIONS,
-        }
-      : missing(subscriptions),
+    load:
+      has(subscriptions) && fixtures.assetId !== undefined && subscriber
+        ? {
+            method: 'POST',
+            path: '/portfolio/transactions/subscriptions',
+            headers: () => ({ 'idempotency-key': `bench-${runId}-${next()}` }),
+            body: {
+              asset_id: fixtures.assetId,
+              investor_id: subscriber,
+              units: 1000,
+              price_per_unit: 25.5,
+              total: 25500,
+              fee: 12.75,
+              funding_source: 'bank_transfer',
+              invoice_date: '2026-01-10',
+              settlement_date: '2026-01-12',
+              description: 'benchmark subscription',
+            },
+            expect: [201],
+            connections: THROUGHPUT_CONNECTIONS,
+          }
+        : missing(subscriptions),
   });
   return scenarios;
 }
@@ -243,7 +278,12 @@ export function scaleScenarios(deals: SeededDeal[], routes: Set<string>): Scenar
       name: `all-investor-workflows, ${deal.investors.toLocaleString('en')} investors, page 1, query "${deal.query}"`,
       route: allWorkflows,
       load: routes.has(allWorkflows)
-        ? { method: 'GET', path: `/deals/deal/${deal.dealId}/all-investor-workflows?page=1&query=${encodeURIComponent(deal.query)}`, expect: [200], connections: LATENCY_CONNECTIONS }
+        ? {
+            method: 'GET',
+            path: `/deals/deal/${deal.dealId}/all-investor-workflows?page=1&query=${encodeURIComponent(deal.query)}`,
+            expect: [200],
+            connections: LATENCY_CONNECTIONS,
+          }
         : missing(allWorkflows),
     } satisfies Scenario,
   ]);

@@ -22,7 +22,7 @@ CREATE TABLE api_tokens (
   revoked_at timestamp(3) with time zone,
   CONSTRAINT api_tokens_investor_bound CHECK (((role = 'investor'::text) = (investor_user_id IS NOT NULL))),
   CONSTRAINT api_tokens_pkey PRIMARY KEY (id),
-  CONSTRAINT api_tokens_role_check CHECK ((role = ANY (ARRAY['admin'::text, 'investor'::text]))),
+  CONSTRAINT api_tokens_role_check CHECK ((role = ANY (ARRAY['viewer'::text, 'operator'::text, 'approver'::text, 'admin'::text, 'investor'::text]))),
   CONSTRAINT api_tokens_token_hash_key UNIQUE (token_hash)
 );
 
@@ -46,6 +46,10 @@ CREATE TABLE audit_checkpoints (
   prev_hash text NOT NULL,
   hash text NOT NULL,
   sealed_at timestamp(3) with time zone NOT NULL,
+  instance_id uuid,
+  system_identifier text,
+  timeline integer,
+  server text,
   CONSTRAINT audit_checkpoints_number_check CHECK ((number > 0)),
   CONSTRAINT audit_checkpoints_pkey PRIMARY KEY (number)
 );
@@ -107,6 +111,16 @@ CREATE TABLE bulk_move_results (
   CONSTRAINT bulk_move_results_pk PRIMARY KEY (scope, key, fingerprint, item)
 );
 
+CREATE TABLE database_identity (
+  one boolean DEFAULT true NOT NULL,
+  instance_id uuid NOT NULL,
+  system_identifier text NOT NULL,
+  recorded_at timestamp(3) with time zone NOT NULL,
+  heartbeat_at timestamp(3) with time zone,
+  CONSTRAINT database_identity_one_check CHECK (one),
+  CONSTRAINT database_identity_pkey PRIMARY KEY (one)
+);
+
 CREATE TABLE deal_investor_search (
   deal_id text NOT NULL,
   investor_user_id text NOT NULL,
@@ -157,6 +171,29 @@ CREATE TABLE deals (
   created_at timestamp(3) with time zone NOT NULL,
   updated_at timestamp(3) with time zone NOT NULL,
   CONSTRAINT deals_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE document_blobs (
+  content_hash text NOT NULL,
+  upload_id uuid NOT NULL,
+  size bigint NOT NULL,
+  chunk_count integer NOT NULL,
+  created_at timestamp with time zone DEFAULT now() NOT NULL,
+  CONSTRAINT document_blobs_chunk_count_check CHECK ((chunk_count > 0)),
+  CONSTRAINT document_blobs_content_hash_check CHECK ((content_hash ~ '^[0-9a-f]{64}$'::text)),
+  CONSTRAINT document_blobs_pkey PRIMARY KEY (content_hash),
+  CONSTRAINT document_blobs_size_check CHECK ((size > 0)),
+  CONSTRAINT document_blobs_upload_id_key UNIQUE (upload_id)
+);
+
+CREATE TABLE document_chunks (
+  upload_id uuid NOT NULL,
+  seq integer NOT NULL,
+  bytes bytea NOT NULL,
+  written_at timestamp with time zone DEFAULT now() NOT NULL,
+  CONSTRAINT document_chunks_bytes_check CHECK (((length(bytes) >= 1) AND (length(bytes) <= 262144))),
+  CONSTRAINT document_chunks_pkey PRIMARY KEY (upload_id, seq),
+  CONSTRAINT document_chunks_seq_check CHECK ((seq >= 0))
 );
 
 CREATE TABLE edit_requests (
@@ -625,6 +662,52 @@ CREATE TABLE portal_sessions (
   CONSTRAINT portal_sessions_token_hash_key UNIQUE (token_hash)
 );
 
+CREATE TABLE sanctions_entries (
+  version_id uuid NOT NULL,
+  source_id text NOT NULL,
+  subject text NOT NULL,
+  names text[] NOT NULL,
+  birth_dates text[] NOT NULL,
+  nationalities text[] NOT NULL,
+  programmes text[] NOT NULL,
+  fingerprint text NOT NULL,
+  CONSTRAINT sanctions_entries_pkey PRIMARY KEY (version_id, source_id),
+  CONSTRAINT sanctions_entries_subject_check CHECK ((subject = ANY (ARRAY['person'::text, 'entity'::text, 'other'::text]))),
+  CONSTRAINT sanctions_entries_version_id_fkey FOREIGN KEY (version_id) REFERENCES sanctions_list_versions(id)
+);
+
+CREATE TABLE sanctions_hits (
+  id uuid NOT NULL,
+  investor_id text NOT NULL,
+  source text NOT NULL,
+  source_id text NOT NULL,
+  fingerprint text NOT NULL,
+  version_id uuid NOT NULL,
+  score numeric(4,3) NOT NULL,
+  matched_name text NOT NULL,
+  status text NOT NULL,
+  reason text,
+  decided_by text,
+  decided_at timestamp(3) with time zone,
+  created_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT sanctions_hits_investor_id_fkey FOREIGN KEY (investor_id) REFERENCES investors(id),
+  CONSTRAINT sanctions_hits_investor_id_source_source_id_fingerprint_key UNIQUE (investor_id, source, source_id, fingerprint),
+  CONSTRAINT sanctions_hits_pkey PRIMARY KEY (id),
+  CONSTRAINT sanctions_hits_status_check CHECK ((status = ANY (ARRAY['open'::text, 'confirmed'::text, 'dismissed'::text]))),
+  CONSTRAINT sanctions_hits_version_id_fkey FOREIGN KEY (version_id) REFERENCES sanctions_list_versions(id)
+);
+
+CREATE TABLE sanctions_list_versions (
+  id uuid NOT NULL,
+  source text NOT NULL,
+  file_name text NOT NULL,
+  entry_count integer NOT NULL,
+  loaded_at timestamp(3) with time zone NOT NULL,
+  loaded_by text NOT NULL,
+  CONSTRAINT sanctions_list_versions_pkey PRIMARY KEY (id),
+  CONSTRAINT sanctions_list_versions_source_check CHECK ((source = ANY (ARRAY['eu'::text, 'uk'::text, 'ofac'::text, 'un'::text])))
+);
+
 CREATE TABLE step_triggers (
   id uuid NOT NULL,
   deal_id text NOT NULL,
@@ -771,6 +854,43 @@ CREATE TABLE workflows (
   CONSTRAINT workflows_pkey PRIMARY KEY (deal_id)
 );
 
+-- Views
+CREATE VIEW all_event_revisions AS
+ SELECT r.event_id,
+    r.revision,
+    r.data,
+    r.set_by_user_id,
+    r.set_at,
+    r.reason
+   FROM event_revisions r
+UNION ALL
+ SELECT e.id AS event_id,
+    1 AS revision,
+    e.data,
+    e.created_by_user_id AS set_by_user_id,
+    e.created_at AS set_at,
+    NULL::text AS reason
+   FROM workflow_events e
+     LEFT JOIN event_revisions f ON f.event_id = e.id AND f.revision = 1
+  WHERE f.event_id IS NULL;
+
+CREATE VIEW counted_events AS
+ SELECT e.id,
+    e.deal_id,
+    e.investor_user_id,
+    e.seq,
+    e.from_step_id,
+    e.to_step_id,
+    e.data,
+    e.created_by_user_id,
+    e.created_at,
+    e.workflow_version
+   FROM workflow_events e
+     LEFT JOIN ( SELECT DISTINCT b.event_id
+           FROM move_batch_events b
+             JOIN move_batch_events u ON u.undoes = b.batch_id AND u.investor_user_id = b.investor_user_id) r ON r.event_id = e.id
+  WHERE r.event_id IS NULL;
+
 -- Indexes (by table, then name)
 CREATE INDEX audit_log_deal ON audit_log USING btree (deal_id, xid, "position") WHERE (deal_id IS NOT NULL);
 CREATE INDEX audit_log_order ON audit_log USING btree (xid, "position");
@@ -808,6 +928,8 @@ CREATE INDEX portal_challenges_expiry ON portal_challenges USING btree (expires_
 CREATE INDEX portal_invitations_open ON portal_invitations USING btree (investor_user_id) WHERE ((used_at IS NULL) AND (revoked_at IS NULL));
 CREATE INDEX portal_passkeys_live ON portal_passkeys USING btree (investor_user_id) WHERE (replaced_at IS NULL);
 CREATE INDEX portal_sessions_live ON portal_sessions USING btree (investor_user_id) WHERE (revoked_at IS NULL);
+CREATE INDEX sanctions_hits_blocking ON sanctions_hits USING btree (investor_id) WHERE (status <> 'dismissed'::text);
+CREATE INDEX sanctions_list_versions_source ON sanctions_list_versions USING btree (source, loaded_at DESC);
 CREATE INDEX step_triggers_deal_step ON step_triggers USING btree (deal_id, step_id);
 CREATE INDEX subscriptions_asset ON subscriptions USING btree (asset_id, created_at);
 CREATE INDEX subscriptions_investor ON subscriptions USING btree (investor_id, created_at);
@@ -858,6 +980,35 @@ AS $function$
       select m.deal_id, m.investor_user_id, m.seq, m.to_step_id, m.created_at, m.left_at, m.next_step_id, p.classes, p.entry_day
       from moves m join funnel_positions p on p.deal_id = m.deal_id and p.investor_user_id = m.investor_user_id;
       return taken;
+    end $function$;
+
+CREATE OR REPLACE FUNCTION funnel_catch_up(min_entries integer)
+ RETURNS integer
+ LANGUAGE plpgsql
+AS $function$
+    declare cur record; horizon xid8; waiting integer; last_xid xid8; last_position bigint; deal_ids text[]; d text;
+    begin
+      select followed_xid, followed_position into cur from funnel_upkeep where id = 1;
+      select coalesce(min(x), pg_snapshot_xmax(pg_current_snapshot())) into horizon
+      from pg_snapshot_xip(pg_current_snapshot()) x
+      where not exists (select 1 from pg_stat_activity s
+        where s.backend_xid = x::xid and s.datname is not null and s.datname <> current_database());
+      select count(*)::int into waiting from (select 1 from audit_log a
+        where (a.xid, a.position) > (cur.followed_xid, cur.followed_position) and a.xid < horizon limit min_entries) w;
+      if waiting < min_entries then return 0; end if;
+      select count(*)::int, array_agg(distinct deal_id) filter (where deal_id is not null)
+      into waiting, deal_ids
+      from (select case when a.type in ('journey.moved', 'event.edited') and a.change ->> 'investorUserId' is not null
+          then coalesce(a.deal_id, a.change ->> 'dealId') end as deal_id
+        from audit_log a where (a.xid, a.position) > (cur.followed_xid, cur.followed_position) and a.xid < horizon) t;
+      select a.xid, a.position into last_xid, last_position from audit_log a
+      where (a.xid, a.position) > (cur.followed_xid, cur.followed_position) and a.xid < horizon
+      order by a.xid desc, a.position desc limit 1;
+      foreach d in array coalesce(deal_ids, '{}') loop
+        perform funnel_rebuild(d);
+      end loop;
+      update funnel_upkeep set followed_xid = last_xid, followed_position = last_position where id = 1;
+      return waiting;
     end $function$;
 
 CREATE OR REPLACE FUNCTION funnel_classes(contact jsonb)
@@ -1148,11 +1299,8 @@ AS $function$
       left join funnel_positions kept on kept.deal_id = j.d and kept.investor_user_id = j.i
       left join deal_payment_settings ps on ps.deal_id = j.d
       cross join lateral (select e.to_step_id, e.seq from workflow_events e where e.deal_id = j.d and e.investor_user_id = j.i order by e.seq desc limit 1) last
-      left join lateral (select e.data ->> k.key as v from (select coalesce(ps.commitment_field_key, 'committed_amount') as key) k, workflow_events e
-        where e.deal_id = j.d and e.investor_user_id = j.i and e.data ? k.key order by e.seq desc limit 1) a on true
-      left join lateral (select e.data ->> k.key as v from (select case when ps.deal_id is null then 'currency' else ps.currency_field_key end as key) k,
-          workflow_events e
-        where k.key is not null and e.deal_id = j.d and e.investor_user_id = j.i and e.data ? k.key order by e.seq desc limit 1) c on true
+      cross join lateral (select journey.captured ->> coalesce(ps.commitment_field_key, 'committed_amount') as v) a
+      cross join lateral (select journey.captured ->> (case when ps.deal_id is null then 'currency' else ps.currency_field_key end) as v) c
       on conflict (deal_id, investor_user_id) do update set step_id = excluded.step_id, amount = excluded.amount, currency = excluded.currency,
         last_seq = excluded.last_seq, classes = excluded.classes, entry_day = excluded.entry_day
       where (p.step_id, p.amount, p.currency, p.last_seq, p.classes, p.entry_day)

@@ -1,12 +1,12 @@
-// Builds the two web apps: the console (web/) into web/dist and the investor portal (web/portal/)
-// into web/portal/dist; run by `npm install` / `npm ci` (postinstall) and by `npm run build:web`.
+// Builds the two web apps: the console (web/console/) into web/console/dist and the investor portal
+// (web/portal/) into web/portal/dist, both from the shared kit (web/kit/); run by `npm install` / `npm ci` (postinstall) and by `npm run build:web`.
 // Vite and React are devDependencies: on an install without them (`--omit=dev`) this says so and
 // leaves the service to answer /console/ and /portal/ with a "not built" page.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const apps = [
-  { name: 'console', root: fileURLToPath(new URL('../web/', import.meta.url)), out: 'web/dist' },
+  { name: 'console', root: fileURLToPath(new URL('../web/console/', import.meta.url)), out: 'web/console/dist' },
   { name: 'investor portal', root: fileURLToPath(new URL('../web/portal/', import.meta.url)), out: 'web/portal/dist' },
 ];
 let vite: typeof import('vite');

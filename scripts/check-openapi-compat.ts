@@ -47,7 +47,10 @@ export async function checkCompatibility(released: Json, current: Json, changelo
   const releasedVersion = releasedAs ?? String(released.info?.version);
   const currentVersion = String(current.info?.version);
   const failures: string[] = [];
-  const diffs = withoutVersion(released) === withoutVersion(current) ? [] : (apiDiff(released, current) as { type: string; action: string; path: (string | number)[]; description?: string }[]);
+  const diffs =
+    withoutVersion(released) === withoutVersion(current)
+      ? []
+      : (apiDiff(released, current) as { type: string; action: string; path: (string | number)[]; description?: string }[]);
   // One line per operation (or component) and kind of change: the tool reports each member.
   const where = (path: (string | number)[]) => (path[0] === 'paths' ? `${String(path[2]).toUpperCase()} ${path[1]}` : path.slice(0, 3).join('.'));
   const breaking = [
@@ -61,14 +64,16 @@ export async function checkCompatibility(released: Json, current: Json, changelo
   if (now && was) {
     const order = compare(now, was);
     if (order < 0) failures.push(`info.version ${currentVersion} is lower than the released ${releasedVersion}`);
-    if (order === 0 && diffs.length > 0) failures.push(`the document changed (${diffs.length} differences) but info.version is still the released ${releasedVersion}`);
+    if (order === 0 && diffs.length > 0)
+      failures.push(`the document changed (${diffs.length} differences) but info.version is still the released ${releasedVersion}`);
     if (order > 0) {
       const section = changelogSection(changelog, currentVersion);
       if (section === undefined) failures.push(`CHANGELOG.md has no "## ${currentVersion}" section`);
       if (breaking.length > 0) {
         const major = was[0] === 0 ? now[0] > 0 || now[1] > was[1] : now[0] > was[0];
         if (!major) failures.push(`${breaking.length} breaking changes, but ${releasedVersion} → ${currentVersion} is not a new major version`);
-        if (section !== undefined && !/^### Breaking/m.test(section)) failures.push(`${breaking.length} breaking changes, but CHANGELOG.md's ${currentVersion} section has no "### Breaking" heading`);
+        if (section !== undefined && !/^### Breaking/m.test(section))
+          failures.push(`${breaking.length} breaking changes, but CHANGELOG.md's ${currentVersion} section has no "### Breaking" heading`);
       }
     }
   }

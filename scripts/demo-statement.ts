@@ -25,7 +25,12 @@ for (let page = 1; ; page++) {
   }
   if (page >= totalPages) break;
 }
-const refs = new Map<string, string>((await get(`/deals/deal/${dealId}/all-payment-refernces`)).map((r: { investorUserId: string; paymentReference: string }) => [r.investorUserId, r.paymentReference]));
+const refs = new Map<string, string>(
+  (await get(`/deals/deal/${dealId}/all-payment-refernces`)).map((r: { investorUserId: string; paymentReference: string }) => [
+    r.investorUserId,
+    r.paymentReference,
+  ]),
+);
 if (waiting.length < 4) throw new Error(`deal ${dealId} has ${waiting.length} investors at the documents step; the walkthrough needs 4`);
 
 const grouped = (ref: string) => ref.replace(/(.{4})(?=.)/g, '$1 ');
@@ -51,7 +56,9 @@ const entry = (n: number, amount: string, currency: string, direction: string, r
       </Ntry>`);
 const scor = (ref: string) => `<Strd><CdtrRefInf><Tp><CdOrPrtry><Cd>SCOR</Cd></CdOrPrtry></Tp><Ref>${ref}</Ref></CdtrRefInf></Strd>`;
 const [half, foreign, mistyped, ...exact] = waiting;
-exact.forEach((w, i) => entry(i + 1, w.amount, w.currency, 'CRDT', i % 2 ? `<Ustrd>Subscription ${grouped(refs.get(w.id)!)}</Ustrd>` : scor(refs.get(w.id)!), w.id));
+exact.forEach(
+  (w, i) => void entry(i + 1, w.amount, w.currency, 'CRDT', i % 2 ? `<Ustrd>Subscription ${grouped(refs.get(w.id)!)}</Ustrd>` : scor(refs.get(w.id)!), w.id),
+);
 entry(101, (Number(half!.amount) / 2).toFixed(2), half!.currency, 'CRDT', scor(refs.get(half!.id)!), half!.id);
 entry(102, foreign!.amount, foreign!.currency === 'USD' ? 'EUR' : 'USD', 'CRDT', scor(refs.get(foreign!.id)!), foreign!.id);
 entry(103, mistyped!.amount, mistyped!.currency, 'CRDT', `<Ustrd>payment ${grouped(typo(refs.get(mistyped!.id)!))}</Ustrd>`, mistyped!.id);
@@ -70,4 +77,6 @@ ${entries.join('\n')}
   </BkToCstmrStmt>
 </Document>
 `);
-process.stderr.write(`${exact.length} investors pay exactly (${exact.map((w) => w.id).join(', ')}); ${half!.id} pays half; ${foreign!.id} pays in another currency; ${mistyped!.id} mistypes the reference.\n`);
+process.stderr.write(
+  `${exact.length} investors pay exactly (${exact.map((w) => w.id).join(', ')}); ${half!.id} pays half; ${foreign!.id} pays in another currency; ${mistyped!.id} mistypes the reference.\n`,
+);

@@ -1,4 +1,4 @@
-// `npm install`'s last step in a checkout: builds the console app (web/dist), the server (dist/),
+// `npm install`'s last step in a checkout: builds the two web apps (web/console/dist, web/portal/dist), the server (dist/),
 // the client package (packages/client/dist) and the embedded database template. Plain JavaScript,
 // so that it also runs where Node refuses TypeScript: a copy of this package installed into another
 // project's node_modules skips the build (the server is run from a checkout; integrators install

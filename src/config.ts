@@ -3,6 +3,11 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ConfigError, duration, type Env, httpUrl, integer, oneOf } from './config-env.ts';
+import { databaseUrl, replicaUrls } from './config-database.ts';
+
+export { ConfigError } from './config-env.ts';
+export { type HostAddress, type ParsedDatabaseUrl, parseDatabaseUrl, type SessionAttrs } from './config-database.ts';
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -107,34 +112,6 @@ function dataDir(env: Env): string {
   return raw.startsWith('memory://') ? raw : path.resolve(raw);
 }
 
-export class ConfigError extends Error {
-  readonly variable: string;
-  constructor(variable: string, problem: string) {
-    super(`${variable}: ${problem}`);
-    this.variable = variable;
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
-
-function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!(values as readonly string[]).includes(raw)) {
-    throw new ConfigError(name, `must be one of ${values.join(', ')}, got "${raw}"`);
-  }
-  return raw as T;
-}
-
 function basePath(env: Env): string {
   const raw = env.BASE_PATH ?? '';
   if (raw === '' || raw === '/') return '';
@@ -142,113 +119,6 @@ function basePath(env: Env): string {
     throw new ConfigError('BASE_PATH', `must look like /kong/core/api/gateway, got "${raw}"`);
   }
   return raw.replace(/\/$/, '');
-}
-
-// Several hosts in one DATABASE_URL, libpq's form (store/hosts.ts connects to the one that takes writes).
-export type SessionAttrs = 'any' | 'read-write' | 'primary';
-
-export interface HostAddress {
-  host: string;
-  port: number;
-}
-
-export interface ParsedDatabaseUrl {
-  hosts: HostAddress[];
-  targetSessionAttrs: SessionAttrs;
-  /** The URL for one host: `urlFor(hosts[i])` is a single-host URL `pg` understands. */
-  urlFor(host: HostAddress): string;
-}
-
-const URL_FORM = /^(postgres(?:ql)?:\/\/)([^@/?#]*@)?([^/?#]*)(.*)$/;
-const ATTRS: Record<string, SessionAttrs> = { any: 'any', 'read-write': 'read-write', primary: 'primary' };
-
-/**
- * Splits a libpq URL into its hosts: `h1:5432,h2:5433`, `[::1]:5432`, a host without a port takes
- * 5432. target_session_attrs may be any, read-write or primary (the others libpq knows,
- * read-only, standby and prefer-standby, are for readers: DATABASE_REPLICA_URLS does that here);
- * it is taken out of the URLs handed to `pg`. Throws an Error that says what is wrong.
- */
-export function parseDatabaseUrl(url: string): ParsedDatabaseUrl {
-  const match = URL_FORM.exec(url);
-  if (!match) throw new Error('is not a postgres:// URL');
-  const [, scheme, auth = '', hostList = '', rest = ''] = match;
-  const parts = hostList.split(',');
-  const hosts = parts.map((part) => {
-    const m = /^(\[[^\]]+\]|[^:[\]]*)(?::(\d+))?$/.exec(part);
-    // One empty host is libpq's default (a Unix socket, or ?host=); in a list every host is named.
-    if (!m || (m[1] === '' && parts.length > 1)) throw new Error(`"${part}" is not a host or host:port`);
-    const port = m[2] === undefined ? 5432 : Number(m[2]);
-    if (port < 1 || port > 65535) throw new Error(`port ${m[2]} is out of range`);
-    return { host: m[1]!, port };
-  });
-  const queryAt = rest.indexOf('?');
-  const path = queryAt < 0 ? rest : rest.slice(0, queryAt);
-  const params = new URLSearchParams(queryAt < 0 ? '' : rest.slice(queryAt + 1));
-  const attrs = params.get('target_session_attrs') ?? 'any';
-  if (!(attrs in ATTRS)) {
-    throw new Error(`target_session_attrs must be any, read-write or primary, got "${attrs}" (reads from standbys: DATABASE_REPLICA_URLS)`);
-  }
-  // The query as given unless target_session_attrs is to be taken out (`pg` does not know it).
-  let query = queryAt < 0 ? '' : rest.slice(queryAt);
-  if (params.has('target_session_attrs')) {
-    params.delete('target_session_attrs');
-    query = params.size > 0 ? `?${params.toString()}` : '';
-  }
-  return {
-    hosts,
-    targetSessionAttrs: ATTRS[attrs]!,
-    // One host: the URL as given (less target_session_attrs), so `pg` reads it exactly as before.
-    urlFor: (h) => (parts.length === 1 ? `${scheme}${auth}${hostList}${path}${query}` : `${scheme}${auth}${h.host}:${h.port}${path}${query}`),
-  };
-}
-
-function databaseUrl(env: Env): string | undefined {
-  const raw = env.DATABASE_URL;
-  if (raw === undefined || raw === '') return undefined;
-  if (!/^postgres(ql)?:\/\//.test(raw)) {
-    const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(raw)?.[0];
-    if (!scheme) throw new ConfigError('DATABASE_URL', 'is not a URL (expected postgres://user@host:5432/database)');
-    throw new ConfigError('DATABASE_URL', `must start with postgres:// or postgresql://, got "${scheme}"`);
-  }
-  let parsed: ParsedDatabaseUrl;
-  try {
-    parsed = parseDatabaseUrl(raw);
-  } catch (err) {
-    throw new ConfigError('DATABASE_URL', `${(err as Error).message} (expected postgres://user@host:5432/database, or several hosts: postgres://user@h1:5432,h2:5432/database?target_session_attrs=read-write)`);
-  }
-  // Each host's URL must be one `pg` reads.
-  for (const host of parsed.hosts) {
-    try {
-      new URL(parsed.urlFor(host));
-    } catch {
-      throw new ConfigError('DATABASE_URL', 'is not a URL (expected postgres://user@host:5432/database)');
-    }
-  }
-  return raw;
-}
-
-function postgresUrl(name: string, raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(name, `"${raw}" is not a URL (expected postgres://user@host:5432/database)`);
-  }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError(name, `must start with postgres:// or postgresql://, got "${url.protocol}"`);
-  }
-  return raw;
-}
-
-/** Comma-separated; only beside DATABASE_URL (the embedded database has no replicas). */
-function replicaUrls(env: Env, primary: string | undefined): string[] {
-  const raw = env.DATABASE_REPLICA_URLS ?? '';
-  const urls = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (urls.length === 0) return [];
-  if (!primary) {
-    throw new ConfigError('DATABASE_REPLICA_URLS', 'needs DATABASE_URL: the embedded database (PGlite) has no replicas; unset it, or run on PostgreSQL');
-  }
-  return urls.map((url) => postgresUrl('DATABASE_REPLICA_URLS', url));
 }
 
 function jwt(env: Env): JwtConfig | undefined {
@@ -284,23 +154,11 @@ function jwt(env: Env): JwtConfig | undefined {
   };
 }
 
-const durationUnits: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 };
-
-/** A duration in seconds: `3600`, `90s`, `15m`, `24h`, `7d`. */
-function duration(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const match = /^(\d{1,9})([smhd]?)$/.exec(raw);
-  if (!match) throw new ConfigError(name, `must be a duration such as 3600, 90s, 15m, 24h or 7d, got "${raw}"`);
-  const seconds = Number(match[1]) * durationUnits[match[2]!]!;
-  if (seconds < min || seconds > max) throw new ConfigError(name, `must be between ${min} s and ${max} s, got ${seconds} s`);
-  return seconds;
-}
-
 function metricsToken(env: Env): string | undefined {
   const raw = env.METRICS_TOKEN;
   if (raw === undefined || raw === '') return undefined;
-  if (raw.length < 24 || !/^[\x21-\x7e]+$/.test(raw)) throw new ConfigError('METRICS_TOKEN', 'must be at least 24 printable characters without spaces (openssl rand -hex 24 makes one)');
+  if (raw.length < 24 || !/^[\x21-\x7e]+$/.test(raw))
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 24 printable characters without spaces (openssl rand -hex 24 makes one)');
   return raw;
 }
 
@@ -314,23 +172,15 @@ function metricsListen(env: Env): { host: string; port: number } | undefined {
   return { host: match[1] ?? (match[2] || '127.0.0.1'), port };
 }
 
-function httpUrl(name: string, raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(name, `is not a URL: "${raw}" (expected http://collector:4318)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(name, 'must be an http(s) URL (OTLP over HTTP; gRPC is not supported)');
-  return raw;
-}
-
 /** The standard OpenTelemetry variables this service reads; tracing is on only with an endpoint. */
 function tracing(env: Env): TracingConfig | undefined {
   const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || undefined;
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined;
   if (traces === undefined && base === undefined) return undefined;
-  const tracesUrl = traces !== undefined ? httpUrl('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces) : `${httpUrl('OTEL_EXPORTER_OTLP_ENDPOINT', base!).replace(/\/+$/, '')}/v1/traces`;
+  const tracesUrl =
+    traces !== undefined
+      ? httpUrl('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces)
+      : `${httpUrl('OTEL_EXPORTER_OTLP_ENDPOINT', base!).replace(/\/+$/, '')}/v1/traces`;
   const protocolName = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
   return {
     tracesUrl,
@@ -345,7 +195,10 @@ function trustProxy(env: Env): boolean | number | string[] {
   if (raw === '' || raw === 'false') return false;
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) return integer(env, 'TRUST_PROXY', 0, 1, 100);
-  const entries = raw.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   for (const entry of entries) {
     const [address, bits, extra] = entry.split('/');
     const family = isIP(address ?? '');
@@ -379,9 +232,11 @@ function portal(env: Env, port: number, base: string): PortalConfig {
     } catch {
       throw new ConfigError('SMTP_URL', 'is not a URL (expected smtp://user:password@mail.example.com:587 or smtps://…:465)');
     }
-    if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') throw new ConfigError('SMTP_URL', `must start with smtp:// or smtps://, got "${parsed.protocol}"`);
+    if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:')
+      throw new ConfigError('SMTP_URL', `must start with smtp:// or smtps://, got "${parsed.protocol}"`);
     const from = env.SMTP_FROM || undefined;
-    if (from === undefined) throw new ConfigError('SMTP_FROM', 'is needed with SMTP_URL: the sender of invitation e-mails, such as "Deals <deals@example.com>"');
+    if (from === undefined)
+      throw new ConfigError('SMTP_FROM', 'is needed with SMTP_URL: the sender of invitation e-mails, such as "Deals <deals@example.com>"');
     if (!/^([^<>@\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(from.trim())) {
       throw new ConfigError('SMTP_FROM', `must be an address or "Name <address>", got "${from}"`);
     }

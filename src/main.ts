@@ -17,8 +17,7 @@ import { migrateToLatest } from './store/migrate.ts';
 import { failStaleJobs } from './operations/import-jobs.ts';
 import { enableDefaultMetrics, metricsAuthorized, metricsContentType, scrapeMetrics } from './operations/metrics.ts';
 import { createServer } from 'node:http';
-import type { Kysely } from 'kysely';
-import type { DB } from './store/schema.ts';
+import type { Db } from './store/schema.ts';
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
 
@@ -41,7 +40,8 @@ export interface ServeOptions {
 
 export interface RunningService {
   url: string;
-  close(): Promise<void>;
+  /** Stops gracefully; `signal` names what asked, for the log line that says it stopped. */
+  close(signal?: string): Promise<void>;
 }
 
 export async function serve(config: Config, options: ServeOptions = {}): Promise<RunningService> {
@@ -71,9 +71,8 @@ async function start(config: Config, options: ServeOptions, print: (line: string
   // PGlite's data belongs to this one process (store/data-dir-lock.ts): a key still 'in-progress'
   // was claimed by a process that is gone, and its request's retry may run at once.
   if (database.kind === 'pglite') await releaseOrphanedKeys({ db, clock: systemClock });
-  const firstRun = database.kind === 'pglite'
-    ? await completeFirstRun({ db, clock: systemClock, newId: newUuid }, { demo: options.demo !== false, show: print })
-    : undefined;
+  const firstRun =
+    database.kind === 'pglite' ? await completeFirstRun({ db, clock: systemClock, newId: newUuid }, { demo: options.demo !== false, show: print }) : undefined;
 
   // Token lookups and workflow structures are cached; other instances' changes arrive by NOTIFY.
   const caches = new Caches();
@@ -83,7 +82,10 @@ async function start(config: Config, options: ServeOptions, print: (line: string
     config.databaseReplicaUrls.length > 0
       ? { reader: database.reader, consistencyToken: database.consistencyToken, replicaStatus: database.replicaStatus }
       : {};
-  const app = await buildApp({ db, config, clock: systemClock, newId: newUuid, caches, ...replicas, hostStatus: database.hostStatus, listen: database.listen }, { logger });
+  const app = await buildApp(
+    { db, config, clock: systemClock, newId: newUuid, caches, ...replicas, hostStatus: database.hostStatus, listen: database.listen },
+    { logger },
+  );
   log = app.log;
   const address = await app.listen({ port: config.port, host: config.host });
   const url = `${address}${config.basePath}`;
@@ -114,7 +116,12 @@ async function start(config: Config, options: ServeOptions, print: (line: string
   const closeMetrics = await startMetricsListener(config, db, app.log);
   // Every start says where the service is; the first one adds the demo deal and the Try-it lines
   // with the token it printed (only that start has it).
-  for (const line of startLines(url, { ...(firstRun?.demo ? { demo: firstRun.demo } : {}), ...(firstRun?.token ? { token: firstRun.token } : {}) })) print(line);
+  for (const line of startLines(
+    url,
+    { ...(firstRun?.demo ? { demo: firstRun.demo } : {}), ...(firstRun?.token ? { token: firstRun.token } : {}) },
+    config.portal.publicUrl,
+  ))
+    print(line);
 
   // Audit checkpoints: every instance seals; the checkpoint number decides which one writes each.
   const sealer = startSealer({ db, clock: systemClock }, config.auditSealIntervalMs, app.log.child({ component: 'audit' }));
@@ -133,8 +140,9 @@ async function start(config: Config, options: ServeOptions, print: (line: string
   purgeTimer.unref();
 
   let closing: Promise<void> | undefined;
-  const close = () =>
+  const close = (signal?: string) =>
     (closing ??= (async () => {
+      const started = Date.now();
       clearInterval(purgeTimer);
       await app.close(); // stops accepting, lets in-flight requests finish
       await closeMetrics();
@@ -145,6 +153,10 @@ async function start(config: Config, options: ServeOptions, print: (line: string
       await unlisten();
       caches.close();
       await database.close();
+      app.log.info(
+        { ...(signal ? { signal } : {}), ms: Date.now() - started },
+        `dealflow stopped${signal ? ` on ${signal}` : ''}: requests in flight answered, database closed`,
+      );
     })());
   return { url, close };
 }
@@ -153,11 +165,7 @@ async function start(config: Config, options: ServeOptions, print: (line: string
  * METRICS_LISTEN: GET /metrics on an address of its own (a port the load balancer does not expose),
  * with METRICS_TOKEN also required there when it is set. Returns the function that closes it.
  */
-export async function startMetricsListener(
-  config: Config,
-  db: Kysely<DB>,
-  log: { info: (obj: object, msg: string) => void },
-): Promise<() => Promise<void>> {
+export async function startMetricsListener(config: Config, db: Db, log: { info: (obj: object, msg: string) => void }): Promise<() => Promise<void>> {
   const listen = config.metricsListen;
   if (!listen) return async () => {};
   enableDefaultMetrics();
@@ -168,7 +176,9 @@ export async function startMetricsListener(
       return;
     }
     if (!metricsAuthorized(config.metricsToken, request.headers.authorization)) {
-      response.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer realm="metrics"' }).end('Authorization: Bearer <METRICS_TOKEN> required\n');
+      response
+        .writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer realm="metrics"' })
+        .end('Authorization: Bearer <METRICS_TOKEN> required\n');
       return;
     }
     scrapeMetrics({ db }).then(
@@ -181,7 +191,13 @@ export async function startMetricsListener(
     server.listen(listen.port, listen.host, () => resolve());
   });
   const address = server.address();
-  log.info({ metrics: typeof address === 'object' && address ? `http://${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${address.port}/metrics` : listen }, 'metrics listening');
+  log.info(
+    {
+      metrics:
+        typeof address === 'object' && address ? `http://${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${address.port}/metrics` : listen,
+    },
+    'metrics listening',
+  );
   return () =>
     new Promise<void>((resolve) => {
       server.close(() => resolve());
@@ -222,23 +238,28 @@ function heldDestination() {
   };
 }
 
-function untilSignalled(): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve();
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
+/**
+ * Resolves with the first SIGTERM or SIGINT. The handlers stay: a later signal changes nothing, so
+ * the shutdown under way finishes. Ctrl-C under `npm start` sends SIGINT twice at once (the
+ * terminal to the whole process group, and npm forwards its own), and with Node's default
+ * action the second one would end the process in the middle of closing the database.
+ */
+function untilSignalled(): Promise<NodeJS.Signals> {
+  return new Promise<NodeJS.Signals>((resolve) => {
+    process.on('SIGTERM', resolve);
+    process.on('SIGINT', resolve);
   });
 }
 
-/** Runs until SIGTERM or SIGINT, then shuts down gracefully. */
+/**
+ * Runs until SIGTERM or SIGINT, then shuts down gracefully: no new connections, requests in flight
+ * answered, background work stopped, the database (and the embedded data folder) closed, and one
+ * log line saying so.
+ */
 export async function serveUntilSignalled(config: Config, options: ServeOptions = {}): Promise<void> {
   const service = await serve(config, options);
-  await untilSignalled();
-  await service.close();
+  const signal = await untilSignalled();
+  await service.close(signal);
 }
 
 /** `dealflow worker`: the webhook dispatcher alone, until SIGTERM or SIGINT. */

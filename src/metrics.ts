@@ -177,13 +177,42 @@ export interface DatabaseReadings {
 }
 
 const readingGauges = {
-  webhooksPending: new Gauge({ name: 'dealflow_webhook_deliveries_pending', help: 'Webhook deliveries neither delivered nor dead (due now or scheduled for a retry)', registers: [registry] }),
-  webhooksOldestDueSeconds: new Gauge({ name: 'dealflow_webhook_oldest_due_seconds', help: 'Seconds since the oldest pending webhook delivery became due (0: none overdue)', registers: [registry] }),
-  outboxLag: new Gauge({ name: 'dealflow_outbox_lag_seconds', help: 'Age of the oldest outbox event that still has an undelivered webhook delivery (0: all delivered or dead)', registers: [registry] }),
-  outboxHead: new Gauge({ name: 'dealflow_outbox_head_position', help: "The newest outbox position (the feeds' head); its rate is events written per second", registers: [registry] }),
-  reconciliation: new Gauge({ name: 'dealflow_reconciliation_queue_lines', help: 'Bank statement lines waiting in the reconciliation queue, by outcome', labelNames: ['outcome'] as const, registers: [registry] }),
-  funnelPending: new Gauge({ name: 'dealflow_funnel_pending_journeys', help: "Journeys noted for the kept funnel by a change of an investor's classes and not yet applied (counted up to 100000)", registers: [registry] }),
-  funnelLag: new Gauge({ name: 'dealflow_funnel_lag_seconds', help: "Age of the oldest move or edit the funnel's upkeep has yet to take in; 0 when current (the funnel response's lag)", registers: [registry] }),
+  webhooksPending: new Gauge({
+    name: 'dealflow_webhook_deliveries_pending',
+    help: 'Webhook deliveries neither delivered nor dead (due now or scheduled for a retry)',
+    registers: [registry],
+  }),
+  webhooksOldestDueSeconds: new Gauge({
+    name: 'dealflow_webhook_oldest_due_seconds',
+    help: 'Seconds since the oldest pending webhook delivery became due (0: none overdue)',
+    registers: [registry],
+  }),
+  outboxLag: new Gauge({
+    name: 'dealflow_outbox_lag_seconds',
+    help: 'Age of the oldest outbox event that still has an undelivered webhook delivery (0: all delivered or dead)',
+    registers: [registry],
+  }),
+  outboxHead: new Gauge({
+    name: 'dealflow_outbox_head_position',
+    help: "The newest outbox position (the feeds' head); its rate is events written per second",
+    registers: [registry],
+  }),
+  reconciliation: new Gauge({
+    name: 'dealflow_reconciliation_queue_lines',
+    help: 'Bank statement lines waiting in the reconciliation queue, by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  }),
+  funnelPending: new Gauge({
+    name: 'dealflow_funnel_pending_journeys',
+    help: "Journeys noted for the kept funnel by a change of an investor's classes and not yet applied (counted up to 100000)",
+    registers: [registry],
+  }),
+  funnelLag: new Gauge({
+    name: 'dealflow_funnel_lag_seconds',
+    help: "Age of the oldest move or edit the funnel's upkeep has yet to take in; 0 when current (the funnel response's lag)",
+    registers: [registry],
+  }),
   importJobs: new Gauge({ name: 'dealflow_import_jobs', help: 'Import jobs by status', labelNames: ['status'] as const, registers: [registry] }),
 };
 

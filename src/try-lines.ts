@@ -15,11 +15,17 @@ export function tryLines(url: string, token: string, demo: boolean): string[] {
   ];
 }
 
-/** Every start's lines; `token` and `demo` only on the start that created them. */
-export function startLines(url: string, first: { token?: string; demo?: { dealId: string; investors: number } } = {}): string[] {
+/**
+ * Every start's lines; `token` and `demo` only on the start that created them. `publicUrl` is
+ * PUBLIC_URL: the portal is printed there, not at the listening address, because passkeys and the
+ * portal's writes are bound to that origin (at http://127.0.0.1 a portal set up for
+ * http://localhost cannot sign anyone in).
+ */
+export function startLines(url: string, first: { token?: string; demo?: { dealId: string; investors: number } } = {}, publicUrl?: string): string[] {
   return [
     ...(first.demo ? [`Demo deal:   ${first.demo.dealId} (${first.demo.investors} investors)`] : []),
     `Console:     ${url}/console/`,
+    ...(publicUrl ? [`Portal:      ${publicUrl}/portal/`] : []),
     `API docs:    ${url}/docs`,
     `Health:      ${url}/healthz`,
     ...(first.token ? tryLines(url, first.token, first.demo !== undefined) : []),

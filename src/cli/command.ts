@@ -1,6 +1,7 @@
 // What every subcommand is, and the database each one opens: a module of its own, so that the table
 // of commands (commands.ts), the subcommands in files of their own (reconcile.ts) and the channel
 // through a running service (service-channel.ts) import it one way.
+import { AppError } from '../domain/errors.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ParseArgsOptionsConfig } from 'node:util';
 import type { Config } from '../config.ts';
@@ -37,4 +38,31 @@ export async function withDatabase<T>(config: Config, work: (database: Database)
   } finally {
     await database.close();
   }
+}
+
+/** A line of output: to the service's channel when the command runs inside the service, else stdout. */
+export const out = (line = '') => {
+  const service = inService.getStore();
+  if (service) service.out(line);
+  else process.stdout.write(`${line}\n`);
+};
+
+/** A progress bar on a terminal; nothing when stderr is a file or a pipe. */
+export function progressBar(label: string) {
+  const started = Date.now();
+  return (done: number, total: number) => {
+    if (!process.stderr.isTTY) return;
+    const width = 30;
+    const filled = Math.round((done / total) * width);
+    const seconds = ((Date.now() - started) / 1000).toFixed(0);
+    process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${seconds}s`);
+    if (done >= total) process.stderr.write('\n');
+  };
+}
+
+export function positiveInteger(value: string | boolean | undefined, option: string, max: number): number {
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
+    throw new AppError('validation', `${option} must be a whole number from 1 to ${max}`);
+  }
+  return Number(value);
 }

@@ -1,14 +1,14 @@
 // The subcommands of `dealflow`. Each one opens the database the service would use, does its work
 // through the operations, and closes it.
 import path from 'node:path';
-import type { Config } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { isRole } from '../domain/principal.ts';
 import { importHelp, runImport } from './import.ts';
 import { newUuid, systemClock } from '../operations/deps.ts';
 import { reconcileCommand } from './reconcile.ts';
+import { sanctionsCommand } from './sanctions.ts';
 import type { Database } from '../store/database.ts';
-import { type Command, inService, withDatabase } from './command.ts';
+import { type Command, inService, out, positiveInteger, progressBar, withDatabase } from './command.ts';
 
 export { inService };
 
@@ -23,48 +23,29 @@ const operations = {
   migrate: () => import('../store/migrate.ts'),
 };
 
-const out = (line = '') => {
-  const service = inService.getStore();
-  if (service) service.out(line);
-  else process.stdout.write(`${line}\n`);
-};
-
-/** A progress bar on a terminal; nothing when stderr is a file or a pipe. */
-function progressBar(label: string) {
-  const started = Date.now();
-  return (done: number, total: number) => {
-    if (!process.stderr.isTTY) return;
-    const width = 30;
-    const filled = Math.round((done / total) * width);
-    const seconds = ((Date.now() - started) / 1000).toFixed(0);
-    process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${seconds}s`);
-    if (done >= total) process.stderr.write('\n');
-  };
-}
-
-function positiveInteger(value: string | boolean | undefined, option: string, max: number): number {
-  if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
-    throw new AppError('validation', `${option} must be a whole number from 1 to ${max}`);
-  }
-  return Number(value);
-}
-
 export const commands: Record<string, Command> = {
   verify: {
     summary: 'recompute the audit chains and checkpoints; exit 1 at the first mismatch',
-    help: `dealflow verify [--deal <dealId>] [--seal]
+    help: `dealflow verify [--deal <dealId>] [--seal] [--adopt-copy]
 
 Recomputes every audit chain and every checkpoint: each entry's hash from the one before and its
 content, the heads kept on journeys and workflows, each checkpoint's Merkle root over exactly its
 entries. With --deal, the deal's journeys and workflow, the checkpoints' own hash chain, and an
 inclusion proof of each of the deal's entries into its checkpoint (not the other deals' entries).
 Prints the first entry that does not match and exits 1, or the counts and heads and exits 0.
-  --seal   first seal a checkpoint over the entries not covered yet (as the service does)`,
-    options: { deal: { type: 'string' }, seal: { type: 'boolean' } },
+Without --deal it also checks the database as a whole, and says whether it is a copy: a dump
+loaded into another cluster fails (the cluster's system identifier is not the one recorded), and a
+restored, cloned or promoted copy is named (the newest checkpoint was sealed on another server or
+timeline).
+  --seal        first seal a checkpoint over the entries not covered yet (as the service does)
+  --adopt-copy  record this server's cluster as the database's own (a copy that is to be the database from now on)`,
+    options: { deal: { type: 'string' }, seal: { type: 'boolean' }, 'adopt-copy': { type: 'boolean' } },
     async run(config, values) {
       const dealId = typeof values.deal === 'string' ? values.deal : undefined;
       const { runVerify } = await operations.verify();
-      return withDatabase(config, ({ db }) => runVerify(db, { ...(dealId === undefined ? {} : { dealId }), seal: values.seal === true }, out));
+      return withDatabase(config, ({ db }) =>
+        runVerify(db, { ...(dealId === undefined ? {} : { dealId }), seal: values.seal === true, adoptCopy: values['adopt-copy'] === true }, out),
+      );
     },
   },
   backup: {
@@ -82,7 +63,11 @@ WAL archiving instead (docs/operations/README.md), and dealflow verify after a r
     async run(config, values, positionals) {
       const [file] = positionals;
       if (!file || positionals.length > 1) throw new AppError('validation', 'usage: dealflow backup <file>');
-      if (config.databaseUrl) throw new AppError('validation', 'dealflow backup copies the embedded database; on PostgreSQL use pg_basebackup and WAL archiving (docs/operations/README.md)');
+      if (config.databaseUrl)
+        throw new AppError(
+          'validation',
+          'dealflow backup copies the embedded database; on PostgreSQL use pg_basebackup and WAL archiving (docs/operations/README.md)',
+        );
       const { writeBackup } = await import('./backup.ts');
       const written = await withDatabase(config, (database) => writeBackup(database, path.resolve(file), values.force === true));
       out(`Wrote ${written.file}: ${written.bytes} bytes in ${written.ms} ms.`);
@@ -91,18 +76,52 @@ WAL archiving instead (docs/operations/README.md), and dealflow verify after a r
   restore: {
     summary: 'restore a backup of the embedded database into an empty folder, then verify it',
     help: `dealflow restore <file> [--data-dir <folder>] [--force]
+dealflow restore --postgres <folder> --port <port> [--listen-addresses <list>] [--shared-buffers <size>]
 
 Unpacks a backup made by dealflow backup into DATA_DIR (or --data-dir), which must be missing or
 empty, starts the database on it once and runs the checks of dealflow verify (schema, counts, feed,
 audit chains); exits 1 if one fails. Then start the service on the folder.
   --data-dir  the folder to restore into (default: DATA_DIR)
-  --force     delete what the folder holds first (never while a service holds it)`,
-    options: { 'data-dir': { type: 'string' }, force: { type: 'boolean' } },
+  --force     delete what the folder holds first (never while a service holds it)
+
+With --postgres: prepares a PostgreSQL data folder restored from a base backup (of a
+pg_auto_failover node above all) to start as a server of its own, with the server stopped: no
+synchronous standby, the given port and listen_addresses (default localhost), shared_buffers if
+given, pg_autoctl's settings emptied, standby.signal removed. Start PostgreSQL on it, then run
+dealflow verify (docs/operations/README.md).`,
+    options: {
+      'data-dir': { type: 'string' },
+      force: { type: 'boolean' },
+      postgres: { type: 'string' },
+      port: { type: 'string' },
+      'listen-addresses': { type: 'string' },
+      'shared-buffers': { type: 'string' },
+    },
     resolvesPaths: true,
     async run(config, values, positionals) {
+      if (typeof values.postgres === 'string') {
+        if (positionals.length > 0) throw new AppError('validation', 'usage: dealflow restore --postgres <folder> --port <port>');
+        const { resetRestoredPostgres } = await import('./restore-postgres.ts');
+        const sharedBuffers = values['shared-buffers'];
+        if (sharedBuffers !== undefined && (typeof sharedBuffers !== 'string' || !/^\d+(kB|MB|GB)?$/.test(sharedBuffers))) {
+          throw new AppError('validation', '--shared-buffers must be a size such as 256MB');
+        }
+        const changes = resetRestoredPostgres(path.resolve(values.postgres), {
+          port: positiveInteger(values.port, '--port', 65535),
+          listenAddresses: typeof values['listen-addresses'] === 'string' ? values['listen-addresses'] : 'localhost',
+          ...(typeof sharedBuffers === 'string' ? { sharedBuffers } : {}),
+        });
+        for (const change of changes) out(change);
+        out('Start PostgreSQL on the folder, then run dealflow verify against it.');
+        return 0;
+      }
       const [file] = positionals;
       if (!file || positionals.length > 1) throw new AppError('validation', 'usage: dealflow restore <file> [--data-dir <folder>]');
-      if (config.databaseUrl) throw new AppError('validation', 'dealflow restore fills an embedded database folder; on PostgreSQL restore a base backup with its WAL (docs/operations/README.md), then run dealflow verify');
+      if (config.databaseUrl)
+        throw new AppError(
+          'validation',
+          'dealflow restore fills an embedded database folder; on PostgreSQL restore a base backup with its WAL (docs/operations/README.md), then run dealflow verify',
+        );
       const dataDir = typeof values['data-dir'] === 'string' ? path.resolve(values['data-dir']) : config.dataDir;
       if (dataDir.startsWith('memory://')) throw new AppError('validation', 'restore needs a folder, not memory://');
       const { restorePGlite } = await import('../store/backup.ts');
@@ -134,7 +153,9 @@ period runs (ERASURE_RETENTION_YEARS, default 5, after the investor's last event
           config.erasureRetentionYears,
         ),
       );
-      out(`Erased the personal data of investor ${erased.investorUserId} at ${erased.erasedAt}${erased.overrideRetention ? ' (before the end of retention, by override)' : ''}.`);
+      out(
+        `Erased the personal data of investor ${erased.investorUserId} at ${erased.erasedAt}${erased.overrideRetention ? ' (before the end of retention, by override)' : ''}.`,
+      );
     },
   },
   serve: {
@@ -209,10 +230,10 @@ A new token is printed once; only its SHA-256 hash is stored. The investor must 
       switch (action) {
         case 'create': {
           const role = values.role;
-          if (!isRole(role)) throw new AppError('validation', '--role must be admin or investor');
+          if (!isRole(role)) throw new AppError('validation', '--role must be viewer, operator, approver, admin or investor');
           const investor = typeof values.investor === 'string' ? values.investor : undefined;
           const name = typeof values.name === 'string' ? values.name : role === 'investor' ? `investor ${investor ?? ''}` : '';
-          if (!name) throw new AppError('validation', '--name is required for an admin token');
+          if (!name) throw new AppError('validation', '--name is required for a staff token');
           const created = await withDatabase(config, ({ db }) =>
             createToken(db, { name, role, ...(investor ? { investorUserId: investor } : {}), requireKnownInvestor: !values['allow-unknown'] }),
           );
@@ -226,7 +247,9 @@ A new token is printed once; only its SHA-256 hash is stored. The investor must 
           for (const t of tokens) {
             // The investor is named once: the default name ("investor <id>") already says it.
             const bound = t.investorUserId && !t.name.includes(t.investorUserId) ? ` (investor ${t.investorUserId})` : '';
-            out([t.id, t.role.padEnd(8), t.createdAt, (t.lastUsedAt ?? '-').padEnd(24), (t.revokedAt ? 'revoked' : 'live').padEnd(8), t.name + bound].join('  '));
+            out(
+              [t.id, t.role.padEnd(8), t.createdAt, (t.lastUsedAt ?? '-').padEnd(24), (t.revokedAt ? 'revoked' : 'live').padEnd(8), t.name + bound].join('  '),
+            );
           }
           return;
         }
@@ -260,7 +283,9 @@ journey in every deal, written in bulk (a progress bar shows on a terminal).`,
       const deps = (db: Database['db']) => ({ db, clock: systemClock, newId: newUuid });
       if (values.demo) {
         const result = await withDatabase(config, ({ db }) => seedDemo(deps(db)));
-        out(result.created ? `Created the demo deal "${result.dealId}" with ${result.investors} investors.` : `The demo deal "${result.dealId}" exists already.`);
+        out(
+          result.created ? `Created the demo deal "${result.dealId}" with ${result.investors} investors.` : `The demo deal "${result.dealId}" exists already.`,
+        );
         return;
       }
       if (values.investors === undefined && values.deals === undefined) {
@@ -276,10 +301,20 @@ journey in every deal, written in bulk (a progress bar shows on a terminal).`,
   import: {
     summary: 'import investors (CSV or NDJSON) or the moves of a deal (CSV) from a file',
     help: importHelp,
-    options: { deal: { type: 'string' }, 'dry-run': { type: 'boolean' }, columns: { type: 'string' } },
+    options: {
+      deal: { type: 'string' },
+      step: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      columns: { type: 'string' },
+      separator: { type: 'string' },
+      numbers: { type: 'string' },
+      dates: { type: 'string' },
+      duplicates: { type: 'string' },
+    },
     run: runImport,
   },
   reconcile: reconcileCommand,
+  sanctions: sanctionsCommand,
   openapi: {
     summary: 'print the OpenAPI 3.1 document (npm run openapi writes openapi.json)',
     help: `dealflow openapi

@@ -20,7 +20,11 @@ const refusedConnection = new Set(['28P01', '28000', '3D000']);
 export function describeFailure(err: unknown, command: string | undefined): Failure {
   const help = command ? `dealflow ${command} --help` : 'dealflow --help';
   if (err instanceof ConfigError) {
-    return { message: `invalid configuration: ${err.message}`, hint: `fix ${err.variable} (docs/reference/configuration.md lists every variable)`, unexpected: false };
+    return {
+      message: `invalid configuration: ${err.message}`,
+      hint: `fix ${err.variable} (docs/reference/configuration.md lists every variable)`,
+      unexpected: false,
+    };
   }
   if (err instanceof DataDirLockedError) {
     return {
@@ -40,11 +44,19 @@ export function describeFailure(err: unknown, command: string | undefined): Fail
   }
   if (isDatabaseUnavailable(err)) return unreachable(err);
   if ((err as { code?: unknown })?.code === 'EADDRINUSE') {
-    return { message: `the address is in use: ${(err as Error).message}`, hint: 'another process listens on that port: stop it, or set PORT (and HOST) to a free one', unexpected: false };
+    return {
+      message: `the address is in use: ${(err as Error).message}`,
+      hint: 'another process listens on that port: stop it, or set PORT (and HOST) to a free one',
+      unexpected: false,
+    };
   }
   const code = sqlState(err);
   if (code !== undefined && refusedConnection.has(code)) {
-    return { message: `the database refused the connection: ${(err as Error).message}`, hint: 'check the user, password and database name in DATABASE_URL', unexpected: false };
+    return {
+      message: `the database refused the connection: ${(err as Error).message}`,
+      hint: 'check the user, password and database name in DATABASE_URL',
+      unexpected: false,
+    };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { message: `unexpected error: ${message}`, hint: 'run again with --verbose for the details, and report them if it persists', unexpected: true };

@@ -35,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   commandName = name;
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: rest, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
   } catch (err) {

@@ -54,37 +54,44 @@ CSV options (the column names in the file's header row):
       return 1;
     }
     const size = statSync(file).size;
-    if (size > config.statementBodyLimit) throw new AppError('payload-too-large', `${file} is ${size} bytes, more than STATEMENT_BODY_LIMIT (${config.statementBodyLimit})`);
+    if (size > config.statementBodyLimit)
+      throw new AppError('payload-too-large', `${file} is ${size} bytes, more than STATEMENT_BODY_LIMIT (${config.statementBodyLimit})`);
     const format = (values.format as string | undefined) ?? (file.toLowerCase().endsWith('.csv') ? 'csv' : 'xml');
     if (format !== 'xml' && format !== 'csv') throw new AppError('validation', '--format must be xml or csv');
     // UTF-8 only, and a CSV record at most MAX_RECORD_BYTES, as over HTTP.
     const bytes = readFileSync(file);
-    const check = new InputCheck({ quoted: format === 'csv', header: format === 'csv', ...(format === 'csv' ? { maxRecordBytes: MAX_RECORD_BYTES } : {}), what: file });
+    const check = new InputCheck({
+      quoted: format === 'csv',
+      header: format === 'csv',
+      ...(format === 'csv' ? { maxRecordBytes: MAX_RECORD_BYTES } : {}),
+      what: file,
+    });
     check.push(bytes);
     check.end();
     const text = bytes.toString('utf8');
     const str = (key: string) => values[key] as string | undefined;
-    const input: StatementInput = format === 'xml'
-      ? { kind: 'xml', text }
-      : {
-          kind: 'csv',
-          text,
-          csv: {
-            columns: {
-              date: str('date-column') ?? defaultCsvColumns.date,
-              amount: str('amount-column') ?? defaultCsvColumns.amount,
-              currency: str('currency-column') ?? defaultCsvColumns.currency,
-              reference: str('reference-column') ?? defaultCsvColumns.reference,
-              counterparty: str('counterparty-column'),
-              counterpartyAccount: str('counterparty-account-column'),
-              bankReference: str('bank-reference-column'),
-              valueDate: str('value-date-column'),
+    const input: StatementInput =
+      format === 'xml'
+        ? { kind: 'xml', text }
+        : {
+            kind: 'csv',
+            text,
+            csv: {
+              columns: {
+                date: str('date-column') ?? defaultCsvColumns.date,
+                amount: str('amount-column') ?? defaultCsvColumns.amount,
+                currency: str('currency-column') ?? defaultCsvColumns.currency,
+                reference: str('reference-column') ?? defaultCsvColumns.reference,
+                counterparty: str('counterparty-column'),
+                counterpartyAccount: str('counterparty-account-column'),
+                bankReference: str('bank-reference-column'),
+                valueDate: str('value-date-column'),
+              },
+              delimiter: ({ comma: ',', semicolon: ';', tab: '\t' } as const)[(str('delimiter') ?? 'comma') as 'comma'] ?? ',',
+              decimalSeparator: str('decimal-separator') === 'comma' ? ',' : '.',
+              account: str('account'),
             },
-            delimiter: ({ comma: ',', semicolon: ';', tab: '\t' } as const)[(str('delimiter') ?? 'comma') as 'comma'] ?? ',',
-            decimalSeparator: str('decimal-separator') === 'comma' ? ',' : '.',
-            account: str('account'),
-          },
-        };
+          };
     const [{ newUuid, systemClock }, { importStatement }, { runAsJob }] = await Promise.all([
       import('../operations/deps.ts'),
       import('../operations/statement-import.ts'),
@@ -92,17 +99,30 @@ CSV options (the column names in the file's header row):
     ]);
     const principal: Principal = { userId: 'cli', role: 'admin', tokenKey: 'cli' };
     const result = await withDatabase(config, async ({ db }) => {
-      const job = await runAsJob({ db, clock: systemClock, newId: newUuid }, principal, { kind: 'statement', dryRun: false, bytes: bytes.length }, async (progress) => ({
-        outcome: await importStatement({ db, clock: systemClock, newId: newUuid }, principal, input, { onProgress: progress }),
-      }));
+      const job = await runAsJob(
+        { db, clock: systemClock, newId: newUuid },
+        principal,
+        { kind: 'statement', dryRun: false, bytes: bytes.length },
+        async (progress) => ({
+          outcome: await importStatement({ db, clock: systemClock, newId: newUuid }, principal, input, { onProgress: progress }),
+        }),
+      );
       return job.outcome as ImportResult;
     });
     const { statement } = result;
     process.stdout.write(
       `${result.duplicate ? 'Imported before (nothing changed)' : 'Imported'}: ${statement.format} statement ${statement.id}` +
         `${statement.messageId ? ` (${statement.messageId})` : ''}, ${statement.lineCount} line(s), ${statement.newLineCount} new.\n` +
-        `Outcomes: ${Object.entries(result.outcomes).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}\n` +
-        `Statuses: ${Object.entries(result.statuses).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}\n`,
+        `Outcomes: ${
+          Object.entries(result.outcomes)
+            .map(([k, n]) => `${k} ${n}`)
+            .join(', ') || 'none'
+        }\n` +
+        `Statuses: ${
+          Object.entries(result.statuses)
+            .map(([k, n]) => `${k} ${n}`)
+            .join(', ') || 'none'
+        }\n`,
     );
   },
 };

@@ -6,10 +6,15 @@ import { chainEntry, entryHash, GENESIS, inclusionProof, leafHashOf, merkleLevel
 const h = (s: string) => createHash('sha256').update(s).digest('hex');
 
 test('RFC 9162 tree hash: one leaf, two leaves, and the empty tree', () => {
-  const leaf = (x: string) => createHash('sha256').update(Buffer.concat([Buffer.from([0]), Buffer.from(x, 'hex')])).digest();
+  const leaf = (x: string) =>
+    createHash('sha256')
+      .update(Buffer.concat([Buffer.from([0]), Buffer.from(x, 'hex')]))
+      .digest();
   assert.equal(merkleRoot([]), h(''));
   assert.equal(merkleRoot([h('a')]), leaf(h('a')).toString('hex'));
-  const two = createHash('sha256').update(Buffer.concat([Buffer.from([1]), leaf(h('a')), leaf(h('b'))])).digest('hex');
+  const two = createHash('sha256')
+    .update(Buffer.concat([Buffer.from([1]), leaf(h('a')), leaf(h('b'))]))
+    .digest('hex');
   assert.equal(merkleRoot([h('a'), h('b')]), two);
 });
 
@@ -40,7 +45,14 @@ test('the tree kept level by level has the RFC 9162 root, and its nodes give the
 });
 
 test('an entry chains to the head; its hash covers every field', () => {
-  const base = { chain: 'journey:d/i', type: 'journey.moved' as const, principal: 'u', tokenId: 't', at: '2026-01-01T00:00:00.000Z', change: { amount: '1.00' } };
+  const base = {
+    chain: 'journey:d/i',
+    type: 'journey.moved' as const,
+    principal: 'u',
+    tokenId: 't',
+    at: '2026-01-01T00:00:00.000Z',
+    change: { amount: '1.00' },
+  };
   const first = chainEntry({ seq: 0, hash: null }, base);
   assert.equal(first.seq, 1);
   assert.equal(first.prevHash, GENESIS);

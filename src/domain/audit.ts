@@ -21,6 +21,8 @@ export const auditEntryTypes = [
   'portal.passkey-replaced',
   'portal.signed-in',
   'portal.signed-out',
+  'sanctions.list-loaded',
+  'sanctions.hit-decided',
 ] as const;
 export type AuditEntryType = (typeof auditEntryTypes)[number];
 
@@ -33,6 +35,7 @@ export const workflowChain = (dealId: string) => `workflow:${dealId}`;
 /** Chains whose head lives in `audit_heads` (rare writes: one row lock per chain is harmless). */
 export const TOKENS_CHAIN = 'tokens';
 export const DIRECTORY_CHAIN = 'directory';
+export const SANCTIONS_CHAIN = 'sanctions';
 /** An investor's portal access (invitations, passkeys, sign-ins), head in `audit_heads`. */
 export const portalChain = (investorUserId: string) => `portal:${investorUserId}`;
 /** One-entry chains: a booking, a reconciliation decision (no head to lock; checkpoints order them). */
@@ -113,8 +116,14 @@ export function moveEntry(
     tokenId: by.tokenId,
     at: event.createdAt,
     change: {
-      eventId: event.id, dealId: event.dealId, investorUserId: event.investorUserId, seq: event.seq,
-      fromStepId: event.fromStepId, toStepId: event.toStepId, data: event.data, ...extra,
+      eventId: event.id,
+      dealId: event.dealId,
+      investorUserId: event.investorUserId,
+      seq: event.seq,
+      fromStepId: event.fromStepId,
+      toStepId: event.toStepId,
+      data: event.data,
+      ...extra,
     },
   });
 }
@@ -142,9 +151,7 @@ export function inclusionProof(entryHashes: readonly string[], index: number): s
   const path = (m: number, leaves: Buffer[]): Buffer[] => {
     if (leaves.length <= 1) return [];
     const k = split(leaves.length);
-    return m < k
-      ? [...path(m, leaves.slice(0, k)), treeHash(leaves.slice(k))]
-      : [...path(m - k, leaves.slice(k)), treeHash(leaves.slice(0, k))];
+    return m < k ? [...path(m, leaves.slice(0, k)), treeHash(leaves.slice(k))] : [...path(m - k, leaves.slice(k)), treeHash(leaves.slice(0, k))];
   };
   return path(index, entryHashes.map(leafHash)).map((b) => b.toString('hex'));
 }
@@ -195,7 +202,11 @@ export function verifyInclusion(entryHashHex: string, index: number, treeSize: n
     if (sn === 0) return false;
     if ((fn & 1) === 1 || fn === sn) {
       r = nodeHash(sibling, r);
-      if ((fn & 1) === 0) while ((fn & 1) === 0 && fn !== 0) { fn >>= 1; sn >>= 1; }
+      if ((fn & 1) === 0)
+        while ((fn & 1) === 0 && fn !== 0) {
+          fn >>= 1;
+          sn >>= 1;
+        }
     } else {
       r = nodeHash(r, sibling);
     }
@@ -206,25 +217,52 @@ export function verifyInclusion(entryHashHex: string, index: number, treeSize: n
 }
 
 /** A checkpoint's own hash, chaining it to the one before (so a dropped checkpoint shows). */
-export function checkpointHash(prevHash: string, checkpoint: { number: number; upToXid: string; upToPosition: string; size: number; root: string; sealedAt: string }): string {
+export function checkpointHash(
+  prevHash: string,
+  checkpoint: { number: number; upToXid: string; upToPosition: string; size: number; root: string; sealedAt: string },
+): string {
   return sha256(Buffer.from(prevHash, 'hex'), Buffer.from(canonicalize(checkpoint)!, 'utf8')).toString('hex');
 }
 
 /** A reconciliation decision's entry: a chain of its own (`payment-decision:<id>`), like a booking's. */
 export function paymentDecisionAuditEntry(
-  d: { id: string; lineId: string; action: string; outcome: string | null; status: string; dealId?: string | null; investorUserId?: string | null; eventId?: string | null; reason?: string | null; by: string; at: Date },
+  d: {
+    id: string;
+    lineId: string;
+    action: string;
+    outcome: string | null;
+    status: string;
+    dealId?: string | null;
+    investorUserId?: string | null;
+    eventId?: string | null;
+    reason?: string | null;
+    by: string;
+    at: Date;
+  },
   allocations: { dealId: string; investorUserId: string; amount: string; currency: string }[],
 ): HashedEntry {
-  return chainEntry({ seq: 0, hash: null }, {
-    chain: paymentDecisionChain(d.id),
-    type: 'payment-line.decided',
-    principal: d.by,
-    tokenId: null,
-    at: d.at.toISOString(),
-    change: JSON.parse(JSON.stringify({
-      decisionId: d.id, lineId: d.lineId, action: d.action, outcome: d.outcome, status: d.status, dealId: d.dealId ?? null,
-      investorUserId: d.investorUserId ?? null, eventId: d.eventId ?? null, reason: d.reason ?? null,
-      allocations: allocations.map(({ dealId, investorUserId, amount, currency }) => ({ dealId, investorUserId, amount, currency })),
-    })) as Record<string, unknown>,
-  });
+  return chainEntry(
+    { seq: 0, hash: null },
+    {
+      chain: paymentDecisionChain(d.id),
+      type: 'payment-line.decided',
+      principal: d.by,
+      tokenId: null,
+      at: d.at.toISOString(),
+      change: JSON.parse(
+        JSON.stringify({
+          decisionId: d.id,
+          lineId: d.lineId,
+          action: d.action,
+          outcome: d.outcome,
+          status: d.status,
+          dealId: d.dealId ?? null,
+          investorUserId: d.investorUserId ?? null,
+          eventId: d.eventId ?? null,
+          reason: d.reason ?? null,
+          allocations: allocations.map(({ dealId, investorUserId, amount, currency }) => ({ dealId, investorUserId, amount, currency })),
+        }),
+      ) as Record<string, unknown>,
+    },
+  );
 }

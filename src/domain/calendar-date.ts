@@ -1,3 +1,5 @@
+// Browser-safe: the console and the investor portal import this module (rules in .dependency-cruiser.cjs:
+// no Node built-in, and of ours only other browser-safe modules).
 // Calendar dates (YYYY-MM-DD) as every input of the service carries them: statements' booking and
 // value dates, CSV columns, step fields of kind `date`, query parameters. A date that matches the
 // pattern but is not on the calendar (2026-02-30, 2026-13-01) is refused here, before PostgreSQL's

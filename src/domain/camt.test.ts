@@ -9,8 +9,7 @@ import { AppError } from './errors.ts';
 import { referenceFromBody } from './payment-reference.ts';
 
 const REF = referenceFromBody('539007547034112');
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../test/payments/fixtures/${name}`, import.meta.url), 'utf8').replace(/\{\{REF_\w+\}\}/g, REF);
+const fixture = (name: string) => readFileSync(new URL(`../../test/payments/fixtures/${name}`, import.meta.url), 'utf8').replace(/\{\{REF_\w+\}\}/g, REF);
 
 const statement = (entries: string, version = '08') =>
   `<?xml version="1.0" encoding="UTF-8"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.${version}"><BkToCstmrStmt>` +
@@ -49,10 +48,13 @@ describe('parseCamt', () => {
     const parsed = parseCamt(fixture('camt.054.001.04.xml'));
     assert.equal(parsed.format, 'camt.054');
     assert.equal(parsed.version, '001.04');
-    assert.deepEqual(parsed.lines.map((l) => [l.amount, l.bookingDate, l.bankKey]), [
-      ['15000.00', '2026-11-21', 'BANK-0101-1'],
-      ['12000.00', '2026-11-21', 'BANK-0102'],
-    ]);
+    assert.deepEqual(
+      parsed.lines.map((l) => [l.amount, l.bookingDate, l.bankKey]),
+      [
+        ['15000.00', '2026-11-21', 'BANK-0101-1'],
+        ['12000.00', '2026-11-21', 'BANK-0102'],
+      ],
+    );
     assert.deepEqual(parsed.lines[0]!.structuredReferences, [REF]);
     assert.equal(parsed.lines[0]!.debtorName, 'Cleo Carter');
   });
@@ -64,15 +66,27 @@ describe('parseCamt', () => {
   });
 
   it('keeps the lines of every entry in document order, transactions of a batch in order', () => {
-    const batch = `<Ntry><Amt Ccy="EUR">300.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><AcctSvcrRef>B-2</AcctSvcrRef><NtryDtls>` +
+    const batch =
+      `<Ntry><Amt Ccy="EUR">300.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><AcctSvcrRef>B-2</AcctSvcrRef><NtryDtls>` +
       `<TxDtls><Amt Ccy="EUR">100.00</Amt></TxDtls><TxDtls><Amt Ccy="EUR">200.00</Amt></TxDtls></NtryDtls></Ntry>`;
     const parsed = parseCamt(statement(entry('', '1.00') + batch + entry('', '3.00')));
-    assert.deepEqual(parsed.lines.map((l) => [l.amount, l.bankKey]), [['1.00', 'B-1'], ['100.00', 'B-2#1'], ['200.00', 'B-2#2'], ['3.00', 'B-1']]);
+    assert.deepEqual(
+      parsed.lines.map((l) => [l.amount, l.bankKey]),
+      [
+        ['1.00', 'B-1'],
+        ['100.00', 'B-2#1'],
+        ['200.00', 'B-2#2'],
+        ['3.00', 'B-1'],
+      ],
+    );
   });
 
   it('decodes character references and CDATA in text', () => {
-    const parsed = parseCamt(statement(entry(`<RltdPties><Dbtr><Pty><Nm>M&#252;ller &amp; Co</Nm></Pty></Dbtr></RltdPties>` +
-      `<RmtInf><Ustrd><![CDATA[ref <${REF}>]]></Ustrd></RmtInf>`)));
+    const parsed = parseCamt(
+      statement(
+        entry(`<RltdPties><Dbtr><Pty><Nm>M&#252;ller &amp; Co</Nm></Pty></Dbtr></RltdPties>` + `<RmtInf><Ustrd><![CDATA[ref <${REF}>]]></Ustrd></RmtInf>`),
+      ),
+    );
     assert.equal(parsed.lines[0]!.debtorName, 'Müller & Co');
     assert.deepEqual(parsed.lines[0]!.remittance, [`ref <${REF}>`]);
   });

@@ -17,12 +17,15 @@
 // entity expansion ("billion laughs") cannot happen. Each entry (Stmt/Ntry, Ntfctn/Ntry) becomes its
 // lines as soon as it closes and is then dropped, so memory holds one entry's elements, not the
 // document's: a whole-document tree (fast-xml-parser, before) took 1.4-2 s of a 10,000-entry file,
-// this 0.3-0.5 s (docs/benchmarks.md, "Reconciliation").
+// this 0.3-0.5 s (docs/benchmarks.md, "Reconciliation"). While it streams, the nesting depth, the
+// elements of an entry and outside the entries, and each element's text are bounded
+// (statement-bounds.ts), so a hostile document is refused before it is held.
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { CALENDAR_DATE_RULE, isCalendarDate } from './calendar-date.ts';
 import { minorUnitsProblem } from './currency.ts';
 import { AppError } from './errors.ts';
 import { isStatementAmount, type ParsedStatement, type StatementLine } from './payment-line.ts';
+import { MAX_ENTRY_ELEMENTS, MAX_OTHER_ELEMENTS, MAX_REMITTANCE_PARTS, MAX_STATEMENT_DEPTH, textMaximumOf, textTooLong } from './statement-bounds.ts';
 
 const NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:camt\.(053|054)\.001\.(\d{2})$/;
 export const supportedCamtVersions = ['02', '03', '04', '05', '06', '07', '08'] as const;
@@ -56,6 +59,25 @@ export function parseCamt(xml: string): ParsedStatement {
   const lines: StatementLine[] = [];
   let reports = 0;
   let entries = 0;
+  // Where the parser stands, for the bounds: in an entry (and which transaction of it), and counts.
+  let inEntry = false;
+  let transactions = 0;
+  let entryElements = 0;
+  let otherElements = 0;
+  const reportName = () => (kind === '053' ? 'Stmt' : 'Ntfctn');
+  /** The path of the open element as lines are named: Stmt[1]/Ntry[2]/TxDtls[1]/RltdPties/Dbtr/Nm. */
+  const here = () => {
+    const parts: string[] = [];
+    for (let i = 2; i < stack.length; i++) {
+      const name = stack[i]!.name;
+      if (i === 2 && name === reportName()) parts.push(`${name}[${reports}]`);
+      else if (i === 3 && inEntry) parts.push(`Ntry[${entries + 1}]`);
+      else if (i === 4 && inEntry && name === 'NtryDtls') continue;
+      else if (i === 5 && inEntry && name === 'TxDtls') parts.push(`TxDtls[${transactions}]`);
+      else parts.push(name);
+    }
+    return parts.length > 0 ? parts.join('/') : stack.map((f) => f.name).join('/');
+  };
   const parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
   parser.on('opentag', (tag: SaxesTagPlain) => {
     const name = localName(tag.name);
@@ -73,15 +95,48 @@ export function parseCamt(xml: string): ParsedStatement {
     }
     const node: Node = {};
     for (const [k, v] of Object.entries(tag.attributes)) node[`@${k}`] = v;
-    if (name === (kind === '053' ? 'Stmt' : 'Ntfctn') && stack.length === 2) {
+    if (name === reportName() && stack.length === 2) {
       reports += 1;
       entries = 0;
     }
+    const entryOpens =
+      name === 'Ntry' &&
+      stack.length === 3 &&
+      stack[2]!.name === reportName() &&
+      stack[1]!.name === (kind === '053' ? 'BkToCstmrStmt' : 'BkToCstmrDbtCdtNtfctn');
+    if (entryOpens) {
+      inEntry = true;
+      transactions = 0;
+      entryElements = 0;
+    }
+    if (inEntry && name === 'TxDtls' && stack.length === 5) transactions += 1;
     stack.push({ name, node, text: '', children: false, attributes: Object.keys(tag.attributes).length > 0 });
+    if (stack.length > MAX_STATEMENT_DEPTH) {
+      const at = here();
+      throw bad(`${at}: the statement nests elements deeper than ${MAX_STATEMENT_DEPTH} levels; a camt message needs about a dozen`, at);
+    }
+    if (inEntry && ++entryElements > MAX_ENTRY_ELEMENTS) {
+      const at = here().split('/').slice(0, 2).join('/');
+      throw bad(`${at}: the entry has more than ${MAX_ENTRY_ELEMENTS.toLocaleString('en')} elements`, at);
+    }
+    if (!inEntry && ++otherElements > MAX_OTHER_ELEMENTS) {
+      throw bad(`The statement has more than ${MAX_OTHER_ELEMENTS.toLocaleString('en')} elements outside its entries (at ${here()})`);
+    }
   });
   const addText = (t: string) => {
     const top = stack[stack.length - 1];
-    if (top) top.text += t;
+    if (!top) return;
+    // Whitespace between child elements is layout, not text: it is not kept.
+    if (top.children && !/\S/.test(t)) return;
+    top.text += t;
+    const maximum = textMaximumOf(top.name);
+    if (top.text.length > maximum.length) {
+      const tooLong = textTooLong(top.text.trim(), maximum);
+      if (tooLong) {
+        const at = here();
+        throw bad(`${at}: the text is ${tooLong}`, at);
+      }
+    }
   };
   parser.on('text', addText);
   parser.on('cdata', addText);
@@ -99,8 +154,14 @@ export function parseCamt(xml: string): ParsedStatement {
     parent.children = true;
     // An entry of a report (Document/message/Stmt|Ntfctn/Ntry) is read now and not kept.
     const report = kind === '053' ? 'Stmt' : 'Ntfctn';
-    if (frame.name === 'Ntry' && stack.length === 3 && parent.name === report && stack[1]!.name === (kind === '053' ? 'BkToCstmrStmt' : 'BkToCstmrDbtCdtNtfctn')) {
+    if (
+      frame.name === 'Ntry' &&
+      stack.length === 3 &&
+      parent.name === report &&
+      stack[1]!.name === (kind === '053' ? 'BkToCstmrStmt' : 'BkToCstmrDbtCdtNtfctn')
+    ) {
       entries += 1;
+      inEntry = false;
       lines.push(...entryLines(value as Node, accountId(parent.node['Acct']), `${report}[${reports}]/Ntry[${entries}]`));
       return;
     }
@@ -175,9 +236,8 @@ const partyName = (party: unknown) => text(path(party, 'Nm')) ?? text(path(party
 
 function entryStatus(entry: Node): string {
   const status = entry['Sts'];
-  const code = status !== null && typeof status === 'object' && !('#text' in (status as Node))
-    ? text(path(status, 'Cd')) ?? text(path(status, 'Prtry'))
-    : text(status);
+  const code =
+    status !== null && typeof status === 'object' && !('#text' in (status as Node)) ? (text(path(status, 'Cd')) ?? text(path(status, 'Prtry'))) : text(status);
   return code?.toUpperCase() ?? 'BOOK';
 }
 
@@ -193,10 +253,20 @@ function entryLines(entry: Node, account: string | null, where: string): Stateme
   const base = { reversal, bookingDate, valueDate, account, entryStatus: entryStatus(entry) };
   if (transactions.length === 0) {
     const info = text(entry['AddtlNtryInf']);
-    return [{
-      ...base, ...entryAmount, direction: entryDirection, entryReference: entryRef, endToEndId: null, debtorName: null, debtorAccount: null,
-      structuredReferences: [], remittance: info ? [info] : [], bankKey: entryRef,
-    }];
+    return [
+      {
+        ...base,
+        ...entryAmount,
+        direction: entryDirection,
+        entryReference: entryRef,
+        endToEndId: null,
+        debtorName: null,
+        debtorAccount: null,
+        structuredReferences: [],
+        remittance: info ? [info] : [],
+        bankKey: entryRef,
+      },
+    ];
   }
   const batched = transactions.length > 1;
   return transactions.map((tx, t) => {
@@ -205,7 +275,7 @@ function entryLines(entry: Node, account: string | null, where: string): Stateme
     const own = amountOf(path(tx, 'Amt'), at) ?? amountOf(path(tx, 'AmtDtls', 'TxAmt', 'Amt'), at);
     if (batched && !own) throw bad(`${at}: a transaction of a batched entry has no amount`);
     const indicator = text(tx['CdtDbtInd']);
-    const structured = ((path(tx, 'RmtInf') as Node | undefined)?.['Strd'] as Node[] | undefined ?? [])
+    const structured = (((path(tx, 'RmtInf') as Node | undefined)?.['Strd'] as Node[] | undefined) ?? [])
       .flatMap((s) => (s['CdtrRefInf'] ?? []) as Node[])
       .filter((c) => {
         const code = text(path(c, 'Tp', 'CdOrPrtry', 'Cd'));
@@ -213,7 +283,14 @@ function entryLines(entry: Node, account: string | null, where: string): Stateme
       })
       .map((c) => text(c['Ref']))
       .filter((r): r is string => r !== null);
-    const unstructured = (((path(tx, 'RmtInf') as Node | undefined)?.['Ustrd'] as unknown[] | undefined) ?? []).map(text).filter((u): u is string => u !== null);
+    const unstructured = (((path(tx, 'RmtInf') as Node | undefined)?.['Ustrd'] as unknown[] | undefined) ?? [])
+      .map(text)
+      .filter((u): u is string => u !== null);
+    // Each part is bounded in length while parsing; their number is bounded here, so a line is too.
+    if (unstructured.length > MAX_REMITTANCE_PARTS)
+      throw bad(`${at}: ${unstructured.length} remittance lines (Ustrd), more than ${MAX_REMITTANCE_PARTS}`, `${at}/RmtInf/Ustrd`);
+    if (structured.length > MAX_REMITTANCE_PARTS)
+      throw bad(`${at}: ${structured.length} creditor references, more than ${MAX_REMITTANCE_PARTS}`, `${at}/RmtInf/Strd`);
     const endToEnd = text(path(tx, 'Refs', 'EndToEndId'));
     // Batched entries: the transaction's own bank reference, else the entry's and its position.
     const bankKey = txRef ?? (entryRef === null ? null : batched ? `${entryRef}#${t + 1}` : entryRef);

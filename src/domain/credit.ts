@@ -54,34 +54,70 @@ const terminal = (type: StepType | null | undefined) => type === 'complete' || t
 
 /** Judges one credit. Throws (422) for a staff decision that cannot be accepted (another currency). */
 export function judgeCredit(facts: CreditFacts): CreditJudgement {
-  const judged = judgeAmount({ amount: facts.amount, currency: facts.currency, commitment: facts.commitment, commitmentCurrency: facts.commitmentCurrency, received: facts.received });
+  const judged = judgeAmount({
+    amount: facts.amount,
+    currency: facts.currency,
+    commitment: facts.commitment,
+    commitmentCurrency: facts.commitmentCurrency,
+    received: facts.received,
+  });
   if (judged.outcome !== 'wrong-currency' && !facts.staff && terminal(facts.currentStepType)) {
     // Money (in the commitment's currency) for an investor who completed or withdrew: recorded, the
     // investor left where they are, and the line queued for staff (a late or second transfer, a refund to make).
     return {
-      kind: 'decision', outcome: 'after-completion', status: 'queued', allocate: true, received: judged.total, announceQueued: facts.decide,
+      kind: 'decision',
+      outcome: 'after-completion',
+      status: 'queued',
+      allocate: true,
+      received: judged.total,
+      announceQueued: facts.decide,
       detail: `the investor already stands at a ${facts.currentStepType} step; ${judged.detail}; not moved`,
     };
   }
   if (judged.outcome === 'wrong-currency' || (judged.outcome === 'overpaid' && !facts.staff)) {
     if (facts.staff) throw new AppError('unprocessable', `The line cannot be accepted for investor ${facts.investorUserId}: ${judged.detail}`);
-    return { kind: 'decision', outcome: judged.outcome, status: 'queued', detail: judged.detail, allocate: false, received: facts.received, announceQueued: true };
+    return {
+      kind: 'decision',
+      outcome: judged.outcome,
+      status: 'queued',
+      detail: judged.detail,
+      allocate: false,
+      received: facts.received,
+      announceQueued: true,
+    };
   }
   if (judged.outcome === 'partial') {
     const status = facts.staff ? 'matched' : 'queued';
-    return { kind: 'decision', outcome: 'partial', status: facts.decide ? status : 'queued', detail: judged.detail, allocate: true, received: judged.total, announceQueued: status === 'queued' && facts.decide };
+    return {
+      kind: 'decision',
+      outcome: 'partial',
+      status: facts.decide ? status : 'queued',
+      detail: judged.detail,
+      allocate: true,
+      received: judged.total,
+      announceQueued: status === 'queued' && facts.decide,
+    };
   }
   const { settings } = facts;
   if (!settings.paymentStepId) {
     return {
-      kind: 'move', outcome: judged.outcome, detail: judged.detail, total: judged.total,
+      kind: 'move',
+      outcome: judged.outcome,
+      detail: judged.detail,
+      total: judged.total,
       move: { refusal: { kind: 'unprocessable', detail: `deal ${facts.dealId} names no payment step (PUT /deals/deal/{dealId}/payment-settings)` } },
     };
   }
   const data: Record<string, string> = {};
   if (settings.amountFieldKey) data[settings.amountFieldKey] = moneyText(judged.total);
   if (settings.dateFieldKey && facts.valueDate) data[settings.dateFieldKey] = facts.valueDate;
-  return { kind: 'move', outcome: judged.outcome, detail: judged.detail, total: judged.total, move: { investorUserId: facts.investorUserId, targetStepId: settings.paymentStepId, data, forwardOnly: true } };
+  return {
+    kind: 'move',
+    outcome: judged.outcome,
+    detail: judged.detail,
+    total: judged.total,
+    move: { investorUserId: facts.investorUserId, targetStepId: settings.paymentStepId, data, forwardOnly: true },
+  };
 }
 
 export interface MovedCredit {
@@ -99,19 +135,32 @@ export interface MovedCredit {
 /**
  * What a credit's move, made or refused, makes of the line: matched with the event; else queued
  * with the refusal, as `after-completion` when the move would have taken the investor backward or
- * away from a complete or withdrawn step (planJump's forwardOnly refusal).
+ * away from a complete or withdrawn step (planMove's forwardOnly refusal).
  */
-export function creditMoved(facts: Pick<CreditFacts, 'decide' | 'received'>, judgement: Extract<CreditJudgement, { kind: 'move' }>, moved: { eventId: string } | { refusal: Record<string, unknown> }): MovedCredit {
+export function creditMoved(
+  facts: Pick<CreditFacts, 'decide' | 'received'>,
+  judgement: Extract<CreditJudgement, { kind: 'move' }>,
+  moved: { eventId: string } | { refusal: Record<string, unknown> },
+): MovedCredit {
   if ('eventId' in moved) {
     return {
-      outcome: judgement.outcome, status: facts.decide ? 'matched' : 'queued', detail: judgement.detail, eventId: moved.eventId, refusal: null,
-      announce: 'matched', settles: new Big(facts.received).gt(0),
+      outcome: judgement.outcome,
+      status: facts.decide ? 'matched' : 'queued',
+      detail: judgement.detail,
+      eventId: moved.eventId,
+      refusal: null,
+      announce: 'matched',
+      settles: new Big(facts.received).gt(0),
     };
   }
   const backward = moved.refusal['movesBackward'] === true;
   return {
-    outcome: backward ? 'after-completion' : judgement.outcome, status: 'queued',
+    outcome: backward ? 'after-completion' : judgement.outcome,
+    status: 'queued',
     detail: backward ? `${judgement.detail}; ${String(moved.refusal['detail'])}; not moved` : judgement.detail,
-    eventId: null, refusal: moved.refusal, announce: facts.decide ? 'queued' : null, settles: false,
+    eventId: null,
+    refusal: moved.refusal,
+    announce: facts.decide ? 'queued' : null,
+    settles: false,
   };
 }

@@ -26,7 +26,7 @@ const workflow: Pick<Workflow, 'steps' | 'links'> = {
 };
 
 describe('edit request rules', () => {
-  test('amount fields of an event: its target step\'s, and amount keys it holds from intermediary steps', () => {
+  test("amount fields of an event: its target step's, and amount keys it holds from intermediary steps", () => {
     assert.deepEqual([...amountFieldsOfEvent({}, 'commit', workflow)].sort(), ['committed_amount']);
     assert.deepEqual([...amountFieldsOfEvent({ indicative: '5', note: 'x', currency: 'EUR' }, 'commit', workflow)].sort(), ['committed_amount', 'indicative']);
     assert.deepEqual([...amountFieldsOfEvent({ constructor: '1', __proto__x: '2' }, 'done', workflow)], []);
@@ -49,7 +49,10 @@ describe('edit request rules', () => {
   ];
   for (const [name, type, newData, fields] of cases) {
     test(`request data: ${name}`, () => {
-      assert.deepEqual(checkRequestData(type, newData, amounts).map((e) => e.field), fields);
+      assert.deepEqual(
+        checkRequestData(type, newData, amounts).map((e) => e.field),
+        fields,
+      );
     });
   }
 

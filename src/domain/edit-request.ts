@@ -61,7 +61,11 @@ export function amountFieldsOfEvent(data: Readonly<Record<string, string>>, toSt
  * What a request may carry: `Investment Amount` needs `newData` with new values of amount fields
  * only (at least one); `Withdraw Investment` carries none. Returns every problem found.
  */
-export function checkRequestData(type: EditRequestType, newData: Readonly<Record<string, unknown>> | null | undefined, amountFields: ReadonlySet<string>): FieldError[] {
+export function checkRequestData(
+  type: EditRequestType,
+  newData: Readonly<Record<string, unknown>> | null | undefined,
+  amountFields: ReadonlySet<string>,
+): FieldError[] {
   const errors: FieldError[] = [];
   if (type === 'Withdraw Investment') {
     if (newData != null) errors.push({ in: 'body', field: 'newData', detail: 'must not be sent with a Withdraw Investment request' });
@@ -96,7 +100,13 @@ export function withdrawalTarget(workflow: Pick<Workflow, 'steps' | 'links'>, cu
   const withdrawn = workflow.steps.filter((s) => s.type === 'withdrawn');
   if (withdrawn.length === 0) return { ok: false, detail: 'The deal\'s workflow has no step of type "withdrawn"' };
   if (withdrawn.some((s) => s.id === currentStepId)) return { ok: false, detail: 'The investor has already withdrawn from this deal' };
-  const reachable = descendants(graphOf(workflow.steps.map((s) => s.id), workflow.links), currentStepId);
+  const reachable = descendants(
+    graphOf(
+      workflow.steps.map((s) => s.id),
+      workflow.links,
+    ),
+    currentStepId,
+  );
   const step = withdrawn.find((s) => reachable.has(s.id));
   if (!step) {
     const ids = withdrawn.map((s) => s.id).join(', ');

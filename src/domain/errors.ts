@@ -15,6 +15,7 @@ export const errorKinds = [
   'rate-limited', // 429: over RATE_LIMIT_PER_MINUTE for this token
   'internal', // 500: a bug; the response carries only the request id
   'database-unavailable', // 503: the database does not answer; retry later
+  'outcome-unknown', // 503: the database stopped answering while a write's commit was under way; it may have landed. Retry with the same Idempotency-Key
 ] as const;
 export type ErrorKind = (typeof errorKinds)[number];
 
@@ -41,8 +42,6 @@ export class AppError extends Error {
 
 export const notFound = (what: string, id: string) => new AppError('not-found', `${what} ${JSON.stringify(id)} does not exist`);
 export const forbidden = (detail: string) => new AppError('forbidden', detail);
-export const conflict = (detail: string, extensions?: Record<string, unknown>) =>
-  new AppError('conflict', detail, extensions ? { extensions } : {});
+export const conflict = (detail: string, extensions?: Record<string, unknown>) => new AppError('conflict', detail, extensions ? { extensions } : {});
 export const invalid = (errors: FieldError[], detail = 'The request is not valid') => new AppError('validation', detail, { errors });
-export const unprocessable = (detail: string, extensions?: Record<string, unknown>) =>
-  new AppError('unprocessable', detail, extensions ? { extensions } : {});
+export const unprocessable = (detail: string, extensions?: Record<string, unknown>) => new AppError('unprocessable', detail, extensions ? { extensions } : {});

@@ -31,7 +31,13 @@ export const dataObject = (entries: Iterable<readonly [string, string]>): Record
  * the event already holds; values of step fields must fit their kind; the step's required fields
  * must stay populated (here, or captured by an earlier event of the journey, as for the move).
  */
-export function checkEventEdit(step: Step, held: ReadonlyMap<string, string>, earlier: ReadonlyMap<string, string>, data: ReadonlyMap<string, string>) {
+export function checkEventEdit(
+  step: Step,
+  held: ReadonlyMap<string, string>,
+  earlier: ReadonlyMap<string, string>,
+  data: ReadonlyMap<string, string>,
+  dealCurrency: string | null = null,
+) {
   const fields = new Map(step.stepFields.map((f) => [f.fieldKey, f]));
   const errors: FieldError[] = [];
   for (const [key, value] of data) {
@@ -43,9 +49,12 @@ export function checkEventEdit(step: Step, held: ReadonlyMap<string, string>, ea
     const problem = valueProblem(field, value);
     if (problem) errors.push({ in: 'body', field: key, detail: problem });
   }
-  // Amounts carry at most the minor units of the step's currency (the new one, else the one held or captured).
+  // Amounts carry at most the minor units of the step's currency (the new one, else the one held or
+  // captured, else the deal's).
   const currencyKeys = step.stepFields.filter((f) => f.kind === 'currency').map((f) => f.fieldKey);
-  const currency = [data, held, earlier].flatMap((source) => currencyKeys.map((k) => source.get(k))).find((v) => v !== undefined && isCurrencyCode(v));
+  const currency = [...[data, held, earlier].flatMap((source) => currencyKeys.map((k) => source.get(k))), dealCurrency ?? undefined].find(
+    (v) => v !== undefined && isCurrencyCode(v),
+  );
   if (currency !== undefined) {
     for (const [key, value] of data) {
       if (fields.get(key)?.kind !== 'amount' || errors.some((e) => e.field === key)) continue;

@@ -11,7 +11,20 @@ const fits = (kind: FieldKind, value: string) => valueProblem({ kind, options: k
 
 describe('number', () => {
   const thirty = '123456789012345678901234567890';
-  const accepted = ['0', '12', '-3.5', '0.25', '1.50', '-0.5', '100', '0.0', thirty, `-${thirty}`, `0.${'0'.repeat(28)}1`, `${thirty.slice(0, 15)}.${thirty.slice(15)}`];
+  const accepted = [
+    '0',
+    '12',
+    '-3.5',
+    '0.25',
+    '1.50',
+    '-0.5',
+    '100',
+    '0.0',
+    thirty,
+    `-${thirty}`,
+    `0.${'0'.repeat(28)}1`,
+    `${thirty.slice(0, 15)}.${thirty.slice(15)}`,
+  ];
   const refused: [string, string][] = [
     ['', 'empty'],
     [' ', 'blank'],

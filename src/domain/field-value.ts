@@ -1,3 +1,5 @@
+// Browser-safe: the console and the investor portal import this module (rules in .dependency-cruiser.cjs:
+// no Node built-in, and of ours only other browser-safe modules).
 // Values of step fields: strings on the wire, checked against the field's kind.
 import { CALENDAR_DATE_RULE, isCalendarDate } from './calendar-date.ts';
 import { isCurrencyCode } from './currency.ts';

@@ -3,6 +3,7 @@
 // committed and how that changed, how to pay and what has arrived, and their edit requests. Pure:
 // the store reads the facts in one statement, this puts them together.
 import Big from 'big.js';
+import { remainingOf } from './commitment.ts';
 import { minorUnitsOf } from './currency.ts';
 import { epcQrPayload } from './epc-qr.ts';
 import type { StepField, StepType, Workflow } from './workflow.ts';
@@ -27,8 +28,15 @@ export interface InvestorDealFacts {
   /** Revisions of events that hold the commitment field, in the order they were set. */
   revisions: { eventId: string; seq: number; revision: number; data: Record<string, string>; at: string; byInvestor: boolean }[];
   editRequests: {
-    requestId: string; eventId: string; type: string; status: string; newData: Record<string, string> | null; reason: string;
-    createdAt: string; decidedAt: string | null; decisionNote: string | null;
+    requestId: string;
+    eventId: string;
+    type: string;
+    status: string;
+    newData: Record<string, string> | null;
+    reason: string;
+    createdAt: string;
+    decidedAt: string | null;
+    decisionNote: string | null;
   }[];
 }
 
@@ -39,14 +47,37 @@ export interface InvestorDeal {
   investorEngagementEnabled: boolean;
   currentStep: { id: string; label: string; type: StepType; enteredAt: string } | null;
   pastSteps: { stepId: string; label: string; enteredAt: string }[];
-  nextSteps: { id: string; label: string; type: StepType; investorMay: boolean; stepFields: Pick<StepField, 'fieldKey' | 'label' | 'kind' | 'required' | 'options'>[] }[];
+  nextSteps: {
+    id: string;
+    label: string;
+    type: StepType;
+    investorMay: boolean;
+    stepFields: Pick<StepField, 'fieldKey' | 'label' | 'kind' | 'required' | 'options'>[];
+  }[];
   commitment: { eventId: string; fieldKey: string; amount: string; currency: string | null } | null;
   commitmentHistory: { eventId: string; amount: string; currency: string | null; at: string; changedBy: 'investor' | 'staff'; revision: number }[];
   payment: {
-    reference: string; currency: string | null; amountDue: string; received: string; remaining: string;
-    beneficiaryName: string | null; iban: string | null; bic: string | null; epcQr: string | null;
+    reference: string;
+    currency: string | null;
+    amountDue: string;
+    received: string;
+    remaining: string;
+    beneficiaryName: string | null;
+    iban: string | null;
+    bic: string | null;
+    epcQr: string | null;
   } | null;
-  editRequests: { requestId: string; eventId: string; type: string; status: string; newAmount: string | null; reason: string; createdAt: string; decidedAt: string | null; decisionNote: string | null }[];
+  editRequests: {
+    requestId: string;
+    eventId: string;
+    type: string;
+    status: string;
+    newAmount: string | null;
+    reason: string;
+    createdAt: string;
+    decidedAt: string | null;
+    decisionNote: string | null;
+  }[];
 }
 
 const isAmount = (value: string | undefined): value is string => value !== undefined && /^\d+(\.\d+)?$/.test(value.trim());
@@ -68,7 +99,12 @@ export function investorDealOf(facts: InvestorDealFacts): InvestorDeal {
   for (const event of facts.events) {
     if (stays.at(-1)?.stepId === event.stepId) continue;
     const step = stepsById.get(event.stepId);
-    stays.push({ stepId: event.stepId, label: step?.label ?? event.label ?? event.stepId, type: (step?.type ?? event.type ?? 'default') as StepType, enteredAt: event.at });
+    stays.push({
+      stepId: event.stepId,
+      label: step?.label ?? event.label ?? event.stepId,
+      type: (step?.type ?? event.type ?? 'default') as StepType,
+      enteredAt: event.at,
+    });
   }
   const current = stays.at(-1);
   const nextSteps = (workflow?.links ?? [])
@@ -76,10 +112,15 @@ export function investorDealOf(facts: InvestorDealFacts): InvestorDeal {
     .flatMap((l) => {
       const step = stepsById.get(l.toStepId);
       return step
-        ? [{
-          id: step.id, label: step.label, type: step.type, investorMay: engagement && l.investorMay,
-          stepFields: step.stepFields.map(({ fieldKey, label, kind, required, options }) => ({ fieldKey, label, kind, required, options })),
-        }]
+        ? [
+            {
+              id: step.id,
+              label: step.label,
+              type: step.type,
+              investorMay: engagement && l.investorMay,
+              stepFields: step.stepFields.map(({ fieldKey, label, kind, required, options }) => ({ fieldKey, label, kind, required, options })),
+            },
+          ]
         : [];
     });
 
@@ -89,7 +130,8 @@ export function investorDealOf(facts: InvestorDealFacts): InvestorDeal {
   const currencyKey = facts.currencyFieldKey;
   const capturedCurrency = currencyKey === null ? undefined : [...facts.events].reverse().find((e) => e.data[currencyKey] !== undefined)?.data[currencyKey];
   const currency = capturedCurrency ?? facts.dealCurrency;
-  const commitment = carrying && isAmount(carrying.data[key]) ? { eventId: carrying.eventId, fieldKey: key, amount: carrying.data[key]!.trim(), currency } : null;
+  const commitment =
+    carrying && isAmount(carrying.data[key]) ? { eventId: carrying.eventId, fieldKey: key, amount: carrying.data[key]!.trim(), currency } : null;
 
   // Its history: each revision that set a new value of the field (the first one of each event too).
   const history: InvestorDeal['commitmentHistory'] = [];
@@ -106,8 +148,7 @@ export function investorDealOf(facts: InvestorDealFacts): InvestorDeal {
   if (commitment) {
     const due = new Big(commitment.amount);
     const received = new Big(facts.received);
-    const left = due.minus(received);
-    const remaining = left.gt(0) ? left : new Big(0);
+    const remaining = remainingOf(commitment.amount, facts.received) ?? due;
     payment = {
       reference: facts.paymentReference,
       currency,
@@ -117,7 +158,14 @@ export function investorDealOf(facts: InvestorDealFacts): InvestorDeal {
       beneficiaryName: facts.beneficiaryName,
       iban: facts.iban,
       bic: facts.bic,
-      epcQr: epcQrPayload({ beneficiaryName: facts.beneficiaryName, iban: facts.iban, bic: facts.bic, currency, amount: remaining.toFixed(), reference: facts.paymentReference }),
+      epcQr: epcQrPayload({
+        beneficiaryName: facts.beneficiaryName,
+        iban: facts.iban,
+        bic: facts.bic,
+        currency,
+        amount: remaining.toFixed(),
+        reference: facts.paymentReference,
+      }),
     };
   }
 
@@ -133,8 +181,15 @@ export function investorDealOf(facts: InvestorDealFacts): InvestorDeal {
     commitmentHistory: history,
     payment,
     editRequests: facts.editRequests.map((q) => ({
-      requestId: q.requestId, eventId: q.eventId, type: q.type, status: q.status,
-      newAmount: q.newData?.[key] ?? null, reason: q.reason, createdAt: q.createdAt, decidedAt: q.decidedAt, decisionNote: q.decisionNote,
+      requestId: q.requestId,
+      eventId: q.eventId,
+      type: q.type,
+      status: q.status,
+      newAmount: q.newData?.[key] ?? null,
+      reason: q.reason,
+      createdAt: q.createdAt,
+      decidedAt: q.decidedAt,
+      decisionNote: q.decisionNote,
     })),
   };
 }

@@ -20,6 +20,7 @@ describe('decimalOf', () => {
   test('refuses what cannot be exact', () => {
     assert.throws(() => decimalOf(Number.NaN), RangeError);
     assert.throws(() => decimalOf(Number.POSITIVE_INFINITY), RangeError);
+    // biome-ignore lint/correctness/noPrecisionLoss: the test is that such a literal, already rounded, is refused
     assert.throws(() => decimalOf(9007199254740993), RangeError); // arrives as 9007199254740992: 16 digits
     assert.throws(() => decimalOf(0.1 + 0.2), RangeError); // 0.30000000000000004
   });
@@ -103,5 +104,8 @@ function shift(digits: string, scale: number): string {
 
 function normalize(decimal: string): string {
   if (!decimal.includes('.')) return decimal.replace(/^0+(?=\d)/, '');
-  return decimal.replace(/^0+(?=\d)/, '').replace(/0+$/, '').replace(/\.$/, '');
+  return decimal
+    .replace(/^0+(?=\d)/, '')
+    .replace(/0+$/, '')
+    .replace(/\.$/, '');
 }

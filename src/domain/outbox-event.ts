@@ -13,8 +13,7 @@ export const outboxEventTypes = [
 ] as const;
 export type OutboxEventType = (typeof outboxEventTypes)[number];
 
-export const isOutboxEventType = (value: unknown): value is OutboxEventType =>
-  (outboxEventTypes as readonly unknown[]).includes(value);
+export const isOutboxEventType = (value: unknown): value is OutboxEventType => (outboxEventTypes as readonly unknown[]).includes(value);
 
 /** Where a webhook delivery stands: due (now or later), delivered (a 2xx), or dead (schedule exhausted). */
 export const deliveryStatuses = ['pending', 'delivered', 'dead'] as const;

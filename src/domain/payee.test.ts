@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkPayee, type Payee } from './payee.ts';
 
-const payee = (extra: Partial<Payee> = {}): Payee => ({ beneficiaryName: 'Northwind Capital Fund I', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', ...extra });
+const payee = (extra: Partial<Payee> = {}): Payee => ({
+  beneficiaryName: 'Northwind Capital Fund I',
+  iban: 'DE89370400440532013000',
+  bic: 'COBADEFFXXX',
+  ...extra,
+});
 
 const kept: { name: string; input: Payee; stored: Payee }[] = [
   { name: 'as given', input: payee(), stored: payee() },
@@ -12,7 +17,11 @@ const kept: { name: string; input: Payee; stored: Payee }[] = [
   { name: 'a BIC in lower case, 8 characters', input: payee({ bic: 'cobadeff' }), stored: payee({ bic: 'COBADEFF' }) },
   { name: 'a name with spaces around is trimmed', input: payee({ beneficiaryName: '  Northwind Capital Fund I ' }), stored: payee() },
   { name: 'a name of 70 characters', input: payee({ beneficiaryName: 'é'.repeat(70) }), stored: payee({ beneficiaryName: 'é'.repeat(70) }) },
-  { name: 'another country: a Belgian IBAN', input: payee({ iban: 'BE71 0961 2345 6769', bic: 'GKCCBEBB' }), stored: payee({ iban: 'BE71096123456769', bic: 'GKCCBEBB' }) },
+  {
+    name: 'another country: a Belgian IBAN',
+    input: payee({ iban: 'BE71 0961 2345 6769', bic: 'GKCCBEBB' }),
+    stored: payee({ iban: 'BE71096123456769', bic: 'GKCCBEBB' }),
+  },
 ];
 for (const c of kept) {
   test(`kept: ${c.name}`, () => assert.deepEqual(checkPayee(c.input), { payee: c.stored, errors: [] }));
@@ -32,5 +41,9 @@ const refused: { name: string; input: Payee; fields: string[] }[] = [
   { name: 'everything wrong at once', input: { beneficiaryName: '', iban: 'DE00', bic: 'X' }, fields: ['beneficiaryName', 'iban', 'bic'] },
 ];
 for (const c of refused) {
-  test(`refused: ${c.name}`, () => assert.deepEqual(checkPayee(c.input).errors.map((e) => e.field), c.fields));
+  test(`refused: ${c.name}`, () =>
+    assert.deepEqual(
+      checkPayee(c.input).errors.map((e) => e.field),
+      c.fields,
+    ));
 }

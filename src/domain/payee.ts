@@ -15,6 +15,7 @@ export interface Payee {
 export const BENEFICIARY_NAME_MAX = 70;
 
 // Line breaks and other control characters would end a line of the QR payload early.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's purpose
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
 
 /** An IBAN as typed (spaces, lower case) in its electronic form: compact, upper case. */
@@ -38,7 +39,7 @@ export function checkPayee(input: Payee): { payee: Payee; errors: FieldError[] }
   }
   const iban = input.iban === null ? null : compactIban(input.iban);
   if (iban !== null && !isValidIBAN(iban)) {
-    add('iban', 'is not a valid IBAN: a country code, two check digits and the account number of that country\'s length (ISO 13616, MOD 97-10)');
+    add('iban', "is not a valid IBAN: a country code, two check digits and the account number of that country's length (ISO 13616, MOD 97-10)");
   }
   const bic = input.bic === null ? null : compactBic(input.bic);
   if (bic !== null && !((bic.length === 8 || bic.length === 11) && isValidBIC(bic))) {

@@ -39,7 +39,12 @@ describe('judgeAmount', () => {
     ['below', { amount: '5000', currency: 'EUR', commitment: '20000', commitmentCurrency: 'EUR', received: '0' }, 'partial', '5000'],
     ['completes earlier lines', { amount: '15000', currency: 'EUR', commitment: '20000.00', commitmentCurrency: 'EUR', received: '5000' }, 'matched', '20000'],
     ['above', { amount: '12000', currency: 'EUR', commitment: '10000', commitmentCurrency: 'EUR', received: '0' }, 'overpaid', '12000'],
-    ['above with earlier lines', { amount: '0.01', currency: 'EUR', commitment: '10000', commitmentCurrency: 'EUR', received: '10000' }, 'overpaid', '10000.01'],
+    [
+      'above with earlier lines',
+      { amount: '0.01', currency: 'EUR', commitment: '10000', commitmentCurrency: 'EUR', received: '10000' },
+      'overpaid',
+      '10000.01',
+    ],
     ['another currency', { amount: '25000', currency: 'USD', commitment: '25000', commitmentCurrency: 'EUR', received: '0' }, 'wrong-currency', '0'],
     ['no currency known', { amount: '1', currency: 'USD', commitment: '1', commitmentCurrency: null, received: '0' }, 'matched', '1'],
     ['nothing committed', { amount: '1', currency: 'EUR', commitment: null, commitmentCurrency: 'EUR', received: '0' }, 'overpaid', '1'],
@@ -75,8 +80,22 @@ describe('unitsFor', () => {
 
 describe('lineKeys', () => {
   const line = (over: Partial<StatementLine> = {}): StatementLine => ({
-    direction: 'credit', reversal: false, amount: '10.00', currency: 'EUR', bookingDate: '2026-11-20', valueDate: '2026-11-20', account: 'DE89',
-    entryReference: null, endToEndId: null, debtorName: null, debtorAccount: null, structuredReferences: [], remittance: ['x'], bankKey: null, entryStatus: 'BOOK', ...over,
+    direction: 'credit',
+    reversal: false,
+    amount: '10.00',
+    currency: 'EUR',
+    bookingDate: '2026-11-20',
+    valueDate: '2026-11-20',
+    account: 'DE89',
+    entryReference: null,
+    endToEndId: null,
+    debtorName: null,
+    debtorAccount: null,
+    structuredReferences: [],
+    remittance: ['x'],
+    bankKey: null,
+    entryStatus: 'BOOK',
+    ...over,
   });
   it('uses the bank key with the account', () => assert.deepEqual(lineKeys([line({ bankKey: 'B1' })]), ['bank:DE89:B1']));
   it('hashes the fields otherwise; equal lines are told apart by their count; 10.00 is 10', () => {

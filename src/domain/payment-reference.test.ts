@@ -4,14 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import {
-  checkDigits,
-  checkReference,
-  formatReference,
-  newPaymentReference,
-  normalizeReference,
-  referenceFromBody,
-} from './payment-reference.ts';
+import { checkDigits, checkReference, formatReference, newPaymentReference, normalizeReference, referenceFromBody } from './payment-reference.ts';
 
 const digit = fc.integer({ min: 0, max: 9 });
 /** Bodies of every length the format allows, leading zeros included. */
@@ -23,10 +16,7 @@ const generated = fc.infiniteStream(digit).map((digits) => {
 });
 const anyReference = fc.oneof(generated, body.map(referenceFromBody));
 /** Every character someone could type in its place: digits, letters of both cases, a few others. */
-const typed = fc.oneof(
-  fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-./ '),
-  fc.string({ minLength: 1, maxLength: 1 }),
-);
+const typed = fc.oneof(fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-./ '), fc.string({ minLength: 1, maxLength: 1 }));
 
 describe('payment references (RF, ISO 11649)', () => {
   test('known references: the ISO 11649 example and its grouped, lower-case form', () => {

@@ -28,22 +28,33 @@ export function findReference(structured: readonly string[], unstructured: reado
 }
 
 /**
- * Every "RF" followed by digits, where the digits may be split by spaces and hyphens: the groups
- * after "RF" are joined and tried longest first, shortening only at a group boundary, so a
- * reference followed by other numbers ("RF18 5390 0754 7034 112 invoice 2026 77") is still found
- * without trying every prefix (each try has a 1 in 97 chance of passing by accident).
+ * Every "RF" followed by digits, read as a reference is printed: "RF", two check digits, and the
+ * body in groups of four ("RF18 5390 0754 7034 112"; hyphens count as spaces, the check digits may
+ * stand apart: "RF 18 5390…"), or written without spaces ("RF185390…"). The reference is the whole
+ * grouped run, which ends with its first group that is not four characters long. It is never
+ * shortened to find a valid prefix: a mistyped reference would then pass one try in 97 as a
+ * shorter one ("RF39 9070 5171 9131 941" as RF399070) and be paid to whoever that is.
  */
-function referenceInText(text: string, rejected: string[]): string | null {
-  const pattern = /rf((?:[\s-]*\d)+)/gi;
-  for (const match of text.matchAll(pattern)) {
-    const groups = match[1]!.split(/[\s-]+/).filter((g) => g !== '');
-    // Check digits may be written apart from the body ("RF 18 5390…") or together ("RF185390…").
-    for (let end = groups.length; end >= 1; end--) {
-      const reference = `RF${groups.slice(0, end).join('')}`;
-      if (reference.length > 25) continue;
-      if (checkReference(reference) === 'valid') return reference;
+export function groupedReferences(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/rf((?:[\s-]*\d)+)/gi)) {
+    const [first, ...rest] = match[1]!.split(/[\s-]+/).filter((g) => g !== '');
+    let reference = `RF${first}`;
+    let last = reference;
+    for (const group of rest) {
+      if (last.length !== 4) break;
+      reference += group;
+      last = group;
     }
-    rejected.push(`RF${groups.join('')}`.slice(0, 40));
+    found.push(reference);
+  }
+  return found;
+}
+
+function referenceInText(text: string, rejected: string[]): string | null {
+  for (const reference of groupedReferences(text)) {
+    if (checkReference(reference) === 'valid') return reference;
+    rejected.push(reference.slice(0, 40));
   }
   return null;
 }

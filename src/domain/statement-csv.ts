@@ -6,6 +6,7 @@ import { CALENDAR_DATE_RULE, isCalendarDate } from './calendar-date.ts';
 import { minorUnitsProblem } from './currency.ts';
 import { AppError } from './errors.ts';
 import { isStatementAmount, type ParsedStatement, type StatementLine } from './payment-line.ts';
+import { csvColumnMaxima, textTooLong } from './statement-bounds.ts';
 
 export interface CsvColumnMap {
   date: string;
@@ -26,22 +27,33 @@ export interface CsvOptions {
   account?: string | undefined;
 }
 
-export const defaultCsvColumns: CsvColumnMap = { date: 'date', amount: 'amount', currency: 'currency', reference: 'reference', counterparty: 'counterparty', bankReference: 'bank_reference' };
+export const defaultCsvColumns: CsvColumnMap = {
+  date: 'date',
+  amount: 'amount',
+  currency: 'currency',
+  reference: 'reference',
+  counterparty: 'counterparty',
+  bankReference: 'bank_reference',
+};
 
 const bad = (detail: string, field = 'statement') => new AppError('validation', detail, { errors: [{ in: 'body', field, detail }] });
 
 export function parseCsvStatement(text: string, options: CsvOptions): ParsedStatement {
+  if (isJsonString(text)) {
+    throw bad('The body is a JSON string, not CSV: send the CSV text itself as the body (Content-Type: text/csv), not JSON-encoded');
+  }
   let records: Record<string, string>[];
+  let header: string[] = [];
   try {
-    records = parse(text, { columns: true, bom: true, delimiter: options.delimiter, skip_empty_lines: true, trim: true });
+    // The header is read even when no row follows it, so that a header alone is checked too.
+    records = parse(text, { columns: (names: string[]) => (header = names), bom: true, delimiter: options.delimiter, skip_empty_lines: true, trim: true });
   } catch (err) {
     throw bad(`The CSV statement cannot be read: ${(err as Error).message}`);
   }
-  const header = records.length > 0 ? Object.keys(records[0]!) : [];
   const { columns } = options;
   for (const [role, name] of Object.entries(columns)) {
-    if (name !== undefined && records.length > 0 && !header.includes(name)) {
-      throw new AppError('validation', `The CSV has no column "${name}" (mapped as ${role}); its columns are ${header.join(', ')}`, {
+    if (name !== undefined && !header.includes(name)) {
+      throw new AppError('validation', `The CSV has no column "${name}" (mapped as ${role}); its columns are ${header.join(', ') || 'none'}`, {
         errors: [{ in: 'query', field: `${role}Column`, detail: `no column "${name}" in the CSV header` }],
       });
     }
@@ -49,6 +61,13 @@ export function parseCsvStatement(text: string, options: CsvOptions): ParsedStat
   const lines = records.map((record, i): StatementLine => {
     const row = `row ${i + 2}`;
     const get = (name: string | undefined) => (name === undefined ? null : record[name]?.trim() || null);
+    // The text columns are held to the maximum of the camt element each stands for (Ustrd, Nm, AcctSvcrRef).
+    for (const [role, maximum] of Object.entries(csvColumnMaxima)) {
+      const name = columns[role as keyof typeof csvColumnMaxima];
+      const value = get(name);
+      const tooLong = value === null ? undefined : textTooLong(value, maximum);
+      if (tooLong) throw bad(`${row}, column "${name}": the text is ${tooLong}`, `${row}.${name}`);
+    }
     let amount = (get(columns.amount) ?? '').replace(/\s/g, '');
     if (options.decimalSeparator === ',') amount = amount.replace(/\./g, '').replace(',', '.');
     const negative = amount.startsWith('-');
@@ -59,7 +78,8 @@ export function parseCsvStatement(text: string, options: CsvOptions): ParsedStat
     const tooFine = minorUnitsProblem(amount, currency);
     if (tooFine) throw bad(`${row}, column "${columns.amount}": the amount ${amount} ${tooFine}`, `${row}.${columns.amount}`);
     const date = get(columns.date);
-    if (!date || !isCalendarDate(date)) throw bad(`${row}, column "${columns.date}": the date ${JSON.stringify(date)} ${CALENDAR_DATE_RULE}`, `${row}.${columns.date}`);
+    if (!date || !isCalendarDate(date))
+      throw bad(`${row}, column "${columns.date}": the date ${JSON.stringify(date)} ${CALENDAR_DATE_RULE}`, `${row}.${columns.date}`);
     const valueDate = get(columns.valueDate) ?? date;
     if (!isCalendarDate(valueDate)) {
       throw bad(`${row}, column "${columns.valueDate}": the value date ${JSON.stringify(valueDate)} ${CALENDAR_DATE_RULE}`, `${row}.${columns.valueDate}`);
@@ -85,4 +105,15 @@ export function parseCsvStatement(text: string, options: CsvOptions): ParsedStat
     };
   });
   return { format: 'csv', version: null, messageId: null, lines };
+}
+
+/** A CSV body sent JSON-encoded (as a generated client does with a string body): `"date,amount\n…"`. */
+function isJsonString(text: string): boolean {
+  const trimmed = text.trim();
+  if (!(trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"'))) return false;
+  try {
+    return typeof JSON.parse(trimmed) === 'string';
+  } catch {
+    return false;
+  }
 }

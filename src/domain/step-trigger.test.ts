@@ -32,5 +32,8 @@ test('events default to journey.step-entered; duplicates and unknown types are r
     ],
     't',
   );
-  assert.deepEqual(bad.errors.map((e) => e.field), ['t.0.events.1', 't.1.url']);
+  assert.deepEqual(
+    bad.errors.map((e) => e.field),
+    ['t.0.events.1', 't.1.url'],
+  );
 });

@@ -54,10 +54,7 @@ export function webhookUrlProblem(raw: string): string | undefined {
  * Checks the triggers of one step. `field` is where they sit in the request (e.g.
  * `steps.2.triggers`), for the error list.
  */
-export function checkStepTriggers(
-  triggers: readonly StepTriggerInput[],
-  field: string,
-): { triggers: StepTrigger[]; errors: FieldError[] } {
+export function checkStepTriggers(triggers: readonly StepTriggerInput[], field: string): { triggers: StepTrigger[]; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const error = (at: string, detail: string) => errors.push({ in: 'body', field: at, detail });
   if (triggers.length > MAX_TRIGGERS_PER_STEP) error(field, `at most ${MAX_TRIGGERS_PER_STEP} triggers per step`);

@@ -38,8 +38,7 @@ export interface Subscription extends SubscriptionInput {
 }
 
 /** `YYYY-MM-DD` dates compare as text. */
-export const settlesBeforeInvoice = (input: Pick<SubscriptionInput, 'invoiceDate' | 'settlementDate'>) =>
-  input.settlementDate < input.invoiceDate;
+export const settlesBeforeInvoice = (input: Pick<SubscriptionInput, 'invoiceDate' | 'settlementDate'>) => input.settlementDate < input.invoiceDate;
 
 /** Which subscriptions a list or an export reads (every member optional: none reads all). */
 export interface SubscriptionFilter {

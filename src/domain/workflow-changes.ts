@@ -68,7 +68,11 @@ export function workflowChanges(before: Workflow | undefined, after: WorkflowDoc
   for (const link of before.links) {
     if (newLinks.has(linkKey(link)) || !next.has(link.fromStepId) || !next.has(link.toStepId)) continue;
     const n = at(link.fromStepId);
-    add('link-removed', link.fromStepId, `${labelOf(link.fromStepId)} no longer leads to ${labelOf(link.toStepId)}${n > 0 ? `: ${people(n)} there lose that way forward` : ''}`);
+    add(
+      'link-removed',
+      link.fromStepId,
+      `${labelOf(link.fromStepId)} no longer leads to ${labelOf(link.toStepId)}${n > 0 ? `: ${people(n)} there lose that way forward` : ''}`,
+    );
   }
   const oldOpen = new Map(before.links.map((l) => [linkKey(l), l.investorMay === true]));
   for (const link of after.links) {
@@ -87,7 +91,11 @@ export function workflowChanges(before: Workflow | undefined, after: WorkflowDoc
   for (const link of after.links) {
     if (oldLinks.has(linkKey(link)) || !old.has(link.fromStepId) || !old.has(link.toStepId)) continue;
     const n = at(link.fromStepId);
-    add('link-added', link.fromStepId, `${labelOf(link.fromStepId)} now leads to ${labelOf(link.toStepId)}${n > 0 ? `: ${people(n)} there may move on that way` : ''}`);
+    add(
+      'link-added',
+      link.fromStepId,
+      `${labelOf(link.fromStepId)} now leads to ${labelOf(link.toStepId)}${n > 0 ? `: ${people(n)} there may move on that way` : ''}`,
+    );
   }
   return changes;
 }
@@ -96,22 +104,35 @@ function stepChanges(was: Step, now: WorkflowDocument['steps'][number], n: numbe
   const here = n > 0 ? ` (${people(n)} stand on it)` : '';
   if (was.label !== now.label) add('step-renamed', `${was.label} is renamed ${now.label}${here}`);
   if (was.type !== now.type) {
-    add('step-type-changed', `${now.label} changes from ${was.type} to ${now.type}${n > 0 ? `: ${people(n)} there now count as ${now.type === 'default' ? 'in progress' : now.type}` : ''}`);
+    add(
+      'step-type-changed',
+      `${now.label} changes from ${was.type} to ${now.type}${n > 0 ? `: ${people(n)} there now count as ${now.type === 'default' ? 'in progress' : now.type}` : ''}`,
+    );
   }
   const oldFields = new Map(was.stepFields.map((f) => [f.fieldKey, f]));
   const newKeys = new Set(now.stepFields.map((f) => f.fieldKey));
   for (const field of now.stepFields) {
     const before = oldFields.get(field.fieldKey);
     if (!before) {
-      add('field-added', `${now.label} asks for ${field.label || field.fieldKey}${field.required ? ' (required)' : ''} from now on; investors already past it are not asked again`);
+      add(
+        'field-added',
+        `${now.label} asks for ${field.label || field.fieldKey}${field.required ? ' (required)' : ''} from now on; investors already past it are not asked again`,
+      );
     } else if (field.required && !before.required) {
-      add('field-now-required', `${field.label || field.fieldKey} becomes required on ${now.label}: moves into it from now on need it; investors already there keep their data`);
+      add(
+        'field-now-required',
+        `${field.label || field.fieldKey} becomes required on ${now.label}: moves into it from now on need it; investors already there keep their data`,
+      );
     }
   }
   for (const field of was.stepFields) {
-    if (!newKeys.has(field.fieldKey)) add('field-removed', `${now.label} no longer asks for ${field.label || field.fieldKey}; values already captured are kept in the events`);
+    if (!newKeys.has(field.fieldKey))
+      add('field-removed', `${now.label} no longer asks for ${field.label || field.fieldKey}; values already captured are kept in the events`);
   }
   if (JSON.stringify(was.requirements) !== JSON.stringify(now.requirements)) {
-    add('requirements-changed', `The requirements to enter ${now.label} change: they apply to moves from now on${n > 0 ? `; the ${people(n)} already there stay` : ''}`);
+    add(
+      'requirements-changed',
+      `The requirements to enter ${now.label} change: they apply to moves from now on${n > 0 ? `; the ${people(n)} already there stay` : ''}`,
+    );
   }
 }

@@ -87,11 +87,14 @@ export function depths(graph: Graph): Map<string, number> {
 
 /** Entry steps first, then by depth, then by label, then by id (so the order is total). */
 export function orderSteps<S extends { id: string; label: string }>(steps: readonly S[], links: readonly Link[]): S[] {
-  const depth = depths(graphOf(steps.map((s) => s.id), links));
-  const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return [...steps].sort(
-    (a, b) => depth.get(a.id)! - depth.get(b.id)! || compareText(a.label, b.label) || compareText(a.id, b.id),
+  const depth = depths(
+    graphOf(
+      steps.map((s) => s.id),
+      links,
+    ),
   );
+  const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...steps].sort((a, b) => depth.get(a.id)! - depth.get(b.id)! || compareText(a.label, b.label) || compareText(a.id, b.id));
 }
 
 /** A workflow document as the management API receives it (after schema validation). */
@@ -125,7 +128,7 @@ export function workflowProblems(doc: WorkflowDocument): FieldError[] {
       if (field.kind === 'choice' && (field.options === null || field.options.length === 0)) add(`${at}.options`, 'a choice field needs its options');
       if (field.kind !== 'choice' && field.options !== null) add(`${at}.options`, 'only choice fields have options');
     });
-    step.requirements.forEach((requirement, j) => requirementProblems(requirement, `steps.${i}.requirements.${j}`, add));
+    step.requirements.forEach((requirement, j) => void requirementProblems(requirement, `steps.${i}.requirements.${j}`, add));
   });
   if (doc.steps.length === 0) add('steps', 'a workflow needs at least one step');
 
@@ -139,7 +142,10 @@ export function workflowProblems(doc: WorkflowDocument): FieldError[] {
     seenLinks.add(key);
   });
 
-  const graph = graphOf(ids, doc.links.filter((l) => ids.has(l.fromStepId) && ids.has(l.toStepId) && l.fromStepId !== l.toStepId));
+  const graph = graphOf(
+    ids,
+    doc.links.filter((l) => ids.has(l.fromStepId) && ids.has(l.toStepId) && l.fromStepId !== l.toStepId),
+  );
   if (doc.steps.length > 0 && entryStepIds(graph).length === 0) add('links', 'no entry step: every step has an incoming link');
   const cycle = cycleStepIds(graph);
   if (cycle.length > 0) add('links', `the links form a cycle through ${cycle.map((id) => `"${id}"`).join(', ')}`);

@@ -28,13 +28,31 @@ export function decideMigration(journey: MigratingJourney, workflow: Pick<Workfl
   const toStepId = mapping[fromStepId] ?? fromStepId;
   const step = workflow.steps.find((s) => s.id === toStepId);
   if (!step) {
-    return { fits: false, investorUserId, fromStepId, toStepId: null, reason: 'step-removed', fields: [], detail: `${fromStepId} is not in the new version and the mapping does not name it` };
+    return {
+      fits: false,
+      investorUserId,
+      fromStepId,
+      toStepId: null,
+      reason: 'step-removed',
+      fields: [],
+      detail: `${fromStepId} is not in the new version and the mapping does not name it`,
+    };
   }
   const missing = step.stepFields.filter((f) => f.required && !isPopulated(captured.get(f.fieldKey))).map((f) => f.fieldKey);
   if (missing.length > 0) {
-    return { fits: false, investorUserId, fromStepId, toStepId, reason: 'missing-fields', fields: missing, detail: `${toStepId} requires ${missing.join(', ')}, not captured` };
+    return {
+      fits: false,
+      investorUserId,
+      fromStepId,
+      toStepId,
+      reason: 'missing-fields',
+      fields: missing,
+      detail: `${toStepId} requires ${missing.join(', ')}, not captured`,
+    };
   }
-  const bad = step.stepFields.filter((f) => captured.has(f.fieldKey) && isPopulated(captured.get(f.fieldKey)) && valueProblem(f, captured.get(f.fieldKey)!) !== undefined);
+  const bad = step.stepFields.filter(
+    (f) => captured.has(f.fieldKey) && isPopulated(captured.get(f.fieldKey)) && valueProblem(f, captured.get(f.fieldKey)!) !== undefined,
+  );
   if (bad.length > 0) {
     const detail = bad.map((f) => `${f.fieldKey} ${valueProblem(f, captured.get(f.fieldKey)!)}`).join('; ');
     return { fits: false, investorUserId, fromStepId, toStepId, reason: 'invalid-data', fields: bad.map((f) => f.fieldKey), detail };

@@ -1,3 +1,5 @@
+// Browser-safe: the console and the investor portal import this module (rules in .dependency-cruiser.cjs:
+// no Node built-in, and of ours only other browser-safe modules).
 // The workflow of a deal: a DAG of steps joined by links. Types and closed vocabularies; the graph
 // rules and the jump rules live beside this file.
 

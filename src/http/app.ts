@@ -6,12 +6,12 @@ import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-prov
 import { Type } from 'typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AppError } from '../domain/errors.ts';
-import { checkDatabase } from '../operations/readiness.ts';
+import { checkDatabase, READINESS_BOUND_MS, within } from '../operations/readiness.ts';
 import type { Api, AppContext } from './context.ts';
 import { registerApiRoutes } from './api-scope.ts';
 import { createAuthenticator } from './auth.ts';
 import { clientErrorHandler } from './client-errors.ts';
-import { errorToProblem } from './errors.ts';
+import { errorToProblem, isClientAbort } from './errors.ts';
 import { registerJsonBody } from './json-body.ts';
 import { registerMetricsRoute, registerRequestMetrics } from './metrics.ts';
 import { registerQueryEncoding } from './query-encoding.ts';
@@ -38,6 +38,7 @@ const hops = (n: number) => (_address: string, hop: number) => hop < n;
 
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<Api> {
   const { config } = ctx;
+  const sweepMs = Math.max(250, Math.min(1000, Math.floor(config.requestTimeoutMs / 4)));
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: config.bodyLimit,
@@ -45,14 +46,17 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     // connectionTimeout is the socket's idle timeout: it guards against clients that send slowly,
     // but would also cut a request whose handler works long without writing (a big synchronous
     // import): the import routes lift it once their body has arrived (routes/import-jobs.ts,
-    // holdConnection), and imports above IMPORT_JOB_THRESHOLD answer 202 with an import job.
-    connectionTimeout: config.requestTimeoutMs,
+    // holdConnection), and imports above IMPORT_JOB_THRESHOLD answer 202 with an import job. It
+    // runs two sweeps past REQUEST_TIMEOUT_MS, so a request still arriving (a chunked upload that
+    // sends nothing after its headers) meets the request timeout first and is answered 408, rather
+    // than its idle socket being closed without a word.
+    connectionTimeout: config.requestTimeoutMs + 2 * sweepMs,
     // Node enforces requestTimeout and headersTimeout only when it sweeps its connections, every
     // 30 s by default: a client trickling a header byte at a time held a socket for 30 s past
     // REQUEST_TIMEOUT_MS (found by the reliability suite). Sweep often enough that a slow
     // client is cut off within a second of its deadline.
     http: {
-      connectionsCheckingInterval: Math.max(250, Math.min(1000, Math.floor(config.requestTimeoutMs / 4))),
+      connectionsCheckingInterval: sweepMs,
       headersTimeout: config.requestTimeoutMs,
     },
     return503OnClosing: true,
@@ -109,16 +113,18 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   registerQueryEncoding(app);
   app.setErrorHandler((error, request, reply) => {
     const appError = errorToProblem(error, config.bodyLimit);
-    if (appError.kind === 'internal') request.log.error({ err: error }, 'unhandled error');
+    if (isClientAbort(error)) request.log.info({ code: (error as { code?: string }).code }, 'client aborted the request');
+    else if (appError.kind === 'internal') request.log.error({ err: error }, 'unhandled error');
     else if (appError.kind === 'database-unavailable') {
       request.log.warn({ err: error }, 'database unavailable');
       reply.header('Retry-After', '5');
+    } else if (appError.kind === 'outcome-unknown') {
+      request.log.warn({ err: error }, 'outcome of a commit unknown');
+      reply.header('Retry-After', '1');
     }
     return sendProblem(reply, appError);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, new AppError('not-found', `No route ${request.method} ${request.url.split('?')[0]}`)),
-  );
+  app.setNotFoundHandler((request, reply) => sendProblem(reply, new AppError('not-found', `No route ${request.method} ${request.url.split('?')[0]}`)));
 
   // Every route gets its operationId, security and problem responses (openapi-document.ts).
   app.addHook('onRoute', (route) => documentRoute(route, config.basePath));
@@ -149,28 +155,37 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       registerMetricsRoute(scope, ctx);
       scope.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       scope.get('/healthz', { schema: probeSchema('The process is up', 'ok'), config: { public: true } }, async () => ({ status: 'ok' as const }));
-      scope.get('/readyz', { schema: probeSchema('The service is ready: the database answers', 'ready'), config: { public: true } }, async (_request, reply) => {
-        const database = await checkDatabase(ctx);
-        if (!database.answers) {
-          reply.header('Retry-After', '5');
-          return sendProblem(reply, new AppError('database-unavailable', `The database does not answer: ${database.reason}`));
-        }
-        // Replicas are reported, not required: reads fall back to the primary.
-        const replicas = ctx.replicaStatus?.() ?? [];
-        // Several hosts in DATABASE_URL: the one that takes writes now, and what each one is.
-        const hosts = await ctx.hostStatus?.();
-        return {
-          status: 'ready' as const,
-          ...(hosts ? { primary: hosts.primary, hosts: hosts.hosts } : {}),
-          ...(replicas.length > 0 ? { replicas } : {}),
-        };
-      });
+      scope.get(
+        '/readyz',
+        { schema: probeSchema('The service is ready: a write commits on the database (answered within 1 s)', 'ready'), config: { public: true } },
+        async (_request, reply) => {
+          const started = Date.now();
+          // Asked together, each within the bound: the commit, and (several hosts) what each host is.
+          const hostsAsked = (ctx.hostStatus?.() ?? Promise.resolve(undefined)).catch(() => undefined);
+          const database = await checkDatabase(ctx);
+          if (!database.answers) {
+            reply.header('Retry-After', '5');
+            return sendProblem(reply, new AppError('database-unavailable', `The database does not answer: ${database.reason}`));
+          }
+          // Replicas are reported, not required: reads fall back to the primary.
+          const replicas = ctx.replicaStatus?.() ?? [];
+          // Several hosts in DATABASE_URL: the one that takes writes now, and what each one is.
+          const hosts = await within(READINESS_BOUND_MS - (Date.now() - started), hostsAsked, undefined);
+          return {
+            status: 'ready' as const,
+            ...(hosts ? { primary: hosts.primary, hosts: hosts.hosts } : {}),
+            ...(replicas.length > 0 ? { replicas } : {}),
+          };
+        },
+      );
     },
     { prefix: config.basePath },
   );
 
   // Authenticated scope: the API.
-  await app.register(async (scope) => registerApiRoutes(scope, ctx, createAuthenticator(ctx.db, config.jwt, ctx.clock, ctx.caches)), { prefix: config.basePath });
+  await app.register(async (scope) => registerApiRoutes(scope, ctx, createAuthenticator(ctx.db, config.jwt, ctx.clock, ctx.caches)), {
+    prefix: config.basePath,
+  });
 
   // The investor portal's sign-in, and the API again behind its session cookie.
   await app.register(async (scope) => registerPortalApi(scope, ctx), { prefix: `${config.basePath}/portal/api` });
@@ -197,7 +212,13 @@ const probeSchema = (summary: string, status: string) => ({
                 Type.Array(
                   Type.Object({
                     name: Type.String({ description: 'host:port, as in DATABASE_URL' }),
-                    role: Type.Union([Type.Literal('primary'), Type.Literal('standby'), Type.Literal('read-only'), Type.Literal('unreachable'), Type.Literal('unknown')]),
+                    role: Type.Union([
+                      Type.Literal('primary'),
+                      Type.Literal('standby'),
+                      Type.Literal('read-only'),
+                      Type.Literal('unreachable'),
+                      Type.Literal('unknown'),
+                    ]),
                     error: Type.Union([Type.String(), Type.Null()], { description: 'Why the host does not take writes, as last seen' }),
                   }),
                   { description: 'Every host of DATABASE_URL as last seen' },
@@ -222,6 +243,8 @@ const probeSchema = (summary: string, status: string) => ({
     ),
     // Refused by the HTTP layer before any route runs: malformed, headers over 16 KiB, too slow.
     '4XX': { description: 'A request the HTTP layer refuses', content: { 'application/problem+json': { schema: Problem } } },
-    ...(status === 'ready' ? { 503: { description: 'The database does not answer', content: { 'application/problem+json': { schema: DatabaseUnavailableProblem } } } } : {}),
+    ...(status === 'ready'
+      ? { 503: { description: 'The database does not answer', content: { 'application/problem+json': { schema: DatabaseUnavailableProblem } } } }
+      : {}),
   },
 });

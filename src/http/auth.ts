@@ -4,11 +4,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JwtConfig } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
-import type { Principal, Role } from '../domain/principal.ts';
+import { isStaff, type Principal, type Role, roleMeets } from '../domain/principal.ts';
 import type { Caches } from '../operations/caches.ts';
 import type { Deps } from '../operations/deps.ts';
-import { authenticateApiKey } from '../operations/tokens.ts';
+import { authenticateApiKey, isErasedInvestor } from '../operations/tokens.ts';
 import { jwtVerifier } from './jwt.ts';
+import { minimumRole } from './route-roles.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -37,7 +38,11 @@ export function createAuthenticator(db: Deps['db'], jwt: JwtConfig | undefined, 
     const token = match[1]!;
     if (token.split('.').length === 3) {
       if (!verifyJwt) throw unauthenticated('JWTs are not accepted by this installation; use an API key');
-      return verifyJwt(token);
+      const principal = await verifyJwt(token);
+      if (principal.investorUserId !== undefined && (await isErasedInvestor(db, principal.investorUserId))) {
+        throw unauthenticated('The investor this token is bound to was erased');
+      }
+      return principal;
     }
     const principal = await authenticateApiKey(db, token, clock(), caches);
     if (!principal) throw unauthenticated('The token is unknown or revoked');
@@ -53,6 +58,14 @@ export function registerAuth(app: FastifyInstance, authenticate: Authenticate) {
     const principal = await authenticate(request);
     request.principal = principal;
     const allowed = config?.roles ?? ['admin'];
+    // `admin` in a route's roles opens it to staff; how much staff power it takes is route-roles.ts's.
+    if (isStaff(principal) && allowed.includes('admin')) {
+      const needed = minimumRole(request.method, request.routeOptions.url ?? request.url);
+      if (!roleMeets(principal.role, needed)) {
+        throw new AppError('forbidden', `This needs the ${needed} role or above; yours is ${principal.role}`);
+      }
+      return;
+    }
     if (!allowed.includes(principal.role)) {
       throw new AppError('forbidden', `This route is for ${allowed.join(' or ')} tokens; yours has the ${principal.role} role`);
     }

@@ -23,7 +23,11 @@ export function registerConsistency(app: FastifyInstance, consistencyToken: (() 
   app.addHook('onRequest', (request, _reply, done) => {
     const raw = request.headers[CONSISTENCY_TOKEN_HEADER];
     if (raw !== undefined && (typeof raw !== 'string' || parseConsistencyToken(raw) === undefined)) {
-      done(invalid([{ in: 'header', field: CONSISTENCY_TOKEN_HEADER, detail: 'is not a consistency token (a WAL position such as 16/B374D848, as a write answered it)' }]));
+      done(
+        invalid([
+          { in: 'header', field: CONSISTENCY_TOKEN_HEADER, detail: 'is not a consistency token (a WAL position such as 16/B374D848, as a write answered it)' },
+        ]),
+      );
       return;
     }
     // Without a token there is nothing to carry: a request starts outside any token's context.

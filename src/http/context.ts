@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.ts';
 import type { Deps } from '../operations/deps.ts';
 import type { Listen } from '../operations/live-feed.ts';
-import type { HostStatus, ReplicaStatus } from '../operations/reads.ts';
+import type { HostStatus, ReplicaStatus } from '../domain/database-status.ts';
 
 export type Api = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 

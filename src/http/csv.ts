@@ -33,17 +33,16 @@ export function sendCsvPages(reply: FastifyReply, filename: string, header: read
     (async function* () {
       let first = true;
       for await (const page of pages) {
-        yield stringify(page.map((row) => row.map(text)), { ...CSV_OPTIONS, columns, header: first });
+        yield stringify(
+          page.map((row) => row.map(text)),
+          { ...CSV_OPTIONS, columns, header: first },
+        );
         first = false;
       }
       if (first) yield stringify([], { ...CSV_OPTIONS, columns, header: true });
     })(),
   );
-  return reply
-    .code(200)
-    .type('text/csv; charset=utf-8')
-    .header('Content-Disposition', `attachment; filename="${filename}"`)
-    .send(body);
+  return reply.code(200).type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="${filename}"`).send(body);
 }
 
 /** As sendCsvPages, for rows that come one at a time (short lists: they are sent in pages of 1,000). */
@@ -69,6 +68,10 @@ export const jsonOrCsv = <T extends TSchema>(schema: T, csvDescription: string) 
     description: 'The list as JSON, or as CSV with Accept: text/csv',
     content: {
       'application/json': { schema },
-      'text/csv': { schema: Type.String({ description: `${csvDescription} RFC 4180; cells a spreadsheet could take for a formula (starting with = + - @, also after leading white space or in full-width form such as ＝, or starting with a tab or line break) are prefixed with an apostrophe (plain numbers such as -5 are not).` }) },
+      'text/csv': {
+        schema: Type.String({
+          description: `${csvDescription} RFC 4180; cells a spreadsheet could take for a formula (starting with = + - @, also after leading white space or in full-width form such as ＝, or starting with a tab or line break) are prefixed with an apostrophe (plain numbers such as -5 are not).`,
+        }),
+      },
     },
   }) as unknown as T;

@@ -22,14 +22,36 @@ const byStatus: Record<number, AppError['kind']> = {
   503: 'database-unavailable',
 };
 
+/** Field errors listed in one problem; past it, `moreErrors` says how many more. */
+export const ERRORS_LISTED = 100;
+/** A field name as the problem shows it: a member name can be as long as the body. */
+const shortened = (field: string) => (field.length > 200 ? `${field.slice(0, 199)}…` : field);
+
+/**
+ * True when the client closed the connection before its request arrived whole: the body stream's
+ * `aborted` (ECONNRESET) or premature close. Not the database's doing, though its code is a network
+ * code: it must not be read (and logged) as the database being unavailable.
+ */
+export function isClientAbort(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return (code === 'ECONNRESET' && message === 'aborted') || code === 'ERR_STREAM_PREMATURE_CLOSE';
+}
+
 export function errorToProblem(error: unknown, bodyLimit: number): AppError {
   if (error instanceof AppError) return error;
+  // Nobody is left to read the answer; it is a 400 for the logs and metrics.
+  if (isClientAbort(error)) return new AppError('validation', 'The client closed the connection before the request arrived whole');
   const fastifyError = error as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
   if (fastifyError?.validation) {
     const where = partOf[fastifyError.validationContext ?? 'body'] ?? 'body';
     const errors = fieldErrors(fastifyError.validation, where);
-    const names = errors.map((e) => e.field || where).join(', ');
-    return new AppError('validation', `Invalid ${where === 'path' ? 'path parameter' : where}: ${names}`, { errors });
+    // The first ERRORS_LISTED in `errors`, how many more in `moreErrors`; the detail names ten.
+    const listed = errors.slice(0, ERRORS_LISTED).map((e) => ({ ...e, field: shortened(e.field) }));
+    const more = errors.length - listed.length;
+    const named = listed.slice(0, 10).map((e) => e.field || where);
+    const rest = errors.length - named.length;
+    const detail = `Invalid ${where === 'path' ? 'path parameter' : where}: ${named.join(', ')}${rest > 0 ? `, and ${rest.toLocaleString('en')} more` : ''}`;
+    return new AppError('validation', detail, { errors: listed, ...(more > 0 ? { extensions: { moreErrors: more } } : {}) });
   }
   switch (fastifyError?.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -1,5 +1,5 @@
 // Bodies that are JSON text already: sent as they are, without the route's serialiser. Two hot reads
-// use it (docs/benchmarks.md): investor-data, whose body PostgreSQL builds in the response's
+// use it (docs/benchmarks.md): one journey (GET …/investor-data/…), whose body PostgreSQL builds in the response's
 // shape, and workflow-status, whose serialised body is kept beside the cached workflow. The route's
 // response schema still describes the body (OpenAPI, the typed client), and the tests check every
 // response against it.

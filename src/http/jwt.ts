@@ -14,8 +14,7 @@ export const CLOCK_SKEW_SECONDS = 60;
 const unauthenticated = (detail: string) => new AppError('unauthenticated', detail);
 
 /** Idempotency keys and rate limits of a JWT caller: the whole principal, not the `sub` alone. */
-export const jwtTokenKey = (sub: string, role: string, investorUserId: string | undefined) =>
-  `jwt:${JSON.stringify([sub, role, investorUserId ?? null])}`;
+export const jwtTokenKey = (sub: string, role: string, investorUserId: string | undefined) => `jwt:${JSON.stringify([sub, role, investorUserId ?? null])}`;
 
 export function jwtVerifier(config: JwtConfig, clock: () => Date) {
   const key = config.secret ? new TextEncoder().encode(config.secret) : createRemoteJWKSet(config.jwksUrl!);
@@ -38,7 +37,7 @@ export function jwtVerifier(config: JwtConfig, clock: () => Date) {
     checkTimes(payload, Math.floor(now.getTime() / 1000), config.maxLifetimeSeconds);
     const role = payload[config.roleClaim];
     if (typeof payload.sub !== 'string' || payload.sub === '') throw unauthenticated('The token has no subject (sub)');
-    if (!isRole(role)) throw unauthenticated(`The token's ${config.roleClaim} claim must be admin or investor`);
+    if (!isRole(role)) throw unauthenticated(`The token's ${config.roleClaim} claim must be viewer, operator, approver, admin or investor`);
     let investorUserId: string | undefined;
     if (role === 'investor') {
       const claim = payload[config.investorClaim];

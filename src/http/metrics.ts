@@ -30,6 +30,9 @@ export function registerMetricsRoute(scope: FastifyInstance, ctx: AppContext): v
     if (!metricsAuthorized(token, request.headers.authorization)) {
       return sendProblem(reply, new AppError('unauthenticated', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>'));
     }
-    return reply.header('Cache-Control', 'no-store').type(metricsContentType).send(await scrapeMetrics(ctx));
+    return reply
+      .header('Cache-Control', 'no-store')
+      .type(metricsContentType)
+      .send(await scrapeMetrics(ctx));
   });
 }

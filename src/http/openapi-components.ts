@@ -97,7 +97,8 @@ export const componentDescriptions: Record<string, ComponentDoc> = {
     description: "The investor's form implementation for a Step with a form: created by the first call, the same id ever after.",
   },
   Portfolio_CreateSubscriptionRequest: {
-    description: 'Request body of POST /portfolio/transactions/subscriptions: the booking of an investment into a portfolio. Amounts are JSON numbers, exact to 15 significant digits.',
+    description:
+      'Request body of POST /portfolio/transactions/subscriptions: the booking of an investment into a portfolio. Amounts are JSON numbers, exact to 15 significant digits.',
     properties: { funding_source: 'cash_account, bank_transfer, card or other' },
   },
   SubscriptionTransaction: {

@@ -10,12 +10,19 @@
 import type { RouteOptions } from 'fastify';
 import { componentDescriptions } from './openapi-components.ts';
 import { operationDocs, tagDescriptions } from './openapi-operations.ts';
-import { Problem, problemSchemas, ProblemType } from './schemas/problems.ts';
+import { Problem, problemSchemas, ProblemType, WriteUnavailableProblem } from './schemas/problems.ts';
 import { vocabularies } from './schemas/vocabularies.ts';
+import { webhookEventUnion } from './schemas/webhook-event.ts';
 
 const PROBLEM = 'application/problem+json';
 /** Problem components closed to undeclared members in the document (the service may still add some). */
-const problemNames = ['Problem', 'RefusalProblem', 'ImportJobProblem', ...Object.values(problemSchemas).map((s) => (s as { title?: string }).title ?? '')];
+const problemNames = [
+  'Problem',
+  'RefusalProblem',
+  'ImportJobProblem',
+  'WriteUnavailableProblem',
+  ...Object.values(problemSchemas).map((s) => (s as { title?: string }).title ?? ''),
+];
 
 const problemResponse = (schema: object, description: string) => ({ description, content: { [PROBLEM]: { schema } } });
 
@@ -29,12 +36,21 @@ function problemResponses(method: string): Record<string, object> {
     404: problemResponse(problemSchemas['not-found'], 'Unknown resource, or one the investor may not see'),
     ...connectionProblems,
     ...(writes ? { 409: problemResponse(problemSchemas.conflict, 'Conflict: concurrent change, duplicate, or not allowed from the current state') } : {}),
-    ...(writes ? { 413: problemResponse(problemSchemas['payload-too-large'], 'Body over BODY_LIMIT (or the route\'s own limit), or a line of an import file over 1 MiB') } : {}),
-    ...(writes ? { 415: problemResponse(problemSchemas['unsupported-media-type'], 'A body of a media type the route does not take, or a charset other than UTF-8') } : {}),
+    ...(writes
+      ? { 413: problemResponse(problemSchemas['payload-too-large'], "Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB") }
+      : {}),
+    ...(writes
+      ? { 415: problemResponse(problemSchemas['unsupported-media-type'], 'A body of a media type the route does not take, or a charset other than UTF-8') }
+      : {}),
     ...(writes ? { 422: problemResponse(problemSchemas.unprocessable, 'Well-formed, but breaks a business rule') } : {}),
     429: problemResponse(problemSchemas['rate-limited'], 'Over RATE_LIMIT_PER_MINUTE for this token'),
     500: problemResponse(problemSchemas.internal, 'A bug: quote the requestId'),
-    503: problemResponse(problemSchemas['database-unavailable'], 'The database does not answer; retry later'),
+    503: writes
+      ? problemResponse(
+          WriteUnavailableProblem,
+          'The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key',
+        )
+      : problemResponse(problemSchemas['database-unavailable'], 'The database does not answer; retry later'),
   };
 }
 
@@ -79,7 +95,8 @@ export function documentRoute(route: RouteOptions, basePath: string) {
 
 const headers = {
   XRequestId: {
-    description: "The request's id: the caller's X-Request-Id when it is 1–64 of A–Z, a–z, 0–9, '.', '_', ':', '-', else a new UUID. Quote it when reporting a problem.",
+    description:
+      "The request's id: the caller's X-Request-Id when it is 1–64 of A–Z, a–z, 0–9, '.', '_', ':', '-', else a new UUID. Quote it when reporting a problem.",
     required: true,
     schema: { type: 'string' },
   },
@@ -104,7 +121,8 @@ const headers = {
     schema: { type: 'string', enum: ['private, no-cache'] },
   },
   ConsistencyToken: {
-    description: "With read replicas configured: the primary's WAL position after this write committed. Send it back on a read to never read anything older than this write.",
+    description:
+      "With read replicas configured: the primary's WAL position after this write committed. Send it back on a read to never read anything older than this write.",
     schema: { type: 'string' },
   },
 };
@@ -135,7 +153,13 @@ export function finishDocument(input: Json): Json {
   // Named even where no operation answers it directly: the document of any refusal (an unknown route).
   doc.components.schemas.Problem ??= JSON.parse(JSON.stringify(Problem));
   doc.components.schemas.ProblemType ??= JSON.parse(JSON.stringify(ProblemType));
-  if (doc.components.schemas.WebhookEvent) doc.webhooks = webhooks;
+  if (doc.components.schemas.WebhookEvent) {
+    doc.webhooks = webhooks;
+    // The body of a delivery as a union by `type`; the feeds keep answering WebhookEvent, whose
+    // `data` stays open there (a response restructured into a union reads as breaking to a diff).
+    const { variants, union } = webhookEventUnion(doc.components.schemas.WebhookEvent);
+    Object.assign(doc.components.schemas, variants, { WebhookDelivery: union });
+  }
   for (const name of problemNames) if (doc.components.schemas[name]) doc.components.schemas[name].additionalProperties = false;
   describeComponents(doc.components.schemas);
 
@@ -149,7 +173,8 @@ export function finishDocument(input: Json): Json {
       const conditional = (operation.parameters ?? []).some((p: Json) => p.in === 'header' && p.name.toLowerCase() === 'if-none-match');
       if (secured && method === 'get') operation.parameters = [...(operation.parameters ?? []), consistencyTokenParameter];
       for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
-        if (secured && method !== 'get' && status.startsWith('2')) response.headers = { ...response.headers, 'Consistency-Token': headerRef('ConsistencyToken') };
+        if (secured && method !== 'get' && status.startsWith('2'))
+          response.headers = { ...response.headers, 'Consistency-Token': headerRef('ConsistencyToken') };
         response.headers = { 'X-Request-Id': headerRef('XRequestId'), ...response.headers };
         if (idempotent && status.startsWith('2')) response.headers['Idempotent-Replayed'] = headerRef('IdempotentReplayed');
         if (conditional && (status === '200' || status === '304')) {
@@ -183,7 +208,7 @@ const webhooks = {
         required: name !== 'Webhook-Signature',
         schema: { type: 'string' },
       })),
-      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookEvent' } } } },
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookDelivery' } } } },
       responses: { '2XX': { description: 'Delivered' }, default: { description: 'Not delivered: retried on the schedule, then dead' } },
     },
   },

@@ -29,7 +29,9 @@ export const tagDescriptions: Record<string, string> = {
   webhooks: 'Webhook deliveries and the pull feeds of domain events.',
   console: 'Read models of the web console; admin only.',
   reconciliation: 'Bank statements (camt.053, camt.054, CSV), the reconciliation queue, deal payment settings and bookings on completion.',
-  portal: 'The investor portal\'s sign-in: invitations, passkeys (WebAuthn) and the session cookie. Behind the cookie, every route of the API is also served under /portal/api (docs/reference/portal-access.md).',
+  checks: 'Sanctions screening before money: list loads, the review queue of hits and its decisions, screens on demand (docs/reference/checks.md).',
+  portal:
+    "The investor portal's sign-in: invitations, passkeys (WebAuthn) and the session cookie. Behind the cookie, every route of the API is also served under /portal/api (docs/reference/portal-access.md).",
   probes: 'Liveness and readiness for load balancers and orchestrators; no token.',
 };
 
@@ -41,11 +43,27 @@ export const operationDocs: Record<string, OperationDoc> = {
   'POST /portal/api/sessions': { operationId: 'createPortalSession' },
   'GET /portal/api/session': { operationId: 'getPortalSession' },
   'POST /portal/api/sign-out': { operationId: 'deletePortalSession', optionalBody: true },
-  'PUT /deals/deal/{dealId}/payment-settings': { operationId: 'setPaymentSettings', description: 'Payment step, the fields reconciliation fills and reads, and the asset and price booked on completion. 201 the first time, 200 after.' },
-  'GET /deals/deal/{dealId}/payment-settings': { operationId: 'getPaymentSettings', description: 'The settings, or the defaults when never set; 404 for an unknown deal.' },
+  'PUT /deals/deal/{dealId}/payment-settings': {
+    operationId: 'setPaymentSettings',
+    description: 'Payment step, the fields reconciliation fills and reads, and the asset and price booked on completion. 201 the first time, 200 after.',
+  },
+  'GET /deals/deal/{dealId}/payment-settings': {
+    operationId: 'getPaymentSettings',
+    description: 'The settings, or the defaults when never set; 404 for an unknown deal.',
+  },
   'POST /payments/statements': {
     operationId: 'importStatement',
-    uploads: { mediaTypes: ['application/xml', 'text/xml', 'text/csv'], description: 'The statement file as it came from the bank: camt.053 or camt.054 XML, or CSV' },
+    uploads: {
+      mediaTypes: ['application/xml', 'text/xml', 'text/csv'],
+      description: 'The statement file as it came from the bank: camt.053 or camt.054 XML, or CSV',
+    },
+  },
+  'POST /sanctions/lists': {
+    operationId: 'importSanctionsList',
+    uploads: {
+      mediaTypes: ['application/xml', 'text/xml', 'text/csv'],
+      description: 'The list file as downloaded: EU FSF XML, UK OFSI CSV, OFAC sdn.xml or the UN consolidated XML',
+    },
   },
   'POST /investors/import': {
     operationId: 'importInvestors',
@@ -55,12 +73,28 @@ export const operationDocs: Record<string, OperationDoc> = {
     operationId: 'importMoves',
     uploads: { mediaTypes: ['text/csv'], description: 'The moves file: CSV with a header row' },
   },
-  'GET /payments/lines': { operationId: 'listPaymentLines', description: 'Lines of imported statements in import order, filtered by status (queued: the reconciliation queue), outcome, deal and statement.' },
+  'GET /payments/lines': {
+    operationId: 'listPaymentLines',
+    description: 'Lines of imported statements in import order, filtered by status (queued: the reconciliation queue), outcome, deal and statement.',
+  },
   'GET /payments/lines/{lineId}': { operationId: 'getPaymentLine', description: 'The line and every decision about it, oldest first.' },
-  'POST /payments/lines/{lineId}/assign': { operationId: 'reconcileLineToInvestor', description: 'Only a queued credit (409 otherwise); 404 when the investor has no journey in the deal; 422 for another currency than the commitment.' },
-  'POST /payments/lines/{lineId}/split': { operationId: 'reconcileLineAcrossInvestors', description: 'The shares must add up to the line (422); one share per investor.' },
-  'POST /payments/lines/{lineId}/dismiss': { operationId: 'setPaymentLineDismissed', description: 'Only a queued line (409 otherwise); money the line had allocated is taken back.' },
-  'GET /payments/bookings': { operationId: 'listCompletionBookings', description: 'One row per journey that completed in a deal booking on completion: booked (with the subscription) or queued (with the reason).' },
+  'GET /payments/lines/{lineId}/candidates': { operationId: 'listPaymentLineCandidates' },
+  'POST /payments/lines/{lineId}/assign': {
+    operationId: 'reconcileLineToInvestor',
+    description: 'Only a queued credit (409 otherwise); 404 when the investor has no journey in the deal; 422 for another currency than the commitment.',
+  },
+  'POST /payments/lines/{lineId}/split': {
+    operationId: 'reconcileLineAcrossInvestors',
+    description: 'The shares must add up to the line (422); one share per investor.',
+  },
+  'POST /payments/lines/{lineId}/dismiss': {
+    operationId: 'setPaymentLineDismissed',
+    description: 'Only a queued line (409 otherwise); money the line had allocated is taken back.',
+  },
+  'GET /payments/bookings': {
+    operationId: 'listCompletionBookings',
+    description: 'One row per journey that completed in a deal booking on completion: booked (with the subscription) or queued (with the reason).',
+  },
   'GET /healthz': { operationId: 'getHealth', description: 'Answers 200 while the process serves requests; it does not touch the database.' },
   'GET /readyz': { operationId: 'getReadiness', description: 'Answers 200 when the database answers a query, 503 (with Retry-After) when it does not.' },
   'GET /whoami': { operationId: 'getCaller', description: 'Resolves the bearer token and answers who it stands for; useful to check a token.' },
@@ -137,15 +171,18 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   'GET /audit/checkpoints': {
     operationId: 'listAuditCheckpoints',
-    description: 'Each checkpoint is an RFC 9162 Merkle root over the audit entries after the previous one, chained to it by hash: anchor the latest hash elsewhere.',
+    description:
+      'Each checkpoint is an RFC 9162 Merkle root over the audit entries after the previous one, chained to it by hash: anchor the latest hash elsewhere.',
   },
   'GET /deals/deal/{dealId}/audit': {
     operationId: 'listDealAuditEntries',
-    description: 'Moves, edits, edit-request decisions, reconciliation decisions and workflow changes of the deal; an entry not yet sealed has no inclusion proof.',
+    description:
+      'Moves, edits, edit-request decisions, reconciliation decisions and workflow changes of the deal; an entry not yet sealed has no inclusion proof.',
   },
   'POST /investors/{investorUserId}/erasure': {
     operationId: 'eraseInvestor',
-    description: '409 while the retention period runs (ERASURE_RETENTION_YEARS after the last event) unless overrideRetention with a reason; ids, amounts and audit chains are kept.',
+    description:
+      '409 while the retention period runs (ERASURE_RETENTION_YEARS after the last event) unless overrideRetention with a reason; ids, amounts and audit chains are kept.',
     optionalBody: true,
   },
 };

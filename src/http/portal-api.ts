@@ -25,7 +25,9 @@ export async function registerPortalApi(scope: FastifyInstance, ctx: AppContext)
   scope.addHook('onRequest', (request, _reply, done) => {
     const origin = request.headers.origin;
     if (!READS.has(request.method) && origin !== undefined && origin !== portal.origin) {
-      done(new AppError('forbidden', `Requests to the portal must come from ${portal.origin}, not ${origin}`));
+      // `portalOrigin` lets the portal opened at another address of this host (127.0.0.1 for
+      // localhost) say which address to use, instead of "your passkey was not accepted".
+      done(new AppError('forbidden', `Requests to the portal must come from ${portal.origin}, not ${origin}`, { extensions: { portalOrigin: portal.origin } }));
       return;
     }
     done();

@@ -10,15 +10,25 @@ import type { Api, AppContext } from './context.ts';
 import { authenticateCookie, clearSessionCookie, setSessionCookie } from './portal-session.ts';
 import { problemSchemas } from './schemas/problems.ts';
 import {
-  PortalSession, RegisterPasskeyBody, RegistrationOptions, RegistrationOptionsBody, SignInBody, SignInOptions, SignInOptionsBody, SignOutBody,
+  PortalSession,
+  RegisterPasskeyBody,
+  RegistrationOptions,
+  RegistrationOptionsBody,
+  SignInBody,
+  SignInOptions,
+  SignInOptionsBody,
+  SignOutBody,
 } from './schemas/portal.ts';
 
-const problem = (kind: keyof typeof problemSchemas, description: string) => ({ description, content: { 'application/problem+json': { schema: problemSchemas[kind] } } });
+const problem = (kind: keyof typeof problemSchemas, description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: problemSchemas[kind] } },
+});
 
 /** The problems a public sign-in route answers (connection-level ones are added by openapi-document.ts). */
 const publicProblems = {
   400: problem('validation', 'Malformed body, or a WebAuthn response that does not verify'),
-  403: problem('forbidden', 'An Origin header other than PUBLIC_URL\'s origin'),
+  403: problem('forbidden', "An Origin header other than PUBLIC_URL's origin"),
   415: problem('unsupported-media-type', 'A body that is not application/json'),
   429: problem('rate-limited', 'Over PORTAL_RATE_LIMIT_PER_MINUTE from this address'),
   500: problem('internal', 'A bug: quote the requestId'),
@@ -39,7 +49,12 @@ const SignedIn = {
 };
 
 /** The session as answered: its id stays on the server. */
-const shown = ({ session }: OpenedSession) => ({ investorUserId: session.investorUserId, name: session.name, csrfToken: session.csrfToken, expiresAt: session.expiresAt });
+const shown = ({ session }: OpenedSession) => ({
+  investorUserId: session.investorUserId,
+  name: session.name,
+  csrfToken: session.csrfToken,
+  expiresAt: session.expiresAt,
+});
 
 export async function portalRoutes(app: Api, ctx: AppContext) {
   const { portal, basePath } = ctx.config;
@@ -62,8 +77,9 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
         schema: {
           tags: ['portal'],
           summary: 'Options to register a passkey with an invitation',
-          description: 'The investor the invitation is for and WebAuthn creation options (a discoverable credential). The invitation stays valid until a passkey is registered with it. '
-            + 'An unknown, used, revoked or expired invitation: 404, whichever it is.',
+          description:
+            'The investor the invitation is for and WebAuthn creation options (a discoverable credential). The invitation stays valid until a passkey is registered with it. ' +
+            'An unknown, used, revoked or expired invitation: 404, whichever it is.',
           body: RegistrationOptionsBody,
           response: { 200: RegistrationOptions, 404: problem('not-found', 'The invitation is not valid or has expired'), ...publicProblems },
         },
@@ -78,15 +94,22 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
         schema: {
           tags: ['portal'],
           summary: 'Register a passkey with an invitation and sign in',
-          description: 'Verifies the answer to the registration options, uses the invitation, replaces the investor\'s earlier passkeys and ends their sessions, '
-            + 'then opens a session: 201 with the session and its cookie (Set-Cookie: dealflow_portal, HttpOnly, Secure, SameSite=Strict). '
-            + 'An unknown, used, revoked or expired invitation: 404; an answer that does not verify, or to options already answered: 400.',
+          description:
+            "Verifies the answer to the registration options, uses the invitation, replaces the investor's earlier passkeys and ends their sessions, " +
+            'then opens a session: 201 with the session and its cookie (Set-Cookie: dealflow_portal, HttpOnly, Secure, SameSite=Strict). ' +
+            'An unknown, used, revoked or expired invitation: 404; an answer that does not verify, or to options already answered: 400; ' +
+            "a credential id registered already (any investor's): 409, and nothing changes.",
           body: RegisterPasskeyBody,
-          response: { 201: SignedIn, 404: problem('not-found', 'The invitation is not valid or has expired'), ...publicProblems },
+          response: {
+            201: SignedIn,
+            404: problem('not-found', 'The invitation is not valid or has expired'),
+            409: problem('conflict', "The passkey's credential id is registered already"),
+            ...publicProblems,
+          },
         },
       },
-      async (request, reply) => {
-        const opened = await registerPasskey(ctx, portal, { invitation: request.body.invitation, response: request.body.response as unknown as RegistrationResponseJSON });
+      async ({ body }, reply) => {
+        const opened = await registerPasskey(ctx, portal, { invitation: body.invitation, response: body.response as unknown as RegistrationResponseJSON });
         setSessionCookie(reply, basePath, opened.token);
         return reply.code(201).send(shown(opened));
       },
@@ -117,12 +140,16 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
         schema: {
           tags: ['portal'],
           summary: 'Sign in with a passkey',
-          description: 'Verifies the answer to sign-in options with the passkey\'s public key and counter, then opens a session: 201 with the session and its cookie. '
-            + 'An answer that does not verify, to options already answered, or from a passkey unknown or replaced: 401.',
+          description:
+            "Verifies the answer to sign-in options with the passkey's public key and counter, then opens a session: 201 with the session and its cookie. " +
+            'An answer that does not verify, to options already answered, or from a passkey unknown or replaced: 401.',
           body: SignInBody,
           response: {
             201: SignedIn,
-            401: problem('unauthenticated', 'The passkey\'s answer does not verify, answers options already answered or expired, or comes from a passkey that is unknown or replaced'),
+            401: problem(
+              'unauthenticated',
+              "The passkey's answer does not verify, answers options already answered or expired, or comes from a passkey that is unknown or replaced",
+            ),
             ...publicProblems,
           },
         },
@@ -138,15 +165,18 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
   app.get(
     '/session',
     {
-      onRequest: async (request) => {
+      onRequest: async (request, reply) => {
+        // The answer holds the session's CSRF token: no cache may keep it (nor a 401 in its place).
+        reply.header('Cache-Control', 'no-store');
         await authenticateCookie(ctx, request);
       },
       schema: {
         tags: ['portal'],
-        summary: 'The signed-in investor and the session\'s CSRF token',
-        description: 'Authenticated by the session cookie (dealflow_portal). Renews the session. Without a live session cookie: 401.',
+        summary: "The signed-in investor and the session's CSRF token",
+        description:
+          'Authenticated by the session cookie (dealflow_portal). Renews the session. Without a live session cookie: 401. Answered with `Cache-Control: no-store`.',
         security: cookieSecurity,
-        response: { 200: PortalSession },
+        response: { 200: { ...PortalSession, headers: { 'Cache-Control': Type.String({ description: 'no-store: the answer holds the CSRF token' }) } } },
       },
     },
     async (request) => {
@@ -164,10 +194,16 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
       schema: {
         tags: ['portal'],
         summary: 'Sign out here, or everywhere',
-        description: 'Authenticated by the session cookie (dealflow_portal) and the X-CSRF-Token header with the session\'s csrfToken. Signs out the browser that sends it (everywhere: the investor on every device) and clears the cookie.',
+        description:
+          "Authenticated by the session cookie (dealflow_portal) and the X-CSRF-Token header with the session's csrfToken. Signs out the browser that sends it (everywhere: the investor on every device) and clears the cookie.",
         security: cookieSecurity,
         body: SignOutBody,
-        response: { 204: { ...Type.Null({ description: 'Signed out; the cookie is cleared' }), headers: { 'Set-Cookie': Type.String({ description: 'dealflow_portal=; Path=<BASE_PATH>/portal/; Expires in the past: the cookie is cleared' }) } } },
+        response: {
+          204: {
+            ...Type.Null({ description: 'Signed out; the cookie is cleared' }),
+            headers: { 'Set-Cookie': Type.String({ description: 'dealflow_portal=; Path=<BASE_PATH>/portal/; Expires in the past: the cookie is cleared' }) },
+          },
+        },
       },
       preValidation: async (request) => {
         request.body ??= {};

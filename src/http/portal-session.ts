@@ -44,4 +44,3 @@ export async function authenticateCookie(ctx: AppContext, request: FastifyReques
   request.portalSession = session;
   return session;
 }
-

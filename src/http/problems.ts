@@ -16,6 +16,7 @@ export const problemTable: Record<ErrorKind, { status: number; title: string }> 
   'rate-limited': { status: 429, title: 'Too many requests' },
   internal: { status: 500, title: 'Internal error' },
   'database-unavailable': { status: 503, title: 'The database is unavailable' },
+  'outcome-unknown': { status: 503, title: 'The outcome of the write is unknown' },
 };
 
 export const problemType = (kind: ErrorKind) => `urn:dealflow:problem:${kind}`;
@@ -34,7 +35,7 @@ export interface Problem {
 export function problemOf(error: AppError, requestId?: string): Problem {
   const { status, title } = problemTable[error.kind];
   return {
-    ...error.extensions,
+    ...extensionsOf(error),
     type: problemType(error.kind),
     title,
     status,
@@ -44,9 +45,18 @@ export function problemOf(error: AppError, requestId?: string): Problem {
   };
 }
 
+/** An error's extensions, each one that is itself an error (an atomic batch's refused move) as its problem document. */
+function extensionsOf(error: AppError): Record<string, unknown> | undefined {
+  const extensions = error.extensions;
+  if (!extensions || !Object.values(extensions).some((v) => v instanceof AppError)) return extensions;
+  return Object.fromEntries(Object.entries(extensions).map(([k, v]) => [k, v instanceof AppError ? problemOf(v) : v]));
+}
+
 export function sendProblem(reply: FastifyReply, error: AppError) {
   const problem = problemOf(error, String(reply.request.id));
   if (error.kind === 'unauthenticated') reply.header('WWW-Authenticate', 'Bearer');
+  // A conflict that nothing was kept of (a key still running, a lost deadlock): worth a retry.
+  if (error.kind === 'conflict' && error.extensions?.retryable) reply.header('Retry-After', '1');
   // The onSend hook sets it too, but the router's own refusals (a malformed URL) skip the hooks.
   reply.header('X-Request-Id', String(reply.request.id));
   return reply.code(problem.status).type('application/problem+json').send(problem);

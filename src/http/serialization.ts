@@ -8,7 +8,10 @@ import fastJsonStringify from 'fast-json-stringify';
 
 const compiled = new Map<string, (data: unknown) => string>();
 
-export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
+export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => compileSerializer(schema);
+
+/** The serializer of a response schema: a pure function, the one Fastify sends that schema's answers with. */
+export function compileSerializer(schema: unknown): (data: unknown) => string {
   const key = JSON.stringify(schema);
   let serialize = compiled.get(key);
   if (!serialize) {
@@ -16,4 +19,4 @@ export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema 
     compiled.set(key, serialize);
   }
   return serialize;
-};
+}

@@ -8,6 +8,7 @@ import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
+import { unknownPropertyIssues, type ValidationIssue } from '../wire/validate.ts';
 
 /** TypeBox's compiled check; for query and path parameters, the converted value when the text as sent does not check. */
 const TypeBoxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
@@ -19,7 +20,10 @@ const TypeBoxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
       if (typeCheck.Check(converted)) return { value: converted };
       return { error: typeCheck.Errors(converted) as never };
     }
-    return { error: typeCheck.Errors(value) as never };
+    const issues = typeCheck.Errors(value) as ValidationIssue[];
+    // Unknown members are counted in full (TypeBox's issues stop at its maxErrors).
+    if (issues.some((i) => i.keyword === 'boolean' && i.schemaPath?.endsWith('/additionalProperties'))) issues.push(...unknownPropertyIssues(schema, value));
+    return { error: issues as never };
   };
 };
 

@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-/** Where `vite build` writes the console (web/ in this repository). */
-export const webDist = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+/** Where `vite build` writes the console (web/console/ in this repository). */
+export const webDist = fileURLToPath(new URL('../../web/console/dist/', import.meta.url));
 /** Where `vite build` writes the investor portal (web/portal/ in this repository). */
 export const portalDist = fileURLToPath(new URL('../../web/portal/dist/', import.meta.url));
 

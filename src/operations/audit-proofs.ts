@@ -5,8 +5,7 @@
 // call.
 import { leafHashOf, merkleLevels, proofNodes } from '../domain/audit.ts';
 import * as checkpointStore from '../store/audit-checkpoints.ts';
-import type { Kysely } from 'kysely';
-import type { DB } from '../store/schema.ts';
+import type { Db } from '../store/schema.ts';
 
 export interface InclusionProof {
   checkpoint: number;
@@ -17,7 +16,10 @@ export interface InclusionProof {
 }
 
 /** A checkpoint's tree as the sealer writes it, from its entries in order. */
-export function buildTree(entries: { xid: string; position: string; hash: string; dealId: string | null }[]): { root: string; tree: checkpointStore.CheckpointTree } {
+export function buildTree(entries: { xid: string; position: string; hash: string; dealId: string | null }[]): {
+  root: string;
+  tree: checkpointStore.CheckpointTree;
+} {
   const levels = merkleLevels(entries.map((e) => e.hash));
   return {
     root: levels.at(-1)![0]!,
@@ -26,7 +28,7 @@ export function buildTree(entries: { xid: string; position: string; hash: string
 }
 
 /** The entries a checkpoint covers, in order: from the bound of the checkpoint before it to its own. */
-export async function checkpointEntries(db: Kysely<DB>, c: checkpointStore.Checkpoint) {
+export async function checkpointEntries(db: Db, c: checkpointStore.Checkpoint) {
   const before = c.number > 1 ? await checkpointStore.findCheckpoint(db, c.number - 1) : undefined;
   return checkpointStore.checkpointLeaves(db, before ? { xid: before.upToXid, position: before.upToPosition } : null, c);
 }
@@ -37,11 +39,14 @@ export async function checkpointEntries(db: Kysely<DB>, c: checkpointStore.Check
  * behind the service's back; `verify` names it). `entryHash` is the entry hash the tree holds.
  */
 export async function proveInclusion(
-  db: Kysely<DB>,
+  db: Db,
   entries: { xid: string; position: string }[],
 ): Promise<Map<string, (InclusionProof & { entryHash: string }) | null>> {
   const result = new Map<string, (InclusionProof & { entryHash: string }) | null>();
-  const leaves = await checkpointStore.findLeaves(db, entries.map((e) => e.position));
+  const leaves = await checkpointStore.findLeaves(
+    db,
+    entries.map((e) => e.position),
+  );
   const checkpoints = new Map<number, checkpointStore.Checkpoint | undefined>();
   const checkpoint = async (number: number) => {
     if (!checkpoints.has(number)) checkpoints.set(number, await checkpointStore.findCheckpoint(db, number));

@@ -6,8 +6,7 @@
 import { checkpointHash, entryHash, GENESIS, merkleLevels, verifyInclusion } from '../domain/audit.ts';
 import * as audit from '../store/audit.ts';
 import * as checkpointStore from '../store/audit-checkpoints.ts';
-import type { Kysely } from 'kysely';
-import type { DB } from '../store/schema.ts';
+import type { Db } from '../store/schema.ts';
 import { proveInclusion } from './audit-proofs.ts';
 import type { Deps } from './deps.ts';
 
@@ -38,18 +37,22 @@ type Mismatch = NonNullable<VerifyReport['mismatch']>;
 export async function verifyAudit(deps: Pick<Deps, 'db'>, options: { dealId?: string } = {}): Promise<VerifyReport> {
   // One snapshot for every read, so heads and entries written meanwhile cannot disagree.
   if (deps.db.isTransaction) return verifyIn(deps.db, options);
-  return deps.db.transaction().setIsolationLevel('repeatable read').execute((trx) => verifyIn(trx, options));
+  return deps.db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute((trx) => verifyIn(trx, options));
 }
 
-async function verifyIn(db: Kysely<DB>, options: { dealId?: string }): Promise<VerifyReport> {
+async function verifyIn(db: Db, options: { dealId?: string }): Promise<VerifyReport> {
   const report: VerifyReport = { ok: true, chains: 0, entries: 0, checkpoints: 0, unsealed: 0, heads: [] };
-  const mismatch = (await verifyChains(db, options.dealId, report))
-    ?? (await audit.findHistoryMismatch(db, options.dealId))
-    ?? (options.dealId === undefined ? await verifyCheckpoints(db, report) : await verifyDealInCheckpoints(db, options.dealId, report));
+  const mismatch =
+    (await verifyChains(db, options.dealId, report)) ??
+    (await audit.findHistoryMismatch(db, options.dealId)) ??
+    (options.dealId === undefined ? await verifyCheckpoints(db, report) : await verifyDealInCheckpoints(db, options.dealId, report));
   return mismatch ? { ...report, ok: false, mismatch } : report;
 }
 
-async function verifyChains(db: Kysely<DB>, dealId: string | undefined, report: VerifyReport): Promise<Mismatch | undefined> {
+async function verifyChains(db: Db, dealId: string | undefined, report: VerifyReport): Promise<Mismatch | undefined> {
   const recorded = await audit.listHeads(db, dealId);
   let previous: audit.StoredAuditEntry | undefined;
   const endChain = (last: audit.StoredAuditEntry): Mismatch | undefined => {
@@ -58,7 +61,11 @@ async function verifyChains(db: Kysely<DB>, dealId: string | undefined, report: 
     const head = recorded.get(last.chain);
     recorded.delete(last.chain);
     if (head && (head.seq !== last.seq || head.hash !== last.hash)) {
-      return { chain: last.chain, seq: last.seq, detail: `the recorded head is entry ${head.seq} (${head.hash?.slice(0, 12)}…) but the chain ends at entry ${last.seq} (${last.hash.slice(0, 12)}…)` };
+      return {
+        chain: last.chain,
+        seq: last.seq,
+        detail: `the recorded head is entry ${head.seq} (${head.hash?.slice(0, 12)}…) but the chain ends at entry ${last.seq} (${last.hash.slice(0, 12)}…)`,
+      };
     }
     return undefined;
   };
@@ -70,11 +77,22 @@ async function verifyChains(db: Kysely<DB>, dealId: string | undefined, report: 
         previous = undefined;
       }
       const expectedSeq = (previous?.seq ?? 0) + 1;
-      if (e.seq !== expectedSeq) return { chain: e.chain, seq: expectedSeq, detail: `entry ${expectedSeq} is missing (entry ${e.seq} follows ${expectedSeq - 1})` };
+      if (e.seq !== expectedSeq)
+        return { chain: e.chain, seq: expectedSeq, detail: `entry ${expectedSeq} is missing (entry ${e.seq} follows ${expectedSeq - 1})` };
       const prevHash = previous?.hash ?? GENESIS;
-      if (e.prevHash !== prevHash) return { chain: e.chain, seq: e.seq, detail: `its previous hash ${e.prevHash.slice(0, 12)}… is not the hash of entry ${e.seq - 1} (${prevHash.slice(0, 12)}…)` };
+      if (e.prevHash !== prevHash)
+        return {
+          chain: e.chain,
+          seq: e.seq,
+          detail: `its previous hash ${e.prevHash.slice(0, 12)}… is not the hash of entry ${e.seq - 1} (${prevHash.slice(0, 12)}…)`,
+        };
       const recomputed = entryHash(prevHash, e);
-      if (recomputed !== e.hash) return { chain: e.chain, seq: e.seq, detail: `its content does not match its hash (stored ${e.hash.slice(0, 12)}…, recomputed ${recomputed.slice(0, 12)}…)` };
+      if (recomputed !== e.hash)
+        return {
+          chain: e.chain,
+          seq: e.seq,
+          detail: `its content does not match its hash (stored ${e.hash.slice(0, 12)}…, recomputed ${recomputed.slice(0, 12)}…)`,
+        };
       report.entries++;
       previous = e;
     }
@@ -91,7 +109,10 @@ async function verifyChains(db: Kysely<DB>, dealId: string | undefined, report: 
 }
 
 /** Walks the checkpoints in order, checking each one's link to the one before and its own hash. */
-async function walkCheckpoints(db: Kysely<DB>, each: (c: checkpointStore.Checkpoint, previous: audit.FeedKey | null) => Promise<Mismatch | undefined>): Promise<Mismatch | undefined> {
+async function walkCheckpoints(
+  db: Db,
+  each: (c: checkpointStore.Checkpoint, previous: audit.FeedKey | null) => Promise<Mismatch | undefined>,
+): Promise<Mismatch | undefined> {
   let prevKey: audit.FeedKey | null = null;
   let prevHash = GENESIS;
   for (let after = 0; ; ) {
@@ -123,7 +144,7 @@ function differingLeaf(kept: { position: string }[], now: { position: string }[]
 }
 
 /** Every checkpoint covers exactly the entries after the one before, up to its bound, and its kept tree is theirs. */
-async function verifyCheckpoints(db: Kysely<DB>, report: VerifyReport): Promise<Mismatch | undefined> {
+async function verifyCheckpoints(db: Db, report: VerifyReport): Promise<Mismatch | undefined> {
   let last: audit.FeedKey | null = null;
   const bad = await walkCheckpoints(db, async (c, previous) => {
     const leaves = await checkpointStore.checkpointLeaves(db, previous, c);
@@ -131,14 +152,21 @@ async function verifyCheckpoints(db: Kysely<DB>, report: VerifyReport): Promise<
     const kept = await checkpointStore.readCheckpointTree(db, c.number);
     if (leaves.length !== c.size) {
       const which = leaves.length < c.size ? 'removed' : 'added';
-      return { checkpoint: c.number, detail: `it covers ${c.size} entries, but ${leaves.length} are in its range now (an entry was ${which}${differingLeaf(kept.leaves, leaves)})` };
+      return {
+        checkpoint: c.number,
+        detail: `it covers ${c.size} entries, but ${leaves.length} are in its range now (an entry was ${which}${differingLeaf(kept.leaves, leaves)})`,
+      };
     }
     const levels = merkleLevels(leaves.map((l) => l.hash));
-    if (levels.at(-1)![0] !== c.root) return { checkpoint: c.number, detail: 'the Merkle root of the entries in its range is not its root (an entry was changed or reordered)' };
+    if (levels.at(-1)![0] !== c.root)
+      return { checkpoint: c.number, detail: 'the Merkle root of the entries in its range is not its root (an entry was changed or reordered)' };
     if (kept.leaves.length > 0) {
       const nodes = levels.slice(1).flatMap((hashes, l) => hashes.map((hash, index) => `${l + 1}/${index}/${hash}`));
-      const same = kept.leaves.length === leaves.length && kept.leaves.every((k, i) => k.position === leaves[i]!.position && k.entryHash === leaves[i]!.hash)
-        && kept.nodes.length === nodes.length && kept.nodes.every((n, i) => `${n.level}/${n.index}/${n.hash}` === nodes[i]);
+      const same =
+        kept.leaves.length === leaves.length &&
+        kept.leaves.every((k, i) => k.position === leaves[i]!.position && k.entryHash === leaves[i]!.hash) &&
+        kept.nodes.length === nodes.length &&
+        kept.nodes.every((n, i) => `${n.level}/${n.index}/${n.hash}` === nodes[i]);
       if (!same) return { checkpoint: c.number, detail: 'the Merkle tree kept for its inclusion proofs is not the tree of its entries' };
     }
     report.checkpoints++;
@@ -151,7 +179,7 @@ async function verifyCheckpoints(db: Kysely<DB>, report: VerifyReport): Promise<
 }
 
 /** The checkpoints' hash chain, then each of the deal's entries proved into its checkpoint, and none of its sealed entries gone. */
-async function verifyDealInCheckpoints(db: Kysely<DB>, dealId: string, report: VerifyReport): Promise<Mismatch | undefined> {
+async function verifyDealInCheckpoints(db: Db, dealId: string, report: VerifyReport): Promise<Mismatch | undefined> {
   const bad = await walkCheckpoints(db, async () => {
     report.checkpoints++;
     return undefined;
@@ -166,15 +194,31 @@ async function verifyDealInCheckpoints(db: Kysely<DB>, dealId: string, report: V
       const proof = proofs.get(e.position);
       if (!proof) {
         const covering = await checkpointStore.findCheckpointCovering(db, e);
-        if (covering) return { chain: e.chain, seq: e.seq, checkpoint: covering.number, detail: `it sorts into checkpoint ${covering.number}, which does not hold it (an entry was added or moved)` };
+        if (covering)
+          return {
+            chain: e.chain,
+            seq: e.seq,
+            checkpoint: covering.number,
+            detail: `it sorts into checkpoint ${covering.number}, which does not hold it (an entry was added or moved)`,
+          };
         report.unsealed++;
         continue;
       }
       if (proof.entryHash !== e.hash) {
-        return { chain: e.chain, seq: e.seq, checkpoint: proof.checkpoint, detail: `checkpoint ${proof.checkpoint} holds it with hash ${proof.entryHash.slice(0, 12)}…, not ${e.hash.slice(0, 12)}… (it was rewritten after sealing)` };
+        return {
+          chain: e.chain,
+          seq: e.seq,
+          checkpoint: proof.checkpoint,
+          detail: `checkpoint ${proof.checkpoint} holds it with hash ${proof.entryHash.slice(0, 12)}…, not ${e.hash.slice(0, 12)}… (it was rewritten after sealing)`,
+        };
       }
       if (!verifyInclusion(e.hash, proof.leafIndex, proof.treeSize, proof.path, proof.root)) {
-        return { chain: e.chain, seq: e.seq, checkpoint: proof.checkpoint, detail: `its inclusion proof does not lead to the root of checkpoint ${proof.checkpoint}` };
+        return {
+          chain: e.chain,
+          seq: e.seq,
+          checkpoint: proof.checkpoint,
+          detail: `its inclusion proof does not lead to the root of checkpoint ${proof.checkpoint}`,
+        };
       }
       report.proved++;
     }
@@ -182,6 +226,10 @@ async function verifyDealInCheckpoints(db: Kysely<DB>, dealId: string, report: V
     after = { xid: last.xid, position: last.position };
   }
   const gone = await checkpointStore.findDealLeafWithoutEntry(db, dealId);
-  if (gone) return { checkpoint: gone.checkpoint, detail: `its leaf ${gone.index} (position ${gone.position}, an entry of this deal) has no entry in the log any more (an entry was removed)` };
+  if (gone)
+    return {
+      checkpoint: gone.checkpoint,
+      detail: `its leaf ${gone.index} (position ${gone.position}, an entry of this deal) has no entry in the log any more (an entry was removed)`,
+    };
   return undefined;
 }

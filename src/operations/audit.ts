@@ -8,8 +8,7 @@ import { notFound } from '../domain/errors.ts';
 import * as audit from '../store/audit.ts';
 import * as checkpointStore from '../store/audit-checkpoints.ts';
 import { findDeal } from '../store/deals.ts';
-import type { Kysely } from 'kysely';
-import type { DB } from '../store/schema.ts';
+import type { Db } from '../store/schema.ts';
 import { buildTree, checkpointEntries, proveInclusion } from './audit-proofs.ts';
 import type { Deps } from './deps.ts';
 import { type Periodic, runEvery } from './periodic.ts';
@@ -41,7 +40,7 @@ export async function sealCheckpoint(deps: Pick<Deps, 'db' | 'clock'>): Promise<
   };
   const prevHash = last?.hash ?? GENESIS;
   const checkpoint: checkpointStore.Checkpoint = { ...body, prevHash, hash: checkpointHash(prevHash, body) };
-  const write = async (trx: Kysely<DB>) => {
+  const write = async (trx: Db) => {
     if (!(await checkpointStore.insertCheckpoint(trx, checkpoint))) return undefined;
     await checkpointStore.insertCheckpointTree(trx, checkpoint.number, tree);
     return checkpoint;
@@ -49,7 +48,7 @@ export async function sealCheckpoint(deps: Pick<Deps, 'db' | 'clock'>): Promise<
   return inOneTransaction(db, write);
 }
 
-const inOneTransaction = <T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>) => (db.isTransaction ? work(db) : db.transaction().execute(work));
+const inOneTransaction = <T>(db: Db, work: (trx: Db) => Promise<T>) => (db.isTransaction ? work(db) : db.transaction().execute(work));
 
 /**
  * Writes the trees of checkpoints numbered above `after` that have none (sealed before trees were
@@ -113,8 +112,16 @@ export async function getDealAudit(deps: Pick<Deps, 'db'>, dealId: string, query
   const output = entries.map((e) => {
     const proof = proofs.get(e.position);
     return {
-      chain: e.chain, seq: e.seq, position: Number(e.position), type: e.type, principal: e.principal, tokenId: e.tokenId, at: e.at,
-      change: e.change, prevHash: e.prevHash, hash: e.hash,
+      chain: e.chain,
+      seq: e.seq,
+      position: Number(e.position),
+      type: e.type,
+      principal: e.principal,
+      tokenId: e.tokenId,
+      at: e.at,
+      change: e.change,
+      prevHash: e.prevHash,
+      hash: e.hash,
       inclusion: proof ? { checkpoint: proof.checkpoint, treeSize: proof.treeSize, leafIndex: proof.leafIndex, root: proof.root, path: proof.path } : null,
     };
   });

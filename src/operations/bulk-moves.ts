@@ -1,6 +1,8 @@
 // Bulk moves (POST /deals/deal/{dealId}/jump-to-step/bulk) and dry runs of moves. Every move goes
-// through applyMoves (operations/journeys.ts), the one code path that applies the jump rules; this
-// file only decides which transaction each move runs in and collects the outcomes.
+// through applyMoves (operations/apply-moves.ts), the one code path that applies the jump rules; this
+// file only decides which transaction each move runs in and collects the outcomes. `moveInBulk` is
+// the write as the pipeline runs it (pipeline.ts): dry run, or idempotently with the transactions
+// the engine allows.
 //
 // - Not atomic (the default): the moves are cut into chunks of CHUNK_SIZE, each chunk one
 //   transaction of two statements whatever its size (load and lock its journeys, write its
@@ -12,13 +14,13 @@
 // - Dry run: the same, in transactions that are always rolled back (dry-run.ts).
 import { AppError, type ErrorKind, type FieldError, forbidden, invalid, unprocessable } from '../domain/errors.ts';
 import type { WorkflowEvent } from '../domain/event.ts';
-import type { Principal } from '../domain/principal.ts';
+import { isStaff, type Principal } from '../domain/principal.ts';
 import { type BatchRef, deleteBulkMoveResults, insertBulkMoveResults, listBulkMoveResults } from '../store/bulk-move-results.ts';
-import { batchConcurrency, runsConcurrentTransactions } from '../store/database.ts';
-import { isDeadlock, retryOnDeadlock } from '../store/errors.ts';
+import { isDeadlock, retryAborted } from '../store/errors.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { rolledBack } from './dry-run.ts';
-import { applyMoves, type BatchTag, type JumpInput } from './journeys.ts';
+import { applyMoves, type BatchTag, type MoveInput } from './apply-moves.ts';
+import { type Answer, answered, encoded, engineOf, idempotently, isRefusal, type WriteRequest } from './pipeline.ts';
 
 export const MAX_BULK_MOVES = 1000;
 
@@ -45,15 +47,17 @@ export const errorOf = (refusal: Refusal) =>
     ...(refusal.extensions ? { extensions: refusal.extensions } : {}),
   });
 
-/** What a client may be told per move; anything else (a bug, a lost database) fails the request. */
-const isRefusal = (err: unknown): err is AppError => err instanceof AppError && err.kind !== 'internal' && err.kind !== 'database-unavailable';
-
 /** Moves per transaction of a batch that is not atomic (measured: docs/benchmarks.md, "Bulk moves, imports and exports"). */
 export const CHUNK_SIZE = 50;
 
 /** Moves through applyMoves in the caller's transaction, refusals as results. */
-async function applyChunk(tx: Deps, principal: Principal, dealId: string, moves: readonly JumpInput[], tag?: BatchTag): Promise<MoveResult[]> {
-  const outcomes = await applyMoves(tx, principal, dealId, moves.map((input) => ({ input, ...(tag ? { record: { batch: tag } } : {}) })));
+async function applyChunk(tx: Deps, principal: Principal, dealId: string, moves: readonly MoveInput[], tag?: BatchTag): Promise<MoveResult[]> {
+  const outcomes = await applyMoves(
+    tx,
+    principal,
+    dealId,
+    moves.map((input) => ({ input, ...(tag ? { record: { batch: tag } } : {}) })),
+  );
   return outcomes.map((o) => {
     if (o.ok) return { ok: true, event: o.event, intermediaryStepIds: o.plan.intermediaryStepIds };
     if (isRefusal(o.error)) return { ok: false, refusal: refusalOf(o.error) };
@@ -62,18 +66,20 @@ async function applyChunk(tx: Deps, principal: Principal, dealId: string, moves:
 }
 
 /** Dry run of one move: what jump-to-step would answer now; nothing is written. */
-export async function dryRunMove(deps: Deps, principal: Principal, dealId: string, move: JumpInput): Promise<MoveResult> {
+export async function dryRunMove(deps: Deps, principal: Principal, dealId: string, move: MoveInput): Promise<MoveResult> {
   return (await rolledBack(deps, (tx) => applyChunk(tx, principal, dealId, [move])))[0]!;
 }
 
 /** 400 naming every investor that appears more than once. */
-export function checkDistinctInvestors(moves: readonly Pick<JumpInput, 'investorUserId'>[]): void {
+export function checkDistinctInvestors(moves: readonly Pick<MoveInput, 'investorUserId'>[]): void {
   const seen = new Set<string>();
   const duplicates = new Set<string>();
   for (const { investorUserId } of moves) (seen.has(investorUserId) ? duplicates : seen).add(investorUserId);
   if (duplicates.size === 0) return;
   throw invalid(
-    moves.flatMap((m, i) => (duplicates.has(m.investorUserId) ? [{ in: 'body' as const, field: `moves.${i}.investorUserId`, detail: 'appears more than once in the batch' }] : [])),
+    moves.flatMap((m, i) =>
+      duplicates.has(m.investorUserId) ? [{ in: 'body' as const, field: `moves.${i}.investorUserId`, detail: 'appears more than once in the batch' }] : [],
+    ),
     `Each investor may be moved at most once per batch; more than once: ${[...duplicates].join(', ')}`,
   );
 }
@@ -92,16 +98,54 @@ export interface BulkOptions {
   tag?: BatchTag;
 }
 
-export { runsConcurrentTransactions };
+/** A bulk request's answer: one result per move, and (not in a dry run) the batch they belong to. */
+export interface BulkAnswer {
+  results: MoveResult[];
+  batchId?: string;
+  dryRun: boolean;
+}
+
+/**
+ * The bulk move as a write (POST …/jump-to-step/bulk): a dry run answers at once; otherwise the
+ * batch runs idempotently, in the transactions that fit. Atomic: all in one (the key's, when it
+ * has one). Not atomic: chunks of their own, except with a key on an engine of one connection
+ * (PGlite), where they join the key's transaction; with a key on PostgreSQL the chunks commit on
+ * their own connections, each recording its outcomes for a retry, and the key's transaction
+ * stores the answer.
+ */
+export async function moveInBulk(deps: Deps, request: WriteRequest, dealId: string, moves: readonly MoveInput[], atomic = false): Promise<Answer> {
+  const { principal, key } = request;
+  if (request.dryRun)
+    return answered(request, 200, { results: await bulkMove(deps, principal, dealId, moves, { atomic, dryRun: true }), dryRun: true } satisfies BulkAnswer);
+  const tag: BatchTag = { id: deps.newId(), kind: 'bulk-move' };
+  const run = (tx: Deps): Promise<MoveResult[]> => {
+    if (atomic) return bulkMove(tx, principal, dealId, moves, { atomic, tag });
+    if (!tx.db.isTransaction || !key) return bulkMove(deps, principal, dealId, moves, { tag });
+    if (!engineOf(deps).concurrentTransactions) return bulkMove(tx, principal, dealId, moves, { joined: true, tag });
+    const batch = { ref: { scope: key.scope, key: key.key, fingerprint: key.fingerprint }, complete: tx };
+    return bulkMove(deps, principal, dealId, moves, { batch, tag });
+  };
+  return idempotently(
+    deps,
+    request,
+    encoded(request, 200, async (tx): Promise<BulkAnswer> => ({ results: await run(tx), batchId: tag.id, dryRun: false })),
+  );
+}
 
 /**
  * Runs a batch of moves of distinct investors and returns one result per move, in request order.
  * Atomic batches throw a 422 for the first refusal (nothing applied). `deps.db` must not be a
  * transaction unless the batch is atomic or joined (then the moves join it).
  */
-export async function bulkJump(deps: Deps, principal: Principal, dealId: string, moves: readonly JumpInput[], options: BulkOptions = {}): Promise<MoveResult[]> {
+export async function bulkMove(
+  deps: Deps,
+  principal: Principal,
+  dealId: string,
+  moves: readonly MoveInput[],
+  options: BulkOptions = {},
+): Promise<MoveResult[]> {
   checkDistinctInvestors(moves);
-  if (principal.role !== 'admin') throw forbidden('Only staff move investors');
+  if (!isStaff(principal)) throw forbidden('Only staff move investors');
   const tag: BatchTag = options.tag ?? { id: deps.newId(), kind: 'bulk-move' };
   if (options.atomic) {
     const all = (tx: Deps) => atomically(tx, principal, dealId, moves, tag);
@@ -114,24 +158,39 @@ export async function bulkJump(deps: Deps, principal: Principal, dealId: string,
   const chunks: (typeof pending)[] = [];
   for (let i = 0; i < pending.length; i += CHUNK_SIZE) chunks.push(pending.slice(i, i + CHUNK_SIZE));
   const run = async (tx: Deps, chunk: typeof pending) => {
-    const outcomes = await applyChunk(tx, principal, dealId, chunk.map((c) => c.move), tag);
+    const outcomes = await applyChunk(
+      tx,
+      principal,
+      dealId,
+      chunk.map((c) => c.move),
+      tag,
+    );
     // With an Idempotency-Key each chunk records its moves' outcomes in its own transaction, so a
     // retry after a crash reuses them instead of moving anyone twice.
-    if (options.batch) await insertBulkMoveResults(tx.db, options.batch.ref, chunk.map((c, i) => ({ item: c.index, result: outcomes[i] })), tx.clock());
-    chunk.forEach((c, i) => (results[c.index] = outcomes[i]!));
+    if (options.batch)
+      await insertBulkMoveResults(
+        tx.db,
+        options.batch.ref,
+        chunk.map((c, i) => ({ item: c.index, result: outcomes[i] })),
+        tx.clock(),
+      );
+    chunk.forEach((c, i) => {
+      results[c.index] = outcomes[i]!;
+    });
   };
   if (options.joined) {
     for (const chunk of chunks) await run(deps, chunk);
     return results;
   }
   // Chunks of one batch run side by side on PostgreSQL, each on its own pooled connection.
-  await inParallel(chunks, batchConcurrency(deps.db), (chunk) => retryOnDeadlock(() =>
-    options.dryRun ? rolledBack(deps, (tx) => run(tx, chunk)) : inTransaction(deps, (tx) => run(tx, chunk))));
+  await inParallel(chunks, engineOf(deps).batchConcurrency, (chunk) =>
+    retryAborted(() => (options.dryRun ? rolledBack(deps, (tx) => run(tx, chunk)) : inTransaction(deps, (tx) => run(tx, chunk)))),
+  );
   if (options.batch) await deleteBulkMoveResults(options.batch.complete.db, options.batch.ref);
   return results;
 }
 
-async function atomically(tx: Deps, principal: Principal, dealId: string, moves: readonly JumpInput[], tag: BatchTag): Promise<MoveResult[]> {
+async function atomically(tx: Deps, principal: Principal, dealId: string, moves: readonly MoveInput[], tag: BatchTag): Promise<MoveResult[]> {
   let results: MoveResult[];
   try {
     results = await applyChunk(tx, principal, dealId, moves, tag);
@@ -146,11 +205,14 @@ async function atomically(tx: Deps, principal: Principal, dealId: string, moves:
   const refused = results[index];
   if (refused && !refused.ok) {
     const move = moves[index]!;
-    throw unprocessable(`Move ${index + 1} of ${moves.length} (investor ${JSON.stringify(move.investorUserId)}) was refused, so no move of the batch was applied: ${refused.refusal.detail}`, {
-      moveIndex: index,
-      investorUserId: move.investorUserId,
-      refusal: refused.refusal,
-    });
+    throw unprocessable(
+      `Move ${index + 1} of ${moves.length} (investor ${JSON.stringify(move.investorUserId)}) was refused, so no move of the batch was applied: ${refused.refusal.detail}`,
+      {
+        moveIndex: index,
+        investorUserId: move.investorUserId,
+        refusal: errorOf(refused.refusal), // the edge shows it as the problem document a single move would get
+      },
+    );
   }
   return results;
 }

@@ -15,10 +15,9 @@
 // On PGlite one process holds the database, so the in-process clearing is all there is to it.
 import { EventEmitter } from 'node:events';
 import { LRUCache } from 'lru-cache';
-import type { Kysely } from 'kysely';
 import type { Database } from '../store/database.ts';
 import { notify } from '../store/notify.ts';
-import type { DB } from '../store/schema.ts';
+import type { Db } from '../store/schema.ts';
 
 export const INVALIDATIONS_CHANNEL = 'dealflow_invalidations';
 
@@ -105,7 +104,7 @@ export class Caches {
   /** Workflow structures by deal id (a CachedWorkflow of workflows.ts). */
   readonly workflows: TtlCache<unknown>;
   /**
-   * Response bodies of hot reads (investor-data) by resource and version: a version's body never
+   * Response bodies of hot reads (a journey) by resource and version: a version's body never
    * changes (a write makes a new version), so nothing is invalidated; the least recently used
    * bodies go when the total passes BODIES_BYTES.
    */
@@ -149,7 +148,7 @@ export class Caches {
  * NOTIFY is delivered on commit, to this instance's listener too), then `invalidateLocally` once the
  * change has committed, so this process does not wait for its own notification.
  */
-export async function publishInvalidation(db: Kysely<DB>, message: Invalidation): Promise<void> {
+export async function publishInvalidation(db: Db, message: Invalidation): Promise<void> {
   await notify(db, INVALIDATIONS_CHANNEL, JSON.stringify(message));
 }
 

@@ -17,7 +17,7 @@ import { latestPaymentValueDate, lockJourneyPaymentFacts } from '../store/paymen
 import type { Deps } from './deps.ts';
 import { createSubscription } from './subscriptions.ts';
 
-/** Called by jumpToStep after it wrote the event, in its transaction (the journey is locked). */
+/** Called by moveToStep after it wrote the event, in its transaction (the journey is locked). */
 export async function bookOnCompletion(
   tx: Deps,
   principal: Principal,

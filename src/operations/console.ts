@@ -8,13 +8,12 @@ import { type WorkflowDocument, workflowProblems } from '../domain/workflow-grap
 import { findDeal } from '../store/deals.ts';
 import { findWorkflow, stepIdsOfOtherDeals } from '../store/workflows.ts';
 import { checkStepTriggersOfWorkflow, type WorkflowStepTriggersInput } from './step-triggers.ts';
+import type { PaidState } from '../domain/console.ts';
 import type { Principal } from '../domain/principal.ts';
 import * as boardStore from '../store/console-board.ts';
 import * as store from '../store/console.ts';
 import type { Deps } from './deps.ts';
 import { forReading } from './reads.ts';
-
-export type { BoardCard, BoardColumn, DealSummary, InvestorSummary, Money } from '../store/console-board.ts';
 
 export async function listDeals(deps: Deps) {
   return boardStore.listDealSummaries(forReading(deps).db);
@@ -26,7 +25,11 @@ export async function getBoard(deps: Deps, dealId: string, query: string | undef
   return { dealId, ...board };
 }
 
-export async function getBoardCards(deps: Deps, dealId: string, options: { stepId?: string | undefined; query?: string | undefined; limit: number; page: number }) {
+export async function getBoardCards(
+  deps: Deps,
+  dealId: string,
+  options: { stepId?: string | undefined; query?: string | undefined; limit: number; page: number },
+) {
   const { db } = forReading(deps);
   if (options.stepId !== undefined) {
     const step = await db.selectFrom('workflow_steps').select('deal_id').where('id', '=', options.stepId).executeTakeFirst();
@@ -53,7 +56,11 @@ export async function getInvestorSummary(deps: Deps, dealId: string, investorUse
 }
 
 export async function listDirectory(deps: Deps, options: { query: string | undefined; limit: number; page: number }) {
-  const { total, entries } = await store.listDirectory(deps.db, { query: options.query || undefined, limit: options.limit, offset: (options.page - 1) * options.limit });
+  const { total, entries } = await store.listDirectory(deps.db, {
+    query: options.query || undefined,
+    limit: options.limit,
+    offset: (options.page - 1) * options.limit,
+  });
   return { output: entries, page: options.page, totalPages: Math.ceil(total / options.limit), total };
 }
 
@@ -62,7 +69,11 @@ export async function listPendingEditRequests(deps: Deps, options: { dealId: str
     const deal = await deps.db.selectFrom('deals').select('id').where('id', '=', options.dealId).executeTakeFirst();
     if (!deal) throw notFound('deal', options.dealId);
   }
-  const { total, requests } = await store.listPendingRequests(deps.db, { dealId: options.dealId, limit: options.limit, offset: (options.page - 1) * options.limit });
+  const { total, requests } = await store.listPendingRequests(deps.db, {
+    dealId: options.dealId,
+    limit: options.limit,
+    offset: (options.page - 1) * options.limit,
+  });
   return { output: requests, page: options.page, totalPages: Math.ceil(total / options.limit), total };
 }
 
@@ -91,6 +102,7 @@ export interface RowQuery {
   minKycLevel?: number | undefined;
   classification?: string | undefined;
   pending?: boolean | undefined;
+  paid?: PaidState | undefined;
   sort?: store.RowSort | undefined;
   order?: 'asc' | 'desc' | undefined;
   limit: number;
@@ -119,6 +131,7 @@ export async function listDealRows(deps: Deps, dealId: string, q: RowQuery) {
       minKycLevel: q.minKycLevel,
       classification: q.classification,
       pending: q.pending,
+      paid: q.paid,
     },
     { sort: q.sort ?? 'name', descending: q.order === 'desc', limit: q.limit, offset: (q.page - 1) * q.limit },
   );
@@ -134,7 +147,13 @@ export async function listDealRows(deps: Deps, dealId: string, q: RowQuery) {
 export async function checkWorkflow(deps: Deps, dealId: string, doc: WorkflowDocument, triggers: WorkflowStepTriggersInput) {
   if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
   const problems: FieldError[] = [...workflowProblems(doc), ...checkStepTriggersOfWorkflow(triggers).errors];
-  const taken = new Set(await stepIdsOfOtherDeals(deps.db, dealId, doc.steps.map((s) => s.id)));
+  const taken = new Set(
+    await stepIdsOfOtherDeals(
+      deps.db,
+      dealId,
+      doc.steps.map((s) => s.id),
+    ),
+  );
   doc.steps.forEach((step, i) => {
     if (taken.has(step.id)) problems.push({ in: 'body', field: `steps.${i}.id`, detail: `step id "${step.id}" belongs to another deal` });
   });
@@ -146,5 +165,6 @@ export async function checkWorkflow(deps: Deps, dealId: string, doc: WorkflowDoc
     .groupBy('current_step_id')
     .execute();
   const changes = workflowChanges(existing, doc, new Map(counts.map((c) => [c.current_step_id, Number(c.n)])));
-  return { valid: problems.length === 0 && !changes.some((c) => c.blocking), problems, changes };
+  const investors = counts.reduce((sum, c) => sum + Number(c.n), 0);
+  return { valid: problems.length === 0 && !changes.some((c) => c.blocking), investors, problems, changes };
 }

@@ -16,22 +16,31 @@ export async function listDealActivity(deps: Deps, dealId: string, query: { befo
   const before = query.before ?? 0;
   const result = await listDealFeedLatest(db, dealId, before, query.limit ?? 20);
   if (!result.found) {
-    throw new AppError('validation', `before=${before} is not the sequence of an entry of this deal's feed. Pass the sequence of the last entry of the page you have, or leave it out for the newest entries`, {
-      errors: [{ in: 'query', field: 'before', detail: 'must be the sequence of an entry of this feed' }],
-    });
+    throw new AppError(
+      'validation',
+      `before=${before} is not the sequence of an entry of this deal's feed. Pass the sequence of the last entry of the page you have, or leave it out for the newest entries`,
+      {
+        errors: [{ in: 'query', field: 'before', detail: 'must be the sequence of an entry of this feed' }],
+      },
+    );
   }
   // Each entry that records a move names the batch it was part of, so the console can show a bulk
-  // move as one entry and offer its undo (operations/undo.ts) while the window lasts.
+  // move as one entry and offer its undo (operations/undo.ts) while the window lasts. The batch's
+  // count and whether its undo would be accepted now are read over all its rows, not this page's.
   const eventIdOf = (data: unknown): string | undefined => {
     const d = data as { event?: { id?: unknown }; eventId?: unknown } | null;
     const id = d?.event?.id ?? d?.eventId;
     return typeof id === 'string' ? id : undefined;
   };
-  const batches = await batchesOfEvents(db, result.entries.flatMap((e) => eventIdOf(e.data) ?? []));
+  const batches = await batchesOfEvents(
+    db,
+    result.entries.flatMap((e) => eventIdOf(e.data) ?? []),
+  );
   const now = deps.clock().getTime();
   const output = result.entries.map((e) => {
     const id = eventIdOf(e.data);
     const b = id ? batches.get(id) : undefined;
+    const open = b !== undefined && !b.undoneBy && now - b.createdAt.getTime() <= UNDO_WINDOW_MS;
     return {
       ...e,
       batch: b
@@ -41,7 +50,8 @@ export async function listDealActivity(deps: Deps, dealId: string, query: { befo
             size: b.size,
             undoes: b.undoes,
             undoneBy: b.undoneBy,
-            undoableUntil: b.undoneBy || now - b.createdAt.getTime() > UNDO_WINDOW_MS ? null : new Date(b.createdAt.getTime() + UNDO_WINDOW_MS).toISOString(),
+            undoableUntil: open ? new Date(b.createdAt.getTime() + UNDO_WINDOW_MS).toISOString() : null,
+            undoable: open && !b.blocked,
           }
         : null,
     };

@@ -1,20 +1,19 @@
 // What every operation needs from outside: the database, the time, new ids. Injected so tests can
 // fix them; nothing else reaches for globals.
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { DB } from '../store/schema.ts';
+import type { Db } from '../store/schema.ts';
 import type { Caches } from './caches.ts';
 
 export type Clock = () => Date;
 
 export interface Deps {
-  db: Kysely<DB>;
+  db: Db;
   clock: Clock;
   newId: () => string;
   /** This instance's caches (caches.ts); absent in the CLI, which reads everything afresh. */
   caches?: Caches;
   /** Picks the database of a list read for a consistency token (reads.ts); absent: always `db`. */
-  reader?: (token: string | undefined) => Kysely<DB>;
+  reader?: (token: string | undefined) => Db;
 }
 
 export const systemClock: Clock = () => new Date();

@@ -6,15 +6,15 @@
 // GET  /deals/request-to-edit/filtered           listEditRequests    (listInvestorEditRequests)
 // POST /deals/request-to-edit/{requestId}/approve|reject  decideEditRequest
 //
-// Errors: 400 newData that does not fit the type; 403 an investor acting for another investor;
-// 404 unknown event, request, deal or investor; 409 a second pending request for one event, a
+// Errors: 400 newData that does not fit the type; 404 unknown event, request, deal or investor
+// (another investor's, for an investor token, as an unknown one); 409 a second pending request for one event, a
 // decision on a request that is no longer pending, a withdrawal with no reachable withdrawn step;
 // 422 an amount change against an event with no amount field. Approval errors of the effect (the
 // edit's or the jump's own 400/409/422) leave the request pending: decision and effect are one
 // transaction.
 import { amountFieldsOfEvent, checkRequestData, type EditRequest, type EditRequestType, withdrawalTarget } from '../domain/edit-request.ts';
-import { conflict, forbidden, invalid, notFound, unprocessable } from '../domain/errors.ts';
-import { canActFor, type Principal } from '../domain/principal.ts';
+import { conflict, invalid, notFound, unprocessable } from '../domain/errors.ts';
+import { actorOf, canActFor, type Principal } from '../domain/principal.ts';
 import { findDeal } from '../store/deals.ts';
 import * as store from '../store/edit-requests.ts';
 import { findEvent } from '../store/events.ts';
@@ -24,7 +24,7 @@ import { findWorkflow } from '../store/workflows.ts';
 import { recordEditRequestDecided } from './audit-entries.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { editEvent } from './events.ts';
-import { jumpToStep } from './journeys.ts';
+import { moveToStep } from './journeys.ts';
 import { dealVisibleTo, visibleRecord } from './investor-visibility.ts';
 import { recordEditRequest } from './outbox-events.ts';
 import { forReading } from './reads.ts';
@@ -40,13 +40,21 @@ export interface CreateEditRequestInput {
 
 /** The record check of createEditRequest alone, for callers that must refuse before anything else (a replay). */
 export async function authorizeEditRequest(deps: Deps, principal: Principal, workflowEventId: string): Promise<void> {
-  visibleRecord(principal, await findEvent(deps.db, workflowEventId), (e) => e.investorUserId, () => notFound('workflow event', workflowEventId));
+  visibleRecord(
+    principal,
+    await findEvent(deps.db, workflowEventId),
+    (e) => e.investorUserId,
+    () => notFound('workflow event', workflowEventId),
+  );
 }
 
 export async function createEditRequest(deps: Deps, principal: Principal, input: CreateEditRequestInput): Promise<EditRequest> {
   return inTransaction(deps, async (tx) => {
-    const event = visibleRecord(principal, await findEvent(tx.db, input.workflowEventId), (e) => e.investorUserId, () =>
-      notFound('workflow event', input.workflowEventId),
+    const event = visibleRecord(
+      principal,
+      await findEvent(tx.db, input.workflowEventId),
+      (e) => e.investorUserId,
+      () => notFound('workflow event', input.workflowEventId),
     );
 
     let amountFields = new Set<string>();
@@ -70,7 +78,7 @@ export async function createEditRequest(deps: Deps, principal: Principal, input:
         type: input.type,
         reason: input.reason,
         newData: input.type === 'Investment Amount' ? { ...input.newData } : null,
-        createdByUserId: principal.userId,
+        createdByUserId: actorOf(principal),
       },
       tx.clock(),
     );
@@ -87,12 +95,17 @@ export async function createEditRequest(deps: Deps, principal: Principal, input:
 
 /** Admin, or the investor the request is about. */
 export async function getEditRequest(deps: Deps, principal: Principal, requestId: string): Promise<EditRequest> {
-  return visibleRecord(principal, await store.findEditRequest(deps.db, requestId), (r) => r.investorUserId, () => notFound('edit request', requestId));
+  return visibleRecord(
+    principal,
+    await store.findEditRequest(deps.db, requestId),
+    (r) => r.investorUserId,
+    () => notFound('edit request', requestId),
+  );
 }
 
 /** listInvestorEditRequests: the investor's requests in the deal, newest first. */
 export async function listEditRequests(deps: Deps, principal: Principal, dealId: string, investorUserId: string): Promise<EditRequest[]> {
-  if (!canActFor(principal, investorUserId)) throw forbidden('An investor token may read only its own edit requests');
+  if (!canActFor(principal, investorUserId)) throw notFound('investor', investorUserId);
   const { db } = forReading(deps);
   if (!(await dealVisibleTo(db, principal, dealId)) || !(await findDeal(db, dealId))) throw notFound('deal', dealId);
   if (!(await findInvestor(db, investorUserId))) throw notFound('investor', investorUserId);
@@ -107,13 +120,7 @@ export type Decision = 'approve' | 'reject';
  * The status is recorded before the effect runs, so the jump's `no-pending-edit-requests`
  * requirement does not count the very request being approved.
  */
-export async function decideEditRequest(
-  deps: Deps,
-  principal: Principal,
-  requestId: string,
-  decision: Decision,
-  reason: string | null,
-): Promise<EditRequest> {
+export async function decideEditRequest(deps: Deps, principal: Principal, requestId: string, decision: Decision, reason: string | null): Promise<EditRequest> {
   return inTransaction(deps, async (tx) => {
     const request = await store.findEditRequest(tx.db, requestId, { forUpdate: true });
     if (!request) throw notFound('edit request', requestId);
@@ -123,7 +130,7 @@ export async function decideEditRequest(
     const decided = await store.decideEditRequest(
       tx.db,
       requestId,
-      { status: decision === 'approve' ? 'approved' : 'rejected', decidedByUserId: principal.userId, reason },
+      { status: decision === 'approve' ? 'approved' : 'rejected', decidedByUserId: actorOf(principal), reason },
       tx.clock(),
     );
     // The decision's outbox entry, then the effect's own (event.edited or
@@ -134,7 +141,7 @@ export async function decideEditRequest(
       investorUserId: request.investorUserId,
       stepId: event?.toStepId ?? '',
       editRequest: { ...decided },
-      decidedByUserId: principal.userId,
+      decidedByUserId: actorOf(principal),
     });
     await recordEditRequestDecided(tx.db, principal, request, { status: decided.status, reason }, tx.clock());
     if (decision === 'approve') await applyApproval(tx, principal, request, reason);
@@ -159,14 +166,21 @@ async function applyApproval(tx: Deps, principal: Principal, request: EditReques
       if (!workflow || current == null) throw conflict('The investor has no position in this deal to withdraw from');
       const target = withdrawalTarget(workflow, current);
       if (!target.ok) throw conflict(target.detail);
-      // The jump operation (jumpToStep) checks its rules as for any move; expectedCurrentStepId
+      // The jump operation (moveToStep) checks its rules as for any move; expectedCurrentStepId
       // makes it fail (409) rather than apply if the investor moved since we looked.
-      await jumpToStep(tx, principal, request.dealId, {
-        investorUserId: request.investorUserId,
-        targetStepId: target.step.id,
-        data: {},
-        expectedCurrentStepId: current,
-      }, {}, { reason: note });
+      await moveToStep(
+        tx,
+        principal,
+        request.dealId,
+        {
+          investorUserId: request.investorUserId,
+          targetStepId: target.step.id,
+          data: {},
+          expectedCurrentStepId: current,
+        },
+        {},
+        { reason: note },
+      );
       return;
     }
   }

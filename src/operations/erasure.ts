@@ -7,7 +7,9 @@ import { AppError, conflict, notFound } from '../domain/errors.ts';
 import type { InvestorContact } from '../domain/investor.ts';
 import type { Principal } from '../domain/principal.ts';
 import { lockForErasure, writeErasure } from '../store/erasure.ts';
-import { recordErasure } from './audit-entries.ts';
+import { revokeInvestorTokens } from '../store/tokens.ts';
+import { recordErasure, recordTokenChange } from './audit-entries.ts';
+import { invalidateLocally, publishInvalidation } from './caches.ts';
 import { endPortalAccess } from './portal-access.ts';
 import { type Deps, inTransaction } from './deps.ts';
 
@@ -57,7 +59,8 @@ export async function eraseInvestor(deps: Deps, principal: Principal, investorUs
       errors: [{ in: 'body', field: 'reason', detail: 'is required with overrideRetention' }],
     });
   }
-  return inTransaction(deps, async ({ db, clock }) => {
+  let revokedTokens: string[] = [];
+  const erasure = await inTransaction(deps, async ({ db, clock }) => {
     const row = await lockForErasure(db, investorUserId);
     if (!row) throw notFound('investor', investorUserId);
     const { lastEventAt } = row;
@@ -79,8 +82,16 @@ export async function eraseInvestor(deps: Deps, principal: Principal, investorUs
     }
     await writeErasure(db, investorUserId, { contact: tombstone(row.contact, investorUserId), fullName: ERASED_NAME }, now);
     await recordErasure(db, principal, { investorUserId, lastEventAt: lastEventAt?.toISOString() ?? null, override: early, reason }, now);
-    // An erased investor no longer signs in to the portal.
+    // An erased investor keeps no way in: their API keys are revoked, and they no longer sign in
+    // to the portal. New credentials for the id are refused (createToken, createPortalInvitations).
+    revokedTokens = await revokeInvestorTokens(db, investorUserId, now);
+    for (const id of revokedTokens) {
+      await recordTokenChange(db, principal, 'token.revoked', { id, role: 'investor', investorUserId, reason: 'erased' }, now);
+      await publishInvalidation(db, { kind: 'token', tokenId: id });
+    }
     await endPortalAccess(db, principal, investorUserId, now);
     return result(now, early);
   });
+  for (const tokenId of revokedTokens) invalidateLocally({ kind: 'token', tokenId });
+  return erasure;
 }

@@ -1,7 +1,7 @@
 // Workflow events after the move: editing one (editWorkflowEvent) and listing its revisions.
 import { checkEventEdit, dataObject, type EventRevision, type WorkflowEvent } from '../domain/event.ts';
 import { forbidden, notFound } from '../domain/errors.ts';
-import type { Principal } from '../domain/principal.ts';
+import { actorOf, isStaff, type Principal } from '../domain/principal.ts';
 import { loadEditFacts, writeEdit } from '../store/event-edits.ts';
 import { findEvent, listRevisions, publicEvent } from '../store/events.ts';
 import { chainEntry, journeyChain } from '../domain/audit.ts';
@@ -22,7 +22,7 @@ export async function editEvent(
   data: Record<string, string>,
   options: { reason?: string } = {},
 ): Promise<WorkflowEvent> {
-  if (principal.role !== 'admin') throw forbidden('Only staff edit events; investors send edit requests');
+  if (!isStaff(principal)) throw forbidden('Only staff edit events; investors send edit requests');
   return inTransaction(deps, async ({ db, clock, newId }) => {
     // Load: the event, its journey locked, the data before it and its step, in one statement (a
     // second read when the lock waited for a change made after the first one's snapshot).
@@ -30,10 +30,10 @@ export async function editEvent(
     if (facts === 'stale') facts = await loadEditFacts(db, eventId);
     if (facts === 'stale') throw new Error(`the journey of event ${eventId} changed under its lock`);
     if (!facts) throw notFound('event', eventId);
-    const { event, earlier, step, auditHead } = facts;
+    const { event, earlier, step, auditHead, dealCurrency } = facts;
     if (!step) throw notFound('step', event.toStepId);
     const newData = new Map(Object.entries(data));
-    checkEventEdit(step, new Map(Object.entries(event.data)), capturedData(earlier.map((d) => ({ data: d }))), newData);
+    checkEventEdit(step, new Map(Object.entries(event.data)), capturedData(earlier.map((d) => ({ data: d }))), newData, dealCurrency);
     const stored = dataObject(newData);
     const at = clock();
     // Write: the revision, the event's data and the outbox entry, committed together.
@@ -46,25 +46,38 @@ export async function editEvent(
         stepId: event.toStepId,
         oldData: event.data,
         newData: stored,
-        editedByUserId: principal.userId,
+        editedByUserId: actorOf(principal),
         editedAt: at.toISOString(),
       },
     );
     const audit = chainEntry(auditHead, {
       chain: journeyChain(event.dealId, event.investorUserId),
       type: 'event.edited',
-      principal: principal.userId,
+      principal: actorOf(principal),
       tokenId: principal.tokenKey,
       at: at.toISOString(),
-      change: { eventId, dealId: event.dealId, investorUserId: event.investorUserId, stepId: event.toStepId, oldData: event.data, newData: stored, reason: options.reason ?? null },
+      change: {
+        eventId,
+        dealId: event.dealId,
+        investorUserId: event.investorUserId,
+        stepId: event.toStepId,
+        oldData: event.data,
+        newData: stored,
+        reason: options.reason ?? null,
+      },
     });
-    await writeEdit(db, event, stored, { userId: principal.userId, at, reason: options.reason ?? null }, entry, audit);
+    await writeEdit(db, event, stored, { userId: actorOf(principal), at, reason: options.reason ?? null }, entry, audit);
     return publicEvent({ ...event, data: stored });
   });
 }
 
 /** Every version of an event's data, oldest first; staff, or the investor whose event it is. */
 export async function getEventRevisions(deps: Deps, principal: Principal, eventId: string): Promise<EventRevision[]> {
-  visibleRecord(principal, await findEvent(deps.db, eventId), (e) => e.investorUserId, () => notFound('event', eventId));
+  visibleRecord(
+    principal,
+    await findEvent(deps.db, eventId),
+    (e) => e.investorUserId,
+    () => notFound('event', eventId),
+  );
   return listRevisions(deps.db, eventId);
 }

@@ -2,6 +2,8 @@
 // list checks (404 unknown deal) before the first row, so a refusal is a problem document, never a
 // truncated file. Like the JSON lists they mirror, they read through forReading (a replica recent
 // enough for the request's consistency token, else the primary) and apply the same filters.
+import { canonicalAmount } from '../domain/amount-text.ts';
+import { isCurrencyCode } from '../domain/currency.ts';
 import { notFound } from '../domain/errors.ts';
 import { findDeal } from '../store/deals.ts';
 import * as exports from '../store/exports.ts';
@@ -12,16 +14,37 @@ import { forReading } from './reads.ts';
 import { loadWorkflow } from './workflows.ts';
 
 async function requireDeal(deps: Deps, dealId: string) {
-  if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
+  const deal = await findDeal(deps.db, dealId);
+  if (!deal) throw notFound('deal', dealId);
+  return deal;
 }
 
-/** all-investor-workflows: one row per investor, and the field keys of the deal's workflow in step order. */
+/**
+ * all-investor-workflows: one row per investor, and the field keys of the deal's workflow in step
+ * order. Amount fields are written in one form (domain/amount-text.ts), in the currency the row
+ * captured (its first currency field holding a code), else the deal's.
+ */
 export async function exportInvestorJourneys(deps: Deps, dealId: string, query?: string | undefined) {
   const reading = forReading(deps);
-  await requireDeal(reading, dealId);
+  const deal = await requireDeal(reading, dealId);
   const workflow = (await loadWorkflow(deps, dealId))?.workflow;
-  const fieldKeys = [...new Set((workflow?.steps ?? []).flatMap((s) => s.stepFields.map((f) => f.fieldKey)))];
-  return { fieldKeys, rows: exports.exportJourneys(reading.db, dealId, query?.trim() || undefined) };
+  const fields = (workflow?.steps ?? []).flatMap((s) => s.stepFields);
+  const fieldKeys = [...new Set(fields.map((f) => f.fieldKey))];
+  const amountKeys = [...new Set(fields.filter((f) => f.kind === 'amount').map((f) => f.fieldKey))];
+  const currencyKeys = [...new Set(fields.filter((f) => f.kind === 'currency').map((f) => f.fieldKey))];
+  const pages = exports.exportJourneys(reading.db, dealId, query?.trim() || undefined);
+  async function* rows() {
+    for await (const page of pages) {
+      yield page.map((row) => {
+        if (!amountKeys.some((k) => row.captured[k] !== undefined)) return row;
+        const currency = currencyKeys.map((k) => row.captured[k]).find((c) => c !== undefined && isCurrencyCode(c)) ?? deal!.currency;
+        const captured = { ...row.captured };
+        for (const k of amountKeys) if (captured[k] !== undefined) captured[k] = canonicalAmount(captured[k], currency);
+        return { ...row, captured };
+      });
+    }
+  }
+  return { fieldKeys, rows: rows() };
 }
 
 export async function exportPaymentReferences(deps: Deps, dealId: string) {

@@ -12,9 +12,13 @@
 //
 // A start that finds an unfinished first run says so. An installation whose admin tokens were all
 // revoked gets a new one the same way (as before this record existed).
-import type { Kysely } from 'kysely';
+//
+// Whether the first run happened is this record alone, which only `serve` writes: not whether the
+// data folder exists, nor whether an admin token does. A command run before the first start
+// (`dealflow verify`, `token create`, `seed`) creates the folder and may make a token; the first
+// start still prints its token, the demo deal and the Try-it lines (which need the token it printed).
 import * as firstRun from '../store/first-run.ts';
-import type { DB } from '../store/schema.ts';
+import type { Db } from '../store/schema.ts';
 import { hasLiveAdminToken, revokeToken } from '../store/tokens.ts';
 import type { Deps } from './deps.ts';
 import { seedDemo } from './seed.ts';
@@ -42,11 +46,6 @@ export async function completeFirstRun(deps: Deps, options: FirstRunOptions): Pr
   const { db } = deps;
   let state = await firstRun.findFirstRun(db);
   const outcome: FirstRunOutcome = { token: undefined, resumed: false, demo: undefined };
-  if (state === undefined && (await hasLiveAdminToken(db))) {
-    // Admin tokens made with `dealflow token create` before the first start: nothing to show.
-    await firstRun.markCompleted(db, deps.clock());
-    return outcome;
-  }
   if (state !== undefined && state.completedAt === null) {
     outcome.resumed = true;
     options.show('Finishing a first start that was cut short (the process stopped before it completed).');
@@ -67,9 +66,10 @@ export async function completeFirstRun(deps: Deps, options: FirstRunOptions): Pr
   return outcome;
 }
 
-async function issueAndShowToken(db: Kysely<DB>, clock: () => Date, revoke: string | undefined, show: (line: string) => void) {
+async function issueAndShowToken(db: Db, clock: () => Date, revoke: string | undefined, show: (line: string) => void) {
   const created = await db.transaction().execute(async (trx) => {
-    if (revoke !== undefined && (await revokeToken(trx, revoke, clock()))) await recordTokenChange(trx, SYSTEM_PRINCIPAL, 'token.revoked', { id: revoke }, clock());
+    if (revoke !== undefined && (await revokeToken(trx, revoke, clock())))
+      await recordTokenChange(trx, SYSTEM_PRINCIPAL, 'token.revoked', { id: revoke }, clock());
     const token = await createToken(trx, { name: FIRST_RUN_TOKEN_NAME, role: 'admin' }, clock());
     await firstRun.recordUnshownToken(trx, token.id, clock());
     return token;

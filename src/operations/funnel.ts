@@ -3,7 +3,16 @@
 import { CALENDAR_DATE_RULE, isCalendarDate } from '../domain/calendar-date.ts';
 import { invalid, notFound } from '../domain/errors.ts';
 import { findDeal } from '../store/deals.ts';
-import { applyPendingFunnel, FUNNEL_BATCH, type FunnelFilter, findFunnelBacklog, findFunnelMark, findStepsByIds, hasReachedFunnelMark, isUpkeepConflict, readFunnel, readFunnelDays } from '../store/funnel.ts';
+import { type FunnelFilter, findStepsByIds, readFunnel, readFunnelDays } from '../store/funnel.ts';
+import {
+  applyPendingFunnel,
+  catchUpFunnelByRebuild,
+  FUNNEL_BATCH,
+  findFunnelBacklog,
+  findFunnelMark,
+  hasReachedFunnelMark,
+  isUpkeepConflict,
+} from '../store/funnel-upkeep.ts';
 import type { Deps } from './deps.ts';
 import { type Periodic, runEvery } from './periodic.ts';
 import { forReading } from './reads.ts';
@@ -43,7 +52,8 @@ function checkDays(values: Record<string, string | undefined>, pairs: [string, s
     if (v !== undefined && !isDay(v)) errors.push({ in: 'query' as const, field, detail: CALENDAR_DATE_RULE });
   }
   for (const [a, b] of pairs) {
-    if (errors.length === 0 && values[a] && values[b] && values[a]! > values[b]!) errors.push({ in: 'query' as const, field: b, detail: `must not be before ${a}` });
+    if (errors.length === 0 && values[a] && values[b] && values[a]! > values[b]!)
+      errors.push({ in: 'query' as const, field: b, detail: `must not be before ${a}` });
   }
   if (errors.length > 0) throw invalid(errors, `The query is not valid: ${errors.map((e) => `${e.field} ${e.detail}`).join('; ')}`);
 }
@@ -51,6 +61,12 @@ function checkDays(values: Record<string, string | undefined>, pairs: [string, s
 const checkFilter = (filter: FunnelFilter) => checkDays({ enteredFrom: filter.enteredFrom, enteredTo: filter.enteredTo }, [['enteredFrom', 'enteredTo']]);
 
 const rate = (n: number, of: number) => (of === 0 ? null : Math.round((n / of) * 10_000) / 10_000);
+
+/**
+ * Audit entries waiting from which the upkeep recomputes the deals they name rather than following
+ * them 2,000 at a time (docs/benchmarks.md, "The funnel's catch-up").
+ */
+export const CATCH_UP_BY_REBUILD = 100_000;
 
 /** How long a fresh read waits, at most, for transactions that hold the funnel back to end. */
 export const FRESH_WAIT_MS = 5000;
@@ -73,20 +89,34 @@ export async function catchUpFunnel(deps: Pick<Deps, 'db'>, until: 'empty' | 'no
       return 1; // another upkeep did the work: look again
     }
   };
+  // A long backlog (a bulk load, a restore, an outage) is taken in by recomputing the deals it
+  // names, one pass over their events, instead of thousands of batches (migration 0031). Looked
+  // for once per call, and only behind a full batch: a tick that keeps up pays nothing for it.
+  let looked = false;
+  const rebuild = async (n: number) => {
+    if (looked || n < FUNNEL_BATCH) return 0;
+    looked = true;
+    try {
+      return await catchUpFunnelByRebuild(deps.db, CATCH_UP_BY_REBUILD);
+    } catch (err) {
+      if (!isUpkeepConflict(err)) throw err;
+      return 1; // another upkeep did the work: look again
+    }
+  };
   let done = 0;
   if (until === 'empty') {
     if (!(await findFunnelBacklog(deps.db)).waiting) return 0;
     // One transaction a tick while it keeps up: a run that took less than a full batch reached the
     // horizon, and what arrives meanwhile waits for the next tick, in one batch, rather than a
     // transaction per move or two.
-    for (let n = await run(); n > 0; n = n >= FUNNEL_BATCH ? await run() : 0) done += n;
+    for (let n = await run(); n > 0; n = n >= FUNNEL_BATCH ? await run() : 0) done += n + (await rebuild(n));
     return done;
   }
   const mark = await findFunnelMark(deps.db);
   let waited = 0;
   while (waited < FRESH_WAIT_MS && !(await hasReachedFunnelMark(deps.db, mark))) {
     const n = await run();
-    done += n;
+    done += n + (await rebuild(n));
     if (n > 0) continue;
     await new Promise((resolve) => setTimeout(resolve, 5));
     waited += 5;
@@ -106,7 +136,11 @@ export async function funnelLag(deps: Pick<Deps, 'db' | 'clock'>): Promise<numbe
  * the funnel trails the moves by about one interval and a read has little left to apply. Safe
  * with many instances: their upkeeps take turns on the funnel_upkeep row.
  */
-export function startFunnelUpkeep(deps: Pick<Deps, 'db'>, intervalMs: number, log: { debug(obj: object, msg: string): void; warn(obj: object, msg: string): void }): Periodic {
+export function startFunnelUpkeep(
+  deps: Pick<Deps, 'db'>,
+  intervalMs: number,
+  log: { debug(obj: object, msg: string): void; warn(obj: object, msg: string): void },
+): Periodic {
   const upkeep = async () => {
     const applied = await catchUpFunnel(deps);
     if (applied > 0) log.debug({ applied }, 'took moves and edits into the funnel');
@@ -133,9 +167,18 @@ export async function getFunnel(deps: Deps, dealId: string, filter: FunnelFilter
   const rows = await readFunnel(db, dealId, filter);
   const byStep = new Map(rows.steps.map((s) => [s.stepId, s]));
   // The current version's steps in getWorkflowStatus's order, then older steps that still have figures.
-  const views = loaded.view.steps.map((s) => ({ id: s.id, label: s.label, type: s.type as string, current: true, next: s.nextStepLinks.map((l) => l.toStepId) }));
+  const views = loaded.view.steps.map((s) => ({
+    id: s.id,
+    label: s.label,
+    type: s.type as string,
+    current: true,
+    next: s.nextStepLinks.map((l) => l.toStepId),
+  }));
   const known = new Set(views.map((v) => v.id));
-  const older = await findStepsByIds(db, [...new Set([...byStep.keys(), ...rows.transitions.map((t) => t.fromStepId)])].filter((id) => !known.has(id)));
+  const older = await findStepsByIds(
+    db,
+    [...new Set([...byStep.keys(), ...rows.transitions.map((t) => t.fromStepId)])].filter((id) => !known.has(id)),
+  );
   const all = [...views, ...older.map((s) => ({ id: s.id, label: s.label, type: s.type, current: false, next: [] as string[] }))];
   const steps = all.map((view): FunnelStep => {
     const figures = byStep.get(view.id);
@@ -156,7 +199,10 @@ export async function getFunnel(deps: Deps, dealId: string, filter: FunnelFilter
         return { toStepId, investors, rate: rate(investors, entered) };
       }),
       timeInStep: { medianMs: figures?.medianMs ?? null, p90Ms: figures?.p90Ms ?? null },
-      committed: rows.money.filter((m) => m.stepId === view.id).map(({ currency, total, investors }) => ({ currency, total, investors })).sort((a, b) => (a.currency < b.currency ? -1 : 1)),
+      committed: rows.money
+        .filter((m) => m.stepId === view.id)
+        .map(({ currency, total, investors }) => ({ currency, total, investors }))
+        .sort((a, b) => (a.currency < b.currency ? -1 : 1)),
       pendingEditRequests: rows.pending.find((p) => p.stepId === view.id)?.requests ?? 0,
     };
   });
@@ -184,8 +230,17 @@ const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 const addDays = (day: string, n: number) => dayOf(new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000));
 
 /** Per day (UTC) and step: investors standing there at the end of the day, stays entered and left that day. */
-export async function getFunnelDays(deps: Deps, dealId: string, range: { from?: string | undefined; to?: string | undefined }, filter: FunnelFilter, reading: FunnelReading = {}): Promise<FunnelDays> {
-  checkDays({ from: range.from, to: range.to, enteredFrom: filter.enteredFrom, enteredTo: filter.enteredTo }, [['from', 'to'], ['enteredFrom', 'enteredTo']]);
+export async function getFunnelDays(
+  deps: Deps,
+  dealId: string,
+  range: { from?: string | undefined; to?: string | undefined },
+  filter: FunnelFilter,
+  reading: FunnelReading = {},
+): Promise<FunnelDays> {
+  checkDays({ from: range.from, to: range.to, enteredFrom: filter.enteredFrom, enteredTo: filter.enteredTo }, [
+    ['from', 'to'],
+    ['enteredFrom', 'enteredTo'],
+  ]);
   const to = range.to ?? dayOf(deps.clock());
   const from = range.from ?? addDays(to, -29);
   if (from > to) throw invalid([{ in: 'query', field: 'from', detail: 'must not be after to' }], 'from must not be after to');

@@ -9,7 +9,8 @@
 //    took the key over, our update matches nothing and our effect rolls back.
 // 3. Failure: if the work throws (a 4xx, a lost database), the effect rolls back and the claim is
 //    deleted, so a retry runs again. If even that delete fails, or the process dies, the lease
-//    expires and the key can be taken over.
+//    expires and the key can be taken over. A commit cut off (its outcome unknown) keeps the claim:
+//    the retry gets the stored response if it landed, and takes the key over after the lease if not.
 // 5. Heartbeat: the lease is short (IDEMPOTENCY_LEASE_MS) and renewed every
 //    IDEMPOTENCY_HEARTBEAT_MS while the effect runs, so a live request keeps its key however long
 //    it works, and the key of a process that died (SIGKILL, a lost machine) is free for a retry
@@ -22,10 +23,10 @@
 // A row past `expires_at` counts as absent (purgeExpiredKeys deletes them in the background).
 import { randomUUID } from 'node:crypto';
 import { conflict, unprocessable } from '../domain/errors.ts';
+import { retryAborted } from '../store/errors.ts';
 import * as keys from '../store/idempotency.ts';
+import { isOutcomeUnknown } from '../store/errors.ts';
 import type { Deps } from './deps.ts';
-
-export type { DoneKey } from '../store/idempotency.ts';
 
 /**
  * How long a claimed key stays 'in-progress' after its last heartbeat before a retry may take it
@@ -91,18 +92,24 @@ export async function runIdempotently(
   const ref = { scope: request.scope, key: request.key, leaseId };
   const heartbeat = startHeartbeat(deps, ref, leaseMs, options.heartbeatMs ?? Math.min(IDEMPOTENCY_HEARTBEAT_MS, leaseMs / 3));
   try {
-    return await deps.db.transaction().execute(async (trx) => {
-      const response = await work({ ...deps, db: trx });
-      const expiresAt = new Date(deps.clock().getTime() + options.ttlMs);
-      if (!(await keys.completeKey(trx, ref, response, expiresAt))) {
-        throw conflict('This request took longer than its idempotency lease and was taken over by a retry; nothing was stored by this one');
-      }
-      return { ...response, replayed: false };
-    });
+    // A transaction PostgreSQL aborted (deadlock, serialization failure) kept nothing: run it again.
+    return await retryAborted(() =>
+      deps.db.transaction().execute(async (trx) => {
+        const response = await work({ ...deps, db: trx });
+        const expiresAt = new Date(deps.clock().getTime() + options.ttlMs);
+        if (!(await keys.completeKey(trx, ref, response, expiresAt))) {
+          throw conflict('This request took longer than its idempotency lease and was taken over by a retry; nothing was stored by this one');
+        }
+        return { ...response, replayed: false };
+      }),
+    );
   } catch (err) {
     await heartbeat.stop();
-    // Best effort: when this fails too, the lease expiring frees the key.
-    await keys.releaseKey(deps.db, ref).catch(() => undefined);
+    // A commit cut off may still land (with the key 'done'): the claim stays, so a retry waits for
+    // the true outcome (409 in progress; the stored response once it landed; the key taken over
+    // when the lease runs out and it did not). Otherwise, best effort: when the release fails
+    // too, the lease expiring frees the key.
+    if (!isOutcomeUnknown(err)) await keys.releaseKey(deps.db, ref).catch(() => undefined);
     throw err;
   } finally {
     await heartbeat.stop();
@@ -181,10 +188,9 @@ export async function runInOneStatement(
 function answerOf(existing: keys.StoredKey | undefined, request: IdempotentRequest, now: Date): IdempotentOutcome | undefined {
   if (existing === undefined || existing.expiresAt <= now) return undefined;
   if (existing.fingerprint !== request.fingerprint) {
-    throw unprocessable(
-      'This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request',
-      { idempotencyKey: request.key },
-    );
+    throw unprocessable('This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request', {
+      idempotencyKey: request.key,
+    });
   }
   if (existing.status === 'done' && existing.response) return { ...existing.response, replayed: true };
   throw stillRunning();
@@ -201,7 +207,7 @@ export const purgeExpiredKeys = (deps: Pick<Deps, 'db' | 'clock'>) => keys.delet
 /**
  * A request's Idempotency-Key for work that commits in a group with other requests (move-groups.ts):
  * the key is claimed and answered in the group's transaction. `respond` turns the request's result
- * into the response to store (the edge serialises it as it would send it).
+ * into the response to store: the pipeline's pure encoder (pipeline.ts), never a call to the edge.
  */
 export interface GroupedKey<T> {
   request: IdempotentRequest;

@@ -11,7 +11,7 @@
 // safely (a statement already on file finishes its pending lines and adds nothing; investor and
 // move rows already applied are `unchanged`), which is what the outcome tells the caller to do.
 import { AppError, type FieldError, notFound } from '../domain/errors.ts';
-import type { Principal } from '../domain/principal.ts';
+import { actorOf, isStaff, type Principal } from '../domain/principal.ts';
 import * as store from '../store/import-jobs.ts';
 import type { Deps } from './deps.ts';
 import { count, emptySummary, type ImportSummary, type RowReport } from './imports.ts';
@@ -65,9 +65,18 @@ type Stored = { outcome?: unknown; error?: JobError } | null;
 const view = (job: store.StoredJob): ImportJob => {
   const result = job.result as Stored;
   return {
-    id: job.id, kind: job.kind as JobKind, dealId: job.dealId, dryRun: job.dryRun, createdBy: job.createdBy, status: job.status as JobStatus,
-    bytes: job.bytes, progress: job.progress as JobProgress, outcome: result?.outcome ?? null, error: result?.error ?? null,
-    createdAt: job.createdAt.toISOString(), finishedAt: job.finishedAt?.toISOString() ?? null,
+    id: job.id,
+    kind: job.kind as JobKind,
+    dealId: job.dealId,
+    dryRun: job.dryRun,
+    createdBy: job.createdBy,
+    status: job.status as JobStatus,
+    bytes: job.bytes,
+    progress: job.progress as JobProgress,
+    outcome: result?.outcome ?? null,
+    error: result?.error ?? null,
+    createdAt: job.createdAt.toISOString(),
+    finishedAt: job.finishedAt?.toISOString() ?? null,
   };
 };
 
@@ -79,7 +88,8 @@ export const errorOfJob = (err: unknown): JobError =>
 const interrupted = (): Stored => ({
   error: {
     kind: 'database-unavailable',
-    detail: 'The import was interrupted: the process running it stopped before it finished. Send the file again: rows already applied are reported unchanged, nothing is applied twice.',
+    detail:
+      'The import was interrupted: the process running it stopped before it finished. Send the file again: rows already applied are reported unchanged, nothing is applied twice.',
     extensions: { interrupted: true },
   },
 });
@@ -100,7 +110,7 @@ export async function failStaleJobs(deps: Deps, options: { all?: boolean } = {})
  */
 export async function getImportJob(deps: Deps, principal: Principal, id: string): Promise<ImportJob> {
   let job = await store.findJob(deps.db, id);
-  if (!job || (principal.role !== 'admin' && job.createdBy !== principal.userId)) throw notFound('Import job', id);
+  if (!job || (!isStaff(principal) && job.createdBy !== actorOf(principal))) throw notFound('Import job', id);
   if (job.status === 'running' && deps.clock().getTime() - job.heartbeatAt.getTime() > JOB_STALE_MS) {
     await failStaleJobs(deps);
     job = (await store.findJob(deps.db, id))!;
@@ -132,7 +142,14 @@ export async function startImportJob(
   const id = deps.newId();
   let progress: JobProgress = { stage: 'queued', done: 0, total: null };
   const job = await store.insertJob(deps.db, {
-    id, kind: spec.kind, dealId: spec.dealId ?? null, dryRun: spec.dryRun, createdBy: principal.userId, bytes: spec.bytes, progress, createdAt: deps.clock(),
+    id,
+    kind: spec.kind,
+    dealId: spec.dealId ?? null,
+    dryRun: spec.dryRun,
+    createdBy: actorOf(principal),
+    bytes: spec.bytes,
+    progress,
+    createdAt: deps.clock(),
   });
   const task = (async () => {
     const beat = setInterval(() => {
@@ -145,7 +162,9 @@ export async function startImportJob(
         const done = await work((p) => {
           progress = p;
         });
-        outcome = done.failed ? { status: 'failed', result: { outcome: done.outcome, error: done.failed } } : { status: 'succeeded', result: { outcome: done.outcome } };
+        outcome = done.failed
+          ? { status: 'failed', result: { outcome: done.outcome, error: done.failed } }
+          : { status: 'succeeded', result: { outcome: done.outcome } };
       } catch (err) {
         outcome = { status: 'failed', result: { error: errorOfJob(err) } };
       }

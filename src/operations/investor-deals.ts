@@ -5,7 +5,7 @@
 // pure domain/investor-deal.ts puts each deal together.
 import { notFound } from '../domain/errors.ts';
 import { type InvestorDeal, investorDealOf } from '../domain/investor-deal.ts';
-import { canActFor, type Principal } from '../domain/principal.ts';
+import { canActFor, isStaff, type Principal } from '../domain/principal.ts';
 import { findDeal } from '../store/deals.ts';
 import { findInvestor } from '../store/investors.ts';
 import { findInvestorDeals } from '../store/investor-deals.ts';
@@ -17,7 +17,7 @@ export async function listInvestorDeals(deps: Deps, principal: Principal, invest
   if (!canActFor(principal, investorUserId)) throw notFound('investor', investorUserId);
   const { db } = forReading(deps);
   const facts = await findInvestorDeals(db, investorUserId, null);
-  if (facts.length === 0 && principal.role === 'admin' && !(await findInvestor(db, investorUserId))) throw notFound('investor', investorUserId);
+  if (facts.length === 0 && isStaff(principal) && !(await findInvestor(db, investorUserId))) throw notFound('investor', investorUserId);
   return { deals: facts.map(investorDealOf) };
 }
 
@@ -27,7 +27,7 @@ export async function getInvestorDeal(deps: Deps, principal: Principal, investor
   const { db } = forReading(deps);
   const [facts] = await findInvestorDeals(db, investorUserId, dealId);
   if (facts) return investorDealOf(facts);
-  if (principal.role !== 'admin') throw notFound('deal', dealId);
+  if (!isStaff(principal)) throw notFound('deal', dealId);
   if (!(await findInvestor(db, investorUserId))) throw notFound('investor', investorUserId);
   if (!(await findDeal(db, dealId))) throw notFound('deal', dealId);
   throw notFound(`journey of investor ${JSON.stringify(investorUserId)} in deal`, dealId);

@@ -9,8 +9,6 @@ import { type FeedPage, listDealFeed, listPlatformFeed } from '../store/outbox.t
 import type { Deps } from './deps.ts';
 import { forReading } from './reads.ts';
 
-export type { OutboxEntry } from '../store/outbox.ts';
-
 /** A cursor that names no entry this feed has shown: a number guessed, or from another feed. */
 export function unknownCursor(after: number, restart: string): AppError {
   return new AppError(

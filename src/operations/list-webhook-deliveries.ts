@@ -5,12 +5,7 @@ import { listDeliveries } from '../store/webhook-deliveries.ts';
 import type { Deps } from './deps.ts';
 import { forReading } from './reads.ts';
 
-export type { WebhookDelivery } from '../store/webhook-deliveries.ts';
-
-export async function listWebhookDeliveries(
-  deps: Deps,
-  query: { status?: DeliveryStatus; dealId?: string; limit?: number; page?: number },
-) {
+export async function listWebhookDeliveries(deps: Deps, query: { status?: DeliveryStatus; dealId?: string; limit?: number; page?: number }) {
   const limit = query.limit ?? 20;
   const page = query.page ?? 1;
   const { deliveries, total } = await listDeliveries(forReading(deps).db, {

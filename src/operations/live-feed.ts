@@ -149,7 +149,10 @@ export async function createLiveFeed(deps: Pick<Deps, 'db'>, options: LiveFeedOp
       const stream: Stream = { subscriber, cursor, reading: false, again: false, closed: false, wakes: 0, retries: 0, waking: false };
       const key = keyOf(subscriber.follow);
       let streams = byKey.get(key);
-      if (!streams) byKey.set(key, (streams = new Set()));
+      if (!streams) {
+        streams = new Set();
+        byKey.set(key, streams);
+      }
       streams.add(stream);
       void read(stream);
       return () => {
@@ -167,10 +170,11 @@ export async function createLiveFeed(deps: Pick<Deps, 'db'>, options: LiveFeedOp
     async close() {
       closed = true;
       clearInterval(timer);
-      for (const set of byKey.values()) for (const stream of set) {
-        stream.closed = true;
-        stream.subscriber.end('closing');
-      }
+      for (const set of byKey.values())
+        for (const stream of set) {
+          stream.closed = true;
+          stream.subscriber.end('closing');
+        }
       byKey.clear();
       await unlisten?.();
     },

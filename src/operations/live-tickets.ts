@@ -12,7 +12,7 @@
 // the key is this process's own (a ticket is then good only on the instance that issued it).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError, invalid, notFound } from '../domain/errors.ts';
-import type { Principal } from '../domain/principal.ts';
+import { isStaff, isStaffRole, type Principal } from '../domain/principal.ts';
 import { findDeal } from '../store/deals.ts';
 import { findLiveTokenHashById } from '../store/tokens.ts';
 import type { Deps } from './deps.ts';
@@ -49,7 +49,7 @@ async function keyFor(deps: Deps, claims: Pick<Claims, 'sub' | 'via'>, jwtSecret
   if (claims.via === 'jwt') return jwtKey(jwtSecret);
   if (!UUID.test(claims.sub)) return undefined;
   const token = await findLiveTokenHashById(deps.db, claims.sub);
-  if (!token || token.role !== 'admin') return undefined;
+  if (!token || !isStaffRole(token.role)) return undefined;
   return createHmac('sha256', token.tokenHash).update('dealflow live ticket').digest();
 }
 
@@ -63,17 +63,22 @@ export interface LiveTicketRequest {
 
 /** A ticket for `principal` (staff only: the route lets no other role in) to follow a deal, or every deal's edit requests. */
 export async function issueLiveTicket(deps: Deps, principal: Principal, request: LiveTicketRequest, jwtSecret: string | undefined): Promise<LiveTicket> {
-  if (principal.role !== 'admin') throw new AppError('forbidden', 'The live stream is for staff tokens');
+  if (!isStaff(principal)) throw new AppError('forbidden', 'The live stream is for staff tokens');
   const { dealId, feed } = request;
   if ((dealId === undefined) === (feed === undefined)) {
-    const detail = 'give either dealId (one deal\'s stream) or feed (every deal\'s edit requests), not both';
+    const detail = "give either dealId (one deal's stream) or feed (every deal's edit requests), not both";
     throw invalid([{ in: 'body', field: dealId === undefined ? 'dealId' : 'feed', detail }], `A ticket opens one stream: ${detail}`);
   }
   if (dealId !== undefined && !(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
   // An API key's principal has its key's id as tokenKey and userId; a JWT's has neither equal to a key id.
   const via: Claims['via'] = UUID.test(principal.tokenKey) && principal.tokenKey === principal.userId ? 'key' : 'jwt';
   const exp = deps.clock().getTime() + TICKET_LIFETIME_MS;
-  const claims: Claims = { sub: via === 'key' ? principal.tokenKey : principal.userId, via, ...(dealId !== undefined ? { deal: dealId } : { feed: 'edit-requests' }), exp };
+  const claims: Claims = {
+    sub: via === 'key' ? principal.tokenKey : principal.userId,
+    via,
+    ...(dealId !== undefined ? { deal: dealId } : { feed: 'edit-requests' }),
+    exp,
+  };
   const key = await keyFor(deps, claims, jwtSecret);
   if (!key) throw new AppError('unauthenticated', 'The token is unknown or revoked');
   const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
@@ -91,8 +96,15 @@ export async function checkLiveTicket(deps: Deps, ticket: string, jwtSecret: str
   } catch {
     throw refused('The ticket is malformed');
   }
-  if (typeof claims !== 'object' || claims === null || typeof claims.sub !== 'string' || (claims.via !== 'key' && claims.via !== 'jwt') ||
-    (typeof claims.deal === 'string') === (claims.feed === 'edit-requests') || typeof claims.exp !== 'number') throw refused('The ticket is malformed');
+  if (
+    typeof claims !== 'object' ||
+    claims === null ||
+    typeof claims.sub !== 'string' ||
+    (claims.via !== 'key' && claims.via !== 'jwt') ||
+    (typeof claims.deal === 'string') === (claims.feed === 'edit-requests') ||
+    typeof claims.exp !== 'number'
+  )
+    throw refused('The ticket is malformed');
   const key = await keyFor(deps, claims, jwtSecret);
   const expected = key ? Buffer.from(sign(key, body)) : undefined;
   const given = Buffer.from(mac);

@@ -17,7 +17,9 @@
 //   are written with its event, as for a move alone.
 // - A group whose transaction fails (a database error, anything but a refusal) is rolled back whole
 //   and its moves run again one by one, each in a transaction of its own, so one move the database
-//   refuses never fails the others.
+//   refuses never fails the others. A group whose COMMIT was cut off (the database stopped
+//   answering while it committed, as when a synchronous standby is gone) is not run again: the
+//   commit may still land with every move of it, so each move answers outcome-unknown.
 // - Idempotency-Keys are claimed in the group's transaction and answered in it (the response stored
 //   with the move, or the claim deleted again for a refusal), so a key is answered exactly once and
 //   a crash before the commit leaves neither the move nor the key. A key that a row already holds (a
@@ -30,28 +32,25 @@ import { AppError } from '../domain/errors.ts';
 import type { WorkflowEvent } from '../domain/event.ts';
 import type { Principal } from '../domain/principal.ts';
 import { observeGroupCommitBatch } from '../metrics.ts';
-import { runsConcurrentTransactions } from '../store/database.ts';
-import { retryOnDeadlock } from '../store/errors.ts';
+import { isOutcomeUnknown, retryAborted } from '../store/errors.ts';
 import { type Claim, claimKeys, completeKeys, releaseKeys } from '../store/idempotency.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { type GroupedAnswer, type GroupedKey, IDEMPOTENCY_LEASE_MS, type StoredResponse } from './idempotency.ts';
-import { applyMoves, type JumpInput } from './journeys.ts';
+import { applyMoves, type MoveInput } from './apply-moves.ts';
+import { engineOf, isRefusal } from './pipeline.ts';
 
 /** Moves per group at most: the size of a bulk request's chunk (bulk-moves.ts), measured there. */
 export const GROUP_MAX_MOVES = 50;
 
 interface Queued {
   principal: Principal;
-  input: JumpInput;
+  input: MoveInput;
   keyed: GroupedKey<WorkflowEvent> | undefined;
   resolve(answer: GroupedAnswer<WorkflowEvent>): void;
   reject(err: unknown): void;
 }
 
 const keyOf = (keyed: GroupedKey<unknown> | undefined) => (keyed ? `${keyed.request.scope}\u0000${keyed.request.key}` : undefined);
-
-/** A refusal is told to its request; anything else (a bug, a lost database) fails the group. */
-const isRefusal = (err: AppError) => err.kind !== 'internal' && err.kind !== 'database-unavailable';
 
 /** The group commit of one service instance: one queue per deal with a group in flight. */
 export class MoveGroups {
@@ -63,15 +62,15 @@ export class MoveGroups {
   constructor(deps: Deps, options: { maxMoves?: number } = {}) {
     this.#deps = deps;
     this.#maxMoves = options.maxMoves ?? GROUP_MAX_MOVES;
-    this.#oneConnection = !runsConcurrentTransactions(deps.db);
+    this.#oneConnection = !engineOf(deps).concurrentTransactions;
   }
 
   /**
-   * jumpToStep's move, committed with the deal's other moves that wait at the same time: the event
+   * moveToStep's move, committed with the deal's other moves that wait at the same time: the event
    * (with its stored response when `keyed`), `held` for a key a row already holds; a refusal is
-   * thrown, as jumpToStep throws it.
+   * thrown, as moveToStep throws it.
    */
-  move(principal: Principal, dealId: string, input: JumpInput, keyed?: GroupedKey<WorkflowEvent>): Promise<GroupedAnswer<WorkflowEvent>> {
+  move(principal: Principal, dealId: string, input: MoveInput, keyed?: GroupedKey<WorkflowEvent>): Promise<GroupedAnswer<WorkflowEvent>> {
     return new Promise((resolve, reject) => {
       const item: Queued = { principal, input, keyed, resolve, reject };
       const queue = this.#queues.get(dealId);
@@ -122,11 +121,14 @@ export class MoveGroups {
   async #run(dealId: string, group: Queued[]): Promise<void> {
     let answers: (GroupedAnswer<WorkflowEvent> | AppError)[];
     try {
-      answers = await retryOnDeadlock(() => inTransaction(this.#deps, (tx) => this.#apply(tx, dealId, group)));
+      answers = await retryAborted(() => inTransaction(this.#deps, (tx) => this.#apply(tx, dealId, group)));
       observeGroupCommitBatch(group.length);
     } catch (err) {
-      if (group.length === 1) {
-        group[0]!.reject(err);
+      // A commit cut off may still land with every move of the group: running them again one by one
+      // would wait behind it and answer that nothing was applied. Each hears that its outcome is
+      // unknown, and its Idempotency-Key (claimed in the group's transaction) tells the retry.
+      if (group.length === 1 || isOutcomeUnknown(err)) {
+        for (const item of group) item.reject(err);
         return;
       }
       for (const item of group) await this.#run(dealId, [item]);
@@ -148,9 +150,15 @@ export class MoveGroups {
     }
     const taken = await claimKeys(tx.db, [...claims.values()]);
     const moving = group.filter((item) => !claims.has(item) || taken.has(claims.get(item)!));
-    const outcomes = moving.length === 0
-      ? []
-      : await applyMoves(tx, moving[0]!.principal, dealId, moving.map((item) => ({ input: item.input, principal: item.principal })));
+    const outcomes =
+      moving.length === 0
+        ? []
+        : await applyMoves(
+            tx,
+            moving[0]!.principal,
+            dealId,
+            moving.map((item) => ({ input: item.input, principal: item.principal })),
+          );
     const answers = new Map<Queued, GroupedAnswer<WorkflowEvent> | AppError>();
     const done: (Claim & { response: StoredResponse; expiresAt: Date })[] = [];
     const released: Claim[] = [];

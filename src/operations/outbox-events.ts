@@ -24,10 +24,7 @@ export interface WorkflowEventSnapshot {
  * The `journey.step-entered` entry of a move, for the move's own write statement (a move writes
  * its event and its entry in one round trip: store/moves.ts).
  */
-export function stepEnteredEntry(
-  tx: Pick<Deps, 'newId'>,
-  input: { dealId: string; investorUserId: string; event: WorkflowEventSnapshot },
-): OutboxEntryInput {
+export function stepEnteredEntry(tx: Pick<Deps, 'newId'>, input: { dealId: string; investorUserId: string; event: WorkflowEventSnapshot }): OutboxEntryInput {
   return {
     id: tx.newId(),
     type: 'journey.step-entered',
@@ -46,10 +43,7 @@ export function stepEnteredEntry(
 }
 
 /** `journey.step-entered`: fires the triggers of the step entered (`toStepId`). */
-export async function recordStepEntered(
-  tx: Deps,
-  input: { dealId: string; investorUserId: string; event: WorkflowEventSnapshot },
-): Promise<string> {
+export async function recordStepEntered(tx: Deps, input: { dealId: string; investorUserId: string; event: WorkflowEventSnapshot }): Promise<string> {
   const entry = stepEnteredEntry(tx, input);
   await appendOutbox(tx.db, entry);
   return entry.id;

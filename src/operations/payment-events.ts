@@ -18,7 +18,14 @@ export function paymentMatchedEntry(
     occurredAt: tx.clock(),
     dealId: input.dealId,
     stepIds: [input.paymentStepId],
-    data: { dealId: input.dealId, investorUserId: input.investorUserId, lineId: input.line.id, eventId: input.eventId, received: input.received, line: input.line },
+    data: {
+      dealId: input.dealId,
+      investorUserId: input.investorUserId,
+      lineId: input.line.id,
+      eventId: input.eventId,
+      received: input.received,
+      line: input.line,
+    },
   };
 }
 

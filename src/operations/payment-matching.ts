@@ -3,24 +3,34 @@
 //   investors, one transaction per batch (several batches at once on PostgreSQL): the credits
 //   before an investor's first that reaches the commitment (partial, overpaid, wrong currency) are
 //   queued, one statement for the batch; then `matched` moves the investor to the deal's payment
-//   step through jumpToStep as the principal `reconciliation`, and that line and the ones after it
+//   step through moveToStep as the principal `reconciliation`, and that line and the ones after it
 //   are decided (anything else, and a refused move, queued), one statement for the batch; a move
 //   and its line's decision commit together (the decisions themselves: payment-decisions.ts);
 // - a reversal puts the credit it reverses back in the queue and takes its money back (no move).
 // A batch that fails leaves its lines `pending`; importing the file again finishes them.
 import Big from 'big.js';
-import { batchConcurrency } from '../store/database.ts';
-import { retryOnDeadlock } from '../store/errors.ts';
+import { retryAborted } from '../store/errors.ts';
 import { findPaymentSettings, type PaymentSettings } from '../store/payment-settings.ts';
 import { type DecisionInput, lineAllocations, recordDecision, recordDecisions } from '../store/payment-decisions.ts';
 import { dealCurrencies, journeyKey, lockJourneyCredits, lockJourneyPaymentFacts } from '../store/payment-facts.ts';
 import { findLine, findReversedCredit, lockPendingLines, type PaymentLine } from '../store/payment-lines.ts';
 import { eachConcurrently, letOthersIn } from './concurrency.ts';
 import { type Deps, inTransaction } from './deps.ts';
-import { applyMoves, type JumpInput } from './journeys.ts';
+import { engineOf } from './pipeline.ts';
+import { applyMoves, type MoveInput } from './apply-moves.ts';
 import {
-  type CreditInput, type CreditPlan, creditMove, creditMovedDecision, defaultSettings, type MovedCredit, moveCredit, planCredit,
-  RECONCILIATION, refusalOf, type Settlement, settlePartialLines,
+  type CreditInput,
+  type CreditPlan,
+  creditMove,
+  creditMovedDecision,
+  defaultSettings,
+  type MovedCredit,
+  moveCredit,
+  planCredit,
+  RECONCILIATION,
+  refusalOf,
+  type Settlement,
+  settlePartialLines,
 } from './payment-decisions.ts';
 import { paymentQueuedEntry, recordPaymentQueued } from './payment-events.ts';
 
@@ -41,13 +51,16 @@ export async function matchPendingLines(deps: Deps, pending: readonly PaymentLin
   const dealIds = [...new Set(credits.map((l) => l.dealId!))];
   const settings = await findPaymentSettings(deps.db, dealIds);
   const currencies = await dealCurrencies(deps.db, dealIds);
-  const context = (group: CreditGroup) => ({ settings: settings.get(group.dealId) ?? defaultSettings(group.dealId), dealCurrency: currencies.get(group.dealId) ?? null });
+  const context = (group: CreditGroup) => ({
+    settings: settings.get(group.dealId) ?? defaultSettings(group.dealId),
+    dealCurrency: currencies.get(group.dealId) ?? null,
+  });
   const all = [...groups.values()];
   const size = Math.max(1, options.batchSize);
   const batches = Array.from({ length: Math.ceil(all.length / size) }, (_, i) => all.slice(i * size, (i + 1) * size));
-  const shared = batchConcurrency(deps.db) === 1;
+  const shared = engineOf(deps).batchConcurrency === 1;
   await eachConcurrently(batches, options.concurrency, async (batch) => {
-    await retryOnDeadlock(() => matchBatch(deps, batch, context));
+    await retryAborted(() => matchBatch(deps, batch, context));
     if (shared) await letOthersIn();
   });
   for (const reversal of pending.filter((l) => l.reversal)) await applyReversal(deps, reversal);
@@ -83,10 +96,19 @@ async function matchBatch(
     // left to choose (plan_cache_mode auto), PostgreSQL plans the decision statement afresh on every
     // call, because its plan for one row looks cheaper than the generic one for arrays of unknown
     // length, and planning a statement of eight parts costs as much database CPU as running it.
-    const locked = await lockJourneyCredits(tx.db, batch.map((g) => {
-      const { settings } = context(g);
-      return { dealId: g.dealId, investorUserId: g.investorUserId, lineIds: g.lines.map((l) => l.id), fields: { commitment: settings.commitmentFieldKey, currency: settings.currencyFieldKey } };
-    }), { genericPlans: true });
+    const locked = await lockJourneyCredits(
+      tx.db,
+      batch.map((g) => {
+        const { settings } = context(g);
+        return {
+          dealId: g.dealId,
+          investorUserId: g.investorUserId,
+          lineIds: g.lines.map((l) => l.id),
+          fields: { commitment: settings.commitmentFieldKey, currency: settings.currencyFieldKey },
+        };
+      }),
+      { genericPlans: true },
+    );
     const before: DecisionInput[] = [];
     const moving: { credit: Omit<CreditInput, 'line' | 'amount' | 'received'>; lines: PaymentLine[]; received: string }[] = [];
     for (const group of batch) {
@@ -101,8 +123,14 @@ async function matchBatch(
       }
       const { settings, dealCurrency } = context(group);
       const credit = {
-        dealId: group.dealId, investorUserId: group.investorUserId, settings, commitment: facts.commitment,
-        commitmentCurrency: facts.commitmentCurrency ?? dealCurrency, by: RECONCILIATION.userId, action: 'imported', staff: false,
+        dealId: group.dealId,
+        investorUserId: group.investorUserId,
+        settings,
+        commitment: facts.commitment,
+        commitmentCurrency: facts.commitmentCurrency ?? dealCurrency,
+        by: RECONCILIATION.userId,
+        action: 'imported',
+        staff: false,
         currentStepType: facts.currentStepType,
       } as const;
       let received = facts.received;
@@ -128,7 +156,15 @@ async function matchBatch(
     const moved = new Map<(typeof first)[number], MovedCredit>();
     for (const dealId of new Set(first.map((f) => f.input.dealId))) {
       const asked = first.filter((f) => f.input.dealId === dealId && !('refusal' in f.move));
-      const outcomes = asked.length > 0 ? await applyMoves(tx, RECONCILIATION, dealId, asked.map((f) => ({ input: f.move as JumpInput, record: { batch: { kind: 'reconciliation' as const } } }))) : [];
+      const outcomes =
+        asked.length > 0
+          ? await applyMoves(
+              tx,
+              RECONCILIATION,
+              dealId,
+              asked.map((f) => ({ input: f.move as MoveInput, record: { batch: { kind: 'reconciliation' as const } } })),
+            )
+          : [];
       asked.forEach((f, i) => {
         const o = outcomes[i]!;
         moved.set(f, creditMovedDecision(tx, f.input, f.plan, o.ok ? { eventId: o.event.id } : { refusal: refusalOf(o.error) }));
@@ -160,7 +196,14 @@ async function matchBatch(
 function noJourneyDecision(tx: Deps, line: PaymentLine): DecisionInput {
   const d = { outcome: 'unknown-reference', detail: 'the journey of this reference has no events' } as const;
   return {
-    id: tx.newId(), lineId: line.id, action: 'imported', outcome: d.outcome, status: 'queued', detail: d.detail, by: RECONCILIATION.userId, at: tx.clock(),
+    id: tx.newId(),
+    lineId: line.id,
+    action: 'imported',
+    outcome: d.outcome,
+    status: 'queued',
+    detail: d.detail,
+    by: RECONCILIATION.userId,
+    at: tx.clock(),
     outbox: paymentQueuedEntry(tx, { line: { ...line, outcome: d.outcome, status: 'queued', detail: d.detail } }),
   };
 }
@@ -173,19 +216,45 @@ async function applyReversal(deps: Deps, reversal: PaymentLine): Promise<void> {
     const at = tx.clock();
     const originalId = reversal.direction === 'debit' ? await findReversedCredit(tx.db, reversal) : undefined;
     if (!originalId) {
-      await recordDecision(tx.db, { id: tx.newId(), lineId: reversal.id, action: 'imported', outcome: 'reversal', status: 'ignored', detail: 'reverses no credit on file', by: RECONCILIATION.userId, at });
+      await recordDecision(tx.db, {
+        id: tx.newId(),
+        lineId: reversal.id,
+        action: 'imported',
+        outcome: 'reversal',
+        status: 'ignored',
+        detail: 'reverses no credit on file',
+        by: RECONCILIATION.userId,
+        at,
+      });
       return;
     }
     const original = (await findLine(tx.db, originalId))!;
     const held = await lineAllocations(tx.db, original.id);
-    for (const a of held) await lockJourneyPaymentFacts(tx.db, a, { commitment: 'committed_amount', currency: null });
+    for (const a of held) await lockJourneyPaymentFacts(tx.db, a);
     const status = original.status === 'dismissed' ? 'dismissed' : 'queued';
     const detail = `reversed by line ${reversal.id}${original.status === 'matched' ? '; the investor was not moved back' : ''}`;
     await recordDecision(tx.db, {
-      id: tx.newId(), lineId: original.id, action: 'reversed', outcome: null, status, detail, reversedByLineId: reversal.id, by: RECONCILIATION.userId, at,
+      id: tx.newId(),
+      lineId: original.id,
+      action: 'reversed',
+      outcome: null,
+      status,
+      detail,
+      reversedByLineId: reversal.id,
+      by: RECONCILIATION.userId,
+      at,
       allocations: held.map((a) => ({ id: tx.newId(), ...a, amount: new Big(a.amount).neg().toFixed(), valueDate: reversal.valueDate })),
     });
-    await recordDecision(tx.db, { id: tx.newId(), lineId: reversal.id, action: 'imported', outcome: 'reversal', status: 'ignored', detail: `reverses line ${original.id}`, by: RECONCILIATION.userId, at });
+    await recordDecision(tx.db, {
+      id: tx.newId(),
+      lineId: reversal.id,
+      action: 'imported',
+      outcome: 'reversal',
+      status: 'ignored',
+      detail: `reverses line ${original.id}`,
+      by: RECONCILIATION.userId,
+      at,
+    });
     if (status === 'queued') await recordPaymentQueued(tx, { line: { ...original, status, detail, reversedByLineId: reversal.id } });
   });
 }

@@ -7,7 +7,7 @@
 // commitment 422.
 import Big from 'big.js';
 import { AppError, conflict, notFound, unprocessable } from '../domain/errors.ts';
-import type { Principal } from '../domain/principal.ts';
+import { actorOf, type Principal } from '../domain/principal.ts';
 import { findPaymentSettings } from '../store/payment-settings.ts';
 import { lineAllocations, lineDecisions, recordDecision } from '../store/payment-decisions.ts';
 import { dealCurrencies, type JourneyPaymentFacts, lockJourneyPaymentFacts } from '../store/payment-facts.ts';
@@ -15,6 +15,7 @@ import { findLine, pageLines } from '../store/payment-lines.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { forReading } from './reads.ts';
 import { applyCredit, defaultSettings } from './payment-decisions.ts';
+import { describeLines } from './payment-proposals.ts';
 
 export async function listPaymentLines(
   deps: Deps,
@@ -23,14 +24,22 @@ export async function listPaymentLines(
 ) {
   // A list read: a replica recent enough for the request's consistency token (docs/guides/postgresql-and-replicas.md).
   const { items, total } = await pageLines(forReading(deps).db, filter, { limit: page.limit, offset: (page.page - 1) * page.limit });
-  return { output: items, page: page.page, totalPages: Math.ceil(total / page.limit) };
+  return { output: await describeLines(deps, items), page: page.page, totalPages: Math.ceil(total / page.limit) };
 }
 
 export async function getPaymentLine(deps: Deps, lineId: string) {
   const { db } = forReading(deps);
   const line = await findLine(db, lineId);
   if (!line) throw notFound('payment line', lineId);
-  return { ...line, decisions: await lineDecisions(db, lineId) };
+  const [described] = await describeLines(deps, [line]);
+  return { ...described!, decisions: await lineDecisions(db, lineId) };
+}
+
+/** Assign the whole of a queued line to one investor of a deal. */
+export async function assignLine(deps: Deps, principal: Principal, lineId: string, to: { dealId: string; investorUserId: string }) {
+  const line = await findLine(deps.db, lineId);
+  if (!line) throw notFound('payment line', lineId);
+  return allocateLine(deps, principal, lineId, [{ ...to, amount: line.amount }], 'assigned');
 }
 
 export interface Share {
@@ -52,7 +61,7 @@ export async function allocateLine(deps: Deps, principal: Principal, lineId: str
     if (keys.size !== shares.length) throw unprocessable('Each investor may have one share of a line');
     const held = await lineAllocations(tx.db, line.id);
     // Journeys locked in one order (deal, investor), so two decisions never wait on each other.
-    const ordered = [...shares].sort((a, b) => (a.dealId + '\u0000' + a.investorUserId < b.dealId + '\u0000' + b.investorUserId ? -1 : 1));
+    const ordered = [...shares].sort((a, b) => (`${a.dealId}\u0000${a.investorUserId}` < `${b.dealId}\u0000${b.investorUserId}` ? -1 : 1));
     const settings = await findPaymentSettings(tx.db, [...new Set(shares.map((s) => s.dealId))]);
     const currencies = await dealCurrencies(tx.db, [...new Set(shares.map((s) => s.dealId))]);
     const facts = new Map<Share, JourneyPaymentFacts>();
@@ -69,10 +78,19 @@ export async function allocateLine(deps: Deps, principal: Principal, lineId: str
       const back = held.filter((h) => h.dealId === share.dealId && h.investorUserId === share.investorUserId).reduce((s, h) => s.plus(h.amount), new Big(0));
       const last = i === shares.length - 1;
       const result = await applyCredit(tx, {
-        line, dealId: share.dealId, investorUserId: share.investorUserId, amount: share.amount, received: new Big(f.received).minus(back).toFixed(),
-        settings: settings.get(share.dealId) ?? defaultSettings(share.dealId), commitment: f.commitment,
-        commitmentCurrency: f.commitmentCurrency ?? currencies.get(share.dealId) ?? null, by: principal.userId, action, staff: true,
-        takeBack: i === 0 ? takeBack : [], decide: last,
+        line,
+        dealId: share.dealId,
+        investorUserId: share.investorUserId,
+        amount: share.amount,
+        received: new Big(f.received).minus(back).toFixed(),
+        settings: settings.get(share.dealId) ?? defaultSettings(share.dealId),
+        commitment: f.commitment,
+        commitmentCurrency: f.commitmentCurrency ?? currencies.get(share.dealId) ?? null,
+        by: actorOf(principal),
+        action,
+        staff: true,
+        takeBack: i === 0 ? takeBack : [],
+        decide: last,
       });
       results.push({ ...share, ...result });
     }
@@ -80,11 +98,17 @@ export async function allocateLine(deps: Deps, principal: Principal, lineId: str
     if (shares.length > 1 || refused.length > 0) {
       // The line's final state: matched when every share applied, else queued with the refusals.
       await recordDecision(tx.db, {
-        id: tx.newId(), lineId: line.id, action, outcome: null, status: refused.length ? 'queued' : 'matched',
-        dealId: shares.length === 1 ? shares[0]!.dealId : null, investorUserId: shares.length === 1 ? shares[0]!.investorUserId : null,
+        id: tx.newId(),
+        lineId: line.id,
+        action,
+        outcome: null,
+        status: refused.length ? 'queued' : 'matched',
+        dealId: shares.length === 1 ? shares[0]!.dealId : null,
+        investorUserId: shares.length === 1 ? shares[0]!.investorUserId : null,
         refusal: refused.length ? refused.map((r) => ({ dealId: r.dealId, investorUserId: r.investorUserId, refusal: r.refusal })) : null,
         reason: shares.length > 1 ? `split: ${shares.map((s) => `${s.amount} to ${s.dealId}/${s.investorUserId}`).join(', ')}` : null,
-        by: principal.userId, at: tx.clock(),
+        by: actorOf(principal),
+        at: tx.clock(),
       });
     }
     return { ...(await findLine(tx.db, line.id))!, decisions: await lineDecisions(tx.db, line.id) };
@@ -95,9 +119,16 @@ export async function dismissLine(deps: Deps, principal: Principal, lineId: stri
   return inTransaction(deps, async (tx) => {
     const line = await lockQueued(tx, lineId);
     const held = await lineAllocations(tx.db, line.id);
-    for (const a of held) await lockJourneyPaymentFacts(tx.db, a, { commitment: 'committed_amount', currency: null });
+    for (const a of held) await lockJourneyPaymentFacts(tx.db, a);
     await recordDecision(tx.db, {
-      id: tx.newId(), lineId: line.id, action: 'dismissed', outcome: null, status: 'dismissed', reason, by: principal.userId, at: tx.clock(),
+      id: tx.newId(),
+      lineId: line.id,
+      action: 'dismissed',
+      outcome: null,
+      status: 'dismissed',
+      reason,
+      by: actorOf(principal),
+      at: tx.clock(),
       allocations: held.map((a) => ({ id: tx.newId(), ...a, amount: new Big(a.amount).neg().toFixed(), valueDate: null })),
     });
     return { ...(await findLine(tx.db, line.id))!, decisions: await lineDecisions(tx.db, line.id) };

@@ -8,6 +8,7 @@
 // a member left out takes its default (null for the payee).
 import Big from 'big.js';
 import { invalid, notFound, unprocessable } from '../domain/errors.ts';
+import { DEFAULT_COMMITMENT_FIELD_KEY, DEFAULT_CURRENCY_FIELD_KEY } from '../domain/commitment.ts';
 import { checkPayee } from '../domain/payee.ts';
 import { findAsset } from '../store/assets.ts';
 import { findDeal } from '../store/deals.ts';
@@ -39,8 +40,8 @@ export async function putPaymentSettings(deps: Deps, dealId: string, input: Paym
     paymentStepId: input.paymentStepId,
     amountFieldKey: input.amountFieldKey ?? null,
     dateFieldKey: input.dateFieldKey ?? null,
-    commitmentFieldKey: input.commitmentFieldKey ?? 'committed_amount',
-    currencyFieldKey: input.currencyFieldKey === undefined ? 'currency' : input.currencyFieldKey,
+    commitmentFieldKey: input.commitmentFieldKey ?? DEFAULT_COMMITMENT_FIELD_KEY,
+    currencyFieldKey: input.currencyFieldKey === undefined ? DEFAULT_CURRENCY_FIELD_KEY : input.currencyFieldKey,
     assetId: input.assetId ?? null,
     pricePerUnit: input.pricePerUnit == null ? null : new Big(input.pricePerUnit).toFixed(),
     unitDecimals: input.unitDecimals ?? 0,
@@ -48,7 +49,10 @@ export async function putPaymentSettings(deps: Deps, dealId: string, input: Paym
   };
   if (settings.paymentStepId !== null) {
     const step = (await loadWorkflow(deps, dealId))?.workflow.steps.find((s) => s.id === settings.paymentStepId);
-    if (!step) throw unprocessable(`"${settings.paymentStepId}" is not a step of deal ${dealId}'s workflow`, { errors: [{ in: 'body', field: 'paymentStepId', detail: 'is not a step of the deal' }] });
+    if (!step)
+      throw unprocessable(`"${settings.paymentStepId}" is not a step of deal ${dealId}'s workflow`, {
+        errors: [{ in: 'body', field: 'paymentStepId', detail: 'is not a step of the deal' }],
+      });
     for (const field of ['amountFieldKey', 'dateFieldKey'] as const) {
       const key = settings[field];
       if (key !== null && !step.stepFields.some((f) => f.fieldKey === key)) {

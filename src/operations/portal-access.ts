@@ -15,11 +15,10 @@ import {
 } from '@simplewebauthn/server';
 import type { PortalConfig } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
-import type { Principal } from '../domain/principal.ts';
+import { actorOf, type Principal } from '../domain/principal.ts';
 import * as store from '../store/portal-access.ts';
 import { recordPortalChange } from './audit-entries.ts';
 import { type Deps, inTransaction } from './deps.ts';
-import { type InvitationMail, sendInvitationMails } from './portal-mail.ts';
 import { hashToken } from './tokens.ts';
 
 /** A session ends at the latest this long after its sign-in, however often it is used. */
@@ -31,7 +30,8 @@ const RENEW_STEP_MS = 60_000;
 const RP_NAME = 'dealflow';
 
 const MINUTE = 60_000;
-const newSecret = () => randomBytes(32).toString('base64url');
+/** A random secret of 256 bits: an invitation's token, a session's token. */
+export const newSecret = () => randomBytes(32).toString('base64url');
 
 /** The CSRF token of a session: HMAC-SHA256 keyed by the session's token. */
 export const csrfTokenOf = (sessionToken: string) => createHmac('sha256', sessionToken).update('dealflow portal csrf').digest('base64url');
@@ -45,46 +45,6 @@ export function csrfTokenMatches(session: PortalSession, sent: string | undefine
 }
 
 const invitationInvalid = () => new AppError('not-found', 'The invitation is not valid or has expired; ask for a new one');
-
-export interface CreatedInvitation {
-  investorUserId: string;
-  url: string;
-  expiresAt: string;
-  emailed: boolean;
-}
-
-/**
- * POST /investors/portal-invitations: one invitation per investor, all or none (an unknown id: 404
- * naming it). A new invitation revokes the investor's earlier unused ones. The e-mails go out after
- * the commit, when SMTP_URL is set and the investor has an address.
- */
-export async function createPortalInvitations(deps: Deps, portal: PortalConfig, principal: Principal, investorUserIds: readonly string[]): Promise<CreatedInvitation[]> {
-  const now = deps.clock();
-  const expiresAt = new Date(now.getTime() + portal.invitationDays * 24 * 60 * MINUTE);
-  const ids = [...new Set(investorUserIds)];
-  const by = { principal: principal.userId, tokenId: principal.tokenKey };
-  const created = await inTransaction(deps, async ({ db }) => {
-    const found = new Map((await store.findInvestorNames(db, ids)).map((i) => [i.id, i]));
-    const missing = ids.filter((id) => !found.has(id));
-    if (missing.length === 1) throw new AppError('not-found', `investor ${JSON.stringify(missing[0])} does not exist; no invitation was created`);
-    if (missing.length > 1) throw new AppError('not-found', `investors ${missing.map((m) => JSON.stringify(m)).join(', ')} do not exist; no invitation was created`);
-    const revoked = await store.revokeOpenInvitations(db, ids, now);
-    const invitations = ids.map((investorUserId) => ({ id: deps.newId(), investorUserId, token: newSecret() }));
-    await store.insertInvitations(db, invitations.map((i) => ({ id: i.id, investorUserId: i.investorUserId, tokenHash: hashToken(i.token), createdBy: principal.userId, createdAt: now, expiresAt })));
-    // Chains in one order, so two batches sharing investors take their heads' locks in the same order.
-    for (const invitation of [...invitations].sort((a, b) => (a.investorUserId < b.investorUserId ? -1 : 1))) {
-      for (const r of revoked.filter((r) => r.investorUserId === invitation.investorUserId)) {
-        await recordPortalChange(db, by, 'portal.invitation-revoked', r.investorUserId, { invitationId: r.id, reason: 'replaced', replacedBy: invitation.id }, now);
-      }
-      await recordPortalChange(db, by, 'portal.invitation-created', invitation.investorUserId, { invitationId: invitation.id, expiresAt: expiresAt.toISOString() }, now);
-    }
-    return invitations.map((i) => ({ ...i, investor: found.get(i.investorUserId)! }));
-  });
-  const links = created.map((i) => ({ investorUserId: i.investorUserId, url: `${portal.publicUrl}/portal/#/welcome/${i.token}`, email: i.investor.email, name: i.investor.name }));
-  const mails: InvitationMail[] = links.filter((l) => l.email).map((l) => ({ investorUserId: l.investorUserId, to: l.email!, name: l.name, url: l.url, expiresAt }));
-  const emailed = portal.smtp && mails.length > 0 ? await sendInvitationMails(portal.smtp, mails) : new Set<string>();
-  return links.map((l) => ({ investorUserId: l.investorUserId, url: l.url, expiresAt: expiresAt.toISOString(), emailed: emailed.has(l.investorUserId) }));
-}
 
 const utf8 = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
 
@@ -108,7 +68,13 @@ export async function createRegistrationOptions(deps: Deps, portal: PortalConfig
       timeout: CHALLENGE_MINUTES * MINUTE,
     });
     await store.deleteExpiredChallenges(db, now);
-    await store.insertChallenge(db, { challenge: options.challenge, purpose: 'registration', invitationId: invitation.id, createdAt: now, expiresAt: new Date(now.getTime() + CHALLENGE_MINUTES * MINUTE) });
+    await store.insertChallenge(db, {
+      challenge: options.challenge,
+      purpose: 'registration',
+      invitationId: invitation.id,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + CHALLENGE_MINUTES * MINUTE),
+    });
     return { investor: { investorUserId: invitation.investorUserId, name }, options };
   });
 }
@@ -146,7 +112,10 @@ async function openSession(deps: Deps, portal: PortalConfig, investorUserId: str
   const expiresAt = sessionEnd(portal, now, now);
   await store.insertSession(deps.db, { id, investorUserId, tokenHash: hashToken(token), credentialId, createdAt: now, expiresAt });
   const [investor] = await store.findInvestorNames(deps.db, [investorUserId]);
-  return { token, session: { sessionId: id, investorUserId, name: investor?.name || investorUserId, csrfToken: csrfTokenOf(token), expiresAt: expiresAt.toISOString() } };
+  return {
+    token,
+    session: { sessionId: id, investorUserId, name: investor?.name || investorUserId, csrfToken: csrfTokenOf(token), expiresAt: expiresAt.toISOString() },
+  };
 }
 
 /** Idle lifetime from now, never past SESSION_MAX_HOURS after the sign-in. */
@@ -161,7 +130,11 @@ const isRefusal = (value: unknown): value is Refusal => typeof value === 'object
  * asked, uses the invitation, replaces the investor's earlier passkeys, signs out their sessions and
  * opens a new one. The challenge is spent even when the answer is refused.
  */
-export async function registerPasskey(deps: Deps, portal: PortalConfig, input: { invitation: string; response: RegistrationResponseJSON }): Promise<OpenedSession> {
+export async function registerPasskey(
+  deps: Deps,
+  portal: PortalConfig,
+  input: { invitation: string; response: RegistrationResponseJSON },
+): Promise<OpenedSession> {
   const now = deps.clock();
   const challenge = challengeOf(input.response);
   const result = await inTransaction(deps, async (tx): Promise<OpenedSession | Refusal> => {
@@ -171,10 +144,14 @@ export async function registerPasskey(deps: Deps, portal: PortalConfig, input: {
     if (!(await store.consumeChallenge(db, challenge, 'registration', invitation.id, now))) {
       return { refused: 'The response does not answer registration options of this invitation, or they were answered already or expired; ask for new options' };
     }
-    let verified;
+    let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
     try {
       verified = await verifyRegistrationResponse({
-        response: input.response, expectedChallenge: challenge, expectedOrigin: portal.origin, expectedRPID: portal.rpId, requireUserVerification: false,
+        response: input.response,
+        expectedChallenge: challenge,
+        expectedOrigin: portal.origin,
+        expectedRPID: portal.rpId,
+        requireUserVerification: false,
       });
     } catch (err) {
       return { refused: `The passkey could not be verified: ${(err as Error).message}` };
@@ -187,11 +164,18 @@ export async function registerPasskey(deps: Deps, portal: PortalConfig, input: {
     const replaced = await store.replacePasskeys(db, investorUserId, now);
     const signedOut = await store.revokeSessions(db, { investorUserId }, now);
     await store.insertPasskey(db, {
-      credentialId: credential.id, investorUserId, publicKey: credential.publicKey, counter: credential.counter,
-      transports: credential.transports ?? [], invitationId: invitation.id, createdAt: now,
+      credentialId: credential.id,
+      investorUserId,
+      publicKey: credential.publicKey,
+      counter: credential.counter,
+      transports: credential.transports ?? [],
+      invitationId: invitation.id,
+      createdAt: now,
     });
-    for (const old of replaced) await recordPortalChange(db, by, 'portal.passkey-replaced', investorUserId, { credentialId: old, replacedBy: credential.id }, now);
-    if (signedOut.length > 0) await recordPortalChange(db, by, 'portal.signed-out', investorUserId, { sessionIds: signedOut, reason: 'passkey-registered' }, now);
+    for (const old of replaced)
+      await recordPortalChange(db, by, 'portal.passkey-replaced', investorUserId, { credentialId: old, replacedBy: credential.id }, now);
+    if (signedOut.length > 0)
+      await recordPortalChange(db, by, 'portal.signed-out', investorUserId, { sessionIds: signedOut, reason: 'passkey-registered' }, now);
     await recordPortalChange(db, by, 'portal.passkey-registered', investorUserId, { credentialId: credential.id, invitationId: invitation.id }, now);
     const opened = await openSession(tx, portal, investorUserId, credential.id, now);
     await recordPortalChange(db, by, 'portal.signed-in', investorUserId, { sessionId: opened.session.sessionId, credentialId: credential.id }, now);
@@ -207,7 +191,13 @@ export async function createSignInOptions(deps: Deps, portal: PortalConfig) {
   return inTransaction(deps, async ({ db }) => {
     const options = await generateAuthenticationOptions({ rpID: portal.rpId, userVerification: 'preferred', timeout: CHALLENGE_MINUTES * MINUTE });
     await store.deleteExpiredChallenges(db, now);
-    await store.insertChallenge(db, { challenge: options.challenge, purpose: 'authentication', invitationId: null, createdAt: now, expiresAt: new Date(now.getTime() + CHALLENGE_MINUTES * MINUTE) });
+    await store.insertChallenge(db, {
+      challenge: options.challenge,
+      purpose: 'authentication',
+      invitationId: null,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + CHALLENGE_MINUTES * MINUTE),
+    });
     return { options };
   });
 }
@@ -226,15 +216,20 @@ export async function signIn(deps: Deps, portal: PortalConfig, response: Authent
       return { refused: 'The response does not answer sign-in options of this service, or they were answered already or expired; ask for new options' };
     }
     const passkey = await store.findLivePasskeyForUpdate(db, response.id);
-    if (!passkey) return { refused: 'This passkey is not registered here, or a newer one replaced it; sign in with your current passkey or ask for a new invitation' };
+    if (!passkey)
+      return { refused: 'This passkey is not registered here, or a newer one replaced it; sign in with your current passkey or ask for a new invitation' };
     const userHandle = response.response.userHandle;
     if (userHandle !== undefined && userHandle !== Buffer.from(passkey.investorUserId, 'utf8').toString('base64url')) {
       return { refused: 'The passkey answered for another user' };
     }
-    let verified;
+    let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
     try {
       verified = await verifyAuthenticationResponse({
-        response, expectedChallenge: challenge, expectedOrigin: portal.origin, expectedRPID: portal.rpId, requireUserVerification: false,
+        response,
+        expectedChallenge: challenge,
+        expectedOrigin: portal.origin,
+        expectedRPID: portal.rpId,
+        requireUserVerification: false,
         credential: { id: passkey.credentialId, publicKey: passkey.publicKey, counter: passkey.counter, transports: passkey.transports },
       });
     } catch (err) {
@@ -243,8 +238,14 @@ export async function signIn(deps: Deps, portal: PortalConfig, response: Authent
     if (!verified.verified) return { refused: "The passkey's answer could not be verified" };
     await store.recordPasskeyUse(db, passkey.credentialId, verified.authenticationInfo.newCounter, now);
     const opened = await openSession(tx, portal, passkey.investorUserId, passkey.credentialId, now);
-    await recordPortalChange(db, { principal: passkey.investorUserId, tokenId: `portal-session:${opened.session.sessionId}` }, 'portal.signed-in', passkey.investorUserId,
-      { sessionId: opened.session.sessionId, credentialId: passkey.credentialId }, now);
+    await recordPortalChange(
+      db,
+      { principal: passkey.investorUserId, tokenId: `portal-session:${opened.session.sessionId}` },
+      'portal.signed-in',
+      passkey.investorUserId,
+      { sessionId: opened.session.sessionId, credentialId: passkey.credentialId },
+      now,
+    );
     return opened;
   });
   if (isRefusal(result)) throw new AppError('unauthenticated', result.refused);
@@ -283,8 +284,14 @@ export async function signOut(deps: Deps, session: PortalSession, everywhere: bo
   await inTransaction(deps, async ({ db }) => {
     const revoked = await store.revokeSessions(db, everywhere ? { investorUserId: session.investorUserId } : { id: session.sessionId }, now);
     if (revoked.length === 0) return;
-    await recordPortalChange(db, { principal: session.investorUserId, tokenId: `portal-session:${session.sessionId}` }, 'portal.signed-out', session.investorUserId,
-      { sessionIds: revoked, reason: everywhere ? 'signed-out-everywhere' : 'signed-out' }, now);
+    await recordPortalChange(
+      db,
+      { principal: session.investorUserId, tokenId: `portal-session:${session.sessionId}` },
+      'portal.signed-out',
+      session.investorUserId,
+      { sessionIds: revoked, reason: everywhere ? 'signed-out-everywhere' : 'signed-out' },
+      now,
+    );
   });
 }
 
@@ -293,7 +300,7 @@ export async function signOut(deps: Deps, session: PortalSession, everywhere: bo
  * revoked, passkeys replaced by none, sessions ended, each recorded in their portal chain.
  */
 export async function endPortalAccess(db: Deps['db'], principal: Principal, investorUserId: string, now: Date): Promise<void> {
-  const by = { principal: principal.userId, tokenId: principal.tokenKey };
+  const by = { principal: actorOf(principal), tokenId: principal.tokenKey };
   for (const r of await store.revokeOpenInvitations(db, [investorUserId], now)) {
     await recordPortalChange(db, by, 'portal.invitation-revoked', investorUserId, { invitationId: r.id, reason: 'erased', replacedBy: null }, now);
   }

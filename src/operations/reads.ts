@@ -7,9 +7,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Deps } from './deps.ts';
 
-export type { ReplicaStatus } from '../store/replicas.ts';
-export type { HostStatus } from '../store/hosts.ts';
-
 const requestToken = new AsyncLocalStorage<{ token: string | undefined }>();
 
 /** Runs `work` (a request's handling) with the consistency token the client sent, if any. */

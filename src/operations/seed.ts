@@ -8,13 +8,13 @@
 // journeys' feed keys, in the order the moves happened.
 //
 // The benchmark data sets (`--investors N --deals M`) are written in bulk instead (store/bulk.ts),
-// every generated move first checked with the jump rules (domain/jump.ts): chained events, seq 1…n,
+// every generated move first checked with the jump rules (domain/move-rules.ts): chained events, seq 1…n,
 // revision 1 of each, a payment reference and an audit chain each, but no feed entries, as the SQL
 // seed of `bench --scale` (bench/scale-seed.ts). Hundreds of thousands of moves through the move
 // path would take minutes where the bulk statements take seconds.
-import { mulberry32 } from '../domain/random.ts';
-import { type JumpFacts, planJump } from '../domain/jump.ts';
+import { type MoveRuleFacts, planMove } from '../domain/move-rules.ts';
 import type { Investor } from '../domain/investor.ts';
+import { currencies, makeInvestor, type Random, random } from './seed-people.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { WorkflowDocument } from '../domain/workflow-graph.ts';
 import { insertInvestors, insertJourneys, type SeededJourney } from '../store/bulk.ts';
@@ -25,8 +25,9 @@ import { putDeal } from './deals.ts';
 import { seedDemoPaymentSettings } from './demo-payments.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { Caches } from './caches.ts';
-import { applyMoves, type MoveRequest } from './journeys.ts';
+import { applyMoves, type MoveRequest } from './apply-moves.ts';
 import { putWorkflow } from './workflows.ts';
+import { DEFAULT_COMMITMENT_FIELD_KEY, DEFAULT_CURRENCY_FIELD_KEY } from '../domain/commitment.ts';
 
 export const DEMO_DEAL_ID = 'demo';
 const SEED_USER = 'seed';
@@ -50,7 +51,13 @@ export function demoWorkflow(prefix: string): WorkflowDocument {
     ['documents', 'withdrawn'],
     ['payment', 'withdrawn'],
   ];
-  const field = (fieldKey: string, required: boolean, kind: 'text' | 'amount' | 'currency' | 'date' | 'choice', label: string, options: string[] | null = null) => ({
+  const field = (
+    fieldKey: string,
+    required: boolean,
+    kind: 'text' | 'amount' | 'currency' | 'date' | 'choice',
+    label: string,
+    options: string[] | null = null,
+  ) => ({
     fieldKey,
     required,
     kind,
@@ -62,59 +69,58 @@ export function demoWorkflow(prefix: string): WorkflowDocument {
     description: 'Equity round of Harbour Logistics Ltd: expressions of interest, commitments, KYC, subscription documents and payment.',
     investorEngagementEnabled: true,
     steps: [
-      { id: s('interest'), label: 'Interest', type: 'default', stepFields: [field('source', false, 'choice', 'How they heard of the deal', ['website', 'event', 'referral', 'adviser'])], requirements: [], formId: null },
-      { id: s('commitment'), label: 'Commitment', type: 'default', stepFields: [field('committed_amount', true, 'amount', 'Committed amount'), field('currency', true, 'currency', 'Currency')], requirements: [], formId: 'commitment-form' },
-      { id: s('kyc'), label: 'KYC check', type: 'default', stepFields: [field('kyc_reference', true, 'text', 'KYC provider reference')], requirements: [{ kind: 'kyc-level', minimumLevel: 2 }], formId: null },
-      { id: s('professional-review'), label: 'Professional investor review', type: 'default', stepFields: [field('reviewer', false, 'text', 'Reviewed by')], requirements: [{ kind: 'classification', classes: ['professional', 'institutional'] }], formId: null },
-      { id: s('documents'), label: 'Subscription documents', type: 'default', stepFields: [field('agreement_signed_on', true, 'date', 'Agreement signed on')], requirements: [], formId: 'subscription-agreement' },
-      { id: s('payment'), label: 'Payment', type: 'default', stepFields: [field('amount_received', true, 'amount', 'Amount received'), field('received_on', true, 'date', 'Received on')], requirements: [{ kind: 'previous-fields-complete' }], formId: null },
+      {
+        id: s('interest'),
+        label: 'Interest',
+        type: 'default',
+        stepFields: [field('source', false, 'choice', 'How they heard of the deal', ['website', 'event', 'referral', 'adviser'])],
+        requirements: [],
+        formId: null,
+      },
+      {
+        id: s('commitment'),
+        label: 'Commitment',
+        type: 'default',
+        stepFields: [field(DEFAULT_COMMITMENT_FIELD_KEY, true, 'amount', 'Committed amount'), field(DEFAULT_CURRENCY_FIELD_KEY, true, 'currency', 'Currency')],
+        requirements: [],
+        formId: 'commitment-form',
+      },
+      {
+        id: s('kyc'),
+        label: 'KYC check',
+        type: 'default',
+        stepFields: [field('kyc_reference', true, 'text', 'KYC provider reference')],
+        requirements: [{ kind: 'kyc-level', minimumLevel: 2 }],
+        formId: null,
+      },
+      {
+        id: s('professional-review'),
+        label: 'Professional investor review',
+        type: 'default',
+        stepFields: [field('reviewer', false, 'text', 'Reviewed by')],
+        requirements: [{ kind: 'classification', classes: ['professional', 'institutional'] }],
+        formId: null,
+      },
+      {
+        id: s('documents'),
+        label: 'Subscription documents',
+        type: 'default',
+        stepFields: [field('agreement_signed_on', true, 'date', 'Agreement signed on')],
+        requirements: [],
+        formId: 'subscription-agreement',
+      },
+      {
+        id: s('payment'),
+        label: 'Payment',
+        type: 'default',
+        stepFields: [field('amount_received', true, 'amount', 'Amount received'), field('received_on', true, 'date', 'Received on')],
+        requirements: [{ kind: 'previous-fields-complete' }],
+        formId: null,
+      },
       { id: s('complete'), label: 'Complete', type: 'complete', stepFields: [], requirements: [], formId: null },
       { id: s('withdrawn'), label: 'Withdrawn', type: 'withdrawn', stepFields: [field('reason', false, 'text', 'Reason')], requirements: [], formId: null },
     ],
     links: links.map(([from, to]) => ({ fromStepId: s(from), toStepId: s(to), investorMay: false })),
-  };
-}
-
-/** Seeded, so the demo is the same on every machine. */
-function random(seed: number) {
-  const next = mulberry32(seed);
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)]!;
-  return { next, int, pick };
-}
-type Random = ReturnType<typeof random>;
-
-const forenames = ['Amelia', 'Oliver', 'Isla', 'George', 'Ava', 'Noah', 'Mia', 'Arthur', 'Ivy', 'Leo', 'Freya', 'Oscar', 'Sofia', 'Theo', 'Grace', 'Lucas', 'Chloé', 'Mateo', 'Ingrid', 'Kenji', 'Priya', 'Tomás', 'Zainab', 'Hugo', 'Elena', 'Rafael', 'Nadia', 'Felix', 'Aoife', 'Samuel'];
-const surnames = ['Smith', 'Jones', 'Taylor', 'Brown', 'Williams', 'Wilson', 'Johnson', 'Davies', 'Patel', 'Wright', 'Müller', 'García', 'Rossi', 'Dubois', 'Nakamura', "O'Brien", 'Kowalski', 'Andersson', 'Silva', 'Chen', 'Okafor', 'Haddad', 'Novak', 'Larsen', 'Fischer', 'Moreau', 'Costa', 'Ivanova', 'Murphy', 'Khan'];
-const classes = ['retail', 'sophisticated', 'professional', 'institutional'] as const;
-const currencies = ['EUR', 'GBP', 'USD', 'CHF'];
-
-function makeInvestor(id: string, n: number, rnd: Random): Investor {
-  const forename = rnd.pick(forenames);
-  const surname = rnd.pick(surnames);
-  const fullName = `${forename} ${surname}`;
-  const email = `${forename}.${surname}.${n}@example.com`.toLowerCase().normalize('NFD').replace(/[^a-z0-9.@]/g, '');
-  const investorClass = rnd.pick(classes);
-  return {
-    id,
-    remoteId: `crm-${id}`,
-    dataSource: 'crm',
-    teamUserId: null,
-    kycCheckLevel: rnd.int(0, 3),
-    contact: {
-      guid: `guid-${id}`,
-      externalId: null,
-      userType: 1,
-      status: rnd.next() < 0.9 ? 'active' : 'inactive',
-      contact: { forename, middleNames: null, surname, title: null, nickname: null, dateOfBirth: `19${rnd.int(50, 99)}-0${rnd.int(1, 9)}-1${rnd.int(0, 9)}`, email },
-      username: email,
-      profilePhotoFileKey: null,
-      name: fullName,
-      classifications: [{ investorClassId: `class-${investorClass}`, organisation: null, investorClass, name: investorClass[0]!.toUpperCase() + investorClass.slice(1) }],
-      fullName,
-      tfaEnabled: rnd.next() < 0.7,
-      compliance: 'approved',
-    },
   };
 }
 
@@ -153,7 +159,7 @@ function planJourney(dealId: string, investor: Investor, rnd: Random, now: numbe
     time += rnd.int(48, 143) * 3_600_000 + rnd.int(0, 3_599_999);
     const data: Record<string, string> = {};
     if (name === 'interest' && rnd.next() < 0.8) data.source = rnd.pick(['website', 'event', 'referral', 'adviser']);
-    if (name === 'commitment') Object.assign(data, { committed_amount: `${amount}.00`, currency });
+    if (name === 'commitment') Object.assign(data, { [DEFAULT_COMMITMENT_FIELD_KEY]: `${amount}.00`, [DEFAULT_CURRENCY_FIELD_KEY]: currency });
     if (name === 'kyc') data.kyc_reference = `KYC-${rnd.int(100000, 999999)}`;
     if (name === 'professional-review') data.reviewer = rnd.pick(['compliance team', 'J. Okafor', 'M. Larsen']);
     if (name === 'documents') data.agreement_signed_on = isoDate(time);
@@ -165,11 +171,19 @@ function planJourney(dealId: string, investor: Investor, rnd: Random, now: numbe
 }
 
 /** A journey for the bulk writes: planJourney's moves as events, each checked with the jump rules. */
-function makeJourney(dealId: string, workflow: WorkflowDocument, investor: Investor, rnd: Random, deps: Pick<Deps, 'newId'>, now: number, reference: string): SeededJourney {
+function makeJourney(
+  dealId: string,
+  workflow: WorkflowDocument,
+  investor: Investor,
+  rnd: Random,
+  deps: Pick<Deps, 'newId'>,
+  now: number,
+  reference: string,
+): SeededJourney {
   const events: StoredEvent[] = [];
   for (const { targetStepId, data, at } of planJourney(dealId, investor, rnd, now)) {
     const previous = events.at(-1);
-    const facts: JumpFacts = {
+    const facts: MoveRuleFacts = {
       steps: workflow.steps,
       links: workflow.links,
       currentStepId: previous?.toStepId ?? null,
@@ -178,7 +192,7 @@ function makeJourney(dealId: string, workflow: WorkflowDocument, investor: Inves
       investor: { kycCheckLevel: investor.kycCheckLevel, classes: investor.contact.classifications.map((c) => c.investorClass) },
       pendingEditRequests: 0,
     };
-    planJump(facts, { targetStepId, data: new Map(Object.entries(data)) }); // throws on a bug here
+    planMove(facts, { targetStepId, data: new Map(Object.entries(data)) }); // throws on a bug here
     events.push({
       id: deps.newId(),
       fromStepId: previous?.toStepId ?? null,

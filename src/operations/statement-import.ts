@@ -11,18 +11,19 @@
 // - then its pending lines are matched (payment-matching.ts).
 // A process that dies between storing and matching leaves lines `pending`; importing the file
 // again finishes them.
+import { AppError } from '../domain/errors.ts';
 import { createHash } from 'node:crypto';
 import { parseCamt } from '../domain/camt.ts';
 import { isBooked, type ParsedStatement } from '../domain/payment-line.ts';
-import type { Principal } from '../domain/principal.ts';
+import { actorOf, type Principal } from '../domain/principal.ts';
 import { type CsvOptions, parseCsvStatement } from '../domain/statement-csv.ts';
-import { batchConcurrency } from '../store/database.ts';
 import { appendOutboxMany } from '../store/outbox.ts';
 import { recordImportDecisions } from '../store/payment-decisions.ts';
 import { insertLines, type NewLine, type PaymentLine, statementLines } from '../store/payment-lines.ts';
 import { countStatementLines, findStatementBySha, insertStatement, resolveReferences, setNewLineCount, type StoredStatement } from '../store/statements.ts';
 import { letOthersIn } from './concurrency.ts';
 import { type Deps, inTransaction } from './deps.ts';
+import { engineOf } from './pipeline.ts';
 import type { JobProgress } from './import-jobs.ts';
 import { paymentQueuedEntry } from './payment-events.ts';
 import { MATCH_BATCH, matchPendingLines } from './payment-matching.ts';
@@ -57,18 +58,31 @@ export async function importStatement(deps: Deps, principal: Principal, input: S
   progress({ stage: 'parsing', done: 0, total: null });
   // Parsed off the event loop when big (statement-parse.ts): the instance answers meanwhile.
   const { parsed, keys, found } = await readStatement(input.kind, input.text, input.kind === 'csv' ? input.csv : undefined);
+  // Nothing to import is a mistake to report (a header alone, the wrong file), not an empty statement to keep.
+  if (parsed.lines.length === 0) {
+    const detail = `The statement has no lines (no ${input.kind === 'csv' ? 'row under the CSV header' : 'Ntry in the camt document'}): nothing to import`;
+    throw new AppError('validation', detail, { errors: [{ in: 'body', field: 'statement', detail }] });
+  }
   const sha256 = createHash('sha256').update(input.text).digest('hex');
   progress({ stage: 'storing', done: 0, total: parsed.lines.length });
   const lines = await linesToStore(deps, { parsed, keys, found });
 
   const at = deps.clock();
-  const row = { id: deps.newId(), sha256, format: parsed.format, messageId: parsed.messageId, lineCount: lines.length, importedBy: principal.userId, importedAt: at };
+  const row = {
+    id: deps.newId(),
+    sha256,
+    format: parsed.format,
+    messageId: parsed.messageId,
+    lineCount: lines.length,
+    importedBy: actorOf(principal),
+    importedAt: at,
+  };
   const { statement, inserted, fresh } = await storeStatement(deps, principal, row, lines, progress);
 
   // A file imported before: its lines still pending (a process that died, an import running now).
   const pending = inserted ? fresh.filter((l) => l.status === 'pending') : await statementLines(deps.db, statement.id, 'pending');
   progress({ stage: 'matching', done: 0, total: parsed.lines.length });
-  await matchPendingLines(deps, pending, { concurrency: options.concurrency ?? batchConcurrency(deps.db), batchSize: options.batchSize ?? MATCH_BATCH });
+  await matchPendingLines(deps, pending, { concurrency: options.concurrency ?? engineOf(deps).batchConcurrency, batchSize: options.batchSize ?? MATCH_BATCH });
   progress({ stage: 'done', done: parsed.lines.length, total: parsed.lines.length });
   const counts = await countStatementLines(deps.db, statement.id);
   const { outcomes, statuses } = tally(counts);
@@ -87,12 +101,20 @@ async function linesToStore(deps: Deps, { parsed, keys, found }: ReadStatement):
     const base = { ...line, id: deps.newId(), key: keys[i]!, reference: null, dealId: null, investorUserId: null, detail: null };
     // Pending or informational entries are not money on the account yet: kept, never matched. The
     // booked entry comes in a later statement under its own key (lineKeys) and is matched then.
-    if (!isBooked(line)) return { ...base, outcome: 'not-booked', status: 'ignored', detail: `entry status ${line.entryStatus}: kept, not matched; only booked (BOOK) entries are matched` };
+    if (!isBooked(line))
+      return {
+        ...base,
+        outcome: 'not-booked',
+        status: 'ignored',
+        detail: `entry status ${line.entryStatus}: kept, not matched; only booked (BOOK) entries are matched`,
+      };
     if (line.reversal) return { ...base, outcome: 'reversal', status: 'pending' };
     if (line.direction === 'debit') return { ...base, outcome: 'debit', status: 'ignored' };
     const { reference, rejected } = found[i]!;
     if (!reference) {
-      const detail = rejected.length ? `no valid RF reference; check digits fail for ${rejected.join(', ')}` : 'no RF reference in the structured or unstructured remittance information';
+      const detail = rejected.length
+        ? `no valid RF reference; check digits fail for ${rejected.join(', ')}`
+        : 'no RF reference in the structured or unstructured remittance information';
       return { ...base, outcome: 'no-reference', status: 'queued', detail };
     }
     const journey = resolved.get(reference);
@@ -119,7 +141,7 @@ async function storeStatement(
   lines: readonly NewLine[],
   progress: (p: JobProgress) => void,
 ): Promise<{ statement: StoredStatement; inserted: boolean; fresh: PaymentLine[] }> {
-  const shared = batchConcurrency(deps.db) === 1;
+  const shared = engineOf(deps).batchConcurrency === 1;
   const size = shared ? SHARED_STORE_CHUNK : STORE_CHUNK;
   let statement: StoredStatement | undefined;
   let inserted = false;
@@ -139,11 +161,19 @@ async function storeStatement(
       }
       // The lines as stored (in statement order), to announce the queued ones and match the pending.
       const rows = await insertLines(tx.db, current.id, chunk, row.importedAt);
-      await recordImportDecisions(tx.db, rows.filter((l) => l.status !== 'pending').map((l) => l.id), principal.userId, row.importedAt);
+      await recordImportDecisions(
+        tx.db,
+        rows.filter((l) => l.status !== 'pending').map((l) => l.id),
+        actorOf(principal),
+        row.importedAt,
+      );
       // The queued lines' payment.queued entries, a chunk of lines per statement.
       const queued = rows.filter((l) => l.status === 'queued');
       for (let q = 0; q < queued.length; q += QUEUED_CHUNK) {
-        await appendOutboxMany(tx.db, queued.slice(q, q + QUEUED_CHUNK).map((line) => paymentQueuedEntry(tx, { line })));
+        await appendOutboxMany(
+          tx.db,
+          queued.slice(q, q + QUEUED_CHUNK).map((line) => paymentQueuedEntry(tx, { line })),
+        );
       }
       if (last) {
         // Counted rather than taken from this import's chunks: another import of the file may have stored some.

@@ -35,12 +35,17 @@ export async function readStatement(kind: 'xml' | 'csv', text: string, csv?: Csv
   const bytes = new TextEncoder().encode(text);
   const worker = new Worker(workerUrl, { workerData: { kind, bytes, csv }, transferList: [bytes.buffer as ArrayBuffer] });
   try {
-    const message = await new Promise<{ ok?: ReadStatement; refused?: { kind: AppError['kind']; detail: string; errors?: never; extensions?: never }; failed?: string }>((resolve, reject) => {
+    const message = await new Promise<{
+      ok?: ReadStatement;
+      refused?: { kind: AppError['kind']; detail: string; errors?: never; extensions?: never };
+      failed?: string;
+    }>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
       worker.once('exit', (code) => reject(new Error(`the statement parser stopped (exit ${code})`)));
     });
-    if (message.refused) throw new AppError(message.refused.kind, message.refused.detail, { errors: message.refused.errors, extensions: message.refused.extensions });
+    if (message.refused)
+      throw new AppError(message.refused.kind, message.refused.detail, { errors: message.refused.errors, extensions: message.refused.extensions });
     if (message.failed) throw new Error(`the statement parser failed: ${message.failed}`);
     return message.ok!;
   } finally {

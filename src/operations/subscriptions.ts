@@ -10,12 +10,27 @@
 import { AppError, notFound, unprocessable } from '../domain/errors.ts';
 import { currenciesTooCoarseFor, decimalsOf, minorUnitsProblem } from '../domain/currency.ts';
 import { checkTotal } from '../domain/money.ts';
-import type { Principal } from '../domain/principal.ts';
+import { actorOf, type Principal } from '../domain/principal.ts';
 import { settlesBeforeInvoice, type Subscription, type SubscriptionInput } from '../domain/subscription.ts';
 import type { DoneKey } from '../store/idempotency.ts';
 import * as subscriptions from '../store/subscriptions.ts';
 import { bookingAuditEntry } from './audit-entries.ts';
 import type { Deps } from './deps.ts';
+import { runInOneStatement } from './idempotency.ts';
+import { type Answer, answered, encodedAround, type WriteRequest } from './pipeline.ts';
+
+/**
+ * The booking as a write (POST /portfolio/transactions/subscriptions): one statement, which with
+ * an Idempotency-Key also stores the key and the encoded 201 (runInOneStatement).
+ */
+export async function bookSubscription(deps: Deps, request: WriteRequest, input: SubscriptionInput): Promise<Answer> {
+  const { principal, key } = request;
+  if (!key) return answered(request, 201, await createSubscription(deps, principal, input));
+  const { ttlMs, ...ref } = key;
+  return runInOneStatement(deps, ref, { ttlMs, status: 201 }, (done) =>
+    createSubscriptionKeepingResponse(deps, principal, input, { key: done, bodyAround: (s) => encodedAround(request.encode, 201, { ...s }, 'currency') }),
+  );
+}
 
 export async function createSubscription(deps: Deps, principal: Principal, input: SubscriptionInput): Promise<Subscription> {
   return (await book(deps, principal, input, undefined)).subscription;
@@ -37,7 +52,12 @@ export interface KeptResponse {
  * written. An asset or investor that vanished since an earlier booking with the key answers 404,
  * not that booking's replay (no API deletes either).
  */
-export async function createSubscriptionKeepingResponse(deps: Deps, principal: Principal, input: SubscriptionInput, kept: KeptResponse): Promise<string | undefined> {
+export async function createSubscriptionKeepingResponse(
+  deps: Deps,
+  principal: Principal,
+  input: SubscriptionInput,
+  kept: KeptResponse,
+): Promise<string | undefined> {
   return (await book(deps, principal, input, kept)).body;
 }
 
@@ -58,14 +78,14 @@ async function book(deps: Deps, principal: Principal, input: SubscriptionInput, 
   const now = deps.clock();
   // The booking as it will be stored, built here rather than read back: `numeric` without a
   // declared precision keeps the digits written, and dates and texts come back as sent.
-  const subscription: Subscription = { ...input, id, currency: '', createdByUserId: principal.userId, createdAt: now.toISOString() };
+  const subscription: Subscription = { ...input, id, currency: '', createdByUserId: actorOf(principal), createdAt: now.toISOString() };
   const response = kept && { key: kept.key, ...kept.bodyAround(subscription) };
   // One statement, so one transaction of its own (or a part of the caller's, as when a completing
   // move books): the booking, its outbox entry to the platform feed (GET /webhooks/events; a
   // subscription names no deal) and its audit entry, and with a key the stored response.
   const result = await subscriptions.insertSubscriptionWithEntry(
     deps.db,
-    { ...input, id, createdByUserId: principal.userId, createdAt: now },
+    { ...input, id, createdByUserId: actorOf(principal), createdAt: now },
     { id: deps.newId(), type: 'subscription.created', occurredAt: now, dealId: null, stepIds: [] },
     bookingAuditEntry(principal, id, input, now),
     response,
@@ -79,7 +99,9 @@ async function book(deps: Deps, principal: Principal, input: SubscriptionInput, 
       const problem = minorUnitsProblem(input[field], result.currency!);
       return problem ? [{ in: 'body' as const, field, detail: problem }] : [];
     });
-    throw unprocessable(`The amounts do not fit the asset's currency ${result.currency}: ${errors.map((e) => `${e.field} ${e.detail}`).join('; ')}`, { errors });
+    throw unprocessable(`The amounts do not fit the asset's currency ${result.currency}: ${errors.map((e) => `${e.field} ${e.detail}`).join('; ')}`, {
+      errors,
+    });
   }
   if (!result.written && !kept) throw new Error(`subscription ${id} was not written by its own statement`);
   return { subscription: { ...subscription, currency: result.currency! }, body: result.body };

@@ -1,9 +1,9 @@
 // API keys: created by the CLI (shown once), stored only as a SHA-256 hash, looked up by hash.
 import { hash, randomBytes, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { AppError } from '../domain/errors.ts';
 import { isRole, type Principal, type Role } from '../domain/principal.ts';
-import type { DB } from '../store/schema.ts';
+import type { Db } from '../store/schema.ts';
+import { isErased, wasErased } from '../store/erasure.ts';
 import { findInvestor } from '../store/investors.ts';
 import * as tokens from '../store/tokens.ts';
 import { recordTokenChange, SYSTEM_PRINCIPAL } from './audit-entries.ts';
@@ -31,13 +31,13 @@ export interface CreatedToken {
   token: string;
 }
 
-export async function createToken(db: Kysely<DB>, input: CreateTokenInput, now = new Date(), principal: Principal = SYSTEM_PRINCIPAL): Promise<CreatedToken> {
-  if (!isRole(input.role)) throw new AppError('validation', `role must be admin or investor, got "${input.role}"`);
+export async function createToken(db: Db, input: CreateTokenInput, now = new Date(), principal: Principal = SYSTEM_PRINCIPAL): Promise<CreatedToken> {
+  if (!isRole(input.role)) throw new AppError('validation', `role must be one of viewer, operator, approver, admin, investor; got "${input.role}"`);
   if (input.role === 'investor' && !input.investorUserId) {
     throw new AppError('validation', 'an investor token needs the investor user id it is bound to');
   }
-  if (input.role === 'admin' && input.investorUserId) {
-    throw new AppError('validation', 'an admin token is not bound to an investor');
+  if (input.role !== 'investor' && input.investorUserId) {
+    throw new AppError('validation', 'a staff token is not bound to an investor');
   }
   // A token bound to a mistyped id would answer 404 to everything its investor asks.
   if (input.role === 'investor' && input.requireKnownInvestor && !(await findInvestor(db, input.investorUserId!))) {
@@ -49,7 +49,11 @@ export async function createToken(db: Kysely<DB>, input: CreateTokenInput, now =
   const id = randomUUID();
   const investorUserId = input.investorUserId ?? null;
   // The token and its audit entry commit together (in the caller's transaction when there is one).
-  const write = async (trx: Kysely<DB>) => {
+  const write = async (trx: Db) => {
+    // An erased investor gets no new way in (the erasure revoked the old ones).
+    if (investorUserId !== null && (await isErased(trx, investorUserId))) {
+      throw new AppError('conflict', `investor "${investorUserId}" was erased; no token is made for an erased investor`);
+    }
     await tokens.insertToken(trx, { id, name, role: input.role, investorUserId, tokenHash: hashToken(token), createdAt: now });
     await recordTokenChange(trx, principal, 'token.created', { id, role: input.role, investorUserId }, now);
   };
@@ -57,18 +61,44 @@ export async function createToken(db: Kysely<DB>, input: CreateTokenInput, now =
   return { id, name, role: input.role, investorUserId, token };
 }
 
+/** How long uses of tokens are gathered before one statement records them all. */
+export const TOKEN_USE_FLUSH_MS = 200;
+
+const pendingUses = new WeakMap<Db, { ids: Set<string>; now: Date }>();
+
+/**
+ * Records a token's use off the request path: gathered for TOKEN_USE_FLUSH_MS and written by one
+ * statement after the request has answered, so no read waits for a commit (a commit that hangs, as
+ * on a database whose synchronous standby is gone, must not hang a GET). A use that fails to be
+ * recorded is lost: `last_used_at` is advice for whoever prunes tokens, not history.
+ */
+function recordUse(db: Db, id: string, now: Date): void {
+  const pending = pendingUses.get(db);
+  if (pending) {
+    pending.ids.add(id);
+    if (now > pending.now) pending.now = now;
+    return;
+  }
+  pendingUses.set(db, { ids: new Set([id]), now });
+  setTimeout(() => {
+    const batch = pendingUses.get(db);
+    pendingUses.delete(db);
+    if (batch) tokens.touchTokens(db, [...batch.ids], batch.now).catch(() => undefined);
+  }, TOKEN_USE_FLUSH_MS).unref();
+}
+
 /**
  * The principal of a live API key, or undefined for an unknown or revoked one. With `caches`, a key
  * found live is remembered for a few seconds (see caches.ts for how revocation reaches it); unknown
  * keys are not remembered, so guessing cannot fill the cache.
  */
-export async function authenticateApiKey(db: Kysely<DB>, token: string, now = new Date(), caches?: Caches): Promise<Principal | undefined> {
+export async function authenticateApiKey(db: Db, token: string, now = new Date(), caches?: Caches): Promise<Principal | undefined> {
   const hash = hashToken(token);
   const cached = caches?.tokens.get(hash, now.getTime());
   if (cached) {
     if (cached.lastUsedAt === null || now.getTime() - cached.lastUsedAt > 60_000) {
       cached.lastUsedAt = now.getTime();
-      await tokens.touchToken(db, cached.tokenId, now);
+      recordUse(db, cached.tokenId, now);
     }
     return cached.principal as Principal;
   }
@@ -77,7 +107,7 @@ export async function authenticateApiKey(db: Kysely<DB>, token: string, now = ne
   if (!record || !isRole(record.role)) return undefined;
   let lastUsedAt = record.lastUsedAt ? Date.parse(record.lastUsedAt) : null;
   if (lastUsedAt === null || now.getTime() - lastUsedAt > 60_000) {
-    await tokens.touchToken(db, record.id, now);
+    recordUse(db, record.id, now);
     lastUsedAt = now.getTime();
   }
   const principal: Principal = {
@@ -93,7 +123,7 @@ export async function authenticateApiKey(db: Kysely<DB>, token: string, now = ne
 export const listTokens = tokens.listTokens;
 
 /** Revokes a live token; every instance refuses it from the commit on (caches.ts). */
-export async function revokeToken(db: Kysely<DB>, id: string, now = new Date(), principal: Principal = SYSTEM_PRINCIPAL): Promise<void> {
+export async function revokeToken(db: Db, id: string, now = new Date(), principal: Principal = SYSTEM_PRINCIPAL): Promise<void> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) throw new AppError('not-found', `no live token with id "${id}"`);
   const revoked = await db.transaction().execute(async (trx) => {
     if (!(await tokens.revokeToken(trx, id, now))) return false;
@@ -104,3 +134,10 @@ export async function revokeToken(db: Kysely<DB>, id: string, now = new Date(), 
   if (!revoked) throw new AppError('not-found', `no live token with id "${id}"`);
   invalidateLocally({ kind: 'token', tokenId: id });
 }
+
+/**
+ * Whether an investor JWT's investor was erased: the erasure revokes what the service issued (API
+ * keys, portal sessions), but not what an identity provider signs, so those are refused here (one
+ * primary-key read per investor JWT request).
+ */
+export const isErasedInvestor = (db: Db, investorUserId: string) => wasErased(db, investorUserId);

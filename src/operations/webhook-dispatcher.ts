@@ -5,9 +5,8 @@
 // may run against one PostgreSQL. Delivery is at least once: a dispatcher that dies after the POST
 // but before recording it lets the lease expire, and the entry is sent again (same Webhook-Id).
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { defaultRetrySchedule, retryDelay } from '../domain/webhook-retry.ts';
-import type { DB } from '../store/schema.ts';
+import type { Db } from '../store/schema.ts';
 import { countWebhookAttempt } from '../metrics.ts';
 import { type AttemptOutcome, type ClaimedDelivery, claimDueDeliveries, recordAttempt } from '../store/webhook-deliveries.ts';
 import { type Clock, systemClock } from './deps.ts';
@@ -19,7 +18,7 @@ export interface DispatcherLog {
 }
 
 export interface DispatcherOptions {
-  db: Kysely<DB>;
+  db: Db;
   clock?: Clock;
   /** Longest wait for a receiver's answer (default 10 s). */
   timeoutMs?: number;
@@ -95,10 +94,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (error === undefined) outcome = { kind: 'delivered', status: status! };
     else {
       const delay = retryDelay(delivery.failures + 1, schedule, random());
-      outcome =
-        delay === undefined
-          ? { kind: 'dead', status, error }
-          : { kind: 'retry', status, error, nextAttemptAt: new Date(now.getTime() + delay) };
+      outcome = delay === undefined ? { kind: 'dead', status, error } : { kind: 'retry', status, error, nextAttemptAt: new Date(now.getTime() + delay) };
     }
     const recorded = await recordAttempt(db, delivery, outcome, now);
     if (recorded) countWebhookAttempt(outcome.kind, delivery.failures > 0);
@@ -109,9 +105,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function runOnce(): Promise<number> {
     const claimed = await claimDueDeliveries(db, { now: clock(), leaseMs, limit: batchSize, claimId: randomUUID() });
     await Promise.all(
-      claimed.map((delivery) =>
-        attempt(delivery).catch((err: unknown) => log?.warn({ err, deliveryId: delivery.id }, 'could not record a webhook attempt')),
-      ),
+      claimed.map((delivery) => attempt(delivery).catch((err: unknown) => log?.warn({ err, deliveryId: delivery.id }, 'could not record a webhook attempt'))),
     );
     return claimed.length;
   }

@@ -1,7 +1,7 @@
 // A deal's workflow: set by the management API (PUT, admin), read as getWorkflowStatus (workflow-status)
 // by staff and by investors of the deal.
 import { conflict, invalid, notFound } from '../domain/errors.ts';
-import type { Principal } from '../domain/principal.ts';
+import { isStaff, type Principal } from '../domain/principal.ts';
 import { type StepView, stepViews, type WorkflowDocument, workflowProblems } from '../domain/workflow-graph.ts';
 import type { Workflow } from '../domain/workflow.ts';
 import { findDeal } from '../store/deals.ts';
@@ -10,7 +10,13 @@ import { invalidateLocally, publishInvalidation } from './caches.ts';
 import { recordWorkflowApplied, SYSTEM_PRINCIPAL } from './audit-entries.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { dealVisibleTo } from './investor-visibility.ts';
-import { checkStepTriggersOfWorkflow, listWorkflowStepTriggers, saveStepTriggers, type StepTriggerView, type WorkflowStepTriggersInput } from './step-triggers.ts';
+import {
+  checkStepTriggersOfWorkflow,
+  listWorkflowStepTriggers,
+  saveStepTriggers,
+  type StepTriggerView,
+  type WorkflowStepTriggersInput,
+} from './step-triggers.ts';
 
 /** getWorkflowStatus's Workflow: the stored workflow with its steps ordered and linked. */
 export interface WorkflowView extends Omit<Workflow, 'steps' | 'links'> {
@@ -107,7 +113,11 @@ export async function putWorkflow(
     // Investors on a removed step stay on their version; the step needs a mapping to migrate them.
     const unmapped = (await workflows.countInvestorsAtSteps(db, dealId, removed)).filter((s) => stepMapping[s.stepId] === undefined);
     if (unmapped.length > 0) {
-      const standing = await workflows.investorsAtSteps(db, dealId, unmapped.map((s) => s.stepId));
+      const standing = await workflows.investorsAtSteps(
+        db,
+        dealId,
+        unmapped.map((s) => s.stepId),
+      );
       throw conflict(
         `Investors stand on steps this workflow removes without a stepMapping: ${unmapped.map((s) => `${s.stepId} (${people(s.investors)})`).join(', ')}`,
         { steps: unmapped, investors: standing },
@@ -157,7 +167,8 @@ export async function getWorkflowStatus(deps: Deps, principal: Principal, dealId
     if (!older) throw notFound('workflow version', String(version));
     return older.view;
   }
-  if (principal.role !== 'admin') return workflow.view;
+  if (!isStaff(principal)) return workflow.view;
   // Triggers are written only by putWorkflow, which drops the cached entry: safe to keep with it.
-  return (workflow.adminView ??= await withTriggers(deps, workflow.view));
+  workflow.adminView ??= await withTriggers(deps, workflow.view);
+  return workflow.adminView;
 }

@@ -16,7 +16,11 @@ export async function findAsset(db: Kysely<DB>, id: number): Promise<Asset | und
 }
 
 /** Inserts or updates; `created` tells which happened. */
-export async function upsertAsset(db: Kysely<DB>, asset: { id: number; name: string; currency: string }, now: Date): Promise<{ asset: Asset; created: boolean }> {
+export async function upsertAsset(
+  db: Kysely<DB>,
+  asset: { id: number; name: string; currency: string },
+  now: Date,
+): Promise<{ asset: Asset; created: boolean }> {
   const row = await db
     .insertInto('assets')
     .values({ id: asset.id, name: asset.name, currency: asset.currency, created_at: now, updated_at: now })

@@ -15,7 +15,16 @@ export interface Checkpoint {
   sealedAt: string;
 }
 
-type CheckpointRow = { number: string; up_to_xid: string; up_to_position: string; size: string; root: string; prev_hash: string; hash: string; sealed_at: Date | string };
+type CheckpointRow = {
+  number: string;
+  up_to_xid: string;
+  up_to_position: string;
+  size: string;
+  root: string;
+  prev_hash: string;
+  hash: string;
+  sealed_at: Date | string;
+};
 const toCheckpoint = (r: CheckpointRow): Checkpoint => ({
   number: Number(r.number),
   upToXid: r.up_to_xid,
@@ -35,7 +44,9 @@ export async function findLastCheckpoint(db: Kysely<DB>): Promise<Checkpoint | u
 
 /** Checkpoints numbered above `after`, oldest first. */
 export async function listCheckpoints(db: Kysely<DB>, after: number, limit: number): Promise<Checkpoint[]> {
-  const { rows } = await sql<CheckpointRow>`select ${checkpointColumns} from audit_checkpoints where number > ${after} order by number limit ${limit}`.execute(db);
+  const { rows } = await sql<CheckpointRow>`select ${checkpointColumns} from audit_checkpoints where number > ${after} order by number limit ${limit}`.execute(
+    db,
+  );
   return rows.map(toCheckpoint);
 }
 
@@ -51,18 +62,35 @@ export async function findCheckpointCovering(db: Kysely<DB>, key: FeedKey): Prom
   return rows[0] && toCheckpoint(rows[0]);
 }
 
+/** The server as its clients reach it: address and port (`local` over a socket or embedded). */
+export const serverSql = sql<string>`coalesce(host(inet_server_addr()), 'local') || ':' || coalesce(inet_server_port()::text, '-')`;
+
 /** Inserts a checkpoint; false when another sealer wrote that number first. */
 export async function insertCheckpoint(db: Kysely<DB>, c: Checkpoint): Promise<boolean> {
-  const { rows } = await sql<{ number: string }>`insert into audit_checkpoints (number, up_to_xid, up_to_position, size, root, prev_hash, hash, sealed_at)
-    values (${c.number}, ${c.upToXid}::xid8, ${c.upToPosition}::bigint, ${c.size}, ${c.root}, ${c.prevHash}, ${c.hash}, ${new Date(c.sealedAt)}::timestamptz)
+  // Where it was sealed (migration 0030): the database's instance, the cluster, and its timeline,
+  // which a promotion or a point-in-time restore moves on. Not part of the checkpoint's hash.
+  const { rows } = await sql<{ number: string }>`insert into audit_checkpoints (number, up_to_xid, up_to_position, size, root, prev_hash, hash, sealed_at,
+      instance_id, system_identifier, timeline, server)
+    select ${c.number}, ${c.upToXid}::xid8, ${c.upToPosition}::bigint, ${c.size}, ${c.root}, ${c.prevHash}, ${c.hash}, ${new Date(c.sealedAt)}::timestamptz,
+      (select instance_id from database_identity), s.system_identifier::text, k.timeline_id, ${serverSql}
+    from pg_control_system() s, pg_control_checkpoint() k
     on conflict (number) do nothing returning number`.execute(db);
   return rows.length === 1;
 }
 
 /** The entries a checkpoint covers, in order (its Merkle leaves): after `previous`, up to its bound. */
-export async function checkpointLeaves(db: Kysely<DB>, previous: FeedKey | null, c: Checkpoint): Promise<{ xid: string; position: string; hash: string; dealId: string | null }[]> {
+export async function checkpointLeaves(
+  db: Kysely<DB>,
+  previous: FeedKey | null,
+  c: Checkpoint,
+): Promise<{ xid: string; position: string; hash: string; dealId: string | null }[]> {
   const lower = previous ? sql`(xid, position) > (${previous.xid}::xid8, ${previous.position}::bigint)` : sql`true`;
-  const { rows } = await sql<{ xid: string; position: string; hash: string; deal_id: string | null }>`select xid::text as xid, position, hash, deal_id from audit_log
+  const { rows } = await sql<{
+    xid: string;
+    position: string;
+    hash: string;
+    deal_id: string | null;
+  }>`select xid::text as xid, position, hash, deal_id from audit_log
     where ${lower} and (xid, position) <= (${c.upToXid}::xid8, ${c.upToPosition}::bigint) order by ${entryOrder}`.execute(db);
   return rows.map((r) => ({ xid: r.xid, position: String(r.position), hash: r.hash, dealId: r.deal_id }));
 }
@@ -126,28 +154,45 @@ export async function findLeaves(db: Kysely<DB>, positions: string[]): Promise<M
   if (positions.length === 0) return new Map();
   const { rows } = await sql<{ checkpoint: string; index: string; position: string; entry_hash: string }>`
     select checkpoint, index, position, entry_hash from audit_tree_leaves where position = any(${positions}::bigint[])`.execute(db);
-  return new Map(rows.map((r) => [String(r.position), { checkpoint: Number(r.checkpoint), index: Number(r.index), position: String(r.position), entryHash: r.entry_hash }]));
+  return new Map(
+    rows.map((r) => [String(r.position), { checkpoint: Number(r.checkpoint), index: Number(r.index), position: String(r.position), entryHash: r.entry_hash }]),
+  );
 }
 
 /**
  * Stored tree hashes at these coordinates, keyed `checkpoint/level/index`; level 0 is a leaf
  * (SHA-256(0x00 ‖ entry hash), computed by the caller from the entry hash returned here).
  */
-export async function findTreeHashes(db: Kysely<DB>, wanted: { checkpoint: number; level: number; index: number }[]): Promise<Map<string, { level: number; hash: string }>> {
+export async function findTreeHashes(
+  db: Kysely<DB>,
+  wanted: { checkpoint: number; level: number; index: number }[],
+): Promise<Map<string, { level: number; hash: string }>> {
   if (wanted.length === 0) return new Map();
   const { rows } = await sql<{ checkpoint: string; level: number; index: string; hash: string }>`
     with w as (select * from unnest(${wanted.map((w) => w.checkpoint)}::bigint[], ${wanted.map((w) => w.level)}::smallint[], ${wanted.map((w) => w.index)}::bigint[])
       as w(checkpoint, level, index))
     select l.checkpoint, 0::int as level, l.index, l.entry_hash as hash from w join audit_tree_leaves l on l.checkpoint = w.checkpoint and l.index = w.index where w.level = 0
     union all
-    select n.checkpoint, n.level::int, n.index, n.hash from w join audit_tree_nodes n on n.checkpoint = w.checkpoint and n.level = w.level and n.index = w.index where w.level > 0`.execute(db);
+    select n.checkpoint, n.level::int, n.index, n.hash from w join audit_tree_nodes n on n.checkpoint = w.checkpoint and n.level = w.level and n.index = w.index where w.level > 0`.execute(
+    db,
+  );
   return new Map(rows.map((r) => [`${r.checkpoint}/${r.level}/${r.index}`, { level: Number(r.level), hash: r.hash }]));
 }
 
 /** A checkpoint's stored tree, in order (for the full verify to compare with the one it recomputes). */
-export async function readCheckpointTree(db: Kysely<DB>, checkpoint: number): Promise<{ leaves: { position: string; entryHash: string }[]; nodes: { level: number; index: number; hash: string }[] }> {
-  const leaves = await sql<{ position: string; entry_hash: string }>`select position, entry_hash from audit_tree_leaves where checkpoint = ${checkpoint} order by index`.execute(db);
-  const nodes = await sql<{ level: number; index: string; hash: string }>`select level, index, hash from audit_tree_nodes where checkpoint = ${checkpoint} order by level, index`.execute(db);
+export async function readCheckpointTree(
+  db: Kysely<DB>,
+  checkpoint: number,
+): Promise<{ leaves: { position: string; entryHash: string }[]; nodes: { level: number; index: number; hash: string }[] }> {
+  const leaves = await sql<{
+    position: string;
+    entry_hash: string;
+  }>`select position, entry_hash from audit_tree_leaves where checkpoint = ${checkpoint} order by index`.execute(db);
+  const nodes = await sql<{
+    level: number;
+    index: string;
+    hash: string;
+  }>`select level, index, hash from audit_tree_nodes where checkpoint = ${checkpoint} order by level, index`.execute(db);
   return {
     leaves: leaves.rows.map((r) => ({ position: String(r.position), entryHash: r.entry_hash })),
     nodes: nodes.rows.map((r) => ({ level: Number(r.level), index: Number(r.index), hash: r.hash })),

@@ -103,8 +103,18 @@ export interface StoredAuditEntry extends HashedEntry {
 }
 
 type EntryRow = {
-  chain: string; seq: string; xid: string; position: string; type: string; principal: string; token_id: string | null;
-  at: Date | string; change: Record<string, unknown>; deal_id: string | null; prev_hash: string; hash: string;
+  chain: string;
+  seq: string;
+  xid: string;
+  position: string;
+  type: string;
+  principal: string;
+  token_id: string | null;
+  at: Date | string;
+  change: Record<string, unknown>;
+  deal_id: string | null;
+  prev_hash: string;
+  hash: string;
 };
 const entryColumns = sql`chain, seq, xid::text as xid, position, type, principal, token_id, at, change, deal_id, prev_hash, hash`;
 /**
@@ -129,7 +139,12 @@ const toEntry = (r: EntryRow): StoredAuditEntry => ({
 });
 
 /** Entries in (chain, seq) order after the given key, optionally only a deal's. */
-export async function pageEntriesByChain(db: Kysely<DB>, after: { chain: string; seq: number } | null, limit: number, dealId?: string): Promise<StoredAuditEntry[]> {
+export async function pageEntriesByChain(
+  db: Kysely<DB>,
+  after: { chain: string; seq: number } | null,
+  limit: number,
+  dealId?: string,
+): Promise<StoredAuditEntry[]> {
   const { rows } = await sql<EntryRow>`select ${entryColumns} from audit_log
     where ${after ? sql`(chain, seq) > (${after.chain}, ${after.seq}::bigint)` : sql`true`}
       and ${dealId === undefined ? sql`true` : sql`(deal_id = ${dealId} or chain = ${`workflow:${dealId}`})`}
@@ -181,7 +196,9 @@ export async function countEntriesAfter(db: Kysely<DB>, after: FeedKey | null): 
  * The first entry whose recorded change disagrees with the event history it describes: a move
  * whose event (step, seq) or revision 1 differs, an edit whose revision (the n-th edit of an event
  * is its revision n + 1) differs, or an event whose current data is not its newest revision.
- * Undefined when they all agree.
+ * Revisions are read through `all_event_revisions` (migration 0042): an event never edited and
+ * stored without its revision 1 row is its own revision 1, so its data is checked against the move's
+ * entry directly. Undefined when they all agree.
  */
 export async function findHistoryMismatch(db: Kysely<DB>, dealId?: string): Promise<{ chain: string; seq: number; detail: string } | undefined> {
   const deal = (column: RawBuilder<unknown>) => (dealId === undefined ? sql`true` : sql`${column} = ${dealId}`);
@@ -190,7 +207,7 @@ export async function findHistoryMismatch(db: Kysely<DB>, dealId?: string): Prom
       select a.chain, a.seq, 'its event or the event''s first revision no longer says what the move recorded' as detail
       from audit_log a
       left join workflow_events e on e.id::text = a.change->>'eventId'
-      left join event_revisions r on r.event_id = e.id and r.revision = 1
+      left join all_event_revisions r on r.event_id = e.id and r.revision = 1
       where a.type = 'journey.moved' and ${deal(sql`a.deal_id`)}
         and (e.id is null or e.to_step_id is distinct from a.change->>'toStepId' or e.seq::text is distinct from a.change->>'seq'
           or r.data is distinct from a.change->'data')
@@ -205,7 +222,7 @@ export async function findHistoryMismatch(db: Kysely<DB>, dealId?: string): Prom
       select a.chain, a.seq, 'the event''s current data is not its newest revision' as detail
       from audit_log a join workflow_events e on e.id::text = a.change->>'eventId'
       where a.type = 'journey.moved' and ${deal(sql`a.deal_id`)}
-        and e.data is distinct from (select r.data from event_revisions r where r.event_id = e.id order by r.revision desc limit 1)
+        and e.data is distinct from (select r.data from all_event_revisions r where r.event_id = e.id order by r.revision desc limit 1)
     )
     -- The cache follows the revisions: a revision changed is reported as such before the cache that no longer matches it.
     select chain, seq, detail from (select *, 0 as rank from moved union all select chain, seq, detail, 0 from edited union all select *, 1 from cached) m

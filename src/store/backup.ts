@@ -15,7 +15,7 @@ import { AppError } from '../domain/errors.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 
 /** What a data folder holds besides the database: our lock and socket, a cut cluster creation. */
-const notDatabase = (name: string) => name === 'dealflow.lock' || name === 'dealflow.sock' || name.startsWith('.initdb-');
+const notDatabase = (name: string) => name.startsWith('dealflow.lock') || name === 'dealflow.sock' || name.startsWith('.initdb-');
 
 /** Writes the backup of the running `pglite`, whose folder is `dataDir`, to `file` (whole or not at all). */
 export async function backupPGlite(pglite: PGlite, dataDir: string, file: string): Promise<void> {
@@ -23,7 +23,10 @@ export async function backupPGlite(pglite: PGlite, dataDir: string, file: string
   try {
     await pglite.exec('checkpoint');
     await pglite._runExclusiveTransaction(() =>
-      tar.create({ gzip: { level: 6 }, file: partial, cwd: dataDir, portable: true, mode: 0o600 }, readdirSync(dataDir).filter((name) => !notDatabase(name))),
+      tar.create(
+        { gzip: { level: 6 }, file: partial, cwd: dataDir, portable: true, mode: 0o600 },
+        readdirSync(dataDir).filter((name) => !notDatabase(name)),
+      ),
     );
     const fd = openSync(partial, 'r+');
     try {
@@ -59,12 +62,15 @@ export async function restorePGlite(file: string, dataDir: string, options: { fo
   if (!looksGzipped(file)) throw new AppError('validation', `${file} is not a backup made by dealflow backup (a gzipped tar of the data folder)`);
   mkdirSync(dataDir, { recursive: true });
   // The lock first: a folder a running service holds is refused, with --force or without.
-  const release = acquireDataDirLock(dataDir);
+  const release = await acquireDataDirLock(dataDir);
   try {
-    const present = readdirSync(dataDir).filter((entry) => entry !== 'dealflow.lock');
+    const present = readdirSync(dataDir).filter((entry) => !notDatabase(entry));
     if (present.length > 0) {
       if (!options.force) {
-        throw new AppError('conflict', `${dataDir} is not empty (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''}): restore into a new folder, or pass --force to replace what it holds`);
+        throw new AppError(
+          'conflict',
+          `${dataDir} is not empty (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''}): restore into a new folder, or pass --force to replace what it holds`,
+        );
       }
       for (const entry of present) rmSync(path.join(dataDir, entry), { recursive: true, force: true });
     }
@@ -72,7 +78,7 @@ export async function restorePGlite(file: string, dataDir: string, options: { fo
     await tar.extract({ file, cwd: dataDir, strict: true, filter: (p) => !notDatabase(p.split('/')[0]!) && p !== 'PG_VERSION' });
     await tar.extract({ file, cwd: dataDir, strict: true }, ['PG_VERSION']).catch(() => {});
     if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
-      for (const entry of readdirSync(dataDir)) if (entry !== 'dealflow.lock') rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+      for (const entry of readdirSync(dataDir)) if (!entry.startsWith('dealflow.lock')) rmSync(path.join(dataDir, entry), { recursive: true, force: true });
       throw new AppError('validation', `${file} holds no database folder (no PG_VERSION)`);
     }
   } finally {

@@ -22,7 +22,10 @@ export async function listBulkMoveResults(db: Kysely<DB>, ref: BatchRef): Promis
 /** The outcomes of the moves of one transaction of the batch (by item index), in one statement. */
 export async function insertBulkMoveResults(db: Kysely<DB>, ref: BatchRef, results: readonly { item: number; result: unknown }[], now: Date): Promise<void> {
   if (results.length === 0) return;
-  await db.insertInto('bulk_move_results').values(results.map(({ item, result }) => ({ ...ref, item, result: JSON.stringify(result), created_at: now }))).execute();
+  await db
+    .insertInto('bulk_move_results')
+    .values(results.map(({ item, result }) => ({ ...ref, item, result: JSON.stringify(result), created_at: now })))
+    .execute();
 }
 
 export async function deleteBulkMoveResults(db: Kysely<DB>, ref: Pick<BatchRef, 'scope' | 'key'>): Promise<void> {

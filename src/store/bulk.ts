@@ -1,5 +1,5 @@
-// Bulk writes for seeding: investors, journeys, events and their first revisions, many rows per
-// statement. Used by `dealflow seed --investors N --deals M` (benchmark data sets, which have no
+// Bulk writes for seeding: investors, journeys and events (each its own revision 1, as a move
+// leaves it: migration 0042), many rows per statement. Used by `dealflow seed --investors N --deals M` (benchmark data sets, which have no
 // feed entries); the demo deal's journeys, like every move of the service, go through applyMoves.
 import { type Kysely, sql } from 'kysely';
 import { type HashedEntry, moveEntry } from '../domain/audit.ts';
@@ -19,9 +19,7 @@ export async function insertInvestors(db: Kysely<DB>, investors: Investor[], now
   await inBatches(investors, (batch) =>
     db
       .insertInto('investors')
-      .values(
-        batch.map((investor) => ({ id: investor.id, ...investorColumns(investor, now), created_at: now })),
-      )
+      .values(batch.map((investor) => ({ id: investor.id, ...investorColumns(investor, now), created_at: now })))
       .onConflict((oc) => oc.column('id').doNothing())
       .execute(),
   );
@@ -90,21 +88,7 @@ export async function insertJourneys(db: Kysely<DB>, journeys: SeededJourney[]):
       )
       .execute(),
   );
-  await inBatches(events, (batch) =>
-    db
-      .insertInto('event_revisions')
-      .values(
-        batch.map((e) => ({
-          event_id: e.id,
-          revision: 1,
-          data: JSON.stringify(e.data),
-          set_by_user_id: e.createdByUserId,
-          set_at: new Date(e.createdAt),
-          reason: null,
-        })),
-      )
-      .execute(),
-  );
+  // No revision rows: an event never edited is its own revision 1 (migration 0042), as a move writes it.
   await insertAuditEntries(db, [...chains.values()].flat());
 }
 
@@ -113,10 +97,20 @@ async function insertAuditEntries(db: Kysely<DB>, entries: HashedEntry[]): Promi
   await inBatches(entries, (batch) =>
     sql`insert into audit_log (chain, seq, xid, type, principal, token_id, at, change, deal_id, prev_hash, hash)
       select e.chain, e.seq, pg_current_xact_id(), e.type, e.principal, e.token_id, e.at, e.change, e.deal_id, e.prev_hash, e.hash
-      from jsonb_to_recordset(${JSON.stringify(batch.map((a) => ({
-        chain: a.chain, seq: a.seq, type: a.type, principal: a.principal, token_id: a.tokenId, at: a.at, change: a.change,
-        deal_id: a.change.dealId, prev_hash: a.prevHash, hash: a.hash,
-      })))}::jsonb) as e(chain text, seq bigint, type text, principal text, token_id text, at timestamptz, change jsonb, deal_id text, prev_hash text, hash text)
+      from jsonb_to_recordset(${JSON.stringify(
+        batch.map((a) => ({
+          chain: a.chain,
+          seq: a.seq,
+          type: a.type,
+          principal: a.principal,
+          token_id: a.tokenId,
+          at: a.at,
+          change: a.change,
+          deal_id: a.change.dealId,
+          prev_hash: a.prevHash,
+          hash: a.hash,
+        })),
+      )}::jsonb) as e(chain text, seq bigint, type text, principal text, token_id text, at timestamptz, change jsonb, deal_id text, prev_hash text, hash text)
       order by e.chain, e.seq`.execute(db),
   );
 }
@@ -132,13 +126,24 @@ export async function auditSeededJourneys(db: Kysely<DB>, dealId: string, journe
   let written = 0;
   for (;;) {
     const investors = (
-      await db.selectFrom('journeys').select('investor_user_id').where('deal_id', '=', dealId).where('event_count', '>', 0).where('audit_seq', '=', '0')
-        .where('investor_user_id', '>', after).orderBy('investor_user_id').limit(journeysPerBatch).execute()
+      await db
+        .selectFrom('journeys')
+        .select('investor_user_id')
+        .where('deal_id', '=', dealId)
+        .where('event_count', '>', 0)
+        .where('audit_seq', '=', '0')
+        .where('investor_user_id', '>', after)
+        .orderBy('investor_user_id')
+        .limit(journeysPerBatch)
+        .execute()
     ).map((r) => r.investor_user_id);
     if (investors.length === 0) return written;
     const byInvestor = await listJourneysEvents(db, dealId, investors);
     const chains = investors.map((id) => ({ id, chain: seededChain({ dealId, investorUserId: id, paymentReference: '', events: byInvestor.get(id)! }) }));
-    await insertAuditEntries(db, chains.flatMap((c) => c.chain));
+    await insertAuditEntries(
+      db,
+      chains.flatMap((c) => c.chain),
+    );
     await sql`update journeys j set audit_seq = h.seq, audit_head = h.hash
       from unnest(${chains.map((c) => c.id)}::text[], ${chains.map((c) => c.chain.length)}::bigint[], ${chains.map((c) => c.chain.at(-1)?.hash ?? null)}::text[]) as h(investor_user_id, seq, hash)
       where j.deal_id = ${dealId} and j.investor_user_id = h.investor_user_id`.execute(db);

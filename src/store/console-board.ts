@@ -1,13 +1,19 @@
 // Read models of the console: deals with investors per state and committed totals,
 // the board's per-step summary and its pages of cards. Read-only SQL over the deal, workflow and journey tables.
 //
-// An investor's committed amount is the latest captured value of the deal's amount field: the
-// first `amount`-kind field of the workflow (a field keyed `committed_amount` wins), taken from the
-// investor's newest event that holds it; its currency likewise from the first `currency`-kind field,
-// else the deal's currency. Each lookup is one probe of the (deal_id, investor_user_id, seq) unique
-// index, newest first. Sums are numeric in PostgreSQL and leave as decimal strings (never floats).
+// An investor's committed amount is the value of the deal's commitment field in the journey's
+// captured data (journeys.captured: what their events captured, later events winning, less what
+// an undo reversed; migration 0029): the field the deal's payment settings name
+// (`commitment_field_key`), else `committed_amount`, as the funnel, the payments and the investor's
+// own view read it; its currency likewise from the settings' currency field (`currency` without
+// settings), else the deal's currency. Received is the money allocated to the journey by payment
+// decisions and reconciliation; remaining is the commitment less that, never below zero. Sums are
+// numeric in PostgreSQL and leave as decimal strings (never floats).
+import Big from 'big.js';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DB } from './schema.ts';
+import { commitmentKeyOf, currencyKeyOf } from './payment-settings.ts';
+import { remainingOf } from '../domain/commitment.ts';
 
 export interface Money {
   currency: string;
@@ -44,28 +50,33 @@ export interface BoardCard {
   enteredStepAt: string;
   committedAmount: string | null;
   currency: string | null;
+  /** Money allocated to the journey so far; null when none was. */
+  receivedAmount: string | null;
+  /** The commitment less what was received (at least 0); null when nothing was received or nothing is committed. */
+  remainingAmount: string | null;
 }
 
 export interface InvestorSummary extends BoardCard {
   paymentReference: string;
   pendingEditRequests: number;
+  /** What the journey's events captured that still counts (journeys.captured). */
+  captured: Record<string, string>;
+  /** Events of the journey that an undo reversed: their data no longer counts. */
+  undoneEventIds: string[];
 }
 
-/** The key of the deal's first field of `kind`, preferring `preferred`; null when there is none. */
-const fieldKeyOfKind = (dealId: RawBuilder<unknown>, kind: string, preferred: string) => sql<string | null>`(
-  select f.value ->> 'fieldKey'
-  from workflow_steps s cross join lateral jsonb_array_elements(s.fields) with ordinality as f(value, n)
-  where s.deal_id = ${dealId} and s.retired_at is null and f.value ->> 'kind' = ${kind}
-  order by (f.value ->> 'fieldKey' = ${preferred}) desc, s.position, f.n
-  limit 1)`;
+/** The deal's payment settings row (none: all null), as `ps`, for commitmentKeyOf and currencyKeyOf. */
+const settingsOf = (dealId: RawBuilder<unknown>, key: RawBuilder<unknown>) =>
+  sql`(select ${key} from (select ${dealId} as deal_id) d left join deal_payment_settings ps on ps.deal_id = d.deal_id)`;
 
-/** The newest value of `key` in the investor's events of the deal. */
-const latestValue = (key: RawBuilder<unknown>) => sql<string | null>`(
-  select e.data ->> (${key})::text
-  from workflow_events e
-  where e.deal_id = j.deal_id and e.investor_user_id = j.investor_user_id and e.data ->> (${key})::text is not null
-  order by e.seq desc
-  limit 1)`;
+/** The deal's commitment field key (its payment settings', else the default). */
+const commitmentKey = (dealId: RawBuilder<unknown>) => sql<string>`${settingsOf(dealId, commitmentKeyOf)}`;
+
+/** The deal's currency field key (its payment settings' (possibly none), else the default). */
+const currencyKey = (dealId: RawBuilder<unknown>) => sql<string | null>`${settingsOf(dealId, currencyKeyOf)}`;
+
+/** The value of `key` in the journey's captured data (`j` is a journeys row). */
+const latestValue = (key: RawBuilder<unknown>) => sql<string | null>`(j.captured ->> (${key})::text)`;
 
 /** A LIKE pattern matching `query` anywhere, with its wildcards taken literally. */
 export const containsPattern = (query: string) => `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -88,8 +99,8 @@ export async function listDealSummaries(db: Kysely<DB>): Promise<DealSummary[]> 
     -- materialized: inlined, the key lookups (jsonb expansions) would run once per journey.
     with keys as materialized (
       select d.id as deal_id, d.currency as deal_currency,
-             ${fieldKeyOfKind(sql.ref('d.id'), 'amount', 'committed_amount')} as amount_key,
-             ${fieldKeyOfKind(sql.ref('d.id'), 'currency', 'currency')} as currency_key
+             ${commitmentKey(sql.ref('d.id'))} as amount_key,
+             ${currencyKey(sql.ref('d.id'))} as currency_key
       from deals d
     ),
     positions as (
@@ -136,11 +147,7 @@ export function addDecimals(a: string, b: string): string {
 export async function dealKeys(db: Kysely<DB>, dealId: string) {
   return db
     .selectFrom('deals as d')
-    .select([
-      'd.currency',
-      fieldKeyOfKind(sql.ref('d.id'), 'amount', 'committed_amount').as('amountKey'),
-      fieldKeyOfKind(sql.ref('d.id'), 'currency', 'currency').as('currencyKey'),
-    ])
+    .select(['d.currency', commitmentKey(sql.ref('d.id')).as('amountKey'), currencyKey(sql.ref('d.id')).as('currencyKey')])
     .where('d.id', '=', dealId)
     .executeTakeFirst();
 }
@@ -182,7 +189,7 @@ export async function boardCards(
   // Page first (the investors_full_name_id order), then look up amounts for that page only.
   const { rows } = await sql<CardRow & { total: string }>`
     with page as (
-      select j.deal_id, j.investor_user_id, j.current_step_id, j.moved_at, i.full_name, i.email, count(*) over () as total
+      select j.deal_id, j.investor_user_id, j.current_step_id, j.moved_at, j.captured, i.full_name, i.email, count(*) over () as total
       from journeys j
       join investors i on i.id = j.investor_user_id
       where j.deal_id = ${dealId} ${options.stepId === undefined ? sql`` : sql`and j.current_step_id = ${options.stepId}`} ${matches(options.query)}
@@ -206,9 +213,11 @@ async function countCards(db: Kysely<DB>, dealId: string, options: { stepId: str
 export async function findInvestorSummary(db: Kysely<DB>, dealId: string, investorUserId: string): Promise<InvestorSummary | undefined> {
   const keys = await dealKeys(db, dealId);
   if (!keys) return undefined;
-  const { rows } = await sql<CardRow & { payment_reference: string; pending: string }>`
-    select j.deal_id, j.investor_user_id, j.current_step_id, j.moved_at, j.payment_reference, i.full_name, i.email,
+  const { rows } = await sql<CardRow & { payment_reference: string; pending: string; captured: Record<string, string>; undone: string[] }>`
+    select j.deal_id, j.investor_user_id, j.current_step_id, j.moved_at, j.payment_reference, j.captured, i.full_name, i.email,
            ${cardValues(keys)},
+           array(select e.id::text from workflow_events e where e.deal_id = j.deal_id and e.investor_user_id = j.investor_user_id
+             and not exists (select 1 from counted_events c where c.id = e.id) order by e.seq) as undone,
            (select count(*) from edit_requests r
              where r.deal_id = j.deal_id and r.investor_user_id = j.investor_user_id and r.status = 'pending') as pending
     from journeys j
@@ -216,7 +225,13 @@ export async function findInvestorSummary(db: Kysely<DB>, dealId: string, invest
     where j.deal_id = ${dealId} and j.investor_user_id = ${investorUserId}`.execute(db);
   const row = rows[0];
   if (!row) return undefined;
-  return { ...toCard(row), paymentReference: row.payment_reference, pendingEditRequests: Number(row.pending) };
+  return {
+    ...toCard(row),
+    paymentReference: row.payment_reference,
+    pendingEditRequests: Number(row.pending),
+    captured: row.captured,
+    undoneEventIds: row.undone,
+  };
 }
 
 export interface CardRow {
@@ -227,11 +242,25 @@ export interface CardRow {
   email: string | null;
   amount: string | null;
   currency: string | null;
+  received: string | null;
 }
 
+/** Money allocated to the journey `j`, as numeric; null when none was. */
+const receivedOf = sql`(select sum(a.amount) from payment_allocations a where a.deal_id = j.deal_id and a.investor_user_id = j.investor_user_id)`;
+
+/** A card's amount, currency and received money, of a journeys row `j` (with its `captured`). */
 export const cardValues = (keys: { amountKey: string | null; currencyKey: string | null; currency: string | null }) => sql`
   ${keys.amountKey === null ? sql`null::text` : latestValue(sql.val(keys.amountKey))} as amount,
-  coalesce(${keys.currencyKey === null ? sql`null::text` : latestValue(sql.val(keys.currencyKey))}, ${keys.currency}::text) as currency`;
+  coalesce(${keys.currencyKey === null ? sql`null::text` : latestValue(sql.val(keys.currencyKey))}, ${keys.currency}::text) as currency,
+  ${receivedOf}::text as received`;
+
+/** What is still to pay (domain/commitment.ts), written with as many decimals as the commitment or the money received. */
+function remainingText(committed: string | null, received: string | null): string | null {
+  const left = remainingOf(committed, received);
+  return left === null ? null : new Big(committed!).lt(received!) ? '0' : left.toFixed(Math.max(decimals(committed!), decimals(received!)));
+}
+
+const decimals = (value: string) => value.split('.')[1]?.length ?? 0;
 
 export const toCard = (row: CardRow): BoardCard => ({
   investorUserId: row.investor_user_id,
@@ -241,4 +270,6 @@ export const toCard = (row: CardRow): BoardCard => ({
   enteredStepAt: row.moved_at.toISOString(),
   committedAmount: row.amount,
   currency: row.currency,
+  receivedAmount: row.received,
+  remainingAmount: remainingText(row.amount, row.received),
 });

@@ -1,7 +1,7 @@
-// Read models of the operations console: the investor directory as a searchable page, every pending
+// Read models of the console: the investor directory as a searchable page, every pending
 // edit request across deals (oldest first, with the values it would replace), and people's names.
 import { sql, type Kysely } from 'kysely';
-import type { RowSort } from '../domain/console.ts';
+import type { PaidState, RowSort } from '../domain/console.ts';
 import type { DB } from './schema.ts';
 import { asAmount, type BoardCard, cardValues, type CardRow, containsPattern, dealKeys, matches, type Money, toCard, toMoney } from './console-board.ts';
 
@@ -44,7 +44,9 @@ export async function listDirectory(db: Kysely<DB>, options: { query: string | u
   if (!rows[0] && options.offset > 0) {
     const { rows: counted } = await sql<{ total: string }>`
       select count(*) as total from investors i
-      ${options.query ? sql`where i.full_name ilike ${containsPattern(options.query)} or i.email ilike ${containsPattern(options.query)} or i.id ilike ${containsPattern(options.query)}` : sql``}`.execute(db);
+      ${options.query ? sql`where i.full_name ilike ${containsPattern(options.query)} or i.email ilike ${containsPattern(options.query)} or i.id ilike ${containsPattern(options.query)}` : sql``}`.execute(
+      db,
+    );
     total = Number(counted[0]?.total ?? 0);
   }
   const entries: DirectoryEntry[] = rows.map((r) => ({
@@ -53,7 +55,9 @@ export async function listDirectory(db: Kysely<DB>, options: { query: string | u
     email: r.email,
     status: r.status,
     kycCheckLevel: r.kyc_check_level,
-    classifications: Array.isArray(r.classifications) ? r.classifications.map((c: { name?: unknown; investorClass?: unknown }) => String(c.name ?? c.investorClass ?? '')) : [],
+    classifications: Array.isArray(r.classifications)
+      ? r.classifications.map((c: { name?: unknown; investorClass?: unknown }) => String(c.name ?? c.investorClass ?? ''))
+      : [],
     deals: Number(r.deals),
     updatedAt: r.updated_at.toISOString(),
   }));
@@ -150,12 +154,14 @@ export interface RowFilters {
   minKycLevel?: number | undefined;
   classification?: string | undefined;
   pending?: boolean | undefined;
+  paid?: PaidState | undefined;
 }
 
 export interface DealRow extends BoardCard {
   kycCheckLevel: number | null;
   classifications: string[];
   pendingEditRequests: number;
+  paymentReference: string;
 }
 
 /**
@@ -185,6 +191,13 @@ export async function dealRows(
     filters.maxAmount !== undefined ? sql`and ${asAmount(sql.ref('amount'))} <= ${filters.maxAmount}::numeric` : sql``,
     filters.currency ? sql`and currency = ${filters.currency}` : sql``,
     filters.pending === true ? sql`and pending > 0` : filters.pending === false ? sql`and pending = 0` : sql``,
+    filters.paid === 'none'
+      ? sql`and coalesce(received::numeric, 0) = 0`
+      : filters.paid === 'partly'
+        ? sql`and received::numeric > 0 and ${asAmount(sql.ref('amount'))} > received::numeric`
+        : filters.paid === 'full'
+          ? sql`and received::numeric > 0 and received::numeric >= ${asAmount(sql.ref('amount'))}`
+          : sql``,
   ];
   const direction = options.descending ? sql`desc` : sql`asc`;
   const order =
@@ -194,9 +207,9 @@ export async function dealRows(
         ? // More days at the step is an earlier entry.
           sql`moved_at ${options.descending ? sql`asc` : sql`desc`}, full_name, investor_user_id`
         : sql`full_name ${direction}, investor_user_id ${direction}`;
-  const { rows } = await sql<CardRow & { kyc_check_level: number | null; classifications: unknown; pending: string; total: string }>`
+  const { rows } = await sql<CardRow & { kyc_check_level: number | null; classifications: unknown; pending: string; total: string; payment_reference: string }>`
     with base as (
-      select j.investor_user_id, j.current_step_id, j.moved_at, i.full_name, i.email, i.kyc_check_level,
+      select j.investor_user_id, j.current_step_id, j.moved_at, j.payment_reference, i.full_name, i.email, i.kyc_check_level,
              i.contact -> 'classifications' as classifications, j.deal_id,
              ${cardValues(keys)},
              (select count(*) from edit_requests r
@@ -226,8 +239,11 @@ export async function dealRows(
     rows: rows.map((r) => ({
       ...toCard(r),
       kycCheckLevel: r.kyc_check_level,
-      classifications: Array.isArray(r.classifications) ? r.classifications.map((c: { name?: unknown; investorClass?: unknown }) => String(c.name ?? c.investorClass ?? '')) : [],
+      classifications: Array.isArray(r.classifications)
+        ? r.classifications.map((c: { name?: unknown; investorClass?: unknown }) => String(c.name ?? c.investorClass ?? ''))
+        : [],
       pendingEditRequests: Number(r.pending),
+      paymentReference: r.payment_reference,
     })),
   };
 }

@@ -93,14 +93,10 @@ const countErrors = (event: LogEvent) => {
   if (event.level === 'error') countStatementError(event.error);
 };
 
-
 type DatabaseConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'databaseTimeoutMs' | 'databasePoolSize'> &
   Partial<Pick<Config, 'databaseReplicaUrls' | 'databaseReplicaMaxLagMs'>>;
 
-export async function openDatabase(
-  config: DatabaseConfig,
-  options: OpenOptions = {},
-): Promise<Database> {
+export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config, options);
   return openPGlite(config.dataDir, options.pgliteDump);
 }
@@ -266,7 +262,7 @@ async function openPGlite(dataDir: string, dump?: Blob): Promise<Database> {
   let release = () => {};
   if (!inMemory) {
     mkdirSync(dataDir, { recursive: true });
-    release = acquireDataDirLock(dataDir);
+    release = await acquireDataDirLock(dataDir);
   }
   try {
     if (!inMemory && needsCluster(dataDir)) await initCluster(dataDir);

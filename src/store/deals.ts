@@ -33,9 +33,7 @@ export async function upsertDeal(
   const row = await db
     .insertInto('deals')
     .values({ ...deal, created_at: now, updated_at: now })
-    .onConflict((oc) =>
-      oc.column('id').doUpdateSet({ name: deal.name, description: deal.description, currency: deal.currency, updated_at: now }),
-    )
+    .onConflict((oc) => oc.column('id').doUpdateSet({ name: deal.name, description: deal.description, currency: deal.currency, updated_at: now }))
     .returningAll()
     // xmax is 0 on a freshly inserted row version, non-zero when ON CONFLICT updated it.
     .returning(sql<boolean>`(xmax = 0)`.as('inserted'))

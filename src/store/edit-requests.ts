@@ -50,7 +50,7 @@ export async function insertEditRequest(
     return toEditRequest(await insert.executeTakeFirstOrThrow());
   } catch (err) {
     if (isUniqueViolation(err, ONE_PENDING_CONSTRAINT)) {
-      throw conflict(`Event ${request.workflowEventId} already has a pending edit request; wait for its decision`);
+      throw conflict('There is already a pending edit request about this answer; wait for its decision');
     }
     throw err;
   }

@@ -30,8 +30,36 @@ export async function lockForErasure(db: Kysely<DB>, investorUserId: string): Pr
  * description is free text that may name the investor; no audit entry hashes it, and it is the one
  * field of a booking that may still be cleared (migration 0018).
  */
-export async function writeErasure(db: Kysely<DB>, investorUserId: string, tombstone: { contact: InvestorContact; fullName: string }, now: Date): Promise<void> {
+export async function writeErasure(
+  db: Kysely<DB>,
+  investorUserId: string,
+  tombstone: { contact: InvestorContact; fullName: string },
+  now: Date,
+): Promise<void> {
   await sql`update investors set contact = ${JSON.stringify(tombstone.contact)}::jsonb, full_name = ${tombstone.fullName}, email = null, erased_at = ${now}::timestamptz,
     updated_at = ${now}::timestamptz where id = ${investorUserId}`.execute(db);
   await sql`update subscriptions set description = null where investor_id = ${investorUserId} and description is not null`.execute(db);
+}
+
+/**
+ * True when this investor was erased. Locks the directory entry against an erasure running at the
+ * same time (FOR SHARE), so a credential made in the caller's transaction cannot outlive one.
+ */
+export async function isErased(db: Kysely<DB>, investorUserId: string): Promise<boolean> {
+  const { rows } = await sql<{ erased: boolean }>`select erased_at is not null as erased from investors where id = ${investorUserId} for share`.execute(db);
+  return rows[0]?.erased === true;
+}
+
+/** Of these investors, the ids erased, locked FOR SHARE as isErased does. */
+export async function erasedAmong(db: Kysely<DB>, investorUserIds: readonly string[]): Promise<string[]> {
+  if (investorUserIds.length === 0) return [];
+  const { rows } = await sql<{ id: string }>`select id from investors where id = any(${[...investorUserIds]}::text[]) and erased_at is not null
+    order by id for share`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+/** True when this investor was erased (no lock: the authentication of a request). */
+export async function wasErased(db: Kysely<DB>, investorUserId: string): Promise<boolean> {
+  const { rows } = await sql<{ erased: boolean }>`select erased_at is not null as erased from investors where id = ${investorUserId}`.execute(db);
+  return rows[0]?.erased === true;
 }

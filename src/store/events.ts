@@ -1,5 +1,7 @@
 // Workflow events and the revisions of their data. `workflow_events.data` is the current version;
-// `event_revisions` holds every version, revision 1 being what the move captured.
+// `event_revisions` holds the versions an edit made, with revision 1 stored by the event's first
+// edit (or by a move that records a reason); until then revision 1 is the event itself.
+// `all_event_revisions` (migration 0042) reads both as one: every revision of every event.
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { EventRevision, WorkflowEvent } from '../domain/event.ts';
 import { prepared } from './prepared.ts';
@@ -100,30 +102,8 @@ export async function listJourneysEvents(db: Kysely<DB>, dealId: string, investo
   return byInvestor;
 }
 
-/** Writes a new event and its revision 1. */
-export async function insertEvent(db: Kysely<DB>, event: StoredEvent): Promise<void> {
-  const data = JSON.stringify(event.data);
-  await db
-    .insertInto('workflow_events')
-    .values({
-      id: event.id,
-      deal_id: event.dealId,
-      investor_user_id: event.investorUserId,
-      seq: event.seq,
-      from_step_id: event.fromStepId,
-      to_step_id: event.toStepId,
-      data,
-      created_by_user_id: event.createdByUserId,
-      created_at: new Date(event.createdAt),
-    })
-    .execute();
-  await db
-    .insertInto('event_revisions')
-    .values({ event_id: event.id, revision: 1, data, set_by_user_id: event.createdByUserId, set_at: new Date(event.createdAt), reason: null })
-    .execute();
-}
-
+/** Every revision of an event, oldest first; revision 1 read from the event when no row holds it. */
 export async function listRevisions(db: Kysely<DB>, eventId: string): Promise<EventRevision[]> {
-  const rows = await db.selectFrom('event_revisions').selectAll().where('event_id', '=', eventId).orderBy('revision').execute();
+  const rows = await db.selectFrom('all_event_revisions').selectAll().where('event_id', '=', eventId).orderBy('revision').execute();
   return rows.map((r) => ({ revision: r.revision, data: r.data, setByUserId: r.set_by_user_id, setAt: r.set_at.toISOString(), reason: r.reason }));
 }

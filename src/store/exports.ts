@@ -55,7 +55,7 @@ export interface RangeReader<K, R> {
 export async function* ranges<K, R>(reader: RangeReader<K, R>, pageSize = EXPORT_PAGE, inFlight = 2): AsyncGenerator<R[]> {
   const readRange = async (after: K | undefined, upTo: K | undefined) => {
     const rows: R[] = [];
-    for (let from = after; ;) {
+    for (let from = after; ; ) {
       const page = await reader.read(from, upTo);
       rows.push(...page);
       if (page.length < pageSize) return rows;
@@ -120,7 +120,15 @@ export interface JourneyExportRow {
  * are kept on its journey row (migration 0021), written out as text and parsed here.
  */
 export function exportJourneys(db: Kysely<DB>, dealId: string, query?: string): AsyncGenerator<JourneyExportRow[]> {
-  type Row = { investor_user_id: string; full_name: string; email: string | null; current_step_id: string; moved_at: Date; payment_reference: string; captured: string | null };
+  type Row = {
+    investor_user_id: string;
+    full_name: string;
+    email: string | null;
+    current_step_id: string;
+    moved_at: Date;
+    payment_reference: string;
+    captured: string | null;
+  };
   const search = query
     ? sql`and j.investor_user_id in (select s.investor_user_id from deal_investor_search s
           where s.deal_id = ${dealId} and s.search ilike ${likeContaining(query)}
@@ -209,7 +217,18 @@ export interface ActiveInvestorExportRow {
  * journeys again for each page made a 100,000-row export take nearly a minute.
  */
 export function exportActiveInvestors(db: Kysely<DB>, nameOrEmail?: string): AsyncGenerator<ActiveInvestorExportRow[]> {
-  type Row = { id: string; remote_id: string; data_source: string; team_user_id: string | null; kyc_check_level: number | null; contact: unknown; full_name: string; completed: number; in_progress: number; deals_total: number };
+  type Row = {
+    id: string;
+    remote_id: string;
+    data_source: string;
+    team_user_id: string | null;
+    kyc_check_level: number | null;
+    contact: unknown;
+    full_name: string;
+    completed: number;
+    in_progress: number;
+    deals_total: number;
+  };
   const search = nameOrEmail
     ? sql`and c.search ilike ${likeContaining(nameOrEmail)} and (c.full_name ilike ${likeContaining(nameOrEmail)} or c.email ilike ${likeContaining(nameOrEmail)})`
     : sql``;

@@ -13,12 +13,7 @@ export interface FormImplementation {
 
 /** The live (not retired) step's deal and form, or undefined for an unknown or retired step. */
 export async function findStepForm(db: Kysely<DB>, stepId: string): Promise<{ dealId: string; formId: string | null } | undefined> {
-  const row = await db
-    .selectFrom('workflow_steps')
-    .select(['deal_id', 'form_id'])
-    .where('id', '=', stepId)
-    .where('retired_at', 'is', null)
-    .executeTakeFirst();
+  const row = await db.selectFrom('workflow_steps').select(['deal_id', 'form_id']).where('id', '=', stepId).where('retired_at', 'is', null).executeTakeFirst();
   return row ? { dealId: row.deal_id, formId: row.form_id } : undefined;
 }
 

@@ -167,7 +167,9 @@ async function readKept(db: Kysely<DB>, dealId: string, cls: string): Promise<Fu
     from picked`.execute(db);
   const at = (stepId: unknown, p: string) => percentiles.rows.find((r) => r.step_id === stepId && Number(r.p) === Number(p))?.ms ?? null;
   const transitions = await sql<Record<string, unknown>>`
-    select from_step_id, to_step_id, sum(investors) as n from funnel_transitions where deal_id = ${dealId} and class = ${cls} group by 1, 2 having sum(investors) > 0`.execute(db);
+    select from_step_id, to_step_id, sum(investors) as n from funnel_transitions where deal_id = ${dealId} and class = ${cls} group by 1, 2 having sum(investors) > 0`.execute(
+    db,
+  );
   const money = await sql<Record<string, unknown>>`
     select step_id, currency, sum(total)::text as total, sum(investors) as n from funnel_money where deal_id = ${dealId} and class = ${cls}
     group by 1, 2 having sum(investors) > 0`.execute(db);
@@ -185,7 +187,12 @@ async function readKept(db: Kysely<DB>, dealId: string, cls: string): Promise<Fu
 export async function recountFunnel(db: Kysely<DB>, dealId: string, filter: FunnelFilter): Promise<FunnelRows> {
   // One statement: the matching journeys and their stays are read once (materialized), then grouped.
   const agg = (query: RawBuilder<unknown>) => sql`(select coalesce(json_agg(x), '[]'::json) from (${query}) x)`;
-  const { rows } = await sql<{ steps: Record<string, unknown>[]; transitions: Record<string, unknown>[]; money: Record<string, unknown>[]; pending: Record<string, unknown>[] }>`
+  const { rows } = await sql<{
+    steps: Record<string, unknown>[];
+    transitions: Record<string, unknown>[];
+    money: Record<string, unknown>[];
+    pending: Record<string, unknown>[];
+  }>`
     with m as materialized ${matching(dealId, filter)},
     s as materialized (select s.step_id, s.investor_user_id, s.left_at, s.next_step_id, s.duration_ms from funnel_stays s
       where s.deal_id = ${dealId} and s.investor_user_id in (select investor_user_id from m))
@@ -205,7 +212,12 @@ export async function recountFunnel(db: Kysely<DB>, dealId: string, filter: Funn
   return toRows(row.steps, row.transitions, row.money, row.pending);
 }
 
-function toRows(steps: Record<string, unknown>[], transitions: Record<string, unknown>[], money: Record<string, unknown>[], pending: Record<string, unknown>[]): FunnelRows {
+function toRows(
+  steps: Record<string, unknown>[],
+  transitions: Record<string, unknown>[],
+  money: Record<string, unknown>[],
+  pending: Record<string, unknown>[],
+): FunnelRows {
   return {
     steps: steps.map((r) => ({
       stepId: String(r.step_id),
@@ -222,7 +234,12 @@ function toRows(steps: Record<string, unknown>[], transitions: Record<string, un
 }
 
 /** Per step and day from `from` on: stays entered and left that day (kept, or from the filtered stays). */
-export async function readFunnelDays(db: Kysely<DB>, dealId: string, from: string, filter: FunnelFilter): Promise<{ stepId: string; day: string; entered: number; left: number }[]> {
+export async function readFunnelDays(
+  db: Kysely<DB>,
+  dealId: string,
+  from: string,
+  filter: FunnelFilter,
+): Promise<{ stepId: string; day: string; entered: number; left: number }[]> {
   const result = isFiltered(filter)
     ? await sql<Record<string, unknown>>`
         select step_id, day::text as day, sum(e)::int as entered, sum(l)::int as left_count from (
@@ -234,7 +251,9 @@ export async function readFunnelDays(db: Kysely<DB>, dealId: string, from: strin
         where day >= ${from}::date group by 1, 2 order by 2`.execute(db)
     : await sql<Record<string, unknown>>`
         select step_id, day::text as day, sum(entered)::int as entered, sum(left_count)::int as left_count from funnel_daily
-        where deal_id = ${dealId} and class = ${classOf(filter)} and day >= ${from}::date group by 1, 2 having sum(entered) <> 0 or sum(left_count) <> 0 order by 2`.execute(db);
+        where deal_id = ${dealId} and class = ${classOf(filter)} and day >= ${from}::date group by 1, 2 having sum(entered) <> 0 or sum(left_count) <> 0 order by 2`.execute(
+        db,
+      );
   return result.rows.map((r) => ({ stepId: String(r.step_id), day: String(r.day), entered: int(r.entered), left: int(r.left_count) }));
 }
 
@@ -242,83 +261,4 @@ export async function readFunnelDays(db: Kysely<DB>, dealId: string, from: strin
 export async function findStepsByIds(db: Kysely<DB>, stepIds: string[]): Promise<{ id: string; label: string; type: string }[]> {
   if (stepIds.length === 0) return [];
   return db.selectFrom('workflow_steps').select(['id', 'label', 'type']).where('id', 'in', stepIds).orderBy('position').execute();
-}
-
-/** What one upkeep transaction takes at most: audit entries taken in, and pending journeys applied. */
-export const FUNNEL_BATCH = 2000;
-
-/** PostgreSQL's serialization failure: another upkeep applied (or is applying) the same rows. */
-export const isUpkeepConflict = (err: unknown) => (err as { code?: unknown }).code === '40001';
-
-/**
- * One upkeep transaction (migrations 0017 and 0024): takes the funnel_upkeep row, takes in the
- * audit log's next `maxRows` entries below the horizon (the journeys of moves and edits among them
- * become pending), then applies the journeys of the oldest `maxRows` pending rows, all in one
- * REPEATABLE READ snapshot. Returns the entries and pending rows taken (0: nothing to do). Throws a
- * serialization failure (isUpkeepConflict) when another upkeep held the row and committed meanwhile.
- */
-export async function applyPendingFunnel(db: Kysely<DB>, maxRows = FUNNEL_BATCH): Promise<number> {
-  return underUpkeep(db, async (trx) => {
-    const { rows } = await sql<{ followed: number }>`select funnel_follow(${maxRows}::int) as followed`.execute(trx);
-    // The journeys it has just noted are applied in the same transaction, after any noted before.
-    const { rows: applied } = await sql<{ applied: number }>`select funnel_apply(${maxRows + Number(rows[0]!.followed)}::int) as applied`.execute(trx);
-    return Number(rows[0]!.followed) + Number(applied[0]!.applied);
-  });
-}
-
-/** Recomputes the deal's kept funnel (every deal's: null) from its events, as one upkeep. */
-export async function rebuildFunnel(db: Kysely<DB>, dealId: string | null): Promise<void> {
-  await underUpkeep(db, (trx) => sql`select funnel_rebuild(${dealId}::text)`.execute(trx));
-}
-
-/** What the funnel has yet to take in: whether anything waits, and the time of the oldest waiting audit entry. */
-export interface FunnelBacklog {
-  waiting: boolean;
-  /** The `at` of the first audit entry after the cursor (undefined: none; only noted journeys wait, if anything). */
-  oldestAt: Date | undefined;
-}
-
-/** One index probe of the log after the cursor, and one of the noted journeys. */
-export async function findFunnelBacklog(db: Kysely<DB>): Promise<FunnelBacklog> {
-  const { rows } = await sql<{ at: Date | string | null; pending: boolean }>`
-    select (select a.at from audit_log a
-        where (a.xid, a.position) > ((select followed_xid from funnel_upkeep where id = 1), (select followed_position from funnel_upkeep where id = 1))
-        order by a.xid, a.position limit 1) as at,
-      exists (select 1 from funnel_pending) as pending`.execute(db);
-  const at = rows[0]!.at;
-  return { waiting: at !== null || rows[0]!.pending, oldestAt: at === null ? undefined : new Date(at) };
-}
-
-/** Where the log ends now: what the funnel must have taken in to count every change committed so far. */
-export interface FunnelMark {
-  xid: string;
-  position: string;
-}
-
-export async function findFunnelMark(db: Kysely<DB>): Promise<FunnelMark> {
-  const { rows } = await sql<{ xid: string; position: string }>`select a.xid::text as xid, a.position::text as position from audit_log a order by a.xid desc, a.position desc limit 1`.execute(db);
-  return rows[0] ?? { xid: '0', position: '0' };
-}
-
-/**
- * Whether the funnel has applied everything up to the mark: its cursor is there, and no journey
- * waits (an upkeep applies the journeys it notes in the same transaction; only a change of an
- * investor's classes notes journeys otherwise).
- */
-export async function hasReachedFunnelMark(db: Kysely<DB>, mark: FunnelMark): Promise<boolean> {
-  const { rows } = await sql<{ reached: boolean }>`
-    select (u.followed_xid, u.followed_position) >= (${mark.xid}::xid8, ${mark.position}::bigint)
-      and not exists (select 1 from funnel_pending) as reached
-    from funnel_upkeep u where u.id = 1`.execute(db);
-  return rows[0]!.reached;
-}
-
-async function underUpkeep<T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
-  const run = async (trx: Kysely<DB>) => {
-    await sql`update funnel_upkeep set runs = runs + 1, ran_at = now() where id = 1`.execute(trx);
-    return work(trx);
-  };
-  // Inside a caller's transaction (a test's fixture), its isolation is the caller's to choose.
-  if (db.isTransaction) return run(db);
-  return db.transaction().setIsolationLevel('repeatable read').execute(run);
 }

@@ -19,15 +19,9 @@ export type { HostAddress, ParsedDatabaseUrl, SessionAttrs } from '../config.ts'
 
 export const hostName = (h: HostAddress) => `${h.host}:${h.port}`;
 
-export type HostRole = 'primary' | 'standby' | 'read-only' | 'unreachable' | 'unknown';
+import type { HostRole, HostStatus } from '../domain/database-status.ts';
 
-export interface HostStatus {
-  /** host:port, as in DATABASE_URL. */
-  name: string;
-  role: HostRole;
-  /** Why the host is not used, as last seen. */
-  error: string | null;
-}
+export type { HostRole, HostStatus };
 
 /** A connection failure the rest of the store reads as "the database is unavailable" (class 08). */
 export class NoWritableHost extends Error {
@@ -202,14 +196,22 @@ export function multiHostClientClass(Base: typeof pg.Client, selector: HostSelec
     // pg-pool connects with a callback; a client of its own (the LISTEN connection) with the promise.
     override connect(callback?: any): any {
       if (callback) {
-        this.connectToChosen().then(() => callback(undefined), (err: Error) => callback(err));
+        this.connectToChosen().then(
+          () => callback(undefined),
+          (err: Error) => callback(err),
+        );
         return undefined;
       }
       return this.connectToChosen().then(() => this);
     }
 
     private async connectToChosen(): Promise<void> {
-      const self = this as unknown as { host: string; port: number; connectionParameters: { host: string; port: number }; connection: { stream: { destroyed?: boolean } } };
+      const self = this as unknown as {
+        host: string;
+        port: number;
+        connectionParameters: { host: string; port: number };
+        connection: { stream: { destroyed?: boolean } };
+      };
       const host = await selector.choose(Date.now() + timeoutMs);
       // The pool gave up on this connection while the search ran (its connect timeout destroyed the socket).
       if (self.connection.stream.destroyed) throw new Error('timeout exceeded when trying to connect');

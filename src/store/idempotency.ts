@@ -98,12 +98,7 @@ export async function takeOverExpiredKey(db: Kysely<DB>, claim: Claim): Promise<
 }
 
 export async function findKey(db: Kysely<DB>, ref: KeyRef): Promise<StoredKey | undefined> {
-  const row = await db
-    .selectFrom('idempotency_keys')
-    .selectAll()
-    .where('scope', '=', ref.scope)
-    .where('key', '=', ref.key)
-    .executeTakeFirst();
+  const row = await db.selectFrom('idempotency_keys').selectAll().where('scope', '=', ref.scope).where('key', '=', ref.key).executeTakeFirst();
   if (!row) return undefined;
   return {
     fingerprint: row.fingerprint,
@@ -164,7 +159,12 @@ export async function renewLease(db: Kysely<DB>, ref: KeyRef & { leaseId: string
 
 /** Makes every in-progress lease expire at `now`; returns how many. */
 export async function expireInProgressKeys(db: Kysely<DB>, now: Date): Promise<number> {
-  const result = await db.updateTable('idempotency_keys').set({ expires_at: now }).where('status', '=', 'in-progress').where('expires_at', '>', now).executeTakeFirst();
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set({ expires_at: now })
+    .where('status', '=', 'in-progress')
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 

@@ -21,16 +21,36 @@ export interface StoredJob {
 type Row = DB['import_jobs'];
 
 const toJob = (r: Row): StoredJob => ({
-  id: r.id, kind: r.kind, dealId: r.deal_id, dryRun: r.dry_run, createdBy: r.created_by, status: r.status, bytes: Number(r.bytes),
-  progress: r.progress, result: r.result, createdAt: r.created_at, heartbeatAt: r.heartbeat_at, finishedAt: r.finished_at,
+  id: r.id,
+  kind: r.kind,
+  dealId: r.deal_id,
+  dryRun: r.dry_run,
+  createdBy: r.created_by,
+  status: r.status,
+  bytes: Number(r.bytes),
+  progress: r.progress,
+  result: r.result,
+  createdAt: r.created_at,
+  heartbeatAt: r.heartbeat_at,
+  finishedAt: r.finished_at,
 });
 
 export async function insertJob(db: Kysely<DB>, job: Omit<StoredJob, 'result' | 'finishedAt' | 'heartbeatAt' | 'status'>): Promise<StoredJob> {
   const row = await db
     .insertInto('import_jobs')
     .values({
-      id: job.id, kind: job.kind, deal_id: job.dealId, dry_run: job.dryRun, created_by: job.createdBy, status: 'running', bytes: job.bytes,
-      progress: JSON.stringify(job.progress), result: null, created_at: job.createdAt, heartbeat_at: job.createdAt, finished_at: null,
+      id: job.id,
+      kind: job.kind,
+      deal_id: job.dealId,
+      dry_run: job.dryRun,
+      created_by: job.createdBy,
+      status: 'running',
+      bytes: job.bytes,
+      progress: JSON.stringify(job.progress),
+      result: null,
+      created_at: job.createdAt,
+      heartbeat_at: job.createdAt,
+      finished_at: null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -44,11 +64,21 @@ export async function findJob(db: Kysely<DB>, id: string): Promise<StoredJob | u
 
 /** Renews a running job's heartbeat and progress. */
 export async function touchJob(db: Kysely<DB>, id: string, progress: unknown, at: Date): Promise<void> {
-  await db.updateTable('import_jobs').set({ progress: JSON.stringify(progress), heartbeat_at: at }).where('id', '=', id).where('status', '=', 'running').execute();
+  await db
+    .updateTable('import_jobs')
+    .set({ progress: JSON.stringify(progress), heartbeat_at: at })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .execute();
 }
 
 /** Finishes a running job; false when it was finished already (e.g. reported failed as stale). */
-export async function finishJob(db: Kysely<DB>, id: string, outcome: { status: 'succeeded' | 'failed'; progress: unknown; result: unknown }, at: Date): Promise<boolean> {
+export async function finishJob(
+  db: Kysely<DB>,
+  id: string,
+  outcome: { status: 'succeeded' | 'failed'; progress: unknown; result: unknown },
+  at: Date,
+): Promise<boolean> {
   const done = await db
     .updateTable('import_jobs')
     .set({ status: outcome.status, progress: JSON.stringify(outcome.progress), result: JSON.stringify(outcome.result), heartbeat_at: at, finished_at: at })

@@ -6,7 +6,11 @@ import type { DB } from './schema.ts';
 
 export async function findInvestors(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, Investor>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('investors').select(['id', 'remote_id', 'data_source', 'team_user_id', 'kyc_check_level', 'contact']).where('id', 'in', [...ids]).execute();
+  const rows = await db
+    .selectFrom('investors')
+    .select(['id', 'remote_id', 'data_source', 'team_user_id', 'kyc_check_level', 'contact'])
+    .where('id', 'in', [...ids])
+    .execute();
   return new Map(rows.map((r) => [r.id, toInvestor(r)]));
 }
 

@@ -6,25 +6,39 @@ import { type Kysely, sql } from 'kysely';
 import type { InvestorDealFacts } from '../domain/investor-deal.ts';
 import type { Workflow } from '../domain/workflow.ts';
 import type { DB } from './schema.ts';
+import { commitmentKeyOf, currencyKeyOf } from './payment-settings.ts';
 
 type Row = {
-  deal_id: string; deal_name: string; deal_currency: string | null; current_step_id: string; payment_reference: string; structure: unknown;
-  commitment_key: string; currency_key: string | null; beneficiary_name: string | null; iban: string | null; bic: string | null; received: string;
-  events: InvestorDealFacts['events']; revisions: InvestorDealFacts['revisions']; edit_requests: InvestorDealFacts['editRequests'];
+  deal_id: string;
+  deal_name: string;
+  deal_currency: string | null;
+  current_step_id: string;
+  payment_reference: string;
+  structure: unknown;
+  commitment_key: string;
+  currency_key: string | null;
+  beneficiary_name: string | null;
+  iban: string | null;
+  bic: string | null;
+  received: string;
+  events: InvestorDealFacts['events'];
+  revisions: InvestorDealFacts['revisions'];
+  edit_requests: InvestorDealFacts['editRequests'];
 };
 
 /**
  * The investor's journeys with events (all, or the one in `dealId`), by deal name then id. A
  * revision counts as the investor's own when its author is the investor's id or one of the API
- * keys bound to them; anyone else (staff, an approval, reconciliation) is staff.
+ * keys bound to them; anyone else (staff, an approval, reconciliation) is staff. Revisions are read
+ * through `all_event_revisions` (an event never edited is its own revision 1: migration 0042).
  */
 export async function findInvestorDeals(db: Kysely<DB>, investorUserId: string, dealId: string | null): Promise<InvestorDealFacts[]> {
   const { rows } = await sql<Row>`
     with mine as (select id::text as id from api_tokens where investor_user_id = ${investorUserId} union all select ${investorUserId}::text),
     k as (
       select j.deal_id, j.investor_user_id, j.current_step_id, j.payment_reference, j.workflow_version,
-        coalesce(ps.commitment_field_key, 'committed_amount') as commitment_key,
-        case when ps.deal_id is null then 'currency' else ps.currency_field_key end as currency_key,
+        ${commitmentKeyOf} as commitment_key,
+        ${currencyKeyOf} as currency_key,
         ps.beneficiary_name, ps.iban, ps.bic
       from journeys j left join deal_payment_settings ps on ps.deal_id = j.deal_id
       where j.investor_user_id = ${investorUserId} and j.event_count > 0 and (${dealId}::text is null or j.deal_id = ${dealId}::text)
@@ -39,7 +53,7 @@ export async function findInvestorDeals(db: Kysely<DB>, investorUserId: string, 
       (select coalesce(json_agg(json_build_object('eventId', r.event_id, 'seq', e.seq, 'revision', r.revision, 'data', r.data,
           'at', to_char(r.set_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
           'byInvestor', r.set_by_user_id in (select id from mine)) order by r.set_at, e.seq, r.revision), '[]'::json)
-        from workflow_events e join event_revisions r on r.event_id = e.id
+        from workflow_events e join all_event_revisions r on r.event_id = e.id
         where e.deal_id = k.deal_id and e.investor_user_id = k.investor_user_id and r.data ? k.commitment_key) as revisions,
       (select coalesce(json_agg(json_build_object('requestId', q.id, 'eventId', q.workflow_event_id, 'type', q.type, 'status', q.status,
           'newData', q.new_data, 'reason', q.reason, 'createdAt', to_char(q.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),

@@ -2,7 +2,9 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Investor, InvestorContact } from '../domain/investor.ts';
 import type { DB, InvestorsTable } from './schema.ts';
 
-export const toInvestor = (row: Pick<Selectable<InvestorsTable>, 'id' | 'remote_id' | 'data_source' | 'team_user_id' | 'kyc_check_level' | 'contact'>): Investor => ({
+export const toInvestor = (
+  row: Pick<Selectable<InvestorsTable>, 'id' | 'remote_id' | 'data_source' | 'team_user_id' | 'kyc_check_level' | 'contact'>,
+): Investor => ({
   id: row.id,
   remoteId: row.remote_id,
   dataSource: row.data_source,

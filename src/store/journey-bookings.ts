@@ -38,11 +38,28 @@ export async function pageJourneyBookings(
 ): Promise<{ items: JourneyBooking[]; total: number }> {
   const where = sql`(${filter.status ?? null}::text is null or status = ${filter.status ?? null})
     and (${filter.dealId ?? null}::text is null or deal_id = ${filter.dealId ?? null})`;
-  const { rows } = await sql<{ deal_id: string; investor_user_id: string; status: 'booked' | 'queued'; subscription_id: string | null; reason: string | null; event_id: string; created_at: Date; total: string }>`
+  const { rows } = await sql<{
+    deal_id: string;
+    investor_user_id: string;
+    status: 'booked' | 'queued';
+    subscription_id: string | null;
+    reason: string | null;
+    event_id: string;
+    created_at: Date;
+    total: string;
+  }>`
     select *, count(*) over ()::text as total from journey_bookings where ${where}
     order by created_at, deal_id, investor_user_id limit ${page.limit} offset ${page.offset}`.execute(db);
   return {
-    items: rows.map((r) => ({ dealId: r.deal_id, investorUserId: r.investor_user_id, status: r.status, subscriptionId: r.subscription_id, reason: r.reason, eventId: r.event_id, createdAt: r.created_at.toISOString() })),
+    items: rows.map((r) => ({
+      dealId: r.deal_id,
+      investorUserId: r.investor_user_id,
+      status: r.status,
+      subscriptionId: r.subscription_id,
+      reason: r.reason,
+      eventId: r.event_id,
+      createdAt: r.created_at.toISOString(),
+    })),
     total: rows[0] ? Number(rows[0].total) : 0,
   };
 }

@@ -32,7 +32,13 @@ export async function findJourney(db: Kysely<DB>, dealId: string, investorUserId
   return row && toState(row);
 }
 
-const toState = (row: { deal_id: string; investor_user_id: string; current_step_id: string; event_count: number; payment_reference: string }): JourneyState => ({
+const toState = (row: {
+  deal_id: string;
+  investor_user_id: string;
+  current_step_id: string;
+  event_count: number;
+  payment_reference: string;
+}): JourneyState => ({
   dealId: row.deal_id,
   investorUserId: row.investor_user_id,
   currentStepId: row.event_count === 0 ? null : row.current_step_id,
@@ -89,9 +95,21 @@ const newJourneyRow = (dealId: string, first: { investorUserId: string; stepId: 
   moved_at: first.at ?? create.now,
 });
 
-const LOCKED_COLUMNS = ['deal_id', 'investor_user_id', 'current_step_id', 'event_count', 'payment_reference', 'audit_seq', 'audit_head', 'captured', 'visited'] as const;
+const LOCKED_COLUMNS = [
+  'deal_id',
+  'investor_user_id',
+  'current_step_id',
+  'event_count',
+  'payment_reference',
+  'audit_seq',
+  'audit_head',
+  'captured',
+  'visited',
+] as const;
 
-const toLocked = (row: Parameters<typeof toState>[0] & { audit_seq: string; audit_head: string | null; captured: Record<string, string>; visited: string[] }): LockedJourneyRow => ({
+const toLocked = (
+  row: Parameters<typeof toState>[0] & { audit_seq: string; audit_head: string | null; captured: Record<string, string>; visited: string[] },
+): LockedJourneyRow => ({
   ...toState(row),
   auditHead: { seq: Number(row.audit_seq), hash: row.audit_head },
   captured: row.captured,
@@ -133,19 +151,15 @@ export async function createJourneys(
     .execute();
   const rows = new Map(inserted.map((row) => [row.investor_user_id, { ...toLocked(row), created: true }]));
   for (const f of sorted) {
-    if (!rows.has(f.investorUserId)) rows.set(f.investorUserId, await lockJourney(db, { dealId, investorUserId: f.investorUserId }, { stepId: f.stepId, ...create, now: f.at ?? create.now }));
+    if (!rows.has(f.investorUserId))
+      rows.set(f.investorUserId, await lockJourney(db, { dealId, investorUserId: f.investorUserId }, { stepId: f.stepId, ...create, now: f.at ?? create.now }));
   }
   return rows;
 }
 
 /** Removes journey rows that have no event (first moves that were refused). */
 export async function deleteEmptyJourneys(db: Kysely<DB>, dealId: string, investorUserIds: readonly string[]): Promise<void> {
-  await db
-    .deleteFrom('journeys')
-    .where('deal_id', '=', dealId)
-    .where('investor_user_id', 'in', investorUserIds)
-    .where('event_count', '=', 0)
-    .execute();
+  await db.deleteFrom('journeys').where('deal_id', '=', dealId).where('investor_user_id', 'in', investorUserIds).where('event_count', '=', 0).execute();
 }
 
 export async function countPendingEditRequests(db: Kysely<DB>, dealId: string, investorUserId: string): Promise<number> {
@@ -199,7 +213,8 @@ export async function pageJourneyInvestors(
 
 /**
  * Computes the journeys' captured data and visited steps (migration 0021) again from their events:
- * for loads that write events in SQL without the move's statement (the benches' seeds).
+ * for loads that write events in SQL without the move's statement (the benches' seeds). Captured
+ * data is read through `counted_events` (migration 0029), as recaptureJourneys does.
  */
 export async function recomputeCaptured(db: Kysely<DB>, dealId: string): Promise<void> {
   await sql`with visits as (
@@ -208,10 +223,24 @@ export async function recomputeCaptured(db: Kysely<DB>, dealId: string): Promise
       group by 1
     ), data as (
       select e.investor_user_id, jsonb_object_agg(d.key, d.value order by e.seq) as captured
-      from workflow_events e cross join lateral jsonb_each(e.data) d where e.deal_id = ${dealId}
+      from counted_events e cross join lateral jsonb_each(e.data) d where e.deal_id = ${dealId}
       group by 1
     )
     update journeys j set visited = v.visited, captured = coalesce(d.captured, '{}')
     from visits v left join data d on d.investor_user_id = v.investor_user_id
     where j.deal_id = ${dealId} and j.investor_user_id = v.investor_user_id`.execute(db);
+}
+
+/**
+ * Computes the captured data of some journeys again from the events that count (`counted_events`,
+ * migration 0029: an event of a batch an undo reversed does not), after an undo has written its
+ * events. The one definition of "captured" that the jump rules, the console, the exports, the
+ * payments and the funnel read from the journey row. The caller holds the journeys' locks.
+ */
+export async function recaptureJourneys(db: Kysely<DB>, dealId: string, investorUserIds: readonly string[]): Promise<void> {
+  await sql`update journeys j set captured = (
+      select coalesce(jsonb_object_agg(d.key, d.value order by e.seq), '{}')
+      from counted_events e cross join lateral jsonb_each(e.data) d
+      where e.deal_id = j.deal_id and e.investor_user_id = j.investor_user_id)
+    where j.deal_id = ${dealId} and j.investor_user_id = any(${[...investorUserIds]}::text[])`.execute(db);
 }

@@ -2,7 +2,11 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from './schema.ts';
 
-export async function findLatestMoves(db: Kysely<DB>, dealId: string, investorUserIds: readonly string[]): Promise<Map<string, { toStepId: string; data: Record<string, string> }>> {
+export async function findLatestMoves(
+  db: Kysely<DB>,
+  dealId: string,
+  investorUserIds: readonly string[],
+): Promise<Map<string, { toStepId: string; data: Record<string, string> }>> {
   if (investorUserIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('journeys as j')

@@ -1,7 +1,9 @@
 // A move's two round trips, for one move or a chunk of a bulk request alike: one statement that
-// loads every fact the jump rules need (taking the locks), and one that writes the events, their
-// revision 1, the journeys' new positions, the outbox entries with their deliveries and the audit
-// entries.
+// loads every fact the jump rules need (taking the locks), and one that writes the events, the
+// journeys' new positions, the outbox entries with their deliveries and the audit entries (an
+// event's revision 1 is the event itself until it is edited: migration 0042). `moveStatements` is
+// their one entry point: load, the caller's decision, write, in that order, with the planner
+// setting they need held for exactly their span.
 import { type Kysely, sql } from 'kysely';
 import type { Investor } from '../domain/investor.ts';
 import type { HashedEntry } from '../domain/audit.ts';
@@ -10,11 +12,14 @@ import type { StoredEvent } from './events.ts';
 import { toInvestor } from './investors.ts';
 import { dealStream, feedNotify, type OutboxEntryInput } from './outbox.ts';
 import { prepared } from './prepared.ts';
+import { onCurrentList } from './sanctions.ts';
 import type { DB } from './schema.ts';
 
 export interface MoveFacts {
   /** The workflow row's version, taken FOR SHARE; undefined when the deal has no workflow. */
   workflowVersion: number | undefined;
+  /** The deal's currency (null: none set). */
+  dealCurrency: string | null;
   /** Per investor asked for: their directory row (absent: unknown investor). */
   investors: Map<string, Investor>;
   /**
@@ -31,14 +36,11 @@ export interface MoveFacts {
    */
   pendingEditRequests: Map<string, number>;
   stalePending: Set<string>;
+  /** The step the deal's payment settings name as where money is received (null: none). */
+  paymentStepId: string | null;
+  /** Investors asked for with an open or confirmed hit on a current sanctions list (store/sanctions.ts). */
+  sanctioned: Set<string>;
 }
-
-/**
- * Per transaction, its plan_cache_mode as loadMoveFacts found it, for writeMoves to put back: a
- * planning detail of these two statements that no caller needs to carry. Keyed by the transaction's
- * handle, which a move's load and write share; gone with the handle.
- */
-const plansBefore = new WeakMap<Kysely<DB>, string>();
 
 export interface JourneyFacts {
   currentStepId: string | null;
@@ -49,6 +51,38 @@ export interface JourneyFacts {
   captured: Record<string, string>;
   /** The steps it has entered, in order of first entry. */
   visited: string[];
+}
+
+/** What the caller decided from the facts: the moves to write, and what it returns. */
+export interface MoveDecision<T> {
+  writes: readonly MoveWrite[];
+  result: T;
+}
+
+/**
+ * The moves of some investors of one deal, in the caller's transaction: their facts loaded under
+ * their locks (loadMoveFacts), `decide` (the jump rules, and whatever statements they need) turns
+ * them into writes, and the writes go in one statement (writeMoves), which also puts the
+ * transaction's plan_cache_mode back as the load found it. When `decide` throws, the setting is
+ * put back (if the transaction still can) and the error goes on.
+ */
+export async function moveStatements<T>(
+  db: Kysely<DB>,
+  dealId: string,
+  investorUserIds: readonly string[],
+  options: { countPendingEditRequests: boolean },
+  decide: (facts: MoveFacts) => Promise<MoveDecision<T>>,
+): Promise<T> {
+  const { facts, plansBefore } = await loadMoveFacts(db, dealId, investorUserIds, options);
+  let decision: MoveDecision<T>;
+  try {
+    decision = await decide(facts);
+  } catch (err) {
+    await sql`select set_config('plan_cache_mode', ${plansBefore}, true)`.execute(db).catch(() => undefined);
+    throw err;
+  }
+  await writeMoves(db, dealId, decision.writes, plansBefore);
+  return decision.result;
 }
 
 /**
@@ -70,27 +104,40 @@ export interface JourneyFacts {
  * instead, it would come too late for the load's own plan, which PostgreSQL then planned on every
  * call: 0.38 ms of planning per move against the 0.05 ms the separate statement costs.
  */
-export async function loadMoveFacts(
+async function loadMoveFacts(
   db: Kysely<DB>,
   dealId: string,
   investorUserIds: readonly string[],
   options: { countPendingEditRequests: boolean },
-): Promise<MoveFacts> {
+): Promise<{ facts: MoveFacts; plansBefore: string }> {
   type Row = {
     workflow_version: number | null;
+    deal_currency: string | null;
     investors: { id: string; remote_id: string; data_source: string; team_user_id: string | null; kyc_check_level: number | null; contact: unknown }[];
     journeys: {
-      investor_user_id: string; current_step_id: string; event_count: number; workflow_version: number | null; row_version: string;
-      audit_seq: number; audit_head: string | null; captured: Record<string, string>; visited: string[];
+      investor_user_id: string;
+      current_step_id: string;
+      event_count: number;
+      workflow_version: number | null;
+      row_version: string;
+      audit_seq: number;
+      audit_head: string | null;
+      captured: Record<string, string>;
+      visited: string[];
     }[];
     seen: Record<string, string> | null;
     pending: Record<string, number> | null;
+    payment_step_id: string | null;
+    sanctioned: string[];
   };
   const ids = [...investorUserIds];
-  plansBefore.set(db, (await sql<{ before: string }>`${prepared('move-plans')}select current_setting('plan_cache_mode') as before,
-    set_config('plan_cache_mode', 'force_generic_plan', true) as plans`.execute(db)).rows[0]!.before);
+  const plansBefore = (
+    await sql<{ before: string }>`${prepared('move-plans')}select current_setting('plan_cache_mode') as before,
+    set_config('plan_cache_mode', 'force_generic_plan', true) as plans`.execute(db)
+  ).rows[0]!.before;
   const { rows } = await sql<Row>`${prepared('move-load')}
     select (select version from workflows where deal_id = ${dealId} for share) as workflow_version,
+      (select currency from deals where id = ${dealId}) as deal_currency,
       (select coalesce(json_agg(i), '[]') from (select id, remote_id, data_source, team_user_id, kyc_check_level, contact
         from investors where id = any(${ids}::text[])) i) as investors,
       (select coalesce(json_agg(j), '[]') from (select investor_user_id, current_step_id, event_count, workflow_version, xmin::text as row_version,
@@ -99,7 +146,10 @@ export async function loadMoveFacts(
       (case when ${options.countPendingEditRequests}::boolean then (select json_object_agg(investor_user_id, xmin::text)
         from journeys where deal_id = ${dealId} and investor_user_id = any(${ids}::text[])) end) as seen,
       (case when ${options.countPendingEditRequests}::boolean then (select json_object_agg(investor_user_id, n) from (select investor_user_id, count(*)::int as n
-        from edit_requests where deal_id = ${dealId} and investor_user_id = any(${ids}::text[]) and status = 'pending' group by 1) p) end) as pending`.execute(db);
+        from edit_requests where deal_id = ${dealId} and investor_user_id = any(${ids}::text[]) and status = 'pending' group by 1) p) end) as pending,
+      (select payment_step_id from deal_payment_settings where deal_id = ${dealId}) as payment_step_id,
+      (select coalesce(json_agg(distinct h.investor_id), '[]') from sanctions_hits h
+        where h.investor_id = any(${ids}::text[]) and h.status <> 'dismissed' and ${onCurrentList}) as sanctioned`.execute(db);
   const row = rows[0]!;
   const journeys = new Map<string, JourneyFacts>();
   const stalePending = new Set<string>();
@@ -115,15 +165,21 @@ export async function loadMoveFacts(
     if (options.countPendingEditRequests && j.row_version !== row.seen?.[j.investor_user_id]) stalePending.add(j.investor_user_id);
   }
   return {
-    workflowVersion: row.workflow_version ?? undefined,
-    investors: new Map(row.investors.map((i) => [i.id, toInvestor(i)])),
-    journeys,
-    pendingEditRequests: new Map(Object.entries(row.pending ?? {})),
-    stalePending,
+    facts: {
+      workflowVersion: row.workflow_version ?? undefined,
+      dealCurrency: row.deal_currency,
+      investors: new Map(row.investors.map((i) => [i.id, toInvestor(i)])),
+      journeys,
+      pendingEditRequests: new Map(Object.entries(row.pending ?? {})),
+      stalePending,
+      paymentStepId: row.payment_step_id,
+      sanctioned: new Set(row.sanctioned),
+    },
+    plansBefore,
   };
 }
 
-/** One move to write: the event, its outbox entry, the audit entry, and what revision 1 records. */
+/** One move to write: the event, its outbox entry, the audit entry, and the reason revision 1 records. */
 export interface MoveWrite {
   event: StoredEvent;
   entry: OutboxEntryInput;
@@ -131,24 +187,32 @@ export interface MoveWrite {
   workflowVersion: number;
   /** Hashed from the head the load read under the journey lock. */
   audit: HashedEntry;
-  /** The reason on revision 1 (an approved withdrawal's decision); null for a plain move. */
+  /**
+   * The reason on revision 1 (an approved withdrawal's decision, an undo); null for a plain move.
+   * Only a move with a reason stores its revision 1 row: the event has no column for it, and
+   * without one revision 1 is read from the event (`all_event_revisions`, migration 0042).
+   */
   reason: string | null;
   /** The write the move belongs to, for undo (migration 0025); null for a move undo never takes back (a workflow migration). */
   batch: { id: string; kind: string; undoes: string | null } | null;
+  /**
+   * The journey keeps the time it entered its step (`moved_at`): a workflow migration re-files the
+   * investor under a new version, it does not move them, so the board's days at the step go on.
+   */
+  keepsTimeAtStep?: boolean;
 }
 
 /**
  * The writes of moves of one deal (each of a distinct journey, whose lock the caller holds) in one
- * statement, whatever their number: per move the new event, its revision 1, its batch row (for undo), the journey's position,
+ * statement, whatever their number: per move the new event, its revision 1 only when it records a
+ * reason (else the event is revision 1, migration 0042), its batch row (for undo), the journey's position,
  * count, captured data (the event's merged over it) and visited steps, the outbox entry (with its
  * deliveries), whose feed key is at least the journey's last one, and the audit entry with the
  * journey's new head. The statement's text is the same for any number of moves. It puts back the
- * transaction's plan_cache_mode as the load found it (a statement of its own when there is nothing
- * to write).
+ * transaction's plan_cache_mode as the load found it, `before` (a statement of its own when there
+ * is nothing to write).
  */
-export async function writeMoves(db: Kysely<DB>, dealId: string, moves: readonly MoveWrite[]): Promise<void> {
-  const before = plansBefore.get(db);
-  if (before === undefined) throw new Error('writeMoves runs after loadMoveFacts, in the same transaction');
+async function writeMoves(db: Kysely<DB>, dealId: string, moves: readonly MoveWrite[], before: string): Promise<void> {
   if (moves.length === 0) {
     await sql`select set_config('plan_cache_mode', ${before}, true)`.execute(db);
     return;
@@ -164,12 +228,14 @@ export async function writeMoves(db: Kysely<DB>, dealId: string, moves: readonly
         ${col((m) => JSON.stringify(m.audit.change))}::jsonb[], ${col((m) => m.audit.prevHash)}::text[], ${col((m) => m.audit.hash)}::text[],
         ${col((m) => m.entry.id)}::uuid[], ${col((m) => m.entry.type)}::text[], ${col((m) => m.entry.occurredAt.toISOString())}::timestamptz[],
         ${col((m) => JSON.stringify(m.entry.data))}::jsonb[], ${col((m) => JSON.stringify(m.entry.stepIds))}::jsonb[],
-        ${col((m) => m.batch?.id ?? null)}::uuid[], ${col((m) => m.batch?.kind ?? null)}::text[], ${col((m) => m.batch?.undoes ?? null)}::uuid[])
+        ${col((m) => m.batch?.id ?? null)}::uuid[], ${col((m) => m.batch?.kind ?? null)}::text[], ${col((m) => m.batch?.undoes ?? null)}::uuid[],
+        ${col((m) => m.keepsTimeAtStep === true)}::boolean[])
         with ordinality as m(investor_user_id, event_id, seq, from_step_id, to_step_id, data, created_by, created_at, workflow_version,
           reason, audit_seq, audit_chain, audit_type, audit_principal, audit_token_id, audit_at, audit_change, audit_prev_hash, audit_hash,
-          entry_id, entry_type, entry_at, entry_payload, entry_steps, batch_id, batch_kind, batch_undoes, n)
+          entry_id, entry_type, entry_at, entry_payload, entry_steps, batch_id, batch_kind, batch_undoes, keeps_time, n)
     ), moved as (
-      update journeys j set current_step_id = m.to_step_id, event_count = m.seq, moved_at = m.created_at, workflow_version = m.workflow_version,
+      update journeys j set current_step_id = m.to_step_id, event_count = m.seq,
+        moved_at = case when m.keeps_time then j.moved_at else m.created_at end, workflow_version = m.workflow_version,
         captured = j.captured || m.data,
         visited = case when m.to_step_id = any (j.visited) then j.visited else j.visited || m.to_step_id end,
         feed_xid = greatest(pg_current_xact_id(), j.feed_xid), audit_seq = m.audit_seq, audit_head = m.audit_hash
@@ -187,7 +253,7 @@ export async function writeMoves(db: Kysely<DB>, dealId: string, moves: readonly
       returning id
     ), revision as (
       insert into event_revisions (event_id, revision, data, set_by_user_id, set_at, reason)
-      select m.event_id, 1, m.data, m.created_by, m.created_at, m.reason from m join event e on e.id = m.event_id
+      select m.event_id, 1, m.data, m.created_by, m.created_at, m.reason from m join event e on e.id = m.event_id where m.reason is not null
     ), batch as (
       insert into move_batch_events (event_id, batch_id, kind, undoes, deal_id, investor_user_id, from_step_id, to_step_id, created_by, created_at)
       select m.event_id, m.batch_id, m.batch_kind, m.batch_undoes, ${dealId}::text, m.investor_user_id, m.from_step_id, m.to_step_id, m.created_by, m.created_at

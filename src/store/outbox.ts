@@ -43,15 +43,9 @@ export const FEED_CHANNEL = 'dealflow_feed';
 export const feedNotify = (dealId: RawBuilder<unknown>) =>
   sql`(select count(pg_notify(${FEED_CHANNEL}, d)) from (select ${dealId}::text as d) n where d is not null)::int as notified`;
 
-/** An outbox entry as webhook bodies and the pull feed carry it. */
-export interface OutboxEntry {
-  id: string;
-  type: string;
-  timestamp: string;
-  dealId: string | null;
-  sequence: number;
-  data: unknown;
-}
+import type { OutboxEntry } from '../domain/feed-entry.ts';
+
+export type { OutboxEntry };
 
 /**
  * The CTEs `entry` (the outbox row) and `deliveries` (one per distinct URL among the matching

@@ -63,7 +63,9 @@ export async function recordDecisions(db: Kysely<DB>, decisions: readonly Decisi
   const refusal = (d: DecisionInput) => (d.refusal === undefined || d.refusal === null ? null : JSON.stringify(d.refusal));
   const allocations = decisions.flatMap((d) => (d.allocations ?? []).map((a) => ({ ...a, lineId: d.lineId, by: d.by, at: d.at })));
   const allocationsJson = (d: DecisionInput) =>
-    d.allocations?.length ? JSON.stringify(d.allocations.map(({ dealId, investorUserId, amount, currency }) => ({ dealId, investorUserId, amount, currency }))) : null;
+    d.allocations?.length
+      ? JSON.stringify(d.allocations.map(({ dealId, investorUserId, amount, currency }) => ({ dealId, investorUserId, amount, currency })))
+      : null;
   // Each decision's audit entry is a chain of its own: no head, no lock.
   const audit = decisions.map((d) => ({ entry: paymentDecisionAuditEntry(d, d.allocations ?? []), dealId: d.dealId ?? null }));
   await sql`${prepared('payment-decisions')}
@@ -124,9 +126,31 @@ export interface Decision {
 }
 
 export async function lineDecisions(db: Kysely<DB>, lineId: string): Promise<Decision[]> {
-  const { rows } = await sql<{ id: string; action: string; outcome: string | null; status: string; allocations: unknown; reason: string | null; refusal: unknown; event_id: string | null; decided_by: string; decided_at: Date }>`
+  const { rows } = await sql<{
+    id: string;
+    action: string;
+    outcome: string | null;
+    status: string;
+    allocations: unknown;
+    reason: string | null;
+    refusal: unknown;
+    event_id: string | null;
+    decided_by: string;
+    decided_at: Date;
+  }>`
     select * from payment_line_decisions where line_id = ${lineId} order by seq`.execute(db);
-  return rows.map((r) => ({ id: r.id, action: r.action, outcome: r.outcome, status: r.status, allocations: r.allocations, reason: r.reason, refusal: r.refusal, eventId: r.event_id, decidedBy: r.decided_by, decidedAt: r.decided_at.toISOString() }));
+  return rows.map((r) => ({
+    id: r.id,
+    action: r.action,
+    outcome: r.outcome,
+    status: r.status,
+    allocations: r.allocations,
+    reason: r.reason,
+    refusal: r.refusal,
+    eventId: r.event_id,
+    decidedBy: r.decided_by,
+    decidedAt: r.decided_at.toISOString(),
+  }));
 }
 
 /** What a line currently contributes to each investor (the sum of its allocations), non-zero only. */

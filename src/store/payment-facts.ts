@@ -1,5 +1,6 @@
 // A journey's payment facts: what a credit is judged against, read under the journey's lock (the
-// money received so far, the latest captured commitment and its currency, the step the investor
+// money received so far, the captured commitment and its currency (the journey row's captured
+// data, which leaves out what an undo reversed: migration 0029), the step the investor
 // stands at, the deal's currency), and the value date of the latest money received (a booking's
 // settlement). Amounts are read as decimal text.
 import { type Kysely, sql } from 'kysely';
@@ -24,15 +25,14 @@ export interface JourneyPaymentFacts {
 export async function lockJourneyPaymentFacts(
   db: Kysely<DB>,
   key: { dealId: string; investorUserId: string },
-  fields: { commitment: string; currency: string | null },
+  /** The captured fields to read; without them the journey is only locked (commitment and currency null). */
+  fields?: { commitment: string; currency: string | null },
 ): Promise<JourneyPaymentFacts | undefined> {
   const { rows } = await sql<{ current_step_id: string; event_count: number; received: string; commitment: string | null; currency: string | null }>`
     select j.current_step_id, j.event_count,
       (select coalesce(sum(a.amount), 0)::text from payment_allocations a where a.deal_id = j.deal_id and a.investor_user_id = j.investor_user_id) as received,
-      (select e.data ->> ${fields.commitment} from workflow_events e where e.deal_id = j.deal_id and e.investor_user_id = j.investor_user_id
-         and e.data ? ${fields.commitment} order by e.seq desc limit 1) as commitment,
-      (select e.data ->> ${fields.currency ?? ''} from workflow_events e where ${fields.currency}::text is not null and e.deal_id = j.deal_id
-         and e.investor_user_id = j.investor_user_id and e.data ? ${fields.currency ?? ''} order by e.seq desc limit 1) as currency
+      j.captured ->> ${fields?.commitment ?? null}::text as commitment,
+      j.captured ->> ${fields?.currency ?? null}::text as currency
     from journeys j where j.deal_id = ${key.dealId} and j.investor_user_id = ${key.investorUserId} and j.event_count > 0
     for update of j`.execute(db);
   const row = rows[0];
@@ -66,7 +66,18 @@ export async function lockJourneyCredits(
   const result = new Map(journeys.map((j) => [journeyKey(j), { facts: undefined as JourneyPaymentFacts | undefined, lineIds: [] as string[] }]));
   if (journeys.length === 0) return result;
   const col = <T>(f: (j: JourneyCredits) => T) => journeys.map(f);
-  type Row = { id: string | null; deal_id: string | null; investor_user_id: string | null; journey_deal_id: string | null; journey_investor_user_id: string | null; current_step_id: string | null; current_step_type: string | null; received: string | null; commitment: string | null; commitment_currency: string | null };
+  type Row = {
+    id: string | null;
+    deal_id: string | null;
+    investor_user_id: string | null;
+    journey_deal_id: string | null;
+    journey_investor_user_id: string | null;
+    current_step_id: string | null;
+    current_step_type: string | null;
+    received: string | null;
+    commitment: string | null;
+    commitment_currency: string | null;
+  };
   // The journeys are locked first: `l` waits for the count of `j` (an init plan), so a batch takes
   // its locks in the order a move does (journey, then its lines). A journey without pending lines
   // comes with null line columns; a line whose journey has no events with null facts.
@@ -75,10 +86,8 @@ export async function lockJourneyCredits(
       select j.deal_id, j.investor_user_id, j.current_step_id,
         (select s.type from workflow_steps s where s.deal_id = j.deal_id and s.id = j.current_step_id) as current_step_type,
         (select coalesce(sum(a.amount), 0)::text from payment_allocations a where a.deal_id = j.deal_id and a.investor_user_id = j.investor_user_id) as received,
-        (select e.data ->> k.commitment from workflow_events e where e.deal_id = j.deal_id and e.investor_user_id = j.investor_user_id
-           and e.data ? k.commitment order by e.seq desc limit 1) as commitment,
-        (select e.data ->> k.currency from workflow_events e where k.currency is not null and e.deal_id = j.deal_id
-           and e.investor_user_id = j.investor_user_id and e.data ? k.currency order by e.seq desc limit 1) as commitment_currency
+        j.captured ->> k.commitment as commitment,
+        j.captured ->> k.currency as commitment_currency
       from unnest(${col((j) => j.dealId)}::text[], ${col((j) => j.investorUserId)}::text[], ${col((j) => j.fields.commitment)}::text[],
         ${col((j) => j.fields.currency)}::text[]) as k(deal_id, investor_user_id, commitment, currency)
       join journeys j on j.deal_id = k.deal_id and j.investor_user_id = k.investor_user_id and j.event_count > 0
@@ -95,7 +104,13 @@ export async function lockJourneyCredits(
     order by l.seq`.execute(db);
   for (const row of rows) {
     if (row.journey_deal_id !== null) {
-      const facts = { currentStepId: row.current_step_id, currentStepType: row.current_step_type as StepType | null, received: row.received!, commitment: row.commitment, commitmentCurrency: row.commitment_currency };
+      const facts = {
+        currentStepId: row.current_step_id,
+        currentStepType: row.current_step_type as StepType | null,
+        received: row.received!,
+        commitment: row.commitment,
+        commitmentCurrency: row.commitment_currency,
+      };
       result.get(journeyKey({ dealId: row.journey_deal_id, investorUserId: row.journey_investor_user_id! }))!.facts = facts;
     }
     if (row.id !== null) result.get(journeyKey({ dealId: row.deal_id!, investorUserId: row.investor_user_id! }))!.lineIds.push(row.id);

@@ -53,19 +53,61 @@ const LINE_COLUMNS = sql`id, statement_id, direction, reversal, amount::text as 
   reference, deal_id, investor_user_id, outcome, status, detail, refusal, event_id, reversed_by_line_id, created_at, updated_at`;
 
 type LineRow = {
-  id: string; statement_id: string; direction: 'credit' | 'debit'; reversal: boolean; amount: string; currency: string;
-  booking_date: string | null; value_date: string | null; account: string | null; entry_reference: string | null; end_to_end_id: string | null;
-  debtor_name: string | null; debtor_account: string | null; structured_reference: string | null; remittance: string | null;
-  reference: string | null; deal_id: string | null; investor_user_id: string | null; outcome: PaymentOutcome; status: PaymentLine['status'];
-  detail: string | null; refusal: unknown; event_id: string | null; reversed_by_line_id: string | null; created_at: Date; updated_at: Date;
+  id: string;
+  statement_id: string;
+  direction: 'credit' | 'debit';
+  reversal: boolean;
+  amount: string;
+  currency: string;
+  booking_date: string | null;
+  value_date: string | null;
+  account: string | null;
+  entry_reference: string | null;
+  end_to_end_id: string | null;
+  debtor_name: string | null;
+  debtor_account: string | null;
+  structured_reference: string | null;
+  remittance: string | null;
+  reference: string | null;
+  deal_id: string | null;
+  investor_user_id: string | null;
+  outcome: PaymentOutcome;
+  status: PaymentLine['status'];
+  detail: string | null;
+  refusal: unknown;
+  event_id: string | null;
+  reversed_by_line_id: string | null;
+  created_at: Date;
+  updated_at: Date;
 };
 
 const toLine = (r: LineRow): PaymentLine => ({
-  id: r.id, statementId: r.statement_id, direction: r.direction, reversal: r.reversal, amount: r.amount, currency: r.currency,
-  bookingDate: r.booking_date, valueDate: r.value_date, account: r.account, entryReference: r.entry_reference, endToEndId: r.end_to_end_id,
-  debtorName: r.debtor_name, debtorAccount: r.debtor_account, structuredReference: r.structured_reference, remittance: r.remittance,
-  reference: r.reference, dealId: r.deal_id, investorUserId: r.investor_user_id, outcome: r.outcome, status: r.status, detail: r.detail,
-  refusal: r.refusal, eventId: r.event_id, reversedByLineId: r.reversed_by_line_id, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
+  id: r.id,
+  statementId: r.statement_id,
+  direction: r.direction,
+  reversal: r.reversal,
+  amount: r.amount,
+  currency: r.currency,
+  bookingDate: r.booking_date,
+  valueDate: r.value_date,
+  account: r.account,
+  entryReference: r.entry_reference,
+  endToEndId: r.end_to_end_id,
+  debtorName: r.debtor_name,
+  debtorAccount: r.debtor_account,
+  structuredReference: r.structured_reference,
+  remittance: r.remittance,
+  reference: r.reference,
+  dealId: r.deal_id,
+  investorUserId: r.investor_user_id,
+  outcome: r.outcome,
+  status: r.status,
+  detail: r.detail,
+  refusal: r.refusal,
+  eventId: r.event_id,
+  reversedByLineId: r.reversed_by_line_id,
+  createdAt: r.created_at.toISOString(),
+  updatedAt: r.updated_at.toISOString(),
 });
 
 /** Inserts lines whose key is new (ON CONFLICT DO NOTHING); returns those inserted as stored, in the given order. */
@@ -159,7 +201,10 @@ export async function queuedPartialLines(
 }
 
 /** The credit a reversal takes back: same end-to-end id, else same bank reference, not yet reversed. */
-export async function findReversedCredit(db: Kysely<DB>, reversal: { endToEndId: string | null; entryReference: string | null; amount: string; currency: string; id: string }) {
+export async function findReversedCredit(
+  db: Kysely<DB>,
+  reversal: { endToEndId: string | null; entryReference: string | null; amount: string; currency: string; id: string },
+) {
   const { rows } = await sql<{ id: string }>`
     select id from payment_lines where direction = 'credit' and not reversal and reversed_by_line_id is null and id <> ${reversal.id}
       and amount = ${reversal.amount}::numeric and currency = ${reversal.currency}

@@ -1,7 +1,18 @@
 // deal_payment_settings: per deal, where reconciliation moves a paying investor and what it reads
 // and writes, and what is booked on completion.
 import { type Kysely, sql } from 'kysely';
+import { DEFAULT_COMMITMENT_FIELD_KEY, DEFAULT_CURRENCY_FIELD_KEY } from '../domain/commitment.ts';
 import type { DB } from './schema.ts';
+
+/**
+ * The deal's commitment field key, in SQL, from its payment settings row joined as `ps` (a left
+ * join, so null when the deal has none): the settings' field, else the default. Every statement that
+ * reads a committed amount takes it from here.
+ */
+export const commitmentKeyOf = sql<string>`coalesce(ps.commitment_field_key, ${sql.lit(DEFAULT_COMMITMENT_FIELD_KEY)})`;
+
+/** The deal's currency field key, in SQL, likewise: the settings' (possibly none), else the default. */
+export const currencyKeyOf = sql<string | null>`case when ps.deal_id is null then ${sql.lit(DEFAULT_CURRENCY_FIELD_KEY)} else ps.currency_field_key end`;
 
 export interface PaymentSettings {
   dealId: string;
@@ -21,9 +32,19 @@ export interface PaymentSettings {
 }
 
 type Row = {
-  deal_id: string; payment_step_id: string | null; amount_field_key: string | null; date_field_key: string | null;
-  commitment_field_key: string; currency_field_key: string | null; asset_id: string | null; price_per_unit: string | null;
-  unit_decimals: number; beneficiary_name: string | null; iban: string | null; bic: string | null; updated_at: Date;
+  deal_id: string;
+  payment_step_id: string | null;
+  amount_field_key: string | null;
+  date_field_key: string | null;
+  commitment_field_key: string;
+  currency_field_key: string | null;
+  asset_id: string | null;
+  price_per_unit: string | null;
+  unit_decimals: number;
+  beneficiary_name: string | null;
+  iban: string | null;
+  bic: string | null;
+  updated_at: Date;
 };
 
 const toSettings = (r: Row): PaymentSettings => ({
@@ -48,7 +69,11 @@ export async function findPaymentSettings(db: Kysely<DB>, dealIds: readonly stri
   return new Map(rows.map((r) => [r.deal_id, toSettings(r)]));
 }
 
-export async function upsertPaymentSettings(db: Kysely<DB>, s: Omit<PaymentSettings, 'updatedAt'>, now: Date): Promise<{ settings: PaymentSettings; created: boolean }> {
+export async function upsertPaymentSettings(
+  db: Kysely<DB>,
+  s: Omit<PaymentSettings, 'updatedAt'>,
+  now: Date,
+): Promise<{ settings: PaymentSettings; created: boolean }> {
   const { rows } = await sql<Row & { inserted: boolean }>`
     insert into deal_payment_settings as s (deal_id, payment_step_id, amount_field_key, date_field_key, commitment_field_key,
       currency_field_key, asset_id, price_per_unit, unit_decimals, beneficiary_name, iban, bic, updated_at)

@@ -89,7 +89,10 @@ async function runInitdb(staging: string, dataDir: string): Promise<void> {
   const script = `const { PGlite } = await import('@electric-sql/pglite'); const db = await PGlite.create(${JSON.stringify(staging)}); await db.close();`;
   // --liftoff-only: see WASM_FLAGS. Whatever flags this process was started with, the child's
   // initdb never compiles PostgreSQL's parser with TurboFan (measured: 1,043 MB peak without, 640 MB with).
-  const child = spawn(process.execPath, [...WASM_FLAGS, '--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'], cwd: import.meta.dirname });
+  const child = spawn(process.execPath, [...WASM_FLAGS, '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    cwd: import.meta.dirname,
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number | null>((resolve, reject) => {

@@ -4,6 +4,8 @@
 // ones are deleted.
 import type { Kysely } from 'kysely';
 import type { DB } from './schema.ts';
+import { AppError } from '../domain/errors.ts';
+import { isUniqueViolation } from './errors.ts';
 
 export interface InvestorName {
   id: string;
@@ -46,9 +48,16 @@ export async function insertInvitations(db: Kysely<DB>, invitations: readonly Ne
   if (invitations.length === 0) return;
   await db
     .insertInto('portal_invitations')
-    .values(invitations.map((i) => ({
-      id: i.id, investor_user_id: i.investorUserId, token_hash: i.tokenHash, created_by: i.createdBy, created_at: i.createdAt, expires_at: i.expiresAt,
-    })))
+    .values(
+      invitations.map((i) => ({
+        id: i.id,
+        investor_user_id: i.investorUserId,
+        token_hash: i.tokenHash,
+        created_by: i.createdBy,
+        created_at: i.createdAt,
+        expires_at: i.expiresAt,
+      })),
+    )
     .execute();
 }
 
@@ -78,7 +87,11 @@ export async function insertChallenge(
   await db
     .insertInto('portal_challenges')
     .values({
-      challenge: challenge.challenge, purpose: challenge.purpose, invitation_id: challenge.invitationId, created_at: challenge.createdAt, expires_at: challenge.expiresAt,
+      challenge: challenge.challenge,
+      purpose: challenge.purpose,
+      invitation_id: challenge.invitationId,
+      created_at: challenge.createdAt,
+      expires_at: challenge.expiresAt,
     })
     .execute();
 }
@@ -92,7 +105,13 @@ export async function deleteExpiredChallenges(db: Kysely<DB>, before: Date): Pro
  * Marks a challenge answered, once: true only for an unanswered, unexpired challenge of this
  * purpose (and, for a registration, of this invitation).
  */
-export async function consumeChallenge(db: Kysely<DB>, challenge: string, purpose: 'registration' | 'authentication', invitationId: string | null, now: Date): Promise<boolean> {
+export async function consumeChallenge(
+  db: Kysely<DB>,
+  challenge: string,
+  purpose: 'registration' | 'authentication',
+  invitationId: string | null,
+  now: Date,
+): Promise<boolean> {
   let query = db
     .updateTable('portal_challenges')
     .set({ used_at: now })
@@ -125,7 +144,26 @@ export interface Passkey {
   transports: string[];
 }
 
+/**
+ * Stores a new passkey. A credential id registered already (another investor's, or the same
+ * investor's again) is a conflict: credential ids are unique across the service (WebAuthn Level 3,
+ * section 7.1, step 27 says to refuse it).
+ */
 export async function insertPasskey(db: Kysely<DB>, passkey: Passkey & { invitationId: string; createdAt: Date }): Promise<void> {
+  const existing = await db.selectFrom('portal_passkeys').select('credential_id').where('credential_id', '=', passkey.credentialId).executeTakeFirst();
+  if (existing) throw passkeyTaken();
+  try {
+    await insertPasskeyRow(db, passkey);
+  } catch (err) {
+    // Two registrations of one credential id at once: the second meets the primary key.
+    if (isUniqueViolation(err)) throw passkeyTaken();
+    throw err;
+  }
+}
+
+const passkeyTaken = () => new AppError('conflict', 'This passkey is already registered; nothing was changed. Sign in with it, or register a new passkey');
+
+async function insertPasskeyRow(db: Kysely<DB>, passkey: Passkey & { invitationId: string; createdAt: Date }): Promise<void> {
   await db
     .insertInto('portal_passkeys')
     .values({
@@ -149,13 +187,15 @@ export async function findLivePasskeyForUpdate(db: Kysely<DB>, credentialId: str
     .where('replaced_at', 'is', null)
     .forUpdate()
     .executeTakeFirst();
-  return row && {
-    credentialId: row.credential_id,
-    investorUserId: row.investor_user_id,
-    publicKey: new Uint8Array(row.public_key),
-    counter: Number(row.counter),
-    transports: row.transports,
-  };
+  return (
+    row && {
+      credentialId: row.credential_id,
+      investorUserId: row.investor_user_id,
+      publicKey: new Uint8Array(row.public_key),
+      counter: Number(row.counter),
+      transports: row.transports,
+    }
+  );
 }
 
 export async function recordPasskeyUse(db: Kysely<DB>, credentialId: string, counter: number, now: Date): Promise<void> {
@@ -175,8 +215,13 @@ export async function insertSession(db: Kysely<DB>, session: NewSession): Promis
   await db
     .insertInto('portal_sessions')
     .values({
-      id: session.id, investor_user_id: session.investorUserId, token_hash: session.tokenHash, credential_id: session.credentialId,
-      created_at: session.createdAt, expires_at: session.expiresAt, last_used_at: session.createdAt,
+      id: session.id,
+      investor_user_id: session.investorUserId,
+      token_hash: session.tokenHash,
+      credential_id: session.credentialId,
+      created_at: session.createdAt,
+      expires_at: session.expiresAt,
+      last_used_at: session.createdAt,
     })
     .execute();
 }
@@ -200,10 +245,16 @@ export async function findLiveSession(db: Kysely<DB>, tokenHash: string, now: Da
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', now)
     .executeTakeFirst();
-  return row && {
-    id: row.id, investorUserId: row.investor_user_id, name: row.full_name ?? row.investor_user_id,
-    createdAt: row.created_at, expiresAt: row.expires_at, lastUsedAt: row.last_used_at,
-  };
+  return (
+    row && {
+      id: row.id,
+      investorUserId: row.investor_user_id,
+      name: row.full_name ?? row.investor_user_id,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      lastUsedAt: row.last_used_at,
+    }
+  );
 }
 
 /** Moves a live session's end (never past what the caller computed) and records its use. */

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { commitWatch } from './errors.ts';
 
 const MARK = '/* prepared:';
 
@@ -34,13 +35,30 @@ function statementName(text: string): string | undefined {
  */
 export function clientClass(onStatement?: (text: string) => void): typeof pg.Client {
   class Client extends pg.Client {
+    /** Where this connection stands in a commit's life (errors.ts, commitWatch). */
+    readonly commits = commitWatch();
     override query(config: any, values?: any, callback?: any): any {
       const text: unknown = typeof config === 'string' ? config : config?.text;
       if (typeof text === 'string') onStatement?.(text);
       const name = typeof config === 'string' ? statementName(config) : undefined;
-      if (name === undefined) return super.query(config, values, callback);
-      if (typeof values === 'function') return super.query({ name, text: config }, values);
-      return super.query({ name, text: config, values }, callback);
+      const sent =
+        name === undefined
+          ? super.query(config, values, callback)
+          : typeof values === 'function'
+            ? super.query({ name, text: config }, values)
+            : super.query({ name, text: config, values }, callback);
+      // Kysely awaits the promise form; a callback form is left as it is.
+      if (typeof text !== 'string' || !(sent instanceof Promise)) return sent;
+      return this.commits.watch(
+        text,
+        sent.catch((err: unknown) => {
+          // pg's read timeout leaves the statement running on the server: the connection would go
+          // back to the pool still busy, and the next request's statement would wait behind it.
+          // Ended, the pool drops it.
+          if (err instanceof Error && err.message === 'Query read timeout') this.end().catch(() => undefined);
+          throw err;
+        }),
+      );
     }
   }
   return Client as unknown as typeof pg.Client;

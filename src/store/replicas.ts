@@ -21,19 +21,9 @@ const POLL_MS = 100;
 /** How far back the primary's positions are remembered; a replica further behind is "lagging more". */
 const HISTORY_MS = 60_000;
 
-export type ReplicaState = 'starting' | 'up' | 'lagging' | 'down';
+import type { ReplicaState, ReplicaStatus } from '../domain/database-status.ts';
 
-export interface ReplicaStatus {
-  /** host:port/database of the replica (never its password). */
-  name: string;
-  state: ReplicaState;
-  /** Milliseconds behind the primary, as last seen. */
-  lagMs: number | null;
-  replayLsn: string | null;
-  error: string | null;
-  /** Whether reads without a consistency token go to it now (state up). */
-  servesReads: boolean;
-}
+export type { ReplicaState, ReplicaStatus };
 
 interface Replica {
   name: string;
@@ -79,7 +69,12 @@ export function openReplicaSet(
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     const name = `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
-    return { name, db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), down: false, untrack: instrumentPool(pool, `replica:${name}`, options.poolSize) };
+    return {
+      name,
+      db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }),
+      down: false,
+      untrack: instrumentPool(pool, `replica:${name}`, options.poolSize),
+    };
   });
   const history: { at: number; lsn: bigint }[] = [];
   let turn = 0;
@@ -142,7 +137,14 @@ export function openReplicaSet(
       replicas.map((r) => {
         const lag = lagOf(r);
         const state: ReplicaState = r.down ? 'down' : r.replayLsn === undefined ? 'starting' : lag === undefined || lag > options.maxLagMs ? 'lagging' : 'up';
-        return { name: r.name, state, lagMs: r.down ? null : (lag ?? null), replayLsn: r.replayLsn === undefined ? null : formatLsn(r.replayLsn), error: r.error ?? null, servesReads: state === 'up' };
+        return {
+          name: r.name,
+          state,
+          lagMs: r.down ? null : (lag ?? null),
+          replayLsn: r.replayLsn === undefined ? null : formatLsn(r.replayLsn),
+          error: r.error ?? null,
+          servesReads: state === 'up',
+        };
       }),
     async close() {
       stopped = true;

@@ -1,6 +1,18 @@
 // Row types of every table, as the drivers return them (see database.ts: numeric and int8 come back
 // as strings, timestamptz as Date). Row ↔ domain mapping happens in the store module of each table.
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Kysely } from 'kysely';
+import type { OutboxTable, StepTriggersTable, WebhookDeliveriesTable, WebhookSecretsTable } from './schema-feed.ts';
+import type {
+  DocumentBlobsTable,
+  DocumentChunksTable,
+  PortalChallengesTable,
+  PortalInvitationsTable,
+  PortalPasskeysTable,
+  PortalSessionsTable,
+} from './schema-portal.ts';
+
+export type * from './schema-feed.ts';
+export type * from './schema-portal.ts';
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
 
@@ -248,56 +260,6 @@ export interface IdempotencyKeysTable {
   expires_at: Date;
 }
 
-export interface OutboxTable {
-  id: string;
-  stream: string;
-  /** From the sequence `outbox_position`; entries before migration 0009 keep their per-stream numbers. */
-  sequence: ColumnType<string, number | string | undefined, never>;
-  /** The feed key (xid8, as text): the writer's transaction id, or its journey's last key if greater. */
-  xid: ColumnType<string, string, never>;
-  type: string;
-  occurred_at: Date;
-  deal_id: string | null;
-  payload: ColumnType<unknown, string, never>;
-}
-
-export interface WebhookSecretsTable {
-  id: string;
-  secret: string;
-  created_at: Date;
-}
-
-export interface StepTriggersTable {
-  id: string;
-  deal_id: string;
-  step_id: string;
-  position: number;
-  kind: string;
-  url: string;
-  secret_id: string | null;
-  events: string[];
-}
-
-export interface WebhookDeliveriesTable {
-  id: string;
-  outbox_id: string;
-  deal_id: string | null;
-  event_type: string;
-  url: string;
-  secret_id: string | null;
-  created_at: Date;
-  attempts: Generated<number>;
-  failures: Generated<number>;
-  last_status: number | null;
-  last_error: string | null;
-  last_attempt_at: Date | null;
-  next_attempt_at: Date;
-  claimed_until: Date | null;
-  claim_id: string | null;
-  delivered_at: Date | null;
-  dead_at: Date | null;
-}
-
 /** The first start of an embedded installation (one row, id 1): see operations/first-run.ts. */
 export interface FirstRunTable {
   id: number;
@@ -323,55 +285,9 @@ export interface MoveBatchEventsTable {
   created_at: Date;
 }
 
-/** Portal invitations (migration 0026): single use, expiring; only the token's SHA-256 is kept. */
-export interface PortalInvitationsTable {
-  id: string;
-  investor_user_id: string;
-  token_hash: string;
-  created_by: string;
-  created_at: Date;
-  expires_at: Date;
-  used_at: Date | null;
-  revoked_at: Date | null;
-}
-
-/** Portal passkeys (WebAuthn credentials); a new registration replaces the investor's earlier ones. */
-export interface PortalPasskeysTable {
-  credential_id: string;
-  investor_user_id: string;
-  public_key: Uint8Array;
-  counter: ColumnType<string, number, number>;
-  transports: string[];
-  invitation_id: string;
-  created_at: Date;
-  last_used_at: Date | null;
-  replaced_at: Date | null;
-}
-
-/** Portal sessions: the cookie's token as SHA-256; renewed on use up to a fixed end. */
-export interface PortalSessionsTable {
-  id: string;
-  investor_user_id: string;
-  token_hash: string;
-  credential_id: string;
-  created_at: Date;
-  expires_at: Date;
-  last_used_at: Date;
-  revoked_at: Date | null;
-}
-
-/** WebAuthn challenges between the options and the answer: single use, expiring. */
-export interface PortalChallengesTable {
-  challenge: string;
-  /** registration (with its invitation) or authentication */
-  purpose: string;
-  invitation_id: string | null;
-  created_at: Date;
-  expires_at: Date;
-  used_at: Date | null;
-}
-
 export interface DB {
+  document_chunks: DocumentChunksTable;
+  document_blobs: DocumentBlobsTable;
   api_tokens: ApiTokensTable;
   first_run: FirstRunTable;
   deals: DealsTable;
@@ -383,6 +299,8 @@ export interface DB {
   workflow_events: WorkflowEventsTable;
   workflow_versions: WorkflowVersionsTable;
   event_revisions: EventRevisionsTable;
+  /** A view (migration 0042): every revision, revision 1 read from the event when no row holds it. Read only. */
+  all_event_revisions: EventRevisionsTable;
   form_implementations: FormImplementationsTable;
   edit_requests: EditRequestsTable;
   assets: AssetsTable;
@@ -403,3 +321,6 @@ export interface DB {
 }
 
 export type { Generated };
+
+/** The database handle the other layers pass along (a pool, or a transaction of it), as a type only. */
+export type Db = Kysely<DB>;

@@ -13,10 +13,23 @@ export interface StoredStatement {
   importedAt: string;
 }
 
-type StatementRow = { id: string; format: string; message_id: string | null; line_count: number; new_line_count: number; imported_by: string; imported_at: Date };
+type StatementRow = {
+  id: string;
+  format: string;
+  message_id: string | null;
+  line_count: number;
+  new_line_count: number;
+  imported_by: string;
+  imported_at: Date;
+};
 const toStatement = (r: StatementRow): StoredStatement => ({
-  id: r.id, format: r.format, messageId: r.message_id, lineCount: r.line_count, newLineCount: r.new_line_count,
-  importedBy: r.imported_by, importedAt: r.imported_at.toISOString(),
+  id: r.id,
+  format: r.format,
+  messageId: r.message_id,
+  lineCount: r.line_count,
+  newLineCount: r.new_line_count,
+  importedBy: r.imported_by,
+  importedAt: r.imported_at.toISOString(),
 });
 
 /** Inserts the statement unless one with the same content exists; undefined when it did. */

@@ -25,11 +25,7 @@ export async function replaceStepTriggers(
   now: Date,
   newId: () => string,
 ): Promise<void> {
-  const existing = await db
-    .selectFrom('step_triggers')
-    .select(['step_id', 'url', 'secret_id'])
-    .where('deal_id', '=', dealId)
-    .execute();
+  const existing = await db.selectFrom('step_triggers').select(['step_id', 'url', 'secret_id']).where('deal_id', '=', dealId).execute();
   const storedSecret = new Map(existing.map((row) => [`${row.step_id}\n${row.url}`, row.secret_id]));
   await db.deleteFrom('step_triggers').where('deal_id', '=', dealId).execute();
   for (const { stepId, triggers } of steps) {

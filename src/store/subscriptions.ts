@@ -149,7 +149,14 @@ export async function insertSubscriptionWithEntry(
     throw err;
   }
   const row = rows[0]!;
-  return { assetFound: row.asset_found, investorFound: row.investor_found, currency: row.currency, currencyFits: row.currency_fits, written: row.written, body: row.body ?? undefined };
+  return {
+    assetFound: row.asset_found,
+    investorFound: row.investor_found,
+    currency: row.currency,
+    currencyFits: row.currency_fits,
+    written: row.written,
+    body: row.body ?? undefined,
+  };
 }
 
 export async function findSubscription(db: Kysely<DB>, id: string): Promise<Subscription | undefined> {

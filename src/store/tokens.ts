@@ -40,22 +40,18 @@ export async function insertToken(
 
 /** The live (not revoked) token with this hash, or undefined. */
 export async function findLiveTokenByHash(db: Kysely<DB>, tokenHash: string) {
-  const row = await db
-    .selectFrom('api_tokens')
-    .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const row = await db.selectFrom('api_tokens').selectAll().where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).executeTakeFirst();
   return row ? toRecord(row) : undefined;
 }
 
-/** Records use at most once a minute per token, so authentication does not write on every request. */
-export async function touchToken(db: Kysely<DB>, id: string, now: Date): Promise<void> {
+/** Records the use of tokens (at most once a minute each), so authentication does not write on every request. */
+export async function touchTokens(db: Kysely<DB>, ids: readonly string[], now: Date): Promise<void> {
+  if (ids.length === 0) return;
   const minuteAgo = new Date(now.getTime() - 60_000);
   await db
     .updateTable('api_tokens')
     .set({ last_used_at: now })
-    .where('id', '=', id)
+    .where('id', 'in', ids)
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', minuteAgo)]))
     .execute();
 }
@@ -67,33 +63,29 @@ export async function listTokens(db: Kysely<DB>): Promise<TokenRecord[]> {
 
 /** True when a live token was revoked now. */
 export async function revokeToken(db: Kysely<DB>, id: string, now: Date): Promise<boolean> {
-  const result = await db
-    .updateTable('api_tokens')
-    .set({ revoked_at: now })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const result = await db.updateTable('api_tokens').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
 export async function hasLiveAdminToken(db: Kysely<DB>): Promise<boolean> {
-  const row = await db
-    .selectFrom('api_tokens')
-    .select('id')
-    .where('role', '=', 'admin')
-    .where('revoked_at', 'is', null)
-    .limit(1)
-    .executeTakeFirst();
+  const row = await db.selectFrom('api_tokens').select('id').where('role', '=', 'admin').where('revoked_at', 'is', null).limit(1).executeTakeFirst();
   return row !== undefined;
 }
 
 /** The stored hash of a live (not revoked) token, by its id: the key a stream ticket is signed with. */
 export async function findLiveTokenHashById(db: Kysely<DB>, id: string): Promise<{ role: string; tokenHash: string } | undefined> {
-  const row = await db
-    .selectFrom('api_tokens')
-    .select(['role', 'token_hash'])
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const row = await db.selectFrom('api_tokens').select(['role', 'token_hash']).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
   return row ? { role: row.role, tokenHash: row.token_hash } : undefined;
+}
+
+/** Revokes every live token bound to this investor (an erasure); the ids revoked. */
+export async function revokeInvestorTokens(db: Kysely<DB>, investorUserId: string, now: Date): Promise<string[]> {
+  const rows = await db
+    .updateTable('api_tokens')
+    .set({ revoked_at: now })
+    .where('investor_user_id', '=', investorUserId)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id).sort();
 }

@@ -121,10 +121,7 @@ export interface ClaimedDelivery {
  * dispatcher holds (locked, or leased and not yet expired) are skipped, so each attempt is made by
  * one dispatcher at a time; a dispatcher that dies only delays its claims until the lease ends.
  */
-export async function claimDueDeliveries(
-  db: Kysely<DB>,
-  options: { now: Date; leaseMs: number; limit: number; claimId: string },
-): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(db: Kysely<DB>, options: { now: Date; leaseMs: number; limit: number; claimId: string }): Promise<ClaimedDelivery[]> {
   const { now, leaseMs, limit, claimId } = options;
   return db.transaction().execute(async (tx) => {
     const claimed = await tx
@@ -151,7 +148,13 @@ export async function claimDueDeliveries(
         last_attempt_at: now,
       })
       .whereRef('webhook_deliveries.id', '=', 'due.id')
-      .returning(['webhook_deliveries.id', 'webhook_deliveries.outbox_id', 'webhook_deliveries.url', 'webhook_deliveries.secret_id', 'webhook_deliveries.failures'])
+      .returning([
+        'webhook_deliveries.id',
+        'webhook_deliveries.outbox_id',
+        'webhook_deliveries.url',
+        'webhook_deliveries.secret_id',
+        'webhook_deliveries.failures',
+      ])
       .execute();
     if (claimed.length === 0) return [];
     const entries = await tx
@@ -160,9 +163,7 @@ export async function claimDueDeliveries(
       .where('id', 'in', [...new Set(claimed.map((c) => c.outbox_id))])
       .execute();
     const secretIds = claimed.flatMap((c) => (c.secret_id ? [c.secret_id] : []));
-    const secrets = secretIds.length
-      ? await tx.selectFrom('webhook_secrets').select(['id', 'secret']).where('id', 'in', secretIds).execute()
-      : [];
+    const secrets = secretIds.length ? await tx.selectFrom('webhook_secrets').select(['id', 'secret']).where('id', 'in', secretIds).execute() : [];
     const entryById = new Map(entries.map((e) => [e.id, toOutboxEntry(e)]));
     const secretById = new Map(secrets.map((s) => [s.id, s.secret]));
     return claimed.map((c) => ({
@@ -182,12 +183,7 @@ export type AttemptOutcome =
   | { kind: 'dead'; status: number | null; error: string };
 
 /** Records an attempt's outcome if `claimId` still holds the delivery; false when it lost the claim. */
-export async function recordAttempt(
-  db: Kysely<DB>,
-  delivery: { id: string; claimId: string },
-  outcome: AttemptOutcome,
-  now: Date,
-): Promise<boolean> {
+export async function recordAttempt(db: Kysely<DB>, delivery: { id: string; claimId: string }, outcome: AttemptOutcome, now: Date): Promise<boolean> {
   const release = { claimed_until: null, claim_id: null };
   const set =
     outcome.kind === 'delivered'
@@ -195,11 +191,6 @@ export async function recordAttempt(
       : outcome.kind === 'retry'
         ? { ...release, failures: sql<number>`failures + 1`, last_status: outcome.status, last_error: outcome.error, next_attempt_at: outcome.nextAttemptAt }
         : { ...release, failures: sql<number>`failures + 1`, last_status: outcome.status, last_error: outcome.error, dead_at: now };
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set(set)
-    .where('id', '=', delivery.id)
-    .where('claim_id', '=', delivery.claimId)
-    .executeTakeFirst();
+  const result = await db.updateTable('webhook_deliveries').set(set).where('id', '=', delivery.id).where('claim_id', '=', delivery.claimId).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }

@@ -20,5 +20,10 @@ export async function listJourneysToMigrate(db: Kysely<DB>, dealId: string, vers
     .where('workflow_version', '<', version)
     .orderBy('investor_user_id')
     .execute();
-  return rows.map((r) => ({ investorUserId: r.investor_user_id, currentStepId: r.current_step_id, workflowVersion: r.workflow_version!, captured: r.captured }));
+  return rows.map((r) => ({
+    investorUserId: r.investor_user_id,
+    currentStepId: r.current_step_id,
+    workflowVersion: r.workflow_version!,
+    captured: r.captured,
+  }));
 }

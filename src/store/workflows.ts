@@ -29,7 +29,13 @@ export async function findWorkflow(db: Kysely<DB>, dealId: string, options: { lo
   if (!row) return undefined;
   const [steps, links] = await Promise.all([
     db.selectFrom('workflow_steps').selectAll().where('deal_id', '=', dealId).where('retired_at', 'is', null).orderBy('position').execute(),
-    db.selectFrom('workflow_links').select(['from_step_id', 'to_step_id', 'investor_may']).where('deal_id', '=', dealId).orderBy('from_step_id').orderBy('to_step_id').execute(),
+    db
+      .selectFrom('workflow_links')
+      .select(['from_step_id', 'to_step_id', 'investor_may'])
+      .where('deal_id', '=', dealId)
+      .orderBy('from_step_id')
+      .orderBy('to_step_id')
+      .execute(),
   ]);
   return {
     id: row.id,
@@ -175,14 +181,29 @@ export async function saveWorkflow(db: Kysely<DB>, workflow: WorkflowRecord, now
 export async function saveWorkflowVersion(db: Kysely<DB>, workflow: Workflow, stepMapping: Record<string, string>, now: Date): Promise<void> {
   await db
     .insertInto('workflow_versions')
-    .values({ deal_id: workflow.dealId, version: workflow.version, structure: JSON.stringify(workflow), step_mapping: JSON.stringify(stepMapping), created_at: now })
+    .values({
+      deal_id: workflow.dealId,
+      version: workflow.version,
+      structure: JSON.stringify(workflow),
+      step_mapping: JSON.stringify(stepMapping),
+      created_at: now,
+    })
     .onConflict((oc) => oc.columns(['deal_id', 'version']).doNothing())
     .execute();
 }
 
 /** One version of a deal's workflow as it was applied, with the step mapping its PUT named. */
-export async function findWorkflowVersion(db: Kysely<DB>, dealId: string, version: number): Promise<{ workflow: Workflow; stepMapping: Record<string, string> } | undefined> {
-  const row = await db.selectFrom('workflow_versions').select(['structure', 'step_mapping']).where('deal_id', '=', dealId).where('version', '=', version).executeTakeFirst();
+export async function findWorkflowVersion(
+  db: Kysely<DB>,
+  dealId: string,
+  version: number,
+): Promise<{ workflow: Workflow; stepMapping: Record<string, string> } | undefined> {
+  const row = await db
+    .selectFrom('workflow_versions')
+    .select(['structure', 'step_mapping'])
+    .where('deal_id', '=', dealId)
+    .where('version', '=', version)
+    .executeTakeFirst();
   if (!row) return undefined;
   const workflow = row.structure as Workflow;
   // Versions recorded before links could be open to investors (migration 0027) have closed links.

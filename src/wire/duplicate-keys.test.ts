@@ -29,11 +29,11 @@ test('a member repeated in some object is found, under any spelling, at any dept
       fc.nat(),
       fc.boolean(),
       fc.boolean(),
-      (object, pick, escape, wrap) => {
+      (object, pick, escapeKey, wrap) => {
         const names = Object.keys(object);
         const name = names[pick % names.length]!;
         const inner = JSON.stringify(object);
-        const repeated = `${inner.slice(0, -1)},${escape ? escaped(name) : JSON.stringify(name)}:null}`;
+        const repeated = `${inner.slice(0, -1)},${escapeKey ? escaped(name) : JSON.stringify(name)}:null}`;
         const text = wrap ? `{"outer":[1,{"x":${repeated}}]}` : repeated;
         assert.deepEqual(findDuplicateKey(text)?.key, name);
       },

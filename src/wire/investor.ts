@@ -9,42 +9,48 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 const Text = (max = 500) => Type.String({ maxLength: max });
 const Name = Type.String({ minLength: 1, maxLength: 500 });
 
-export const Classification = Type.Object({
-  investorClassId: Type.String(),
-  organisation: Nullable(Type.String()),
-  investorClass: Type.String(),
-  name: Type.String(),
-}, { title: 'Classification' });
-
-export const Investor = Type.Object({
-  id: Type.String(),
-  remoteId: Type.String(),
-  dataSource: Type.String(),
-  teamUserId: Nullable(Type.String()),
-  kycCheckLevel: Nullable(Type.Integer()),
-  contact: Type.Object({
-    guid: Type.String(),
-    externalId: Nullable(Type.String()),
-    userType: Type.Number(),
-    status: Type.String(),
-    contact: Type.Object({
-      forename: Type.String(),
-      middleNames: Nullable(Type.String()),
-      surname: Type.String(),
-      title: Nullable(Type.String()),
-      nickname: Nullable(Type.String()),
-      dateOfBirth: Nullable(Type.String()),
-      email: Nullable(Type.String()),
-    }),
-    username: Type.String(),
-    profilePhotoFileKey: Nullable(Type.String()),
+export const Classification = Type.Object(
+  {
+    investorClassId: Type.String(),
+    organisation: Nullable(Type.String()),
+    investorClass: Type.String(),
     name: Type.String(),
-    classifications: Type.Array(Classification),
-    fullName: Type.String(),
-    tfaEnabled: Type.Boolean(),
-    compliance: Type.String(),
-  }),
-}, { title: 'Investor' });
+  },
+  { title: 'Classification' },
+);
+
+export const Investor = Type.Object(
+  {
+    id: Type.String(),
+    remoteId: Type.String(),
+    dataSource: Type.String(),
+    teamUserId: Nullable(Type.String()),
+    kycCheckLevel: Nullable(Type.Integer()),
+    contact: Type.Object({
+      guid: Type.String(),
+      externalId: Nullable(Type.String()),
+      userType: Type.Number(),
+      status: Type.String(),
+      contact: Type.Object({
+        forename: Type.String(),
+        middleNames: Nullable(Type.String()),
+        surname: Type.String(),
+        title: Nullable(Type.String()),
+        nickname: Nullable(Type.String()),
+        dateOfBirth: Nullable(Type.String()),
+        email: Nullable(Type.String()),
+      }),
+      username: Type.String(),
+      profilePhotoFileKey: Nullable(Type.String()),
+      name: Type.String(),
+      classifications: Type.Array(Classification),
+      fullName: Type.String(),
+      tfaEnabled: Type.Boolean(),
+      compliance: Type.String(),
+    }),
+  },
+  { title: 'Investor' },
+);
 
 export const InvestorBody = StrictObject({
   remoteId: Name,

@@ -13,7 +13,10 @@ export const MAX_SIGNIFICANT_DIGITS = 15;
 
 /** Significant digits of a JSON number literal: `1000.10` has 5, `0.00000001` has 1. */
 export function significantDigits(source: string): number {
-  const mantissa = source.replace(/^-/, '').replace(/[eE].*$/, '').replace('.', '');
+  const mantissa = source
+    .replace(/^-/, '')
+    .replace(/[eE].*$/, '')
+    .replace('.', '');
   const trimmed = mantissa.replace(/^0+/, '').replace(/0+$/, '');
   return trimmed.length;
 }

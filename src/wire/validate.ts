@@ -31,8 +31,12 @@ export function fieldErrors(issues: ValidationIssue[], where: FieldError['in']):
     const join = (name: string) => (base ? `${base}.${name}` : name);
     const params = issue.params ?? {};
     // TypeBox reports each unknown property twice: as `additionalProperties: false` failing on the
-    // property, and as the parent's additionalProperties error; the latter names them all.
-    if (issue.keyword === 'boolean' && issue.schemaPath?.endsWith('/additionalProperties')) continue;
+    // property, and as the parent's additionalProperties error, which names them all; past its
+    // maxErrors the parent's may be cut off, so the property's own counts too (duplicates drop below).
+    if (issue.keyword === 'boolean' && issue.schemaPath?.endsWith('/additionalProperties')) {
+      out.push({ in: where, field: base, detail: 'is not a known property' });
+      continue;
+    }
     if (issue.keyword === 'additionalProperties') {
       const names = (params.additionalProperties ?? params.additionalProperty) as string[] | string | undefined;
       for (const name of [names ?? []].flat()) out.push({ in: where, field: join(name), detail: 'is not a known property' });
@@ -57,4 +61,32 @@ export function compileValidator(schema: TSchema, route: { method: string; url: 
     const result = validate(value);
     return result.error ? fieldErrors(result.error, 'body') : [];
   };
+}
+
+/**
+ * The unknown properties of every object in `value` whose schema closes its properties
+ * (`additionalProperties: false`), as issues of the parent, each naming them all: TypeBox stops
+ * collecting issues at its maxErrors (a safeguard), so a body with thousands of unknown members
+ * would otherwise be reported by its first few alone, with no count.
+ */
+export function unknownPropertyIssues(schema: TSchema, value: unknown, pointer = ''): ValidationIssue[] {
+  const s = schema as { type?: unknown; properties?: Record<string, TSchema>; additionalProperties?: unknown; items?: TSchema };
+  if (Array.isArray(value) && s.items) return value.flatMap((item, i) => unknownPropertyIssues(s.items!, item, `${pointer}/${i}`));
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !s.properties) return [];
+  const issues: ValidationIssue[] = [];
+  const unknown = s.additionalProperties === false ? Object.keys(value).filter((k) => !Object.hasOwn(s.properties!, k)) : [];
+  if (unknown.length > 0) {
+    issues.push({
+      keyword: 'additionalProperties',
+      schemaPath: '#',
+      instancePath: pointer,
+      params: { additionalProperties: unknown },
+      message: 'must not have additional properties',
+    });
+  }
+  for (const [name, child] of Object.entries(s.properties)) {
+    const member = (value as Record<string, unknown>)[name];
+    if (Object.hasOwn(value, name)) issues.push(...unknownPropertyIssues(child, member, `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+  }
+  return issues;
 }

@@ -18,7 +18,12 @@ describe('active investors (listActiveInvestors)', () => {
     const surname = family();
     const a = await createInvestor(admin, { forename: 'Ada', surname });
     const b = await createInvestor(admin, { forename: 'Bea', surname });
-    const [d1, d2, d3, d4] = [await createDeal(admin, { workflow: 'subscription' }), await createDeal(admin, { workflow: 'subscription' }), await createDeal(admin, { workflow: 'subscription' }), await createDeal(admin, { workflow: 'subscription' })];
+    const [d1, d2, d3, d4] = [
+      await createDeal(admin, { workflow: 'subscription' }),
+      await createDeal(admin, { workflow: 'subscription' }),
+      await createDeal(admin, { workflow: 'subscription' }),
+      await createDeal(admin, { workflow: 'subscription' }),
+    ];
     // Ada: complete in d1, in progress in d2 (commit) and d4 (pay), withdrawn in d3.
     await commit(admin, d1, a.id);
     await jump(admin, d1.dealId, a.id, d1.steps.pay);
@@ -44,7 +49,18 @@ describe('active investors (listActiveInvestors)', () => {
     assert.deepEqual(Object.keys(entry).sort(), ['dealsCompletedCount', 'dealsInProgressCount', 'dealsTotal', 'investor']);
     assert.deepEqual(Object.keys(entry.investor).sort(), ['contact', 'dataSource', 'id', 'kycCheckLevel', 'remoteId', 'teamUserId']);
     assert.deepEqual(Object.keys(entry.investor.contact).sort(), [
-      'classifications', 'compliance', 'contact', 'externalId', 'fullName', 'guid', 'name', 'profilePhotoFileKey', 'status', 'tfaEnabled', 'userType', 'username',
+      'classifications',
+      'compliance',
+      'contact',
+      'externalId',
+      'fullName',
+      'guid',
+      'name',
+      'profilePhotoFileKey',
+      'status',
+      'tfaEnabled',
+      'userType',
+      'username',
     ]);
     for (const count of ['dealsCompletedCount', 'dealsInProgressCount', 'dealsTotal']) assert.equal(typeof entry[count], 'string');
   });
@@ -60,7 +76,10 @@ describe('active investors (listActiveInvestors)', () => {
     const deactivated = await admin.put(`/investors/${inactive.id}`, { ...inactive.body, contact: { ...inactive.body.contact, status: 'inactive' } });
     assert.equal(deactivated.status, 200);
     const response = await admin.post(URL, { nameOrEmail: surname });
-    assert.deepEqual(response.body.output.map((e: any) => e.investor.id), [active.id]);
+    assert.deepEqual(
+      response.body.output.map((e: any) => e.investor.id),
+      [active.id],
+    );
   });
 
   test('paging: limit, pages, a page past the end, bad limits and pages', async () => {
@@ -120,7 +139,10 @@ describe('active investors (listActiveInvestors)', () => {
     assert.equal((await admin.post(URL, { nameOrEmail: null })).status, 200);
     assert.equal((await admin.post(URL, { nameOrEmail: '' })).status, 200);
     const unknown = expectProblem(await admin.post(URL, { name: 'x' }), 400);
-    assert.deepEqual(unknown.errors?.map((e) => e.field), ['name']);
+    assert.deepEqual(
+      unknown.errors?.map((e) => e.field),
+      ['name'],
+    );
     expectProblem(await admin.post(URL, { nameOrEmail: 5 }), 400);
     expectProblem(await admin.post(URL, '[]'), 400);
   });

@@ -1,7 +1,7 @@
 // The kept counts behind all-transactions and the deal search of all-investor-workflows (migration
 // 0014): every writer of a journey's position keeps them right, and the no-search total is exact.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { mulberry32 } from '../../src/domain/random.ts';
 import { rebuildListCounts } from '../../src/store/active-investors.ts';
@@ -17,7 +17,12 @@ describe('kept counts of active investors', () => {
 
   const family = () => uniqueId('Cnt').replace('-', '');
   const counts = async (surname: string) =>
-    (await admin.post(`${URL}?limit=100`, { nameOrEmail: surname })).body.output.map((e: any) => [e.investor.id, e.dealsCompletedCount, e.dealsInProgressCount, e.dealsTotal]);
+    (await admin.post(`${URL}?limit=100`, { nameOrEmail: surname })).body.output.map((e: any) => [
+      e.investor.id,
+      e.dealsCompletedCount,
+      e.dealsInProgressCount,
+      e.dealsTotal,
+    ]);
   /** Without a search, limit=1 makes totalPages the number of listed investors. */
   const listed = async () => (await admin.post(`${URL}?limit=1`, {})).body.totalPages as number;
 
@@ -82,9 +87,17 @@ describe('kept counts of active investors', () => {
     const investor = await createInvestor(admin, { forename: 'Ned', surname: old });
     const deal = await createDeal(admin, { workflow: 'subscription' });
     await jump(admin, deal.dealId, investor.id, deal.steps.interest);
-    const contact = { ...investor.body.contact, fullName: `Ned ${renamed}`, name: `Ned ${renamed}`, contact: { ...investor.body.contact.contact, surname: renamed, email: `ned@${renamed.toLowerCase()}.example` } };
+    const contact = {
+      ...investor.body.contact,
+      fullName: `Ned ${renamed}`,
+      name: `Ned ${renamed}`,
+      contact: { ...investor.body.contact.contact, surname: renamed, email: `ned@${renamed.toLowerCase()}.example` },
+    };
     assert.equal((await admin.put(`/investors/${investor.id}`, { ...investor.body, contact })).status, 200);
-    assert.deepEqual((await counts(renamed)).map((r: string[]) => r[0]), [investor.id]);
+    assert.deepEqual(
+      (await counts(renamed)).map((r: string[]) => r[0]),
+      [investor.id],
+    );
     assert.deepEqual(await counts(old), []);
     const journeys = async (query: string) =>
       (await admin.get(`/deals/deal/${deal.dealId}/all-investor-workflows?query=${encodeURIComponent(query)}`)).body.output.map((e: any) => e.investor.id);
@@ -97,7 +110,11 @@ describe('kept counts of active investors', () => {
     const random = mulberry32(20261123);
     const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
     const surname = family();
-    const deals: SubscriptionDeal[] = [await createDeal(admin, { workflow: 'subscription' }), await createDeal(admin, { workflow: 'subscription' }), await createDeal(admin, { workflow: 'subscription' })];
+    const deals: SubscriptionDeal[] = [
+      await createDeal(admin, { workflow: 'subscription' }),
+      await createDeal(admin, { workflow: 'subscription' }),
+      await createDeal(admin, { workflow: 'subscription' }),
+    ];
     const investors = [];
     for (let i = 0; i < 6; i++) investors.push(await createInvestor(admin, { forename: `F${i}`, surname }));
     const data: Record<string, Record<string, string>> = { commit: { committed_amount: '10.00', currency: 'EUR' } };
@@ -123,7 +140,10 @@ describe('kept counts of active investors', () => {
       where j.event_count > 0 and j.investor_user_id = any(${investors.map((i) => i.id)})
       group by j.investor_user_id order by j.investor_user_id`.execute(t.database.db);
     const listedNow = (await counts(surname)).map((r: string[]) => r).sort((a: string[], b: string[]) => (a[0]! < b[0]! ? -1 : 1));
-    assert.deepEqual(listedNow, recount.map((r) => [r.id, r.completed, r.in_progress, r.total]));
+    assert.deepEqual(
+      listedNow,
+      recount.map((r) => [r.id, r.completed, r.in_progress, r.total]),
+    );
     const { rows } = await sql<{ kept: string; counted: string }>`
       select (select coalesce(sum(investors), 0) from listed_investor_counts)::text as kept,
         (select count(*) from investors i where i.status = 'active'
@@ -132,7 +152,10 @@ describe('kept counts of active investors', () => {
     // The bulk rebuild (bench/scale-seed.ts) arrives at what the triggers kept.
     const total = await listed();
     await rebuildListCounts(t.database.db);
-    assert.deepEqual((await counts(surname)).sort((a: string[], b: string[]) => (a[0]! < b[0]! ? -1 : 1)), listedNow);
+    assert.deepEqual(
+      (await counts(surname)).sort((a: string[], b: string[]) => (a[0]! < b[0]! ? -1 : 1)),
+      listedNow,
+    );
     assert.equal(await listed(), total);
   });
 });

@@ -1,10 +1,10 @@
 // The console's activity read: a deal's event feed newest first, a page at a time (before=), each
 // entry with the investor's name; the same entries as the pull feed, in the opposite order.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
 import { feedCaughtUp } from '../support/webhooks.ts';
-import { createDeal, createInvestor, jump } from '../support/deals.ts';
+import { createDeal, createInvestor, importMoves, jump } from '../support/deals.ts';
 
 describe('deal activity, newest first', () => {
   const t = startApp();
@@ -39,14 +39,63 @@ describe('deal activity, newest first', () => {
       if (!response.body.hasMore) break;
       cursor = `&before=${response.body.output.at(-1).sequence}`;
     }
-    assert.deepEqual(pages.map((p) => p.length), [2, 2, 1]);
+    assert.deepEqual(
+      pages.map((p) => p.length),
+      [2, 2, 1],
+    );
     const entries = pages.flat();
-    assert.deepEqual(entries.map((e) => e.id), feed.map((e) => e.id).reverse(), 'the feed, newest first, the other deal left out');
+    assert.deepEqual(
+      entries.map((e) => e.id),
+      feed.map((e) => e.id).reverse(),
+      'the feed, newest first, the other deal left out',
+    );
     assert.equal(entries[0]!.data.investorUserId, ada.id, 'the latest move first');
     for (const entry of entries) assert.equal(entry.investorName, entry.data.investorUserId === ada.id ? 'Ada Activity' : 'Bea Activity');
 
     const latest = (await admin.get(`/console/deals/${deal.dealId}/activity`)).body;
     assert.deepEqual([latest.output.length, latest.hasMore], [5, false]);
+  });
+
+  test("a batch's count and whether it can be undone are exact on every page it spans", async () => {
+    const deal = await createDeal(admin, { workflow: 'subscription' });
+    const ids: string[] = [];
+    for (let i = 0; i < 45; i++) ids.push((await createInvestor(admin, { forename: `P${String(i).padStart(2, '0')}`, surname: 'Paged' })).id);
+    const placed = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step/bulk`, {
+      moves: ids.map((id) => ({ investorUserId: id, targetStepId: deal.steps.interest, data: {} })),
+    });
+    assert.equal(placed.status, 200);
+    const csv = ['investorUserId,targetStepId,committed_amount,currency', ...ids.map((id) => `${id},${deal.steps.commit},100.00,EUR`)].join('\n');
+    const imported = await importMoves(t, deal.dealId, csv);
+    assert.equal(imported.statusCode, 200, imported.body);
+    await feedOf(deal.dealId);
+
+    type Batch = { id: string; kind: string; size: number; undoable: boolean };
+    const importEntries = async () => {
+      const found: Batch[][] = [];
+      let cursor = '';
+      for (;;) {
+        const page = (await admin.get(`/console/deals/${deal.dealId}/activity?limit=20${cursor}`)).body;
+        found.push(page.output.flatMap((e: { batch: Batch | null }) => (e.batch?.kind === 'import' ? [e.batch] : [])));
+        if (!page.hasMore) return found;
+        cursor = `&before=${page.output.at(-1).sequence}`;
+      }
+    };
+    const pages = await importEntries();
+    assert.deepEqual(pages.map((p) => p.length).slice(0, 3), [20, 20, 5], 'the import spans three pages');
+    for (const batch of pages.flat()) assert.deepEqual([batch.size, batch.undoable], [45, true]);
+
+    // One investor moves on: no page offers the undo any more, and the service refuses it.
+    await jump(admin, deal.dealId, ids[44]!, deal.steps.pay);
+    await feedOf(deal.dealId);
+    const after = (await importEntries()).flat();
+    assert.equal(after.length, 45);
+    for (const batch of after) assert.deepEqual([batch.size, batch.undoable], [45, false]);
+    expectProblem(await admin.post(`/console/batches/${after[0]!.id}/undo`, {}), 409);
+    // The placement entered the investors in the workflow: never undoable.
+    const entered = (await admin.get(`/console/deals/${deal.dealId}/activity?limit=100`)).body.output.find(
+      (e: { batch: Batch | null }) => e.batch?.kind === 'bulk-move',
+    );
+    assert.deepEqual([entered.batch.size, entered.batch.undoable], [45, false]);
   });
 
   test('an empty feed, a cursor of another feed (400), an unknown deal (404), an investor token (403)', async () => {

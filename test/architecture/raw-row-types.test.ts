@@ -38,14 +38,29 @@ type Kind = 'string' | 'number' | 'boolean' | 'Date' | 'other';
 /** What each driver hands back for a column type (store/database.ts: int8 and numeric as text). */
 const kindOfOid: Record<number, Kind> = {
   16: 'boolean',
-  20: 'string', 1700: 'string',
-  21: 'number', 23: 'number', 26: 'number', 700: 'number', 701: 'number',
-  18: 'string', 19: 'string', 25: 'string', 1043: 'string', 2950: 'string', 28: 'string', 5069: 'string', 3220: 'string',
-  1114: 'Date', 1184: 'Date',
+  20: 'string',
+  1700: 'string',
+  21: 'number',
+  23: 'number',
+  26: 'number',
+  700: 'number',
+  701: 'number',
+  18: 'string',
+  19: 'string',
+  25: 'string',
+  1043: 'string',
+  2950: 'string',
+  28: 'string',
+  5069: 'string',
+  3220: 'string',
+  1114: 'Date',
+  1184: 'Date',
 };
 
 function statements(): Statement[] {
-  const files = readdirSync(storeDir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).map((f) => storeDir + f);
+  const files = readdirSync(storeDir)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .map((f) => storeDir + f);
   const program = ts.createProgram(files, {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.NodeNext,
@@ -60,13 +75,15 @@ function statements(): Statement[] {
   const found: Statement[] = [];
   const kindOf = (type: import('typescript5').Type): Kind => {
     const parts = (type.isUnion() ? type.types : [type]).filter((t) => !(t.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined)));
-    const kinds = new Set(parts.map((t): Kind => {
-      if (t.flags & (ts.TypeFlags.StringLike)) return 'string';
-      if (t.flags & ts.TypeFlags.NumberLike) return 'number';
-      if (t.flags & ts.TypeFlags.BooleanLike) return 'boolean';
-      if (t.getSymbol()?.getName() === 'Date') return 'Date';
-      return 'other';
-    }));
+    const kinds = new Set(
+      parts.map((t): Kind => {
+        if (t.flags & ts.TypeFlags.StringLike) return 'string';
+        if (t.flags & ts.TypeFlags.NumberLike) return 'number';
+        if (t.flags & ts.TypeFlags.BooleanLike) return 'boolean';
+        if (t.getSymbol()?.getName() === 'Date') return 'Date';
+        return 'other';
+      }),
+    );
     return kinds.size === 1 ? [...kinds][0]! : 'other';
   };
   const isFragment = (expr: import('typescript5').Expression) => {
@@ -118,7 +135,9 @@ function statements(): Statement[] {
     if (ts.isTaggedTemplateExpression(expr) && expr.tag.getText() === 'sql') return renderTemplate(expr.template, params, env, depth + 1);
     if (ts.isConditionalExpression(expr)) return again(expr.whenTrue);
     if (ts.isCallExpression(expr) && ['sql.raw', 'sql.ref', 'sql.id', 'sql.lit'].includes(expr.expression.getText())) {
-      const [arg] = expr.arguments;
+      // The text as written, or a constant's (`sql.lit(DEFAULT_COMMITMENT_FIELD_KEY)`), through imports.
+      const [written] = expr.arguments;
+      const arg = written && (resolve(written, env)?.expr ?? written);
       if (arg && ts.isStringLiteralLike(arg)) return expr.expression.getText() === 'sql.lit' ? `'${arg.text.replaceAll("'", "''")}'` : arg.text;
     }
     if (ts.isCallExpression(expr) && expr.expression.getText() === 'sql.val') return `$${++params.n}`;
@@ -152,7 +171,9 @@ function statements(): Statement[] {
       const fn =
         declaration && ts.isFunctionDeclaration(declaration)
           ? declaration
-          : declaration && ts.isVariableDeclaration(declaration) && declaration.initializer &&
+          : declaration &&
+              ts.isVariableDeclaration(declaration) &&
+              declaration.initializer &&
               (ts.isArrowFunction(declaration.initializer) || ts.isFunctionExpression(declaration.initializer))
             ? declaration.initializer
             : undefined;
@@ -189,8 +210,11 @@ function statements(): Statement[] {
     if (!file.fileName.startsWith(storeDir) || file.fileName.includes('/migrations/')) continue;
     const visit = (node: import('typescript5').Node) => {
       if (
-        ts.isTaggedTemplateExpression(node) && node.tag.getText() === 'sql' && node.typeArguments?.length === 1 &&
-        ts.isPropertyAccessExpression(node.parent) && node.parent.name.text === 'execute'
+        ts.isTaggedTemplateExpression(node) &&
+        node.tag.getText() === 'sql' &&
+        node.typeArguments?.length === 1 &&
+        ts.isPropertyAccessExpression(node.parent) &&
+        node.parent.name.text === 'execute'
       ) {
         const rowType = checker.getTypeFromTypeNode(node.typeArguments[0]!);
         const props = checker.getPropertiesOfType(rowType);
@@ -243,7 +267,8 @@ test('the columns of raw statements match the row types they are declared with',
     covered++;
     const returned = new Map(fields.map((f) => [f.name, kindOfOid[f.dataTypeID] ?? 'other']));
     for (const [name, kind] of s.declared) {
-      if (!returned.has(name)) mismatches.push(`${s.where}: declares "${name}", which the statement does not return (it returns ${[...returned.keys()].join(', ')})`);
+      if (!returned.has(name))
+        mismatches.push(`${s.where}: declares "${name}", which the statement does not return (it returns ${[...returned.keys()].join(', ')})`);
       else if (kind !== 'other' && returned.get(name) !== 'other' && returned.get(name) !== kind) {
         mismatches.push(`${s.where}: declares "${name}" as ${kind}; the driver hands back ${returned.get(name)}`);
       }

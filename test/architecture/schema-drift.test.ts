@@ -21,7 +21,10 @@ function firstDifference(expected: string, actual: string): string {
 
 test('db/schema.sql is what the migrations build (regenerate with npm run db:schema)', async () => {
   const generated = await generateSchema();
-  assert.ok(generated === committed, `db/schema.sql has drifted from src/store/migrations: run npm run db:schema and commit it\n${firstDifference(committed, generated)}`);
+  assert.ok(
+    generated === committed,
+    `db/schema.sql has drifted from src/store/migrations: run npm run db:schema and commit it\n${firstDifference(committed, generated)}`,
+  );
 });
 
 test('PostgreSQL builds the same schema as PGlite from the migrations', { skip: onPostgres ? false : 'needs PostgreSQL (set TEST_DATABASE_URL)' }, async () => {

@@ -2,7 +2,7 @@
 // database refusing to rewrite history, `dealflow verify` catching a superuser's change or a deleted
 // entry, the audit routes, and erasure keeping the chains verifiable. Runs on PGlite and PostgreSQL.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { verifyInclusion } from '../../src/domain/audit.ts';
 import { SYSTEM_PRINCIPAL } from '../../src/operations/audit-entries.ts';
@@ -32,15 +32,24 @@ describe('audit log', () => {
   const verify = (options: { dealId?: string; seal?: boolean } = {}) => verifyOn(db(), options);
   const sealEverything = () => sealEverythingOn(db());
   const entries = async (chain: string) =>
-    (await sql<{ seq: string; type: string; change: any; hash: string; prev_hash: string }>`
-      select seq, type, change, hash, prev_hash from audit_log where chain = ${chain} order by seq`.execute(db())).rows;
+    (
+      await sql<{ seq: string; type: string; change: any; hash: string; prev_hash: string }>`
+      select seq, type, change, hash, prev_hash from audit_log where chain = ${chain} order by seq`.execute(db())
+    ).rows;
   /** As a superuser behind the service's back: the append-only trigger off for one statement. */
   const behindTheBack = (table: string, statement: string) => behindTheBackOn(db(), table, statement);
 
   test('moves, the edit and the workflow are chained entries; the journey row holds the head', async () => {
     const chain = `journey:${deal.dealId}/${investor}`;
     const rows = await entries(chain);
-    assert.deepEqual(rows.map((r) => [Number(r.seq), r.type]), [[1, 'journey.moved'], [2, 'journey.moved'], [3, 'event.edited']]);
+    assert.deepEqual(
+      rows.map((r) => [Number(r.seq), r.type]),
+      [
+        [1, 'journey.moved'],
+        [2, 'journey.moved'],
+        [3, 'event.edited'],
+      ],
+    );
     assert.equal(rows[0]!.prev_hash, '0'.repeat(64));
     for (let i = 1; i < rows.length; i++) assert.equal(rows[i]!.prev_hash, rows[i - 1]!.hash);
     assert.deepEqual(rows[2]!.change.newData, { committed_amount: '30000.00', currency: 'EUR' });
@@ -50,7 +59,10 @@ describe('audit log', () => {
     assert.equal(Number(head.rows[0]!.audit_seq), 3);
     assert.equal(head.rows[0]!.audit_head, rows[2]!.hash);
     const workflow = await entries(`workflow:${deal.dealId}`);
-    assert.deepEqual(workflow.map((r) => r.type), ['workflow.applied']);
+    assert.deepEqual(
+      workflow.map((r) => r.type),
+      ['workflow.applied'],
+    );
     assert.ok((await entries('tokens')).length >= 1, 'the admin token of the test app');
     // No directory personal data in what is hashed.
     const all = JSON.stringify([...rows, ...workflow]);
@@ -99,7 +111,9 @@ describe('audit log', () => {
     await refused(`update workflow_events set data = '{"committed_amount":"1.00","currency":"EUR"}' where id = '${commitment.id}'`);
     await refused(`update workflow_events set to_step_id = from_step_id where id = '${commitment.id}'`);
     // Not even to the newest revision's data, when an earlier transaction wrote that revision.
-    await refused(`update workflow_events set data = (select data from event_revisions where event_id = '${commitment.id}' order by revision desc limit 1) where id = '${commitment.id}'`);
+    await refused(
+      `update workflow_events set data = (select data from event_revisions where event_id = '${commitment.id}' order by revision desc limit 1) where id = '${commitment.id}'`,
+    );
     const verified = await verify();
     assert.equal(verified.code, 0, verified.output);
   });
@@ -107,7 +121,10 @@ describe('audit log', () => {
   test('verify names an entry a superuser changed with the trigger disabled, and passes again once restored', async () => {
     const chain = `journey:${deal.dealId}/${investor}`;
     const original = (await entries(chain))[1]!.change;
-    await behindTheBack('audit_log', `update audit_log set change = jsonb_set(change, '{data,committed_amount}', '"99999.00"') where chain = '${chain}' and seq = 2`);
+    await behindTheBack(
+      'audit_log',
+      `update audit_log set change = jsonb_set(change, '{data,committed_amount}', '"99999.00"') where chain = '${chain}' and seq = 2`,
+    );
     const tampered = await verify();
     assert.equal(tampered.code, 1, tampered.output);
     assert.match(tampered.output, new RegExp(`MISMATCH at entry ${chain.replace(/[.]/g, '\\.')} #2: its content does not match its hash`));
@@ -119,25 +136,38 @@ describe('audit log', () => {
 
   test('verify names the entry whose event history a superuser changed: a revision, or the current data', async () => {
     const chain = `journey:${deal.dealId}/${investor}`;
-    await behindTheBack('event_revisions', `update event_revisions set data = '{"committed_amount":"1.00","currency":"EUR"}' where event_id = '${commitment.id}' and revision = 2`);
+    await behindTheBack(
+      'event_revisions',
+      `update event_revisions set data = '{"committed_amount":"1.00","currency":"EUR"}' where event_id = '${commitment.id}' and revision = 2`,
+    );
     const revision = await verify();
     assert.equal(revision.code, 1, revision.output);
-    assert.match(revision.output, new RegExp(`MISMATCH at entry ${chain.replace(/[.]/g, '\\.')} #3: the event's revision 2 no longer says what the edit recorded`));
-    await behindTheBack('event_revisions', `update event_revisions set data = '{"committed_amount":"30000.00","currency":"EUR"}' where event_id = '${commitment.id}' and revision = 2`);
+    assert.match(
+      revision.output,
+      new RegExp(`MISMATCH at entry ${chain.replace(/[.]/g, '\\.')} #3: the event's revision 2 no longer says what the edit recorded`),
+    );
+    await behindTheBack(
+      'event_revisions',
+      `update event_revisions set data = '{"committed_amount":"30000.00","currency":"EUR"}' where event_id = '${commitment.id}' and revision = 2`,
+    );
     assert.equal((await verify()).code, 0);
-    await db().transaction().execute(async (trx) => {
-      await sql.raw(`alter table workflow_events disable trigger workflow_events_cache_only`).execute(trx);
-      await sql.raw(`update workflow_events set data = '{"committed_amount":"1.00","currency":"EUR"}' where id = '${commitment.id}'`).execute(trx);
-      await sql.raw(`alter table workflow_events enable trigger workflow_events_cache_only`).execute(trx);
-    });
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        await sql.raw(`alter table workflow_events disable trigger workflow_events_cache_only`).execute(trx);
+        await sql.raw(`update workflow_events set data = '{"committed_amount":"1.00","currency":"EUR"}' where id = '${commitment.id}'`).execute(trx);
+        await sql.raw(`alter table workflow_events enable trigger workflow_events_cache_only`).execute(trx);
+      });
     const cache = await verify({ dealId: deal.dealId });
     assert.equal(cache.code, 1, cache.output);
     assert.match(cache.output, /#2: the event's current data is not its newest revision/);
-    await db().transaction().execute(async (trx) => {
-      await sql.raw(`alter table workflow_events disable trigger workflow_events_cache_only`).execute(trx);
-      await sql.raw(`update workflow_events set data = '{"committed_amount":"30000.00","currency":"EUR"}' where id = '${commitment.id}'`).execute(trx);
-      await sql.raw(`alter table workflow_events enable trigger workflow_events_cache_only`).execute(trx);
-    });
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        await sql.raw(`alter table workflow_events disable trigger workflow_events_cache_only`).execute(trx);
+        await sql.raw(`update workflow_events set data = '{"committed_amount":"30000.00","currency":"EUR"}' where id = '${commitment.id}'`).execute(trx);
+        await sql.raw(`alter table workflow_events enable trigger workflow_events_cache_only`).execute(trx);
+      });
     assert.equal((await verify()).code, 0);
   });
 
@@ -174,7 +204,10 @@ describe('audit log', () => {
     await sql`update journeys set audit_seq = 0, audit_head = null where deal_id = ${deal.dealId} and investor_user_id = ${other}`.execute(db());
     const caught = await verify();
     assert.equal(caught.code, 1, caught.output);
-    assert.match(caught.output, /MISMATCH at checkpoint \d+: it covers \d+ entries, but \d+ are in its range now \(an entry was removed: position (\d+), sealed, is not in the log\)/);
+    assert.match(
+      caught.output,
+      /MISMATCH at checkpoint \d+: it covers \d+ entries, but \d+ are in its range now \(an entry was removed: position (\d+), sealed, is not in the log\)/,
+    );
     assert.equal(caught.output.match(/position (\d+), sealed/)![1], String(kept.position), 'verify names the removed entry');
     await sql`insert into audit_log (chain, seq, position, xid, type, principal, token_id, at, change, deal_id, prev_hash, hash)
       values (${kept.chain}, ${kept.seq}, ${kept.position}, ${kept.xid_text}::xid8, ${kept.type}, ${kept.principal}, ${kept.token_id}, ${kept.at},
@@ -191,7 +224,10 @@ describe('audit log', () => {
     await deal.move(erased, 'commitment', { committed_amount: '5000.00', currency: 'EUR' });
     const assetId = uniqueAssetId();
     assert.equal((await admin.put(`/portfolio/assets/${assetId}`, { name: 'Acme Series A', currency: 'EUR' })).status, 201);
-    const booked = await admin.post('/portfolio/transactions/subscriptions', subscriptionBody(assetId, erased, { description: 'Grace Hopperzz, first tranche' }));
+    const booked = await admin.post(
+      '/portfolio/transactions/subscriptions',
+      subscriptionBody(assetId, erased, { description: 'Grace Hopperzz, first tranche' }),
+    );
     assert.equal(booked.status, 201, JSON.stringify(booked.body));
     const refused = expectProblem(await admin.post(`/investors/${erased}/erasure`, {}), 409);
     assert.match(refused.detail, /retained until \d{4}-\d\d-\d\dT.*5 years after their last event/);
@@ -208,7 +244,10 @@ describe('audit log', () => {
     assert.equal(await search(), 0, 'the name is gone from the search copies too');
     const journey = await admin.get(`/deals/deal/${deal.dealId}/investor-data/${erased}`);
     assert.equal(journey.body.journey[1].data.committed_amount, '5000.00', 'amounts stay');
-    const booking = await sql<{ description: string | null; total: string }>`select description, total::text from subscriptions where id = ${booked.body.id}`.execute(db());
+    const booking = await sql<{
+      description: string | null;
+      total: string;
+    }>`select description, total::text from subscriptions where id = ${booked.body.id}`.execute(db());
     assert.deepEqual(booking.rows[0], { description: null, total: String(booked.body.total) }, "the booking's description is cleared, its amounts stay");
     const again = await admin.post(`/investors/${erased}/erasure`);
     assert.equal(again.status, 200);
@@ -228,7 +267,8 @@ describe('audit log', () => {
     assert.equal(entry?.type, 'subscription.booked');
     assert.equal(entry.change.total, String(booked.body.total));
     assert.equal(entry.change.investorUserId, investor);
-    const bookings = async () => Number((await sql<{ n: string }>`select count(*) as n from audit_log where chain like 'subscription:%'`.execute(db())).rows[0]!.n);
+    const bookings = async () =>
+      Number((await sql<{ n: string }>`select count(*) as n from audit_log where chain like 'subscription:%'`.execute(db())).rows[0]!.n);
     const before = await bookings();
     const refused = await admin.post('/portfolio/transactions/subscriptions', subscriptionBody(assetId, 'no-such-investor'));
     assert.equal(refused.status, 404);

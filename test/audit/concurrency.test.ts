@@ -49,13 +49,20 @@ describe('audit chains and checkpoints under concurrent moves (two instances)', 
     const responses = await Promise.all(
       investors.flatMap((investor, i) =>
         path.map((step, j) =>
-          ((i + j) % 2 === 0 ? one : two).post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step(step), data: data[step] ?? {} }),
+          ((i + j) % 2 === 0 ? one : two).post(`/deals/deal/${deal.dealId}/jump-to-step`, {
+            investorUserId: investor,
+            targetStepId: deal.step(step),
+            data: data[step] ?? {},
+          }),
         ),
       ),
     );
     assert.equal(responses.length, 240);
     const statuses = responses.map((r) => r.status);
-    assert.ok(statuses.every((s) => s === 201 || s === 409 || s === 422), `statuses: ${[...new Set(statuses)].join(', ')}`);
+    assert.ok(
+      statuses.every((s) => s === 201 || s === 409 || s === 422),
+      `statuses: ${[...new Set(statuses)].join(', ')}`,
+    );
     const moved = statuses.filter((s) => s === 201).length;
     assert.ok(moved >= 60, `${moved} moves succeeded`);
     await Promise.all(sealers.map((s) => s.stop()));

@@ -25,13 +25,19 @@ describe('append-only history, kept trees and verify --deal', () => {
     y = await createDeal(admin);
     xInvestor = await x.addInvestor();
     yInvestor = await y.addInvestor();
-    for (const [deal, investor] of [[x, xInvestor], [y, yInvestor]] as const) {
+    for (const [deal, investor] of [
+      [x, xInvestor],
+      [y, yInvestor],
+    ] as const) {
       await deal.move(investor, 'interest');
       await deal.move(investor, 'commitment', { committed_amount: '1000.00', currency: 'EUR' });
     }
     const assetId = uniqueAssetId();
     assert.equal((await admin.put(`/portfolio/assets/${assetId}`, { name: 'Acme Series A', currency: 'EUR' })).status, 201);
-    const booked = await admin.post('/portfolio/transactions/subscriptions', { ...subscriptionBody(assetId, xInvestor), description: 'Booked for Ada Lovelace' });
+    const booked = await admin.post('/portfolio/transactions/subscriptions', {
+      ...subscriptionBody(assetId, xInvestor),
+      description: 'Booked for Ada Lovelace',
+    });
     assert.equal(booked.status, 201, JSON.stringify(booked.body));
     subscriptionId = booked.body.id;
     // A statement: payment decisions and allocations.
@@ -43,8 +49,10 @@ describe('append-only history, kept trees and verify --deal', () => {
 
   const db = () => t.database.db;
   const firstEntry = async (deal: TestDeal, investor: string) =>
-    (await sql<{ chain: string; seq: string; position: string; change: unknown }>`select chain, seq, position, change from audit_log
-      where chain = ${`journey:${deal.dealId}/${investor}`} order by seq limit 1`.execute(db())).rows[0]!;
+    (
+      await sql<{ chain: string; seq: string; position: string; change: unknown }>`select chain, seq, position, change from audit_log
+      where chain = ${`journey:${deal.dealId}/${investor}`} order by seq limit 1`.execute(db())
+    ).rows[0]!;
   const refused = async (statement: string) => {
     await assert.rejects(sql.raw(statement).execute(db()), (err: { code?: string }) => err.code === '42501', statement);
   };
@@ -66,7 +74,10 @@ describe('append-only history, kept trees and verify --deal', () => {
     await refused(`update audit_tree_leaves set entry_hash = 'x'`);
     // Erasing the free text (it may name a person, and no entry hashes it) stays possible.
     await sql`update subscriptions set description = null where id = ${subscriptionId}`.execute(db());
-    const { rows } = await sql<{ description: string | null; total: string }>`select description, total::text from subscriptions where id = ${subscriptionId}`.execute(db());
+    const { rows } = await sql<{
+      description: string | null;
+      total: string;
+    }>`select description, total::text from subscriptions where id = ${subscriptionId}`.execute(db());
     assert.equal(rows[0]!.description, null);
     const verified = await verify(db());
     assert.equal(verified.code, 0, verified.output);
@@ -77,7 +88,10 @@ describe('append-only history, kept trees and verify --deal', () => {
       const page = await admin.get(`/deals/deal/${x.dealId}/audit?limit=100`);
       assert.equal(page.status, 200, JSON.stringify(page.body));
       assert.ok(page.body.output.length >= 3);
-      return page.body.output as { hash: string; inclusion: { leafIndex: number; treeSize: number; path: string[]; root: string; checkpoint: number } | null }[];
+      return page.body.output as {
+        hash: string;
+        inclusion: { leafIndex: number; treeSize: number; path: string[]; root: string; checkpoint: number } | null;
+      }[];
     };
     const checks = (entries: Awaited<ReturnType<typeof proofs>>) =>
       entries.map((e) => e.inclusion !== null && verifyInclusion(e.hash, e.inclusion.leafIndex, e.inclusion.treeSize, e.inclusion.path, e.inclusion.root));
@@ -91,8 +105,15 @@ describe('append-only history, kept trees and verify --deal', () => {
     const some = kept.find((e) => storedNodeOnPath(e) !== undefined)!;
     const cp = some.inclusion!.checkpoint;
     const node = storedNodeOnPath(some)!;
-    await behindTheBack(db(), 'audit_tree_nodes', `update audit_tree_nodes set hash = repeat('0', 64) where checkpoint = ${cp} and level = ${node.level} and index = ${node.index}`);
-    assert.ok(checks(await proofs()).some((ok) => !ok), 'a changed node fails a proof');
+    await behindTheBack(
+      db(),
+      'audit_tree_nodes',
+      `update audit_tree_nodes set hash = repeat('0', 64) where checkpoint = ${cp} and level = ${node.level} and index = ${node.index}`,
+    );
+    assert.ok(
+      checks(await proofs()).some((ok) => !ok),
+      'a changed node fails a proof',
+    );
     const full = await verify(db());
     assert.equal(full.code, 1);
     assert.match(full.output, new RegExp(`MISMATCH at checkpoint ${cp}: the Merkle tree kept for its inclusion proofs is not the tree of its entries`));
@@ -116,17 +137,28 @@ describe('append-only history, kept trees and verify --deal', () => {
 
   test("verify --deal X: another deal's tampered entry is not its concern (the full verify names it); X's is", async () => {
     const yEntry = await firstEntry(y, yInvestor);
-    await behindTheBack(db(), 'audit_log', `update audit_log set change = jsonb_set(change, '{toStepId}', '"elsewhere"') where chain = '${yEntry.chain}' and seq = 1`);
+    await behindTheBack(
+      db(),
+      'audit_log',
+      `update audit_log set change = jsonb_set(change, '{toStepId}', '"elsewhere"') where chain = '${yEntry.chain}' and seq = 1`,
+    );
     const dealX = await verify(db(), { dealId: x.dealId });
     assert.equal(dealX.code, 0, dealX.output);
-    assert.match(dealX.output, /^OK: \d+ entries in \d+ chains; \d+ of them proved in their checkpoints, 0 not yet in a checkpoint; the chain of \d+ checkpoints/);
+    assert.match(
+      dealX.output,
+      /^OK: \d+ entries in \d+ chains; \d+ of them proved in their checkpoints, 0 not yet in a checkpoint; the chain of \d+ checkpoints/,
+    );
     const full = await verify(db());
     assert.equal(full.code, 1, full.output);
     assert.match(full.output, new RegExp(`MISMATCH at entry ${yEntry.chain.replace(/[.]/g, '\\.')} #1: its content does not match its hash`));
     assert.equal((await verify(db(), { dealId: y.dealId })).code, 1);
 
     const xEntry = await firstEntry(x, xInvestor);
-    await behindTheBack(db(), 'audit_log', `update audit_log set change = jsonb_set(change, '{toStepId}', '"elsewhere"') where chain = '${xEntry.chain}' and seq = 1`);
+    await behindTheBack(
+      db(),
+      'audit_log',
+      `update audit_log set change = jsonb_set(change, '{toStepId}', '"elsewhere"') where chain = '${xEntry.chain}' and seq = 1`,
+    );
     const tampered = await verify(db(), { dealId: x.dealId });
     assert.equal(tampered.code, 1, tampered.output);
     assert.match(tampered.output, new RegExp(`MISMATCH at entry ${xEntry.chain.replace(/[.]/g, '\\.')} #1: its content does not match its hash`));
@@ -145,7 +177,10 @@ describe('append-only history, kept trees and verify --deal', () => {
     await sql`update journeys set audit_seq = 0, audit_head = null where deal_id = ${x.dealId} and investor_user_id = ${later}`.execute(db());
     const report = await verify(db(), { dealId: x.dealId });
     assert.equal(report.code, 1, report.output);
-    assert.match(report.output, /MISMATCH at checkpoint \d+: its leaf \d+ \(position \d+, an entry of this deal\) has no entry in the log any more \(an entry was removed\)/);
+    assert.match(
+      report.output,
+      /MISMATCH at checkpoint \d+: its leaf \d+ \(position \d+, an entry of this deal\) has no entry in the log any more \(an entry was removed\)/,
+    );
     assert.equal((await verify(db(), { dealId: y.dealId })).code, 0, 'not the concern of another deal');
   });
 });

@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 
 const run = (env: Record<string, string>, ...args: string[]) =>
-  spawnSync(process.execPath, ['bin/dealflow.js', ...args], { env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env }, encoding: 'utf8', timeout: 120_000 });
+  spawnSync(process.execPath, ['bin/dealflow.js', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 
 describe('dealflow backup and restore refusals', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dealflow-backup-cli-'));

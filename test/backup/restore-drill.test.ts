@@ -26,7 +26,10 @@ const cli = (env: Env, ...args: string[]) =>
 
 const cliAsync = (env: Env, ...args: string[]) =>
   new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['bin/dealflow.js', ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/dealflow.js', ...args], {
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -64,8 +67,16 @@ async function underLoad(base: string, token: string, dealId: string, investors:
         if (stop) return;
         const target = round % 2 === 0 ? 'commitment' : 'interest';
         const key = randomUUID();
-        const body = JSON.stringify({ investorUserId: investor, targetStepId: `${dealId}.${target}`, data: target === 'commitment' ? { committed_amount: '1000.00', currency: 'EUR' } : {} });
-        const response = await checkedFetch(base, `/deals/deal/${dealId}/jump-to-step`, { method: 'POST', headers: { ...headers, 'idempotency-key': key }, body });
+        const body = JSON.stringify({
+          investorUserId: investor,
+          targetStepId: `${dealId}.${target}`,
+          data: target === 'commitment' ? { committed_amount: '1000.00', currency: 'EUR' } : {},
+        });
+        const response = await checkedFetch(base, `/deals/deal/${dealId}/jump-to-step`, {
+          method: 'POST',
+          headers: { ...headers, 'idempotency-key': key },
+          body,
+        });
         if (response.status === 201) acks.push({ key, investor, eventId: response.json.id, at: performance.now(), body });
         else failures++;
       }
@@ -87,8 +98,14 @@ async function underLoad(base: string, token: string, dealId: string, investors:
 async function setUp(base: string, token: string, clients: number, perClient: number) {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const dealId = `drill-${randomUUID().slice(0, 8)}`;
-  assert.equal((await checkedFetch(base, `/deals/deal/${dealId}`, { method: 'PUT', headers, body: JSON.stringify({ name: 'Drill', currency: 'EUR' }) })).status, 201);
-  assert.equal((await checkedFetch(base, `/deals/deal/${dealId}/workflow`, { method: 'PUT', headers, body: JSON.stringify(workflowBody(dealId)) })).status, 201);
+  assert.equal(
+    (await checkedFetch(base, `/deals/deal/${dealId}`, { method: 'PUT', headers, body: JSON.stringify({ name: 'Drill', currency: 'EUR' }) })).status,
+    201,
+  );
+  assert.equal(
+    (await checkedFetch(base, `/deals/deal/${dealId}/workflow`, { method: 'PUT', headers, body: JSON.stringify(workflowBody(dealId)) })).status,
+    201,
+  );
   const investors: string[][] = [];
   for (let c = 0; c < clients; c++) {
     const own: string[] = [];
@@ -121,22 +138,38 @@ async function checkRestored(base: string, token: string, dealId: string, load: 
   const text = JSON.stringify(entries);
   const before = load.acks.filter((a) => a.at < load.began);
   const missing = before.filter((a) => !text.includes(a.eventId));
-  assert.deepEqual(missing.map((a) => a.eventId), [], 'every move acknowledged before the backup began is in the restored feed');
+  assert.deepEqual(
+    missing.map((a) => a.eventId),
+    [],
+    'every move acknowledged before the backup began is in the restored feed',
+  );
   for (const a of before) assert.equal(text.split(a.eventId).length - 1 > 0, true);
   // Retrying an acknowledged key answers the stored event and moves nothing.
   for (const a of before.slice(0, 5)) {
-    const again = await checkedFetch(base, `/deals/deal/${dealId}/jump-to-step`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': a.key }, body: a.body });
+    const again = await checkedFetch(base, `/deals/deal/${dealId}/jump-to-step`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': a.key },
+      body: a.body,
+    });
     assert.equal(again.status, 201, again.text);
     assert.equal(again.json.id, a.eventId, 'the stored response, not a new move');
   }
-  return { entries, lastSequence, restoredBefore: before.length, restoredDuring: load.acks.filter((a) => a.at >= load.began && text.includes(a.eventId)).length };
+  return {
+    entries,
+    lastSequence,
+    restoredBefore: before.length,
+    restoredDuring: load.acks.filter((a) => a.at >= load.began && text.includes(a.eventId)).length,
+  };
 }
 
 describe('restore drill', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dealflow-drill-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('embedded database: dealflow backup under load, dealflow restore into a fresh folder, verify, every acknowledged write there', { skip: onPostgres ? 'the embedded database drill runs without TEST_DATABASE_URL' : false, timeout: 600_000 }, async () => {
+  test('embedded database: dealflow backup under load, dealflow restore into a fresh folder, verify, every acknowledged write there', {
+    skip: onPostgres ? 'the embedded database drill runs without TEST_DATABASE_URL' : false,
+    timeout: 600_000,
+  }, async () => {
     const source = { DATA_DIR: join(dir, 'source'), DATABASE_URL: '' };
     const service = await startService(source);
     let restored: Service | undefined;
@@ -176,7 +209,11 @@ describe('restore drill', () => {
       );
       // The feed goes on after the restored entries.
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      const next = await checkedFetch(restored.base, `/deals/deal/${dealId}/jump-to-step`, { method: 'POST', headers, body: JSON.stringify({ investorUserId: investors[0]![0], targetStepId: `${dealId}.withdrawn`, data: {} }) });
+      const next = await checkedFetch(restored.base, `/deals/deal/${dealId}/jump-to-step`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ investorUserId: investors[0]![0], targetStepId: `${dealId}.withdrawn`, data: {} }),
+      });
       assert.equal(next.status, 201, next.text);
       const after = await checkedFetch(restored.base, `/deals/deal/${dealId}/events?after=${result.lastSequence}`, { headers });
       assert.ok(JSON.stringify(after.json).includes(next.json.id), 'a move after the restore follows the restored entries in the feed');
@@ -186,8 +223,11 @@ describe('restore drill', () => {
     }
   });
 
-  const pgSkip = !onPostgres ? 'needs PostgreSQL (set TEST_DATABASE_URL)' : clusterUnavailable() ?? false;
-  test('PostgreSQL: pg_basebackup under load, a fresh cluster from it, verify, every acknowledged write there', { skip: pgSkip, timeout: 600_000 }, async () => {
+  const pgSkip = !onPostgres ? 'needs PostgreSQL (set TEST_DATABASE_URL)' : (clusterUnavailable() ?? false);
+  test('PostgreSQL: pg_basebackup under load, a fresh cluster from it, verify, every acknowledged write there', {
+    skip: pgSkip,
+    timeout: 600_000,
+  }, async () => {
     const cluster = await createCluster();
     const source = { DATABASE_URL: cluster.url };
     const migrate = cli(source, 'migrate');

@@ -15,7 +15,12 @@ describe('bulk moves', () => {
 
   test('mixed outcomes are reported per move, in request order, with the problem a single move gets', async () => {
     const deal = await createDeal(admin);
-    const [ok, atInterest, lacking, lowKyc] = [await deal.addInvestor(), await deal.addInvestor(), await deal.addInvestor(), await deal.addInvestor({ kycCheckLevel: 1 })];
+    const [ok, atInterest, lacking, lowKyc] = [
+      await deal.addInvestor(),
+      await deal.addInvestor(),
+      await deal.addInvestor(),
+      await deal.addInvestor({ kycCheckLevel: 1 }),
+    ];
     await deal.move(atInterest, 'interest');
     await deal.move(lowKyc, 'commitment', commitment);
     const moves = [
@@ -28,7 +33,10 @@ describe('bulk moves', () => {
     const response = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step/bulk`, { moves });
     assert.equal(response.status, 200, JSON.stringify(response.body));
     const results = response.body.results;
-    assert.deepEqual(results.map((r: any) => r.status), [201, 404, 409, 422, 422]);
+    assert.deepEqual(
+      results.map((r: any) => r.status),
+      [201, 404, 409, 422, 422],
+    );
     assert.equal(results[0].event.toStepId, deal.step('commitment'));
     assert.equal(results[0].event.fromStepId, null);
     assert.deepEqual(results[3].problem.missingFields, ['committed_amount']);
@@ -86,7 +94,10 @@ describe('bulk moves', () => {
     const headers = { 'idempotency-key': `bulk-${deal.dealId}` };
     const first = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step/bulk`, body, headers);
     assert.equal(first.status, 200);
-    assert.deepEqual(first.body.results.map((r: any) => r.status), [201, 201, 201]);
+    assert.deepEqual(
+      first.body.results.map((r: any) => r.status),
+      [201, 201, 201],
+    );
     const replay = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step/bulk`, body, headers);
     assert.equal(replay.status, 200);
     assert.equal(replay.headers['idempotent-replayed'], 'true');
@@ -107,7 +118,10 @@ describe('bulk moves', () => {
     const move = { investorUserId: investor, targetStepId: deal.step('interest'), data: {} };
     const duplicate = expectProblem(await admin.post(`/deals/deal/${deal.dealId}/jump-to-step/bulk`, { moves: [move, move] }), 400);
     assert.match(duplicate.detail, new RegExp(investor));
-    assert.deepEqual(duplicate.errors!.map((e) => e.field), ['moves.0.investorUserId', 'moves.1.investorUserId']);
+    assert.deepEqual(
+      duplicate.errors!.map((e) => e.field),
+      ['moves.0.investorUserId', 'moves.1.investorUserId'],
+    );
     expectProblem(await admin.post(`/deals/deal/${deal.dealId}/jump-to-step/bulk`, { moves: [] }), 400);
     const many = Array.from({ length: 1001 }, (_, i) => ({ ...move, investorUserId: `inv-${i}` }));
     expectProblem(await admin.post(`/deals/deal/${deal.dealId}/jump-to-step/bulk`, { moves: many }), 400);
@@ -119,7 +133,10 @@ describe('bulk moves', () => {
     const deal = await createDeal(admin);
     const investor = await deal.addInvestor();
     const own = client(t.app, await t.investorToken(investor));
-    expectProblem(await own.post(`/deals/deal/${deal.dealId}/jump-to-step/bulk`, { moves: [{ investorUserId: investor, targetStepId: deal.step('interest'), data: {} }] }), 403);
+    expectProblem(
+      await own.post(`/deals/deal/${deal.dealId}/jump-to-step/bulk`, { moves: [{ investorUserId: investor, targetStepId: deal.step('interest'), data: {} }] }),
+      403,
+    );
   });
 });
 

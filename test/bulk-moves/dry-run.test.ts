@@ -2,7 +2,7 @@
 // is unchanged), and the dry run predicts exactly what the real move then does, property-tested
 // over random workflows, investors and moves.
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { expectProblem, startApp } from '../support/app.ts';
 import { createDeal, createInvestor } from '../support/deals.ts';
@@ -39,7 +39,10 @@ describe('dry runs', () => {
       ],
     });
     assert.equal(bulk.status, 200);
-    assert.deepEqual(bulk.body.results.map((r: any) => r.status), [201, 409]);
+    assert.deepEqual(
+      bulk.body.results.map((r: any) => r.status),
+      [201, 409],
+    );
     assert.deepEqual(bulk.body.results[0].intermediaryStepIds, [deal.step('interest'), deal.step('commitment'), deal.step('kyc'), deal.step('documents')]);
     const atomic = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step/bulk?dryRun=true`, {
       atomic: true,
@@ -58,7 +61,16 @@ describe('dry runs', () => {
     );
     assert.deepEqual(await rowCounts(t), before);
     // The key of the dry run was not recorded: a real move may use it.
-    assert.equal((await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: fresh, targetStepId: deal.step('interest'), data: {} }, { 'idempotency-key': 'dry-1' })).status, 201);
+    assert.equal(
+      (
+        await admin.post(
+          `/deals/deal/${deal.dealId}/jump-to-step`,
+          { investorUserId: fresh, targetStepId: deal.step('interest'), data: {} },
+          { 'idempotency-key': 'dry-1' },
+        )
+      ).status,
+      201,
+    );
   });
 
   test('property: the dry run predicts exactly what the real move then does', async () => {
@@ -95,7 +107,10 @@ describe('dry runs', () => {
             label: `S${i}`,
             type: 'default',
             stepFields: s.fields.map((f, k) => ({ fieldKey: key(i, k), required: f.required, ...(f.amount ? { kind: 'amount' } : {}) })),
-            requirements: [...(s.kyc ? [{ kind: 'kyc-level', minimumLevel: s.kyc }] : []), ...(s.previousComplete ? [{ kind: 'previous-fields-complete' }] : [])],
+            requirements: [
+              ...(s.kyc ? [{ kind: 'kyc-level', minimumLevel: s.kyc }] : []),
+              ...(s.previousComplete ? [{ kind: 'previous-fields-complete' }] : []),
+            ],
           })),
           // Only forward links (lower to higher index): always a DAG.
           links: [...new Set(shape.links.filter(([a, b]) => a < b).map(([a, b]) => `${a}>${b}`))].map((l) => {

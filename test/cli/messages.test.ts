@@ -39,7 +39,7 @@ describe('CLI failures are one line and a hint', () => {
   test('bad arguments and bad configuration: one line and a hint', () => {
     assertOneLineAndHint(run(['token', 'create', '--bogus'], unreachable), /Unknown option '--bogus'/);
     assertOneLineAndHint(run(['seed', '--investors', 'many'], unreachable), /--investors must be a whole number/);
-    assertOneLineAndHint(run(['token', 'create', '--role', 'owner'], unreachable), /--role must be admin or investor/);
+    assertOneLineAndHint(run(['token', 'create', '--role', 'owner'], unreachable), /--role must be viewer, operator, approver, admin or investor/);
     assertOneLineAndHint(run(['nonsense']), /unknown command "nonsense"/);
     assertOneLineAndHint(run(['migrate'], { PORT: 'eighty' }), /invalid configuration: PORT/);
   });
@@ -76,7 +76,10 @@ describe('CLI on the embedded database', { skip: onPostgres ? 'runs on the embed
   });
 
   test('data folder in use by a running service: one line and a hint', async () => {
-    const service = spawn(process.execPath, ['bin/dealflow.js', 'serve', '--no-demo'], { env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const service = spawn(process.execPath, ['bin/dealflow.js', 'serve', '--no-demo'], {
+      env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         let output = '';
@@ -99,7 +102,10 @@ describe('CLI on the embedded database', { skip: onPostgres ? 'runs on the embed
 
   test('the worker and the service write the same log format', async () => {
     const firstLine = async (args: string[], marker: string) => {
-      const child = spawn(process.execPath, ['bin/dealflow.js', ...args], { env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['bin/dealflow.js', ...args], {
+        env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'info' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       try {
         return await new Promise<Record<string, unknown>>((resolve, reject) => {
           let output = '';

@@ -12,8 +12,23 @@ describe('dealflow reconcile', { skip: onPostgres ? 'runs on the embedded databa
   after(() => rmSync(dataDir, { recursive: true, force: true }));
   const run = (...args: string[]) =>
     spawnSync(process.execPath, ['bin/dealflow.js', ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, encoding: 'utf8' });
-  const csv = ['test/payments/fixtures/statement.csv', '--delimiter', 'semicolon', '--decimal-separator', 'comma', '--date-column', 'Buchungstag',
-    '--amount-column', 'Betrag', '--currency-column', 'Waehrung', '--reference-column', 'Verwendungszweck', '--bank-reference-column', 'Bankreferenz'];
+  const csv = [
+    'test/payments/fixtures/statement.csv',
+    '--delimiter',
+    'semicolon',
+    '--decimal-separator',
+    'comma',
+    '--date-column',
+    'Buchungstag',
+    '--amount-column',
+    'Betrag',
+    '--currency-column',
+    'Waehrung',
+    '--reference-column',
+    'Verwendungszweck',
+    '--bank-reference-column',
+    'Bankreferenz',
+  ];
 
   test('imports a CSV statement once, an XML one by its extension, and refuses a bad file', () => {
     const first = run('reconcile', ...csv);
@@ -32,7 +47,10 @@ describe('dealflow reconcile', { skip: onPostgres ? 'runs on the embedded databa
 
   test('refuses a statement that is not UTF-8, naming the line; nothing is imported', () => {
     const file = join(dataDir, 'latin1.csv');
-    writeFileSync(file, Buffer.concat([Buffer.from('date,amount,currency,reference\n2026-01-02,10.00,EUR,Zahlung M'), Buffer.from([0xfc]), Buffer.from('ller\n')]));
+    writeFileSync(
+      file,
+      Buffer.concat([Buffer.from('date,amount,currency,reference\n2026-01-02,10.00,EUR,Zahlung M'), Buffer.from([0xfc]), Buffer.from('ller\n')]),
+    );
     const refused = run('reconcile', file);
     assert.equal(refused.status, 1, refused.stdout);
     assert.match(refused.stderr, /not valid UTF-8 at line 2/);

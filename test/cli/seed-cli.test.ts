@@ -17,7 +17,9 @@ describe('demo data on the embedded database', { skip: onPostgres ? 'runs on the
     folders.push(dir);
     return dir;
   };
-  after(() => folders.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  after(() => {
+    for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+  });
 
   test('the first start prints the demo deal id beside the admin token, and the deal is there', async () => {
     const lines: string[] = [];
@@ -26,7 +28,10 @@ describe('demo data on the embedded database', { skip: onPostgres ? 'runs on the
     try {
       const token = /Admin token.*: (dfk_\S+)/.exec(lines.join('\n'))?.[1];
       assert.ok(token, lines.join('\n'));
-      assert.ok(lines.some((line) => /^Demo deal: +demo\b/.test(line)), lines.join('\n'));
+      assert.ok(
+        lines.some((line) => /^Demo deal: +demo\b/.test(line)),
+        lines.join('\n'),
+      );
       const response = await checkedFetch(service.url, '/deals/deal/demo/all-investor-workflows?limit=1', { headers: { authorization: `Bearer ${token}` } });
       assert.equal(response.status, 200);
       assert.equal((response.json as { totalPages: number }).totalPages, 200);

@@ -31,11 +31,13 @@ describe('seed', () => {
       });
       assert.equal(j.current_step_id, own.at(-1)!.to_step_id);
     }
+    // Read as the revisions route reads them: an event never edited is its own revision 1 (migration 0042).
     const revisions = await db
-      .selectFrom('event_revisions')
-      .innerJoin('workflow_events', 'workflow_events.id', 'event_revisions.event_id')
+      .selectFrom('all_event_revisions')
+      .innerJoin('workflow_events', 'workflow_events.id', 'all_event_revisions.event_id')
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .where('workflow_events.deal_id', '=', dealId)
+      .where('all_event_revisions.revision', '=', 1)
       .executeTakeFirstOrThrow();
     assert.equal(Number(revisions.n), events.length, 'revision 1 of every event');
     return events;
@@ -68,12 +70,18 @@ describe('seed', () => {
   });
 });
 
-describe('the demo deal\'s history in its feed', () => {
+describe("the demo deal's history in its feed", () => {
   const t = startApp();
   const admin = t.admin;
 
   type Event = { id: string; toStepId: string; data: Record<string, string>; createdAt: string };
-  type Entry = { id: string; type: string; timestamp: string; sequence: number; data: { investorUserId: string; fromStepId: string | null; toStepId: string; event: Event & { createdByUserId: string } } };
+  type Entry = {
+    id: string;
+    type: string;
+    timestamp: string;
+    sequence: number;
+    data: { investorUserId: string; fromStepId: string | null; toStepId: string; event: Event & { createdByUserId: string } };
+  };
 
   /** The whole pull feed from `after`, a page at a time, as a consumer reads it; and where it stopped. */
   async function readFeed(after: number): Promise<{ entries: Entry[]; last: number }> {
@@ -106,7 +114,12 @@ describe('the demo deal\'s history in its feed', () => {
     // Each journey's entries are its events, all of them, in the order of its moves.
     const seen = new Map<string, string[]>();
     for (const entry of feed) seen.set(entry.data.investorUserId, [...(seen.get(entry.data.investorUserId) ?? []), entry.data.event.id]);
-    for (const [investorUserId, events] of journeys) assert.deepEqual(seen.get(investorUserId), events.map((e) => e.id), investorUserId);
+    for (const [investorUserId, events] of journeys)
+      assert.deepEqual(
+        seen.get(investorUserId),
+        events.map((e) => e.id),
+        investorUserId,
+      );
     // The entries carry the events as a move writes them, and the feed is in the order they happened.
     const byId = new Map([...journeys.values()].flat().map((e) => [e.id, e]));
     for (const entry of feed) {
@@ -117,7 +130,11 @@ describe('the demo deal\'s history in its feed', () => {
       assert.equal(entry.data.event.createdByUserId, 'seed');
     }
     const times = feed.map((e) => Date.parse(e.timestamp));
-    assert.deepEqual(times, times.toSorted((a, b) => a - b), 'oldest first');
+    assert.deepEqual(
+      times,
+      times.toSorted((a, b) => a - b),
+      'oldest first',
+    );
     assert.ok(times[0]! < Date.now() - 14 * 86_400_000, 'a history of weeks');
 
     // The console's activity page: the same entries newest first, with names and the move each was.
@@ -129,7 +146,10 @@ describe('the demo deal\'s history in its feed', () => {
       if (!page.hasMore) break;
       before = `&before=${page.output.at(-1).sequence}`;
     }
-    assert.deepEqual(activity.map((e) => e.id), feed.map((e) => e.id).reverse());
+    assert.deepEqual(
+      activity.map((e) => e.id),
+      feed.map((e) => e.id).reverse(),
+    );
     assert.ok(activity.every((e) => e.investorName !== null && e.batch?.kind === 'move' && e.batch.size === 1));
 
     // Each journey carries the feed key a move sets: a later entry of it sorts after these.
@@ -141,6 +161,9 @@ describe('the demo deal\'s history in its feed', () => {
     const [mover] = [...journeys].find(([, events]) => events.at(-1)!.toStepId === `${DEMO_DEAL_ID}.interest`)!;
     const moved = await jump(admin, DEMO_DEAL_ID, mover, `${DEMO_DEAL_ID}.commitment`, { committed_amount: '1000.00', currency: 'GBP' });
     const next = await readFeed(last);
-    assert.deepEqual(next.entries.map((e) => e.data.event.id), [moved.id]);
+    assert.deepEqual(
+      next.entries.map((e) => e.data.event.id),
+      [moved.id],
+    );
   });
 });

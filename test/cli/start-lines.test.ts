@@ -51,15 +51,20 @@ describe('start lines', { skip: onPostgres ? 'runs on the embedded database only
     const first = plainHead(await startAndStop(dataDir));
     const url = /^Console:     (http:\/\/127\.0\.0\.1:\d+)\/console\/$/.exec(first.find((l) => l.startsWith('Console:')) ?? '')?.[1];
     assert.ok(url, first.join('\n'));
-    assert.ok(first.some((l) => /^Admin token \(shown once, keep it\): dfk_/.test(l)), first.join('\n'));
+    assert.ok(
+      first.some((l) => /^Admin token \(shown once, keep it\): dfk_/.test(l)),
+      first.join('\n'),
+    );
     assert.ok(first.includes(`API docs:    ${url}/docs`) && first.includes(`Health:      ${url}/healthz`), first.join('\n'));
     assert.ok(first.some((l) => l.startsWith('Try it')) && first.some((l) => /^ {2}export BASE=/.test(l)), first.join('\n'));
 
     const second = plainHead(await startAndStop(dataDir));
-    assert.equal(second.length, 3, second.join('\n'));
+    assert.equal(second.length, 4, second.join('\n'));
     assert.match(second[0]!, /^Console:     http:\/\/127\.0\.0\.1:\d+\/console\/$/);
-    assert.match(second[1]!, /^API docs: +http:\/\/127\.0\.0\.1:\d+\/docs$/);
-    assert.match(second[2]!, /^Health: +http:\/\/127\.0\.0\.1:\d+\/healthz$/);
+    // The portal at PUBLIC_URL (by default http://localhost:<port>), the one origin its passkeys accept.
+    assert.match(second[1]!, /^Portal: +http:\/\/localhost:\d+\/portal\/$/);
+    assert.match(second[2]!, /^API docs: +http:\/\/127\.0\.0\.1:\d+\/docs$/);
+    assert.match(second[3]!, /^Health: +http:\/\/127\.0\.0\.1:\d+\/healthz$/);
     assert.ok(!second.some((l) => l.includes('dfk_')), 'the token is shown once');
   });
 });

@@ -43,7 +43,13 @@ describe('dealflow while the service runs', { skip: onPostgres ? 'runs on the em
   test('a refusal inside the service is the same one line and hint as on the command line', () => {
     const again = run('token', 'revoke', '00000000-0000-4000-8000-000000000000');
     assert.equal(again.status, 1);
-    assert.deepEqual(again.stderr.trim().split('\n').map((l) => l.split(':')[0]), ['dealflow token', 'hint']);
+    assert.deepEqual(
+      again.stderr
+        .trim()
+        .split('\n')
+        .map((l) => l.split(':')[0]),
+      ['dealflow token', 'hint'],
+    );
     assert.match(again.stderr, /no live token/);
   });
 

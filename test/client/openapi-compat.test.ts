@@ -22,14 +22,18 @@ const api = (version: string, assetId: object = { type: 'integer' }) => ({
     },
   },
 });
-const changelog = (version: string, breaking: boolean) => `# Changelog\n\n## ${version}\n\n${breaking ? '### Breaking\n\n- assetId is a string\n' : '### Added\n\n- a path\n'}\n## 1.0.0\n\nFirst.\n`;
-const withPath = (doc: ReturnType<typeof api>) => ({ ...doc, paths: { ...doc.paths, '/more': { get: { operationId: 'more', responses: { 204: { description: 'none' } } } } } });
+const changelog = (version: string, breaking: boolean) =>
+  `# Changelog\n\n## ${version}\n\n${breaking ? '### Breaking\n\n- assetId is a string\n' : '### Added\n\n- a path\n'}\n## 1.0.0\n\nFirst.\n`;
+const withPath = (doc: ReturnType<typeof api>) => ({
+  ...doc,
+  paths: { ...doc.paths, '/more': { get: { operationId: 'more', responses: { 204: { description: 'none' } } } } },
+});
 
 describe('the breaking-change check', () => {
   test('the committed openapi.json against the last released document: passes, and the client package has its version', async () => {
-    const latest = releasedVersions(root + 'openapi/released')[0] ?? assert.fail('no released document');
+    const latest = releasedVersions(`${root}openapi/released`)[0] ?? assert.fail('no released document');
     const current = read('openapi.json');
-    const result = await checkCompatibility(read(`openapi/released/${latest}.json`), current, readFileSync(root + 'CHANGELOG.md', 'utf8'), latest);
+    const result = await checkCompatibility(read(`openapi/released/${latest}.json`), current, readFileSync(`${root}CHANGELOG.md`, 'utf8'), latest);
     assert.deepEqual(result.failures, []);
     assert.equal(read('packages/client/package.json').version, current.info.version);
   });

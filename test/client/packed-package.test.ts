@@ -58,7 +58,9 @@ async function frontOf(t: TestApp, refused: string[]): Promise<{ server: Server;
       if (body.length > 0) {
         const found = contract().operationOf(request.method ?? 'GET', path);
         const declared = found ? contract().document.paths[found.template][found.method.toLowerCase()]?.requestBody?.content : undefined;
-        const mediaType = String(request.headers['content-type'] ?? '').split(';')[0]!.trim();
+        const mediaType = String(request.headers['content-type'] ?? '')
+          .split(';')[0]!
+          .trim();
         if (!declared?.[mediaType]) refused.push(`${request.method} ${path}: a ${mediaType} body is not declared`);
       }
       try {
@@ -123,13 +125,18 @@ describe('the packed client package (@dealflow/client)', () => {
 
   test('the tarball holds the build only, and installs in seconds to under 15 MB with openapi-fetch alone', (c) => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').sort();
-    assert.ok(files.every((f) => /^package\/(dist\/[\w.-]+\.(js|d\.ts)|package\.json|README\.md)$/.test(f)), files.join('\n'));
+    assert.ok(
+      files.every((f) => /^package\/(dist\/[\w.-]+\.(js|d\.ts)|package\.json|README\.md)$/.test(f)),
+      files.join('\n'),
+    );
     const installed = sizeOf(join(project, 'node_modules'));
     const packages = readdirSync(join(project, 'node_modules'), { withFileTypes: true })
       .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
       .flatMap((e) => (e.name.startsWith('@') ? readdirSync(join(project, 'node_modules', e.name)).map((n) => `${e.name}/${n}`) : [e.name]))
       .sort();
-    c.diagnostic(`tarball ${statSync(tarball).size} bytes; installed ${installed} bytes (${(installed / 1024 / 1024).toFixed(2)} MiB) in ${installMs} ms; packages: ${packages.join(', ')}`);
+    c.diagnostic(
+      `tarball ${statSync(tarball).size} bytes; installed ${installed} bytes (${(installed / 1024 / 1024).toFixed(2)} MiB) in ${installMs} ms; packages: ${packages.join(', ')}`,
+    );
     assert.deepEqual(packages, ['@dealflow/client', 'openapi-fetch', 'openapi-typescript-helpers']);
     assert.ok(installed < MAX_INSTALLED_BYTES, `installed ${installed} bytes`);
   });
@@ -137,9 +144,22 @@ describe('the packed client package (@dealflow/client)', () => {
   test('a consumer typechecks with --strict under nodenext and bundler (TypeScript 7 and 5), with no casts', async () => {
     const source = readFileSync(join(project, 'consumer.ts'), 'utf8');
     assert.doesNotMatch(source.replace(/^\s*\/\/.*$/gm, ''), /\bas\s+(?!const\b)[A-Za-z{[]/, 'no casts');
-    const base = { target: 'es2022', lib: ['es2022', 'dom'], strict: true, skipLibCheck: true, typeRoots: [join(root, 'node_modules/@types')], types: ['node'] };
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...base, module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out' }, files: ['consumer.ts'] }));
-    writeFileSync(join(project, 'tsconfig.bundler.json'), JSON.stringify({ compilerOptions: { ...base, module: 'preserve', moduleResolution: 'bundler', noEmit: true }, files: ['consumer.ts'] }));
+    const base = {
+      target: 'es2022',
+      lib: ['es2022', 'dom'],
+      strict: true,
+      skipLibCheck: true,
+      typeRoots: [join(root, 'node_modules/@types')],
+      types: ['node'],
+    };
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { ...base, module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out' }, files: ['consumer.ts'] }),
+    );
+    writeFileSync(
+      join(project, 'tsconfig.bundler.json'),
+      JSON.stringify({ compilerOptions: { ...base, module: 'preserve', moduleResolution: 'bundler', noEmit: true }, files: ['consumer.ts'] }),
+    );
     // TypeScript 7 also checks the package's declaration files (skipLibCheck off), then emits the program.
     for (const tsc of [join(root, 'node_modules/typescript5/bin/tsc'), join(root, 'node_modules/.bin/tsc')]) {
       const seven = !tsc.includes('typescript5');
@@ -150,18 +170,36 @@ describe('the packed client package (@dealflow/client)', () => {
   });
 
   test('a wrong member of a problem, or a status read as a string, fails to compile', async () => {
-    writeFileSync(join(project, 'tsconfig.wrong.json'), JSON.stringify({ compilerOptions: { target: 'es2022', lib: ['es2022', 'dom'], module: 'nodenext', strict: true, noEmit: true, types: [] }, files: ['wrong.ts'] }));
+    writeFileSync(
+      join(project, 'tsconfig.wrong.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'es2022', lib: ['es2022', 'dom'], module: 'nodenext', strict: true, noEmit: true, types: [] },
+        files: ['wrong.ts'],
+      }),
+    );
     const result = await run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.wrong.json'], { cwd: project }).then(
       () => assert.fail('wrong.ts compiled'),
       (err: { stdout: string }) => err.stdout,
     );
     assert.match(result, /wrong\.ts\(7,\d+\): error TS2339: Property 'missingFieldz' does not exist/);
     assert.match(result, /wrong\.ts\(8,\d+\): error TS2322: Type '[^']+' is not assignable to type 'string'/);
-    assert.equal(result.trim().split('\n').filter((line) => /error TS/.test(line)).length, 2, result);
+    assert.equal(
+      result
+        .trim()
+        .split('\n')
+        .filter((line) => /error TS/.test(line)).length,
+      2,
+      result,
+    );
   });
 
-  for (const [label, node] of [['Node 24', process.execPath], ['Node 20', systemNode20()]] as const) {
-    test(`${label}: imports the package (ESM) and runs the program against the service, webhook verified`, { skip: node ? false : 'no Node 20 on the PATH' }, async () => {
+  for (const [label, node] of [
+    ['Node 24', process.execPath],
+    ['Node 20', systemNode20()],
+  ] as const) {
+    test(`${label}: imports the package (ESM) and runs the program against the service, webhook verified`, {
+      skip: node ? false : 'no Node 20 on the PATH',
+    }, async () => {
       const version = execFileSync(node!, ['--version'], { encoding: 'utf8' }).trim();
       assert.match(version, label === 'Node 20' ? /^v20\./ : /^v2[4-9]\./);
       const env = { ...process.env, BASE: front.base, TOKEN: t.adminToken, RUN: `${version.replace(/\W/g, '')}-${process.pid}` };

@@ -8,6 +8,7 @@ import { before, describe, test } from 'node:test';
 import { createDealflowClient, type DealflowClient, isProblem } from '@dealflow/client';
 import { startApp, type TestApp } from '../support/app.ts';
 import { investorBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
+import { commitmentStep } from '../support/workflows.ts';
 
 /** A fetch that hands the request to app.inject. */
 function injectFetch(t: TestApp): typeof fetch {
@@ -44,13 +45,12 @@ describe('the typed client (@dealflow/client)', () => {
     const workflow = await dealflow.PUT('/deals/deal/{dealId}/workflow', {
       params: { path: { dealId } },
       body: {
-        label: 'Typed', description: 'A typed journey', investorEngagementEnabled: true,
+        label: 'Typed',
+        description: 'A typed journey',
+        investorEngagementEnabled: true,
         steps: [
           { id: step('interest'), label: 'Interest', type: 'default', stepFields: [] },
-          { id: step('commitment'), label: 'Commitment', type: 'default', formId: 'form-commitment', stepFields: [
-            { fieldKey: 'committed_amount', required: true, kind: 'amount' },
-            { fieldKey: 'currency', required: true, kind: 'currency' },
-          ] },
+          { ...commitmentStep(step('commitment')), formId: 'form-commitment' },
           { id: step('complete'), label: 'Complete', type: 'complete', stepFields: [] },
         ],
         links: [
@@ -68,7 +68,10 @@ describe('the typed client (@dealflow/client)', () => {
 
   test('endpoints 1–5: workflow, a refused and an accepted move, the journey, an edit, the list', async () => {
     const workflow = await dealflow.GET('/deals/deal/{dealId}/workflow-status', { params: { path: { dealId } } });
-    assert.deepEqual(workflow.data?.steps.map((s) => s.id), [step('interest'), step('commitment'), step('complete')]);
+    assert.deepEqual(
+      workflow.data?.steps.map((s) => s.id),
+      [step('interest'), step('commitment'), step('complete')],
+    );
 
     // The error is the problem document of the status that came back: its members are typed, and
     // narrowing by status (or by isProblem) reaches the members of that kind, with no cast.
@@ -107,7 +110,9 @@ describe('the typed client (@dealflow/client)', () => {
     const revisions = await dealflow.GET('/deals/event/{eventId}/revisions', { params: { path: { eventId } } });
     assert.equal(revisions.data?.length, 2);
 
-    const list = await dealflow.GET('/deals/deal/{dealId}/all-investor-workflows', { params: { path: { dealId }, query: { limit: 10, page: 1, query: 'typed' } } });
+    const list = await dealflow.GET('/deals/deal/{dealId}/all-investor-workflows', {
+      params: { path: { dealId }, query: { limit: 10, page: 1, query: 'typed' } },
+    });
     assert.equal(list.data?.output[0]?.investor.id, investorUserId);
   });
 
@@ -148,8 +153,15 @@ describe('the typed client (@dealflow/client)', () => {
     const asset = await dealflow.PUT('/portfolio/assets/{assetId}', { params: { path: { assetId } }, body: { name: 'Typed A', currency: 'EUR' } });
     assert.equal(asset.response.status, 201);
     const booking = {
-      asset_id: assetId, investor_id: investorUserId, units: 10, price_per_unit: 100.5, total: 1005, fee: 12.5,
-      funding_source: 'cash_account', invoice_date: '2026-03-01', settlement_date: '2026-03-05',
+      asset_id: assetId,
+      investor_id: investorUserId,
+      units: 10,
+      price_per_unit: 100.5,
+      total: 1005,
+      fee: 12.5,
+      funding_source: 'cash_account',
+      invoice_date: '2026-03-01',
+      settlement_date: '2026-03-05',
     } as const;
     const booked = await dealflow.POST('/portfolio/transactions/subscriptions', { body: booking });
     assert.equal(booked.response.status, 201);

@@ -16,14 +16,22 @@ describe('configuration', () => {
     assert.equal(config.rateLimitPerMinute, 0);
     assert.equal(config.jwt, undefined);
     assert.deepEqual(config.portal, {
-      publicUrl: 'http://localhost:3000', origin: 'http://localhost:3000', rpId: 'localhost',
-      invitationDays: 7, sessionMinutes: 30, rateLimitPerMinute: 30,
+      publicUrl: 'http://localhost:3000',
+      origin: 'http://localhost:3000',
+      rpId: 'localhost',
+      invitationDays: 7,
+      sessionMinutes: 30,
+      rateLimitPerMinute: 30,
     });
   });
 
   test('the portal: PUBLIC_URL gives the origin and the relying party id; the default follows PORT and BASE_PATH', () => {
     assert.equal(loadConfig({ PORT: '8080', BASE_PATH: '/api/gw' }).portal.publicUrl, 'http://localhost:8080/api/gw');
-    const portal = loadConfig({ PUBLIC_URL: 'https://deals.example.com:8443/gw/', SMTP_URL: 'smtps://u:p@mail.example.com', SMTP_FROM: 'Deals <deals@example.com>' }).portal;
+    const portal = loadConfig({
+      PUBLIC_URL: 'https://deals.example.com:8443/gw/',
+      SMTP_URL: 'smtps://u:p@mail.example.com',
+      SMTP_FROM: 'Deals <deals@example.com>',
+    }).portal;
     assert.equal(portal.publicUrl, 'https://deals.example.com:8443/gw');
     assert.equal(portal.origin, 'https://deals.example.com:8443');
     assert.equal(portal.rpId, 'deals.example.com');

@@ -1,4 +1,4 @@
-// The console's bundle (web/dist, built by npm install) is served at ${BASE_PATH}/console/
+// The console's bundle (web/console/dist, built by npm install) is served at ${BASE_PATH}/console/
 // without a token; the API behind it still wants one. The addresses it had before it took that
 // one name redirect: the app at /app/ (301) and its read models under /back-office/ (308).
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ describe('the console app is served', () => {
 
   test('index.html at /console/ without a token, revalidated on every load', async () => {
     const response = await client(t.app, undefined, base).get('/console/');
-    assert.equal(response.status, 200, 'web/dist is missing: run npm run build:web');
+    assert.equal(response.status, 200, 'web/console/dist is missing: run npm run build:web');
     assert.match(String(response.headers['content-type']), /^text\/html/);
     assert.match(response.text, /<div id="root">/);
     assert.equal(response.headers['cache-control'], 'no-cache');
@@ -60,7 +60,10 @@ describe('the console app is served', () => {
     assert.equal(post.status, 308);
     assert.equal(post.headers.location, `${base}/console/deals/some-deal/workflow/check?dry=1`);
     const paths = Object.keys((await anyone.get('/openapi.json')).body.paths);
-    assert.deepEqual(paths.filter((p) => p.startsWith('/back-office') || p.startsWith('/app')), []);
+    assert.deepEqual(
+      paths.filter((p) => p.startsWith('/back-office') || p.startsWith('/app')),
+      [],
+    );
     assert.ok(paths.includes('/console/deals'));
   });
 

@@ -1,10 +1,9 @@
 // A bulk move that checks first, and the undo of a bulk move, end to end at 1440 and 390 px, light
 // and dark: the dialog runs the service's dry run for the selection as the operator types, blocks
 // the submit while required values are missing (naming them by label), takes per-investor amounts,
-// then moves; the Activity page shows the bulk move as one entry with its count and undoes it.
+// then moves; the Activity page shows the bulk move as one entry with its count and undoes it once confirmed.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
 import { checkScreen as harnessCheckScreen, skipE2e, startE2e, type E2e } from './harness.ts';
 import { investorBody } from '../support/fixtures.ts';
 import { subscriptionWorkflow } from '../support/workflows.ts';
@@ -29,7 +28,10 @@ describe('bulk move that checks first, and its undo, end to end', { skip: skipE2
           const id = `inv-${tag}-${i}`;
           const put = await e.api('PUT', `/investors/${id}`, investorBody({ forename: name, surname: `Bulk${tag}`, email: `${id}@example.com` }));
           assert.ok(put.status === 201, JSON.stringify(put.body));
-          assert.equal((await e.api('POST', `/deals/deal/${dealId}/jump-to-step`, { investorUserId: id, targetStepId: step('interest'), data: {} })).status, 201);
+          assert.equal(
+            (await e.api('POST', `/deals/deal/${dealId}/jump-to-step`, { investorUserId: id, targetStepId: step('interest'), data: {} })).status,
+            201,
+          );
           investors.push(id);
         }
         const context = await e.browser.newContext({ viewport: { width, height: width > 500 ? 900 : 844 }, deviceScaleFactor: 1, colorScheme });
@@ -82,12 +84,27 @@ describe('bulk move that checks first, and its undo, end to end', { skip: skipE2
           await entry.getByText(/moved 3 investors from Interest to Commitment/).waitFor();
           await shot('activity');
           await entry.getByRole('button', { name: 'Undo all 3' }).click();
-          await page.locator('.activity-item').filter({ hasText: /undid a move, moving 3 investors from Commitment to Interest/ }).waitFor();
+          // It asks first; Keep leaves everything as it is.
+          await entry.getByRole('group', { name: 'Confirm the undo' }).getByRole('button', { name: 'Keep' }).click();
+          await entry.getByRole('button', { name: 'Undo all 3' }).click();
+          await entry.getByRole('group', { name: 'Confirm the undo' }).getByRole('button', { name: 'Yes, undo all 3' }).click();
+          await page
+            .locator('.activity-item')
+            .filter({ hasText: /undid a move, moving 3 investors from Commitment to Interest/ })
+            .waitFor();
           for (const id of investors) {
             const journey = (await e.api('GET', `/deals/deal/${dealId}/investor-data/${id}`)).body.journey;
-            assert.deepEqual(journey.map((ev: { toStepId: string }) => ev.toStepId), [step('interest'), step('commit'), step('interest')], 'history keeps the move and its undo');
+            assert.deepEqual(
+              journey.map((ev: { toStepId: string }) => ev.toStepId),
+              [step('interest'), step('commit'), step('interest')],
+              'history keeps the move and its undo',
+            );
           }
-          assert.equal(await page.getByRole('button', { name: /^Undo/ }).count(), 1, 'only the undo itself can be undone: the bulk move was, the first placements cannot be');
+          assert.equal(
+            await page.getByRole('button', { name: /^Undo/ }).count(),
+            1,
+            'only the undo itself can be undone: the bulk move was, the first placements cannot be',
+          );
           await shot('undone');
         } finally {
           await context.close();

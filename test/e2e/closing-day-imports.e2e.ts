@@ -1,10 +1,14 @@
 // Closing day's files in the console, end to end, at 1440×900 and 390×844, each screen checked in
 // the light and the dark theme (axe-core: no violation; at 390 px nothing scrolls sideways):
 // - a CRM export with a `name,email,amount` header and no ids: the columns guessed, the service's
-//   dry run as the preview, every row imported (one e-mail twice: merged), and everyone placed in
-//   the deal's first step with their own amount and the deal's currency;
-// - a CRM export over 1 MiB (9,000 rows): checked, imported as an import job and placed with its
-//   amounts by a move file, the summary saying how many were placed and why the others were not;
+//   dry run as the preview, every row imported (one e-mail twice: flagged, the last row counts), and
+//   everyone placed in the deal's first step with their own amount and the deal's currency, in the
+//   same request;
+// - a European export (`;`, 25.000,00, dd.mm.yyyy): the separator found, the forms guessed, the
+//   duplicate e-mail's amounts added up, a row whose placement is refused neither created nor
+//   placed and listed with its value, the preview's counts the import's;
+// - a CRM export over 1 MiB (9,000 rows): checked and imported as import jobs, placed with its
+//   amounts, the summary listing the rows not imported and why;
 // - a camt.053 dropped on the Payments page: the outcome (one matched, one queued), the deal's
 //   settings page listing its unmatched line, and the queued line assigned to its investor.
 import assert from 'node:assert/strict';
@@ -50,6 +54,7 @@ describe('closing day: a CRM export and a bank statement through the console', {
     describe(`at ${size.width}×${size.height}`, () => {
       const dealId = `close-${size.width}`;
       const bigDealId = `close-big-${size.width}`;
+      const euDealId = `close-eu-${size.width}`;
       const step = (name: string, deal = dealId) => `${deal}.${name}`;
       const people = [
         ['Grace Brewster Hopper', `grace.${size.width}@example.com`, '25000.00'],
@@ -59,7 +64,7 @@ describe('closing day: a CRM export and a bank statement through the console', {
       ];
       let context: BrowserContext;
       let page: Page;
-      let ids: Record<string, string> = {};
+      const ids: Record<string, string> = {};
       const must = async (method: string, path: string, body?: unknown) => {
         const response = await e.api(method, path, body);
         assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
@@ -70,21 +75,50 @@ describe('closing day: a CRM export and a bank statement through the console', {
         context = await e.browser.newContext({ viewport: { width: size.width, height: size.height }, deviceScaleFactor: 1 });
         page = await context.newPage();
         page.setDefaultTimeout(15_000);
-        for (const [id, name] of [[dealId, `Closing ${size.width}`], [bigDealId, `Closing big ${size.width}`]] as const) {
+        for (const [id, name] of [
+          [dealId, `Closing ${size.width}`],
+          [bigDealId, `Closing big ${size.width}`],
+          [euDealId, `Closing Europe ${size.width}`],
+        ] as const) {
           await must('PUT', `/deals/deal/${id}`, { name, currency: 'EUR' });
           await must('PUT', `/deals/deal/${id}/workflow`, {
-            label: 'Subscription', description: 'commitment, funds received, complete', investorEngagementEnabled: true,
+            label: 'Subscription',
+            description: 'commitment, funds received, complete',
+            investorEngagementEnabled: true,
             steps: [
-              { id: step('commitment', id), label: 'Commitment', type: 'default', stepFields: [
-                { fieldKey: 'committed_amount', required: true, kind: 'amount', label: 'Committed amount' }, { fieldKey: 'currency', required: true, kind: 'currency', label: 'Currency' }] },
-              { id: step('payment', id), label: 'Funds received', type: 'default', stepFields: [
-                { fieldKey: 'amount_received', required: true, kind: 'amount' }, { fieldKey: 'received_on', required: true, kind: 'date' }] },
+              {
+                id: step('commitment', id),
+                label: 'Commitment',
+                type: 'default',
+                stepFields: [
+                  { fieldKey: 'committed_amount', required: true, kind: 'amount', label: 'Committed amount' },
+                  { fieldKey: 'currency', required: true, kind: 'currency', label: 'Currency' },
+                  { fieldKey: 'closed_on', required: false, kind: 'date', label: 'Closed on' },
+                ],
+              },
+              {
+                id: step('payment', id),
+                label: 'Funds received',
+                type: 'default',
+                stepFields: [
+                  { fieldKey: 'amount_received', required: true, kind: 'amount' },
+                  { fieldKey: 'received_on', required: true, kind: 'date' },
+                ],
+              },
               { id: step('complete', id), label: 'Complete', type: 'complete', stepFields: [] },
             ],
-            links: [{ fromStepId: step('commitment', id), toStepId: step('payment', id) }, { fromStepId: step('payment', id), toStepId: step('complete', id) }],
+            links: [
+              { fromStepId: step('commitment', id), toStepId: step('payment', id) },
+              { fromStepId: step('payment', id), toStepId: step('complete', id) },
+            ],
           });
         }
-        await must('PUT', `/deals/deal/${dealId}/payment-settings`, { paymentStepId: step('payment'), amountFieldKey: 'amount_received', dateFieldKey: 'received_on', commitmentFieldKey: 'committed_amount' });
+        await must('PUT', `/deals/deal/${dealId}/payment-settings`, {
+          paymentStepId: step('payment'),
+          amountFieldKey: 'amount_received',
+          dateFieldKey: 'received_on',
+          commitmentFieldKey: 'committed_amount',
+        });
         await page.goto(`${e.url}/console/`);
         await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
         await page.getByRole('button', { name: 'Sign in' }).click();
@@ -102,15 +136,18 @@ describe('closing day: a CRM export and a bank statement through the console', {
         assert.equal(await page.getByLabel('name becomes').inputValue(), 'fullName');
         assert.equal(await page.getByLabel('email becomes').inputValue(), 'contact.email');
         assert.equal(await page.getByLabel('amount becomes').inputValue(), 'place:amount');
-        await page.getByTestId('import-check').getByText(/5 rows, 4 new, 0 to update, 0 unchanged, 0 refused, 1 merged/).waitFor();
-        await page.getByText('merged with an earlier line').waitFor();
+        await page
+          .getByTestId('import-check')
+          .getByText(/5 rows, 4 new, 0 to update, 1 unchanged, 0 refused, 4 to place in Commitment; 2 rows share an e-mail/)
+          .waitFor();
+        await page.getByText('not imported: line 6 counts').waitFor();
+        assert.equal(await page.getByLabel('Rows with the same e-mail').inputValue(), 'last');
         await page.getByLabel('“amount” fills').waitFor();
         assert.equal(await page.getByLabel('“amount” fills').inputValue(), 'committed_amount');
         await bothThemes(page, 'crm-preview', size.width);
 
         await page.getByRole('button', { name: 'Import 5 rows' }).click();
-        await page.getByTestId('placement-summary').getByText('4 placed in Commitment').waitFor();
-        assert.match(await page.getByTestId('import-summary').innerText(), /4 created, 1 updated, 0 unchanged, 0 refused/);
+        await page.getByTestId('import-summary').getByText('4 created, 0 updated, 1 unchanged, 0 refused, 4 placed in Commitment.').waitFor();
         await bothThemes(page, 'crm-summary', size.width);
 
         const board = await must('GET', `/console/deals/${dealId}/rows?limit=50`);
@@ -121,16 +158,68 @@ describe('closing day: a CRM export and a bank statement through the console', {
           const id: string = directory.output[0].id;
           ids[name!] = id;
           const journey = (await must('GET', `/deals/deal/${dealId}/investor-data/${id}`)).journey;
-          assert.deepEqual(journey.map((j: { toStepId: string; data: object }) => [j.toStepId, j.data]), [[step('commitment'), { committed_amount: name === 'Ada Lovelace' ? '50000.00' : amount, currency: 'EUR' }]]);
+          assert.deepEqual(
+            journey.map((j: { toStepId: string; data: object }) => [j.toStepId, j.data]),
+            [[step('commitment'), { committed_amount: name === 'Ada Lovelace' ? '50000.00' : amount, currency: 'EUR' }]],
+          );
         }
       });
 
-      test('a CRM export over 1 MiB is imported as a job and placed with its amounts; the summary says why the rest were not', async () => {
+      test('a European export (semicolons, 25.000,00, dd.mm.yyyy) is previewed, imported and placed with exact amounts', async () => {
+        const file = [
+          'Full Name;Email;Account Name;Amount;Amount Currency;Stage;Close Date',
+          `Marie Curie;marie.${size.width}@example.eu;Curie SARL;25.000,00;EUR;Closed Won;01.03.2026`,
+          `Emmy Noether;emmy.${size.width}@example.eu;Noether GmbH;"1.234.567,89";EUR;Closed Won;15.03.2026`,
+          `Lise Meitner;lise.${size.width}@example.eu;Meitner AG;5.000,00;EURO;Closed Won;02.03.2026`,
+          `Marie Curie;MARIE.${size.width}@example.eu;Curie SARL;10.000,00;EUR;Closed Won;09.03.2026`,
+        ].join('\r\n');
+        await page.goto(`${e.url}/console/#/investors/import?deal=${euDealId}`);
+        await page.getByRole('heading', { name: /Import investors/ }).waitFor();
+        await page.getByLabel('CSV file').setInputFiles({ name: 'salesforce.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+        await page.getByTestId('column-map').waitFor();
+        await page.getByTestId('separator').getByText('Columns separated by semicolons').waitFor();
+        assert.equal(await page.getByLabel('Amount becomes').inputValue(), 'place:amount');
+        assert.equal(await page.getByLabel('Amount Currency becomes').inputValue(), 'place:currency');
+        assert.equal(await page.getByLabel('Close Date becomes').inputValue(), 'place:date');
+        assert.equal(await page.getByLabel('Amounts written as').inputValue(), '1.234,56');
+        assert.equal(await page.getByLabel('Dates written as').inputValue(), 'dd.mm.yyyy');
+        assert.equal(await page.getByLabel('“Close Date” fills').inputValue(), 'closed_on');
+        const check = page.getByTestId('import-check');
+        await check.getByText(/4 rows, 2 new, 0 to update, 1 unchanged, 1 refused, 2 to place in Commitment; 2 rows share an e-mail/).waitFor();
+        const rows = page.getByRole('region', { name: 'Rows of the file' });
+        await rows.getByText(/data\.currency: .*\(the row gives "EURO"\)/).waitFor();
+        await page.getByLabel('Rows with the same e-mail').selectOption('sum');
+        await rows.getByText('new, placed (e-mail also on line 5)').waitFor();
+        await rows.getByText('added to line 2').waitFor();
+        const previewed = (await check.innerText()).match(/2 new.*Commitment/)![0];
+        await bothThemes(page, 'crm-european-preview', size.width);
+
+        await page.getByRole('button', { name: 'Import 4 rows' }).click();
+        const summary = page.getByTestId('import-summary');
+        await summary.getByText('2 created, 0 updated, 1 unchanged, 1 refused, 2 placed in Commitment.').waitFor();
+        assert.equal(previewed, '2 new, 0 to update, 1 unchanged, 1 refused, 2 to place in Commitment', 'the preview counted what the import did');
+        assert.match(await summary.innerText(), /Line 4 \(Lise Meitner\): data\.currency: .*\(the row gives "EURO"\)/);
+        await bothThemes(page, 'crm-european-summary', size.width);
+
+        const idOf = async (address: string) =>
+          (await must('GET', `/console/investors?query=${encodeURIComponent(address)}&page=1&limit=2`)).output[0]?.id as string | undefined;
+        const dataOf = async (address: string) =>
+          (await must('GET', `/deals/deal/${euDealId}/investor-data/${await idOf(address)}`)).journey.map((j: { data: object }) => j.data);
+        assert.deepEqual(
+          await dataOf(`marie.${size.width}@example.eu`),
+          [{ committed_amount: '35000.00', currency: 'EUR', closed_on: '2026-03-01' }],
+          'the two rows added up',
+        );
+        assert.deepEqual(await dataOf(`emmy.${size.width}@example.eu`), [{ committed_amount: '1234567.89', currency: 'EUR', closed_on: '2026-03-15' }]);
+        assert.equal(await idOf(`lise.${size.width}@example.eu`), undefined, 'a row whose placement is refused is not created either');
+      });
+
+      test('a CRM export over 1 MiB is checked and imported as import jobs and placed with its amounts; the summary lists the rows not imported and why', async () => {
         const email = (i: number) => `investor.${i}.of.the.big.closing.day.list.${size.width}@example-capital-partners.com`;
         const amount = (i: number) => `${(i % 40) * 2500 + 5000}.00`;
         const rows = Array.from({ length: 9000 }, (_, i) => [`Investor ${i} Of The Big Closing Day List`, email(i), amount(i)]);
         rows[4] = ['Nobody Reachable', `not-an-e-mail-${size.width}`, '1000.00']; // the import refuses it
-        rows[7] = ['Odd Amount', email(7), 'about 5000']; // imported, but its move is refused
+        rows[7] = ['Odd Amount', email(7), 'about 5000']; // not an amount: neither imported nor placed
         rows[8990] = ['Investor Two Again', email(2).toUpperCase(), '77000.00']; // row 2's investor, far down the file
         const file = ['name,email,amount', ...rows.map((r) => r.join(','))].join('\n');
         assert.ok(file.length > 1024 * 1024, `${file.length} bytes`);
@@ -138,20 +227,22 @@ describe('closing day: a CRM export and a bank statement through the console', {
         await page.getByRole('heading', { name: /Import investors/ }).waitFor();
         await page.getByLabel('CSV file').setInputFiles({ name: 'crm-big.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
         await page.getByTestId('column-map').waitFor();
-        await page.getByTestId('import-check').getByText(/9,000 rows, 8,998 new, 0 to update, 0 unchanged, 1 refused, 1 merged/).waitFor({ timeout: 120_000 });
+        await page
+          .getByTestId('import-check')
+          .getByText(/9,000 rows, 8,997 new, 0 to update, 1 unchanged, 2 refused, 8,997 to place in Commitment; 2 rows share an e-mail/)
+          .waitFor({ timeout: 300_000 });
         assert.equal(await page.getByLabel('“amount” fills').inputValue(), 'committed_amount');
 
         await page.getByRole('button', { name: 'Import 9,000 rows' }).click();
-        await page.getByRole('status').filter({ hasText: /Importing 9,000 rows/ }).waitFor();
-        // The investors kept are placed once the import job has ended: a move file of 8,998 rows.
-        await page.getByTestId('placement-progress').getByText(/Placing 8,998 investors in Commitment/).waitFor({ timeout: 300_000 });
-        const summary = page.getByTestId('placement-summary');
-        await summary.getByText('8,997 placed in Commitment, 2 not placed.').waitFor({ timeout: 300_000 });
-        assert.match(await page.getByTestId('import-summary').innerText(), /8,998 created, 1 updated, 0 unchanged, 1 refused/);
+        await page
+          .getByRole('status')
+          .filter({ hasText: /Importing 9,000 rows/ })
+          .waitFor();
+        const summary = page.getByTestId('import-summary');
+        await summary.getByText('8,997 created, 0 updated, 1 unchanged, 2 refused, 8,997 placed in Commitment.').waitFor({ timeout: 300_000 });
         const reasons = await summary.innerText();
-        assert.match(reasons, /1 row merged with an earlier line of the same e-mail/);
-        assert.match(reasons, /1 row not placed: refused by the import/);
-        assert.match(reasons, /1 investor not placed \(Odd Amount\): .*committed_amount/);
+        assert.match(reasons, /Line 6 \(Nobody Reachable\): contact\.email/);
+        assert.match(reasons, /Line 9 \(Odd Amount\): amount: "about 5000" is not a number written as 1234\.56/);
         await bothThemes(page, 'crm-large-summary', size.width);
 
         // The board counts them, and an investor's step holds the amount of their own row.
@@ -159,15 +250,22 @@ describe('closing day: a CRM export and a bank statement through the console', {
         const column = page.locator(`.column[data-step-id="${step('commitment', bigDealId)}"]`);
         await column.locator('.column-count').getByText('8,997', { exact: true }).waitFor({ timeout: 60_000 });
         assert.equal(await column.getAttribute('aria-label'), 'Commitment: 8,997 investors');
-        const idOf = async (address: string) => (await must('GET', `/console/investors?query=${encodeURIComponent(address)}&page=1&limit=2`)).output[0].id as string;
-        const dataOf = async (i: number) => (await must('GET', `/deals/deal/${bigDealId}/investor-data/${await idOf(email(i))}`)).journey.map((j: { data: object }) => j.data);
+        const idOf = async (address: string) =>
+          (await must('GET', `/console/investors?query=${encodeURIComponent(address)}&page=1&limit=2`)).output[0].id as string;
+        const dataOf = async (i: number) =>
+          (await must('GET', `/deals/deal/${bigDealId}/investor-data/${await idOf(email(i))}`)).journey.map((j: { data: object }) => j.data);
         assert.deepEqual(await dataOf(1234), [{ committed_amount: amount(1234), currency: 'EUR' }]);
         assert.deepEqual(await dataOf(2), [{ committed_amount: '77000.00', currency: 'EUR' }], 'the later row of the e-mail');
         assert.equal((await must('GET', `/console/deals/${bigDealId}/rows?limit=1`)).total, 8997);
       });
 
       test('a camt.053 dropped on the Payments page: its outcome, the deal lists its unmatched line, the line assigned', async () => {
-        const refs = new Map<string, string>((await must('GET', `/deals/deal/${dealId}/all-payment-refernces`)).map((r: { investorUserId: string; paymentReference: string }) => [r.investorUserId, r.paymentReference]));
+        const refs = new Map<string, string>(
+          (await must('GET', `/deals/deal/${dealId}/all-payment-refernces`)).map((r: { investorUserId: string; paymentReference: string }) => [
+            r.investorUserId,
+            r.paymentReference,
+          ]),
+        );
         const grace = ids['Grace Brewster Hopper']!;
         const alan = ids['Alan Turing']!;
         const katherine = ids['Katherine Johnson']!;
@@ -180,7 +278,9 @@ describe('closing day: a CRM export and a bank statement through the console', {
         ]);
         await page.goto(`${e.url}/console/#/payments`);
         await page.getByRole('heading', { name: 'Bank payments' }).waitFor();
-        await page.getByLabel(/camt.053, camt.054 or CSV file/).setInputFiles({ name: 'statement.xml', mimeType: 'application/xml', buffer: Buffer.from(statement) });
+        await page
+          .getByLabel(/camt.053, camt.054 or CSV file/)
+          .setInputFiles({ name: 'statement.xml', mimeType: 'application/xml', buffer: Buffer.from(statement) });
         await page.getByRole('button', { name: 'Import statement.xml' }).click();
         const summary = page.getByTestId('statement-summary');
         await summary.waitFor().catch(async (err) => assert.fail(`${err}\n${await page.locator('main').innerText()}`));
@@ -201,11 +301,12 @@ describe('closing day: a CRM export and a bank statement through the console', {
         await page.goto(`${e.url}/console/#/payments`);
         await decide.click();
         const assign = page.getByRole('form', { name: new RegExp(`from A Turing ${size.width}$`) });
-        await assign.getByLabel('Deal id').fill(dealId);
-        await assign.getByLabel('Investor id').fill(alan);
+        // Found by e-mail (the name is the same at both widths): no id typed.
+        await assign.getByRole('searchbox', { name: 'Find an investor by name, e-mail or company' }).fill(`alan.${size.width}@`);
+        await assign.getByRole('radio', { name: new RegExp(`^Alan Turing \\(alan\\.${size.width}@example\\.com\\)`) }).check();
         await bothThemes(page, 'statement-assign', size.width);
-        await page.getByRole('button', { name: 'Assign', exact: true }).click();
-        await page.getByText(/Done: the line is now matched/).waitFor();
+        await page.getByRole('button', { name: 'Assign to Alan Turing', exact: true }).click();
+        await page.getByText(/Assigned to Alan Turing: the line is now matched/).waitFor();
         assert.equal((await must('GET', `/console/deals/${dealId}/investors/${alan}`)).stepId, step('payment'), 'Alan paid in full and moved');
       });
     });

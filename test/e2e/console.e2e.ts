@@ -15,13 +15,23 @@ import type { BrowserContext, Page, Request } from 'playwright-core';
 import { checkScreen as harnessCheckScreen, demoDealId, skipE2e, startE2e, type E2e, waitForExpression } from './harness.ts';
 
 /** The screens the docs show: `npm run screenshots` (SCREENSHOT_DIR) refreshes these in docs/. */
-const readmeShots = new Set(['workflow-editor-1440', 'board-filtered-1440', 'inbox-1440', 'import-summary-1440', 'bulk-results-390', 'table-390', 'board-dark-360', 'activity-light-360']);
+const readmeShots = new Set([
+  'workflow-editor-1440',
+  'board-filtered-1440',
+  'inbox-1440',
+  'import-summary-1440',
+  'bulk-results-390',
+  'table-390',
+  'board-dark-360',
+  'activity-light-360',
+]);
 const sizes = [
   { width: 1440, height: 900, investors: 50 },
   { width: 390, height: 844, investors: 12 },
 ].filter((s) => !process.env.E2E_WIDTH || String(s.width) === process.env.E2E_WIDTH);
 
-const checkScreen = (page: Page, name: string, width: number) => harnessCheckScreen(page, { prefix: 'console', name, width, readme: readmeShots.has(`${name}-${width}`) });
+const checkScreen = (page: Page, name: string, width: number) =>
+  harnessCheckScreen(page, { prefix: 'console', name, width, readme: readmeShots.has(`${name}-${width}`) });
 
 describe('operations console, end to end', { skip: skipE2e }, () => {
   let e: E2e;
@@ -117,7 +127,10 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
           if (n < 2) await commitment.getByLabel('Required').nth(n).check();
         }
         // The duplicate key is reported beside the Commitment step, before any save.
-        await commitment.getByRole('list', { name: 'Problems with Commitment' }).getByText(/used twice/).waitFor();
+        await commitment
+          .getByRole('list', { name: 'Problems with Commitment' })
+          .getByText(/used twice/)
+          .waitFor();
         assert.ok(await page.getByRole('button', { name: 'Save workflow' }).isDisabled());
         await commitment.getByRole('button', { name: 'Remove field committed_amount' }).nth(1).click();
         await commitment.getByRole('list', { name: 'Problems with Commitment' }).waitFor({ state: 'detached' });
@@ -136,7 +149,9 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
           ['commitment', 'Commitment', 'withdrawn', 'Withdrawn'],
         ] as const) {
           await editor(from).getByLabel(`Add a link from ${name} to`).selectOption(step(to));
-          await editor(from).getByRole('button', { name: `Add the link from ${name} to ${toName}` }).click();
+          await editor(from)
+            .getByRole('button', { name: `Add the link from ${name} to ${toName}` })
+            .click();
         }
         // The preview draws the links added through the menus, as every other link.
         const preview = page.locator('.graph-frame');
@@ -148,7 +163,9 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await page.getByText('Saved.').waitFor();
         const saved = (await e.api('GET', `/deals/deal/${dealId}/workflow-status`)).body;
         assert.equal(saved.steps.length, 5);
-        const links = saved.steps.flatMap((s: { nextStepLinks: { fromStepId: string; toStepId: string }[] }) => s.nextStepLinks.map((l) => `${l.fromStepId}>${l.toStepId}`)).sort();
+        const links = saved.steps
+          .flatMap((s: { nextStepLinks: { fromStepId: string; toStepId: string }[] }) => s.nextStepLinks.map((l) => `${l.fromStepId}>${l.toStepId}`))
+          .sort();
         assert.deepEqual(
           links,
           [
@@ -162,7 +179,11 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         const commitmentStep = saved.steps.find((s: { id: string }) => s.id === step('commitment'));
         assert.deepEqual(
           commitmentStep.stepFields.map((f: { fieldKey: string; kind: string; required: boolean }) => [f.fieldKey, f.kind, f.required]),
-          [['committed_amount', 'amount', true], ['currency', 'currency', true], ['shares', 'number', false]],
+          [
+            ['committed_amount', 'amount', true],
+            ['currency', 'currency', true],
+            ['shares', 'number', false],
+          ],
         );
         const kycStep = saved.steps.find((s: { id: string }) => s.id === step('kyc'));
         assert.deepEqual(kycStep.requirements, [{ kind: 'kyc-level', minimumLevel: 2 }]);
@@ -174,7 +195,9 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
           // Names sort as the ids do (the board's columns are virtualised, ordered by name); the third
           // looks like a spreadsheet formula, for the export.
           const forename = n === 3 ? '=SUM(A1)' : `P${String(n).padStart(2, '0')}`;
-          lines.push(`${investorId(n)},${forename},Console${size.width},c${size.width}.${n}@example.com,${n % 2 === 0 ? 1 : 2},${n % 3 === 0 ? 'Professional' : 'Retail'},active`);
+          lines.push(
+            `${investorId(n)},${forename},Console${size.width},c${size.width}.${n}@example.com,${n % 2 === 0 ? 1 : 2},${n % 3 === 0 ? 'Professional' : 'Retail'},active`,
+          );
         }
         // One row the page refuses itself (no surname), one only the service refuses (a status too long).
         lines.push(`${investorId(999)},NoSurname,,bad@example.com,1,Retail,active`);
@@ -193,7 +216,11 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await page.getByText(`${size.investors + 2} rows: ${size.investors + 1} ready to import, 1 with problems (left out).`).waitFor();
         // The preview is the service's dry run: the row only it refuses shows its error.
         await page.getByTestId('import-check').getByText(`${size.investors} new, 0 to update, 0 unchanged, 1 refused.`).waitFor();
-        await page.locator('tr.row-invalid').filter({ hasText: investorId(998) }).getByText(/status/).waitFor();
+        await page
+          .locator('tr.row-invalid')
+          .filter({ hasText: investorId(998) })
+          .getByText(/status/)
+          .waitFor();
         assert.equal(await page.locator('select[name="placementDeal"]').inputValue(), dealId);
         await checkScreen(page, 'import-preview', size.width);
         await page.getByRole('button', { name: `Import ${size.investors + 1} investors` }).click();
@@ -245,7 +272,10 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         const moved = (await e.api('GET', `/deals/deal/${dealId}/investor-data/${investorId(1)}`)).body.journey.at(-1);
         assert.equal(moved.data.shares, '1200.5', 'stored as typed');
         await showStep(step('commitment'));
-        await page.locator(`.column[data-step-id="${step('commitment')}"] .card[data-investor-id="${investorId(1)}"]`).getByText('75,000.00 GBP').waitFor();
+        await page
+          .locator(`.column[data-step-id="${step('commitment')}"] .card[data-investor-id="${investorId(1)}"]`)
+          .getByText('75,000.00 GBP')
+          .waitFor();
         await page.getByRole('button', { name: 'Undo' }).click();
         await page.getByRole('status').filter({ hasText: 'Undone' }).waitFor();
         assert.equal(await where(investorId(1)), step('interest'));
@@ -306,10 +336,15 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await checkScreen(page, 'table', size.width);
         await openActions();
         const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-        const filtered = readFileSync((await download.path())!, 'utf8').trim().split('\n');
+        const filtered = readFileSync((await download.path())!, 'utf8')
+          .trim()
+          .split('\n');
         assert.equal(filtered.length, 4, 'a header and the 3 filtered investors');
         assert.match(filtered[0]!, /^investor_id,full_name,email,step/);
-        assert.ok(filtered.some((line) => line.includes("'=SUM(A1)")), 'the formula-looking name is exported as text');
+        assert.ok(
+          filtered.some((line) => line.includes("'=SUM(A1)")),
+          'the formula-looking name is exported as text',
+        );
       });
 
       test('an edit request is badged on its card and decided from the inbox with a reason', async () => {
@@ -323,7 +358,10 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         assert.equal(created.status, 201, JSON.stringify(created.body));
         await go(`deals/${dealId}`);
         await showStep(step('commitment'));
-        await page.locator(`.card[data-investor-id="${investorId(3)}"]`).getByText('edit request').waitFor();
+        await page
+          .locator(`.card[data-investor-id="${investorId(3)}"]`)
+          .getByText('edit request')
+          .waitFor();
         await page.getByRole('link', { name: /^Inbox/ }).click();
         const item = page.locator(`[data-request-id="${created.body.id}"]`);
         await item.getByText('Bonus came early').waitFor();
@@ -343,26 +381,37 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await page.locator(`.card[data-investor-id="${investorId(3)}"]`).waitFor();
         await openActions();
         const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-        const exported = readFileSync((await download.path())!, 'utf8').trim().split('\n');
+        const exported = readFileSync((await download.path())!, 'utf8')
+          .trim()
+          .split('\n');
         assert.equal(exported.length, size.investors + 1, 'a header and every investor of the deal');
         const row = exported.find((line) => line.startsWith(`${investorId(3)},`))!;
-        assert.match(row, /,Commitment,.*,2500\.00,EUR,2,Professional,0\r?$/);
+        assert.match(row, /,Commitment,.*,2500\.00,EUR,,,RF\d+,2,Professional,0\r?$/, 'nothing received yet, then the payment reference');
       });
 
       test('the activity feed says who did what and when, and opens the investor in a modal drawer', async () => {
         await go(`deals/${dealId}/activity`);
-        const moved = page.locator('.activity-item[data-type="journey.step-entered"]').filter({ hasText: `P02 Console${size.width}` }).first();
+        const moved = page
+          .locator('.activity-item[data-type="journey.step-entered"]')
+          .filter({ hasText: `P02 Console${size.width}` })
+          .first();
         await moved.waitFor();
         // P02 moved with two others in one bulk move: one entry with its count, the names under Who.
         assert.match(await moved.innerText(), /first-run admin moved 3 investors from Interest to Commitment/);
         await moved.getByText('Who').click();
-        await page.locator('.activity-item[data-type="edit-request.approved"]').getByText(/approved .*Investment Amount request/).waitFor();
+        await page
+          .locator('.activity-item[data-type="edit-request.approved"]')
+          .getByText(/approved .*Investment Amount request/)
+          .waitFor();
         await checkScreen(page, 'activity', size.width);
         await moved.getByRole('link', { name: `P02 Console${size.width}` }).click();
         const drawer = page.getByRole('dialog', { name: `P02 Console${size.width}` });
         await drawer.locator('.timeline-item').first().waitFor();
         assert.equal(await drawer.evaluate((el) => el.matches(':modal')), true, 'the drawer is a modal dialog');
-        await drawer.getByText(/by first-run admin/).first().waitFor();
+        await drawer
+          .getByText(/by first-run admin/)
+          .first()
+          .waitFor();
         await checkScreen(page, 'drawer', size.width);
         await page.keyboard.press('Escape');
         await drawer.waitFor({ state: 'detached' });
@@ -380,7 +429,11 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
 
       test('the directory, webhooks, subscriptions, settings and graph screens pass axe-core', async () => {
         await go('investors');
-        await page.locator(`[data-investor-id="${investorId(1)}"]`).or(page.getByRole('searchbox')).first().waitFor();
+        await page
+          .locator(`[data-investor-id="${investorId(1)}"]`)
+          .or(page.getByRole('searchbox'))
+          .first()
+          .waitFor();
         await page.getByRole('searchbox').fill(`Console${size.width}`);
         await page.getByText(`${size.investors} investors`).waitFor();
         await checkScreen(page, 'investors', size.width);
@@ -431,15 +484,26 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
   // Every screen at the narrowest width the console supports (360 px), in the light theme and in
   // the dark one (prefers-color-scheme: dark): no axe-core violation, nothing clipped sideways.
   for (const colorScheme of ['light', 'dark'] as const) {
-    test(`every screen at 360 px in the ${colorScheme} theme: no axe violation, no sideways scroll`, { skip: process.env.E2E_WIDTH && process.env.E2E_WIDTH !== '360' ? 'E2E_WIDTH' : false }, async () => {
+    test(`every screen at 360 px in the ${colorScheme} theme: no axe violation, no sideways scroll`, {
+      skip: process.env.E2E_WIDTH && process.env.E2E_WIDTH !== '360' ? 'E2E_WIDTH' : false,
+    }, async () => {
       const { dealId } = await demoDealId(e);
-      const investors = (await e.api('GET', `/console/deals/${dealId}/rows?limit=100`)).body.output as { investorUserId: string; fullName: string; stepId: string }[];
+      const investors = (await e.api('GET', `/console/deals/${dealId}/rows?limit=100`)).body.output as {
+        investorUserId: string;
+        fullName: string;
+        stepId: string;
+      }[];
       const committed = investors.find((r) => r.stepId.endsWith('commitment'))!;
       const atInterest = investors.find((r) => r.stepId.endsWith('interest'))!;
       const journey = (await e.api('GET', `/deals/deal/${dealId}/investor-data/${committed.investorUserId}`)).body.journey;
       const pending = (await e.api('GET', `/console/edit-requests?dealId=${dealId}`)).body.total;
       if (pending === 0) {
-        const request = await e.api('POST', '/deals/request-to-edit', { workflowEventId: journey.at(-1).id, type: 'Investment Amount', reason: 'Sweep', newData: { committed_amount: '60000.00' } });
+        const request = await e.api('POST', '/deals/request-to-edit', {
+          workflowEventId: journey.at(-1).id,
+          type: 'Investment Amount',
+          reason: 'Sweep',
+          newData: { committed_amount: '60000.00' },
+        });
         assert.equal(request.status, 201, JSON.stringify(request.body));
       }
       const context = await e.browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 1, colorScheme });
@@ -475,7 +539,11 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await checkScreen(page, name('board-filters'), 360);
         await visit(`deals/${dealId}/table`, (p) => p.locator('tbody tr').first().waitFor(), 'table');
         await visit(`deals/${dealId}/activity`, (p) => p.locator('.activity-item').first().waitFor(), 'activity');
-        await visit(`deals/${dealId}/investors/${committed.investorUserId}`, (p) => p.getByRole('dialog', { name: committed.fullName }).locator('.timeline-item').first().waitFor(), 'drawer');
+        await visit(
+          `deals/${dealId}/investors/${committed.investorUserId}`,
+          (p) => p.getByRole('dialog', { name: committed.fullName }).locator('.timeline-item').first().waitFor(),
+          'drawer',
+        );
         await visit('inbox', (p) => p.locator('[data-request-id]').first().waitFor(), 'inbox');
         await page.locator('[data-request-id]').first().getByRole('button', { name: 'Approve…' }).click();
         await page.getByRole('dialog', { name: /Approve .*request\?/ }).waitFor();
@@ -485,8 +553,15 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await visit(`investors/${committed.investorUserId}`, (p) => p.getByLabel('KYC level').waitFor(), 'investor-form');
         await visit('investors/new', (p) => p.getByLabel('KYC level').waitFor(), 'investor-new');
         await visit(`investors/import?deal=${dealId}`, (p) => p.getByLabel('Or paste the CSV').waitFor(), 'import');
-        await page.getByLabel('Or paste the CSV').fill(`id,forename,surname,email,kyc_level,classifications\nsweep-${colorScheme}-1,Wide,${'Name'.repeat(12)},a-very-long-address-${'x'.repeat(30)}@example.com,2,Professional;Retail\nsweep-${colorScheme}-2,No,,x@example.com,1,Retail`);
-        await page.getByTestId('import-check').getByText(/service's check/).waitFor();
+        await page
+          .getByLabel('Or paste the CSV')
+          .fill(
+            `id,forename,surname,email,kyc_level,classifications\nsweep-${colorScheme}-1,Wide,${'Name'.repeat(12)},a-very-long-address-${'x'.repeat(30)}@example.com,2,Professional;Retail\nsweep-${colorScheme}-2,No,,x@example.com,1,Retail`,
+          );
+        await page
+          .getByTestId('import-check')
+          .getByText(/service's check/)
+          .waitFor();
         await checkScreen(page, name('import-preview'), 360);
         await visit('webhooks', (p) => p.getByRole('heading', { name: 'Webhook deliveries' }).waitFor(), 'webhooks');
         await visit('subscriptions', (p) => p.getByRole('heading', { name: 'Subscription transactions' }).waitFor(), 'subscriptions');

@@ -77,7 +77,10 @@ describe('the console on the demo deal, end to end', { skip: skipE2e }, () => {
     // An investor who has not captured the next step's required fields yet, and whose name is
     // unique in the deal (the tests find their card and dialogs by name; demo names can repeat).
     for (const card of cards.body.output) {
-      const namesakes = await e.api('GET', `/deals/deal/${encodeURIComponent(dealId)}/all-investor-workflows?limit=2&query=${encodeURIComponent(card.fullName)}`);
+      const namesakes = await e.api(
+        'GET',
+        `/deals/deal/${encodeURIComponent(dealId)}/all-investor-workflows?limit=2&query=${encodeURIComponent(card.fullName)}`,
+      );
       if (namesakes.body.output.length !== 1) continue;
       const journey = (await e.api('GET', `/deals/deal/${encodeURIComponent(dealId)}/investor-data/${encodeURIComponent(card.investorUserId)}`)).body.journey;
       const captured = new Set(journey.flatMap((ev: { data: object }) => Object.keys(ev.data)));
@@ -143,7 +146,10 @@ describe('the console on the demo deal, end to end', { skip: skipE2e }, () => {
     for (const field of to.stepFields) await fillField(page, field, sampleValue(field));
     await dialog.getByRole('button', { name: `Move to ${to.label}` }).click();
     await dialog.waitFor({ state: 'detached' });
-    await page.getByRole('status').filter({ hasText: `moved to ${to.label}` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `moved to ${to.label}` })
+      .waitFor();
     await page.locator(`.column[data-step-id="${to.id}"] .card[data-investor-id="${mover.id}"]`).waitFor();
     const summary = await e.api('GET', `/console/deals/${encodeURIComponent(dealId)}/investors/${encodeURIComponent(mover.id)}`);
     assert.equal(summary.body.stepId, to.id);
@@ -166,7 +172,10 @@ describe('the console on the demo deal, end to end', { skip: skipE2e }, () => {
     await page.locator(`.card[data-investor-id="${mover.id}"] .card-main`).click();
     const drawer = page.getByRole('dialog', { name: mover.fullName });
     await drawer.waitFor();
-    await drawer.locator('.timeline-item.latest').filter({ hasText: `${from.label} → ${to.label}` }).waitFor();
+    await drawer
+      .locator('.timeline-item.latest')
+      .filter({ hasText: `${from.label} → ${to.label}` })
+      .waitFor();
     await drawer.getByRole('button', { name: 'Copy payment reference' }).waitFor();
     assert.match(await drawer.locator('#payment-reference').innerText(), /^RF/);
     await screenshot(page, 'drawer');
@@ -205,7 +214,10 @@ describe('the console on the demo deal, end to end', { skip: skipE2e }, () => {
 
   test('the workflow graph lays out every step with its investor count', async () => {
     const { page } = e;
-    await page.getByRole('button', { name: 'Close' }).click().catch(() => {});
+    await page
+      .getByRole('button', { name: 'Close' })
+      .click()
+      .catch(() => {});
     await page.getByRole('link', { name: 'Workflow graph' }).click();
     await page.locator('.node').first().waitFor();
     assert.equal(await page.locator('.node').count(), steps.length);
@@ -220,7 +232,7 @@ describe('the console on the demo deal, end to end', { skip: skipE2e }, () => {
     await page.locator('.column').first().waitFor();
     await page.getByRole('group', { name: 'Step shown' }).waitFor();
     assert.equal(await page.locator('.board .column').count(), 1);
-    const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth') as number;
+    const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
     assert.ok(overflow <= 1, `the page itself does not scroll sideways (${overflow}px)`);
     await screenshot(page, 'board-narrow');
     await page.setViewportSize({ width: 1440, height: 900 });

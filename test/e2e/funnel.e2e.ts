@@ -6,7 +6,6 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { checkScreen as harnessCheckScreen, demoDealId, skipE2e, startE2e, type E2e } from './harness.ts';
 
-
 const checkScreen = (page: Page, name: string, width: number) => harnessCheckScreen(page, { prefix: 'funnel', name, width });
 
 describe('funnel page, end to end', { skip: skipE2e }, () => {
@@ -50,7 +49,11 @@ describe('funnel page, end to end', { skip: skipE2e }, () => {
         await page.goto(`${e.url}/console/#/deals/${dealId}`);
         // A phone shows one step at a time: the switcher brings the timed step's column.
         if (timed && width < 500) await page.getByRole('group', { name: 'Step shown' }).getByRole('combobox').selectOption(timed.stepId);
-        if (timed) await page.locator(`[data-step-id="${timed.stepId}"] .column-time`).getByText(/^median /).waitFor();
+        if (timed)
+          await page
+            .locator(`[data-step-id="${timed.stepId}"] .column-time`)
+            .getByText(/^median /)
+            .waitFor();
         await checkScreen(page, 'board', width);
       } finally {
         await context.close();

@@ -14,6 +14,7 @@ import { createToken } from '../../src/operations/tokens.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { onPostgres } from '../support/app.ts';
 import { checkedFetch } from '../support/contract.ts';
+import { investorBody } from '../support/fixtures.ts';
 
 export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
@@ -59,7 +60,12 @@ export async function startE2e(options: { basePath?: string; demo?: boolean; env
   const userDataDir = mkdtempSync(join(tmpdir(), 'dealflow-chromium-'));
   const database = options.databaseUrl ? await freshDatabase(options.databaseUrl) : undefined;
   const config = loadConfig({
-    PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://', LOG_LEVEL: 'warn', BASE_PATH: options.basePath ?? '', ...options.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'warn',
+    BASE_PATH: options.basePath ?? '',
+    ...options.env,
     ...(database ? { DATABASE_URL: database.url } : {}),
   });
   const service = await serve(config, { demo: options.demo ?? true, print: (line) => printed.push(line) });
@@ -177,7 +183,13 @@ export async function checkScreen(page: Page, shot: { prefix: string; name: stri
   const { prefix, name, width } = shot;
   await page.waitForTimeout(250);
   const results = await new AxeBuilder({ page }).analyze();
-  const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  const found = results.violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join(', ')}`,
+  );
   assert.deepEqual(found, [], `axe-core on ${name} at ${width}px`);
   if (width < 500) {
     const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
@@ -221,8 +233,14 @@ export async function demoDealId(e: E2e): Promise<{ dealId: string; seeded: bool
           { fieldKey: 'currency', required: true, kind: 'currency', label: 'Currency' },
         ],
       }),
-      step('kyc', 'KYC', { stepFields: [{ fieldKey: 'kyc_provider', required: false, kind: 'choice', options: ['Onfido', 'Jumio'] }], requirements: [{ kind: 'kyc-level', minimumLevel: 2 }] }),
-      step('documents', 'Documents', { stepFields: [{ fieldKey: 'signed_on', required: true, kind: 'date', label: 'Signed on' }], formId: 'subscription-agreement' }),
+      step('kyc', 'KYC', {
+        stepFields: [{ fieldKey: 'kyc_provider', required: false, kind: 'choice', options: ['Onfido', 'Jumio'] }],
+        requirements: [{ kind: 'kyc-level', minimumLevel: 2 }],
+      }),
+      step('documents', 'Documents', {
+        stepFields: [{ fieldKey: 'signed_on', required: true, kind: 'date', label: 'Signed on' }],
+        formId: 'subscription-agreement',
+      }),
       step('payment', 'Payment', { stepFields: [{ fieldKey: 'paid_on', required: false, kind: 'date' }] }),
       step('complete', 'Complete', { type: 'complete' }),
       step('withdrawn', 'Withdrawn', { type: 'withdrawn' }),
@@ -237,7 +255,20 @@ export async function demoDealId(e: E2e): Promise<{ dealId: string; seeded: bool
       ['commitment', 'withdrawn'],
     ].map(([from, to]) => ({ fromStepId: `${dealId}:${from}`, toStepId: `${dealId}:${to}` })),
   });
-  const people = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Edsger Dijkstra', 'Barbara Liskov', 'Donald Knuth', 'Margaret Hamilton', 'Ken Thompson', 'Frances Allen', 'John Backus', 'Radia Perlman', 'Leslie Lamport'];
+  const people = [
+    'Ada Lovelace',
+    'Grace Hopper',
+    'Alan Turing',
+    'Edsger Dijkstra',
+    'Barbara Liskov',
+    'Donald Knuth',
+    'Margaret Hamilton',
+    'Ken Thompson',
+    'Frances Allen',
+    'John Backus',
+    'Radia Perlman',
+    'Leslie Lamport',
+  ];
   const paths: [string, Record<string, string>][][] = [
     [['interest', {}]],
     [['commitment', { committed_amount: '50000.00', currency: 'EUR' }]],
@@ -247,29 +278,79 @@ export async function demoDealId(e: E2e): Promise<{ dealId: string; seeded: bool
   for (const [n, name] of people.entries()) {
     const [forename, surname] = name.split(' ') as [string, string];
     const id = `${dealId}-investor-${n + 1}`;
-    await must('PUT', `/investors/${id}`, {
-      remoteId: `remote-${n + 1}`,
-      dataSource: 'platform',
-      teamUserId: null,
-      kycCheckLevel: 2,
-      contact: {
-        guid: `00000000-0000-4000-8000-${String(n + 1).padStart(12, '0')}`,
-        externalId: null,
-        userType: 1,
-        status: 'active',
-        contact: { forename, middleNames: null, surname, title: null, nickname: null, dateOfBirth: null, email: `${forename}.${surname}@example.com`.toLowerCase() },
-        username: `${forename}.${surname}`.toLowerCase(),
-        profilePhotoFileKey: null,
-        name,
-        classifications: [],
-        fullName: name,
-        tfaEnabled: true,
-        compliance: 'approved',
-      },
-    });
+    await must('PUT', `/investors/${id}`, investorBody({ forename, surname, dateOfBirth: null, classes: [] }));
     for (const [to, data] of paths[n % paths.length]!) {
       await must('POST', `/deals/deal/${dealId}/jump-to-step`, { investorUserId: id, targetStepId: `${dealId}:${to}`, data });
     }
   }
   return { dealId, seeded: false };
+}
+
+/** The admin's API call that must succeed; its body. */
+async function must(e: E2e, method: string, path: string, body?: unknown) {
+  const response = await e.api(method, path, body);
+  assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body;
+}
+
+/**
+ * The portal's subscription deal: invited → commitment (amount, currency) → funds received →
+ * complete, with withdrawal along the way, investors taking the commitment themselves, and payment
+ * settings (the payee's bank details when given). Step ids are `<dealId>:<name>`.
+ */
+export async function subscriptionDeal(
+  e: E2e,
+  dealId: string,
+  options: { series: string; signedOn?: boolean; withdrawnFromPayment?: boolean; payee?: { beneficiaryName: string; iban: string; bic: string } },
+) {
+  const step = (name: string) => `${dealId}:${name}`;
+  await must(e, 'PUT', `/deals/deal/${dealId}`, { name: `Harbour Logistics Series ${options.series}`, currency: 'EUR' });
+  await must(e, 'PUT', `/deals/deal/${dealId}/workflow`, {
+    label: `Series ${options.series} subscription`,
+    description: 'invited, commitment, funds received, complete',
+    investorEngagementEnabled: true,
+    steps: [
+      { id: step('invited'), label: 'Invited', type: 'default', stepFields: [] },
+      {
+        id: step('commitment'),
+        label: 'Commitment',
+        type: 'default',
+        stepFields: [
+          { fieldKey: 'committed_amount', required: true, kind: 'amount', label: 'Committed amount' },
+          { fieldKey: 'currency', required: true, kind: 'currency', label: 'Currency' },
+          ...(options.signedOn ? [{ fieldKey: 'signed_on', required: false, kind: 'date', label: 'Signed on' }] : []),
+        ],
+      },
+      {
+        id: step('payment'),
+        label: 'Funds received',
+        type: 'default',
+        stepFields: [
+          { fieldKey: 'amount_received', required: true, kind: 'amount' },
+          { fieldKey: 'received_on', required: true, kind: 'date' },
+        ],
+      },
+      { id: step('complete'), label: 'Complete', type: 'complete', stepFields: [] },
+      { id: step('withdrawn'), label: 'Withdrawn', type: 'withdrawn', stepFields: [] },
+    ],
+    links: [
+      { fromStepId: step('invited'), toStepId: step('commitment'), investorMay: true },
+      { fromStepId: step('invited'), toStepId: step('withdrawn') },
+      { fromStepId: step('commitment'), toStepId: step('payment') },
+      { fromStepId: step('commitment'), toStepId: step('withdrawn') },
+      { fromStepId: step('payment'), toStepId: step('complete') },
+      ...(options.withdrawnFromPayment ? [{ fromStepId: step('payment'), toStepId: step('withdrawn') }] : []),
+    ],
+  });
+  await must(e, 'PUT', `/deals/deal/${dealId}/payment-settings`, {
+    paymentStepId: step('payment'),
+    amountFieldKey: 'amount_received',
+    dateFieldKey: 'received_on',
+    commitmentFieldKey: 'committed_amount',
+    currencyFieldKey: 'currency',
+    assetId: null,
+    pricePerUnit: null,
+    unitDecimals: 0,
+    ...options.payee,
+  });
 }

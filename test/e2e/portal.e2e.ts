@@ -18,7 +18,8 @@ import { PNG } from 'pngjs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { m } from '../../web/portal/src/messages.ts';
 import { checkedFetch } from '../support/contract.ts';
-import { checkScreen as harnessCheckScreen, e2eDatabaseUrl, freePort, skipE2e, startE2e, type E2e } from './harness.ts';
+import { checkScreen as harnessCheckScreen, subscriptionDeal, e2eDatabaseUrl, freePort, skipE2e, startE2e, type E2e } from './harness.ts';
+import { investorBody } from '../support/fixtures.ts';
 
 // jsqr is CommonJS: its module object is the function (with the same function as `default`).
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
@@ -57,55 +58,13 @@ describe(`the investor portal, end to end (${e2eDatabaseUrl ? 'PostgreSQL' : 'PG
 
   before(async () => {
     const port = await freePort();
-    e = await startE2e({ demo: false, env: { PORT: String(port), PUBLIC_URL: `http://localhost:${port}` }, ...(e2eDatabaseUrl ? { databaseUrl: e2eDatabaseUrl } : {}) });
+    e = await startE2e({
+      demo: false,
+      env: { PORT: String(port), PUBLIC_URL: `http://localhost:${port}` },
+      ...(e2eDatabaseUrl ? { databaseUrl: e2eDatabaseUrl } : {}),
+    });
     portalUrl = `http://localhost:${port}/portal/`;
-    await must('PUT', `/deals/deal/${dealId}`, { name: 'Harbour Logistics Series B', currency: 'EUR' });
-    await must('PUT', `/deals/deal/${dealId}/workflow`, {
-      label: 'Series B subscription',
-      description: 'invited, commitment, funds received, complete',
-      investorEngagementEnabled: true,
-      steps: [
-        { id: step('invited'), label: 'Invited', type: 'default', stepFields: [] },
-        {
-          id: step('commitment'),
-          label: 'Commitment',
-          type: 'default',
-          stepFields: [
-            { fieldKey: 'committed_amount', required: true, kind: 'amount', label: 'Committed amount' },
-            { fieldKey: 'currency', required: true, kind: 'currency', label: 'Currency' },
-            { fieldKey: 'signed_on', required: false, kind: 'date', label: 'Signed on' },
-          ],
-        },
-        {
-          id: step('payment'),
-          label: 'Funds received',
-          type: 'default',
-          stepFields: [
-            { fieldKey: 'amount_received', required: true, kind: 'amount' },
-            { fieldKey: 'received_on', required: true, kind: 'date' },
-          ],
-        },
-        { id: step('complete'), label: 'Complete', type: 'complete', stepFields: [] },
-        { id: step('withdrawn'), label: 'Withdrawn', type: 'withdrawn', stepFields: [] },
-      ],
-      links: [
-        { fromStepId: step('invited'), toStepId: step('commitment'), investorMay: true },
-        { fromStepId: step('invited'), toStepId: step('withdrawn') },
-        { fromStepId: step('commitment'), toStepId: step('payment') },
-        { fromStepId: step('commitment'), toStepId: step('withdrawn') },
-        { fromStepId: step('payment'), toStepId: step('complete') },
-      ],
-    });
-    await must('PUT', `/deals/deal/${dealId}/payment-settings`, {
-      paymentStepId: step('payment'),
-      amountFieldKey: 'amount_received',
-      dateFieldKey: 'received_on',
-      commitmentFieldKey: 'committed_amount',
-      currencyFieldKey: 'currency',
-      assetId: null,
-      pricePerUnit: null,
-      unitDecimals: 0,
-    });
+    await subscriptionDeal(e, dealId, { series: 'B', signedOn: true });
   });
   after(() => e?.close());
 
@@ -123,26 +82,7 @@ describe(`the investor portal, end to end (${e2eDatabaseUrl ? 'PostgreSQL' : 'PG
 
       before(async () => {
         const [forename, surname] = fullName.split(' ') as [string, string];
-        await must('PUT', `/investors/${investorUserId}`, {
-          remoteId: investorUserId,
-          dataSource: 'platform',
-          teamUserId: null,
-          kycCheckLevel: 2,
-          contact: {
-            guid: `00000000-0000-4000-8000-00000000${String(size.width).padStart(4, '0')}`,
-            externalId: null,
-            userType: 1,
-            status: 'active',
-            contact: { forename, middleNames: null, surname, title: null, nickname: null, dateOfBirth: null, email: `${forename}.${surname}@example.com`.toLowerCase() },
-            username: `${forename}.${surname}`.toLowerCase(),
-            profilePhotoFileKey: null,
-            name: fullName,
-            classifications: [],
-            fullName,
-            tfaEnabled: false,
-            compliance: 'approved',
-          },
-        });
+        await must('PUT', `/investors/${investorUserId}`, investorBody({ forename, surname, dateOfBirth: null, classes: [] }));
         await must('POST', `/deals/deal/${dealId}/jump-to-step`, { investorUserId, targetStepId: step('invited'), data: {} });
         staff = await e.browser.newContext({ viewport: size, deviceScaleFactor: 1 });
         await staff.addInitScript((token) => sessionStorage.setItem('dealflow.console.token', token), e.adminToken);
@@ -158,7 +98,14 @@ describe(`the investor portal, end to end (${e2eDatabaseUrl ? 'PostgreSQL' : 'PG
         const cdp = await investor.newCDPSession(page);
         await cdp.send('WebAuthn.enable');
         await cdp.send('WebAuthn.addVirtualAuthenticator', {
-          options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+          options: {
+            protocol: 'ctap2',
+            transport: 'internal',
+            hasResidentKey: true,
+            hasUserVerification: true,
+            isUserVerified: true,
+            automaticPresenceSimulation: true,
+          },
         });
       });
       after(async () => {
@@ -189,9 +136,14 @@ describe(`the investor portal, end to end (${e2eDatabaseUrl ? 'PostgreSQL' : 'PG
         await console_.getByRole('region', { name: 'Selection' }).getByRole('button', { name: 'Invite to the portal…' }).click();
         // The dialog's title changes from the invitation to the links once they are made.
         const many = console_.locator('dialog.invite-dialog');
-        await many.getByRole('heading', { name: count === 1 ? `Invite ${fullName} to the investor portal` : `Invite ${count} investors to the investor portal` }).waitFor();
+        await many
+          .getByRole('heading', { name: count === 1 ? `Invite ${fullName} to the investor portal` : `Invite ${count} investors to the investor portal` })
+          .waitFor();
         await many.getByRole('button', { name: count === 1 ? 'Create the link' : `Create ${count} links` }).click();
-        await many.getByTestId('invite-url').nth(count - 1).waitFor();
+        await many
+          .getByTestId('invite-url')
+          .nth(count - 1)
+          .waitFor();
         assert.equal(await many.getByTestId('invite-url').count(), count);
         const replaced = await many.getByLabel(fullName, { exact: true }).inputValue();
         await many.getByRole('button', { name: 'Done' }).click();
@@ -295,11 +247,11 @@ describe(`the investor portal, end to end (${e2eDatabaseUrl ? 'PostgreSQL' : 'PG
 
       test('the investor asks for a higher amount, staff approve it in the console, the investor sees it', async () => {
         const change = page.locator('section.change');
-        await change.getByLabel(m.changeAmount).check();
+        await change.getByLabel(m.editAmount).check();
         await change.getByLabel(/New amount/).fill('30000');
         await change.getByLabel(m.reason).fill('My bonus came early');
-        await change.getByRole('button', { name: m.changeSubmit }).click();
-        await change.getByText(m.changeSent).waitFor();
+        await change.getByRole('button', { name: m.editSubmit }).click();
+        await change.getByText(m.editSent).waitFor();
         await change.locator('.request').getByText(m.statusPending).waitFor();
         await change.locator('.request').scrollIntoViewIfNeeded();
         await checkBoth(page, 'change-requested', size.width, [390]);

@@ -2,7 +2,7 @@
 // no-pending-edit-requests step requirement they give teeth to.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
 import { commit, createDeal, createInvestor, jump } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
@@ -30,11 +30,21 @@ describe('edit requests', () => {
   }
 
   const journeyOf = async (dealId: string, investorUserId: string) =>
-    (await admin.get(`/deals/deal/${dealId}/investor-data/${investorUserId}`)).body.journey as { id: string; toStepId: string; data: Record<string, string>; createdByUserId: string }[];
+    (await admin.get(`/deals/deal/${dealId}/investor-data/${investorUserId}`)).body.journey as {
+      id: string;
+      toStepId: string;
+      data: Record<string, string>;
+      createdByUserId: string;
+    }[];
 
   test('an investor asks for a new amount: 201 with the request, field by field', async () => {
     const { event, own } = await committed();
-    const response = await own.post(CREATE, { workflowEventId: event.id, type: 'Investment Amount', reason: 'Bonus came early', newData: { committed_amount: '30000.00' } });
+    const response = await own.post(CREATE, {
+      workflowEventId: event.id,
+      type: 'Investment Amount',
+      reason: 'Bonus came early',
+      newData: { committed_amount: '30000.00' },
+    });
     assert.equal(response.status, 201, JSON.stringify(response.body));
     const request = response.body;
     assert.deepEqual(Object.keys(request).sort(), FIELDS);
@@ -54,7 +64,9 @@ describe('edit requests', () => {
 
   test('approving an amount change edits the event through editWorkflowEvent: the revision shows it and who approved it', async () => {
     const { deal, investorUserId, event, own } = await committed();
-    const request = (await own.post(CREATE, { workflowEventId: event.id, type: 'Investment Amount', reason: 'More', newData: { committed_amount: '30000.00' } })).body;
+    const request = (
+      await own.post(CREATE, { workflowEventId: event.id, type: 'Investment Amount', reason: 'More', newData: { committed_amount: '30000.00' } })
+    ).body;
     const approved = await admin.post(`${CREATE}/${request.id}/approve`, { reason: 'Confirmed by phone' });
     assert.equal(approved.status, 200, JSON.stringify(approved.body));
     assert.equal(approved.body.status, 'approved');
@@ -74,7 +86,8 @@ describe('edit requests', () => {
 
   test('rejecting changes nothing but the request; a decided request cannot be decided again (409)', async () => {
     const { deal, investorUserId, event, own } = await committed();
-    const request = (await own.post(CREATE, { workflowEventId: event.id, type: 'Investment Amount', reason: 'More', newData: { committed_amount: '1.00' } })).body;
+    const request = (await own.post(CREATE, { workflowEventId: event.id, type: 'Investment Amount', reason: 'More', newData: { committed_amount: '1.00' } }))
+      .body;
     const rejected = await admin.post(`${CREATE}/${request.id}/reject`);
     assert.equal(rejected.status, 200, JSON.stringify(rejected.body));
     assert.equal(rejected.body.status, 'rejected');
@@ -155,7 +168,7 @@ describe('edit requests', () => {
     assert.match(problem.detail, /reachable/);
   });
 
-  test('listInvestorEditRequests: the investor\'s requests in the deal, newest first, with the interface fields', async () => {
+  test("listInvestorEditRequests: the investor's requests in the deal, newest first, with the interface fields", async () => {
     const { deal, investorUserId, event, own } = await committed();
     const interest = (await journeyOf(deal.dealId, investorUserId))[0]!;
     const r1 = (await own.post(CREATE, { workflowEventId: event.id, type: 'Investment Amount', reason: 'one', newData: { committed_amount: '1.00' } })).body;
@@ -168,8 +181,14 @@ describe('edit requests', () => {
 
     const list = await own.get(filtered(deal.dealId, investorUserId));
     assert.equal(list.status, 200, JSON.stringify(list.body));
-    assert.deepEqual(list.body.map((r: any) => r.id), [r3.id, r2.id, r1.id]);
-    assert.deepEqual(list.body.map((r: any) => r.reason), ['three', 'two', 'one']);
+    assert.deepEqual(
+      list.body.map((r: any) => r.id),
+      [r3.id, r2.id, r1.id],
+    );
+    assert.deepEqual(
+      list.body.map((r: any) => r.reason),
+      ['three', 'two', 'one'],
+    );
     for (const request of list.body) {
       assert.deepEqual(Object.keys(request).sort(), FIELDS);
       assert.match(request.dateRecieved, TIMESTAMP);
@@ -210,7 +229,10 @@ describe('edit requests', () => {
       const problem = expectProblem(await own.post(CREATE, body), 400);
       const named = new Set(problem.errors?.map((e) => e.field));
       // The schema's union (object or null) may add lines about `newData` itself; each field must be named.
-      assert.ok(fields.every((f) => named.has(f)), `${JSON.stringify(body)}: ${JSON.stringify(problem.errors)}`);
+      assert.ok(
+        fields.every((f) => named.has(f)),
+        `${JSON.stringify(body)}: ${JSON.stringify(problem.errors)}`,
+      );
     }
     expectProblem(await own.post(CREATE, { workflowEventId: interest.id, type: 'Investment Amount', reason: 'r', newData: { note: '1' } }), 422);
     expectProblem(await own.post(CREATE, { workflowEventId: randomUUID(), type: 'Withdraw Investment', reason: 'r' }), 404);
@@ -228,10 +250,10 @@ describe('edit requests', () => {
     const mine = await committed();
     const theirs = await committed();
     const theirRequest = (await theirs.own.post(CREATE, { workflowEventId: theirs.event.id, type: 'Withdraw Investment', reason: 'r' })).body;
-    // Another investor's event or request answers as an unknown one (404); naming another investor is a 403.
+    // Another investor's event, request or id answers as an unknown one (404); approving is staff's (403).
     expectProblem(await mine.own.post(CREATE, { workflowEventId: theirs.event.id, type: 'Withdraw Investment', reason: 'r' }), 404);
     expectProblem(await mine.own.get(`${CREATE}/${theirRequest.id}`), 404);
-    expectProblem(await mine.own.get(filtered(theirs.deal.dealId, theirs.investorUserId)), 403);
+    expectProblem(await mine.own.get(filtered(theirs.deal.dealId, theirs.investorUserId)), 404);
     expectProblem(await mine.own.post(`${CREATE}/${theirRequest.id}/approve`, {}), 403);
     const myRequest = (await mine.own.post(CREATE, { workflowEventId: mine.event.id, type: 'Withdraw Investment', reason: 'r' })).body;
     expectProblem(await mine.own.post(`${CREATE}/${myRequest.id}/approve`, {}), 403);
@@ -260,6 +282,9 @@ describe('edit requests', () => {
     const deal2 = await createDeal(admin, { workflow: 'subscription' });
     const e2 = await commit(admin, deal2, a.investorUserId);
     await a.own.post(CREATE, { workflowEventId: e2.id, type: 'Withdraw Investment', reason: 'r' });
-    assert.equal((await admin.post(`/deals/deal/${a.deal.dealId}/jump-to-step`, { investorUserId: a.investorUserId, targetStepId: a.deal.steps.pay, data: {} })).status, 201);
+    assert.equal(
+      (await admin.post(`/deals/deal/${a.deal.dealId}/jump-to-step`, { investorUserId: a.investorUserId, targetStepId: a.deal.steps.pay, data: {} })).status,
+      201,
+    );
   });
 });

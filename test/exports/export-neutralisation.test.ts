@@ -2,7 +2,7 @@
 // after leading white space or a line break, and in full-width form (＝ ＋ － ＠), as in ASCII.
 // The active-investors export still reads back through the investor import to the same values.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { startApp } from '../support/app.ts';
 import { createDeal } from '../support/deals.ts';
@@ -13,13 +13,15 @@ describe('export neutralisation', () => {
   const admin = t.admin;
 
   const csv = (url: string, method: 'GET' | 'POST' = 'GET') =>
-    t.app.inject({ method, url, headers: { authorization: `Bearer ${t.adminToken}`, accept: 'text/csv' } }).then((r) => parse(r.body, { columns: true }) as Record<string, string>[]);
+    t.app
+      .inject({ method, url, headers: { authorization: `Bearer ${t.adminToken}`, accept: 'text/csv' } })
+      .then((r) => parse(r.body, { columns: true }) as Record<string, string>[]);
 
   test('leading white space, line breaks and full-width formula characters are neutralised like their ASCII forms', async () => {
     const deal = await createDeal(admin);
     const notes: [string, string][] = [
       [' =1+1', "' =1+1"],
-      ['\n=cmd|"/c calc"!A1', "'\n=cmd|\"/c calc\"!A1"],
+      ['\n=cmd|"/c calc"!A1', '\'\n=cmd|"/c calc"!A1'],
       ['＝HYPERLINK("http://x")', `'＝HYPERLINK("http://x")`],
       ['＋1 call me', "'＋1 call me"],
       ['－2+3', "'－2+3"],
@@ -54,10 +56,15 @@ describe('export neutralisation', () => {
     const header = Object.keys(row).filter((k) => !k.startsWith('deals'));
     const line = header.map((k) => `"${(row[k] ?? '').replace(/"/g, '""')}"`).join(',');
     const imported = await t.app.inject({
-      method: 'POST', url: '/investors/import', payload: `${header.join(',')}\n${line}\n`,
+      method: 'POST',
+      url: '/investors/import',
+      payload: `${header.join(',')}\n${line}\n`,
       headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'text/csv' },
     });
     assert.equal(imported.statusCode, 200, imported.body);
-    assert.deepEqual(JSON.parse(imported.body).rows.map((r: any) => r.outcome), ['unchanged']);
+    assert.deepEqual(
+      JSON.parse(imported.body).rows.map((r: any) => r.outcome),
+      ['unchanged'],
+    );
   });
 });

@@ -1,7 +1,7 @@
 // The all-investor-workflows CSV byte for byte, an export of several pages against the JSON list
 // it mirrors, and the reading of a sort order in ranges (store/exports.ts), also when rows arrive meanwhile.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { newUuid, systemClock } from '../../src/operations/deps.ts';
 import { seedScale } from '../../src/operations/seed.ts';
@@ -27,7 +27,11 @@ describe('all-investor-workflows export', () => {
     await deal.move(cleo, 'commitment', { committed_amount: '250.50', currency: 'EUR' });
     await deal.move(cleo, 'withdrawn', { reason: '-5' });
 
-    const journeys = await t.database.db.selectFrom('journeys').select(['investor_user_id', 'moved_at', 'payment_reference']).where('deal_id', '=', deal.dealId).execute();
+    const journeys = await t.database.db
+      .selectFrom('journeys')
+      .select(['investor_user_id', 'moved_at', 'payment_reference'])
+      .where('deal_id', '=', deal.dealId)
+      .execute();
     const of = (id: string) => {
       const j = journeys.find((r) => r.investor_user_id === id)!;
       return `${new Date(j.moved_at).toISOString()},${j.payment_reference}`;
@@ -43,7 +47,26 @@ describe('all-investor-workflows export', () => {
 
     const empty = await createDeal(admin);
     const none = await getCsv(`/deals/deal/${empty.dealId}/all-investor-workflows`);
-    assert.equal(none.body, 'investorUserId,fullName,email,currentStepId,movedAt,paymentReference,note,committed_amount,currency,kyc_ref,signed,paid_on,reason\r\n');
+    assert.equal(
+      none.body,
+      'investorUserId,fullName,email,currentStepId,movedAt,paymentReference,note,committed_amount,currency,kyc_ref,signed,paid_on,reason\r\n',
+    );
+  });
+
+  test("amounts in one form: the currency's minor units, whatever form they were captured in", async () => {
+    const deal = await createDeal(admin);
+    const [a, b, c] = [await deal.addInvestor(), await deal.addInvestor(), await deal.addInvestor()];
+    await deal.move(a, 'commitment', { committed_amount: '80000', currency: 'EUR' });
+    await deal.move(b, 'commitment', { committed_amount: '60000.00', currency: 'EUR' });
+    await deal.move(c, 'commitment', { committed_amount: '1500', currency: 'JPY' });
+    const response = await getCsv(`/deals/deal/${deal.dealId}/all-investor-workflows`);
+    const rows = parse(response.body, { columns: true }) as Record<string, string>[];
+    const amountOf = (id: string) => rows.find((r) => r.investorUserId === id)!.committed_amount;
+    assert.deepEqual([amountOf(a), amountOf(b), amountOf(c)], ['80000.00', '60000.00', '1500']);
+    assert.ok(
+      rows.every((r) => /^RF\d+$/.test(r.paymentReference!)),
+      'the payment reference column',
+    );
   });
 
   test('an export of several pages has every journey once, in the order of the JSON list, with the fields its events captured', async () => {
@@ -61,7 +84,10 @@ describe('all-investor-workflows export', () => {
       listed.push(...body.output);
     }
     assert.equal(rows.length, investors);
-    assert.deepEqual(rows.map((r) => r.investorUserId), listed.map((l) => l.investor.id));
+    assert.deepEqual(
+      rows.map((r) => r.investorUserId),
+      listed.map((l) => l.investor.id),
+    );
     rows.forEach((row, i) => {
       const { journey } = listed[i]!;
       assert.equal(row.currentStepId, journey.at(-1)!.toStepId);
@@ -100,9 +126,16 @@ describe('reading a sort order in ranges', () => {
 
   test('every row once, in order, in pages of the page size', async () => {
     const { reader } = table([8, 1, 5, 3, 2, 13, 21, 34]);
-    assert.deepEqual(await all(ranges(reader, 3)), [[1, 2, 3], [5, 8, 13], [21, 34]]);
+    assert.deepEqual(await all(ranges(reader, 3)), [
+      [1, 2, 3],
+      [5, 8, 13],
+      [21, 34],
+    ]);
     const exact = table([1, 2, 3, 4, 5, 6]);
-    assert.deepEqual(await all(ranges(exact.reader, 3)), [[1, 2, 3], [4, 5, 6]]);
+    assert.deepEqual(await all(ranges(exact.reader, 3)), [
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
     assert.deepEqual(await all(ranges(table([]).reader, 3)), []);
   });
 
@@ -110,12 +143,18 @@ describe('reading a sort order in ranges', () => {
     // The bounds are 3 and 13; then 6, 7 and 9 arrive inside the second range.
     const { reader, reads } = table([1, 2, 3, 5, 8, 13, 21], [6, 7, 9]);
     assert.deepEqual(await all(ranges(reader, 3)), [[1, 2, 3], [5, 6, 7, 8, 9, 13], [21]]);
-    assert.ok(reads.some(([after, upTo]) => after === 7 && upTo === 13), 'the range is read on from its last row');
+    assert.ok(
+      reads.some(([after, upTo]) => after === 7 && upTo === 13),
+      'the range is read on from its last row',
+    );
   });
 
   test('a failed read fails the export when its turn comes', async () => {
     const { reader } = table([1, 2, 3, 4, 5, 6, 7]);
-    const failing = { ...reader, read: async (after: number | undefined, upTo: number | undefined) => (after === 3 ? Promise.reject(new Error('lost')) : reader.read(after, upTo)) };
+    const failing = {
+      ...reader,
+      read: async (after: number | undefined, upTo: number | undefined) => (after === 3 ? Promise.reject(new Error('lost')) : reader.read(after, upTo)),
+    };
     const pages: number[][] = [];
     await assert.rejects(async () => {
       for await (const page of ranges(failing, 3)) pages.push(page);

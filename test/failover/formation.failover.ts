@@ -95,7 +95,12 @@ describe('failover on a pg_auto_failover formation', { skip }, () => {
     }
     service = await startInstance({
       databaseUrl: formation.url,
-      env: { DATABASE_TIMEOUT_MS: String(DATABASE_TIMEOUT_MS), REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS), DATABASE_POOL_SIZE: '8', AUDIT_SEAL_INTERVAL_MS: '1000' },
+      env: {
+        DATABASE_TIMEOUT_MS: String(DATABASE_TIMEOUT_MS),
+        REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+        DATABASE_POOL_SIZE: '8',
+        AUDIT_SEAL_INTERVAL_MS: '1000',
+      },
     });
     const ready = (await createClient(service.url).get('/readyz')).json as { primary: string };
     const oldPrimary = (await formation.primary())!;
@@ -127,7 +132,8 @@ describe('failover on a pg_auto_failover formation', { skip }, () => {
         responses.total++;
         responses.longestMs = Math.max(responses.longestMs, response.ms);
         op.statuses.push(response.status);
-        if (response.ms > LONGEST_ALLOWED_MS) failures.push(`${op.kind} ${op.key}: an answer took ${Math.round(response.ms)} ms (at most ${LONGEST_ALLOWED_MS})`);
+        if (response.ms > LONGEST_ALLOWED_MS)
+          failures.push(`${op.kind} ${op.key}: an answer took ${Math.round(response.ms)} ms (at most ${LONGEST_ALLOWED_MS})`);
         if (response.status === 201 || response.status === 200) {
           op.acknowledgedAt = now();
           op.ackAttemptAt = started;
@@ -333,7 +339,7 @@ describe('failover on a pg_auto_failover formation', { skip }, () => {
         'writes given up': givenUp.length,
         moves: moves.length,
         subscriptions: subscriptions.length,
-        'responses': responses.total,
+        responses: responses.total,
         '503 answers': responses.status503,
         '409 in-flight answers': responses.status409,
         'other answers (500, unexpected)': responses.other,

@@ -37,7 +37,10 @@ describe('form implementations (getInvestorFormImplementation)', () => {
     const deal = await createDeal(admin, { workflow: 'subscription' });
     const investor = await createInvestor(admin);
     const responses = await Promise.all(Array.from({ length: 8 }, () => admin.get(path(deal.steps.commit, { investorUserId: investor.id }))));
-    assert.deepEqual(responses.map((r) => r.status), Array(8).fill(200));
+    assert.deepEqual(
+      responses.map((r) => r.status),
+      Array(8).fill(200),
+    );
     assert.equal(new Set(responses.map((r) => r.body.id)).size, 1);
   });
 
@@ -64,21 +67,30 @@ describe('form implementations (getInvestorFormImplementation)', () => {
     const other = await createDeal(admin, { workflow: 'subscription' });
     const investor = await createInvestor(admin);
     const wrongDeal = expectProblem(await admin.get(path(deal.steps.commit, { investorUserId: investor.id, dealId: other.dealId })), 400);
-    assert.deepEqual(wrongDeal.errors?.map((e) => [e.in, e.field]), [['query', 'dealId']]);
+    assert.deepEqual(
+      wrongDeal.errors?.map((e) => [e.in, e.field]),
+      [['query', 'dealId']],
+    );
     const noInvestor = expectProblem(await admin.get(path(deal.steps.commit)), 400);
-    assert.deepEqual(noInvestor.errors?.map((e) => [e.in, e.field]), [['query', 'investorUserId']]);
+    assert.deepEqual(
+      noInvestor.errors?.map((e) => [e.in, e.field]),
+      [['query', 'investorUserId']],
+    );
   });
 
-  test("403: an investor asking for another investor's form implementation; 404 for a step of a deal they are not in", async () => {
+  test("404: an investor asking for another investor's form implementation, as for an unknown investor, and for a step of a deal they are not in", async () => {
     const deal = await createDeal(admin, { workflow: 'subscription' });
     const mine = await createInvestor(admin);
     const theirs = await createInvestor(admin);
     const investor = client(t.app, await t.investorToken(mine.id));
-    expectProblem(await investor.get(path(deal.steps.commit, { investorUserId: theirs.id })), 403);
+    expectProblem(await investor.get(path(deal.steps.commit, { investorUserId: theirs.id })), 404);
     // Not in the deal yet: its steps are unknown to them, exactly as a step that does not exist.
     const outsider = expectProblem(await investor.get(path(deal.steps.commit)), 404);
     const unknown = expectProblem(await investor.get(path('no-such-step')), 404);
-    assert.deepEqual([outsider.type, outsider.title, outsider.detail.replace(deal.steps.commit, 'ID')], [unknown.type, unknown.title, unknown.detail.replace('no-such-step', 'ID')]);
+    assert.deepEqual(
+      [outsider.type, outsider.title, outsider.detail.replace(deal.steps.commit, 'ID')],
+      [unknown.type, unknown.title, unknown.detail.replace('no-such-step', 'ID')],
+    );
     await jump(admin, deal.dealId, mine.id, deal.steps.interest);
     assert.equal((await investor.get(path(deal.steps.commit, { investorUserId: mine.id }))).status, 200);
   });

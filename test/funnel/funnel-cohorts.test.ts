@@ -4,10 +4,11 @@
 // kept figures of random entry ranges (with and without a class) equal a recount from the stays,
 // and a rebuild from the events changes none of them.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { catchUpFunnel } from '../../src/operations/funnel.ts';
-import { applyPendingFunnel, cohortKeys, type FunnelFilter, type FunnelRows, readFunnel, rebuildFunnel, recountFunnel } from '../../src/store/funnel.ts';
+import { cohortKeys, type FunnelFilter, type FunnelRows, readFunnel, recountFunnel } from '../../src/store/funnel.ts';
+import { applyPendingFunnel, rebuildFunnel } from '../../src/store/funnel-upkeep.ts';
 import { startApp } from '../support/app.ts';
 import { createDeal } from '../support/deals.ts';
 import { investorBody } from '../support/fixtures.ts';
@@ -19,7 +20,10 @@ const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / DAY;
 
 /** The rows in one order, so that two reads compare whatever order the database gave them in. */
 function sorted(rows: FunnelRows): FunnelRows {
-  const by = <T>(key: (x: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+  const by =
+    <T>(key: (x: T) => string) =>
+    (a: T, b: T) =>
+      key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
   return {
     steps: [...rows.steps].sort(by((s) => s.stepId)),
     transitions: [...rows.transitions].sort(by((t) => `${t.fromStepId} ${t.toStepId}`)),
@@ -81,7 +85,13 @@ describe('funnel by entry day', () => {
             // days apart, or a few minutes apart within one 1% bucket of duration), an edit of the investor's latest commitment (or a request to edit it, which
             // stays pending), or a change of their classes.
             change: fc.oneof(
-              { weight: 4, arbitrary: fc.record({ step: fc.nat(names.length - 1), minutes: fc.oneof(fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 1, max: 30 * 1440 }), fc.integer({ min: 600, max: 604 })) }) },
+              {
+                weight: 4,
+                arbitrary: fc.record({
+                  step: fc.nat(names.length - 1),
+                  minutes: fc.oneof(fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 1, max: 30 * 1440 }), fc.integer({ min: 600, max: 604 })),
+                }),
+              },
               { weight: 1, arbitrary: fc.record({ amount: fc.integer({ min: 1, max: 99_999 }), usd: fc.boolean(), request: fc.boolean() }) },
               { weight: 1, arbitrary: fc.record({ classes: fc.nat(classSets.length - 1) }) },
             ),
@@ -117,7 +127,11 @@ describe('funnel by entry day', () => {
             } else {
               now += change.minutes * 60_000;
               const name = names[change.step]!;
-              const response = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: id, targetStepId: deal.step(name), data: data[name] ?? {} });
+              const response = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, {
+                investorUserId: id,
+                targetStepId: deal.step(name),
+                data: data[name] ?? {},
+              });
               if (response.status === 201) {
                 moved += 1;
                 if (name === 'commitment') commitments.set(id, response.body.id);
@@ -146,26 +160,36 @@ describe('funnel by entry day', () => {
           const query = new URLSearchParams(Object.entries(filter).filter((e): e is [string, string] => e[1] !== undefined));
           const response = await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true&${query}`);
           assert.equal(response.status, 200, JSON.stringify(response.body));
-          assert.equal(response.body.investors, kept[0]!.steps.reduce((n, s) => n + s.standing, 0));
+          assert.equal(
+            response.body.investors,
+            kept[0]!.steps.reduce((n, s) => n + s.standing, 0),
+          );
           await rebuildFunnel(t.database.db, deal.dealId);
-          for (const [i, filter] of filters.entries()) assert.deepEqual(sorted(await readFunnel(t.database.db, deal.dealId, filter)), kept[i], `rebuilt ${JSON.stringify(filter)}`);
+          for (const [i, filter] of filters.entries())
+            assert.deepEqual(sorted(await readFunnel(t.database.db, deal.dealId, filter)), kept[i], `rebuilt ${JSON.stringify(filter)}`);
         },
       ),
       {
         numRuns: 12,
         // One run that surely edits a commitment, requests an edit of one and changes an investor's
         // classes, whatever the random runs draw (the counts below assert each was exercised).
-        examples: [[
+        examples: [
           [
-            { investor: 0, change: { step: 1, minutes: 60 }, upkeep: 'none' as const },
-            { investor: 0, change: { amount: 500, usd: true, request: false }, upkeep: 'one' as const },
-            { investor: 0, change: { amount: 700, usd: false, request: true }, upkeep: 'none' as const },
-            { investor: 1, change: { classes: 3 }, upkeep: 'none' as const },
-            { investor: 1, change: { step: 1, minutes: 3 * 1440 }, upkeep: 'all' as const },
-            { investor: 0, change: { step: 2, minutes: 9 * 1440 }, upkeep: 'none' as const },
+            [
+              { investor: 0, change: { step: 1, minutes: 60 }, upkeep: 'none' as const },
+              { investor: 0, change: { amount: 500, usd: true, request: false }, upkeep: 'one' as const },
+              { investor: 0, change: { amount: 700, usd: false, request: true }, upkeep: 'none' as const },
+              { investor: 1, change: { classes: 3 }, upkeep: 'none' as const },
+              { investor: 1, change: { step: 1, minutes: 3 * 1440 }, upkeep: 'all' as const },
+              { investor: 0, change: { step: 2, minutes: 9 * 1440 }, upkeep: 'none' as const },
+            ],
+            [
+              { from: 0, length: 5, to: true, classification: undefined },
+              { from: undefined, length: 0, to: false, classification: 'professional' as const },
+              { from: 2, length: 70, to: true, classification: 'sophisticated' as const },
+            ],
           ],
-          [{ from: 0, length: 5, to: true, classification: undefined }, { from: undefined, length: 0, to: false, classification: 'professional' as const }, { from: 2, length: 70, to: true, classification: 'sophisticated' as const }],
-        ]],
+        ],
       },
     );
     assert.ok(moved > 30, `only ${moved} moves were applied`);

@@ -4,12 +4,12 @@
 // the kept figures sum to the deal's investors and equal a recount from the stays and a rebuild
 // from the events.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { newUuid } from '../../src/operations/deps.ts';
 import { catchUpFunnel } from '../../src/operations/funnel.ts';
 import { seedScale } from '../../src/operations/seed.ts';
-import { applyPendingFunnel, findFunnelBacklog, rebuildFunnel } from '../../src/store/funnel.ts';
+import { applyPendingFunnel, catchUpFunnelByRebuild, findFunnelBacklog, rebuildFunnel } from '../../src/store/funnel-upkeep.ts';
 import { sql } from 'kysely';
 import { client, expectProblem, skipUnlessPostgres, startApp } from '../support/app.ts';
 import { createDeal } from '../support/deals.ts';
@@ -45,7 +45,12 @@ describe('funnel', () => {
     await deal.move(d, 'interest');
     now = T0 + 28 * HOUR;
     const cCommitment = await deal.move(c, 'commitment', { committed_amount: '250.50', currency: 'EUR' });
-    const request = await admin.post('/deals/request-to-edit', { workflowEventId: cCommitment.id, type: 'Investment Amount', reason: 'more', newData: { committed_amount: '300.00' } });
+    const request = await admin.post('/deals/request-to-edit', {
+      workflowEventId: cCommitment.id,
+      type: 'Investment Amount',
+      reason: 'more',
+      newData: { committed_amount: '300.00' },
+    });
     assert.equal(request.status, 201, JSON.stringify(request.body));
 
     const response = await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true`);
@@ -114,7 +119,10 @@ describe('funnel', () => {
     const daily = await admin.get(`/deals/deal/${deal.dealId}/funnel/daily?fresh=true&from=2025-12-31&to=2026-01-03`);
     assert.equal(daily.status, 200, JSON.stringify(daily.body));
     const day = (date: string, stepId: string) => daily.body.days.find((x: any) => x.date === date).steps.find((x: any) => x.stepId === stepId);
-    assert.deepEqual(daily.body.days.map((x: any) => x.date), ['2025-12-31', '2026-01-01', '2026-01-02', '2026-01-03']);
+    assert.deepEqual(
+      daily.body.days.map((x: any) => x.date),
+      ['2025-12-31', '2026-01-01', '2026-01-02', '2026-01-03'],
+    );
     assert.deepEqual(day('2025-12-31', s('interest')), { stepId: s('interest'), standing: 0, entered: 0, left: 0 });
     assert.deepEqual(day('2026-01-01', s('interest')), { stepId: s('interest'), standing: 0, entered: 1, left: 1 });
     assert.deepEqual(day('2026-01-01', s('commitment')), { stepId: s('commitment'), standing: 0, entered: 2, left: 2 });
@@ -124,7 +132,10 @@ describe('funnel', () => {
     assert.deepEqual(day('2026-01-03', s('withdrawn')), { stepId: s('withdrawn'), standing: 1, entered: 0, left: 0 });
     // Only from day 2 on: what stood before is carried in.
     const later = (await admin.get(`/deals/deal/${deal.dealId}/funnel/daily?fresh=true&from=2026-01-02&to=2026-01-02`)).body;
-    assert.deepEqual(later.days[0].steps.find((x: any) => x.stepId === s('kyc')), { stepId: s('kyc'), standing: 1, entered: 0, left: 0 });
+    assert.deepEqual(
+      later.days[0].steps.find((x: any) => x.stepId === s('kyc')),
+      { stepId: s('kyc'), standing: 1, entered: 0, left: 0 },
+    );
 
     // CSV, one row per step.
     const csv = await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true`, { accept: 'text/csv' });
@@ -132,7 +143,10 @@ describe('funnel', () => {
     assert.match(String(csv.headers['content-type']), /^text\/csv/);
     const lines = csv.text.trim().split('\r\n');
     assert.equal(lines[0], 'stepId,label,type,current,standing,entered,left,medianMs,p90Ms,pendingEditRequests,committed,conversions');
-    assert.equal(lines[2], `${s('commitment')},Commitment,default,true,1,3,2,7200000,7200000,0,EUR 300.00 (1),${s('kyc')} 1 (0.3333); ${s('withdrawn')} 1 (0.3333)`);
+    assert.equal(
+      lines[2],
+      `${s('commitment')},Commitment,default,true,1,3,2,7200000,7200000,0,EUR 300.00 (1),${s('kyc')} 1 (0.3333); ${s('withdrawn')} 1 (0.3333)`,
+    );
     const dailyCsv = await admin.get(`/deals/deal/${deal.dealId}/funnel/daily?fresh=true&from=2026-01-01&to=2026-01-01`, { accept: 'text/csv' });
     assert.equal(dailyCsv.text.split('\r\n')[0], 'date,stepId,standing,entered,left');
   });
@@ -143,13 +157,55 @@ describe('funnel', () => {
     for (const dealId of dealIds) {
       const kept = (await admin.get(`/deals/deal/${dealId}/funnel?fresh=true`)).body;
       assert.equal(kept.investors, 60);
-      assert.ok(kept.steps.some((s: any) => s.committed.length > 0), 'commitments are counted');
+      assert.ok(
+        kept.steps.some((s: any) => s.committed.length > 0),
+        'commitments are counted',
+      );
       assert.equal(kept.steps.reduce((n: number, s: any) => n + s.committed.reduce((m: number, c: any) => m + c.investors, 0), 0) > 30, true);
       const recount = (await admin.get(`/deals/deal/${dealId}/funnel?fresh=true&enteredFrom=2000-01-01`)).body;
       assert.deepEqual(recount.steps, kept.steps);
       await rebuildFunnel(t.database.db, dealId);
       assert.deepEqual((await admin.get(`/deals/deal/${dealId}/funnel?fresh=true`)).body.steps, kept.steps);
     }
+  });
+
+  test('a long backlog is taken in by recomputing the deals it names: the same figures as the upkeep batch by batch, the cursor past it', async () => {
+    await catchUpFunnel(t.database, 'now');
+    now = T0;
+    const { dealIds } = await seedScale({ db: t.database.db, clock: () => new Date(now), newId: newUuid }, { investors: 40, deals: 2 });
+    const deal = await createDeal(admin);
+    const a = await deal.addInvestor();
+    const event = await deal.move(a, 'commitment', { committed_amount: '100.00', currency: 'EUR' });
+    await deal.move(a, 'kyc', { kyc_ref: 'K-1' });
+    assert.equal((await admin.post(`/deals/event/${event.id}/edit`, { committed_amount: '250.00', currency: 'EUR' })).status, 200);
+    const deals = [...dealIds, deal.dealId];
+    const figures = async () => Promise.all(deals.map(async (id) => (await admin.get(`/deals/deal/${id}/funnel`)).body.steps));
+    assert.equal(await catchUpFunnelByRebuild(t.database.db, 1_000_000), 0, 'fewer entries wait than asked for: nothing done');
+    await applyPendingFunnel(t.database.db, 1_000_000);
+    const followed = await figures();
+    // The same log taken in again from its start, by recomputing.
+    await t.database.db.transaction().execute(async (trx) => {
+      await sql`select set_config('dealflow.funnel_rebuilding', 'on', true)`.execute(trx);
+      for (const table of [
+        'funnel_stays',
+        'funnel_positions',
+        'funnel_counts',
+        'funnel_transitions',
+        'funnel_money',
+        'funnel_daily',
+        'funnel_durations',
+        'funnel_cohort_counts',
+        'funnel_cohort_transitions',
+        'funnel_cohort_money',
+        'funnel_cohort_durations',
+      ])
+        await sql`delete from ${sql.table(table)}`.execute(trx);
+      await sql`update funnel_upkeep set followed_xid = '0', followed_position = 0 where id = 1`.execute(trx);
+    });
+    assert.ok((await catchUpFunnelByRebuild(t.database.db, 1)) > 0);
+    assert.equal((await findFunnelBacklog(t.database.db)).waiting, false, 'the cursor is past every entry');
+    assert.deepEqual(await figures(), followed);
+    assert.equal(stepOf({ steps: (await figures())[2] }, deal.step('kyc')).committed[0].total, '250.00', 'the edit counts');
   });
 
   /** What the kept tables hold for a deal, straight from the database (no upkeep first), and what waits for the funnel. */
@@ -192,7 +248,9 @@ describe('funnel', () => {
     assert.deepEqual(await keptNow(deal.dealId), { standing: 1, pending: 0, waiting: false });
   });
 
-  test('moves of one deal in opposite directions and upkeeps all at once: no move waits or fails, and the kept figures equal a rebuild (PostgreSQL)', { skip: skipUnlessPostgres }, async () => {
+  test('moves of one deal in opposite directions and upkeeps all at once: no move waits or fails, and the kept figures equal a rebuild (PostgreSQL)', {
+    skip: skipUnlessPostgres,
+  }, async () => {
     const deal = await createDeal(admin);
     const investors: string[] = [];
     for (let i = 0; i < 40; i++) investors.push(await deal.addInvestor());
@@ -218,7 +276,9 @@ describe('funnel', () => {
       await Promise.all(
         investors.map(async (id, i) => {
           const back = (i + round) % 2 === 1;
-          const body = back ? { investorUserId: id, targetStepId: deal.step('commitment'), data: {} } : { investorUserId: id, targetStepId: deal.step('kyc'), data: { kyc_ref: `K-${i}` } };
+          const body = back
+            ? { investorUserId: id, targetStepId: deal.step('commitment'), data: {} }
+            : { investorUserId: id, targetStepId: deal.step('kyc'), data: { kyc_ref: `K-${i}` } };
           const response = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, body);
           assert.equal(response.status, 201, JSON.stringify(response.body));
         }),
@@ -253,7 +313,7 @@ describe('funnel', () => {
     expectProblem(await investor.get(`/deals/deal/${deal.dealId}/funnel/daily?fresh=true`), 403);
   });
 
-  test('property: after random moves and changes of investors\' classes, with upkeeps anywhere between them, standing sums to the deal\'s investors, and the kept figures (all, and per class) equal a recount and a rebuild', async () => {
+  test("property: after random moves and changes of investors' classes, with upkeeps anywhere between them, standing sums to the deal's investors, and the kept figures (all, and per class) equal a recount and a rebuild", async () => {
     const names = ['interest', 'commitment', 'kyc', 'documents', 'payment', 'complete', 'withdrawn'];
     const data: Record<string, Record<string, string>> = {
       commitment: { committed_amount: '100.25', currency: 'EUR' },
@@ -293,16 +353,25 @@ describe('funnel', () => {
             } else {
               now += change.minutes * 60_000;
               const name = names[change.step]!;
-              const moved = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investors[investor], targetStepId: deal.step(name), data: data[name] ?? {} });
+              const moved = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, {
+                investorUserId: investors[investor],
+                targetStepId: deal.step(name),
+                data: data[name] ?? {},
+              });
               if (moved.status === 201) applied += 1;
             }
             if (upkeep === 'one') await applyPendingFunnel(t.database.db, 1);
             if (upkeep === 'all') await catchUpFunnel(t.database, 'now');
           }
-          const journeys = (await admin.get(`/deals/deal/${deal.dealId}/all-investor-workflows?limit=100`)).body.output.filter((o: any) => o.journey.length > 0);
+          const journeys = (await admin.get(`/deals/deal/${deal.dealId}/all-investor-workflows?limit=100`)).body.output.filter(
+            (o: any) => o.journey.length > 0,
+          );
           const kept = (await admin.get(`/deals/deal/${deal.dealId}/funnel?fresh=true`)).body;
           assert.equal(kept.investors, journeys.length);
-          assert.equal(kept.steps.reduce((n: number, st: any) => n + st.standing, 0), journeys.length);
+          assert.equal(
+            kept.steps.reduce((n: number, st: any) => n + st.standing, 0),
+            journeys.length,
+          );
           for (const j of journeys) {
             const at = j.journey.at(-1).toStepId;
             assert.ok(stepOf(kept, at).standing > 0);

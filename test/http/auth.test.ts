@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { SignJWT } from 'jose';
 import { revokeToken } from '../../src/operations/tokens.ts';
 import { createToken } from '../../src/operations/tokens.ts';
@@ -48,7 +48,7 @@ describe('authentication', () => {
 
   test('a JWT without a known role is 401', async () => {
     const token = await jwt({ sub: 'u1', 'dealflow/role': 'superuser' });
-    await unauthorized(`Bearer ${token}`, /must be admin or investor/);
+    await unauthorized(`Bearer ${token}`, /must be viewer, operator, approver, admin or investor/);
   });
 
   test('a valid JWT gives the user id, role and investor id from the configured claims', async () => {

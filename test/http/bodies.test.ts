@@ -19,10 +19,7 @@ describe('request bodies', () => {
 
   test('an unknown property is a 400 that names it', async () => {
     const problem = expectProblem(await admin.put('/deals/deal/d1', { name: 'x', colour: 'red', size: 1 }), 400);
-    assert.deepEqual(
-      problem.errors?.map((e) => e.field).sort(),
-      ['colour', 'size'],
-    );
+    assert.deepEqual(problem.errors?.map((e) => e.field).sort(), ['colour', 'size']);
     assert.ok(problem.errors?.every((e) => e.in === 'body'));
     await nothingWritten('d1');
   });
@@ -30,7 +27,11 @@ describe('request bodies', () => {
   test('a wrong type is a 400 naming the field, not coerced', async () => {
     for (const name of [123, true, null, ['x'], { a: 1 }]) {
       const problem = expectProblem(await admin.put('/deals/deal/d2', { name }), 400);
-      assert.deepEqual(problem.errors?.map((e) => e.field), ['name'], JSON.stringify(name));
+      assert.deepEqual(
+        problem.errors?.map((e) => e.field),
+        ['name'],
+        JSON.stringify(name),
+      );
     }
     await nothingWritten('d2');
   });
@@ -86,12 +87,18 @@ describe('request bodies', () => {
 
   test('a bad path parameter is a 400 naming it', async () => {
     const problem = expectProblem(await admin.get(`/deals/deal/${'x'.repeat(200)}`), 400);
-    assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['path', 'dealId']]);
+    assert.deepEqual(
+      problem.errors?.map((e) => [e.in, e.field]),
+      [['path', 'dealId']],
+    );
   });
 
   test('an unknown currency is a 400', async () => {
     const problem = expectProblem(await admin.put('/deals/deal/d9', { name: 'x', currency: 'XYZ' }), 400);
-    assert.deepEqual(problem.errors?.map((e) => e.field), ['currency']);
+    assert.deepEqual(
+      problem.errors?.map((e) => e.field),
+      ['currency'],
+    );
     await nothingWritten('d9');
   });
 
@@ -104,13 +111,15 @@ describe('request bodies', () => {
       await admin.put(`/investors/${investorId}`, investorBody());
       return { assetId, investorId };
     }
-    const nothingStored = async (investorId: string) =>
-      assert.deepEqual((await admin.get(`${URL}?investor_id=${investorId}`)).body.output, []);
+    const nothingStored = async (investorId: string) => assert.deepEqual((await admin.get(`${URL}?investor_id=${investorId}`)).body.output, []);
 
     test('a string where a number is required ("100" for units) is a 400, nothing written', async () => {
       const { assetId, investorId } = await given();
       const problem = expectProblem(await admin.post(URL, subscriptionBody(assetId, investorId, { units: '100', total: 10050 })), 400);
-      assert.deepEqual(problem.errors?.map((e) => e.field), ['units']);
+      assert.deepEqual(
+        problem.errors?.map((e) => e.field),
+        ['units'],
+      );
       await nothingStored(investorId);
     });
 
@@ -118,7 +127,10 @@ describe('request bodies', () => {
       const { assetId, investorId } = await given();
       for (const field of ['units', 'price_per_unit', 'total', 'fee']) {
         const problem = expectProblem(await admin.post(URL, subscriptionBody(assetId, investorId, { [field]: true })), 400);
-        assert.deepEqual(problem.errors?.map((e) => e.field), [field]);
+        assert.deepEqual(
+          problem.errors?.map((e) => e.field),
+          [field],
+        );
       }
       await nothingStored(investorId);
     });
@@ -138,11 +150,17 @@ describe('text that cannot be stored', () => {
   ] as const) {
     test(`${name} in a body member is a 400 naming it, and nothing is stored`, async () => {
       const problem = expectProblem(await admin.put('/deals/deal/text-1', { name: text }), 400);
-      assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['body', 'name']]);
+      assert.deepEqual(
+        problem.errors?.map((e) => [e.in, e.field]),
+        [['body', 'name']],
+      );
       const investor = investorBody();
       (investor.contact.contact as { title: string | null }).title = text;
       const nested = expectProblem(await admin.put('/investors/text-inv', investor), 400);
-      assert.deepEqual(nested.errors?.map((e) => e.field), ['title']);
+      assert.deepEqual(
+        nested.errors?.map((e) => e.field),
+        ['title'],
+      );
       expectProblem(await admin.get('/deals/deal/text-1'), 404);
       expectProblem(await admin.get('/investors/text-inv'), 404);
     });
@@ -155,7 +173,10 @@ describe('text that cannot be stored', () => {
 
   test('in a query or path parameter', async () => {
     const query = expectProblem(await admin.get('/whoami?q=a%00b'), 400);
-    assert.deepEqual(query.errors?.map((e) => [e.in, e.field]), [['query', 'q']]);
+    assert.deepEqual(
+      query.errors?.map((e) => [e.in, e.field]),
+      [['query', 'q']],
+    );
     expectProblem(await admin.get('/investors/a%00b'), 400);
   });
 });

@@ -49,7 +49,10 @@ describe('body and query encoding', () => {
     for (const [payload, field] of cases) {
       const dealId = uniqueId('deal');
       const problem = problemOf(await putDeal(dealId, payload), 400);
-      assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['body', field]]);
+      assert.deepEqual(
+        problem.errors?.map((e) => [e.in, e.field]),
+        [['body', field]],
+      );
       await absent(dealId);
     }
     // Nested: the duplicate inside a workflow's step is found too, and named by its path.
@@ -60,7 +63,10 @@ describe('body and query encoding', () => {
       `{"label":"W","description":"d","investorEngagementEnabled":true,"steps":[{"id":"s1","label":"S","type":"default","type":"complete","stepFields":[]}],"links":[]}`,
     );
     const problem = expectProblem(nested, 400);
-    assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['body', 'steps.[].type']]);
+    assert.deepEqual(
+      problem.errors?.map((e) => [e.in, e.field]),
+      [['body', 'steps.[].type']],
+    );
     expectProblem(await admin.get(`/deals/deal/${dealId}/workflow-status`), 404);
   });
 
@@ -75,7 +81,10 @@ describe('body and query encoding', () => {
     expectProblem(inPath, 400);
     assert.ok(inPath.headers['x-request-id'], 'X-Request-Id on a malformed URL');
     const problem = expectProblem(await admin.get('/webhooks/deliveries?status=%FF'), 400);
-    assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['query', 'status']]);
+    assert.deepEqual(
+      problem.errors?.map((e) => [e.in, e.field]),
+      [['query', 'status']],
+    );
     const dealId = uniqueId('deal');
     assert.equal((await admin.put(`/deals/deal/${dealId}`, { name: 'Été' })).status, 201);
     const control = await admin.get(`/console/deals/${dealId}/board/cards?query=%C3%A9t%C3%A9`);

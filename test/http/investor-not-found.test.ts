@@ -1,7 +1,7 @@
 // An investor learns nothing about what is not theirs: for an investor token, a deal they have no
 // journey in, and a step, event, edit request or form implementation of another investor, answers
-// exactly as an unknown id does (status, problem type, title, and detail but for the id). Role-level
-// refusals (an admin-only route) stay 403.
+// exactly as an unknown id does (status, problem type, title, and detail but for the id), and so
+// does another investor's id in a path or query. Role-level refusals (an admin-only route) stay 403.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, describe, test } from 'node:test';
@@ -52,7 +52,12 @@ describe("investors cannot tell another's records from unknown ones", () => {
 
   test('workflow-status of a deal they are not in', async () => {
     const unknown = uniqueId('deal');
-    assertIndistinguishable(await mine.get(`/deals/deal/${other.dealId}/workflow-status`), other.dealId, await mine.get(`/deals/deal/${unknown}/workflow-status`), unknown);
+    assertIndistinguishable(
+      await mine.get(`/deals/deal/${other.dealId}/workflow-status`),
+      other.dealId,
+      await mine.get(`/deals/deal/${unknown}/workflow-status`),
+      unknown,
+    );
     assert.equal((await mine.get(`/deals/deal/${deal.dealId}/workflow-status`)).status, 200, 'the control: their own deal');
   });
 
@@ -76,29 +81,51 @@ describe("investors cannot tell another's records from unknown ones", () => {
 
   test("another investor's event: revisions and a new edit request", async () => {
     const unknown = randomUUID();
-    assertIndistinguishable(await mine.get(`/deals/event/${theirEventId}/revisions`), theirEventId, await mine.get(`/deals/event/${unknown}/revisions`), unknown);
+    assertIndistinguishable(
+      await mine.get(`/deals/event/${theirEventId}/revisions`),
+      theirEventId,
+      await mine.get(`/deals/event/${unknown}/revisions`),
+      unknown,
+    );
     const ask = (id: string) => mine.post('/deals/request-to-edit', { workflowEventId: id, type: 'Withdraw Investment', reason: 'probe' });
     assertIndistinguishable(await ask(theirEventId), theirEventId, await ask(unknown), unknown);
     // Nothing was created by the probe.
-    assert.deepEqual((await admin.get(`/deals/request-to-edit/filtered?dealId=${other.dealId}&investorUserId=${them}`)).body.map((r: any) => r.id), [theirRequestId]);
+    assert.deepEqual(
+      (await admin.get(`/deals/request-to-edit/filtered?dealId=${other.dealId}&investorUserId=${them}`)).body.map((r: any) => r.id),
+      [theirRequestId],
+    );
   });
 
   test("another investor's edit request", async () => {
     const unknown = randomUUID();
-    assertIndistinguishable(await mine.get(`/deals/request-to-edit/${theirRequestId}`), theirRequestId, await mine.get(`/deals/request-to-edit/${unknown}`), unknown);
+    assertIndistinguishable(
+      await mine.get(`/deals/request-to-edit/${theirRequestId}`),
+      theirRequestId,
+      await mine.get(`/deals/request-to-edit/${unknown}`),
+      unknown,
+    );
   });
 
-  test("a step (and so a form implementation) of a deal they are not in", async () => {
+  test('a step (and so a form implementation) of a deal they are not in', async () => {
     const unknown = uniqueId('step');
     const url = (stepId: string) => `/deals/workflow/step/${stepId}/investor-form-implementation`;
     assertIndistinguishable(await mine.get(url(other.steps.commit)), other.steps.commit, await mine.get(url(unknown)), unknown);
     assert.equal((await mine.get(url(deal.steps.commit))).status, 200, 'the control: a step of their own deal');
   });
 
-  test('role-level refusals stay 403: an admin-only route, and naming another investor', async () => {
+  test("another investor's id: directory entry, journey, edit requests and form implementation", async () => {
+    const unknown = uniqueId('inv');
+    assertIndistinguishable(await mine.get(`/investors/${them}`), them, await mine.get(`/investors/${unknown}`), unknown);
+    const journey = (id: string) => mine.get(`/deals/deal/${other.dealId}/investor-data/${id}`);
+    assertIndistinguishable(await journey(them), them, await journey(unknown), unknown);
+    const requests = (id: string) => mine.get(`/deals/request-to-edit/filtered?dealId=${other.dealId}&investorUserId=${id}`);
+    assertIndistinguishable(await requests(them), them, await requests(unknown), unknown);
+    const form = (id: string) => mine.get(`/deals/workflow/step/${deal.steps.commit}/investor-form-implementation?investorUserId=${id}`);
+    assertIndistinguishable(await form(them), them, await form(unknown), unknown);
+  });
+
+  test('role-level refusals stay 403: an admin-only route', async () => {
     expectProblem(await mine.get(`/deals/deal/${deal.dealId}/all-investor-workflows`), 403);
     expectProblem(await mine.post(`/deals/request-to-edit/${theirRequestId}/approve`, {}), 403);
-    expectProblem(await mine.get(`/deals/deal/${other.dealId}/investor-data/${them}`), 403);
-    expectProblem(await mine.get(`/investors/${them}`), 403);
   });
 });

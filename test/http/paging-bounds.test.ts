@@ -3,9 +3,9 @@
 // client can send overflows the offset or cursor the database computes (it used to be a 500,
 // SQLSTATE 22003, for page=99999999999999999999 or after=9223372036854775807).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { MAX_AFTER, MAX_PAGE } from '../../src/http/schemas/paging.ts';
-import { client, expectProblem, startApp } from '../support/app.ts';
+import { expectProblem, startApp } from '../support/app.ts';
 import { uniqueId } from '../support/fixtures.ts';
 
 const BOUNDARY = ['2147483648', '9007199254740992', '9223372036854775807', '9223372036854775808', '99999999999999999999', '10000000000000000000000'];
@@ -33,11 +33,19 @@ describe('paging bounds on every paged route', () => {
     for (const [path, method] of paged()) {
       for (const value of [...BOUNDARY, String(MAX_PAGE + 1)]) {
         const problem = expectProblem(await call(method, `${path}?page=${value}`), 400);
-        assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['query', 'page']], `${path} page=${value}`);
+        assert.deepEqual(
+          problem.errors?.map((e) => [e.in, e.field]),
+          [['query', 'page']],
+          `${path} page=${value}`,
+        );
       }
       for (const value of [...BOUNDARY, '101', '0']) {
         const problem = expectProblem(await call(method, `${path}?limit=${value}`), 400);
-        assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['query', 'limit']], `${path} limit=${value}`);
+        assert.deepEqual(
+          problem.errors?.map((e) => [e.in, e.field]),
+          [['query', 'limit']],
+          `${path} limit=${value}`,
+        );
       }
     }
   });
@@ -55,13 +63,21 @@ describe('paging bounds on every paged route', () => {
     for (const path of feeds()) {
       for (const value of [...BOUNDARY.filter((v) => Number(v) > MAX_AFTER), '-1']) {
         const problem = expectProblem(await admin.get(`${path}?after=${value}`), 400);
-        assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['query', 'after']], `${path} after=${value}`);
+        assert.deepEqual(
+          problem.errors?.map((e) => [e.in, e.field]),
+          [['query', 'after']],
+          `${path} after=${value}`,
+        );
       }
       // A feed's numbers name its entries (docs/reference/webhooks-and-feed.md, "The pull feed"): one that names none is a 400
       // telling the consumer to restart from after=0, never a 500 and never a silent empty page.
       for (const value of ['2147483648', String(MAX_AFTER)]) {
         const problem = expectProblem(await admin.get(`${path}?after=${value}`), 400);
-        assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['query', 'after']], `${path} after=${value}`);
+        assert.deepEqual(
+          problem.errors?.map((e) => [e.in, e.field]),
+          [['query', 'after']],
+          `${path} after=${value}`,
+        );
       }
     }
   });

@@ -1,7 +1,8 @@
-// GET /readyz answers from operations/readiness.ts: ready while the database answers a statement,
+// GET /readyz answers from operations/readiness.ts: ready while a write commits on the database,
 // a 503 problem with Retry-After once it does not (here: the database closed under the app).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { newUuid, systemClock } from '../../src/operations/deps.ts';
@@ -15,6 +16,10 @@ test('/readyz is ready while the database answers, and a 503 with Retry-After wh
     const ready = await probe.get('/readyz');
     assert.equal(ready.status, 200);
     assert.deepEqual(ready.body, { status: 'ready' });
+    // Ready means a write committed: the heartbeat's row. (A database whose commits hang answers
+    // 503 within the bound: test/idempotency/outcome-unknown.test.ts, on a cluster of its own.)
+    const { rows } = await sql<{ heartbeat_at: Date | null }>`select heartbeat_at from database_identity`.execute(database.db);
+    assert.ok(rows[0]?.heartbeat_at instanceof Date);
 
     await database.close();
     const down = await probe.get('/readyz');

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { startApp } from '../support/app.ts';
 
 const TIMEOUT_MS = 1000;
@@ -17,7 +17,7 @@ function trickle(port: number, head: string, bytes: string, giveUpMs: number): P
     const socket = net.connect({ host: '127.0.0.1', port });
     let answer = '';
     let i = 0;
-    const timer = setInterval(() => socket.writable && socket.write(bytes[i++ % bytes.length]!), 100);
+    const timer = setInterval(() => bytes !== '' && socket.writable && socket.write(bytes[i++ % bytes.length]!), 100);
     const done = () => {
       clearInterval(timer);
       clearTimeout(giveUp);
@@ -51,5 +51,18 @@ describe('slow clients', () => {
     const head = `PUT /deals/deal/slow HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.adminToken}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n`;
     const { heldMs } = await trickle(port, head, '{"name":"', 10_000);
     assert.ok(heldMs < TIMEOUT_MS + 1500, `held ${Math.round(heldMs)} ms`);
+  });
+
+  test('a chunked upload that sends no body at all: a 408 problem document, then the connection closes', async () => {
+    for (const path of ['/payments/statements', '/deals/deal/silent']) {
+      const method = path.startsWith('/payments') ? 'POST' : 'PUT';
+      const contentType = path.startsWith('/payments') ? 'application/xml' : 'application/json';
+      const head = `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.adminToken}\r\nContent-Type: ${contentType}\r\nTransfer-Encoding: chunked\r\n\r\n`;
+      // Nothing after the headers: no chunk, no idle trickle.
+      const { heldMs, firstLine, answer } = await trickle(port, head, '', 10_000);
+      assert.ok(heldMs < TIMEOUT_MS + 1500, `held ${Math.round(heldMs)} ms`);
+      assert.match(firstLine, /^HTTP\/1\.1 408 /, `${path}: ${answer}`);
+      assert.match(answer, /urn:dealflow:problem:request-timeout/);
+    }
   });
 });

@@ -19,7 +19,11 @@ describe('whole numbers in queries and paths', () => {
       for (const bad of ['1.5', '2.0', '1e1', '0x10', ' 5']) {
         for (const name of ['limit', 'page']) {
           const problem = expectProblem(await call(`${path}?${name}=${encodeURIComponent(bad)}`), 400);
-          assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['query', name]], `${name}=${bad}`);
+          assert.deepEqual(
+            problem.errors?.map((e) => [e.in, e.field]),
+            [['query', name]],
+            `${name}=${bad}`,
+          );
         }
       }
       assert.equal((await call(`${path}?limit=5&page=1`)).status, 200, 'the control case');
@@ -28,7 +32,10 @@ describe('whole numbers in queries and paths', () => {
 
   test('a path id that is not a whole number is a 400, and nothing is written under its truncation', async () => {
     const problem = expectProblem(await admin.put('/portfolio/assets/7.5', { name: 'Fund', currency: 'EUR' }), 400);
-    assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['path', 'assetId']]);
+    assert.deepEqual(
+      problem.errors?.map((e) => [e.in, e.field]),
+      [['path', 'assetId']],
+    );
     expectProblem(await admin.get('/portfolio/assets/7'), 404);
   });
 });

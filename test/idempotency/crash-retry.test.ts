@@ -37,7 +37,9 @@ async function pgliteStore(): Promise<Store> {
   const { token } = await createToken(database.db, { name: 'crash retry', role: 'admin' });
   await database.close();
   return {
-    databaseUrl: '', env: { DATA_DIR: dataDir }, adminToken: token,
+    databaseUrl: '',
+    env: { DATA_DIR: dataDir },
+    adminToken: token,
     async keyStatus(key) {
       const db = await open(); // the service is down: PGlite's data directory is ours for a moment
       try {
@@ -53,7 +55,9 @@ async function pgliteStore(): Promise<Store> {
 async function postgresStore(): Promise<Store> {
   const fresh = await freshDatabase('crashretry', postgresUrl);
   return {
-    databaseUrl: fresh.url, env: {}, adminToken: fresh.adminToken,
+    databaseUrl: fresh.url,
+    env: {},
+    adminToken: fresh.adminToken,
     keyStatus: async (key) => (await fresh.pool.query('select status from idempotency_keys where key = $1', [key])).rows[0]?.status,
     close: () => fresh.drop(),
   };
@@ -72,7 +76,9 @@ describe('a bulk move killed mid-way, retried after the restart', () => {
       service = await startInstance({ databaseUrl: store.databaseUrl, env: store.env });
       const outcome = await killMidBulkAndRetry(service, store.adminToken, (key) => store.keyStatus(key), MOVES);
       assert.ok(outcome, 'every kill came after the batch committed; the crash was never caught mid-way');
-      process.stdout.write(`# ${postgresUrl ? 'PostgreSQL' : 'PGlite'}: killed ${outcome.killedAfterMs} ms into the batch; the retry's final answer came ${Math.round(outcome.elapsedMs)} ms after the restart (${outcome.conflicts} × 409 before it)\n`);
+      process.stdout.write(
+        `# ${postgresUrl ? 'PostgreSQL' : 'PGlite'}: killed ${outcome.killedAfterMs} ms into the batch; the retry's final answer came ${Math.round(outcome.elapsedMs)} ms after the restart (${outcome.conflicts} × 409 before it)\n`,
+      );
       assert.deepEqual(outcome.failures, []);
       assert.ok(outcome.elapsedMs <= TARGET_MS, `the retry's answer came ${Math.round(outcome.elapsedMs)} ms after the restart`);
     } finally {

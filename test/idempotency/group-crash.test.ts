@@ -44,7 +44,9 @@ describe('single moves in groups, the service killed while they run', () => {
     try {
       service = await startInstance({ databaseUrl: store.databaseUrl, env: store.env });
       const outcome = await killDuringGroupsAndRetry(service, store.adminToken);
-      process.stdout.write(`# ${postgresUrl ? 'PostgreSQL' : 'PGlite'}: ${outcome.acknowledged} of ${outcome.moves} moves acknowledged before the kill, ${outcome.cut} cut by it\n`);
+      process.stdout.write(
+        `# ${postgresUrl ? 'PostgreSQL' : 'PGlite'}: ${outcome.acknowledged} of ${outcome.moves} moves acknowledged before the kill, ${outcome.cut} cut by it\n`,
+      );
       assert.deepEqual(outcome.failures, []);
       assert.ok(outcome.acknowledged > 0 && outcome.acknowledged < outcome.moves, 'the kill came while moves were running');
     } finally {

@@ -3,7 +3,7 @@
 // so investor A sending B's key and body gets A's answer (a 404 for B's event), never B's stored
 // edit request.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { SignJWT } from 'jose';
 import { client, expectProblem, startApp } from '../support/app.ts';
 import { createDeal } from '../support/deals.ts';

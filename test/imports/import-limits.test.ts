@@ -6,14 +6,16 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
 import { createDeal } from '../support/deals.ts';
 import { rowCounts } from '../support/row-counts.ts';
 
 const MB = 1024 * 1024;
-const HEADER = 'id,remoteId,dataSource,teamUserId,kycCheckLevel,guid,externalId,userType,status,contact.title,contact.forename,contact.middleNames,contact.surname,contact.nickname,contact.dateOfBirth,contact.email,username,profilePhotoFileKey,name,fullName,tfaEnabled,compliance,classifications';
-const csvLine = (id: string) => `${id},crm-${id},crm,,2,guid-${id},,1,active,Dr,Grace,,Hopper,,1906-12-09,${id}@example.com,${id},,Grace Hopper,Grace Hopper,true,approved,[]`;
+const HEADER =
+  'id,remoteId,dataSource,teamUserId,kycCheckLevel,guid,externalId,userType,status,contact.title,contact.forename,contact.middleNames,contact.surname,contact.nickname,contact.dateOfBirth,contact.email,username,profilePhotoFileKey,name,fullName,tfaEnabled,compliance,classifications';
+const csvLine = (id: string) =>
+  `${id},crm-${id},crm,,2,guid-${id},,1,active,Dr,Grace,,Hopper,,1906-12-09,${id}@example.com,${id},,Grace Hopper,Grace Hopper,true,approved,[]`;
 
 describe('import limits', () => {
   const t = startApp();
@@ -27,16 +29,21 @@ describe('import limits', () => {
 
   const inject = (url: string, type: string, payload: string | Buffer | Readable) =>
     t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': type }, payload }).then((r) => ({
-      status: r.statusCode, headers: r.headers, body: JSON.parse(r.body), text: r.body,
+      status: r.statusCode,
+      headers: r.headers,
+      body: JSON.parse(r.body),
+      text: r.body,
     }));
 
   /** A body of `head` then `fill` bytes without a line break, `total` bytes in all, made as it is read. */
   const endless = (head: string, total: number) =>
-    Readable.from((function* () {
-      yield Buffer.from(head);
-      const chunk = Buffer.alloc(64 * 1024, 0x61);
-      for (let sent = head.length; sent < total; sent += chunk.length) yield chunk;
-    })());
+    Readable.from(
+      (function* () {
+        yield Buffer.from(head);
+        const chunk = Buffer.alloc(64 * 1024, 0x61);
+        for (let sent = head.length; sent < total; sent += chunk.length) yield chunk;
+      })(),
+    );
 
   /**
    * Sends `head` then `total` bytes of one endless line over a real socket, chunked, until the
@@ -53,7 +60,13 @@ describe('import limits', () => {
         request.destroy();
         resolve(value);
       };
-      const request = http.request({ host: '127.0.0.1', port, method: 'POST', path, headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': type } });
+      const request = http.request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path,
+        headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': type },
+      });
       request.on('response', (response) => {
         const chunks: Buffer[] = [];
         const at = written;
@@ -148,7 +161,11 @@ describe('import limits', () => {
     expectProblem(truncated, 400);
     assert.equal(truncated.body.line, 2);
 
-    const statementCsv = await inject('/payments/statements', 'text/csv', lines('date,amount,currency,reference\n2026-01-02,10.00,EUR,Paym', Buffer.from([0xff]), 'nt\n'));
+    const statementCsv = await inject(
+      '/payments/statements',
+      'text/csv',
+      lines('date,amount,currency,reference\n2026-01-02,10.00,EUR,Paym', Buffer.from([0xff]), 'nt\n'),
+    );
     expectProblem(statementCsv, 400);
     assert.equal(statementCsv.body.line, 2);
 
@@ -163,7 +180,11 @@ describe('import limits', () => {
     assert.deepEqual(await rowCounts(t), before);
 
     // Valid UTF-8 of every length still reads: é (2 bytes), € (3), 𝄞 (4).
-    const fine = await inject('/investors/import', 'text/csv', `${HEADER}\n${csvLine('utf-e').replace('Grace,,Hopper', 'Gr\u00e9ce \u20ac \u{1d11e},,Hopper')}\n`);
+    const fine = await inject(
+      '/investors/import',
+      'text/csv',
+      `${HEADER}\n${csvLine('utf-e').replace('Grace,,Hopper', 'Gr\u00e9ce \u20ac \u{1d11e},,Hopper')}\n`,
+    );
     assert.equal(fine.status, 200, fine.text);
     assert.equal(fine.body.rows[0].outcome, 'created', fine.text);
   });

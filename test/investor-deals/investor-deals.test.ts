@@ -28,12 +28,19 @@ describe("an investor's deals", () => {
     investor = await investorAtInterest(t, admin, deal);
     // The investor commits themselves along the open link.
     const moved = await investor.own.post(`/deals/deal/${deal.dealId}/jump-to-step`, {
-      investorUserId: investor.id, targetStepId: deal.step('commit'), data: { committed_amount: '25000.00', currency: 'EUR' },
+      investorUserId: investor.id,
+      targetStepId: deal.step('commit'),
+      data: { committed_amount: '25000.00', currency: 'EUR' },
     });
     assert.equal(moved.status, 201, moved.text);
     commitEventId = moved.body.id;
     // They ask for more; staff approve.
-    const asked = await investor.own.post('/deals/request-to-edit', { workflowEventId: commitEventId, type: 'Investment Amount', reason: 'More', newData: { committed_amount: '30000.00' } });
+    const asked = await investor.own.post('/deals/request-to-edit', {
+      workflowEventId: commitEventId,
+      type: 'Investment Amount',
+      reason: 'More',
+      newData: { committed_amount: '30000.00' },
+    });
     assert.equal(asked.status, 201, asked.text);
     requestId = asked.body.id;
     const approved = await admin.post(`/deals/request-to-edit/${requestId}/approve`, { reason: 'Confirmed by phone' });
@@ -54,16 +61,31 @@ describe("an investor's deals", () => {
     assert.equal(view.investorEngagementEnabled, true);
     assert.deepEqual({ ...view.currentStep, enteredAt: 'at' }, { id: deal.step('commit'), label: 'Commitment', type: 'default', enteredAt: 'at' });
     assert.match(view.currentStep.enteredAt, TIMESTAMP);
-    assert.deepEqual(view.pastSteps.map((s: any) => [s.stepId, s.label]), [[deal.step('interest'), 'Interest']]);
+    assert.deepEqual(
+      view.pastSteps.map((s: any) => [s.stepId, s.label]),
+      [[deal.step('interest'), 'Interest']],
+    );
     assert.match(view.pastSteps[0].enteredAt, TIMESTAMP);
-    assert.deepEqual(view.nextSteps.map((s: any) => [s.id, s.investorMay]).sort(), [[deal.step('out'), true], [deal.step('pay'), false]]);
-    const pay = view.nextSteps.find((s: any) => s.id === deal.step('pay'));
-    assert.deepEqual(pay, { id: deal.step('pay'), label: 'Payment', type: 'default', investorMay: false, stepFields: [{ fieldKey: 'paid_on', label: null, kind: 'date', required: false, options: null }] });
-    assert.deepEqual(view.commitment, { eventId: commitEventId, fieldKey: 'committed_amount', amount: '30000.00', currency: 'EUR' });
-    assert.deepEqual(view.commitmentHistory.map((h: any) => [h.amount, h.currency, h.changedBy, h.revision, h.eventId]), [
-      ['25000.00', 'EUR', 'investor', 1, commitEventId],
-      ['30000.00', 'EUR', 'staff', 2, commitEventId],
+    assert.deepEqual(view.nextSteps.map((s: any) => [s.id, s.investorMay]).sort(), [
+      [deal.step('out'), true],
+      [deal.step('pay'), false],
     ]);
+    const pay = view.nextSteps.find((s: any) => s.id === deal.step('pay'));
+    assert.deepEqual(pay, {
+      id: deal.step('pay'),
+      label: 'Payment',
+      type: 'default',
+      investorMay: false,
+      stepFields: [{ fieldKey: 'paid_on', label: null, kind: 'date', required: false, options: null }],
+    });
+    assert.deepEqual(view.commitment, { eventId: commitEventId, fieldKey: 'committed_amount', amount: '30000.00', currency: 'EUR' });
+    assert.deepEqual(
+      view.commitmentHistory.map((h: any) => [h.amount, h.currency, h.changedBy, h.revision, h.eventId]),
+      [
+        ['25000.00', 'EUR', 'investor', 1, commitEventId],
+        ['30000.00', 'EUR', 'staff', 2, commitEventId],
+      ],
+    );
     assert.ok(view.commitmentHistory.every((h: any) => TIMESTAMP.test(h.at)));
     assert.deepEqual(view.payment, {
       reference,
@@ -77,10 +99,20 @@ describe("an investor's deals", () => {
       epcQr: `BCD\n002\n1\nSCT\nCOBADEFFXXX\nHarbour Fund I GmbH & Co. KG\nDE89370400440532013000\nEUR25000.00\n\n${reference}`,
     });
     assert.equal(view.editRequests.length, 1);
-    assert.deepEqual({ ...view.editRequests[0], createdAt: 'c', decidedAt: 'd' }, {
-      requestId, eventId: commitEventId, type: 'Investment Amount', status: 'approved', newAmount: '30000.00', reason: 'More',
-      createdAt: 'c', decidedAt: 'd', decisionNote: 'Confirmed by phone',
-    });
+    assert.deepEqual(
+      { ...view.editRequests[0], createdAt: 'c', decidedAt: 'd' },
+      {
+        requestId,
+        eventId: commitEventId,
+        type: 'Investment Amount',
+        status: 'approved',
+        newAmount: '30000.00',
+        reason: 'More',
+        createdAt: 'c',
+        decidedAt: 'd',
+        decisionNote: 'Confirmed by phone',
+      },
+    );
   });
 
   test('the list holds the same deal; staff read it too', async () => {
@@ -96,7 +128,10 @@ describe("an investor's deals", () => {
     const other = await createOpenDeal(admin, { name: 'Aardvark Ventures', currency: 'USD' });
     await jump(admin, other.dealId, investor.id, other.step('interest'));
     const deals = (await investor.own.get(`/investors/${investor.id}/deals`)).body.deals;
-    assert.deepEqual(deals.map((d: any) => d.dealName), ['Aardvark Ventures', 'Harbour Fund I']);
+    assert.deepEqual(
+      deals.map((d: any) => d.dealName),
+      ['Aardvark Ventures', 'Harbour Fund I'],
+    );
     assert.equal(deals[0].commitment, null);
     assert.equal(deals[0].payment, null, 'nothing committed, nothing due');
     const { id } = await createInvestor(admin);
@@ -109,7 +144,10 @@ describe("an investor's deals", () => {
     const { id, own } = await investorAtInterest(t, admin, usd);
     await jump(admin, usd.dealId, id, usd.step('commit'), { committed_amount: '1000.00', currency: 'USD' });
     const payment = (await own.get(`/investors/${id}/deals/${usd.dealId}`)).body.payment;
-    assert.deepEqual([payment.currency, payment.amountDue, payment.received, payment.remaining, payment.iban, payment.epcQr], ['USD', '1000.00', '0.00', '1000.00', 'DE89370400440532013000', null]);
+    assert.deepEqual(
+      [payment.currency, payment.amountDue, payment.received, payment.remaining, payment.iban, payment.epcQr],
+      ['USD', '1000.00', '0.00', '1000.00', 'DE89370400440532013000', null],
+    );
   });
 
   test('a deal without a payee: no EPC QR code', async () => {
@@ -139,13 +177,25 @@ describe("an investor's deals", () => {
       assert.equal(a.status, 404, JSON.stringify(a.body));
       assert.deepEqual([a.body.type, a.body.title, a.body.detail.replace(aId, '<id>')], [b.body.type, b.body.title, b.body.detail.replace(bId, '<id>')]);
     };
-    same(await stranger.own.get(`/investors/${investor.id}/deals`), investor.id, await stranger.own.get(`/investors/${unknownInvestor}/deals`), unknownInvestor);
     same(
-      await stranger.own.get(`/investors/${investor.id}/deals/${deal.dealId}`), investor.id,
-      await stranger.own.get(`/investors/${unknownInvestor}/deals/${deal.dealId}`), unknownInvestor,
+      await stranger.own.get(`/investors/${investor.id}/deals`),
+      investor.id,
+      await stranger.own.get(`/investors/${unknownInvestor}/deals`),
+      unknownInvestor,
+    );
+    same(
+      await stranger.own.get(`/investors/${investor.id}/deals/${deal.dealId}`),
+      investor.id,
+      await stranger.own.get(`/investors/${unknownInvestor}/deals/${deal.dealId}`),
+      unknownInvestor,
     );
     const unknownDeal = uniqueId('deal');
-    same(await stranger.own.get(`/investors/${stranger.id}/deals/${deal.dealId}`), deal.dealId, await stranger.own.get(`/investors/${stranger.id}/deals/${unknownDeal}`), unknownDeal);
+    same(
+      await stranger.own.get(`/investors/${stranger.id}/deals/${deal.dealId}`),
+      deal.dealId,
+      await stranger.own.get(`/investors/${stranger.id}/deals/${unknownDeal}`),
+      unknownDeal,
+    );
     // Staff: an unknown investor and an unknown deal are told apart.
     expectProblem(await admin.get(`/investors/${unknownInvestor}/deals`), 404);
     expectProblem(await admin.get(`/investors/${stranger.id}/deals/${unknownDeal}`), 404);

@@ -44,7 +44,10 @@ describe('investor directory', () => {
     ];
     for (const [bad, field] of cases) {
       const problem = expectProblem(await admin.put(`/investors/${id}`, bad), 400);
-      assert.ok(problem.errors?.some((e) => e.field === field), `${field}: ${JSON.stringify(problem.errors)}`);
+      assert.ok(
+        problem.errors?.some((e) => e.field === field),
+        `${field}: ${JSON.stringify(problem.errors)}`,
+      );
     }
     expectProblem(await admin.get(`/investors/${id}`), 404);
   });
@@ -56,7 +59,7 @@ describe('investor directory', () => {
     await admin.put(`/investors/${other}`, investorBody());
     const investor = client(t.app, await t.investorToken(mine));
     assert.equal((await investor.get(`/investors/${mine}`)).status, 200);
-    expectProblem(await investor.get(`/investors/${other}`), 403);
+    expectProblem(await investor.get(`/investors/${other}`), 404);
     expectProblem(await investor.put(`/investors/${mine}`, investorBody()), 403);
   });
 });

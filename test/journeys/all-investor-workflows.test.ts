@@ -45,18 +45,30 @@ describe('all-investor-workflows', () => {
     assert.deepEqual(zoe.investor, { id: ids.zoe });
     assert.equal(zoe.journey.length, 2);
     for (const entry of zoe.journey) assert.deepEqual(Object.keys(entry).sort(), ['createdAt', 'data', 'id', 'toStepId']);
-    assert.deepEqual(zoe.journey.map((e: any) => e.toStepId), [deal.step('interest'), deal.step('commitment')]);
+    assert.deepEqual(
+      zoe.journey.map((e: any) => e.toStepId),
+      [deal.step('interest'), deal.step('commitment')],
+    );
     assert.deepEqual(zoe.journey[1].data, { committed_amount: '10.00', currency: 'EUR' });
     const full = await admin.get(`/deals/deal/${deal.dealId}/investor-data/${ids.zoe}`);
-    assert.deepEqual(zoe.journey, full.body.journey.map(({ id, toStepId, data, createdAt }: any) => ({ id, toStepId, data, createdAt })));
+    assert.deepEqual(
+      zoe.journey,
+      full.body.journey.map(({ id, toStepId, data, createdAt }: any) => ({ id, toStepId, data, createdAt })),
+    );
   });
 
   test('pages: limit and page, totalPages = ceil(total / limit), a page past the end is empty', async () => {
     const first = await list('?limit=2');
     assert.deepEqual([first.body.page, first.body.totalPages], [1, 3]);
-    assert.deepEqual(first.body.output.map((o: any) => o.investor.id), [ids.anna, ids.bob]);
+    assert.deepEqual(
+      first.body.output.map((o: any) => o.investor.id),
+      [ids.anna, ids.bob],
+    );
     const third = await list('?limit=2&page=3');
-    assert.deepEqual(third.body.output.map((o: any) => o.investor.id), [ids.zoe]);
+    assert.deepEqual(
+      third.body.output.map((o: any) => o.investor.id),
+      [ids.zoe],
+    );
     const past = await list('?limit=2&page=4');
     assert.equal(past.status, 200);
     assert.deepEqual(past.body, { output: [], page: 4, totalPages: 3 });
@@ -64,9 +76,21 @@ describe('all-investor-workflows', () => {
   });
 
   test('pages: page 0, limit 0, limit 101 and non-numbers are 400s naming the parameter', async () => {
-    for (const [query, field] of [['?page=0', 'page'], ['?limit=0', 'limit'], ['?limit=101', 'limit'], ['?limit=ten', 'limit'], ['?page=1.5', 'page'], ['?page=-1', 'page'], ['?limit=2e1', 'limit'], ['?limit=', 'limit']] as const) {
+    for (const [query, field] of [
+      ['?page=0', 'page'],
+      ['?limit=0', 'limit'],
+      ['?limit=101', 'limit'],
+      ['?limit=ten', 'limit'],
+      ['?page=1.5', 'page'],
+      ['?page=-1', 'page'],
+      ['?limit=2e1', 'limit'],
+      ['?limit=', 'limit'],
+    ] as const) {
       const problem = expectProblem(await list(query), 400);
-      assert.ok(problem.errors?.some((e) => e.field === field && e.in === 'query'), `${query}: ${JSON.stringify(problem.errors)}`);
+      assert.ok(
+        problem.errors?.some((e) => e.field === field && e.in === 'query'),
+        `${query}: ${JSON.stringify(problem.errors)}`,
+      );
     }
   });
 

@@ -4,7 +4,7 @@
 // the events after any mix of moves, refused moves, edits (of the last event or an earlier one) and
 // workflow migrations; and the rules must see an edit of an earlier event at once.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { expectProblem, startApp } from '../support/app.ts';
@@ -16,15 +16,20 @@ describe('the journey row keeps what its events captured', () => {
 
   /** The kept row against a merge of the events the API returns. */
   async function assertKept(deal: TestDeal, investor: string) {
-    const journey = (await admin.get(`/deals/deal/${deal.dealId}/investor-data/${investor}`)).body.journey as { toStepId: string; data: Record<string, string> }[];
-    const row = (await sql<{ captured: Record<string, string>; visited: string[] }>`select captured, visited from journeys
-      where deal_id = ${deal.dealId} and investor_user_id = ${investor}`.execute(t.database.db)).rows[0];
+    const journey = (await admin.get(`/deals/deal/${deal.dealId}/investor-data/${investor}`)).body.journey as {
+      toStepId: string;
+      data: Record<string, string>;
+    }[];
+    const row = (
+      await sql<{ captured: Record<string, string>; visited: string[] }>`select captured, visited from journeys
+      where deal_id = ${deal.dealId} and investor_user_id = ${investor}`.execute(t.database.db)
+    ).rows[0];
     if (journey.length === 0) return assert.equal(row, undefined, 'a refused first move leaves no journey');
     assert.deepEqual(row!.captured, Object.assign({}, ...journey.map((e) => e.data)));
     assert.deepEqual(row!.visited, [...new Set(journey.map((e) => e.toStepId))]);
   }
 
-  test('an edit of an earlier event is kept at once, and a later event\'s value of a key wins over an edited earlier one', async () => {
+  test("an edit of an earlier event is kept at once, and a later event's value of a key wins over an edited earlier one", async () => {
     const deal = await createDeal(admin);
     const investor = await deal.addInvestor({ kycCheckLevel: 3 });
     const interest = await deal.move(investor, 'interest', { note: 'first' });
@@ -43,7 +48,11 @@ describe('the journey row keeps what its events captured', () => {
     assert.equal(edited.status, 200, JSON.stringify(edited.body));
     await assertKept(deal, investor);
     // The last event (back at commitment, no data) sets nothing; the edited amount is what is captured.
-    const row = (await sql<{ captured: Record<string, string> }>`select captured from journeys where deal_id = ${deal.dealId} and investor_user_id = ${investor}`.execute(t.database.db)).rows[0]!;
+    const row = (
+      await sql<{ captured: Record<string, string> }>`select captured from journeys where deal_id = ${deal.dealId} and investor_user_id = ${investor}`.execute(
+        t.database.db,
+      )
+    ).rows[0]!;
     assert.equal(row.captured.committed_amount, '250.00');
     assert.equal(row.captured.note, undefined);
   });
@@ -54,13 +63,20 @@ describe('the journey row keeps what its events captured', () => {
     // Data a step's fields accept (documents' `signed` is a choice; payment's `paid_on` a date).
     const dataFor = (step: string, variant: number): Record<string, string> => {
       switch (step) {
-        case 'interest': return variant % 3 === 0 ? {} : { note: `n${variant}` };
-        case 'commitment': return variant % 4 === 0 ? {} : { committed_amount: `${variant}.00`, currency: variant % 2 ? 'EUR' : 'USD' };
-        case 'kyc': return variant % 2 ? { kyc_ref: `K${variant}` } : {};
-        case 'documents': return { signed: variant % 2 ? 'yes' : 'no' };
-        case 'payment': return variant % 2 ? { paid_on: `2026-0${1 + (variant % 9)}-1${variant % 10}` } : {};
-        case 'withdrawn': return variant % 2 ? { reason: `r${variant}` } : {};
-        default: return {};
+        case 'interest':
+          return variant % 3 === 0 ? {} : { note: `n${variant}` };
+        case 'commitment':
+          return variant % 4 === 0 ? {} : { committed_amount: `${variant}.00`, currency: variant % 2 ? 'EUR' : 'USD' };
+        case 'kyc':
+          return variant % 2 ? { kyc_ref: `K${variant}` } : {};
+        case 'documents':
+          return { signed: variant % 2 ? 'yes' : 'no' };
+        case 'payment':
+          return variant % 2 ? { paid_on: `2026-0${1 + (variant % 9)}-1${variant % 10}` } : {};
+        case 'withdrawn':
+          return variant % 2 ? { reason: `r${variant}` } : {};
+        default:
+          return {};
       }
     };
     await fc.assert(
@@ -76,7 +92,11 @@ describe('the journey row keeps what its events captured', () => {
           const investor = await deal.addInvestor({ kycCheckLevel: 3 });
           for (const op of operations) {
             if ('move' in op) {
-              const response = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step(op.move), data: dataFor(op.move, op.variant) });
+              const response = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, {
+                investorUserId: investor,
+                targetStepId: deal.step(op.move),
+                data: dataFor(op.move, op.variant),
+              });
               if (response.status !== 201) expectProblem(response, response.status);
             } else {
               const journey = (await admin.get(`/deals/deal/${deal.dealId}/investor-data/${investor}`)).body.journey;

@@ -36,7 +36,10 @@ describe('concurrent moves of one investor', { skip: skipUnlessPostgres }, () =>
       }),
     );
     const statuses = responses.map((r) => r.status);
-    assert.ok(statuses.every((s) => s === 201 || s === 409), `statuses: ${statuses.join(', ')}`);
+    assert.ok(
+      statuses.every((s) => s === 201 || s === 409),
+      `statuses: ${statuses.join(', ')}`,
+    );
     const created = responses.filter((r) => r.status === 201).map((r) => r.body);
     assert.ok(created.length >= 2, `only ${created.length} moves succeeded`);
 
@@ -44,7 +47,12 @@ describe('concurrent moves of one investor', { skip: skipUnlessPostgres }, () =>
     assert.equal(journey.length, created.length, 'every 201 is one event, and nothing else was written');
     assert.equal(journey[0].fromStepId, null);
     for (let i = 1; i < journey.length; i++) assert.equal(journey[i].fromStepId, journey[i - 1].toStepId, `event ${i + 1} starts where ${i} ended`);
-    const row = await t.database.db.selectFrom('journeys').selectAll().where('deal_id', '=', deal.dealId).where('investor_user_id', '=', investor).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('journeys')
+      .selectAll()
+      .where('deal_id', '=', deal.dealId)
+      .where('investor_user_id', '=', investor)
+      .executeTakeFirstOrThrow();
     assert.equal(row.event_count, journey.length);
     assert.equal(row.current_step_id, journey.at(-1).toStepId);
   });
@@ -54,7 +62,12 @@ describe('concurrent moves of one investor', { skip: skipUnlessPostgres }, () =>
     const investor = await deal.addInvestor();
     const responses = await Promise.all(
       Array.from({ length: 50 }, () =>
-        admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step('interest'), data: {}, expectedCurrentStepId: null }),
+        admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, {
+          investorUserId: investor,
+          targetStepId: deal.step('interest'),
+          data: {},
+          expectedCurrentStepId: null,
+        }),
       ),
     );
     const statuses = responses.map((r) => r.status);

@@ -48,7 +48,7 @@ describe('conditional reads', () => {
     assert.notEqual(afterEdit.headers.etag, moved.headers.etag);
   });
 
-  test('investor-data: an investor gets 304 for their own journey only; another investor\'s, or a deal they are not in, stays 403 / 404 whatever the tag', async () => {
+  test("investor-data: an investor gets 304 for their own journey only; another investor's, or a deal they are not in, stays 404 whatever the tag", async () => {
     const deal = await createDeal(admin);
     const [a, b] = [await deal.addInvestor(), await deal.addInvestor()];
     await deal.move(a, 'interest');
@@ -59,7 +59,7 @@ describe('conditional reads', () => {
     assert.equal(own.status, 200);
     assert.equal((await investorA.get(`/deals/deal/${deal.dealId}/investor-data/${a}`, { 'if-none-match': String(own.headers.etag) })).status, 304);
     for (const held of [tagOfB, '*']) {
-      expectProblem(await investorA.get(`/deals/deal/${deal.dealId}/investor-data/${b}`, { 'if-none-match': held }), 403);
+      expectProblem(await investorA.get(`/deals/deal/${deal.dealId}/investor-data/${b}`, { 'if-none-match': held }), 404);
     }
     const other = await createDeal(admin);
     for (const held of ['"j0"', '"j1"', '*']) {
@@ -82,7 +82,7 @@ describe('conditional reads', () => {
     assert.equal(again.text, '');
     const investor = client(t.app, await t.investorToken(a));
     const theirs = await investor.get(path, { 'if-none-match': tag });
-    assert.equal(theirs.status, 200, 'an investor\'s view is another representation');
+    assert.equal(theirs.status, 200, "an investor's view is another representation");
     assert.equal(theirs.headers.etag, '"w1"');
     assert.equal((await investor.get(path, { 'if-none-match': '"w1"' })).status, 304);
     const put = await admin.put(`/deals/deal/${deal.dealId}/workflow`, workflowBody(deal.dealId));
@@ -120,31 +120,51 @@ describe('conditional reads', () => {
 
   test('a deal, an investor and an asset: a digest ETag, 304 while current, a new tag after a PUT that changes them', async () => {
     const deal = await createDeal(admin);
-    await conditional(admin, `/deals/deal/${deal.dealId}`, async () => {
-      assert.equal((await admin.put(`/deals/deal/${deal.dealId}`, { name: 'Renamed', currency: 'GBP' })).status, 200);
-    }, 'd');
+    await conditional(
+      admin,
+      `/deals/deal/${deal.dealId}`,
+      async () => {
+        assert.equal((await admin.put(`/deals/deal/${deal.dealId}`, { name: 'Renamed', currency: 'GBP' })).status, 200);
+      },
+      'd',
+    );
     const { id, body } = await createInvestor(admin);
-    await conditional(admin, `/investors/${id}`, async () => {
-      const put = await admin.put(`/investors/${id}`, { ...body, kycCheckLevel: body.kycCheckLevel === 3 ? 2 : 3 });
-      assert.equal(put.status, 200, JSON.stringify(put.body));
-    }, 'i');
+    await conditional(
+      admin,
+      `/investors/${id}`,
+      async () => {
+        const put = await admin.put(`/investors/${id}`, { ...body, kycCheckLevel: body.kycCheckLevel === 3 ? 2 : 3 });
+        assert.equal(put.status, 200, JSON.stringify(put.body));
+      },
+      'i',
+    );
     const assetId = String(Math.floor(Math.random() * 1e9) + 1);
     assert.equal((await admin.put(`/portfolio/assets/${assetId}`, { name: 'Acme', currency: 'EUR' })).status, 201);
-    await conditional(admin, `/portfolio/assets/${assetId}`, async () => {
-      assert.equal((await admin.put(`/portfolio/assets/${assetId}`, { name: 'Acme (renamed)', currency: 'EUR' })).status, 200);
-    }, 'a');
+    await conditional(
+      admin,
+      `/portfolio/assets/${assetId}`,
+      async () => {
+        assert.equal((await admin.put(`/portfolio/assets/${assetId}`, { name: 'Acme (renamed)', currency: 'EUR' })).status, 200);
+      },
+      'a',
+    );
     expectProblem(await admin.get('/deals/deal/no-such-deal', { 'if-none-match': '*' }), 404);
   });
 
-  test('an event\'s revisions: a new tag after an edit; an investor gets 304 for their own only, and another\'s stays refused whatever the tag', async () => {
+  test("an event's revisions: a new tag after an edit; an investor gets 304 for their own only, and another's stays refused whatever the tag", async () => {
     const deal = await createDeal(admin);
     const [a, b] = [await deal.addInvestor(), await deal.addInvestor()];
     const event = await deal.move(a, 'commitment', { committed_amount: '100.00', currency: 'EUR' });
     const eventOfB = await deal.move(b, 'interest');
     const path = `/deals/event/${event.id}/revisions`;
-    const changed = await conditional(admin, path, async () => {
-      assert.equal((await admin.post(`/deals/event/${event.id}/edit`, { committed_amount: '250.00', currency: 'EUR' })).status, 200);
-    }, 'r');
+    const changed = await conditional(
+      admin,
+      path,
+      async () => {
+        assert.equal((await admin.post(`/deals/event/${event.id}/edit`, { committed_amount: '250.00', currency: 'EUR' })).status, 200);
+      },
+      'r',
+    );
     assert.equal(changed.body.length, 2);
     const investorA = client(t.app, await t.investorToken(a));
     const own = await investorA.get(path);
@@ -157,7 +177,7 @@ describe('conditional reads', () => {
       expectProblem(await investorA.get(`/deals/event/${eventOfB.id}/revisions`, { 'if-none-match': held }), refused);
     }
     const investorB = client(t.app, await t.investorToken(b));
-    expectProblem(await investorB.get(`/investors/${a}`, { 'if-none-match': '*' }), 403);
+    expectProblem(await investorB.get(`/investors/${a}`, { 'if-none-match': '*' }), 404);
   });
 
   test('an edit request, a form implementation and a payment reference: 304 while current, a new tag after a decision, refused to another investor whatever the tag', async () => {
@@ -165,12 +185,22 @@ describe('conditional reads', () => {
     const investor = await createInvestor(admin);
     const event = await commit(admin, deal, investor.id);
     const own = client(t.app, await t.investorToken(investor.id));
-    const created = await own.post('/deals/request-to-edit', { workflowEventId: event.id, type: 'Investment Amount', reason: 'More', newData: { committed_amount: '30000.00' } });
+    const created = await own.post('/deals/request-to-edit', {
+      workflowEventId: event.id,
+      type: 'Investment Amount',
+      reason: 'More',
+      newData: { committed_amount: '30000.00' },
+    });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const requestPath = `/deals/request-to-edit/${created.body.id}`;
-    const decided = await conditional(own, requestPath, async () => {
-      assert.equal((await admin.post(`${requestPath}/approve`, { reason: 'Confirmed' })).status, 200);
-    }, 'e');
+    const decided = await conditional(
+      own,
+      requestPath,
+      async () => {
+        assert.equal((await admin.post(`${requestPath}/approve`, { reason: 'Confirmed' })).status, 200);
+      },
+      'e',
+    );
     assert.equal(decided.body.status, 'approved');
     const stranger = client(t.app, await t.investorToken((await createInvestor(admin)).id));
     const refused = (await stranger.get(requestPath)).status;

@@ -8,7 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { GROUP_MAX_MOVES } from '../../src/operations/move-groups.ts';
+import { systemClock, newUuid } from '../../src/operations/deps.ts';
+import { GROUP_MAX_MOVES, MoveGroups } from '../../src/operations/move-groups.ts';
+import { commitWatch, isOutcomeUnknown } from '../../src/store/errors.ts';
 import { createToken } from '../../src/operations/tokens.ts';
 import { client, type Client, expectProblem, startApp } from '../support/app.ts';
 import { verify } from '../support/audit.ts';
@@ -22,7 +24,10 @@ describe('group commit of single moves', () => {
 
   const url = (deal: TestDeal) => `/deals/deal/${deal.dealId}/jump-to-step`;
   const move = (deal: TestDeal, investorUserId: string, step: string, data: Record<string, string> = {}, extra: Record<string, unknown> = {}) => ({
-    investorUserId, targetStepId: deal.step(step), data, ...extra,
+    investorUserId,
+    targetStepId: deal.step(step),
+    data,
+    ...extra,
   });
 
   /**
@@ -56,12 +61,19 @@ describe('group commit of single moves', () => {
     const blocker = await deal.addInvestor();
     const investors = await Promise.all(Array.from({ length: 8 }, () => deal.addInvestor()));
     const bodies = investors.map((investor, i) =>
-      i % 2 === 0 ? move(deal, investor, 'interest', { note: `note ${i}` }) : move(deal, investor, 'commitment', { committed_amount: `${i}000.00`, currency: 'EUR' }));
+      i % 2 === 0
+        ? move(deal, investor, 'interest', { note: `note ${i}` })
+        : move(deal, investor, 'commitment', { committed_amount: `${i}000.00`, currency: 'EUR' }),
+    );
     // Two callers: each event is recorded under the caller that asked for it.
     const other = client(t.app, (await createToken(t.database.db, { name: 'second admin', role: 'admin' })).token);
     const callerOf = (i: number) => (i % 3 === 0 ? other : admin);
     assert.equal((await other.get(`/deals/deal/${deal.dealId}/workflow-status`)).status, 200); // its token looked up (and cached) before
-    const [held, ...answers] = await heldThenGrouped(deal, () => admin.post(url(deal), move(deal, blocker, 'interest')), bodies.map((body, i) => () => callerOf(i).post(url(deal), body)));
+    const [held, ...answers] = await heldThenGrouped(
+      deal,
+      () => admin.post(url(deal), move(deal, blocker, 'interest')),
+      bodies.map((body, i) => () => callerOf(i).post(url(deal), body)),
+    );
     assert.equal(held!.status, 201, held!.text);
     assert.notEqual(answers[0]!.body.createdByUserId, answers[1]!.body.createdByUserId);
     answers.forEach((answer, i) => {
@@ -76,10 +88,16 @@ describe('group commit of single moves', () => {
     assert.equal(grouped.size, 1, 'the waiting moves committed in one transaction');
     assert.notEqual(xids.get(blocker), [...grouped][0], 'the move in flight committed on its own');
     // Each move has its event, its outbox entry (with the event it announces) and its audit entry.
-    for (const [i, investor] of investors.entries()) assert.deepEqual((await journeyOf(deal, investor)).map((e) => e.id), [answers[i]!.body.id]);
+    for (const [i, investor] of investors.entries())
+      assert.deepEqual(
+        (await journeyOf(deal, investor)).map((e) => e.id),
+        [answers[i]!.body.id],
+      );
     const { rows: outbox } = await sql<{ id: string }>`select payload->'event'->>'id' as id from outbox where deal_id = ${deal.dealId}`.execute(t.database.db);
     assert.deepEqual(outbox.map((r) => r.id).sort(), [held!.body.id, ...answers.map((a) => a.body.id)].sort());
-    const { rows: audit } = await sql<{ n: number }>`select count(*)::int as n from audit_log where deal_id = ${deal.dealId} and type = 'journey.moved'`.execute(t.database.db);
+    const { rows: audit } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from audit_log where deal_id = ${deal.dealId} and type = 'journey.moved'`.execute(t.database.db);
     assert.equal(audit[0]!.n, investors.length + 1);
     assert.equal((await verify(t.database.db, { dealId: deal.dealId })).code, 0);
   });
@@ -92,7 +110,8 @@ describe('group commit of single moves', () => {
     const sends = [
       ...investors.map((investor) => () => admin.post(url(deal), move(deal, investor, 'interest'))),
       // The same investor again, expecting the step its first move takes it to: only after it.
-      () => admin.post(url(deal), move(deal, twice, 'commitment', { committed_amount: '1.00', currency: 'EUR' }, { expectedCurrentStepId: deal.step('interest') })),
+      () =>
+        admin.post(url(deal), move(deal, twice, 'commitment', { committed_amount: '1.00', currency: 'EUR' }, { expectedCurrentStepId: deal.step('interest') })),
     ];
     const [held, ...answers] = await heldThenGrouped(deal, () => admin.post(url(deal), move(deal, blocker, 'interest')), sends);
     for (const answer of [held!, ...answers]) assert.equal(answer.status, 201, answer.text);
@@ -101,10 +120,13 @@ describe('group commit of single moves', () => {
     for (const investor of investors.slice(1)) sizes.set(xids.get(investor)!, (sizes.get(xids.get(investor)!) ?? 0) + 1);
     assert.ok(Math.max(...sizes.values()) <= GROUP_MAX_MOVES, `groups of ${[...sizes.values()].join(', ')}`);
     assert.ok(Math.max(...sizes.values()) > 1, 'moves were grouped');
-    assert.deepEqual((await journeyOf(deal, twice)).map((e) => e.toStepId), [deal.step('interest'), deal.step('commitment')]);
+    assert.deepEqual(
+      (await journeyOf(deal, twice)).map((e) => e.toStepId),
+      [deal.step('interest'), deal.step('commitment')],
+    );
   });
 
-  test('a refusal inside a group is that move\'s own answer and writes nothing; the others are made', async () => {
+  test("a refusal inside a group is that move's own answer and writes nothing; the others are made", async () => {
     const deal = await createDeal(admin);
     const blocker = await deal.addInvestor();
     const [okA, okB, unknownStep, missing, stale, lowKyc] = await Promise.all(Array.from({ length: 6 }, () => deal.addInvestor({ kycCheckLevel: 1 })));
@@ -174,7 +196,10 @@ describe('group commit of single moves', () => {
     assert.equal(retryB.status, 201, retryB.text);
     assert.equal((await journeyOf(deal, a!)).length, 1);
     assert.equal((await journeyOf(deal, c!)).length, 1);
-    assert.deepEqual((await journeyOf(deal, d!)).map((e) => e.toStepId), [deal.step('commitment')]);
+    assert.deepEqual(
+      (await journeyOf(deal, d!)).map((e) => e.toStepId),
+      [deal.step('commitment')],
+    );
     const { rows } = await sql<{ status: string; n: number }>`select status, count(*)::int as n from idempotency_keys
       where key = any(${[kA, kB, kC]}::text[]) group by status`.execute(t.database.db);
     assert.deepEqual(rows, [{ status: 'done', n: 3 }]);
@@ -190,8 +215,11 @@ describe('group commit of single moves', () => {
     await sql.raw(`alter table workflow_events add constraint ${constraint} check (investor_user_id <> '${bad}') not valid`).execute(t.database.db);
     try {
       const keyOfBad = `bad-${randomUUID()}`;
-      const [held, ...answers] = await heldThenGrouped(deal, () => admin.post(url(deal), move(deal, blocker, 'interest')),
-        investors.map((investor) => () => admin.post(url(deal), move(deal, investor, 'interest'), investor === bad ? { 'idempotency-key': keyOfBad } : {})));
+      const [held, ...answers] = await heldThenGrouped(
+        deal,
+        () => admin.post(url(deal), move(deal, blocker, 'interest')),
+        investors.map((investor) => () => admin.post(url(deal), move(deal, investor, 'interest'), investor === bad ? { 'idempotency-key': keyOfBad } : {})),
+      );
       assert.equal(held!.status, 201);
       investors.forEach((investor, i) => {
         if (investor === bad) expectProblem(answers[i]!, 500);
@@ -207,5 +235,42 @@ describe('group commit of single moves', () => {
       await sql.raw(`alter table workflow_events drop constraint ${constraint}`).execute(t.database.db);
     }
     assert.equal((await verify(t.database.db, { dealId: deal.dealId })).code, 0);
+  });
+  test('a group whose commit was cut off: every move of it answers outcome-unknown, none is run again to a false "nothing applied"', async () => {
+    const deal = await createDeal(admin);
+    const investors = await Promise.all(Array.from({ length: 3 }, () => deal.addInvestor()));
+    // The group's transaction commits, and its COMMIT is then answered as cut off (a commit waiting
+    // for a synchronous standby that is gone); while that lasts every later transaction times out.
+    const real = t.database.db;
+    let transactions = 0;
+    const db = new Proxy(real, {
+      get(target, name, receiver) {
+        if (name !== 'transaction') return Reflect.get(target, name, receiver);
+        return () => ({
+          execute: async (work: (trx: unknown) => Promise<unknown>) => {
+            transactions++;
+            if (transactions > 1) throw new Error('Query read timeout');
+            const result = await target.transaction().execute(work as never);
+            return commitWatch()
+              .watch('commit', Promise.reject(new Error('Connection terminated unexpectedly')))
+              .then(() => result);
+          },
+        });
+      },
+    }) as typeof real;
+    const groups = new MoveGroups({ db, clock: systemClock, newId: newUuid });
+    const principal = { userId: 'group-test', role: 'admin' as const, tokenKey: 'group-test' };
+    const answers = await Promise.allSettled(
+      investors.map((investor) => groups.move(principal, deal.dealId, { investorUserId: investor, targetStepId: deal.step('interest'), data: {} })),
+    );
+    assert.equal(transactions, 1, 'the moves went as one group, and were not run again');
+    for (const answer of answers) {
+      assert.equal(answer.status, 'rejected');
+      assert.ok(isOutcomeUnknown((answer as PromiseRejectedResult).reason), String((answer as PromiseRejectedResult).reason));
+    }
+    // The commit landed: each move is there once.
+    const xids = await writers(deal.dealId);
+    assert.equal(new Set(investors.map((investor) => xids.get(investor))).size, 1);
+    assert.equal((await verify(real, { dealId: deal.dealId })).code, 0);
   });
 });

@@ -1,4 +1,4 @@
-// Idempotency-Key on the jump (jumpToStep) and the event edit (editWorkflowEvent).
+// Idempotency-Key on the jump (moveToStep) and the event edit (editWorkflowEvent).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
@@ -26,7 +26,10 @@ describe('idempotent jumps and event edits', () => {
     assert.equal(again.headers['idempotent-replayed'], 'true');
     // Without the key the same move would be a 409 (already at commitment): the replay is not a re-run.
     expectProblem(await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, body), 409);
-    assert.deepEqual((await journeyOf(deal.dealId, investor)).map((e) => e.id), [first.body.id]);
+    assert.deepEqual(
+      (await journeyOf(deal.dealId, investor)).map((e) => e.id),
+      [first.body.id],
+    );
   });
 
   test('the same key with a different jump is a 422 and moves nobody', async () => {
@@ -40,7 +43,10 @@ describe('idempotent jumps and event edits', () => {
     expectProblem(await admin.post(url, body, { 'idempotency-key': k }), 422);
     // Same body on another deal's path with that key: also another request.
     const other = await createDeal(admin);
-    expectProblem(await admin.post(`/deals/deal/${other.dealId}/jump-to-step`, { ...body, targetStepId: other.step('interest') }, { 'idempotency-key': k }), 422);
+    expectProblem(
+      await admin.post(`/deals/deal/${other.dealId}/jump-to-step`, { ...body, targetStepId: other.step('interest') }, { 'idempotency-key': k }),
+      422,
+    );
     assert.equal((await journeyOf(deal.dealId, investor)).length, 1);
   });
 
@@ -88,7 +94,10 @@ describe('idempotent jumps and event edits', () => {
     const responses = await Promise.all(
       Array.from({ length: 20 }, () => admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, body, { 'idempotency-key': k })),
     );
-    assert.ok(responses.every((r) => r.status === 201 || r.status === 409), responses.map((r) => r.status).join(','));
+    assert.ok(
+      responses.every((r) => r.status === 201 || r.status === 409),
+      responses.map((r) => r.status).join(','),
+    );
     const created = responses.filter((r) => r.status === 201);
     assert.equal(new Set(created.map((r) => r.body.id)).size, 1);
     assert.equal((await journeyOf(deal.dealId, investor)).length, 1);

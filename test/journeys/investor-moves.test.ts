@@ -17,12 +17,17 @@ describe('investors moving themselves', () => {
   });
 
   const url = (dealId: string) => `/deals/deal/${dealId}/jump-to-step`;
-  const journeyOf = async (dealId: string, investorUserId: string) => (await admin.get(`/deals/deal/${dealId}/investor-data/${investorUserId}`)).body.journey as any[];
+  const journeyOf = async (dealId: string, investorUserId: string) =>
+    (await admin.get(`/deals/deal/${dealId}/investor-data/${investorUserId}`)).body.journey as any[];
 
   test('along an open link, with the target step fields: 201, the event is theirs', async () => {
     const { id, own } = await investorAtInterest(t, admin, deal);
     const me = (await own.get('/whoami')).body;
-    const moved = await own.post(url(deal.dealId), { investorUserId: id, targetStepId: deal.step('commit'), data: { committed_amount: '25000.00', currency: 'EUR' } });
+    const moved = await own.post(url(deal.dealId), {
+      investorUserId: id,
+      targetStepId: deal.step('commit'),
+      data: { committed_amount: '25000.00', currency: 'EUR' },
+    });
     assert.equal(moved.status, 201, moved.text);
     assert.equal(moved.body.fromStepId, deal.step('interest'));
     assert.equal(moved.body.toStepId, deal.step('commit'));
@@ -38,7 +43,10 @@ describe('investors moving themselves', () => {
     const { id, own } = await investorAtInterest(t, admin, deal);
     await jump(admin, deal.dealId, id, deal.step('commit'), { committed_amount: '100.00', currency: 'EUR' });
     const before = await journeyOf(deal.dealId, id);
-    const refused = expectProblem(await own.post(url(deal.dealId), { investorUserId: id, targetStepId: deal.step('pay'), data: { paid_on: '2026-11-20' } }), 403);
+    const refused = expectProblem(
+      await own.post(url(deal.dealId), { investorUserId: id, targetStepId: deal.step('pay'), data: { paid_on: '2026-11-20' } }),
+      403,
+    );
     assert.equal(refused.detail, 'You cannot move from Commitment to Payment yourself');
     assert.deepEqual(await journeyOf(deal.dealId, id), before);
     // Staff still may.
@@ -56,19 +64,36 @@ describe('investors moving themselves', () => {
 
   test('every jump rule still applies: a missing required field 422, a bad value 400, nothing written', async () => {
     const { id, own } = await investorAtInterest(t, admin, deal);
-    const missing = expectProblem(await own.post(url(deal.dealId), { investorUserId: id, targetStepId: deal.step('commit'), data: { committed_amount: '10.00' } }), 422);
+    const missing = expectProblem(
+      await own.post(url(deal.dealId), { investorUserId: id, targetStepId: deal.step('commit'), data: { committed_amount: '10.00' } }),
+      422,
+    );
     assert.deepEqual(missing.missingFields, ['currency']);
-    const bad = expectProblem(await own.post(url(deal.dealId), { investorUserId: id, targetStepId: deal.step('commit'), data: { committed_amount: 'lots', currency: 'EUR' } }), 400);
-    assert.deepEqual(bad.errors?.map((e) => e.field), ['data.committed_amount']);
+    const bad = expectProblem(
+      await own.post(url(deal.dealId), { investorUserId: id, targetStepId: deal.step('commit'), data: { committed_amount: 'lots', currency: 'EUR' } }),
+      400,
+    );
+    assert.deepEqual(
+      bad.errors?.map((e) => e.field),
+      ['data.committed_amount'],
+    );
     assert.equal((await journeyOf(deal.dealId, id)).length, 1);
   });
 
   test('expectedCurrentStepId is honoured: stale 409, current 201', async () => {
     const { id, own } = await investorAtInterest(t, admin, deal);
     await jump(admin, deal.dealId, id, deal.step('commit'), { committed_amount: '100.00', currency: 'EUR' });
-    const stale = expectProblem(await own.post(url(deal.dealId), { investorUserId: id, targetStepId: deal.step('out'), data: {}, expectedCurrentStepId: deal.step('interest') }), 409);
+    const stale = expectProblem(
+      await own.post(url(deal.dealId), { investorUserId: id, targetStepId: deal.step('out'), data: {}, expectedCurrentStepId: deal.step('interest') }),
+      409,
+    );
     assert.equal(stale.currentStepId, deal.step('commit'));
-    const moved = await own.post(url(deal.dealId), { investorUserId: id, targetStepId: deal.step('out'), data: {}, expectedCurrentStepId: deal.step('commit') });
+    const moved = await own.post(url(deal.dealId), {
+      investorUserId: id,
+      targetStepId: deal.step('out'),
+      data: {},
+      expectedCurrentStepId: deal.step('commit'),
+    });
     assert.equal(moved.status, 201, moved.text);
   });
 
@@ -86,7 +111,11 @@ describe('investors moving themselves', () => {
 
   test('a dry run answers the investor as the move would', async () => {
     const { id, own } = await investorAtInterest(t, admin, deal);
-    const dry = await own.post(`${url(deal.dealId)}?dryRun=true`, { investorUserId: id, targetStepId: deal.step('commit'), data: { committed_amount: '5.00', currency: 'EUR' } });
+    const dry = await own.post(`${url(deal.dealId)}?dryRun=true`, {
+      investorUserId: id,
+      targetStepId: deal.step('commit'),
+      data: { committed_amount: '5.00', currency: 'EUR' },
+    });
     assert.equal(dry.status, 200, dry.text);
     expectProblem(await own.post(`${url(deal.dealId)}?dryRun=true`, { investorUserId: id, targetStepId: deal.step('out'), data: {} }), 403);
     assert.equal((await journeyOf(deal.dealId, id)).length, 1);
@@ -95,7 +124,10 @@ describe('investors moving themselves', () => {
   test('a workflow without investor engagement: 403, nothing written', async () => {
     const closed = await createOpenDeal(admin, { engagement: false });
     const { id, own } = await investorAtInterest(t, admin, closed);
-    const refused = expectProblem(await own.post(url(closed.dealId), { investorUserId: id, targetStepId: closed.step('commit'), data: { committed_amount: '1.00', currency: 'EUR' } }), 403);
+    const refused = expectProblem(
+      await own.post(url(closed.dealId), { investorUserId: id, targetStepId: closed.step('commit'), data: { committed_amount: '1.00', currency: 'EUR' } }),
+      403,
+    );
     assert.equal(refused.detail, 'This deal does not let investors move themselves');
     assert.equal((await journeyOf(closed.dealId, id)).length, 1);
   });
@@ -104,10 +136,14 @@ describe('investors moving themselves', () => {
     const mine = await investorAtInterest(t, admin, deal);
     const theirs = await investorAtInterest(t, admin, deal);
     const unknown = uniqueId('inv');
-    const move = (investorUserId: string) => mine.own.post(url(deal.dealId), { investorUserId, targetStepId: deal.step('commit'), data: { committed_amount: '1.00', currency: 'EUR' } });
+    const move = (investorUserId: string) =>
+      mine.own.post(url(deal.dealId), { investorUserId, targetStepId: deal.step('commit'), data: { committed_amount: '1.00', currency: 'EUR' } });
     const other = expectProblem(await move(theirs.id), 404);
     const none = expectProblem(await move(unknown), 404);
-    assert.deepEqual({ ...other, detail: other.detail.replace(theirs.id, '<id>'), instance: undefined, requestId: undefined }, { ...none, detail: none.detail.replace(unknown, '<id>'), instance: undefined, requestId: undefined });
+    assert.deepEqual(
+      { ...other, detail: other.detail.replace(theirs.id, '<id>'), instance: undefined, requestId: undefined },
+      { ...none, detail: none.detail.replace(unknown, '<id>'), instance: undefined, requestId: undefined },
+    );
     assert.equal((await journeyOf(deal.dealId, theirs.id)).length, 1);
   });
 
@@ -119,7 +155,10 @@ describe('investors moving themselves', () => {
     const known = expectProblem(await move(deal.dealId, deal.step('interest')), 404);
     const none = expectProblem(await move(unknown, `${unknown}.interest`), 404);
     assert.deepEqual([known.type, known.title, known.detail.replace(deal.dealId, '<id>')], [none.type, none.title, none.detail.replace(unknown, '<id>')]);
-    assert.deepEqual((await admin.get(`/deals/deal/${deal.dealId}/all-payment-refernces`)).body.filter((r: any) => r.investorUserId === id), []);
+    assert.deepEqual(
+      (await admin.get(`/deals/deal/${deal.dealId}/all-payment-refernces`)).body.filter((r: any) => r.investorUserId === id),
+      [],
+    );
   });
 
   test('moves arriving together (one group commit): each keeps its own principal and answer', async () => {
@@ -134,7 +173,11 @@ describe('investors moving themselves', () => {
       c.own.post(url(deal.dealId), { investorUserId: staffMoved.id, targetStepId: deal.step('interest'), data: {} }),
       admin.post(url(deal.dealId), { investorUserId: staffMoved.id, targetStepId: deal.step('interest'), data: {} }),
     ]);
-    assert.deepEqual(answers.map((r) => r.status), [201, 201, 403, 404, 201], answers.map((r) => r.text).join('\n'));
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [201, 201, 403, 404, 201],
+      answers.map((r) => r.text).join('\n'),
+    );
     assert.equal(answers[0]!.body.createdByUserId, userA);
     assert.equal(answers[1]!.body.createdByUserId, userB);
     assert.equal(answers[4]!.body.createdByUserId, (await admin.get('/whoami')).body.userId);
@@ -143,7 +186,12 @@ describe('investors moving themselves', () => {
 
   test('bulk moves stay staff only', async () => {
     const { id, own } = await investorAtInterest(t, admin, deal);
-    expectProblem(await own.post(`${url(deal.dealId)}/bulk`, { moves: [{ investorUserId: id, targetStepId: deal.step('commit'), data: { committed_amount: '1.00', currency: 'EUR' } }] }), 403);
+    expectProblem(
+      await own.post(`${url(deal.dealId)}/bulk`, {
+        moves: [{ investorUserId: id, targetStepId: deal.step('commit'), data: { committed_amount: '1.00', currency: 'EUR' } }],
+      }),
+      403,
+    );
   });
 });
 
@@ -164,8 +212,14 @@ describe('investorMay on the workflow', () => {
     assert.equal(put.status, 200, put.text);
     assert.equal(put.body.version, v1.version + 1);
     const commit = put.body.steps.find((s: any) => s.id === deal.steps.commit);
-    assert.deepEqual(Object.fromEntries(commit.nextStepLinks.map((l: any) => [l.toStepId, l.investorMay])), { [deal.steps.pay]: false, [deal.steps.out]: true });
-    assert.deepEqual(commit.previousStepLinks.map((l: any) => l.investorMay), [true]);
+    assert.deepEqual(Object.fromEntries(commit.nextStepLinks.map((l: any) => [l.toStepId, l.investorMay])), {
+      [deal.steps.pay]: false,
+      [deal.steps.out]: true,
+    });
+    assert.deepEqual(
+      commit.previousStepLinks.map((l: any) => l.investorMay),
+      [true],
+    );
     // The earlier version keeps its closed links.
     const old = (await admin.get(`/deals/deal/${deal.dealId}/workflow-status?version=${v1.version}`)).body;
     assert.ok(old.steps.flatMap((s: any) => s.nextStepLinks).every((l: any) => l.investorMay === false));
@@ -182,6 +236,9 @@ describe('investorMay on the workflow', () => {
     const body = openWorkflow(deal.dealId);
     const bad = { ...body, links: body.links.map((l, i) => (i === 0 ? { ...l, investorMay: 'yes' } : l)) };
     const refused = expectProblem(await admin.put(`/deals/deal/${deal.dealId}/workflow`, bad), 400);
-    assert.ok(refused.errors?.some((e) => e.field.includes('investorMay')), JSON.stringify(refused.errors));
+    assert.ok(
+      refused.errors?.some((e) => e.field.includes('investorMay')),
+      JSON.stringify(refused.errors),
+    );
   });
 });

@@ -1,6 +1,6 @@
-// jumpToStep: POST /deals/deal/{dealId}/jump-to-step through HTTP, against a real database.
+// moveToStep: POST /deals/deal/{dealId}/jump-to-step through HTTP, against a real database.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
 import { createDeal } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
@@ -55,7 +55,8 @@ describe('jump-to-step', () => {
   test('404s: unknown deal, investor without a directory entry, unknown step', async () => {
     const deal = await createDeal(admin);
     const investor = await deal.addInvestor();
-    const jump = (dealId: string, body: object) => admin.post(`/deals/deal/${dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step('interest'), data: {}, ...body });
+    const jump = (dealId: string, body: object) =>
+      admin.post(`/deals/deal/${dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step('interest'), data: {}, ...body });
     expectProblem(await jump(uniqueId('deal'), {}), 404);
     expectProblem(await jump(deal.dealId, { investorUserId: uniqueId('ghost') }), 404);
     expectProblem(await jump(deal.dealId, { targetStepId: 'constructor' }), 404);
@@ -80,7 +81,8 @@ describe('jump-to-step', () => {
   test('400: keys outside the move, values of the wrong kind, bad bodies; never a 500 for odd keys', async () => {
     const deal = await createDeal(admin);
     const investor = await deal.addInvestor();
-    const jump = (body: object) => admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step('commitment'), ...body });
+    const jump = (body: object) =>
+      admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step('commitment'), ...body });
     const cases: [object, string[]][] = [
       [{ data: { committed_amount: '1', currency: 'EUR', kyc_ref: 'K' } }, ['data.kyc_ref']],
       [{ data: { committed_amount: 'abc', currency: 'XYZ' } }, ['data.committed_amount', 'data.currency']],
@@ -90,13 +92,21 @@ describe('jump-to-step', () => {
     ];
     for (const [body, fields] of cases) {
       const problem = expectProblem(await jump(body), 400);
-      for (const field of fields) assert.ok(problem.errors?.some((e) => e.field === field), `${field}: ${JSON.stringify(problem.errors)}`);
+      for (const field of fields)
+        assert.ok(
+          problem.errors?.some((e) => e.field === field),
+          `${field}: ${JSON.stringify(problem.errors)}`,
+        );
     }
     for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
       const raw = `{"investorUserId":"${investor}","targetStepId":"${deal.step('commitment')}","data":{"committed_amount":"1","currency":"EUR","${key}":"x"}}`;
       const problem = expectProblem(await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, raw), 400);
       // The body parser refuses "__proto__" outright; the other keys reach the jump rules.
-      if (key !== '__proto__') assert.ok(problem.errors?.some((e) => e.field === `data.${key}`), JSON.stringify(problem));
+      if (key !== '__proto__')
+        assert.ok(
+          problem.errors?.some((e) => e.field === `data.${key}`),
+          JSON.stringify(problem),
+        );
     }
     expectProblem(await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step('interest') }), 400);
     assert.equal(await journeyRow(deal.dealId, investor), undefined, 'refused first moves leave no journey');
@@ -117,7 +127,10 @@ describe('jump-to-step', () => {
       422,
     );
     assert.deepEqual(unmet.missingFields, ['kyc_ref']);
-    assert.deepEqual((unmet.failedRequirements as { kind: string }[]).map((f) => f.kind), ['kyc-level']);
+    assert.deepEqual(
+      (unmet.failedRequirements as { kind: string }[]).map((f) => f.kind),
+      ['kyc-level'],
+    );
     // An earlier event's data satisfies a required field: back to commitment without data.
     await deal.move(lowKyc, 'withdrawn');
     const journey = await admin.get(`/deals/deal/${deal.dealId}/investor-data/${lowKyc}`);
@@ -128,7 +141,10 @@ describe('jump-to-step', () => {
     const deal = await createDeal(admin);
     const investor = await deal.addInvestor();
     const own = client(t.app, await t.investorToken(investor));
-    const problem = expectProblem(await own.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step('interest'), data: {} }), 404);
+    const problem = expectProblem(
+      await own.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step('interest'), data: {} }),
+      404,
+    );
     assert.match(problem.detail, /deal/);
     assert.deepEqual((await admin.get(`/deals/deal/${deal.dealId}/all-payment-refernces`)).body, []);
   });

@@ -77,7 +77,12 @@ describe('metrics', () => {
     for (const investor of investors.slice(0, 3)) await deal.move(investor, 'commitment', { committed_amount: '1000.00', currency: 'EUR' });
     // A move from a position the caller no longer holds: 409, twice.
     for (const investor of investors.slice(0, 2)) {
-      const refused = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step('commitment'), fromStepId: deal.step('interest'), data: { committed_amount: '1.00', currency: 'EUR' } });
+      const refused = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, {
+        investorUserId: investor,
+        targetStepId: deal.step('commitment'),
+        fromStepId: deal.step('interest'),
+        data: { committed_amount: '1.00', currency: 'EUR' },
+      });
       assert.ok(refused.status >= 400 && refused.status < 500, `${refused.status}`);
     }
     for (let i = 0; i < 4; i++) expectProblem(await admin.get(`/no-such-route-${i}`), 404);
@@ -85,21 +90,46 @@ describe('metrics', () => {
     const afterLoad = await scrape();
     assert.equal(value(afterLoad, 'dealflow_http_requests_total', { ...moves, status_code: '201' }) - base201, 8);
     assert.equal(value(afterLoad, 'dealflow_http_request_duration_seconds_count', { ...moves, status_code: '201' }) - baseDuration, 8);
-    const refusals = afterLoad.filter((s) => s.name === 'dealflow_http_requests_total' && s.labels.route === MOVE_ROUTE && s.labels.status_code!.startsWith('4'));
-    assert.equal(refusals.reduce((n, s) => n + s.value, 0) - base409 - before.filter((s) => s.name === 'dealflow_http_requests_total' && s.labels.route === MOVE_ROUTE && s.labels.status_code!.startsWith('4') && s.labels.status_code !== '409').reduce((n, s) => n + s.value, 0), 2);
+    const refusals = afterLoad.filter(
+      (s) => s.name === 'dealflow_http_requests_total' && s.labels.route === MOVE_ROUTE && s.labels.status_code!.startsWith('4'),
+    );
+    assert.equal(
+      refusals.reduce((n, s) => n + s.value, 0) -
+        base409 -
+        before
+          .filter(
+            (s) =>
+              s.name === 'dealflow_http_requests_total' &&
+              s.labels.route === MOVE_ROUTE &&
+              s.labels.status_code!.startsWith('4') &&
+              s.labels.status_code !== '409',
+          )
+          .reduce((n, s) => n + s.value, 0),
+      2,
+    );
     assert.equal(value(afterLoad, 'dealflow_http_requests_total', { route: 'unmatched', status_code: '404' }) - base404, 4);
     // The raw URLs never become labels.
     assert.ok(!afterLoad.some((s) => s.labels.route?.includes(deal.dealId) || s.labels.route?.includes('no-such-route')));
     // The duration is in seconds: a move takes far less than a minute.
-    const sum = value(afterLoad, 'dealflow_http_request_duration_seconds_sum', { ...moves, status_code: '201' }) - value(before, 'dealflow_http_request_duration_seconds_sum', { ...moves, status_code: '201' });
+    const sum =
+      value(afterLoad, 'dealflow_http_request_duration_seconds_sum', { ...moves, status_code: '201' }) -
+      value(before, 'dealflow_http_request_duration_seconds_sum', { ...moves, status_code: '201' });
     assert.ok(sum > 0 && sum < 60, `${sum}`);
   });
 
   test('statement errors by SQLSTATE, the database gauges, group commits and the process metrics', async () => {
     const before = await scrape();
     // A statement that fails in the database: a duplicate key.
-    await t.database.db.insertInto('deals').values({ deal_id: 'metrics-dup', name: 'x', currency: 'EUR' } as never).execute().catch(() => {});
-    await t.database.db.insertInto('deals').values({ deal_id: 'metrics-dup', name: 'x', currency: 'EUR' } as never).execute().catch(() => {});
+    await t.database.db
+      .insertInto('deals')
+      .values({ deal_id: 'metrics-dup', name: 'x', currency: 'EUR' } as never)
+      .execute()
+      .catch(() => {});
+    await t.database.db
+      .insertInto('deals')
+      .values({ deal_id: 'metrics-dup', name: 'x', currency: 'EUR' } as never)
+      .execute()
+      .catch(() => {});
     observeGroupCommitBatch(3);
     const samples = await scrape();
     assert.ok(value(samples, 'dealflow_db_statement_errors_total') > value(before, 'dealflow_db_statement_errors_total'), 'a failed statement is counted');
@@ -116,7 +146,10 @@ describe('metrics', () => {
       'nodejs_eventloop_lag_p99_seconds',
       'nodejs_heap_size_used_bytes',
     ]) {
-      assert.ok(samples.some((s) => s.name === name), `${name} is reported`);
+      assert.ok(
+        samples.some((s) => s.name === name),
+        `${name} is reported`,
+      );
     }
     assert.ok(value(samples, 'dealflow_outbox_head_position') > 0, 'the moves wrote outbox entries');
     assert.equal(value(samples, 'dealflow_import_jobs', { status: 'running' }), 0);

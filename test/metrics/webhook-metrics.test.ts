@@ -41,7 +41,8 @@ describe('webhook metrics', () => {
       clock.advance(24 * 3600_000);
       assert.equal(await dispatcher.runOnce(), 1); // delivered
       const afterDelivery = await scrape();
-      const delta = (labels: Record<string, string>) => sample(afterDelivery, 'dealflow_webhook_delivery_attempts_total', labels) - sample(before, 'dealflow_webhook_delivery_attempts_total', labels);
+      const delta = (labels: Record<string, string>) =>
+        sample(afterDelivery, 'dealflow_webhook_delivery_attempts_total', labels) - sample(before, 'dealflow_webhook_delivery_attempts_total', labels);
       assert.equal(delta({ outcome: 'retry', attempt: 'first' }), 1);
       assert.equal(delta({ outcome: 'delivered', attempt: 'retry' }), 1);
       assert.equal(delta({ outcome: 'delivered', attempt: 'first' }), 0);

@@ -3,7 +3,7 @@
 // the NOTIFY arrives (simulated here by changing rows behind the service's back, then notifying).
 import assert from 'node:assert/strict';
 import type { Caches, Invalidation } from '../../src/operations/caches.ts';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { publishInvalidation } from '../../src/operations/caches.ts';
 import { createToken, revokeToken } from '../../src/operations/tokens.ts';

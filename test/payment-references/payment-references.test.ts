@@ -27,7 +27,10 @@ describe('payment references', () => {
     const response = await admin.get(`/deals/deal/${deal.dealId}/all-payment-refernces`);
     assert.equal(response.status, 200, JSON.stringify(response.body));
     assert.ok(Array.isArray(response.body));
-    assert.deepEqual(response.body.map((e: any) => e.investorUserId), ids);
+    assert.deepEqual(
+      response.body.map((e: any) => e.investorUserId),
+      ids,
+    );
     for (const entry of response.body) {
       assert.deepEqual(Object.keys(entry).sort(), ['investorUserId', 'paymentReference']);
       assert.match(entry.paymentReference, /^RF\d{17}$/);
@@ -75,10 +78,23 @@ describe('payment references', () => {
     const mistyped = reference.slice(0, -1) + (last === '9' ? '0' : String(Number(last) + 1));
     const problem = expectProblem(await admin.get(`/payments/references/${mistyped}`), 400);
     assert.match(problem.detail, /check digits/);
-    assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['path', 'reference']]);
+    assert.deepEqual(
+      problem.errors?.map((e) => [e.in, e.field]),
+      [['path', 'reference']],
+    );
     const swapped = reference.slice(0, 4) + reference[5] + reference[4] + reference.slice(6);
     if (swapped !== reference) expectProblem(await admin.get(`/payments/references/${swapped}`), 400);
-    for (const malformed of ['hello', 'RF', 'RF1', 'XX18539007547034', 'RF18 5390 O754 7034', `RF18${'1'.repeat(22)}`, '%E2%82%AC', 'constructor', '__proto__']) {
+    for (const malformed of [
+      'hello',
+      'RF',
+      'RF1',
+      'XX18539007547034',
+      'RF18 5390 O754 7034',
+      `RF18${'1'.repeat(22)}`,
+      '%E2%82%AC',
+      'constructor',
+      '__proto__',
+    ]) {
       expectProblem(await admin.get(`/payments/references/${malformed.includes('%') ? malformed : encodeURIComponent(malformed)}`), 400);
     }
     expectProblem(await admin.get(`/payments/references/${referenceFromBody('4242')}`), 404);

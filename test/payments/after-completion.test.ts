@@ -1,7 +1,7 @@
 // A payment for an investor who already completed (or withdrew) never moves them: the credit is
 // queued for staff as `after-completion`, its money recorded, the investor left where they stand.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { startApp } from '../support/app.ts';
 import { payingDeal, postStatement } from '../support/payments.ts';
@@ -16,13 +16,19 @@ describe('a payment after completion', () => {
     const deal = await payingDeal(api, { letters: ['A', 'B'] });
     const investor = deal.investors['A']!;
     // Staff completed the investor before the bank statement came.
-    for (const [step, data] of [['payment', { amount_received: '25000.00', received_on: '2026-11-01' }], ['complete', {}]] as const) {
+    for (const [step, data] of [
+      ['payment', { amount_received: '25000.00', received_on: '2026-11-01' }],
+      ['complete', {}],
+    ] as const) {
       const moved = await api.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step(step), data });
       assert.equal(moved.status, 201, JSON.stringify(moved.body));
     }
     const journeyBefore = (await api.get(`/deals/deal/${deal.dealId}/investor-data/${investor}`)).body.journey;
 
-    for (const [amount, bankRef] of [['25000.00', `LATE-${deal.dealId}`], ['100.00', `SECOND-${deal.dealId}`]] as const) {
+    for (const [amount, bankRef] of [
+      ['25000.00', `LATE-${deal.dealId}`],
+      ['100.00', `SECOND-${deal.dealId}`],
+    ] as const) {
       const response = await postStatement(t, csvOf(deal.refs['A']!, amount, bankRef), 'text/csv', '?bankReferenceColumn=bank_reference');
       assert.equal(response.status, 201, JSON.stringify(response.body));
       assert.deepEqual(response.body.outcomes, { 'after-completion': 1 });
@@ -39,9 +45,17 @@ describe('a payment after completion', () => {
     assert.equal(Number(rows[0]!.total), 25100);
     // Staff see the lines in the queue, announced with their outcome.
     const queue = (await api.get(`/payments/lines?dealId=${deal.dealId}&status=queued&limit=100`)).body.output;
-    assert.deepEqual(queue.map((l: any) => l.outcome), ['after-completion', 'after-completion']);
-    const { rows: feed } = await sql<{ data: any }>`select payload as data from outbox where deal_id = ${deal.dealId} and type = 'payment.queued' order by sequence`.execute(t.database.db);
-    assert.deepEqual(feed.map((e) => e.data.outcome), ['after-completion', 'after-completion']);
+    assert.deepEqual(
+      queue.map((l: any) => l.outcome),
+      ['after-completion', 'after-completion'],
+    );
+    const { rows: feed } = await sql<{
+      data: any;
+    }>`select payload as data from outbox where deal_id = ${deal.dealId} and type = 'payment.queued' order by sequence`.execute(t.database.db);
+    assert.deepEqual(
+      feed.map((e) => e.data.outcome),
+      ['after-completion', 'after-completion'],
+    );
 
     // An investor who has not completed is still moved as before.
     const other = await postStatement(t, csvOf(deal.refs['B']!, '10000.00', `ON-TIME-${deal.dealId}`), 'text/csv', '?bankReferenceColumn=bank_reference');
@@ -51,7 +65,11 @@ describe('a payment after completion', () => {
   it('a staff assignment of the line does not move the completed investor back either', async () => {
     const deal = await payingDeal(api, { letters: ['C'] });
     const investor = deal.investors['C']!;
-    await api.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step('payment'), data: { amount_received: '20000.00', received_on: '2026-11-01' } });
+    await api.post(`/deals/deal/${deal.dealId}/jump-to-step`, {
+      investorUserId: investor,
+      targetStepId: deal.step('payment'),
+      data: { amount_received: '20000.00', received_on: '2026-11-01' },
+    });
     await api.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step('complete'), data: {} });
     const response = await postStatement(t, csvOf(deal.refs['C']!, '20000.00', `STAFF-${deal.dealId}`), 'text/csv', '?bankReferenceColumn=bank_reference');
     const [line] = (await api.get(`/payments/lines?statementId=${response.body.statement.id}`)).body.output;

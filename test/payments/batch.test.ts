@@ -7,12 +7,12 @@
 // once (PostgreSQL); and the statements an import sends grow only by the moves' own (PostgreSQL:
 // counted at the driver).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.ts';
 import { referenceFromBody } from '../../src/domain/payment-reference.ts';
 import { newUuid, systemClock } from '../../src/operations/deps.ts';
-import { jumpToStep } from '../../src/operations/journeys.ts';
+import { moveToStep } from '../../src/operations/journeys.ts';
 import { RECONCILIATION } from '../../src/operations/payment-decisions.ts';
 import { importStatement } from '../../src/operations/statement-import.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
@@ -26,10 +26,14 @@ function entry(o: { amount: string; currency?: string; ref?: string; text?: stri
   const ccy = o.currency ?? 'EUR';
   const remittance = o.ref
     ? `<RmtInf><Strd><CdtrRefInf><Tp><CdOrPrtry><Cd>SCOR</Cd></CdOrPrtry></Tp><Ref>${o.ref}</Ref></CdtrRefInf></Strd></RmtInf>`
-    : o.text ? `<RmtInf><Ustrd>${o.text}</Ustrd></RmtInf>` : '';
-  return `<Ntry><Amt Ccy="${ccy}">${o.amount}</Amt><CdtDbtInd>${o.debit ? 'DBIT' : 'CRDT'}</CdtDbtInd><Sts><Cd>${o.status ?? 'BOOK'}</Cd></Sts>` +
+    : o.text
+      ? `<RmtInf><Ustrd>${o.text}</Ustrd></RmtInf>`
+      : '';
+  return (
+    `<Ntry><Amt Ccy="${ccy}">${o.amount}</Amt><CdtDbtInd>${o.debit ? 'DBIT' : 'CRDT'}</CdtDbtInd><Sts><Cd>${o.status ?? 'BOOK'}</Cd></Sts>` +
     `<BookgDt><Dt>2026-11-24</Dt></BookgDt><ValDt><Dt>2026-11-24</Dt></ValDt><AcctSvcrRef>BATCH-${process.pid}-${Date.now()}-${bankRef}</AcctSvcrRef>` +
-    `<NtryDtls><TxDtls><Amt Ccy="${ccy}">${o.amount}</Amt>${remittance}</TxDtls></NtryDtls></Ntry>`;
+    `<NtryDtls><TxDtls><Amt Ccy="${ccy}">${o.amount}</Amt>${remittance}</TxDtls></NtryDtls></Ntry>`
+  );
 }
 
 const camt = (entries: string[]) =>
@@ -65,22 +69,25 @@ describe('an import in batches', () => {
     assert.equal(response.status, 201, JSON.stringify(response.body));
     const statementId = response.body.statement.id;
     const got = (await api.get(`/payments/lines?statementId=${statementId}&limit=100`)).body.output as any[];
-    assert.deepEqual(got.map((l) => [l.outcome, l.status]), [
-      ['matched', 'matched'],
-      ['partial', 'matched'],
-      ['matched', 'matched'],
-      ['partial', 'queued'],
-      ['wrong-currency', 'queued'],
-      ['overpaid', 'queued'],
-      ['partial', 'queued'],
-      ['overpaid', 'queued'],
-      ['matched', 'matched'],
-      ['overpaid', 'queued'],
-      ['unknown-reference', 'queued'],
-      ['no-reference', 'queued'],
-      ['debit', 'ignored'],
-      ['not-booked', 'ignored'],
-    ]);
+    assert.deepEqual(
+      got.map((l) => [l.outcome, l.status]),
+      [
+        ['matched', 'matched'],
+        ['partial', 'matched'],
+        ['matched', 'matched'],
+        ['partial', 'queued'],
+        ['wrong-currency', 'queued'],
+        ['overpaid', 'queued'],
+        ['partial', 'queued'],
+        ['overpaid', 'queued'],
+        ['matched', 'matched'],
+        ['overpaid', 'queued'],
+        ['unknown-reference', 'queued'],
+        ['no-reference', 'queued'],
+        ['debit', 'ignored'],
+        ['not-booked', 'ignored'],
+      ],
+    );
     const stands = async (letter: string) => (await api.get(`/deals/deal/${deal.dealId}/investor-data/${deal.investors[letter]}`)).body.journey.at(-1);
     for (const letter of ['A', 'B', 'G']) assert.equal((await stands(letter)).toStepId, deal.step('payment'), letter);
     for (const letter of ['C', 'D', 'E', 'F']) assert.equal((await stands(letter)).toStepId, deal.step('commitment'), letter);
@@ -90,7 +97,12 @@ describe('an import in batches', () => {
     const ids = got.map((l) => l.id);
     const { rows: decisions } = await sql<{ line_id: string; action: string; status: string; id: string }>`
       select line_id, action, status, id from payment_line_decisions where line_id = any(${ids}::uuid[]) order by seq`.execute(t.database.db);
-    const actions = ids.map((id) => decisions.filter((d) => d.line_id === id).map((d) => d.action).join(','));
+    const actions = ids.map((id) =>
+      decisions
+        .filter((d) => d.line_id === id)
+        .map((d) => d.action)
+        .join(','),
+    );
     assert.deepEqual(actions, ['imported', 'imported,settled', ...Array(12).fill('imported')]);
     // Every decision taken after the import (not the import's own: no reference, debit…) has its audit entry.
     const { rows: audit } = await sql<{ decision: string; n: string }>`
@@ -114,16 +126,22 @@ describe('an import in batches', () => {
     const again = await postStatement(t, camt(lines));
     assert.equal(again.status, 200);
     assert.equal(again.body.duplicate, true);
-    const { rows: after } = await sql<{ n: string }>`select count(*)::text as n from payment_line_decisions where line_id = any(${ids}::uuid[])`.execute(t.database.db);
+    const { rows: after } = await sql<{ n: string }>`select count(*)::text as n from payment_line_decisions where line_id = any(${ids}::uuid[])`.execute(
+      t.database.db,
+    );
     assert.equal(Number(after[0]!.n), decisions.length, 'importing it again decides nothing');
   });
 
   it('statements sent do not grow with the queued lines (PostgreSQL)', { skip: skipUnlessPostgres }, async () => {
     const sent: string[] = [];
     let counting = false;
-    const counted: Database = await openDatabase({ ...loadConfig({}), databaseUrl: testDatabaseUrl! }, {
-      schema: t.database.schema!, onStatement: (text) => counting && sent.push(text),
-    });
+    const counted: Database = await openDatabase(
+      { ...loadConfig({}), databaseUrl: testDatabaseUrl! },
+      {
+        schema: t.database.schema!,
+        onStatement: (text) => counting && sent.push(text),
+      },
+    );
     try {
       const deps = { db: counted.db, clock: systemClock, newId: newUuid };
       const principal = { userId: 'batch-test', role: 'admin', tokenKey: 'batch-test' } as const;
@@ -137,7 +155,8 @@ describe('an import in batches', () => {
       const small = await payingDeal(api, { letters: ['A', 'B'] });
       const large = await payingDeal(api, { letters: ['A', 'B', 'C', 'D', 'E', 'F'] });
       // Partial payments (one per investor) and unknown references: all queued.
-      const unknown = (n: number) => Array.from({ length: n }, (_, i) => entry({ amount: '10.00', ref: referenceFromBody(`88888888${String(i).padStart(7, '0')}`) }));
+      const unknown = (n: number) =>
+        Array.from({ length: n }, (_, i) => entry({ amount: '10.00', ref: referenceFromBody(`88888888${String(i).padStart(7, '0')}`) }));
       const few = await countOf([...Object.values(small.refs).map((ref) => entry({ amount: '1000.00', ref })), ...unknown(2)]);
       const many = await countOf([...Object.values(large.refs).map((ref) => entry({ amount: '1000.00', ref })), ...unknown(9)]);
       assert.deepEqual([few.result.statuses, many.result.statuses], [{ queued: 4 }, { queued: 15 }]);
@@ -152,21 +171,31 @@ describe('an import in batches', () => {
   const decisionsOf = async (ids: string[]) => {
     const { rows } = await sql<{ line_id: string; action: string }>`
       select line_id, action from payment_line_decisions where line_id = any(${ids}::uuid[]) order by seq`.execute(t.database.db);
-    return ids.map((id) => rows.filter((d) => d.line_id === id).map((d) => d.action).join(','));
+    return ids.map((id) =>
+      rows
+        .filter((d) => d.line_id === id)
+        .map((d) => d.action)
+        .join(','),
+    );
   };
   /** The deal's outbox in the order it was written: each entry's type and the line or event it is about. */
   const outboxOf = async (dealId: string) => {
     const { rows } = await sql<{ type: string; line: string | null; event: string | null }>`
-      select type, payload ->> 'lineId' as line, payload -> 'event' ->> 'id' as event from outbox where deal_id = ${dealId} order by sequence`.execute(t.database.db);
+      select type, payload ->> 'lineId' as line, payload -> 'event' ->> 'id' as event from outbox where deal_id = ${dealId} order by sequence`.execute(
+      t.database.db,
+    );
     return rows;
   };
 
-  it('batches of three investors: a move refused between two others, and each investor\'s entries in the order of their lines', async () => {
+  it("batches of three investors: a move refused between two others, and each investor's entries in the order of their lines", async () => {
     const deal = await payingDeal(api, { letters: ['A', 'B', 'C', 'D', 'E'] });
     const r = deal.refs;
     // C stands at the payment step already: the move the statement asks for is refused (409).
     const hand = await api.post(`/deals/deal/${deal.dealId}/jump-to-step`, {
-      investorUserId: deal.investors['C'], targetStepId: deal.step('payment'), data: { amount_received: '20000.00', received_on: '2026-11-01' } });
+      investorUserId: deal.investors['C'],
+      targetStepId: deal.step('payment'),
+      data: { amount_received: '20000.00', received_on: '2026-11-01' },
+    });
     assert.equal(hand.status, 201);
     // Investors in statement order B, C, A, D, E: batches [B, C, A] and [D, E].
     const lines = [
@@ -178,17 +207,39 @@ describe('an import in batches', () => {
       entry({ amount: '10000.00', ref: r['E'] }), // 5 E matched
       entry({ amount: '1.00', ref: r['A'] }), // 6 A overpaid after the move
     ];
-    const result = await importStatement({ db: t.database.db, clock: systemClock, newId: newUuid }, principal, { kind: 'xml', text: camt(lines) }, { batchSize: 3, concurrency: 2 });
+    const result = await importStatement(
+      { db: t.database.db, clock: systemClock, newId: newUuid },
+      principal,
+      { kind: 'xml', text: camt(lines) },
+      { batchSize: 3, concurrency: 2 },
+    );
     const got = await linesOf(result.statement.id);
-    assert.deepEqual(got.map((l) => [l.outcome, l.status]), [
-      ['partial', 'matched'], ['matched', 'queued'], ['matched', 'matched'], ['matched', 'matched'], ['wrong-currency', 'queued'], ['matched', 'matched'], ['overpaid', 'queued'],
-    ]);
+    assert.deepEqual(
+      got.map((l) => [l.outcome, l.status]),
+      [
+        ['partial', 'matched'],
+        ['matched', 'queued'],
+        ['matched', 'matched'],
+        ['matched', 'matched'],
+        ['wrong-currency', 'queued'],
+        ['matched', 'matched'],
+        ['overpaid', 'queued'],
+      ],
+    );
     assert.equal(got[1].refusal.kind, 'conflict');
     assert.equal(got[1].eventId, null);
     const journey = async (letter: string) => (await api.get(`/deals/deal/${deal.dealId}/investor-data/${deal.investors[letter]}`)).body.journey as any[];
-    for (const [letter, line] of [['A', 2], ['B', 3], ['E', 5]] as const) {
+    for (const [letter, line] of [
+      ['A', 2],
+      ['B', 3],
+      ['E', 5],
+    ] as const) {
       const last = (await journey(letter)).at(-1);
-      assert.deepEqual([last.toStepId, last.createdByUserId, last.id, last.data.amount_received], [deal.step('payment'), RECONCILIATION.userId, got[line].eventId, commitments[letter]], letter);
+      assert.deepEqual(
+        [last.toStepId, last.createdByUserId, last.id, last.data.amount_received],
+        [deal.step('payment'), RECONCILIATION.userId, got[line].eventId, commitments[letter]],
+        letter,
+      );
     }
     assert.equal((await journey('C')).length, 2, 'the refused move wrote no event');
     assert.equal((await journey('D')).at(-1).toStepId, deal.step('commitment'));
@@ -208,7 +259,9 @@ describe('an import in batches', () => {
     assert.equal(feed.filter((e) => e.type.startsWith('payment.')).length, 7, 'one payment entry per line');
   });
 
-  it('batches side by side, and two imports of one statement at once, one investor per batch: each line decided and each investor moved once (PostgreSQL)', { skip: skipUnlessPostgres }, async () => {
+  it('batches side by side, and two imports of one statement at once, one investor per batch: each line decided and each investor moved once (PostgreSQL)', {
+    skip: skipUnlessPostgres,
+  }, async () => {
     const deal = await payingDeal(api);
     const letters = Object.keys(deal.refs);
     const text = camt(letters.map((l) => entry({ amount: commitments[l]!, ref: deal.refs[l] })));
@@ -217,21 +270,35 @@ describe('an import in batches', () => {
     assert.equal(one!.statement.id, two!.statement.id);
     assert.deepEqual([one!.duplicate, two!.duplicate].sort(), [false, true]);
     const got = await linesOf(one!.statement.id);
-    assert.deepEqual(got.map((l) => l.status), letters.map(() => 'matched'));
-    assert.deepEqual(await decisionsOf(got.map((l) => l.id)), letters.map(() => 'imported'));
+    assert.deepEqual(
+      got.map((l) => l.status),
+      letters.map(() => 'matched'),
+    );
+    assert.deepEqual(
+      await decisionsOf(got.map((l) => l.id)),
+      letters.map(() => 'imported'),
+    );
     for (const letter of letters) {
-      const moves = (await api.get(`/deals/deal/${deal.dealId}/investor-data/${deal.investors[letter]}`)).body.journey.filter((e: any) => e.toStepId === deal.step('payment'));
+      const moves = (await api.get(`/deals/deal/${deal.dealId}/investor-data/${deal.investors[letter]}`)).body.journey.filter(
+        (e: any) => e.toStepId === deal.step('payment'),
+      );
       assert.equal(moves.length, 1, letter);
     }
     assert.equal((await outboxOf(deal.dealId)).filter((e) => e.type === 'payment.matched').length, letters.length);
   });
 
-  it('a batch\'s statements do not grow with its matched credits: their moves are one load and one write (PostgreSQL)', { skip: skipUnlessPostgres }, async () => {
+  it("a batch's statements do not grow with its matched credits: their moves are one load and one write (PostgreSQL)", {
+    skip: skipUnlessPostgres,
+  }, async () => {
     const sent: string[] = [];
     let counting = false;
-    const counted: Database = await openDatabase({ ...loadConfig({}), databaseUrl: testDatabaseUrl! }, {
-      schema: t.database.schema!, onStatement: (text) => counting && sent.push(text),
-    });
+    const counted: Database = await openDatabase(
+      { ...loadConfig({}), databaseUrl: testDatabaseUrl! },
+      {
+        schema: t.database.schema!,
+        onStatement: (text) => counting && sent.push(text),
+      },
+    );
     try {
       const deps = { db: counted.db, clock: systemClock, newId: newUuid };
       const count = async (work: () => Promise<unknown>) => {
@@ -244,9 +311,15 @@ describe('an import in batches', () => {
       const small = await payingDeal(api, { letters: ['A', 'B'] });
       const large = await payingDeal(api, { letters: ['A', 'B', 'C', 'D', 'E', 'F', 'G'] });
       // One move of this deal through the same deps, in a transaction of its own (begin and commit taken away).
-      const move = await count(() => counted.db.transaction().execute((trx) =>
-        jumpToStep({ ...deps, db: trx }, principal, large.dealId, {
-          investorUserId: large.investors['G']!, targetStepId: large.step('payment'), data: { amount_received: '9000.00', received_on: '2026-11-24' } })));
+      const move = await count(() =>
+        counted.db.transaction().execute((trx) =>
+          moveToStep({ ...deps, db: trx }, principal, large.dealId, {
+            investorUserId: large.investors['G']!,
+            targetStepId: large.step('payment'),
+            data: { amount_received: '9000.00', received_on: '2026-11-24' },
+          }),
+        ),
+      );
       const pays = (deal: PayingDeal, letters: string[]) => camt(letters.map((l) => entry({ amount: commitments[l]!, ref: deal.refs[l] })));
       const few = await count(() => importStatement(deps, principal, { kind: 'xml', text: pays(small, ['A', 'B']) }, { concurrency: 1 }));
       const many = await count(() => importStatement(deps, principal, { kind: 'xml', text: pays(large, ['A', 'B', 'C', 'D', 'E', 'F']) }, { concurrency: 1 }));

@@ -32,12 +32,21 @@ describe('booking on completion', () => {
     assert.match(s.description, /payment value date 2026-11-20/);
     // Back and forward again: nothing new.
     const back = await api.post(`/deals/deal/${deal.dealId}/jump-to-step`, {
-      investorUserId: deal.investors['A'], targetStepId: deal.step('payment'), data: { amount_received: '25000.00', received_on: '2026-11-20' } });
+      investorUserId: deal.investors['A'],
+      targetStepId: deal.step('payment'),
+      data: { amount_received: '25000.00', received_on: '2026-11-20' },
+    });
     assert.equal(back.status, 201, JSON.stringify(back.body));
     assert.equal((await complete(deal, 'A')).status, 201);
-    assert.equal((await api.get(`/portfolio/transactions/subscriptions?source=dealflow&source_id=${deal.dealId}/${deal.investors['A']}`)).body.output.length, 1);
+    assert.equal(
+      (await api.get(`/portfolio/transactions/subscriptions?source=dealflow&source_id=${deal.dealId}/${deal.investors['A']}`)).body.output.length,
+      1,
+    );
     const bookings = (await api.get(`/payments/bookings?dealId=${deal.dealId}`)).body.output;
-    assert.deepEqual(bookings.map((b: any) => [b.status, b.subscriptionId]), [['booked', s.id]]);
+    assert.deepEqual(
+      bookings.map((b: any) => [b.status, b.subscriptionId]),
+      [['booked', s.id]],
+    );
   });
 
   it('refuses to round: the booking is queued for staff, the move still happens', async () => {
@@ -47,7 +56,10 @@ describe('booking on completion', () => {
     const bookings = (await api.get(`/payments/bookings?dealId=${deal.dealId}&status=queued`)).body.output;
     assert.equal(bookings.length, 1);
     assert.match(bookings[0].reason, /refused rather than rounded/);
-    assert.equal((await api.get(`/portfolio/transactions/subscriptions?source=dealflow&source_id=${deal.dealId}/${deal.investors['A']}`)).body.output.length, 0);
+    assert.equal(
+      (await api.get(`/portfolio/transactions/subscriptions?source=dealflow&source_id=${deal.dealId}/${deal.investors['A']}`)).body.output.length,
+      0,
+    );
   });
 
   it('books to the decimals the deal allows', async () => {
@@ -62,11 +74,16 @@ describe('booking on completion', () => {
 
   it('concurrent imports of one statement book each line once', { skip: skipUnlessPostgres }, async () => {
     const deal = await payingDeal(api, { letters: ['A', 'B', 'C'] });
-    const csv = 'date,amount,currency,reference,bank_reference\n' +
-      ['A', 'B', 'C'].map((l, i) => `2026-11-20,${['25000.00', '10000.00', '20000.00'][i]},EUR,${deal.refs[l]},CONC-${deal.dealId}-${l}`).join('\n') + '\n';
+    const csv =
+      'date,amount,currency,reference,bank_reference\n' +
+      ['A', 'B', 'C'].map((l, i) => `2026-11-20,${['25000.00', '10000.00', '20000.00'][i]},EUR,${deal.refs[l]},CONC-${deal.dealId}-${l}`).join('\n') +
+      '\n';
     const variants = Array.from({ length: 6 }, (_, i) => csv + (i % 2 ? '' : '\n'.repeat(i + 1)));
     const results = await Promise.all(variants.map((v) => postStatement(t, v, 'text/csv', '?bankReferenceColumn=bank_reference')));
-    assert.ok(results.every((r) => r.status === 201 || r.status === 200), JSON.stringify(results.map((r) => r.body)));
+    assert.ok(
+      results.every((r) => r.status === 201 || r.status === 200),
+      JSON.stringify(results.map((r) => r.body)),
+    );
     const lines = (await api.get(`/payments/lines?dealId=${deal.dealId}&limit=100`)).body.output;
     assert.equal(lines.length, 3);
     assert.ok(lines.every((l: any) => l.status === 'matched'));

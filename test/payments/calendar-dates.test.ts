@@ -68,12 +68,18 @@ describe('impossible dates', () => {
   it("a move's date field, single and imported: an impossible date is refused, never a 500", async () => {
     const d = await createDeal(api);
     const investor = await d.addInvestor();
-    const single = await api.post(`/deals/deal/${d.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: d.step('payment'), data: { paid_on: '2026-02-30' } });
+    const single = await api.post(`/deals/deal/${d.dealId}/jump-to-step`, {
+      investorUserId: investor,
+      targetStepId: d.step('payment'),
+      data: { paid_on: '2026-02-30' },
+    });
     const problem = expectProblem(single, 400);
     assert.equal(problem.errors?.[0]?.field, 'data.paid_on');
     const file = `investorUserId,targetStepId,paid_on\n${investor},${d.step('payment')},2026-13-01\n`;
     const imported = await t.app.inject({
-      method: 'POST', url: `/deals/deal/${d.dealId}/jump-to-step/import`, payload: file,
+      method: 'POST',
+      url: `/deals/deal/${d.dealId}/jump-to-step/import`,
+      payload: file,
       headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'text/csv' },
     });
     assert.equal(imported.statusCode, 200, imported.body);
@@ -92,7 +98,9 @@ describe('impossible dates', () => {
     assert.match(JSON.stringify(problem.errors), /dateOfBirth/);
     const line = JSON.stringify({ id, ...body });
     const imported = await t.app.inject({
-      method: 'POST', url: '/investors/import', payload: line,
+      method: 'POST',
+      url: '/investors/import',
+      payload: line,
       headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/x-ndjson' },
     });
     assert.equal(imported.statusCode, 200, imported.body);
@@ -104,14 +112,20 @@ describe('impossible dates', () => {
     const investor = uniqueId('inv');
     await createInvestor(api, {}, investor);
     for (const field of ['invoice_date', 'settlement_date']) {
-      const refused = expectProblem(await api.post('/portfolio/transactions/subscriptions', subscriptionBody(assetId, investor, { [field]: '2026-02-30' })), 400);
+      const refused = expectProblem(
+        await api.post('/portfolio/transactions/subscriptions', subscriptionBody(assetId, investor, { [field]: '2026-02-30' })),
+        400,
+      );
       assert.match(JSON.stringify(refused.errors ?? refused.detail), new RegExp(field));
     }
   });
 
   it('query parameters: an impossible day is a 400 naming the parameter', async () => {
     const d = await createDeal(api);
-    for (const [param, value] of [['enteredFrom', '2026-02-30'], ['enteredTo', '2026-13-01']] as const) {
+    for (const [param, value] of [
+      ['enteredFrom', '2026-02-30'],
+      ['enteredTo', '2026-13-01'],
+    ] as const) {
       const problem = expectProblem(await api.get(`/deals/deal/${d.dealId}/funnel?${param}=${value}`), 400);
       assert.equal(problem.errors?.[0]?.field, param);
     }

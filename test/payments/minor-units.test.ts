@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { expectProblem, startApp } from '../support/app.ts';
-import { createDeal, createInvestor } from '../support/deals.ts';
+import { createDeal, createInvestor, importMoves } from '../support/deals.ts';
 import { subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
 import { payingDeal, postStatement } from '../support/payments.ts';
 
@@ -21,10 +21,20 @@ describe('minor units of a currency', () => {
   it('a move: committed_amount "0.001" in EUR or "100.5" in JPY is a 400 naming the field; "1.234" in BHD is taken', async () => {
     const deal = await createDeal(api);
     const investor = await deal.addInvestor();
-    const move = (data: Record<string, string>) => api.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step('commitment'), data });
-    for (const [amount, currency] of [['0.001', 'EUR'], ['25000.005', 'USD'], ['100.5', 'JPY'], ['1.2345', 'KWD']]) {
+    const move = (data: Record<string, string>) =>
+      api.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step('commitment'), data });
+    for (const [amount, currency] of [
+      ['0.001', 'EUR'],
+      ['25000.005', 'USD'],
+      ['100.5', 'JPY'],
+      ['1.2345', 'KWD'],
+    ]) {
       const problem = expectProblem(await move({ committed_amount: amount!, currency: currency! }), 400);
-      assert.deepEqual(problem.errors?.map((e) => e.field), ['data.committed_amount'], `${amount} ${currency}`);
+      assert.deepEqual(
+        problem.errors?.map((e) => e.field),
+        ['data.committed_amount'],
+        `${amount} ${currency}`,
+      );
     }
     assert.deepEqual((await api.get(`/deals/deal/${deal.dealId}/investor-data/${investor}`)).body.journey, []);
     assert.equal((await move({ committed_amount: '1.234', currency: 'BHD' })).status, 201);
@@ -36,7 +46,10 @@ describe('minor units of a currency', () => {
     // An edit of the event is held to its currency too.
     const [commitment] = (await api.get(`/deals/deal/${deal.dealId}/investor-data/${investor}`)).body.journey;
     const edit = expectProblem(await api.post(`/deals/event/${commitment.id}/edit`, { committed_amount: '1.2345', currency: 'BHD' }), 400);
-    assert.deepEqual(edit.errors?.map((e) => e.field), ['committed_amount']);
+    assert.deepEqual(
+      edit.errors?.map((e) => e.field),
+      ['committed_amount'],
+    );
     expectProblem(await api.post(`/deals/event/${commitment.id}/edit`, { committed_amount: '1.50', currency: 'JPY' }), 400);
     assert.equal((await api.post(`/deals/event/${commitment.id}/edit`, { committed_amount: '2.500', currency: 'BHD' })).status, 200);
   });
@@ -45,19 +58,61 @@ describe('minor units of a currency', () => {
     const deal = await createDeal(api);
     const [a, b] = [await deal.addInvestor(), await deal.addInvestor()];
     const file = `investorUserId,targetStepId,committed_amount,currency\n${a},${deal.step('commitment')},0.001,EUR\n${b},${deal.step('commitment')},100.00,EUR\n`;
-    const response = await t.app.inject({
-      method: 'POST', url: `/deals/deal/${deal.dealId}/jump-to-step/import`, payload: file,
-      headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'text/csv' },
-    });
+    const response = await importMoves(t, deal.dealId, file);
     assert.equal(response.statusCode, 200, response.body);
     const rows = JSON.parse(response.body).rows;
-    assert.deepEqual(rows.map((r: any) => [r.outcome, r.problem?.errors?.[0]?.field]), [['refused', 'data.committed_amount'], ['created', undefined]]);
+    assert.deepEqual(
+      rows.map((r: any) => [r.outcome, r.problem?.errors?.[0]?.field]),
+      [
+        ['refused', 'data.committed_amount'],
+        ['created', undefined],
+      ],
+    );
+  });
+
+  it("a move whose steps capture no currency: the deal's currency applies, to the move and to an edit", async () => {
+    for (const [currency, tooFine, fits] of [
+      ['EUR', '0.001', '0.01'],
+      ['JPY', '100.5', '100'],
+    ] as const) {
+      const dealId = uniqueId('deal');
+      assert.equal((await api.put(`/deals/deal/${dealId}`, { name: `Units ${dealId}`, currency })).status, 201);
+      const s = (name: string) => `${dealId}.${name}`;
+      const workflow = {
+        label: 'No currency field',
+        description: "amounts in the deal's currency",
+        investorEngagementEnabled: false,
+        steps: [
+          { id: s('interest'), label: 'Interest', type: 'default', stepFields: [] },
+          { id: s('commitment'), label: 'Commitment', type: 'default', stepFields: [{ fieldKey: 'committed_amount', required: true, kind: 'amount' }] },
+        ],
+        links: [{ fromStepId: s('interest'), toStepId: s('commitment') }],
+      };
+      assert.equal((await api.put(`/deals/deal/${dealId}/workflow`, workflow)).status, 201);
+      const { id: investor } = await createInvestor(api);
+      const move = (amount: string) =>
+        api.post(`/deals/deal/${dealId}/jump-to-step`, { investorUserId: investor, targetStepId: s('commitment'), data: { committed_amount: amount } });
+      const problem = expectProblem(await move(tooFine), 400);
+      assert.deepEqual(
+        problem.errors?.map((e) => e.field),
+        ['data.committed_amount'],
+        `${tooFine} in a ${currency} deal`,
+      );
+      assert.match(problem.errors![0]!.detail, new RegExp(currency));
+      assert.deepEqual((await api.get(`/deals/deal/${dealId}/investor-data/${investor}`)).body.journey, []);
+      const moved = await move(fits);
+      assert.equal(moved.status, 201, JSON.stringify(moved.body));
+      expectProblem(await api.post(`/deals/event/${moved.body.id}/edit`, { committed_amount: tooFine }), 400);
+    }
   });
 
   it('a statement line: 0.001 EUR (camt or CSV) or 5.5 JPY is a 400 naming the line and the amount; nothing stored', async () => {
     const deal = await payingDeal(api, { letters: ['A'] });
     const ref = deal.refs['A']!;
-    for (const [amount, currency] of [['0.001', 'EUR'], ['5.5', 'JPY']] as const) {
+    for (const [amount, currency] of [
+      ['0.001', 'EUR'],
+      ['5.5', 'JPY'],
+    ] as const) {
       const problem = expectProblem(await postStatement(t, camt(amount, currency, ref)), 400);
       assert.equal(problem.errors?.[0]?.field, 'Stmt[1]/Ntry[1]/Amt');
     }
@@ -88,16 +143,30 @@ describe('minor units of a currency', () => {
     for (const [assetId, over, fields] of cases) {
       const body = subscriptionBody(assetId, investor, over);
       const plain = expectProblem(await api.post('/portfolio/transactions/subscriptions', body), 422);
-      assert.deepEqual((plain.errors as any[]).map((e) => e.field), fields, JSON.stringify(over));
+      assert.deepEqual(
+        (plain.errors as any[]).map((e) => e.field),
+        fields,
+        JSON.stringify(over),
+      );
       const keyed = await t.app.inject({
-        method: 'POST', url: '/portfolio/transactions/subscriptions', payload: body,
+        method: 'POST',
+        url: '/portfolio/transactions/subscriptions',
+        payload: body,
         headers: { authorization: `Bearer ${t.adminToken}`, 'idempotency-key': uniqueId('key') },
       });
       assert.equal(keyed.statusCode, 422, keyed.body);
     }
     const booked = (await api.get(`/portfolio/transactions/subscriptions?investor_id=${investor}`)).body;
     assert.equal((booked.output ?? booked).length, 0, 'nothing booked');
-    assert.equal((await api.post('/portfolio/transactions/subscriptions', subscriptionBody(jpy, investor, { units: 10, price_per_unit: 100, total: 1000, fee: 12 }))).status, 201);
-    assert.equal((await api.post('/portfolio/transactions/subscriptions', subscriptionBody(bhd, investor, { units: 1, price_per_unit: 1.234, total: 1.234, fee: 0.005 }))).status, 201);
+    assert.equal(
+      (await api.post('/portfolio/transactions/subscriptions', subscriptionBody(jpy, investor, { units: 10, price_per_unit: 100, total: 1000, fee: 12 })))
+        .status,
+      201,
+    );
+    assert.equal(
+      (await api.post('/portfolio/transactions/subscriptions', subscriptionBody(bhd, investor, { units: 1, price_per_unit: 1.234, total: 1.234, fee: 0.005 })))
+        .status,
+      201,
+    );
   });
 });

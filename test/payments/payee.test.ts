@@ -47,8 +47,15 @@ describe('the payee of payment settings', () => {
     test(`${name}: 400 naming the field, nothing changed`, async () => {
       await admin.put(url(), { ...base(), beneficiaryName: 'Kept', iban: 'DE89370400440532013000', bic: 'COBADEFF' });
       const before = (await admin.get(url())).body;
-      const refused = expectProblem(await admin.put(url(), { ...base(), beneficiaryName: 'Kept', iban: 'DE89370400440532013000', bic: 'COBADEFF', ...body }), 400);
-      for (const field of fields) assert.ok(refused.errors?.some((e) => e.field === field || e.field === `/${field}`), `${field} named: ${JSON.stringify(refused.errors)}`);
+      const refused = expectProblem(
+        await admin.put(url(), { ...base(), beneficiaryName: 'Kept', iban: 'DE89370400440532013000', bic: 'COBADEFF', ...body }),
+        400,
+      );
+      for (const field of fields)
+        assert.ok(
+          refused.errors?.some((e) => e.field === field || e.field === `/${field}`),
+          `${field} named: ${JSON.stringify(refused.errors)}`,
+        );
       assert.deepEqual((await admin.get(url())).body, before);
     });
   }

@@ -96,16 +96,22 @@ describe('reconciling bank statements', () => {
     assert.deepEqual([reversal.outcome, reversal.status], ['reversal', 'ignored']);
     const frank = lines.find((l) => l.investorUserId === deal.investors['F'])!;
     assert.deepEqual([frank.outcome, frank.status, frank.debtorName], ['matched', 'matched', 'Frank Fowler']);
-    const ada = (await api.get(`/payments/lines?dealId=${deal.dealId}&limit=100`)).body.output.find((l: any) => l.investorUserId === deal.investors['A'] && !l.reversal);
+    const ada = (await api.get(`/payments/lines?dealId=${deal.dealId}&limit=100`)).body.output.find(
+      (l: any) => l.investorUserId === deal.investors['A'] && !l.reversal,
+    );
     assert.equal(ada.status, 'queued');
     assert.equal(ada.reversedByLineId, reversal.id);
     const detail = (await api.get(`/payments/lines/${ada.id}`)).body;
-    assert.deepEqual(detail.decisions.map((d: any) => d.action), ['imported', 'reversed']);
+    assert.deepEqual(
+      detail.decisions.map((d: any) => d.action),
+      ['imported', 'reversed'],
+    );
     assert.equal((await journey('A')).at(-1).toStepId, deal.step('payment'), 'no automatic move backward');
   });
 
   it('CSV with a column map: semicolons, decimal commas, a debit and a line without bank reference', async () => {
-    const query = '?dateColumn=Buchungstag&amountColumn=Betrag&currencyColumn=Waehrung&referenceColumn=Verwendungszweck' +
+    const query =
+      '?dateColumn=Buchungstag&amountColumn=Betrag&currencyColumn=Waehrung&referenceColumn=Verwendungszweck' +
       '&counterpartyColumn=Auftraggeber&bankReferenceColumn=Bankreferenz&delimiter=semicolon&decimalSeparator=comma';
     const response = await postStatement(t, fill(fixture('statement.csv'), deal), 'text/csv', query);
     assert.equal(response.status, 201, JSON.stringify(response.body));
@@ -129,13 +135,19 @@ describe('reconciling bank statements', () => {
     assert.ok(dismissed.body.decisions.at(-1).decidedBy);
     expectProblem(await api.post(`/payments/lines/${eve.id}/dismiss`, { reason: 'again' }), 409);
     // Split the 1000 across Dora (D, owes 5000) and Eve.
-    const bad = await api.post(`/payments/lines/${typo.id}/split`, { shares: [
-      { dealId: deal.dealId, investorUserId: deal.investors['D'], amount: '600.00' },
-      { dealId: deal.dealId, investorUserId: deal.investors['E'], amount: '300.00' }] });
+    const bad = await api.post(`/payments/lines/${typo.id}/split`, {
+      shares: [
+        { dealId: deal.dealId, investorUserId: deal.investors['D'], amount: '600.00' },
+        { dealId: deal.dealId, investorUserId: deal.investors['E'], amount: '300.00' },
+      ],
+    });
     expectProblem(bad, 422);
-    const split = await api.post(`/payments/lines/${typo.id}/split`, { shares: [
-      { dealId: deal.dealId, investorUserId: deal.investors['D'], amount: '600.00' },
-      { dealId: deal.dealId, investorUserId: deal.investors['E'], amount: '400.00' }] });
+    const split = await api.post(`/payments/lines/${typo.id}/split`, {
+      shares: [
+        { dealId: deal.dealId, investorUserId: deal.investors['D'], amount: '600.00' },
+        { dealId: deal.dealId, investorUserId: deal.investors['E'], amount: '400.00' },
+      ],
+    });
     assert.equal(split.status, 200, JSON.stringify(split.body));
     assert.equal(split.body.status, 'matched');
     // Assign the 300 gift to Eve: 400 + 300 of 10000, accepted by staff, no move yet.
@@ -153,7 +165,10 @@ describe('reconciling bank statements', () => {
     const other = await payingDeal(api, { letters: ['A'] });
     // The investor is moved to the payment step by hand first: the move to it is then refused (409).
     await api.post(`/deals/deal/${other.dealId}/jump-to-step`, {
-      investorUserId: other.investors['A'], targetStepId: other.step('payment'), data: { amount_received: '25000.00', received_on: '2026-11-01' } });
+      investorUserId: other.investors['A'],
+      targetStepId: other.step('payment'),
+      data: { amount_received: '25000.00', received_on: '2026-11-01' },
+    });
     const csv = `date,amount,currency,reference,bank_reference\n2026-11-24,25000.00,EUR,${other.refs['A']},REFUSE-1\n`;
     const response = await postStatement(t, csv, 'text/csv', '?bankReferenceColumn=bank_reference');
     assert.equal(response.status, 201, JSON.stringify(response.body));
@@ -164,7 +179,8 @@ describe('reconciling bank statements', () => {
 
   it('the outbox carries payment.matched with the line and the move, and payment.queued for a line left to staff', async () => {
     const other = await payingDeal(api, { letters: ['A', 'B'] });
-    const csv = `date,amount,currency,reference,bank_reference\n2026-11-24,25000.00,EUR,${other.refs['A']},FEED-${other.dealId}-1\n` +
+    const csv =
+      `date,amount,currency,reference,bank_reference\n2026-11-24,25000.00,EUR,${other.refs['A']},FEED-${other.dealId}-1\n` +
       `2026-11-24,4000.00,EUR,${other.refs['B']},FEED-${other.dealId}-2\n`;
     const response = await postStatement(t, csv, 'text/csv', '?bankReferenceColumn=bank_reference');
     assert.equal(response.status, 201, JSON.stringify(response.body));
@@ -183,7 +199,10 @@ describe('reconciling bank statements', () => {
     const entered = feed.findIndex((e) => e.type === 'journey.step-entered' && e.data.event.id === full.eventId);
     assert.ok(entered >= 0 && entered < feed.indexOf(matched[0]!), 'the move comes before its payment.matched');
     const queued = feed.filter((e) => e.type === 'payment.queued');
-    assert.deepEqual(queued.map((e) => [e.data.lineId, e.data.outcome]), [[part.id, 'partial']]);
+    assert.deepEqual(
+      queued.map((e) => [e.data.lineId, e.data.outcome]),
+      [[part.id, 'partial']],
+    );
   });
 
   it('only booked entries are matched: pending (Sts/Cd PDNG, 001.08) and informational (Sts INFO, 001.04) entries are kept, not matched, and the booked entry later is', async () => {
@@ -197,8 +216,7 @@ describe('reconciling bank statements', () => {
       `<GrpHdr><MsgId>${id}</MsgId><CreDtTm>2026-11-25T18:00:00</CreDtTm></GrpHdr><Stmt><Id>${id}</Id>` +
       `<Acct><Id><IBAN>DE89370400440532013000</IBAN></Id></Acct>${entries}</Stmt></BkToCstmrStmt></Document>`;
     const bankRef = `PDNG-${other.dealId}`;
-    const pending = await postStatement(t, camt('08', `P-${other.dealId}`,
-      entry('<Sts><Cd>PDNG</Cd></Sts>', other.refs['A']!, bankRef, '25000.00')));
+    const pending = await postStatement(t, camt('08', `P-${other.dealId}`, entry('<Sts><Cd>PDNG</Cd></Sts>', other.refs['A']!, bankRef, '25000.00')));
     assert.equal(pending.status, 201, JSON.stringify(pending.body));
     const info = await postStatement(t, camt('04', `I-${other.dealId}`, entry('<Sts>INFO</Sts>', other.refs['B']!, `INFO-${other.dealId}`, '10000.00')));
     assert.equal(info.status, 201, JSON.stringify(info.body));
@@ -207,7 +225,8 @@ describe('reconciling bank statements', () => {
       assert.deepEqual([line.outcome, line.status, line.eventId], ['not-booked', 'ignored', null]);
       assert.match(line.detail, /entry status (PDNG|INFO)/);
     }
-    const stands = async (letter: string) => (await api.get(`/deals/deal/${other.dealId}/investor-data/${other.investors[letter]}`)).body.journey.at(-1).toStepId;
+    const stands = async (letter: string) =>
+      (await api.get(`/deals/deal/${other.dealId}/investor-data/${other.investors[letter]}`)).body.journey.at(-1).toStepId;
     assert.equal(await stands('A'), other.step('commitment'), 'a pending credit moves no one');
     assert.equal(await stands('B'), other.step('commitment'));
     const queued = (await api.get(`/payments/lines?status=queued&dealId=${other.dealId}`)).body.output;
@@ -223,13 +242,14 @@ describe('reconciling bank statements', () => {
 
   it('refuses what is not a statement: 400, 413, 415, and never a 500', async () => {
     expectProblem(await postStatement(t, '<Document><unclosed></Document>'), 400);
-    const bomb = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>` +
+    const bomb =
+      `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>` +
       '<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><GrpHdr><MsgId>&lol2;</MsgId></GrpHdr></BkToCstmrStmt></Document>';
     const problem = expectProblem(await postStatement(t, bomb), 400);
     assert.match(problem.detail, /DOCTYPE/);
     expectProblem(await postStatement(t, '<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.12"/>'), 400);
     expectProblem(await postStatement(t, '<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.001.001.03"/>'), 400);
-    const huge = '<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02">' + ' '.repeat(50 * 1024 * 1024) + '</Document>';
+    const huge = `<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02">${' '.repeat(50 * 1024 * 1024)}</Document>`;
     const tooLarge = expectProblem(await postStatement(t, huge), 413);
     assert.match(tooLarge.detail, /STATEMENT_BODY_LIMIT/);
     expectProblem(await postStatement(t, '{}', 'application/json'), 415);
@@ -242,10 +262,17 @@ describe('reconciling bank statements', () => {
     expectProblem(await postStatement(t, long), 400);
     const noCcy = fill(fixture('camt.053.001.02.xml'), deal).replace('<Amt Ccy="EUR">25000.00</Amt>', '<Amt>25000.00</Amt>');
     expectProblem(await postStatement(t, noCcy), 400);
-    // An empty CSV (or a header alone) is a statement of no lines.
-    const empty = await postStatement(t, 'date,amount,currency,reference\n', 'text/csv');
-    assert.equal(empty.status, 201);
-    assert.equal(empty.body.statement.lineCount, 0);
+    // A statement with no lines is refused, not stored as an empty one: a header alone, a header
+    // without the mapped columns, a CSV body JSON-encoded by a generated client, a camt without entries.
+    const header = 'date,amount,currency,reference\n';
+    assert.match(expectProblem(await postStatement(t, header, 'text/csv'), 400).detail, /no lines/);
+    assert.match(expectProblem(await postStatement(t, 'Buchungstag;Betrag\n', 'text/csv'), 400).detail, /no column "date"/);
+    const rows = `date,amount,currency,reference\n2026-11-24,25000.00,EUR,${deal.refs['A']}\n`;
+    assert.match(expectProblem(await postStatement(t, JSON.stringify(rows), 'text/csv'), 400).detail, /JSON string/);
+    const noEntries =
+      '<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><GrpHdr><MsgId>M-EMPTY</MsgId></GrpHdr>' +
+      '<Stmt><Acct><Id><IBAN>DE89370400440532013000</IBAN></Id></Acct></Stmt></BkToCstmrStmt></Document>';
+    assert.match(expectProblem(await postStatement(t, noEntries), 400).detail, /no lines/);
     expectProblem(await postStatement(t, '"unterminated,quote\n', 'text/csv'), 400);
     // Investors may not import or read statements.
     const investorToken = await t.investorToken(deal.investors['A']!);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { client, startApp } from '../support/app.ts';
 import { rowCounts } from '../support/row-counts.ts';
 
@@ -41,14 +41,19 @@ describe('a 50 MB statement', () => {
         resolve(value);
       };
       const request = http.request({
-        host: '127.0.0.1', port, method: 'POST', path: '/payments/statements',
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/payments/statements',
         headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/xml', ...(announce ? { 'content-length': String(TOTAL) } : {}) },
       });
       request.on('response', (response) => {
         const writtenBeforeAnswer = written;
         const chunks: Buffer[] = [];
         response.on('data', (c: Buffer) => chunks.push(c));
-        response.on('end', () => settle({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), written: writtenBeforeAnswer }));
+        response.on('end', () =>
+          settle({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), written: writtenBeforeAnswer }),
+        );
       });
       request.on('error', (err: NodeJS.ErrnoException) => {
         if (!announce && (err.code === 'EPIPE' || err.code === 'ECONNRESET')) settle({ closed: err.code, written });

@@ -29,7 +29,11 @@ describe('portfolio assets', () => {
   test('the asset id must be a positive integer', async () => {
     for (const bad of ['0', '-1', '1.5', 'abc', '1e3', '0x10', '01', '9007199254740993', '1000000000000000']) {
       const problem = expectProblem(await admin.put(`/portfolio/assets/${bad}`, { name: 'x', currency: 'EUR' }), 400);
-      assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['path', 'assetId']], bad);
+      assert.deepEqual(
+        problem.errors?.map((e) => [e.in, e.field]),
+        [['path', 'assetId']],
+        bad,
+      );
     }
   });
 
@@ -37,7 +41,11 @@ describe('portfolio assets', () => {
     const id = uniqueAssetId();
     for (const currency of ['XYZ', 'eur', 'EURO', '']) {
       const problem = expectProblem(await admin.put(`/portfolio/assets/${id}`, { name: 'x', currency }), 400);
-      assert.deepEqual(problem.errors?.map((e) => e.field), ['currency'], currency);
+      assert.deepEqual(
+        problem.errors?.map((e) => e.field),
+        ['currency'],
+        currency,
+      );
     }
     expectProblem(await admin.put(`/portfolio/assets/${id}`, { name: 'x' }), 400);
     expectProblem(await admin.put(`/portfolio/assets/${id}`, { name: 'x', currency: 'EUR', extra: 1 }), 400);

@@ -36,11 +36,41 @@ describe('exact amounts', () => {
   // number are not significant: 1000.10 is the number 1000.1, stored and returned as such.
   const table: { name: string; units: string; price: string; total: string; fee?: string; stored: string[]; printed: string[] }[] = [
     { name: '0.1', units: '3', price: '0.1', total: '0.3', fee: '0.1', stored: ['3', '0.1', '0.3', '0.1'], printed: ['3', '0.1', '0.3', '0.1'] },
-    { name: '1000.10', units: '1', price: '1000.10', total: '1000.10', fee: '1000.10', stored: ['1', '1000.1', '1000.1', '1000.1'], printed: ['1', '1000.1', '1000.1', '1000.1'] },
-    { name: '123456789012.34', units: '1', price: '123456789012.34', total: '123456789012.34', stored: ['1', '123456789012.34', '123456789012.34', '0'], printed: ['1', '123456789012.34', '123456789012.34', '0'] },
+    {
+      name: '1000.10',
+      units: '1',
+      price: '1000.10',
+      total: '1000.10',
+      fee: '1000.10',
+      stored: ['1', '1000.1', '1000.1', '1000.1'],
+      printed: ['1', '1000.1', '1000.1', '1000.1'],
+    },
+    {
+      name: '123456789012.34',
+      units: '1',
+      price: '123456789012.34',
+      total: '123456789012.34',
+      stored: ['1', '123456789012.34', '123456789012.34', '0'],
+      printed: ['1', '123456789012.34', '123456789012.34', '0'],
+    },
     // Units and prices may be as fine as 8 decimals; total and fee carry at most the currency's minor units (EUR: 2).
-    { name: '0.00000001', units: '0.00000001', price: '1000000', total: '0.01', fee: '0.01', stored: ['0.00000001', '1000000', '0.01', '0.01'], printed: ['1e-8', '1000000', '0.01', '0.01'] },
-    { name: '999999999999999', units: '999999999999999', price: '1', total: '999999999999999', stored: ['999999999999999', '1', '999999999999999', '0'], printed: ['999999999999999', '1', '999999999999999', '0'] },
+    {
+      name: '0.00000001',
+      units: '0.00000001',
+      price: '1000000',
+      total: '0.01',
+      fee: '0.01',
+      stored: ['0.00000001', '1000000', '0.01', '0.01'],
+      printed: ['1e-8', '1000000', '0.01', '0.01'],
+    },
+    {
+      name: '999999999999999',
+      units: '999999999999999',
+      price: '1',
+      total: '999999999999999',
+      stored: ['999999999999999', '1', '999999999999999', '0'],
+      printed: ['999999999999999', '1', '999999999999999', '0'],
+    },
     { name: '1e2 (exponent form)', units: '1e2', price: '0.5', total: '5E1', stored: ['100', '0.5', '50', '0'], printed: ['100', '0.5', '50', '0'] },
   ];
 
@@ -51,7 +81,12 @@ describe('exact amounts', () => {
       assert.equal(response.status, 201, response.text);
       const stored = await storedText(response.body.id);
       assert.deepEqual([stored!.units, stored!.price_per_unit, stored!.total, stored!.fee], row.stored);
-      for (const [field, printed] of [['units', row.printed[0]], ['price_per_unit', row.printed[1]], ['total', row.printed[2]], ['fee', row.printed[3]]]) {
+      for (const [field, printed] of [
+        ['units', row.printed[0]],
+        ['price_per_unit', row.printed[1]],
+        ['total', row.printed[2]],
+        ['fee', row.printed[3]],
+      ]) {
         assert.ok(response.text.includes(`"${field}":${printed},`), `${field} should print as ${printed}: ${response.text}`);
         assert.equal(response.body[field!], Number(printed), field);
       }

@@ -2,7 +2,7 @@
 // scope, expiry and (PostgreSQL) real concurrency.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { fingerprintOf } from '../../src/http/idempotency.ts';
 import { purgeExpiredKeys } from '../../src/operations/idempotency.ts';
@@ -46,7 +46,10 @@ describe('idempotent subscription creation', () => {
     const third = await admin.post(URL, reordered, { 'idempotency-key': k });
     assert.equal(third.text, first.text);
     assert.equal(third.headers['idempotent-replayed'], 'true');
-    assert.deepEqual((await stored(investorId)).map((s) => s.id), [first.body.id]);
+    assert.deepEqual(
+      (await stored(investorId)).map((s) => s.id),
+      [first.body.id],
+    );
     // The stored response is the record as stored, the asset's currency included.
     assert.deepEqual(first.body, (await admin.get(`${URL}/${first.body.id}`)).body);
     assert.equal(first.body.currency, 'EUR');
@@ -85,7 +88,10 @@ describe('idempotent subscription creation', () => {
     assert.match(problem.detail, /Idempotency-Key/);
     // The same key and body on another URL is another request too.
     expectProblem(await admin.post(`${URL}?x=1`, sent, { 'idempotency-key': k }), 422);
-    assert.deepEqual((await stored(investorId)).map((s) => s.id), [first.body.id]);
+    assert.deepEqual(
+      (await stored(investorId)).map((s) => s.id),
+      [first.body.id],
+    );
     // And the original still replays.
     const replay = await admin.post(URL, sent, { 'idempotency-key': k });
     assert.equal(replay.status, 201);
@@ -122,7 +128,10 @@ describe('idempotent subscription creation', () => {
     const { investorId, body } = await given();
     for (const bad of ['x'.repeat(256), 'clé-été', 'tab\there']) {
       const problem = expectProblem(await admin.post(URL, body(), { 'idempotency-key': bad }), 400);
-      assert.ok(problem.errors?.some((e) => e.in === 'header' && e.field === 'idempotency-key'), JSON.stringify(problem));
+      assert.ok(
+        problem.errors?.some((e) => e.in === 'header' && e.field === 'idempotency-key'),
+        JSON.stringify(problem),
+      );
     }
     assert.equal((await admin.post(URL, body(), { 'idempotency-key': 'x'.repeat(255) })).status, 201);
     assert.equal((await admin.post(URL, body(), { 'idempotency-key': 'a key with spaces' })).status, 201);
@@ -181,7 +190,7 @@ describe('idempotent subscription creation', () => {
     offsetMs += 23 * HOUR;
     try {
       assert.equal((await admin.post(URL, sent, { 'idempotency-key': k })).headers['idempotent-replayed'], 'true');
-      assert.equal(await purgeExpiredKeys({ db: t.database.db, clock: () => new Date(Date.now() + offsetMs) }) >= 0, true);
+      assert.equal((await purgeExpiredKeys({ db: t.database.db, clock: () => new Date(Date.now() + offsetMs) })) >= 0, true);
       assert.equal(await countKeys(), 1, 'not expired yet, not purged');
       offsetMs += 2 * HOUR;
       assert.ok((await purgeExpiredKeys({ db: t.database.db, clock: () => new Date(Date.now() + offsetMs) })) >= 1);
@@ -220,7 +229,10 @@ describe('idempotent subscription creation', () => {
     const responses = await Promise.all(Array.from({ length: 20 }, () => admin.post(URL, sent, { 'idempotency-key': k })));
     const statuses = responses.map((r) => r.status);
     // The key is taken in the booking's own statement: a duplicate waits for that statement, never sees it running.
-    assert.ok(statuses.every((s) => s === 201), statuses.join(','));
+    assert.ok(
+      statuses.every((s) => s === 201),
+      statuses.join(','),
+    );
     const created = responses.filter((r) => r.status === 201);
     assert.ok(created.length >= 1);
     assert.equal(new Set(created.map((r) => r.body.id)).size, 1, 'every 201 is the same subscription');

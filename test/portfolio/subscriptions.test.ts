@@ -1,6 +1,6 @@
 // createSubscription: every rule, one test each, each asserting that nothing was stored.
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
 import { createInvestor } from '../support/deals.ts';
 import { subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
@@ -82,7 +82,11 @@ describe('subscription transactions', () => {
     for (const date of ['2026-3-01', '01/03/2026', '2026-03-01T00:00:00Z', '20260301', '', 20260301]) {
       for (const field of ['invoice_date', 'settlement_date']) {
         const problem = expectProblem(await admin.post(URL, body({ [field]: date })), 400);
-        assert.deepEqual(problem.errors?.map((e) => e.field), [field], `${field}=${date}`);
+        assert.deepEqual(
+          problem.errors?.map((e) => e.field),
+          [field],
+          `${field}=${date}`,
+        );
       }
     }
     await nothingStored(investorId);
@@ -92,7 +96,11 @@ describe('subscription transactions', () => {
     const { investorId, body } = await given();
     for (const date of ['2026-02-30', '2026-13-01', '2027-02-29', '2026-04-31', '2026-00-10']) {
       const problem = expectProblem(await admin.post(URL, body({ invoice_date: date, settlement_date: '2028-01-01' })), 400);
-      assert.deepEqual(problem.errors?.map((e) => e.field), ['invoice_date'], date);
+      assert.deepEqual(
+        problem.errors?.map((e) => e.field),
+        ['invoice_date'],
+        date,
+      );
     }
     await nothingStored(investorId);
   });
@@ -100,7 +108,10 @@ describe('subscription transactions', () => {
   test('settlement before invoice is a 422 naming settlement_date', async () => {
     const { investorId, body } = await given();
     const problem = expectProblem(await admin.post(URL, body({ invoice_date: '2026-03-05', settlement_date: '2026-03-04' })), 422);
-    assert.deepEqual(problem.errors?.map((e) => e.field), ['settlement_date']);
+    assert.deepEqual(
+      problem.errors?.map((e) => e.field),
+      ['settlement_date'],
+    );
     await nothingStored(investorId);
   });
 
@@ -108,15 +119,27 @@ describe('subscription transactions', () => {
     const { investorId, body } = await given();
     expectProblem(await admin.post(URL, body({ total: -1005 })), 400);
     const problem = expectProblem(await admin.post(URL, body({ fee: -0.01 })), 400);
-    assert.deepEqual(problem.errors?.map((e) => e.field), ['fee']);
+    assert.deepEqual(
+      problem.errors?.map((e) => e.field),
+      ['fee'],
+    );
     await nothingStored(investorId);
   });
 
   test('units and price_per_unit must be greater than zero (400)', async () => {
     const { investorId, body } = await given();
-    for (const [field, value] of [['units', 0], ['units', -10], ['price_per_unit', 0], ['price_per_unit', -100.5]] as const) {
+    for (const [field, value] of [
+      ['units', 0],
+      ['units', -10],
+      ['price_per_unit', 0],
+      ['price_per_unit', -100.5],
+    ] as const) {
       const problem = expectProblem(await admin.post(URL, body({ [field]: value, total: 0 })), 400);
-      assert.deepEqual(problem.errors?.map((e) => e.field), [field], `${field}=${value}`);
+      assert.deepEqual(
+        problem.errors?.map((e) => e.field),
+        [field],
+        `${field}=${value}`,
+      );
     }
     await nothingStored(investorId);
   });
@@ -133,7 +156,10 @@ describe('subscription transactions', () => {
     const { investorId, body } = await given();
     for (const source of ['wire', 'CASH_ACCOUNT', '', 1]) {
       const problem = expectProblem(await admin.post(URL, body({ funding_source: source })), 400);
-      assert.ok(problem.errors?.some((e) => e.field === 'funding_source'), JSON.stringify(problem.errors));
+      assert.ok(
+        problem.errors?.some((e) => e.field === 'funding_source'),
+        JSON.stringify(problem.errors),
+      );
     }
     await nothingStored(investorId);
   });
@@ -151,7 +177,10 @@ describe('subscription transactions', () => {
     const problem = expectProblem(await admin.post(URL, body({ units: 3, price_per_unit: 0.333333, total: 1.01 })), 422);
     assert.equal(problem.expectedTotal, '1.00');
     assert.match(problem.detail, /expected 1\.00/);
-    assert.deepEqual(problem.errors?.map((e) => e.field), ['total']);
+    assert.deepEqual(
+      problem.errors?.map((e) => e.field),
+      ['total'],
+    );
     const off = expectProblem(await admin.post(URL, body({ total: 1004.99 })), 422);
     assert.equal(off.expectedTotal, '1005.00');
     await nothingStored(investorId);
@@ -161,7 +190,10 @@ describe('subscription transactions', () => {
     const { investorId, body } = await given();
     assert.equal((await admin.post(URL, body({ units: 3, price_per_unit: 0.333333, total: 1 }))).status, 201);
     const problem = expectProblem(await admin.post(URL, body({ units: 3, price_per_unit: 0.333333, total: 0.999999 })), 422);
-    assert.deepEqual(problem.errors?.map((e) => e.field), ['total']);
+    assert.deepEqual(
+      problem.errors?.map((e) => e.field),
+      ['total'],
+    );
     assert.equal((await storedFor(investorId)).length, 1);
   });
 
@@ -183,7 +215,10 @@ describe('subscription transactions', () => {
   test('an unknown property is a 400 naming it', async () => {
     const { investorId, body } = await given();
     const problem = expectProblem(await admin.post(URL, body({ currency: 'EUR' })), 400);
-    assert.deepEqual(problem.errors?.map((e) => e.field), ['currency']);
+    assert.deepEqual(
+      problem.errors?.map((e) => e.field),
+      ['currency'],
+    );
     await nothingStored(investorId);
   });
 
@@ -191,7 +226,10 @@ describe('subscription transactions', () => {
     const { investorId, body, assetId } = await given();
     for (const bad of [String(assetId), assetId + 0.5, 0, -1, null]) {
       const problem = expectProblem(await admin.post(URL, body({ asset_id: bad })), 400);
-      assert.ok(problem.errors?.some((e) => e.field === 'asset_id'), JSON.stringify(bad));
+      assert.ok(
+        problem.errors?.some((e) => e.field === 'asset_id'),
+        JSON.stringify(bad),
+      );
     }
     await nothingStored(investorId);
   });
@@ -233,10 +271,16 @@ describe('subscription transactions', () => {
     assert.deepEqual(past.body, { output: [], page: 3, totalPages: 2 });
 
     const byAsset = await admin.get(`${URL}?investor_id=${a.investorId}&asset_id=${otherAsset}`);
-    assert.deepEqual(byAsset.body.output.map((s: { id: string }) => s.id), [other.body.id]);
+    assert.deepEqual(
+      byAsset.body.output.map((s: { id: string }) => s.id),
+      [other.body.id],
+    );
     assert.equal(byAsset.body.output[0].currency, 'USD');
     const bySource = await admin.get(`${URL}?investor_id=${a.investorId}&source=crm&source_id=batch-3`);
-    assert.deepEqual(bySource.body.output.map((s: { id: string }) => s.id), [ids[3]]);
+    assert.deepEqual(
+      bySource.body.output.map((s: { id: string }) => s.id),
+      [ids[3]],
+    );
     const none = await admin.get(`${URL}?source=crm&source_id=${uniqueId('nothing')}`);
     assert.deepEqual(none.body, { output: [], page: 1, totalPages: 0 });
   });

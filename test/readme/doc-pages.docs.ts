@@ -17,7 +17,7 @@ describe('the docs run as pasted', { concurrency: 3 }, () => {
   // The blocks write nothing into the checkout (a body goes in a variable): what git sees is the same after.
   let before: string | undefined;
   after(async () => {
-    if (before !== undefined) assert.equal(await gitStatus(), before, 'a page\'s blocks left files in the checkout (a body goes in a variable)');
+    if (before !== undefined) assert.equal(await gitStatus(), before, "a page's blocks left files in the checkout (a body goes in a variable)");
   });
 
   test('the docs have shell blocks to run', () => {

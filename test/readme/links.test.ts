@@ -58,7 +58,7 @@ export function anchors(markdown: string): Set<string> {
 export function links(markdown: string): { line: number; target: string }[] {
   const out: { line: number; target: string }[] = [];
   prose(markdown).forEach((line, i) => {
-    for (const match of line.matchAll(/!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
+    for (const match of line.matchAll(/!?\[(?:[^[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
       const target = match[1]!;
       if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:, …
       out.push({ line: i + 1, target });

@@ -46,4 +46,3 @@ export function markdownPages(): string[] {
     .sort();
   return ['README.md', ...docs];
 }
-

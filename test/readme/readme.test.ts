@@ -19,10 +19,10 @@ describe('the README runs as pasted', () => {
   // The blocks write nothing into the checkout (a body goes in a variable): what git sees is the same after.
   let before: string | undefined;
   after(async () => {
-    if (before !== undefined) assert.equal(await gitStatus(), before, 'the README\'s blocks left files in the checkout (a body goes in a variable)');
+    if (before !== undefined) assert.equal(await gitStatus(), before, "the README's blocks left files in the checkout (a body goes in a variable)");
   });
 
-  test('the README\'s markers are where the convention puts them', () => {
+  test("the README's markers are where the convention puts them", () => {
     assert.equal(blocks.filter((b) => b.marker === 'replaced').length, 1, 'one block sets $BASE and $TOKEN: the "Try it" lines');
     const first = blocks.findIndex((b) => b.marker !== 'skip');
     assert.equal(blocks[first]?.marker, 'replaced', 'it is the first block that runs');
@@ -34,15 +34,25 @@ describe('the README runs as pasted', () => {
   });
 });
 
+test('a tarball of the client named in the docs is the one `npm pack` makes (the version of packages/client/package.json)', () => {
+  const { version } = JSON.parse(readFileSync(join(root, 'packages/client/package.json'), 'utf8')) as { version: string };
+  for (const page of [...markdownPages(), 'packages/client/README.md']) {
+    for (const [name] of readFileSync(join(root, page), 'utf8').matchAll(/dealflow-client-\d+\.\d+\.\d+\S*?\.tgz/g)) {
+      assert.equal(name, `dealflow-client-${version}.tgz`, `${page} names ${name}`);
+    }
+  }
+});
+
 describe('the TypeScript blocks typecheck against the package', () => {
-  test('every ```ts block of the README and docs/', async () => {
+  test("every ```ts block of the README, docs/ and the client package's README", async () => {
     // Inside the checkout, so `@dealflow/client` resolves through the workspace link to the built package.
     const dir = join(root, `.doc-ts-${process.pid}`);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir);
     try {
       const written: string[] = [];
-      for (const page of markdownPages()) {
+      // The package's README is its front page on the registry: its example must compile too.
+      for (const page of [...markdownPages(), 'packages/client/README.md']) {
         for (const block of codeBlocks(readFileSync(join(root, page), 'utf8'))) {
           if (!['ts', 'typescript'].includes(block.lang) || block.marker === 'skip') continue;
           const file = `${page.replace(/\W+/g, '_')}_L${block.line}.ts`;

@@ -112,15 +112,26 @@ async function startOnPostgres(serverUrl: string, label: string): Promise<Starte
     const token = /dfk_[A-Za-z0-9_-]+/.exec(created.stdout)?.[0] ?? assert.fail(`no token in: ${created.stdout}`);
     child = spawn(process.execPath, serve, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const out = lineReader(child);
-    const base = await waitFor('the listening log line', () => {
-      for (const line of out.lines) {
-        const match = /"url":"(http:\/\/[^"]+)"/.exec(line);
-        if (match && line.includes('dealflow listening')) return match[1];
-      }
-      return undefined;
-    }, child, out.stderr);
+    const base = await waitFor(
+      'the listening log line',
+      () => {
+        for (const line of out.lines) {
+          const match = /"url":"(http:\/\/[^"]+)"/.exec(line);
+          if (match && line.includes('dealflow listening')) return match[1];
+        }
+        return undefined;
+      },
+      child,
+      out.stderr,
+    );
     const started = child;
-    return { setup: tryLines(base!, token, true).slice(1).join('\n'), stop: async () => { await stopChild(started); await drop(); } };
+    return {
+      setup: tryLines(base!, token, true).slice(1).join('\n'),
+      stop: async () => {
+        await stopChild(started);
+        await drop();
+      },
+    };
   } catch (err) {
     if (child) await stopChild(child);
     await drop();
@@ -171,7 +182,9 @@ export async function runPage(page: string, blocks: ShellBlock[]) {
       (err: { code: number; stdout: string; stderr: string }) => err,
     );
     if ('code' in result && result.code) {
-      assert.fail(`${page}: the shell blocks failed (exit ${result.code}):\n${result.stderr.slice(-4000)}\n--- stdout (end) ---\n${result.stdout.slice(-4000)}`);
+      assert.fail(
+        `${page}: the shell blocks failed (exit ${result.code}):\n${result.stderr.slice(-4000)}\n--- stdout (end) ---\n${result.stdout.slice(-4000)}`,
+      );
     }
     const ran = blocks.filter((b) => b.marker !== 'skip').length;
     assert.equal(result.stderr.split('\n').filter((l) => l.startsWith(`== ${page}:`)).length, ran, `${page}: every block ran`);

@@ -28,7 +28,7 @@ const only = process.env.RELIABILITY_ONLY?.split(',').map((s) => s.trim());
 const checks: [string, () => Promise<CheckResult>, number][] = [
   ['1', concurrentMoves, 180_000],
   ['2', retries, 240_000],
-  ['3', hostileInput, 420_000],
+  ['3', hostileInput, 900_000],
   ['4', crashes, 900_000],
   ['5', outage, 180_000],
   ['6', accessControl, 180_000],

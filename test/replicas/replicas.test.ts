@@ -149,7 +149,11 @@ describe('read replicas', { skip: unavailable }, () => {
       const deal = await createDeal(lenient.admin, { workflow: 'subscription' });
       const surname = uniqueId('All').replace('-', '');
       const investor = await createInvestor(lenient.admin, { surname });
-      const move = await lenient.admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor.id, targetStepId: deal.steps.interest, data: {} });
+      const move = await lenient.admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, {
+        investorUserId: investor.id,
+        targetStepId: deal.steps.interest,
+        data: {},
+      });
       assert.equal(move.status, 201);
       const token = move.headers['consistency-token'] as string;
       for (const url of [
@@ -177,20 +181,30 @@ describe('read replicas', { skip: unavailable }, () => {
       const feed = await lenient.admin.get('/webhooks/deliveries', { 'consistency-token': token });
       assert.equal(feed.status, 200);
       // The CSV exports read where their JSON lists read.
-      for (const url of [`/deals/deal/${deal.dealId}/all-investor-workflows`, `/deals/deal/${deal.dealId}/all-payment-refernces`, `/deals/deal/${deal.dealId}/events`]) {
+      for (const url of [
+        `/deals/deal/${deal.dealId}/all-investor-workflows`,
+        `/deals/deal/${deal.dealId}/all-payment-refernces`,
+        `/deals/deal/${deal.dealId}/events`,
+      ]) {
         expectProblem(await lenient.admin.get(url, { accept: 'text/csv' }), 404);
         const current = await lenient.admin.get(url, { accept: 'text/csv', 'consistency-token': token });
         assert.equal(current.status, 200, `${url} as CSV: ${current.text}`);
       }
       const exported = async (headers: Record<string, string>) =>
-        (await lenient.admin.post('/deals/deal/all-transactions', { nameOrEmail: surname }, { accept: 'text/csv', ...headers })).text.trim().split('\r\n').slice(1);
+        (await lenient.admin.post('/deals/deal/all-transactions', { nameOrEmail: surname }, { accept: 'text/csv', ...headers })).text
+          .trim()
+          .split('\r\n')
+          .slice(1);
       assert.deepEqual(await exported({}), []);
       assert.equal((await exported({ 'consistency-token': token })).length, 1);
       // The reconciliation queue: a statement imported on the primary only.
-      const statement = await lenient.admin.post('/payments/statements', `date,amount,currency,reference\n2026-11-24,10.00,EUR,no reference ${surname}\n`, { 'content-type': 'text/csv' });
+      const statement = await lenient.admin.post('/payments/statements', `date,amount,currency,reference\n2026-11-24,10.00,EUR,no reference ${surname}\n`, {
+        'content-type': 'text/csv',
+      });
       assert.equal(statement.status, 201, statement.text);
       const statementId = statement.body.statement.id;
-      const queued = async (headers: Record<string, string>) => (await lenient.admin.get(`/payments/lines?statementId=${statementId}`, headers)).body.output.length;
+      const queued = async (headers: Record<string, string>) =>
+        (await lenient.admin.get(`/payments/lines?statementId=${statementId}`, headers)).body.output.length;
       assert.equal(await queued({}), 0);
       assert.equal(await queued({ 'consistency-token': statement.headers['consistency-token'] as string }), 1);
     } finally {
@@ -223,7 +237,10 @@ describe('consistency tokens without replicas', () => {
       const admin = client(t.app, t.adminToken);
       for (const bad of ['yesterday', '16', '1/2/3', 'G/0']) {
         const problem = expectProblem(await admin.get('/console/deals', { 'consistency-token': bad }), 400);
-        assert.deepEqual(problem.errors?.map((e) => [e.in, e.field]), [['header', 'consistency-token']]);
+        assert.deepEqual(
+          problem.errors?.map((e) => [e.in, e.field]),
+          [['header', 'consistency-token']],
+        );
       }
       const deal = await createDeal(admin, { workflow: 'subscription' });
       const investor = await createInvestor(admin);
@@ -240,7 +257,10 @@ describe('consistency tokens without replicas', () => {
   });
 
   test('DATABASE_REPLICA_URLS needs DATABASE_URL and takes postgres:// URLs only', () => {
-    assert.throws(() => loadConfig({ DATABASE_REPLICA_URLS: 'postgres://r1/db' }), (err: unknown) => err instanceof ConfigError && /PGlite/.test(err.message));
+    assert.throws(
+      () => loadConfig({ DATABASE_REPLICA_URLS: 'postgres://r1/db' }),
+      (err: unknown) => err instanceof ConfigError && /PGlite/.test(err.message),
+    );
     assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://p/db', DATABASE_REPLICA_URLS: 'postgres://r1/db,http://r2/db' }), ConfigError);
     assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://p/db', DATABASE_REPLICA_MAX_LAG_MS: '-1' }), ConfigError);
     const config = loadConfig({ DATABASE_URL: 'postgres://p/db', DATABASE_REPLICA_URLS: ' postgres://r1/db , postgres://r2/db ,' });

@@ -18,7 +18,7 @@ describe('a connection lost while checked out', { skip: onPostgres ? false : 'ne
     await database.close();
   });
 
-  test('fails its transaction with the server\'s reason; the process and the pool go on', async () => {
+  test("fails its transaction with the server's reason; the process and the pool go on", async () => {
     const uncaught: Error[] = [];
     const onUncaught = (err: Error) => uncaught.push(err);
     process.prependListener('uncaughtException', onUncaught);
@@ -33,7 +33,11 @@ describe('a connection lost while checked out', { skip: onPostgres ? false : 'ne
         await sql`select 1`.execute(trx);
       });
       await assert.rejects(attempt, /terminat|connection error/i);
-      assert.deepEqual(uncaught.map((e) => e.message), [], 'no error escaped to the process');
+      assert.deepEqual(
+        uncaught.map((e) => e.message),
+        [],
+        'no error escaped to the process',
+      );
       const { rows } = await sql<{ one: number }>`select 1 as one`.execute(database.db);
       assert.equal(rows[0]!.one, 1, 'the pool serves on a new connection');
     } finally {

@@ -5,52 +5,40 @@
 // PostgreSQL only: the count comes from the `pg` pool (PGlite has none).
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { loadConfig } from '../../src/config.ts';
-import { type Api, buildApp } from '../../src/http/app.ts';
-import { Caches } from '../../src/operations/caches.ts';
-import { newUuid, systemClock } from '../../src/operations/deps.ts';
-import { type Database, openDatabase } from '../../src/store/database.ts';
 import { createDeal } from '../support/deals.ts';
 import { investorBody, subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
-import { client, type Client, skipUnlessPostgres, startApp, testDatabaseUrl } from '../support/app.ts';
+import type { Client } from '../support/app.ts';
+import { skipUnlessPostgres } from '../support/app.ts';
+import { startCountingApp } from '../support/counting-app.ts';
 
 describe('statements per operation (PostgreSQL)', { skip: skipUnlessPostgres }, () => {
-  let counted: Database;
-  let app: Api;
-  let caches: Caches;
+  const counting = startCountingApp();
   let admin: Client;
-  let sent: string[] = [];
-  const t = startApp({
-    beforeClose: async () => {
-      await app.close();
-      caches.close();
-      await counted.close();
-    },
-  });
-  before(async () => {
-    counted = await openDatabase({ ...loadConfig({}), databaseUrl: testDatabaseUrl! }, { schema: t.database.schema!, onStatement: (text) => sent.push(text) });
-    caches = new Caches();
-    app = await buildApp({ db: counted.db, config: t.config, clock: systemClock, newId: newUuid, caches });
-    await app.ready();
-    admin = client(app, t.adminToken);
+  before(() => {
+    admin = counting.admin();
   });
 
   /** The statements `call` sent, once a first call has warmed the caches (token, workflow). */
   async function statementsOf(call: () => Promise<{ status: number; text: string }>, status: number): Promise<string[]> {
-    sent = [];
+    counting.take();
     const response = await call();
     assert.equal(response.status, status, response.text);
     // The token cache lives 10 s: on a slow machine a lookup of the token may fall inside the
     // call. It is authentication's, not the operation's, so it is left out of the count.
-    return sent.filter((s) => !/"api_tokens"/.test(s)).map((s) => s.replace(/\s+/g, ' ').slice(0, 80));
+    return counting
+      .take()
+      .filter((s) => !/"api_tokens"/.test(s))
+      .map((s) => s.replace(/\s+/g, ' ').slice(0, 80));
   }
 
   test('a move: begin, generic plans, one load, one write (its batch row for undo included), commit', async () => {
     const deal = await createDeal(admin);
     const investor = await deal.addInvestor();
     await deal.move(await deal.addInvestor(), 'interest'); // this instance now caches the workflow
-    const move = (step: string, data: Record<string, string> = {}) => () =>
-      admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step(step), data });
+    const move =
+      (step: string, data: Record<string, string> = {}) =>
+      () =>
+        admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.step(step), data });
     // A first move also creates the journey row (the insert leaves it locked by the move).
     const first = await statementsOf(move('interest'), 201);
     assert.equal(first.length, 6, first.join('\n'));

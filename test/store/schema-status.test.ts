@@ -6,7 +6,9 @@ import { sql } from 'kysely';
 import { schemaStatus } from '../../src/store/migrate.ts';
 import { openTestDatabase, type TestDatabase } from '../support/app.ts';
 
-const files = readdirSync(new URL('../../src/store/migrations/', import.meta.url)).filter((name) => name.endsWith('.ts')).sort();
+const files = readdirSync(new URL('../../src/store/migrations/', import.meta.url))
+  .filter((name) => name.endsWith('.ts'))
+  .sort();
 const names = files.map((name) => name.replace(/\.ts$/, ''));
 
 describe('schema status', () => {

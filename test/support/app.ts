@@ -90,8 +90,7 @@ export async function startTestApp(options: { env?: Record<string, string>; cloc
     config,
     caches,
     adminToken: admin.token,
-    investorToken: async (investorUserId) =>
-      (await createToken(database.db, { name: `investor ${investorUserId}`, role: 'investor', investorUserId })).token,
+    investorToken: async (investorUserId) => (await createToken(database.db, { name: `investor ${investorUserId}`, role: 'investor', investorUserId })).token,
     async close() {
       await app.close();
       await unlisten();
@@ -226,5 +225,12 @@ export function expectProblem(response: { status: number; headers: Record<string
     if (!(member in response.body)) throw new Error(`problem document lacks "${member}": ${JSON.stringify(response.body)}`);
   }
   if (response.body.status !== status) throw new Error(`problem status ${response.body.status} != ${status}`);
-  return response.body as { type: string; title: string; status: number; detail: string; errors?: { in: string; field: string; detail: string }[]; [k: string]: unknown };
+  return response.body as {
+    type: string;
+    title: string;
+    status: number;
+    detail: string;
+    errors?: { in: string; field: string; detail: string }[];
+    [k: string]: unknown;
+  };
 }

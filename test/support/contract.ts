@@ -33,6 +33,9 @@ const CONNECTION_LEVEL = new Set([400, 408, 413, 431]);
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
+/** The pull feeds, whose entries are webhook bodies. */
+const FEEDS = new Set(['GET /deals/deal/{dealId}/events', 'GET /webhooks/events']);
+
 export class ContractChecker {
   readonly document: Json;
   private readonly ajv: Ajv2020;
@@ -66,8 +69,8 @@ export class ContractChecker {
     const where = `${response.method} ${response.url} → ${response.status}`;
     if (OUTSIDE_THE_API.test(path)) return [];
     // The API behind the portal's session cookie is each operation again under /portal/api, not documented twice.
-    const operation = this.operationOf(response.method, path)
-      ?? (path.startsWith(PORTAL_API) ? this.operationOf(response.method, path.slice(PORTAL_API.length)) : undefined);
+    const operation =
+      this.operationOf(response.method, path) ?? (path.startsWith(PORTAL_API) ? this.operationOf(response.method, path.slice(PORTAL_API.length)) : undefined);
     if (!operation) {
       // An unknown route (404), or a method the route does not have (404 too), or a URL the router refuses (400).
       if (response.status === 404 || response.status === 400) return this.checkProblem(where, response, '#/components/schemas/Problem');
@@ -78,7 +81,9 @@ export class ContractChecker {
     const declared = op.responses?.[status] ?? op.responses?.[`${status[0]}XX`] ?? op.responses?.default;
     if (!declared) {
       if (CONNECTION_LEVEL.has(response.status)) return this.checkProblem(where, response, '#/components/schemas/Problem');
-      return [`${where}: status ${status} is not declared for ${operation.method} ${operation.template} (declared: ${Object.keys(op.responses ?? {}).join(', ')})`];
+      return [
+        `${where}: status ${status} is not declared for ${operation.method} ${operation.template} (declared: ${Object.keys(op.responses ?? {}).join(', ')})`,
+      ];
     }
     const responseKey = op.responses[status] ? status : op.responses[`${status[0]}XX`] ? `${status[0]}XX` : 'default';
     const errors: string[] = [];
@@ -92,17 +97,29 @@ export class ContractChecker {
       return errors;
     }
     if (response.method === 'HEAD') return errors;
-    const mediaType = String(response.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const mediaType = String(response.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim();
     if (!content[mediaType]) return [...errors, `${where}: media type "${mediaType}" is not declared (declared: ${Object.keys(content).join(', ')})`];
     // A declared body that is not JSON (the text/csv exports) is text: its media type is checked
     // here, its rows by the tests of the route.
     if (!/[/+]json$/.test(mediaType)) return errors;
     const ref = `openapi#/${pointer('paths', operation.template, operation.method.toLowerCase(), 'responses', responseKey, 'content', mediaType, 'schema')}`;
-    return [...errors, ...this.checkBody(where, response.text, ref)];
+    const bodyErrors = this.checkBody(where, response.text, ref);
+    // A feed's entries are the bodies webhooks deliver: each also matches the delivery's union by
+    // `type` (WebhookDelivery), which describes each type's `data`.
+    if (bodyErrors.length === 0 && FEEDS.has(`${operation.method} ${operation.template}`) && response.status === 200) {
+      for (const [i, entry] of (JSON.parse(response.text).output as unknown[]).entries()) {
+        bodyErrors.push(...this.checkBody(`${where} output[${i}]`, JSON.stringify(entry), 'openapi#/components/schemas/WebhookDelivery'));
+      }
+    }
+    return [...errors, ...bodyErrors];
   }
 
   private checkProblem(where: string, response: ObservedResponse, schemaRef: string): string[] {
-    const mediaType = String(response.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const mediaType = String(response.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim();
     if (mediaType !== 'application/problem+json') return [`${where}: expected application/problem+json, got "${mediaType}"`];
     return this.checkBody(where, response.text, `openapi${schemaRef}`);
   }

@@ -1,7 +1,7 @@
 // The builders of deals, investors and moves, made through the management API and the jump
-// (jumpToStep) as a client would. Every call makes new, uniquely named data.
+// (moveToStep) as a client would. Every call makes new, uniquely named data.
 import assert from 'node:assert/strict';
-import type { Client } from './app.ts';
+import type { Client, TestApp } from './app.ts';
 import { investorBody, uniqueId } from './fixtures.ts';
 import { type StepName, type WorkflowName, workflows } from './workflows.ts';
 
@@ -25,7 +25,10 @@ export type SubscriptionDeal = TestDeal<StepName<'subscription'>>;
  * `subscription` (`withdrawn: false` leaves its withdrawn step out) or `paying`.
  */
 export async function createDeal(admin: Client): Promise<TestDeal>;
-export async function createDeal<W extends WorkflowName>(admin: Client, options: { workflow: W; withdrawn?: boolean; name?: string }): Promise<TestDeal<StepName<W>>>;
+export async function createDeal<W extends WorkflowName>(
+  admin: Client,
+  options: { workflow: W; withdrawn?: boolean; name?: string },
+): Promise<TestDeal<StepName<W>>>;
 export async function createDeal(admin: Client, options: { workflow?: WorkflowName; withdrawn?: boolean; name?: string } = {}): Promise<TestDeal<string>> {
   const workflow = workflows[options.workflow ?? 'series-a'];
   const dealId = uniqueId('deal');
@@ -51,7 +54,7 @@ export async function createInvestor(admin: Client, overrides: Parameters<typeof
   return { id, body };
 }
 
-/** Moves an investor (jumpToStep), asserts the move succeeded and returns the new event. */
+/** Moves an investor (moveToStep), asserts the move succeeded and returns the new event. */
 export async function jump(admin: Client, dealId: string, investorUserId: string, targetStepId: string, data: Record<string, string> = {}) {
   const response = await admin.post(`/deals/deal/${dealId}/jump-to-step`, { investorUserId, targetStepId, data });
   assert.equal(response.status, 201, `jump to ${targetStepId}: ${JSON.stringify(response.body)}`);
@@ -62,4 +65,15 @@ export async function jump(admin: Client, dealId: string, investorUserId: string
 export async function commit(admin: Client, deal: SubscriptionDeal, investorUserId: string, amount = '25000.00') {
   await jump(admin, deal.dealId, investorUserId, deal.steps.interest, { note: 'keen' });
   return jump(admin, deal.dealId, investorUserId, deal.steps.commit, { committed_amount: amount, currency: 'EUR' });
+}
+
+/** POST a moves CSV to the deal's move import as the admin; the raw answer (status and body text). */
+export async function importMoves(t: TestApp, dealId: string, csv: string) {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/deals/deal/${dealId}/jump-to-step/import`,
+    payload: csv,
+    headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'text/csv' },
+  });
+  return { statusCode: response.statusCode, body: response.body };
 }

@@ -4,7 +4,17 @@ import { randomUUID } from 'node:crypto';
 export const uniqueId = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 
 /** A PUT /investors/{id} body. */
-export function investorBody(overrides: { forename?: string; surname?: string; email?: string | null; status?: string; kycCheckLevel?: number | null; classes?: string[] } = {}) {
+export function investorBody(
+  overrides: {
+    forename?: string;
+    surname?: string;
+    email?: string | null;
+    status?: string;
+    kycCheckLevel?: number | null;
+    classes?: string[];
+    dateOfBirth?: string | null;
+  } = {},
+) {
   const forename = overrides.forename ?? 'Ada';
   const surname = overrides.surname ?? 'Lovelace';
   const fullName = `${forename} ${surname}`;
@@ -24,7 +34,7 @@ export function investorBody(overrides: { forename?: string; surname?: string; e
         surname,
         title: 'Ms',
         nickname: null,
-        dateOfBirth: '1985-12-10',
+        dateOfBirth: overrides.dateOfBirth === undefined ? '1985-12-10' : overrides.dateOfBirth,
         email: overrides.email === undefined ? `${forename}.${surname}@example.com`.toLowerCase() : overrides.email,
       },
       username: `${forename}.${surname}`.toLowerCase(),

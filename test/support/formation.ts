@@ -110,7 +110,8 @@ async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T 
   throw new Error(`${what} did not happen within ${timeoutMs} ms${last ? ` (${last})` : ''}\n${output()}`);
 }
 
-export async function createFormation(): Promise<Formation> {
+/** `monitorDefaults`: leave the monitor's health checks at pg_auto_failover's defaults (slow to act). */
+export async function createFormation(options: { monitorDefaults?: boolean } = {}): Promise<Formation> {
   const pgctl = join(pgBin()!, 'pg_ctl');
   const command = autoctl()!;
   const asRoot = process.getuid?.() === 0;
@@ -204,7 +205,7 @@ export async function createFormation(): Promise<Formation> {
       killGroup(children.get(node.name));
       killPostmaster(node.pgdata);
     },
-    settings: MONITOR_SETTINGS,
+    settings: options.monitorDefaults ? {} : MONITOR_SETTINGS,
     output,
     destroy() {
       if (destroyed) return;
@@ -218,18 +219,60 @@ export async function createFormation(): Promise<Formation> {
   alive.add(formation);
 
   try {
-    run('monitor', ['create', 'monitor', '--pgctl', pgctl, '--pgdata', monitorData, '--pgport', String(monitorPort), '--hostname', '127.0.0.1', '--auth', 'trust', '--no-ssl', '--run']);
-    await until('the monitor start', 90_000, async () => ((await query(monitorUrl, 'select 1 from pgautofailover.formation')).length > 0 ? true : undefined), allOutput);
-    for (const [name, value] of Object.entries(MONITOR_SETTINGS)) await query(monitorUrl, `alter system set ${name} = ${value}`);
+    run('monitor', [
+      'create',
+      'monitor',
+      '--pgctl',
+      pgctl,
+      '--pgdata',
+      monitorData,
+      '--pgport',
+      String(monitorPort),
+      '--hostname',
+      '127.0.0.1',
+      '--auth',
+      'trust',
+      '--no-ssl',
+      '--run',
+    ]);
+    await until(
+      'the monitor start',
+      90_000,
+      async () => ((await query(monitorUrl, 'select 1 from pgautofailover.formation')).length > 0 ? true : undefined),
+      allOutput,
+    );
+    if (!options.monitorDefaults) for (const [name, value] of Object.entries(MONITOR_SETTINGS)) await query(monitorUrl, `alter system set ${name} = ${value}`);
     await query(monitorUrl, 'select pg_reload_conf()');
     const create = (node: FormationNode) =>
       run(node.name, [
-        'create', 'postgres', '--pgctl', pgctl, '--pgdata', node.pgdata, '--pgport', String(node.port), '--hostname', '127.0.0.1',
-        '--name', node.name, '--dbname', 'dealflow', '--auth', 'trust', '--no-ssl',
-        '--monitor', `postgres://autoctl_node@127.0.0.1:${monitorPort}/pg_auto_failover?sslmode=disable`, '--run',
+        'create',
+        'postgres',
+        '--pgctl',
+        pgctl,
+        '--pgdata',
+        node.pgdata,
+        '--pgport',
+        String(node.port),
+        '--hostname',
+        '127.0.0.1',
+        '--name',
+        node.name,
+        '--dbname',
+        'dealflow',
+        '--auth',
+        'trust',
+        '--no-ssl',
+        '--monitor',
+        `postgres://autoctl_node@127.0.0.1:${monitorPort}/pg_auto_failover?sslmode=disable`,
+        '--run',
       ]);
     create(nodes[0]!);
-    await until('the first node as single', 120_000, async () => ((await states()).some((s) => s.name === 'node1' && s.reported === 'single') ? true : undefined), allOutput);
+    await until(
+      'the first node as single',
+      120_000,
+      async () => ((await states()).some((s) => s.name === 'node1' && s.reported === 'single') ? true : undefined),
+      allOutput,
+    );
     // pg_basebackup of the secondary waits for a checkpoint spread over minutes by default; a test
     // cluster need not spread it (nor sync to disk).
     await query(nodeUrl(nodes[0]!), 'alter system set checkpoint_completion_target = 0');

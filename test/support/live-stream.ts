@@ -2,12 +2,21 @@
 // the events parsed so far, and a way to wait for the next ones.
 import assert from 'node:assert/strict';
 
-export interface SseEvent { id: string; data: any; at: number }
+export interface SseEvent {
+  id: string;
+  data: any;
+  at: number;
+}
 
 /** An open stream: the events parsed so far, and a way to wait for the next ones. */
 export async function openStream(baseUrl: string, ticket: string, headers: Record<string, string> = {}, query = '') {
+  return openStreamAt(`${baseUrl}/console/live?ticket=${encodeURIComponent(ticket)}${query}`, headers);
+}
+
+/** Any server-sent event stream at `url` (such as an investor's own, authenticated by a header). */
+export async function openStreamAt(url: string, headers: Record<string, string> = {}) {
   const controller = new AbortController();
-  const response = await fetch(`${baseUrl}/console/live?ticket=${encodeURIComponent(ticket)}${query}`, { headers, signal: controller.signal });
+  const response = await fetch(url, { headers, signal: controller.signal });
   assert.equal(response.status, 200, await (response.status === 200 ? Promise.resolve('') : response.text()));
   const events: SseEvent[] = [];
   let text = '';
@@ -17,11 +26,15 @@ export async function openStream(baseUrl: string, ticket: string, headers: Recor
     try {
       for await (const chunk of response.body!) {
         text += decoder.decode(chunk as Uint8Array, { stream: true });
-        let end: number;
-        while ((end = text.indexOf('\n\n')) >= 0) {
+        for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
           const block = text.slice(0, end);
           text = text.slice(end + 2);
-          const fields: Record<string, string> = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
+          const fields: Record<string, string> = Object.fromEntries(
+            block
+              .split('\n')
+              .filter((l) => !l.startsWith(':'))
+              .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
+          );
           if (fields.data !== undefined) events.push({ id: fields.id!, data: JSON.parse(fields.data), at: Date.now() });
         }
         for (const w of waiters) w();

@@ -13,7 +13,10 @@ export interface OpenDeal {
 }
 
 /** Which links are open to investors: from → to step names. */
-export const OPEN_LINKS = [['interest', 'commit'], ['commit', 'out']] as const;
+export const OPEN_LINKS = [
+  ['interest', 'commit'],
+  ['commit', 'out'],
+] as const;
 
 export function openWorkflow(dealId: string, options: { engagement?: boolean } = {}) {
   const body = subscriptionWorkflow(dealId);

@@ -24,8 +24,12 @@ export async function payingDeal(api: Client, options: { pricePerUnit?: string; 
   const assetId = uniqueAssetId();
   await api.put(`/portfolio/assets/${assetId}`, { name: 'Harbour shares', currency: 'EUR' });
   const settings = await api.put(`/deals/deal/${dealId}/payment-settings`, {
-    paymentStepId: step('payment'), amountFieldKey: 'amount_received', dateFieldKey: 'received_on',
-    assetId, pricePerUnit: options.pricePerUnit ?? '100', unitDecimals: options.unitDecimals ?? 0,
+    paymentStepId: step('payment'),
+    amountFieldKey: 'amount_received',
+    dateFieldKey: 'received_on',
+    assetId,
+    pricePerUnit: options.pricePerUnit ?? '100',
+    unitDecimals: options.unitDecimals ?? 0,
   });
   if (settings.status !== 201) throw new Error(JSON.stringify(settings.body));
   const investors: Record<string, string> = {};
@@ -53,7 +57,10 @@ export function fill(text: string, deal: PayingDeal): string {
   // for which no run of groups passes is used, so the fixture is a mistyped reference every time.
   const body = a.slice(4);
   const swapped = (i: number) => `RF${a.slice(2, 4)}${body.slice(0, i)}${body[i + 1]}${body[i]}${body.slice(i + 2)}`;
-  const runs = (ref: string) => grouped(ref).split(' ').map((_g, k, all) => all.slice(0, k + 1).join(''));
+  const runs = (ref: string) =>
+    grouped(ref)
+      .split(' ')
+      .map((_g, k, all) => all.slice(0, k + 1).join(''));
   const i = [...body].findIndex((c, k) => k + 1 < body.length && c !== body[k + 1] && runs(swapped(k)).every((r) => checkReference(r) !== 'valid'));
   const typo = swapped(i);
   return text
@@ -68,7 +75,9 @@ export function fill(text: string, deal: PayingDeal): string {
 /** POST a statement body with a content type. */
 export async function postStatement(t: TestApp, body: string, contentType = 'application/xml', query = '') {
   const response = await t.app.inject({
-    method: 'POST', url: `/payments/statements${query}`, payload: body,
+    method: 'POST',
+    url: `/payments/statements${query}`,
+    payload: body,
     headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': contentType },
   });
   return { status: response.statusCode, headers: response.headers, body: JSON.parse(response.body) };

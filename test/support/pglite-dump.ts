@@ -17,7 +17,12 @@ const cache = fileURLToPath(new URL('../../node_modules/.cache/dealflow/', impor
 function dumpName(): string {
   const { version } = installedPGlite();
   const hash = createHash('sha256');
-  for (const file of readdirSync(migrations).sort()) hash.update(file).update('\0').update(readFileSync(path.join(migrations, file))).update('\0');
+  for (const file of readdirSync(migrations).sort())
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(path.join(migrations, file)))
+      .update('\0');
   return `test-pglite-${version}-${hash.digest('hex').slice(0, 16)}.tar`;
 }
 

@@ -23,7 +23,9 @@ export const camtStatement = (n: number, tag: string, { wordy = false } = {}) =>
         `<RltdPties><Dbtr><Nm>${payer}</Nm></Dbtr></RltdPties><RmtInf><Ustrd>${remittance}</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>\n`,
     );
   }
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><GrpHdr><MsgId>${tag}</MsgId>` +
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><GrpHdr><MsgId>${tag}</MsgId>` +
     `<CreDtTm>2026-01-05T18:00:00</CreDtTm></GrpHdr><Stmt><Id>${tag}</Id><CreDtTm>2026-01-05T18:00:00</CreDtTm><Acct><Id><IBAN>DE89370400440532013000</IBAN></Id>` +
-    `<Ccy>EUR</Ccy></Acct>\n${entries.join('')}</Stmt></BkToCstmrStmt></Document>\n`;
+    `<Ccy>EUR</Ccy></Acct>\n${entries.join('')}</Stmt></BkToCstmrStmt></Document>\n`
+  );
 };

@@ -39,11 +39,12 @@ export class SoftAuthenticator {
   }
 
   /** Answers creation options (startRegistration in a browser): a new credential for the options' user. */
-  register(options: { challenge: string; rp: { id?: string }; user: { id: string } }, tweak: { origin?: string } = {}) {
+  register(options: { challenge: string; rp: { id?: string }; user: { id: string } }, tweak: { origin?: string; credentialId?: string } = {}) {
     const rpId = options.rp.id ?? new URL(this.origin).hostname;
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = publicKey.export({ format: 'jwk' });
-    const credentialId = randomBytes(32);
+    // A given id stands for an authenticator that answers with a credential id already registered.
+    const credentialId = tweak.credentialId === undefined ? randomBytes(32) : Buffer.from(tweak.credentialId, 'base64url');
     const coseKey = new Map<number, CBORType>([
       [1, 2], // kty: EC2
       [3, -7], // alg: ES256
@@ -54,12 +55,21 @@ export class SoftAuthenticator {
     const credentialIdLength = Buffer.alloc(2);
     credentialIdLength.writeUInt16BE(credentialId.length);
     const authData = Buffer.concat([
-      sha256(rpId), Buffer.from([UP | UV | AT]), uint32(0),
-      Buffer.alloc(16), credentialIdLength, credentialId, Buffer.from(encodeCBOR(coseKey)),
+      sha256(rpId),
+      Buffer.from([UP | UV | AT]),
+      uint32(0),
+      Buffer.alloc(16),
+      credentialIdLength,
+      credentialId,
+      Buffer.from(encodeCBOR(coseKey)),
     ]);
-    const attestationObject = encodeCBOR(new Map<string, CBORType>([
-      ['fmt', 'none'], ['attStmt', new Map()], ['authData', new Uint8Array(authData)],
-    ]));
+    const attestationObject = encodeCBOR(
+      new Map<string, CBORType>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', new Uint8Array(authData)],
+      ]),
+    );
     const credential: SoftCredential = { id: b64url(credentialId), privateKey, userHandle: options.user.id, counter: 0 };
     this.credentials.push(credential);
     return {

@@ -95,11 +95,7 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 export const depsOf = (db: Kysely<DB>, clock: () => Date = () => new Date()): Deps => ({ db, clock, newId: newUuid });
 
 /** A new deal (through the API) with these triggers on its steps. */
-export async function dealWithTriggers(
-  admin: Client,
-  deps: Deps,
-  steps: Record<string, StepTriggerInput[]>,
-): Promise<string> {
+export async function dealWithTriggers(admin: Client, deps: Deps, steps: Record<string, StepTriggerInput[]>): Promise<string> {
   const dealId = `deal-${newUuid()}`;
   const put = await admin.put(`/deals/deal/${dealId}`, { name: 'Webhook test deal' });
   if (put.status !== 201) throw new Error(`could not create the deal: ${put.status} ${put.text}`);
@@ -134,9 +130,13 @@ export async function commitStepEntered(deps: Deps, dealId: string, toStepId: st
 export async function feedCaughtUp(db: Kysely<DB>): Promise<void> {
   const { rows } = await sql<{ next: string }>`select pg_snapshot_xmax(pg_current_snapshot())::text as next`.execute(db);
   const next = rows[0]!.next;
-  await eventually(async () => {
-    const passed = await sql<{ ok: boolean }>`select pg_snapshot_xmin(pg_current_snapshot()) >= ${next}::xid8 as ok`.execute(db);
-    return passed.rows[0]!.ok ? true : undefined;
-    // Generous: on a server shared with other suites a long transaction of theirs holds it back.
-  }, 120_000, 'the feed to pass every transaction begun before');
+  await eventually(
+    async () => {
+      const passed = await sql<{ ok: boolean }>`select pg_snapshot_xmin(pg_current_snapshot()) >= ${next}::xid8 as ok`.execute(db);
+      return passed.rows[0]!.ok ? true : undefined;
+      // Generous: on a server shared with other suites a long transaction of theirs holds it back.
+    },
+    120_000,
+    'the feed to pass every transaction begun before',
+  );
 }

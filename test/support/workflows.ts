@@ -22,7 +22,13 @@ export function workflowBody(prefix: string) {
           { fieldKey: 'currency', required: true, kind: 'currency' },
         ],
       },
-      { id: s('kyc'), label: 'KYC', type: 'default', stepFields: [{ fieldKey: 'kyc_ref', required: true }], requirements: [{ kind: 'kyc-level', minimumLevel: 2 }] },
+      {
+        id: s('kyc'),
+        label: 'KYC',
+        type: 'default',
+        stepFields: [{ fieldKey: 'kyc_ref', required: true }],
+        requirements: [{ kind: 'kyc-level', minimumLevel: 2 }],
+      },
       {
         id: s('documents'),
         label: 'Documents',
@@ -92,17 +98,36 @@ export function subscriptionWorkflow(prefix: string, { withdrawn = true } = {}) 
   };
 }
 
+/** A step that captures the commitment: committed_amount (amount) and currency, both required. */
+export const commitmentStep = (id: string) => ({
+  id,
+  label: 'Commitment',
+  type: 'default' as const,
+  stepFields: [
+    { fieldKey: 'committed_amount', required: true, kind: 'amount' as const },
+    { fieldKey: 'currency', required: true, kind: 'currency' as const },
+  ],
+});
+
 /** A deal whose investors pay by transfer: interest → commitment → payment (amount_received, received_on) → complete. */
 export function payingWorkflow(prefix: string) {
   const s = (name: string) => `${prefix}.${name}`;
   return {
-    label: 'Harbour', description: 'pays by transfer', investorEngagementEnabled: true,
+    label: 'Harbour',
+    description: 'pays by transfer',
+    investorEngagementEnabled: true,
     steps: [
       { id: s('interest'), label: 'Interest', type: 'default', stepFields: [] },
-      { id: s('commitment'), label: 'Commitment', type: 'default', stepFields: [
-        { fieldKey: 'committed_amount', required: true, kind: 'amount' }, { fieldKey: 'currency', required: true, kind: 'currency' }] },
-      { id: s('payment'), label: 'Funds received', type: 'default', stepFields: [
-        { fieldKey: 'amount_received', required: true, kind: 'amount' }, { fieldKey: 'received_on', required: true, kind: 'date' }] },
+      commitmentStep(s('commitment')),
+      {
+        id: s('payment'),
+        label: 'Funds received',
+        type: 'default',
+        stepFields: [
+          { fieldKey: 'amount_received', required: true, kind: 'amount' },
+          { fieldKey: 'received_on', required: true, kind: 'date' },
+        ],
+      },
       { id: s('complete'), label: 'Complete', type: 'complete', stepFields: [] },
     ],
     links: [

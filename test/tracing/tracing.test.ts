@@ -81,16 +81,35 @@ describe('tracing', () => {
 
   test("a move's spans reach an OTLP receiver, named by route, with the request id", { skip: unavailable ?? false, timeout: 300_000 }, async () => {
     const otlp = await receiver();
-    const service = await startService({ ...databaseEnv, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'dealflow-test' });
+    const service = await startService({
+      ...databaseEnv,
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_SERVICE_NAME: 'dealflow-test',
+    });
     try {
-      const created = spawnSync(process.execPath, ['bin/dealflow.js', 'token', 'create', '--role', 'admin', '--name', 'tracing'], { env: { ...process.env, ...databaseEnv }, encoding: 'utf8', timeout: 120_000 });
+      const created = spawnSync(process.execPath, ['bin/dealflow.js', 'token', 'create', '--role', 'admin', '--name', 'tracing'], {
+        env: { ...process.env, ...databaseEnv },
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
       assert.equal(created.status, 0, created.stderr);
       const token = /dfk_[A-Za-z0-9_-]+/.exec(created.stdout)![0];
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       const dealId = `trace-${randomUUID().slice(0, 8)}`;
-      assert.equal((await checkedFetch(service.base, `/deals/deal/${dealId}`, { method: 'PUT', headers, body: JSON.stringify({ name: 'Traced', currency: 'EUR' }) })).status, 201);
-      assert.equal((await checkedFetch(service.base, `/deals/deal/${dealId}/workflow`, { method: 'PUT', headers, body: JSON.stringify(workflowBody(dealId)) })).status, 201);
-      assert.equal((await checkedFetch(service.base, '/investors/traced-investor', { method: 'PUT', headers, body: JSON.stringify(investorBody()) })).status, 201);
+      assert.equal(
+        (await checkedFetch(service.base, `/deals/deal/${dealId}`, { method: 'PUT', headers, body: JSON.stringify({ name: 'Traced', currency: 'EUR' }) }))
+          .status,
+        201,
+      );
+      assert.equal(
+        (await checkedFetch(service.base, `/deals/deal/${dealId}/workflow`, { method: 'PUT', headers, body: JSON.stringify(workflowBody(dealId)) })).status,
+        201,
+      );
+      assert.equal(
+        (await checkedFetch(service.base, '/investors/traced-investor', { method: 'PUT', headers, body: JSON.stringify(investorBody()) })).status,
+        201,
+      );
       const requestId = `move-${randomUUID()}`;
       const move = await checkedFetch(service.base, `/deals/deal/${dealId}/jump-to-step`, {
         method: 'POST',
@@ -101,7 +120,11 @@ describe('tracing', () => {
       assert.equal(move.headers['x-request-id'], requestId);
       // A refused request: the problem document carries the same kind of id as the trace.
       const problemId = `refused-${randomUUID()}`;
-      const refused = await checkedFetch(service.base, `/deals/deal/${dealId}/jump-to-step`, { method: 'POST', headers: { ...headers, 'x-request-id': problemId }, body: '{}' });
+      const refused = await checkedFetch(service.base, `/deals/deal/${dealId}/jump-to-step`, {
+        method: 'POST',
+        headers: { ...headers, 'x-request-id': problemId },
+        body: '{}',
+      });
       assert.equal(refused.status, 400);
       assert.equal(refused.json.requestId, problemId);
       await service.stop(); // flushes the spans still buffered
@@ -109,14 +132,19 @@ describe('tracing', () => {
       assert.ok(server, `a span carries the request id; got ${otlp.spans.map((s) => s.name).join(', ')}`);
       assert.equal(server.name, 'POST /deals/deal/:dealId/jump-to-step');
       assert.equal(server.attributes['http.route'], '/deals/deal/:dealId/jump-to-step');
-      assert.ok(otlp.spans.some((s) => s.attributes['dealflow.request_id'] === problemId), 'the refused request is traced with its id too');
+      assert.ok(
+        otlp.spans.some((s) => s.attributes['dealflow.request_id'] === problemId),
+        'the refused request is traced with its id too',
+      );
       assert.ok(!otlp.spans.some((s) => /healthz|readyz/.test(s.name)));
       const inTrace = otlp.spans.filter((s) => s.traceId === server.traceId);
       if (cluster) {
         const statements = inTrace.filter((s) => s.attributes['db.system'] === 'postgresql' || s.attributes['db.system.name'] === 'postgresql');
         assert.ok(statements.length > 0, `the move's statements are spans of its trace; got ${inTrace.map((s) => s.name).join(', ')}`);
       }
-      process.stdout.write(`# ${otlp.spans.length} spans in ${otlp.posts} posts; the move's trace has ${inTrace.length}: ${[...new Set(inTrace.map((s) => s.name))].join(', ')}\n`);
+      process.stdout.write(
+        `# ${otlp.spans.length} spans in ${otlp.posts} posts; the move's trace has ${inTrace.length}: ${[...new Set(inTrace.map((s) => s.name))].join(', ')}\n`,
+      );
     } finally {
       await service.stop();
       await otlp.close();
@@ -126,13 +154,27 @@ describe('tracing', () => {
   test('tracing is on only with an endpoint; OTLP over HTTP, protobuf unless told JSON', () => {
     assert.equal(loadConfig({}).tracing, undefined);
     assert.equal(loadConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'x' }).tracing, undefined);
-    assert.deepEqual(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing, { tracesUrl: 'http://collector:4318/v1/traces', protocol: 'http/protobuf', serviceName: 'dealflow' });
-    assert.deepEqual(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://c.example/otlp/traces', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'df-eu' }).tracing, {
-      tracesUrl: 'https://c.example/otlp/traces',
-      protocol: 'http/json',
-      serviceName: 'df-eu',
+    assert.deepEqual(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing, {
+      tracesUrl: 'http://collector:4318/v1/traces',
+      protocol: 'http/protobuf',
+      serviceName: 'dealflow',
     });
+    assert.deepEqual(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://c.example/otlp/traces',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+        OTEL_SERVICE_NAME: 'df-eu',
+      }).tracing,
+      {
+        tracesUrl: 'https://c.example/otlp/traces',
+        protocol: 'http/json',
+        serviceName: 'df-eu',
+      },
+    );
     assert.throws(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4317' }), /OTEL_EXPORTER_OTLP_ENDPOINT/);
-    assert.throws(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }), /OTEL_EXPORTER_OTLP_PROTOCOL: must be one of http\/protobuf, http\/json/);
+    assert.throws(
+      () => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }),
+      /OTEL_EXPORTER_OTLP_PROTOCOL: must be one of http\/protobuf, http\/json/,
+    );
   });
 });

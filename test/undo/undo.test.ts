@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { expectProblem, startApp } from '../support/app.ts';
-import { createDeal, createInvestor, jump } from '../support/deals.ts';
+import { createDeal, createInvestor, importMoves, jump } from '../support/deals.ts';
 import { feedCaughtUp } from '../support/webhooks.ts';
 import { payingDeal, postStatement } from '../support/payments.ts';
 
@@ -12,8 +12,8 @@ describe('undo of a batch', () => {
   const t = startApp();
   const admin = t.admin;
 
-  const journeyOf = async (dealId: string, investorUserId: string) => (await admin.get(`/deals/deal/${dealId}/investor-data/${investorUserId}`)).body.journey as
-    { id: string; fromStepId: string | null; toStepId: string }[];
+  const journeyOf = async (dealId: string, investorUserId: string) =>
+    (await admin.get(`/deals/deal/${dealId}/investor-data/${investorUserId}`)).body.journey as { id: string; fromStepId: string | null; toStepId: string }[];
   const stepOf = async (dealId: string, investorUserId: string) => (await journeyOf(dealId, investorUserId)).at(-1)!.toStepId;
 
   /** The activity entry of an event (its batch included). */
@@ -38,7 +38,11 @@ describe('undo of a batch', () => {
     const deal = await createDeal(admin, { workflow: 'subscription' });
     const { id } = await createInvestor(admin);
     await jump(admin, deal.dealId, id, deal.steps.interest);
-    const moved = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: id, targetStepId: deal.steps.commit, data: { committed_amount: '100.00', currency: 'EUR' } });
+    const moved = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, {
+      investorUserId: id,
+      targetStepId: deal.steps.commit,
+      data: { committed_amount: '100.00', currency: 'EUR' },
+    });
     assert.equal(moved.status, 201);
     const entry = await entryOf(deal.dealId, moved.body.id);
     assert.deepEqual([entry.batch.id, entry.batch.kind, entry.batch.size, entry.batch.undoneBy], [moved.body.id, 'move', 1, null]);
@@ -47,9 +51,16 @@ describe('undo of a batch', () => {
     const undone = await admin.post(`/console/batches/${moved.body.id}/undo`, { reason: 'wrong investor' });
     assert.equal(undone.status, 200, JSON.stringify(undone.body));
     assert.equal(undone.body.undoes, moved.body.id);
-    assert.deepEqual(undone.body.events.map((e: { fromStepId: string; toStepId: string }) => [e.fromStepId, e.toStepId]), [[deal.steps.commit, deal.steps.interest]]);
+    assert.deepEqual(
+      undone.body.events.map((e: { fromStepId: string; toStepId: string }) => [e.fromStepId, e.toStepId]),
+      [[deal.steps.commit, deal.steps.interest]],
+    );
     const journey = await journeyOf(deal.dealId, id);
-    assert.deepEqual(journey.map((e) => e.toStepId), [deal.steps.interest, deal.steps.commit, deal.steps.interest], 'history keeps the move and its undo');
+    assert.deepEqual(
+      journey.map((e) => e.toStepId),
+      [deal.steps.interest, deal.steps.commit, deal.steps.interest],
+      'history keeps the move and its undo',
+    );
     const revisions = (await admin.get(`/deals/event/${undone.body.events[0].id}/revisions`)).body;
     assert.match(JSON.stringify(revisions), new RegExp(`undo of batch ${moved.body.id}: wrong investor`));
 
@@ -65,20 +76,29 @@ describe('undo of a batch', () => {
   test('a bulk move: one batch with its count, undone as one action', async () => {
     const { deal, investors } = await threeAtInterest();
     const bulk = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step/bulk`, {
-      moves: investors.map((id, i) => ({ investorUserId: id, targetStepId: deal.steps.commit, data: { committed_amount: `${(i + 1) * 1000}.00`, currency: 'EUR' } })),
+      moves: investors.map((id, i) => ({
+        investorUserId: id,
+        targetStepId: deal.steps.commit,
+        data: { committed_amount: `${(i + 1) * 1000}.00`, currency: 'EUR' },
+      })),
     });
     assert.equal(bulk.status, 200);
     assert.ok(bulk.body.batchId);
     const entry = await entryOf(deal.dealId, bulk.body.results[0].event.id);
     assert.deepEqual([entry.batch.id, entry.batch.kind, entry.batch.size], [bulk.body.batchId, 'bulk-move', 3]);
-    const dry = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step/bulk?dryRun=true`, { moves: [{ investorUserId: investors[0], targetStepId: deal.steps.pay, data: {} }] });
+    const dry = await admin.post(`/deals/deal/${deal.dealId}/jump-to-step/bulk?dryRun=true`, {
+      moves: [{ investorUserId: investors[0], targetStepId: deal.steps.pay, data: {} }],
+    });
     assert.equal(dry.body.batchId, undefined, 'a dry run makes no batch');
 
     const undone = await admin.post(`/console/batches/${bulk.body.batchId}/undo`, {});
     assert.equal(undone.status, 200, JSON.stringify(undone.body));
     assert.equal(undone.body.events.length, 3);
     for (const id of investors) {
-      assert.deepEqual((await journeyOf(deal.dealId, id)).map((e) => e.toStepId), [deal.steps.interest, deal.steps.commit, deal.steps.interest]);
+      assert.deepEqual(
+        (await journeyOf(deal.dealId, id)).map((e) => e.toStepId),
+        [deal.steps.interest, deal.steps.commit, deal.steps.interest],
+      );
     }
   });
 
@@ -90,26 +110,40 @@ describe('undo of a batch', () => {
     await jump(admin, deal.dealId, investors[1]!, deal.steps.pay);
     const refused = await admin.post(`/console/batches/${bulk.body.batchId}/undo`, {});
     expectProblem(refused, 409);
-    assert.deepEqual(refused.body.changedSince.map((c: { investorUserId: string; currentStepId: string; reason: string }) => [c.investorUserId, c.currentStepId, c.reason]),
-      [[investors[1], deal.steps.pay, 'moved-since']]);
+    assert.deepEqual(
+      refused.body.changedSince.map((c: { investorUserId: string; currentStepId: string; reason: string }) => [c.investorUserId, c.currentStepId, c.reason]),
+      [[investors[1], deal.steps.pay, 'moved-since']],
+    );
     assert.match(refused.body.detail, new RegExp(investors[1]!));
-    assert.deepEqual(await Promise.all(investors.map((id) => stepOf(deal.dealId, id))), [deal.steps.commit, deal.steps.pay, deal.steps.commit], 'nobody moved back');
+    assert.deepEqual(
+      await Promise.all(investors.map((id) => stepOf(deal.dealId, id))),
+      [deal.steps.commit, deal.steps.pay, deal.steps.commit],
+      'nobody moved back',
+    );
   });
 
   test('an import placement: the whole file undone; an investor who entered with it cannot be', async () => {
     const { deal, investors } = await threeAtInterest();
     const csv = ['investorUserId,targetStepId,committed_amount,currency', ...investors.map((id) => `${id},${deal.steps.commit},750.00,EUR`)].join('\n');
-    const imported = await t.app.inject({ method: 'POST', url: `/deals/deal/${deal.dealId}/jump-to-step/import`, payload: csv, headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'text/csv' } });
+    const imported = await importMoves(t, deal.dealId, csv);
     assert.equal(imported.statusCode, 200, imported.body);
     const rows = JSON.parse(imported.body).rows as { eventId: string }[];
     const entry = await entryOf(deal.dealId, rows[0]!.eventId);
     assert.deepEqual([entry.batch.kind, entry.batch.size], ['import', 3]);
     const undone = await admin.post(`/console/batches/${entry.batch.id}/undo`, {});
     assert.equal(undone.status, 200, JSON.stringify(undone.body));
-    assert.deepEqual(await Promise.all(investors.map((id) => stepOf(deal.dealId, id))), investors.map(() => deal.steps.interest));
+    assert.deepEqual(
+      await Promise.all(investors.map((id) => stepOf(deal.dealId, id))),
+      investors.map(() => deal.steps.interest),
+    );
 
     const { id: newcomer } = await createInvestor(admin);
-    const first = await t.app.inject({ method: 'POST', url: `/deals/deal/${deal.dealId}/jump-to-step/import`, payload: `investorUserId,targetStepId\n${newcomer},${deal.steps.interest}`, headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'text/csv' } });
+    const first = await t.app.inject({
+      method: 'POST',
+      url: `/deals/deal/${deal.dealId}/jump-to-step/import`,
+      payload: `investorUserId,targetStepId\n${newcomer},${deal.steps.interest}`,
+      headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'text/csv' },
+    });
     const placed = await entryOf(deal.dealId, JSON.parse(first.body).rows[0].eventId);
     const refused = await admin.post(`/console/batches/${placed.batch.id}/undo`, {});
     expectProblem(refused, 409);
@@ -119,7 +153,12 @@ describe('undo of a batch', () => {
   test('a payment decision: the investor moved by a staff assignment is moved back', async () => {
     const deal = await payingDeal(admin, { letters: ['A'] });
     const investor = deal.investors['A']!;
-    const statement = await postStatement(t, `date,amount,currency,reference,bank_reference\n2026-11-24,25000.00,EUR,no reference given,UNDO-${deal.dealId}\n`, 'text/csv', '?bankReferenceColumn=bank_reference');
+    const statement = await postStatement(
+      t,
+      `date,amount,currency,reference,bank_reference\n2026-11-24,25000.00,EUR,no reference given,UNDO-${deal.dealId}\n`,
+      'text/csv',
+      '?bankReferenceColumn=bank_reference',
+    );
     assert.equal(statement.status, 201, JSON.stringify(statement.body));
     const [line] = (await admin.get(`/payments/lines?statementId=${statement.body.statement.id}`)).body.output;
     const assigned = await admin.post(`/payments/lines/${line.id}/assign`, { dealId: deal.dealId, investorUserId: investor });

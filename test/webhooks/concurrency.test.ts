@@ -34,22 +34,30 @@ describe('webhooks under concurrency (PostgreSQL)', { skip: skipUnlessPostgres }
           for (let i = 0; i < count / 2; i++) ids.add(await commitStepEntered(depsOf(db), dealId, 's', `inv-${k}-${i}`));
         }),
       );
-      await eventually(async () => {
-        const { pending } = await t.database.db
-          .selectFrom('webhook_deliveries')
-          .select((eb) => eb.fn.countAll<string>().as('pending'))
-          .where('deal_id', '=', dealId)
-          .where('delivered_at', 'is', null)
-          .executeTakeFirstOrThrow();
-        return Number(pending) === 0 ? true : undefined;
-      }, 20_000, 'every delivery to be delivered');
+      await eventually(
+        async () => {
+          const { pending } = await t.database.db
+            .selectFrom('webhook_deliveries')
+            .select((eb) => eb.fn.countAll<string>().as('pending'))
+            .where('deal_id', '=', dealId)
+            .where('delivered_at', 'is', null)
+            .executeTakeFirstOrThrow();
+          return Number(pending) === 0 ? true : undefined;
+        },
+        20_000,
+        'every delivery to be delivered',
+      );
       for (const d of dispatchers) await d.stop();
 
       const perId = new Map<string, number>();
       for (const r of receiver.received) perId.set(String(r.headers['webhook-id']), (perId.get(String(r.headers['webhook-id'])) ?? 0) + 1);
       assert.equal(ids.size, count);
       assert.deepEqual(new Set(perId.keys()), ids);
-      assert.deepEqual([...perId.values()].filter((n) => n !== 1), [], 'no entry received twice');
+      assert.deepEqual(
+        [...perId.values()].filter((n) => n !== 1),
+        [],
+        'no entry received twice',
+      );
       assert.equal(receiver.received.length, count);
       const attempts = await t.database.db.selectFrom('webhook_deliveries').select('attempts').where('deal_id', '=', dealId).execute();
       assert.ok(attempts.every((a) => a.attempts === 1));
@@ -95,6 +103,9 @@ describe('webhooks under concurrency (PostgreSQL)', { skip: skipUnlessPostgres }
     await first;
     await feedCaughtUp(t.database.db);
     const feed = (await admin.get(`/deals/deal/${dealId}/events`)).body.output;
-    assert.deepEqual(feed.map((e: any) => e.id), [firstId, secondId]);
+    assert.deepEqual(
+      feed.map((e: any) => e.id),
+      [firstId, secondId],
+    );
   });
 });

@@ -2,7 +2,7 @@
 // 500, a timeout and a refused connection, death after the last attempt, and the manual retry.
 // The dispatcher is driven scan by scan (runOnce) with a clock the test moves: no sleeps.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { createDispatcher } from '../../src/operations/webhook-dispatcher.ts';
 import { newWebhookSecret } from '../../src/operations/webhook-signature.ts';
@@ -19,12 +19,7 @@ describe('webhook delivery', () => {
   const t = startApp({ clock });
   let receiver: Receiver;
   afterEach(async () => {
-    const left = await t.database.db
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('delivered_at', 'is', null)
-      .where('dead_at', 'is', null)
-      .execute();
+    const left = await t.database.db.selectFrom('webhook_deliveries').select('id').where('delivered_at', 'is', null).where('dead_at', 'is', null).execute();
     assert.deepEqual(left, [], 'a test left a delivery pending');
   });
 
@@ -195,7 +190,10 @@ describe('webhook delivery', () => {
       assert.equal(await dispatcher.runOnce(), 0, 'a dead delivery is not tried again by itself');
       assert.equal(receiver.received.length, 3);
       const dead = await admin.get(`/webhooks/deliveries?status=dead&dealId=${dealId}`);
-      assert.deepEqual(dead.body.output.map((d: any) => d.id), [delivery.id]);
+      assert.deepEqual(
+        dead.body.output.map((d: any) => d.id),
+        [delivery.id],
+      );
 
       receiver.behave(() => 200);
       const retried = await admin.post(`/webhooks/deliveries/${delivery.id}/retry`);

@@ -1,7 +1,7 @@
 // Every domain event reaches the outbox from the operation that causes it, in that operation's
 // transaction: edit requests (created, approved with their effect, rejected) and subscriptions.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { client, startApp } from '../support/app.ts';
 import { createDeal, createInvestor, type TestDeal } from '../support/deals.ts';
 import { subscriptionBody, uniqueAssetId, uniqueId } from '../support/fixtures.ts';
@@ -30,12 +30,20 @@ describe('domain events in the outbox', () => {
   test('an amount request: created, then approved with the edit it causes', async () => {
     const { deal, investorUserId, event } = await committed();
     const own = client(t.app, await t.investorToken(investorUserId));
-    const request = await own.post(REQUESTS, { workflowEventId: event.id, type: 'Investment Amount', reason: 'Bonus', newData: { committed_amount: '30000.00' } });
+    const request = await own.post(REQUESTS, {
+      workflowEventId: event.id,
+      type: 'Investment Amount',
+      reason: 'Bonus',
+      newData: { committed_amount: '30000.00' },
+    });
     assert.equal(request.status, 201, JSON.stringify(request.body));
     assert.equal((await admin.post(`${REQUESTS}/${request.body.id}/approve`, { reason: 'ok' })).status, 200);
 
     const feed = await feedOf(deal.dealId);
-    assert.deepEqual(feed.map((e) => e.type), ['journey.step-entered', 'journey.step-entered', 'edit-request.created', 'edit-request.approved', 'event.edited']);
+    assert.deepEqual(
+      feed.map((e) => e.type),
+      ['journey.step-entered', 'journey.step-entered', 'edit-request.created', 'edit-request.approved', 'event.edited'],
+    );
     assert.equal(new Set(feed.map((e) => e.sequence)).size, 5);
     const [, , created, approved, edited] = feed;
     assert.equal(created.data.editRequest.id, request.body.id);
@@ -52,10 +60,13 @@ describe('domain events in the outbox', () => {
     const request = await admin.post(REQUESTS, { workflowEventId: event.id, type: 'Withdraw Investment', reason: 'Changed my mind' });
     assert.equal(request.status, 201, JSON.stringify(request.body));
     assert.equal((await admin.post(`${REQUESTS}/${request.body.id}/reject`, { reason: 'Too late' })).status, 200);
-    assert.deepEqual((await feedOf(deal.dealId)).slice(2).map((e) => [e.type, e.data.editRequest.status]), [
-      ['edit-request.created', 'pending'],
-      ['edit-request.rejected', 'rejected'],
-    ]);
+    assert.deepEqual(
+      (await feedOf(deal.dealId)).slice(2).map((e) => [e.type, e.data.editRequest.status]),
+      [
+        ['edit-request.created', 'pending'],
+        ['edit-request.rejected', 'rejected'],
+      ],
+    );
   });
 
   test('an approved withdrawal moves the investor: journey.step-entered into the withdrawn step', async () => {
@@ -63,7 +74,10 @@ describe('domain events in the outbox', () => {
     const request = await admin.post(REQUESTS, { workflowEventId: event.id, type: 'Withdraw Investment', reason: 'Leaving' });
     assert.equal((await admin.post(`${REQUESTS}/${request.body.id}/approve`, {})).status, 200);
     const feed = await feedOf(deal.dealId);
-    assert.deepEqual(feed.slice(2).map((e) => e.type), ['edit-request.created', 'edit-request.approved', 'journey.step-entered']);
+    assert.deepEqual(
+      feed.slice(2).map((e) => e.type),
+      ['edit-request.created', 'edit-request.approved', 'journey.step-entered'],
+    );
     assert.equal(feed.at(-1).data.toStepId, deal.step('withdrawn'));
     assert.equal(feed.at(-1).data.investorUserId, investorUserId);
   });

@@ -9,11 +9,11 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.ts';
 import { inTransaction, newUuid } from '../../src/operations/deps.ts';
-import { jumpToStep } from '../../src/operations/journeys.ts';
+import { moveToStep } from '../../src/operations/journeys.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
 import { skipUnlessPostgres, startApp, testDatabaseUrl } from '../support/app.ts';
 import { eventually, feedCaughtUp } from '../support/webhooks.ts';
@@ -42,7 +42,10 @@ describe('the feed under concurrent writers and readers (PostgreSQL)', { skip: s
   const t = startApp({ env: { DATABASE_TIMEOUT_MS: '30000' }, beforeClose: () => second.close() });
   const admin = t.admin;
   before(async () => {
-    second = await openDatabase({ ...loadConfig({ DATABASE_TIMEOUT_MS: '30000' }), databaseUrl: testDatabaseUrl! }, { schema: t.database.schema!, onPoolError: () => {} });
+    second = await openDatabase(
+      { ...loadConfig({ DATABASE_TIMEOUT_MS: '30000' }), databaseUrl: testDatabaseUrl! },
+      { schema: t.database.schema!, onPoolError: () => {} },
+    );
   });
 
   /** A move in a transaction held open for `holdMs` (so later writers commit first), then committed or rolled back. */
@@ -50,7 +53,7 @@ describe('the feed under concurrent writers and readers (PostgreSQL)', { skip: s
     const [name, data] = targets[Math.floor(Math.random() * targets.length)]!;
     try {
       return await inTransaction({ db, clock: () => new Date(), newId: newUuid }, async (tx) => {
-        const event = await jumpToStep(tx, staff, deal.dealId, { investorUserId: investor, targetStepId: deal.step(name), data });
+        const event = await moveToStep(tx, staff, deal.dealId, { investorUserId: investor, targetStepId: deal.step(name), data });
         await sql`select pg_sleep(${holdMs / 1000})`.execute(tx.db);
         if (rollback) throw new Error('rolled back on purpose');
         return event.id;
@@ -71,9 +74,13 @@ describe('the feed under concurrent writers and readers (PostgreSQL)', { skip: s
 
     // The killed writer: a first move in another process, its transaction held open until the
     // process is killed; it got its transaction id before most writers, so it holds the feed back.
-    const victim = spawn(process.execPath, [fileURLToPath(new URL('./killed-writer.ts', import.meta.url)), testDatabaseUrl!, t.database.schema!, deal.dealId, victimInvestor, deal.step('interest')], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const victim = spawn(
+      process.execPath,
+      [fileURLToPath(new URL('./killed-writer.ts', import.meta.url)), testDatabaseUrl!, t.database.schema!, deal.dealId, victimInvestor, deal.step('interest')],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let victimOut = '';
     victim.stdout.on('data', (chunk: Buffer) => (victimOut += chunk.toString()));
     const victimEvent = await eventually(async () => /written (\S+)/.exec(victimOut)?.[1], 20_000, 'the killed writer to write');
@@ -135,13 +142,21 @@ describe('the feed under concurrent writers and readers (PostgreSQL)', { skip: s
     // Moves to a step the investor cannot reach from where they stand are 409s; enough succeed.
     assert.ok(committed.size >= 10, `only ${committed.size} moves committed`);
     for (const [r, seen] of views.entries()) {
-      assert.deepEqual(seen.map((e) => e.id), wholeIds, `reader ${r} saw the feed exactly, in order`);
+      assert.deepEqual(
+        seen.map((e) => e.id),
+        wholeIds,
+        `reader ${r} saw the feed exactly, in order`,
+      );
     }
 
     // Each journey's entries in the order of its moves (its events, oldest first).
     for (const investor of investors) {
       const journey = (await admin.get(`/deals/deal/${deal.dealId}/investor-data/${investor}`)).body.journey.map((e: any) => e.id);
-      assert.deepEqual(whole.filter((e) => e.data.investorUserId === investor).map((e) => e.data.event.id), journey, `journey of ${investor}`);
+      assert.deepEqual(
+        whole.filter((e) => e.data.investorUserId === investor).map((e) => e.data.event.id),
+        journey,
+        `journey of ${investor}`,
+      );
     }
   });
 });

@@ -1,6 +1,6 @@
 // The pull feed (GET /deals/deal/{dealId}/events) and the delivery list (GET /webhooks/deliveries).
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
 import { commitStepEntered, dealWithTriggers, depsOf, feedCaughtUp, manualClock } from '../support/webhooks.ts';
 
@@ -21,7 +21,10 @@ describe('the pull feed', () => {
     await feedCaughtUp(t.database.db);
     const first = await admin.get(`/deals/deal/${dealId}/events?limit=3`);
     assert.equal(first.status, 200);
-    assert.deepEqual(first.body.output.map((e: any) => e.id), ids.slice(0, 3));
+    assert.deepEqual(
+      first.body.output.map((e: any) => e.id),
+      ids.slice(0, 3),
+    );
     assert.equal(first.body.lastSequence, first.body.output[2].sequence);
     assert.equal(first.body.hasMore, true);
     const entry = first.body.output[0];
@@ -38,10 +41,16 @@ describe('the pull feed', () => {
       after = next.body.lastSequence;
       if (!next.body.hasMore) break;
     }
-    assert.deepEqual(seen.map((e) => e.id), ids);
+    assert.deepEqual(
+      seen.map((e) => e.id),
+      ids,
+    );
     // One writer after the other: numbers grow (with gaps: the other deal's entries took some).
     const numbers = seen.map((e) => e.sequence);
-    assert.deepEqual([...numbers].sort((a, b) => a - b), numbers);
+    assert.deepEqual(
+      [...numbers].sort((a, b) => a - b),
+      numbers,
+    );
     assert.equal(new Set(numbers).size, 7);
 
     const last = numbers.at(-1)!;
@@ -61,7 +70,10 @@ describe('the pull feed', () => {
     const unknown = await admin.get(`/deals/deal/${dealId}/events?after=987654321`);
     expectProblem(unknown, 400);
     assert.match(unknown.body.detail, /restart from after=0/);
-    assert.deepEqual(unknown.body.errors.map((e: any) => e.field), ['after']);
+    assert.deepEqual(
+      unknown.body.errors.map((e: any) => e.field),
+      ['after'],
+    );
     const other = await dealWithTriggers(admin, depsOf(t.database.db), {});
     await commitStepEntered(depsOf(t.database.db), other, 'elsewhere');
     await feedCaughtUp(t.database.db);
@@ -96,10 +108,27 @@ describe('the delivery list', () => {
     const page3 = await admin.get(`/webhooks/deliveries?dealId=${dealId}&limit=2&page=3`);
     assert.equal(page3.body.output.length, 1);
     const all = [...page1.body.output, ...(await admin.get(`/webhooks/deliveries?dealId=${dealId}&limit=2&page=2`)).body.output, ...page3.body.output];
-    assert.deepEqual(all.map((d: any) => d.eventId), ids.toReversed(), 'newest first');
+    assert.deepEqual(
+      all.map((d: any) => d.eventId),
+      ids.toReversed(),
+      'newest first',
+    );
     const d = all[0];
     assert.deepEqual(Object.keys(d).sort(), [
-      'attempts', 'createdAt', 'deadAt', 'dealId', 'deliveredAt', 'eventId', 'eventType', 'id', 'lastAttemptAt', 'lastError', 'lastStatus', 'nextAttemptAt', 'status', 'url',
+      'attempts',
+      'createdAt',
+      'deadAt',
+      'dealId',
+      'deliveredAt',
+      'eventId',
+      'eventType',
+      'id',
+      'lastAttemptAt',
+      'lastError',
+      'lastStatus',
+      'nextAttemptAt',
+      'status',
+      'url',
     ]);
     assert.equal(d.status, 'pending');
     assert.equal(d.attempts, 0);

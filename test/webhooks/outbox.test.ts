@@ -1,7 +1,7 @@
 // The transactional outbox: an entry exists exactly when its cause committed; triggers pick the
 // deliveries; triggers are validated on save and their secrets never come back.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { AppError } from '../../src/domain/errors.ts';
 import { inTransaction } from '../../src/operations/deps.ts';
 import { recordEditRequest, recordEventEdited, recordStepEntered, recordSubscriptionCreated } from '../../src/operations/outbox-events.ts';
@@ -16,8 +16,7 @@ describe('the outbox', () => {
 
   const entriesOf = (dealId: string) =>
     t.database.db.selectFrom('outbox').selectAll().where('deal_id', '=', dealId).orderBy('xid').orderBy('sequence').execute();
-  const deliveriesOf = (dealId: string) =>
-    t.database.db.selectFrom('webhook_deliveries').selectAll().where('deal_id', '=', dealId).orderBy('url').execute();
+  const deliveriesOf = (dealId: string) => t.database.db.selectFrom('webhook_deliveries').selectAll().where('deal_id', '=', dealId).orderBy('url').execute();
 
   test('a move whose transaction rolls back leaves no entry and no delivery', async () => {
     const deps = depsOf(t.database.db);
@@ -49,9 +48,16 @@ describe('the outbox', () => {
     const ids = [];
     for (let i = 0; i < 5; i++) ids.push(await commitStepEntered(deps, dealId, `step-${i}`));
     const entries = await entriesOf(dealId);
-    assert.deepEqual(entries.map((e) => e.id), ids);
+    assert.deepEqual(
+      entries.map((e) => e.id),
+      ids,
+    );
     const numbers = entries.map((e) => Number(e.sequence));
-    assert.deepEqual([...numbers].sort((a, b) => a - b), numbers, 'one writer after the other: numbers grow');
+    assert.deepEqual(
+      [...numbers].sort((a, b) => a - b),
+      numbers,
+      'one writer after the other: numbers grow',
+    );
     assert.ok(entries.every((e) => e.type === 'journey.step-entered'));
   });
 
@@ -73,16 +79,38 @@ describe('the outbox', () => {
     });
     await commitStepEntered(deps, dealId, 'kyc');
     await inTransaction(deps, (tx) =>
-      recordEventEdited(tx, { dealId, investorUserId: 'inv-1', eventId: tx.newId(), stepId: 'kyc', oldData: { a: '1' }, newData: { a: '2' }, editedByUserId: 'ops' }),
+      recordEventEdited(tx, {
+        dealId,
+        investorUserId: 'inv-1',
+        eventId: tx.newId(),
+        stepId: 'kyc',
+        oldData: { a: '1' },
+        newData: { a: '2' },
+        editedByUserId: 'ops',
+      }),
     );
     await inTransaction(deps, (tx) =>
-      recordEditRequest(tx, 'edit-request.created', { dealId, investorUserId: 'inv-1', stepId: 'kyc', editRequest: { type: 'Investment Amount', reason: 'typo' } }),
+      recordEditRequest(tx, 'edit-request.created', {
+        dealId,
+        investorUserId: 'inv-1',
+        stepId: 'kyc',
+        editRequest: { type: 'Investment Amount', reason: 'typo' },
+      }),
     );
     await inTransaction(deps, (tx) =>
-      recordEditRequest(tx, 'edit-request.approved', { dealId, investorUserId: 'inv-1', stepId: 'kyc', editRequest: { type: 'Investment Amount' }, decidedByUserId: 'ops' }),
+      recordEditRequest(tx, 'edit-request.approved', {
+        dealId,
+        investorUserId: 'inv-1',
+        stepId: 'kyc',
+        editRequest: { type: 'Investment Amount' },
+        decidedByUserId: 'ops',
+      }),
     );
     const entries = await entriesOf(dealId);
-    assert.deepEqual(entries.map((e) => e.type), ['journey.step-entered', 'event.edited', 'edit-request.created', 'edit-request.approved']);
+    assert.deepEqual(
+      entries.map((e) => e.type),
+      ['journey.step-entered', 'event.edited', 'edit-request.created', 'edit-request.approved'],
+    );
     const deliveries = await deliveriesOf(dealId);
     const fired = deliveries.map((d) => `${d.event_type} → ${new URL(d.url).pathname}`).sort();
     assert.deepEqual(fired, ['edit-request.created → /edits', 'event.edited → /edits', 'journey.step-entered → /enter']);
@@ -111,7 +139,10 @@ describe('the outbox', () => {
     });
     await inTransaction(deps, (tx) => recordSubscriptionCreated(tx, { subscription: { id: 'sub-2' }, dealId, stepIds: ['pay', 'done'] }));
     const deliveries = await deliveriesOf(dealId);
-    assert.deepEqual(deliveries.map((d) => [d.event_type, d.url]), [['subscription.created', url]]);
+    assert.deepEqual(
+      deliveries.map((d) => [d.event_type, d.url]),
+      [['subscription.created', url]],
+    );
   });
 
   test('triggers are checked on save: http(s) only, no credentials, Standard Webhooks secrets, known events', () => {
@@ -124,14 +155,24 @@ describe('the outbox', () => {
       { kind: 'webhook' as const, url: 'http://127.0.0.1:9/c', events: [] },
     ];
     try {
-      checkWorkflowTriggers([{ id: 'ok', triggers: [{ kind: 'webhook', url: 'http://127.0.0.1:9/ok' }] }, { id: 's', triggers: bad }]);
+      checkWorkflowTriggers([
+        { id: 'ok', triggers: [{ kind: 'webhook', url: 'http://127.0.0.1:9/ok' }] },
+        { id: 's', triggers: bad },
+      ]);
       assert.fail('expected a validation error');
     } catch (err) {
       assert.ok(err instanceof AppError);
       assert.equal(err.kind, 'validation');
       assert.deepEqual(
         err.errors!.map((e) => e.field),
-        ['steps.1.triggers.0.url', 'steps.1.triggers.1.url', 'steps.1.triggers.2.url', 'steps.1.triggers.3.secret', 'steps.1.triggers.4.events.0', 'steps.1.triggers.5.events'],
+        [
+          'steps.1.triggers.0.url',
+          'steps.1.triggers.1.url',
+          'steps.1.triggers.2.url',
+          'steps.1.triggers.3.secret',
+          'steps.1.triggers.4.events.0',
+          'steps.1.triggers.5.events',
+        ],
       );
       assert.match(err.errors![1]!.detail, /credentials/);
     }

@@ -1,7 +1,7 @@
 // Step triggers through the HTTP edge: set with the workflow, shown to staff without secrets, and
 // fired by jump-to-step (journey.step-entered) and the event edit (event.edited), signed.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { createDispatcher } from '../../src/operations/webhook-dispatcher.ts';
 import { newWebhookSecret } from '../../src/operations/webhook-signature.ts';
@@ -38,7 +38,9 @@ describe('step triggers', () => {
     const secret = newWebhookSecret();
     const put = await admin.put(
       `/deals/deal/${deal.dealId}/workflow`,
-      withTriggers(deal.dealId, { documents: [{ kind: 'webhook', url: 'http://127.0.0.1:9/signing', secret, events: ['journey.step-entered', 'event.edited'] }] }),
+      withTriggers(deal.dealId, {
+        documents: [{ kind: 'webhook', url: 'http://127.0.0.1:9/signing', secret, events: ['journey.step-entered', 'event.edited'] }],
+      }),
     );
     assert.equal(put.status, 200, JSON.stringify(put.body));
     assert.doesNotMatch(put.text, /whsec_/);
@@ -70,7 +72,7 @@ describe('step triggers', () => {
       kyc: [{ kind: 'webhook', url: 'ftp://127.0.0.1/' }],
       payment: [
         { kind: 'webhook', url: 'http://user:password@127.0.0.1:9/pay' },
-        { kind: 'webhook', url: 'http://127.0.0.1:9/pay', secret: 'not-a-secret', events: ['payment.received'] },
+        { kind: 'webhook', url: 'http://127.0.0.1:9/pay', secret: 'not-a-secret', events: ['payment.matched'] },
       ],
     });
     const problem = expectProblem(await admin.put(`/deals/deal/${deal.dealId}/workflow`, body), 400);
@@ -78,7 +80,14 @@ describe('step triggers', () => {
     const payment = body.steps.findIndex((s) => s.id === deal.step('payment'));
     assert.deepEqual(
       problem.errors!.map((e) => e.field),
-      [`steps.${kyc}.triggers.0.url`, `steps.${payment}.triggers.0.url`, `steps.${payment}.triggers.1.secret`, `steps.${payment}.triggers.1.events.0`],
+      [`steps.${kyc}.triggers.0.url`, `steps.${payment}.triggers.0.url`, `steps.${payment}.triggers.1.secret`],
+    );
+    // An event type not on the closed list is a schema error (the list is an enum in the request's schema).
+    const misspelt = withTriggers(deal.dealId, { payment: [{ kind: 'webhook', url: 'http://127.0.0.1:9/pay', events: ['payment.received' as never] }] });
+    const eventProblem = expectProblem(await admin.put(`/deals/deal/${deal.dealId}/workflow`, misspelt), 400);
+    assert.deepEqual(
+      eventProblem.errors!.map((e) => e.field),
+      [`steps.${payment}.triggers.0.events.0`],
     );
     // Unknown members and kinds are schema errors.
     const unknown = withTriggers(deal.dealId, { kyc: [{ kind: 'webhook', url: 'http://127.0.0.1:9/a', headers: {} } as never] });
@@ -109,7 +118,10 @@ describe('step triggers', () => {
 
     await feedCaughtUp(t.database.db);
     const feed = (await admin.get(`/deals/deal/${deal.dealId}/events`)).body;
-    assert.deepEqual(feed.output.map((e: any) => e.type), ['journey.step-entered', 'journey.step-entered', 'event.edited']);
+    assert.deepEqual(
+      feed.output.map((e: any) => e.type),
+      ['journey.step-entered', 'journey.step-entered', 'event.edited'],
+    );
     const [, entered, edit] = feed.output;
     assert.deepEqual(entered.data, {
       dealId: deal.dealId,
@@ -128,7 +140,11 @@ describe('step triggers', () => {
     assert.deepEqual(mine.map((r) => r.json.type).sort(), ['event.edited', 'journey.step-entered']);
     for (const request of mine) {
       const verified = new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as any;
-      assert.deepEqual(verified, feed.output.find((e: any) => e.id === verified.id), 'the webhook body is the feed entry');
+      assert.deepEqual(
+        verified,
+        feed.output.find((e: any) => e.id === verified.id),
+        'the webhook body is the feed entry',
+      );
     }
   });
 });

@@ -12,7 +12,7 @@ import { recordStepEntered } from '../../src/operations/outbox-events.ts';
 import { checkWorkflowTriggers, saveStepTriggers } from '../../src/operations/step-triggers.ts';
 import { seedScale } from '../../src/operations/seed.ts';
 import { openDatabase } from '../../src/store/database.ts';
-import { findFunnelBacklog } from '../../src/store/funnel.ts';
+import { findFunnelBacklog } from '../../src/store/funnel-upkeep.ts';
 import { upsertDeal } from '../../src/store/deals.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 import { onPostgres } from '../support/app.ts';
@@ -27,9 +27,16 @@ describe('dispatcher configuration', () => {
     assert.equal(loadConfig({ WEBHOOKS_DISPATCHER: 'off' }).webhooksDispatcher, false);
   });
 
-  for (const [variable, value] of [['WEBHOOKS_DISPATCHER', 'maybe'], ['WEBHOOKS_TIMEOUT_MS', '10s'], ['WEBHOOKS_POLL_MS', '0']] as const) {
+  for (const [variable, value] of [
+    ['WEBHOOKS_DISPATCHER', 'maybe'],
+    ['WEBHOOKS_TIMEOUT_MS', '10s'],
+    ['WEBHOOKS_POLL_MS', '0'],
+  ] as const) {
     test(`a bad ${variable} (${value}) is refused, naming it`, () => {
-      assert.throws(() => loadConfig({ [variable]: value }), (err: unknown) => err instanceof ConfigError && err.variable === variable);
+      assert.throws(
+        () => loadConfig({ [variable]: value }),
+        (err: unknown) => err instanceof ConfigError && err.variable === variable,
+      );
     });
   }
 });
@@ -57,7 +64,9 @@ describe('dealflow worker', { skip: onPostgres ? 'runs on the embedded database 
         await migrateToLatest(database.db);
         const deps = { db: database.db, clock: systemClock, newId: newUuid };
         await upsertDeal(database.db, { id: 'deal-w', name: 'Worker deal', description: null, currency: null }, new Date());
-        await inTransaction(deps, (tx) => saveStepTriggers(tx, 'deal-w', checkWorkflowTriggers([{ id: 's', triggers: [{ kind: 'webhook', url: receiver.url }] }])));
+        await inTransaction(deps, (tx) =>
+          saveStepTriggers(tx, 'deal-w', checkWorkflowTriggers([{ id: 's', triggers: [{ kind: 'webhook', url: receiver.url }] }])),
+        );
         entryId = await inTransaction(deps, (tx) =>
           recordStepEntered(tx, {
             dealId: 'deal-w',
@@ -92,7 +101,7 @@ describe('dealflow worker', { skip: onPostgres ? 'runs on the embedded database 
     try {
       await migrateToLatest(database.db);
       await seedScale({ db: database.db, clock: systemClock, newId: newUuid }, { investors: 20, deals: 1 });
-      assert.equal((await findFunnelBacklog(database.db)).waiting, true, 'the seed\'s audit entries wait for the funnel');
+      assert.equal((await findFunnelBacklog(database.db)).waiting, true, "the seed's audit entries wait for the funnel");
     } finally {
       await database.close();
     }
@@ -104,7 +113,11 @@ describe('dealflow worker', { skip: onPostgres ? 'runs on the embedded database 
     worker.stdout.on('data', (chunk) => (output += chunk));
     worker.stderr.on('data', (chunk) => (output += chunk));
     try {
-      await eventually(async () => (/took moves and edits into the funnel/.test(output) ? true : undefined), 30_000, `the worker to apply the funnel (output: ${output})`);
+      await eventually(
+        async () => (/took moves and edits into the funnel/.test(output) ? true : undefined),
+        30_000,
+        `the worker to apply the funnel (output: ${output})`,
+      );
     } finally {
       worker.kill('SIGTERM');
       const [code] = await once(worker, 'exit');

@@ -1,7 +1,7 @@
 // Workflow versions: every PUT makes one, events record theirs, journeys stay on theirs until a
 // migration (POST …/workflow/migrate) moves them, with a dry run and the refusals.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { client, expectProblem, startApp } from '../support/app.ts';
 import { createDeal, type TestDeal } from '../support/deals.ts';
@@ -13,11 +13,15 @@ describe('workflow versions and migration', () => {
 
   const versionsOf = async (dealId: string) => {
     const { rows } = await sql<{ investor_user_id: string; seq: number; to_step_id: string; workflow_version: number | null }>`
-      select investor_user_id, seq, to_step_id, workflow_version from workflow_events where deal_id = ${dealId} order by investor_user_id, seq`.execute(t.database.db);
+      select investor_user_id, seq, to_step_id, workflow_version from workflow_events where deal_id = ${dealId} order by investor_user_id, seq`.execute(
+      t.database.db,
+    );
     return rows;
   };
   const journeyVersion = async (dealId: string, investorUserId: string) => {
-    const { rows } = await sql<{ v: number }>`select workflow_version as v from journeys where deal_id = ${dealId} and investor_user_id = ${investorUserId}`.execute(t.database.db);
+    const { rows } = await sql<{
+      v: number;
+    }>`select workflow_version as v from journeys where deal_id = ${dealId} and investor_user_id = ${investorUserId}`.execute(t.database.db);
     return rows[0]?.v;
   };
 
@@ -32,7 +36,9 @@ describe('workflow versions and migration', () => {
         return s;
       });
     const rename = (id: string) => (id === deal.step('kyc') ? deal.step('identity') : id);
-    const links = body.links.filter((l) => l.toStepId !== deal.step('withdrawn')).map((l) => ({ fromStepId: rename(l.fromStepId), toStepId: rename(l.toStepId) }));
+    const links = body.links
+      .filter((l) => l.toStepId !== deal.step('withdrawn'))
+      .map((l) => ({ fromStepId: rename(l.fromStepId), toStepId: rename(l.toStepId) }));
     return { ...body, steps, links, ...(stepMapping ? { stepMapping } : {}) };
   };
 
@@ -47,7 +53,12 @@ describe('workflow versions and migration', () => {
     const old = await admin.get(`/deals/deal/${deal.dealId}/workflow-status?version=1`);
     assert.equal(old.status, 200);
     assert.equal(old.body.version, 1);
-    assert.deepEqual(old.body.steps.map((s: any) => s.id).sort(), workflowBody(deal.dealId).steps.map((s) => s.id).sort());
+    assert.deepEqual(
+      old.body.steps.map((s: any) => s.id).sort(),
+      workflowBody(deal.dealId)
+        .steps.map((s) => s.id)
+        .sort(),
+    );
     assert.deepEqual((await admin.get(`/deals/deal/${deal.dealId}/workflow-status?version=2`)).body, now.body);
     expectProblem(await admin.get(`/deals/deal/${deal.dealId}/workflow-status?version=3`), 404);
     expectProblem(await admin.get(`/deals/deal/${deal.dealId}/workflow-status?version=0`), 400);
@@ -157,7 +168,10 @@ describe('workflow versions and migration', () => {
     const run = await admin.post(`/deals/deal/${deal.dealId}/workflow/migrate`, { stepMapping: { [deal.step('withdrawn')]: deal.step('interest') } });
     assert.equal(run.status, 200, JSON.stringify(run.body));
     assert.equal(run.body.migrated, 3);
-    assert.deepEqual(run.body.notFitting.map((m: any) => m.investorUserId), [atCommitment]);
+    assert.deepEqual(
+      run.body.notFitting.map((m: any) => m.investorUserId),
+      [atCommitment],
+    );
     const journey = await admin.get(`/deals/deal/${deal.dealId}/investor-data/${atKyc}`);
     const last = journey.body.journey.at(-1);
     assert.equal(last.fromStepId, deal.step('kyc'));
@@ -167,7 +181,13 @@ describe('workflow versions and migration', () => {
     assert.equal(await journeyVersion(deal.dealId, atCommitment), 1, 'a journey that does not fit stays on its version');
     const after = await versionsOf(deal.dealId);
     assert.equal(after.length, before.length + 3);
-    assert.deepEqual(after.filter((r) => r.workflow_version === 2).map((r) => r.to_step_id).sort(), [deal.step('identity'), deal.step('interest'), deal.step('interest')].sort());
+    assert.deepEqual(
+      after
+        .filter((r) => r.workflow_version === 2)
+        .map((r) => r.to_step_id)
+        .sort(),
+      [deal.step('identity'), deal.step('interest'), deal.step('interest')].sort(),
+    );
     // Migrated journeys move on version 2 now: identity → documents.
     await deal.move(atKyc, 'documents', { signed: 'yes' });
     // Running it again moves nobody else.
@@ -184,7 +204,10 @@ describe('workflow versions and migration', () => {
     expectProblem(await investor.post(`/deals/deal/${deal.dealId}/workflow/migrate`), 403);
     expectProblem(await admin.post(`/deals/deal/no-such-deal/workflow/migrate`), 404);
     expectProblem(await admin.post(`/deals/deal/${deal.dealId}/workflow/migrate`, { mapping: {} }), 400);
-    const unknownStep = expectProblem(await admin.post(`/deals/deal/${deal.dealId}/workflow/migrate`, { stepMapping: { 'other.step': deal.step('interest') } }), 400);
+    const unknownStep = expectProblem(
+      await admin.post(`/deals/deal/${deal.dealId}/workflow/migrate`, { stepMapping: { 'other.step': deal.step('interest') } }),
+      400,
+    );
     assert.match(unknownStep.detail, /not a step of this deal/);
   });
 });

@@ -75,7 +75,13 @@ describe('workflows', () => {
       ...body,
       steps: [
         { ...body.steps[0]!, type: 'finished' },
-        { ...body.steps[1]!, stepFields: [{ fieldKey: 'x', required: true }, { fieldKey: 'x', required: false, kind: 'money' }] },
+        {
+          ...body.steps[1]!,
+          stepFields: [
+            { fieldKey: 'x', required: true },
+            { fieldKey: 'x', required: false, kind: 'money' },
+          ],
+        },
         { ...body.steps[2]!, requirements: [{ kind: 'astrology' }, { kind: 'kyc-level' }, { kind: 'classification', classes: [] }] },
         { ...body.steps[3]!, stepFields: [{ fieldKey: 'signed', required: true, kind: 'choice' }] },
         { ...body.steps[4]!, id: 'has space' },
@@ -108,7 +114,14 @@ describe('workflows', () => {
     expectProblem(await admin.get(`/deals/deal/${dealId}/workflow-status`), 404);
 
     // No entry step at all: every step has an incoming link.
-    const loop = { ...body, steps: body.steps.slice(0, 2), links: [{ fromStepId: s('interest'), toStepId: s('commitment') }, { fromStepId: s('commitment'), toStepId: s('interest') }] };
+    const loop = {
+      ...body,
+      steps: body.steps.slice(0, 2),
+      links: [
+        { fromStepId: s('interest'), toStepId: s('commitment') },
+        { fromStepId: s('commitment'), toStepId: s('interest') },
+      ],
+    };
     const noEntry = expectProblem(await admin.put(`/deals/deal/${dealId}/workflow`, loop), 400);
     assert.ok(noEntry.errors!.some((e) => /no entry step/.test(e.detail)));
     // Schema errors: unknown property, wrong type.
@@ -153,15 +166,15 @@ describe('workflows', () => {
     assert.equal(applied.status, 200, JSON.stringify(applied.body));
     assert.ok(!applied.body.steps.some((st: any) => st.id === deal.step('withdrawn')));
     const journey = await admin.get(`/deals/deal/${deal.dealId}/investor-data/${atKyc}`);
-    assert.deepEqual(journey.body.journey.map((e: any) => e.toStepId), [deal.step('commitment'), deal.step('kyc')]);
+    assert.deepEqual(
+      journey.body.journey.map((e: any) => e.toStepId),
+      [deal.step('commitment'), deal.step('kyc')],
+    );
     // An investor who starts now is on version 2, which has no "withdrawn" (those already in flight
     // stay on version 1 until migrated: test/workflows/workflow-versions.test.ts).
     const late = await deal.addInvestor();
     await deal.move(late, 'commitment', { committed_amount: '7.00', currency: 'EUR' });
-    expectProblem(
-      await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: late, targetStepId: deal.step('withdrawn'), data: {} }),
-      404,
-    );
+    expectProblem(await admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: late, targetStepId: deal.step('withdrawn'), data: {} }), 404);
     // A retired step comes back when a later document has it again.
     assert.equal((await admin.put(`/deals/deal/${deal.dealId}/workflow`, body)).status, 200);
     const later = await deal.addInvestor();

@@ -29,7 +29,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The service is ready: the database answers
+         * The service is ready: a write commits on the database (answered within 1 s)
          * @description Answers 200 when the database answers a query, 503 (with Retry-After) when it does not.
          */
         get: operations["getReadiness"];
@@ -360,7 +360,7 @@ export interface paths {
         put?: never;
         /**
          * Import investors into the directory from CSV or NDJSON (upserts), with a per-row report
-         * @description text/csv with the column map of docs/reference/imports.md (the columns of the all-transactions CSV export), or application/x-ndjson with one PUT /investors body plus "id" per line. Each row: created, updated, unchanged (equal to the stored entry: nothing written) or refused (errors name the fields). ?dryRun=true: the same report, nothing written. ?columns=: a CSV of another shape (a CRM export), read through a JSON object from each of its headers to a column of the investor import or null (read past); ids are then derived from the CRM id or the e-mail when no column gives them, a fullName is split into forename and surname, and rows with the same e-mail are one investor (docs/reference/imports.md).
+         * @description text/csv with the column map of docs/reference/imports.md (the columns of the all-transactions CSV export), or application/x-ndjson with one PUT /investors body plus "id" per line. Each row: created, updated, unchanged (equal to the stored entry: nothing written) or refused (errors name the fields). ?dryRun=true: the same report, nothing written. ?columns=: a CSV of another shape (a CRM export), read through a JSON object from each of its headers to a column of the investor import or null (read past); ids are then derived from the CRM id or the e-mail when no column gives them, a fullName is split into forename and surname, and rows with the same e-mail are one investor, the row that counts chosen by ?duplicates= (docs/reference/imports.md). ?separator=, ?numbers=, ?dates=: how the file is written (a European export: semicolon, 1.234,56, dd.mm.yyyy). ?dealId=&stepId=: every row is also moved to that step with the data.* columns as its fields, created and placed together or not at all (a refused move refuses the row, nothing of it written); the dry run runs the same checks.
          */
         post: operations["importInvestors"];
         delete?: never;
@@ -921,6 +921,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/lines/{lineId}/candidates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The investors a queued line may be given to, likeliest first, with the reasons (by name, e-mail or organisation with query)
+         * @description Without `query`: the proposals of the line (investors who still owe in its deal, else in the deals of its statement, else in every deal with payment settings), each with at least one reason: the amount equals what they still owe, the payer name is close to theirs or their organisation's, the reference quoted is one or two characters from theirs. With `query`: investors of any deal whose name, e-mail or organisation contains it, ranked by the same reasons (possibly none).
+         */
+        get: operations["listPaymentLineCandidates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payments/lines/{lineId}/assign": {
         parameters: {
             query?: never;
@@ -1221,6 +1241,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/investors/{investorUserId}/deals/{dealId}/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The live stream of an investor's own journey in a deal, as server-sent events
+         * @description Each event says that the journey changed: `data` is `{"type","sequence","timestamp"}` of a feed entry about this investor in this deal (a move, a payment, an edited answer, an edit request), with its `sequence` as the event `id`; read the deal again (GET …/deals/{dealId}) to see what changed. Nothing about other investors. An investor reads only its own (another investor's id, or a deal without their journey: 404). Reconnecting with `Last-Event-ID` goes on after that entry. Comment lines every 15 s keep the connection open.
+         */
+        get: operations["getInvestorDealLiveStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/live/tickets": {
         parameters: {
             query?: never;
@@ -1261,6 +1301,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sanctions/lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every list load, newest first
+         * @description Each load is a version of its source; `current` marks each source's newest, the one investors are screened against. Older versions stay as history.
+         */
+        get: operations["listSanctionsLists"];
+        put?: never;
+        /**
+         * Load a sanctions list file: EU FSF XML, UK OFSI CSV, OFAC SDN XML or the UN consolidated XML, as downloaded
+         * @description The list is recognised from its content (docs/reference/checks.md). One transaction: a new version of its source, its entries, an audit entry, and a screen of every investor against the newest version of each list. A file that is none of the four lists: 422, nothing stored.
+         */
+        post: operations["importSanctionsList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sanctions/hits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The review queue: investors matching a list entry, oldest first (open ones unless a status is named)
+         * @description An open or confirmed hit whose entry is still on its list keeps the investor out of the steps that take money (`listed`); a dismissed one names who dismissed it and why.
+         */
+        get: operations["listSanctionsHits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sanctions/hits/{hitId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm an open hit: the investor stays out of the steps that take money
+         * @description Approver. A decision is final: deciding a hit that is no longer open is 409. Audited on the sanctions chain.
+         */
+        post: operations["setSanctionsHitConfirmed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sanctions/hits/{hitId}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dismiss an open hit as a false positive, with a reason: it does not hit again until its list entry changes
+         * @description Approver. A decision is final: deciding a hit that is no longer open is 409. Audited on the sanctions chain.
+         */
+        post: operations["setSanctionsHitDismissed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sanctions/screen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Screen investors now against the newest version of each list (every investor when none are named)
+         * @description Operator. Investors are also screened at creation, update, import and every list load; this is for a check on demand. New hits go to the review queue.
+         */
+        post: operations["screenInvestors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/api/passkeys/registration-options": {
         parameters: {
             query?: never;
@@ -1292,7 +1436,7 @@ export interface paths {
         put?: never;
         /**
          * Register a passkey with an invitation and sign in
-         * @description Verifies the answer to the registration options, uses the invitation, replaces the investor's earlier passkeys and ends their sessions, then opens a session: 201 with the session and its cookie (Set-Cookie: dealflow_portal, HttpOnly, Secure, SameSite=Strict). An unknown, used, revoked or expired invitation: 404; an answer that does not verify, or to options already answered: 400.
+         * @description Verifies the answer to the registration options, uses the invitation, replaces the investor's earlier passkeys and ends their sessions, then opens a session: 201 with the session and its cookie (Set-Cookie: dealflow_portal, HttpOnly, Secure, SameSite=Strict). An unknown, used, revoked or expired invitation: 404; an answer that does not verify, or to options already answered: 400; a credential id registered already (any investor's): 409, and nothing changes.
          */
         post: operations["createPasskey"];
         delete?: never;
@@ -1350,7 +1494,7 @@ export interface paths {
         };
         /**
          * The signed-in investor and the session's CSRF token
-         * @description Authenticated by the session cookie (dealflow_portal). Renews the session. Without a live session cookie: 401.
+         * @description Authenticated by the session cookie (dealflow_portal). Renews the session. Without a live session cookie: 401. Answered with `Cache-Control: no-store`.
          */
         get: operations["getPortalSession"];
         put?: never;
@@ -1457,7 +1601,7 @@ export interface components {
          * @description The kind of problem: one of a closed list, each with one status (docs/reference/errors.md)
          * @enum {string}
          */
-        ProblemType: "urn:dealflow:problem:validation" | "urn:dealflow:problem:unauthenticated" | "urn:dealflow:problem:forbidden" | "urn:dealflow:problem:not-found" | "urn:dealflow:problem:conflict" | "urn:dealflow:problem:payload-too-large" | "urn:dealflow:problem:unsupported-media-type" | "urn:dealflow:problem:request-timeout" | "urn:dealflow:problem:headers-too-large" | "urn:dealflow:problem:unprocessable" | "urn:dealflow:problem:rate-limited" | "urn:dealflow:problem:internal" | "urn:dealflow:problem:database-unavailable";
+        ProblemType: "urn:dealflow:problem:validation" | "urn:dealflow:problem:unauthenticated" | "urn:dealflow:problem:forbidden" | "urn:dealflow:problem:not-found" | "urn:dealflow:problem:conflict" | "urn:dealflow:problem:payload-too-large" | "urn:dealflow:problem:unsupported-media-type" | "urn:dealflow:problem:request-timeout" | "urn:dealflow:problem:headers-too-large" | "urn:dealflow:problem:unprocessable" | "urn:dealflow:problem:rate-limited" | "urn:dealflow:problem:internal" | "urn:dealflow:problem:database-unavailable" | "urn:dealflow:problem:outcome-unknown";
         /**
          * Problem
          * @description RFC 9457 problem document (application/problem+json)
@@ -1531,8 +1675,10 @@ export interface components {
             instance?: string;
             /** @description the X-Request-Id of the request: quote it when reporting a problem */
             requestId: string;
-            /** @description one entry per offending field */
+            /** @description one entry per offending field, the first 100 of them */
             errors?: components["schemas"]["FieldError"][];
+            /** @description how many offending fields there were past the 100 listed in `errors` */
+            moreErrors?: number;
             /** @description an import file or a statement: the line at fault, from 1 */
             line?: number;
         };
@@ -1581,6 +1727,8 @@ export interface components {
             instance?: string;
             /** @description the X-Request-Id of the request: quote it when reporting a problem */
             requestId: string;
+            /** @description a portal write from another origin: PUBLIC_URL's origin, the one address the portal works at */
+            portalOrigin?: string;
         };
         /**
          * NotFoundProblem
@@ -1884,6 +2032,31 @@ export interface components {
             investorUserId?: string;
             refusal?: components["schemas"]["RefusalProblem"];
         };
+        /**
+         * WriteUnavailableProblem
+         * @description The database does not answer, or the outcome of the write is unknown; retry (503)
+         */
+        WriteUnavailableProblem: {
+            /**
+             * @description urn:dealflow:problem:database-unavailable: nothing was applied; urn:dealflow:problem:outcome-unknown: the write may have been applied, send it again with the same Idempotency-Key
+             * @enum {string}
+             */
+            type: "urn:dealflow:problem:database-unavailable" | "urn:dealflow:problem:outcome-unknown";
+            /** @description short summary of the kind, the same for every problem of that kind */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @enum {integer}
+             */
+            status: 503;
+            /** @description what went wrong with this request, in words */
+            detail: string;
+            instance?: string;
+            /** @description the X-Request-Id of the request: quote it when reporting a problem */
+            requestId: string;
+            /** @description outcome-unknown: true, the same request with the same Idempotency-Key is safe to send again */
+            retryable?: boolean;
+        };
         /** Classification */
         Classification: {
             investorClassId: string;
@@ -2060,6 +2233,12 @@ export interface components {
         PortalInvitations: {
             invitations: components["schemas"]["PortalInvitation"][];
         };
+        /**
+         * WebhookEventType
+         * @description the domain event: one of a closed list
+         * @enum {string}
+         */
+        WebhookEventType: "journey.step-entered" | "event.edited" | "edit-request.created" | "edit-request.approved" | "edit-request.rejected" | "subscription.created" | "payment.matched" | "payment.queued";
         /**
          * Link
          * @description A link of the Workflow graph, from one Step to another.
@@ -2457,6 +2636,10 @@ export interface components {
                     }[];
                     problem?: components["schemas"]["RefusalProblem"];
                     eventId?: string;
+                    /** @description an investor import with dealId and stepId: placed in the step (eventId), or already there with the same data */
+                    placement?: "placed" | "unchanged";
+                    /** @description every data row of the file with this row's e-mail (?duplicates= says which counts) */
+                    duplicateRows?: number[];
                 }[];
                 summary: {
                     rows: number;
@@ -2464,6 +2647,10 @@ export interface components {
                     updated: number;
                     unchanged: number;
                     refused: number;
+                    /** @description rows placed in the step, or already there (an investor import with dealId and stepId) */
+                    placed?: number;
+                    /** @description rows whose e-mail is on another row of the file */
+                    duplicates?: number;
                 };
                 error?: components["schemas"]["RefusalProblem"];
             };
@@ -2637,12 +2824,6 @@ export interface components {
             totalPages: number;
         };
         /**
-         * WebhookEventType
-         * @description the domain event: one of a closed list
-         * @enum {string}
-         */
-        WebhookEventType: "journey.step-entered" | "event.edited" | "edit-request.created" | "edit-request.approved" | "edit-request.rejected" | "subscription.created" | "payment.matched" | "payment.queued";
-        /**
          * WebhookEvent
          * @description A domain event: the JSON body of a webhook delivery, and an element of the pull feeds
          */
@@ -2663,6 +2844,45 @@ export interface components {
             sequence: number;
             /** @description what happened: its members depend on the type (docs/reference/webhooks-and-feed.md) */
             data: unknown;
+        };
+        /**
+         * PaymentLineAdvice
+         * @description a line whose move was refused: the reason and what to do
+         */
+        PaymentLineAdvice: {
+            /** @description why the investor was not moved, in plain words */
+            summary: string;
+            /** @description the way forward */
+            action: string;
+            /** @description fields to fill, with their labels */
+            fields: {
+                key: string;
+                label: string;
+            }[];
+        };
+        /** PaymentLineProposal */
+        PaymentLineProposal: {
+            dealId: string;
+            dealName: string;
+            investorUserId: string;
+            fullName: string;
+            email: string | null;
+            /** @description the organisations of the investor's classifications */
+            companies: string[];
+            paymentReference: string;
+            stillOwed: string | null;
+            currency: string | null;
+            /** @description higher is likelier; compare within one line only */
+            score: number;
+            reasons: {
+                /** @description amount-owed, name, company, reference */
+                kind: string;
+                detail: string;
+            }[];
+        };
+        /** PaymentLineCandidates */
+        PaymentLineCandidates: {
+            output: components["schemas"]["PaymentLineProposal"][];
         };
         /** UndoResult */
         UndoResult: {
@@ -2762,6 +2982,78 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             expiresAt: string;
+        };
+        /** SanctionsListLoad */
+        SanctionsListLoad: {
+            /** Format: uuid */
+            versionId: string;
+            source: "eu" | "uk" | "ofac" | "un";
+            entryCount: number;
+            /** @description investors newly matching an entry of this version (each an open hit in the review queue) */
+            newHits: number;
+        };
+        /** SanctionsListVersion */
+        SanctionsListVersion: {
+            /** Format: uuid */
+            id: string;
+            source: "eu" | "uk" | "ofac" | "un";
+            fileName: string;
+            entryCount: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            loadedAt: string;
+            loadedBy: string;
+            /** @description the newest load of its source: the one investors are screened against */
+            current: boolean;
+        };
+        /** SanctionsHit */
+        SanctionsHit: {
+            /** Format: uuid */
+            id: string;
+            investorId: string;
+            investorName: string;
+            source: "eu" | "uk" | "ofac" | "un";
+            /** @description the entry's id in its list */
+            sourceId: string;
+            /** @description similarity, 0 to 1 (three decimals); a hit is 0.9 or more */
+            score: string;
+            matchedName: string;
+            status: "open" | "confirmed" | "dismissed";
+            reason: string | null;
+            decidedBy: string | null;
+            decidedAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            /** @description false once the entry has left its list's newest version: the hit then blocks nothing */
+            listed: boolean;
+        };
+        /** SanctionsHitPage */
+        SanctionsHitPage: {
+            output: components["schemas"]["SanctionsHit"][];
+            page: number;
+            totalPages: number;
+        };
+        /** SanctionsHitDecision */
+        SanctionsHitDecision: {
+            /** Format: uuid */
+            id: string;
+            status: "confirmed" | "dismissed";
+            reason: string | null;
+            decidedBy: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            decidedAt: string;
+        };
+        /** SanctionsScreen */
+        SanctionsScreen: {
+            newHits: number;
         };
         /**
          * PublicKeyCredentialCreationOptionsJSON
@@ -2877,6 +3169,281 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * WebhookEvent_JourneyStepEntered
+         * @description A journey.step-entered event
+         */
+        WebhookEvent_JourneyStepEntered: {
+            /**
+             * Format: uuid
+             * @description the entry: also the Webhook-Id header of every delivery of it
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "journey.step-entered";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            dealId: string | null;
+            /** @description the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`) */
+            sequence: number;
+            data: {
+                dealId: string;
+                investorUserId: string;
+                fromStepId: string | null;
+                toStepId: string;
+                /** @description the new event, as in the journey of getInvestorJourney */
+                event: {
+                    id: string;
+                    fromStepId: string | null;
+                    toStepId: string;
+                    data: Record<string, never>;
+                    createdByUserId: string;
+                    /** Format: date-time */
+                    createdAt: string;
+                };
+            };
+        };
+        /**
+         * WebhookEvent_EventEdited
+         * @description A event.edited event
+         */
+        WebhookEvent_EventEdited: {
+            /**
+             * Format: uuid
+             * @description the entry: also the Webhook-Id header of every delivery of it
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "event.edited";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            dealId: string | null;
+            /** @description the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`) */
+            sequence: number;
+            data: {
+                dealId: string;
+                investorUserId: string;
+                eventId: string;
+                stepId: string;
+                oldData: Record<string, never>;
+                newData: Record<string, never>;
+                editedByUserId: string;
+                /** Format: date-time */
+                editedAt: string;
+            };
+        };
+        /**
+         * WebhookEvent_EditRequestCreated
+         * @description A edit-request.created event
+         */
+        WebhookEvent_EditRequestCreated: {
+            /**
+             * Format: uuid
+             * @description the entry: also the Webhook-Id header of every delivery of it
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "edit-request.created";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            dealId: string | null;
+            /** @description the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`) */
+            sequence: number;
+            data: {
+                dealId: string;
+                investorUserId: string;
+                stepId: string;
+                /** @description the edit request as GET …/edit-requests shows it */
+                editRequest: Record<string, never>;
+                /** @description approved and rejected only */
+                decidedByUserId?: string;
+            };
+        };
+        /**
+         * WebhookEvent_EditRequestApproved
+         * @description A edit-request.approved event
+         */
+        WebhookEvent_EditRequestApproved: {
+            /**
+             * Format: uuid
+             * @description the entry: also the Webhook-Id header of every delivery of it
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "edit-request.approved";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            dealId: string | null;
+            /** @description the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`) */
+            sequence: number;
+            data: {
+                dealId: string;
+                investorUserId: string;
+                stepId: string;
+                /** @description the edit request as GET …/edit-requests shows it */
+                editRequest: Record<string, never>;
+                /** @description approved and rejected only */
+                decidedByUserId?: string;
+            };
+        };
+        /**
+         * WebhookEvent_EditRequestRejected
+         * @description A edit-request.rejected event
+         */
+        WebhookEvent_EditRequestRejected: {
+            /**
+             * Format: uuid
+             * @description the entry: also the Webhook-Id header of every delivery of it
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "edit-request.rejected";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            dealId: string | null;
+            /** @description the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`) */
+            sequence: number;
+            data: {
+                dealId: string;
+                investorUserId: string;
+                stepId: string;
+                /** @description the edit request as GET …/edit-requests shows it */
+                editRequest: Record<string, never>;
+                /** @description approved and rejected only */
+                decidedByUserId?: string;
+            };
+        };
+        /**
+         * WebhookEvent_SubscriptionCreated
+         * @description A subscription.created event
+         */
+        WebhookEvent_SubscriptionCreated: {
+            /**
+             * Format: uuid
+             * @description the entry: also the Webhook-Id header of every delivery of it
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "subscription.created";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            dealId: string | null;
+            /** @description the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`) */
+            sequence: number;
+            data: {
+                /** @description the subscription transaction, amounts as exact decimal strings */
+                subscription: Record<string, never>;
+            };
+        };
+        /**
+         * WebhookEvent_PaymentMatched
+         * @description A payment.matched event
+         */
+        WebhookEvent_PaymentMatched: {
+            /**
+             * Format: uuid
+             * @description the entry: also the Webhook-Id header of every delivery of it
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.matched";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            dealId: string | null;
+            /** @description the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`) */
+            sequence: number;
+            data: {
+                dealId: string;
+                investorUserId: string;
+                lineId: string;
+                /** @description the move it made */
+                eventId: string;
+                /** @description all received for the commitment so far, a decimal string */
+                received: string;
+                /** @description the statement line (GET /payments/lines/{lineId}) */
+                line: Record<string, never>;
+            };
+        };
+        /**
+         * WebhookEvent_PaymentQueued
+         * @description A payment.queued event
+         */
+        WebhookEvent_PaymentQueued: {
+            /**
+             * Format: uuid
+             * @description the entry: also the Webhook-Id header of every delivery of it
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment.queued";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            dealId: string | null;
+            /** @description the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`) */
+            sequence: number;
+            data: {
+                dealId: string | null;
+                investorUserId: string | null;
+                lineId: string;
+                /** @description why it waits (payments reference) */
+                outcome: string;
+                /** @description the statement line (GET /payments/lines/{lineId}) */
+                line: Record<string, never>;
+            };
+        };
+        /**
+         * WebhookDelivery
+         * @description A domain event: the JSON body of a webhook delivery, and an element of the pull feeds, by type: `type` tells the variant, and with it the members of `data`
+         */
+        WebhookDelivery: components["schemas"]["WebhookEvent_JourneyStepEntered"] | components["schemas"]["WebhookEvent_EventEdited"] | components["schemas"]["WebhookEvent_EditRequestCreated"] | components["schemas"]["WebhookEvent_EditRequestApproved"] | components["schemas"]["WebhookEvent_EditRequestRejected"] | components["schemas"]["WebhookEvent_SubscriptionCreated"] | components["schemas"]["WebhookEvent_PaymentMatched"] | components["schemas"]["WebhookEvent_PaymentQueued"];
     };
     responses: never;
     parameters: never;
@@ -2966,7 +3533,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The service is ready: the database answers */
+            /** @description The service is ready: a write commits on the database (answered within 1 s) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3504,7 +4071,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3512,7 +4079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -3842,7 +4409,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3850,7 +4417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -4256,7 +4823,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4264,7 +4831,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -4310,7 +4877,7 @@ export interface operations {
                             /** @description whsec_<base64 of 24–64 bytes>: signs deliveries (Standard Webhooks). Left out: the secret already set for this step and URL is kept; none set: deliveries are unsigned. */
                             secret?: string;
                             /** @description event types that fire it: journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued (default: journey.step-entered) */
-                            events?: string[];
+                            events?: components["schemas"]["WebhookEventType"][];
                         }[];
                     }[];
                     links: {
@@ -4476,7 +5043,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4484,7 +5051,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -4780,7 +5347,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4788,7 +5355,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -5232,7 +5799,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5240,7 +5807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -5689,7 +6256,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5697,7 +6264,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -5708,10 +6275,22 @@ export interface operations {
                 /** @description true: evaluate every rule against the current state and write nothing (no event, reference, outbox entry or idempotency record) */
                 dryRun?: boolean;
                 /**
-                 * @description JSON object: header of the file → column of the investor import (e.g. "fullName", "contact.email", "remoteId") or null
+                 * @description JSON object: header of the file → column of the investor import (e.g. "fullName", "contact.email", "remoteId"), data.<field key> of the step the rows are placed in (with dealId and stepId), or null
                  * @example {"name":"fullName","email":"contact.email","amount":null}
                  */
                 columns?: string;
+                /** @description CSV column separator; unless given, the one the header line uses (comma, semicolon or tab) */
+                separator?: "comma" | "semicolon" | "tab";
+                /** @description how the file writes amounts and numbers of data.* columns (default 1234.56) */
+                numbers?: "1234.56" | "1,234.56" | "1.234,56";
+                /** @description how the file writes dates of data.* columns and contact.dateOfBirth (default yyyy-mm-dd; day- and month-first dates may use . / or -) */
+                dates?: "yyyy-mm-dd" | "dd.mm.yyyy" | "mm/dd/yyyy";
+                /** @description rows of a column-mapped file with the same e-mail: last (default), first, sum (amounts added up) or skip (none imported) */
+                duplicates?: "last" | "first" | "sum" | "skip";
+                /** @description place every row in a step of this deal: created and placed together or not at all */
+                dealId?: string;
+                /** @description the step of dealId the rows are placed in */
+                stepId?: string;
             };
             header?: never;
             path?: never;
@@ -5748,6 +6327,10 @@ export interface operations {
                             }[];
                             problem?: components["schemas"]["RefusalProblem"];
                             eventId?: string;
+                            /** @description an investor import with dealId and stepId: placed in the step (eventId), or already there with the same data */
+                            placement?: "placed" | "unchanged";
+                            /** @description every data row of the file with this row's e-mail (?duplicates= says which counts) */
+                            duplicateRows?: number[];
                         }[];
                         summary: {
                             rows: number;
@@ -5755,6 +6338,10 @@ export interface operations {
                             updated: number;
                             unchanged: number;
                             refused: number;
+                            /** @description rows placed in the step, or already there (an investor import with dealId and stepId) */
+                            placed?: number;
+                            /** @description rows whose e-mail is on another row of the file */
+                            duplicates?: number;
                         };
                         error?: components["schemas"]["RefusalProblem"];
                     };
@@ -5893,7 +6480,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5901,7 +6488,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -5948,6 +6535,10 @@ export interface operations {
                             }[];
                             problem?: components["schemas"]["RefusalProblem"];
                             eventId?: string;
+                            /** @description an investor import with dealId and stepId: placed in the step (eventId), or already there with the same data */
+                            placement?: "placed" | "unchanged";
+                            /** @description every data row of the file with this row's e-mail (?duplicates= says which counts) */
+                            duplicateRows?: number[];
                         }[];
                         summary: {
                             rows: number;
@@ -5955,6 +6546,10 @@ export interface operations {
                             updated: number;
                             unchanged: number;
                             refused: number;
+                            /** @description rows placed in the step, or already there (an investor import with dealId and stepId) */
+                            placed?: number;
+                            /** @description rows whose e-mail is on another row of the file */
+                            duplicates?: number;
                         };
                         error?: components["schemas"]["RefusalProblem"];
                     };
@@ -6093,7 +6688,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6101,7 +6696,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -6383,7 +6978,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6391,7 +6986,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -6832,7 +7427,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6840,7 +7435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -7262,7 +7857,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7270,7 +7865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -7683,7 +8278,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7691,7 +8286,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -7851,7 +8446,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7859,7 +8454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -8160,7 +8755,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8168,7 +8763,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -8451,7 +9046,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8459,7 +9054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -8908,7 +9503,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8916,7 +9511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -9494,10 +10089,14 @@ export interface operations {
                              * @description ISO 8601 UTC with milliseconds
                              */
                             enteredStepAt: string;
-                            /** @description Latest value of the deal's amount field (the first amount-kind field; committed_amount preferred) */
+                            /** @description Captured value of the deal's commitment field (the payment settings' commitment field, else committed_amount); what an undo reversed does not count */
                             committedAmount: string | null;
-                            /** @description Latest value of the deal's currency field, else the deal's currency */
+                            /** @description Captured value of the deal's currency field, else the deal's currency */
                             currency: string | null;
+                            /** @description Money allocated to the investor in this deal; null when none was */
+                            receivedAmount: string | null;
+                            /** @description The commitment less what was received, at least 0; null when nothing was received or nothing is committed */
+                            remainingAmount: string | null;
                         }[];
                         page: number;
                         totalPages: number;
@@ -9633,12 +10232,22 @@ export interface operations {
                          * @description ISO 8601 UTC with milliseconds
                          */
                         enteredStepAt: string;
-                        /** @description Latest value of the deal's amount field (the first amount-kind field; committed_amount preferred) */
+                        /** @description Captured value of the deal's commitment field (the payment settings' commitment field, else committed_amount); what an undo reversed does not count */
                         committedAmount: string | null;
-                        /** @description Latest value of the deal's currency field, else the deal's currency */
+                        /** @description Captured value of the deal's currency field, else the deal's currency */
                         currency: string | null;
+                        /** @description Money allocated to the investor in this deal; null when none was */
+                        receivedAmount: string | null;
+                        /** @description The commitment less what was received, at least 0; null when nothing was received or nothing is committed */
+                        remainingAmount: string | null;
                         paymentReference: string;
                         pendingEditRequests: number;
+                        /** @description What the journey captured that still counts: its events' data, later events winning, less what an undo reversed */
+                        captured: {
+                            [key: string]: string;
+                        };
+                        /** @description Events of the journey that an undo reversed (their data no longer counts) */
+                        undoneEventIds: string[];
                     };
                 };
             };
@@ -10081,7 +10690,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10089,7 +10698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -10162,6 +10771,11 @@ export interface operations {
                              * @description ISO 8601 UTC with milliseconds
                              */
                             updatedAt: string;
+                            investorName?: string | null;
+                            dealName?: string | null;
+                            advice?: components["schemas"]["PaymentLineAdvice"] | null;
+                            /** @description queued credits: the likeliest investors (at most 3), with the reasons */
+                            proposals?: components["schemas"]["PaymentLineProposal"][];
                         }[];
                         page: number;
                         totalPages: number;
@@ -10323,6 +10937,11 @@ export interface operations {
                          * @description ISO 8601 UTC with milliseconds
                          */
                         updatedAt: string;
+                        investorName?: string | null;
+                        dealName?: string | null;
+                        advice?: components["schemas"]["PaymentLineAdvice"] | null;
+                        /** @description queued credits: the likeliest investors (at most 3), with the reasons */
+                        proposals?: components["schemas"]["PaymentLineProposal"][];
                     } & {
                         decisions: {
                             id: string;
@@ -10341,6 +10960,128 @@ export interface operations {
                             decidedAt: string;
                         }[];
                     };
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                };
+            };
+        };
+    };
+    listPaymentLineCandidates: {
+        parameters: {
+            query?: {
+                query?: string;
+                limit?: number;
+            };
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                lineId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLineCandidates"];
                 };
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
@@ -10503,6 +11244,11 @@ export interface operations {
                          * @description ISO 8601 UTC with milliseconds
                          */
                         updatedAt: string;
+                        investorName?: string | null;
+                        dealName?: string | null;
+                        advice?: components["schemas"]["PaymentLineAdvice"] | null;
+                        /** @description queued credits: the likeliest investors (at most 3), with the reasons */
+                        proposals?: components["schemas"]["PaymentLineProposal"][];
                     } & {
                         decisions: {
                             id: string;
@@ -10645,7 +11391,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10653,7 +11399,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -10727,6 +11473,11 @@ export interface operations {
                          * @description ISO 8601 UTC with milliseconds
                          */
                         updatedAt: string;
+                        investorName?: string | null;
+                        dealName?: string | null;
+                        advice?: components["schemas"]["PaymentLineAdvice"] | null;
+                        /** @description queued credits: the likeliest investors (at most 3), with the reasons */
+                        proposals?: components["schemas"]["PaymentLineProposal"][];
                     } & {
                         decisions: {
                             id: string;
@@ -10869,7 +11620,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10877,7 +11628,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -10946,6 +11697,11 @@ export interface operations {
                          * @description ISO 8601 UTC with milliseconds
                          */
                         updatedAt: string;
+                        investorName?: string | null;
+                        dealName?: string | null;
+                        advice?: components["schemas"]["PaymentLineAdvice"] | null;
+                        /** @description queued credits: the likeliest investors (at most 3), with the reasons */
+                        proposals?: components["schemas"]["PaymentLineProposal"][];
                     } & {
                         decisions: {
                             id: string;
@@ -11088,7 +11844,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11096,7 +11852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -11467,7 +12223,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11475,7 +12231,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -11521,7 +12277,7 @@ export interface operations {
                             /** @description whsec_<base64 of 24–64 bytes>: signs deliveries (Standard Webhooks). Left out: the secret already set for this step and URL is kept; none set: deliveries are unsigned. */
                             secret?: string;
                             /** @description event types that fire it: journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued (default: journey.step-entered) */
-                            events?: string[];
+                            events?: components["schemas"]["WebhookEventType"][];
                         }[];
                     }[];
                     links: {
@@ -11553,6 +12309,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         valid: boolean;
+                        /** @description investors with a journey in the deal: the changes concern them only when there are some */
+                        investors: number;
                         problems: {
                             in: string;
                             /** @description e.g. steps.2.stepFields.0.fieldKey, links.3.toStepId */
@@ -11694,7 +12452,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -11702,7 +12460,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -11727,6 +12485,8 @@ export interface operations {
                 classification?: string;
                 /** @description true: only investors with a pending edit request; false: only those without */
                 pending?: boolean;
+                /** @description none: nothing received; partly: something received, less than the commitment; full: at least the commitment received */
+                paid?: "none" | "partly" | "full";
                 sort?: "name" | "amount" | "days";
                 order?: "asc" | "desc";
                 /** @description results per page, 1 to 100 */
@@ -11765,9 +12525,15 @@ export interface operations {
                             enteredStepAt: string;
                             committedAmount: string | null;
                             currency: string | null;
+                            /** @description Money allocated to the investor in this deal; null when none was */
+                            receivedAmount: string | null;
+                            /** @description The commitment less what was received, at least 0; null when nothing was received or nothing is committed */
+                            remainingAmount: string | null;
                             kycCheckLevel: number | null;
                             classifications: string[];
                             pendingEditRequests: number;
+                            /** @description The reference the investor pays with (structured creditor reference) */
+                            paymentReference: string;
                         }[];
                         page: number;
                         totalPages: number;
@@ -12352,7 +13118,7 @@ export interface operations {
                                 id: string;
                                 /** @description move, bulk-move, import, payment-decision, reconciliation, undo */
                                 kind: string;
-                                /** @description investors the batch moved */
+                                /** @description investors the batch moved (all of them, whatever page holds their entries) */
                                 size: number;
                                 /** @description an undo: the batch it undid */
                                 undoes: string | null;
@@ -12360,6 +13126,8 @@ export interface operations {
                                 undoneBy: string | null;
                                 /** @description until when an undo may be asked for; null once undone or too old */
                                 undoableUntil: string | null;
+                                /** @description POST /console/batches/{id}/undo would be accepted now: within the window, not undone, no investor moved since and none entered the workflow with it */
+                                undoable: boolean;
                             } | null;
                         }[];
                         /** @description older entries follow */
@@ -12613,7 +13381,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -12621,7 +13389,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -13025,6 +13793,128 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
+                };
+            };
+        };
+    };
+    getInvestorDealLiveStream: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the `id` of the last event received */
+                "last-event-id"?: string;
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                investorUserId: string;
+                dealId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream: `id: <sequence>`, `data: {"type","sequence","timestamp"}`, then a blank line, per entry about the investor */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
             /** @description The database does not answer; retry later */
             503: {
                 headers: {
@@ -13191,7 +14081,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -13199,7 +14089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -13300,6 +14190,919 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                };
+            };
+        };
+    };
+    listSanctionsLists: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SanctionsListVersion"][];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                };
+            };
+        };
+    };
+    importSanctionsList: {
+        parameters: {
+            query?: {
+                /** @description kept with the version */
+                fileName?: string;
+            };
+            header?: {
+                /** @description Makes the request safe to retry: a repeat with the same key and body returns the first response (header Idempotent-Replayed: true) and changes nothing */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The list file as downloaded: EU FSF XML, UK OFSI CSV, OFAC sdn.xml or the UN consolidated XML */
+        requestBody: {
+            content: {
+                "application/xml": string | Blob | ReadableStream<Uint8Array> | Uint8Array;
+                "text/xml": string | Blob | ReadableStream<Uint8Array> | Uint8Array;
+                "text/csv": string | Blob | ReadableStream<Uint8Array> | Uint8Array;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SanctionsListLoad"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfterWhenRetryable"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
+                };
+            };
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
+                };
+            };
+        };
+    };
+    listSanctionsHits: {
+        parameters: {
+            query?: {
+                status?: ("open" | "confirmed" | "dismissed") | "all";
+                investorId?: string;
+                /** @description results per page, 1 to 100 */
+                limit?: number;
+                /** @description page number, from 1 to 10000000; past the last page the output is empty */
+                page?: number;
+            };
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SanctionsHitPage"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                };
+            };
+        };
+    };
+    setSanctionsHitConfirmed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a repeat with the same key and body returns the first response (header Idempotent-Replayed: true) and changes nothing */
+                "idempotency-key"?: string;
+            };
+            path: {
+                hitId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SanctionsHitDecision"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfterWhenRetryable"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
+                };
+            };
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
+                };
+            };
+        };
+    };
+    setSanctionsHitDismissed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a repeat with the same key and body returns the first response (header Idempotent-Replayed: true) and changes nothing */
+                "idempotency-key"?: string;
+            };
+            path: {
+                hitId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SanctionsHitDecision"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfterWhenRetryable"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
+                };
+            };
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
+                };
+            };
+        };
+    };
+    screenInvestors: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a repeat with the same key and body returns the first response (header Idempotent-Replayed: true) and changes nothing */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    investorIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SanctionsScreen"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfterWhenRetryable"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
+                };
+            };
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -13491,6 +15294,16 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description The passkey's credential id is registered already */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
                 };
             };
             /** @description A body that is not application/json */
@@ -13789,6 +15602,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description no-store: the answer holds the CSRF token */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14038,7 +15853,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalProblem"];
                 };
             };
-            /** @description The database does not answer; retry later */
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -14046,7 +15861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
                 };
             };
         };
@@ -14064,7 +15879,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebhookEvent"];
+                "application/json": components["schemas"]["WebhookDelivery"];
             };
         };
         responses: {

@@ -5,8 +5,12 @@
 // browsers, workers and edge runtimes alike.
 import type { components } from './openapi.js';
 
-/** The JSON body of a webhook delivery (also an element of the pull feeds). */
-export type WebhookEvent = components['schemas']['WebhookEvent'];
+/**
+ * The JSON body of a webhook delivery: a union by `type`, so comparing `event.type` narrows
+ * `event.data` to that event's members. (The pull feeds answer the same entries as
+ * `components['schemas']['WebhookEvent']`, with `data` open.)
+ */
+export type WebhookEvent = components['schemas']['WebhookDelivery'];
 /** The domain event types: a closed list. */
 export type WebhookEventType = components['schemas']['WebhookEventType'];
 

@@ -9,12 +9,15 @@ import { Investor } from '../../wire/investor.ts';
 
 const Count = Type.String({ pattern: '^[0-9]+$', description: 'numeric text' });
 
-const ActiveInvestorEntry = Type.Object({
-  investor: Investor,
-  dealsCompletedCount: Type.String({ ...Count, description: 'journeys standing at a step of type complete' }),
-  dealsInProgressCount: Type.String({ ...Count, description: 'journeys standing at a step of type default' }),
-  dealsTotal: Type.String({ ...Count, description: 'all journeys (withdrawn ones included)' }),
-}, { title: 'ActiveInvestor' });
+const ActiveInvestorEntry = Type.Object(
+  {
+    investor: Investor,
+    dealsCompletedCount: Type.String({ ...Count, description: 'journeys standing at a step of type complete' }),
+    dealsInProgressCount: Type.String({ ...Count, description: 'journeys standing at a step of type default' }),
+    dealsTotal: Type.String({ ...Count, description: 'all journeys (withdrawn ones included)' }),
+  },
+  { title: 'ActiveInvestor' },
+);
 
 export function activeInvestorRoutes(app: Api, ctx: AppContext) {
   app.post(

@@ -17,26 +17,40 @@ const ActivityEntry = Type.Object({
   dealId: Type.Union([Type.String(), Type.Null()]),
   sequence: Type.Integer({ minimum: 1, description: 'the entry’s number in the feed: pass the last one of a page as `before` for the page after it' }),
   data: Type.Unknown({ description: 'the payload, as in the webhook body and the pull feed' }),
-  investorName: Type.Union([Type.String(), Type.Null()], { description: 'full name of the investor the entry is about (data.investorUserId), null when it names none' }),
-  batch: Type.Optional(Type.Union([
-    Type.Object({
-      id: Type.String({ format: 'uuid', description: 'the batch: POST /console/batches/{id}/undo undoes it' }),
-      kind: Type.String({ description: 'move, bulk-move, import, payment-decision, reconciliation, undo' }),
-      size: Type.Integer({ minimum: 1, description: 'investors the batch moved' }),
-      undoes: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'an undo: the batch it undid' }),
-      undoneBy: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'the undo of this batch, once made' }),
-      undoableUntil: Type.Union([Timestamp, Type.Null()], { description: 'until when an undo may be asked for; null once undone or too old' }),
-    }),
-    Type.Null(),
-  ], { description: 'the write the entry’s move was part of; null when the entry records no move' })),
+  investorName: Type.Union([Type.String(), Type.Null()], {
+    description: 'full name of the investor the entry is about (data.investorUserId), null when it names none',
+  }),
+  batch: Type.Optional(
+    Type.Union(
+      [
+        Type.Object({
+          id: Type.String({ format: 'uuid', description: 'the batch: POST /console/batches/{id}/undo undoes it' }),
+          kind: Type.String({ description: 'move, bulk-move, import, payment-decision, reconciliation, undo' }),
+          size: Type.Integer({ minimum: 1, description: 'investors the batch moved (all of them, whatever page holds their entries)' }),
+          undoes: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'an undo: the batch it undid' }),
+          undoneBy: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'the undo of this batch, once made' }),
+          undoableUntil: Type.Union([Timestamp, Type.Null()], { description: 'until when an undo may be asked for; null once undone or too old' }),
+          undoable: Type.Boolean({
+            description:
+              'POST /console/batches/{id}/undo would be accepted now: within the window, not undone, no investor moved since and none entered the workflow with it',
+          }),
+        }),
+        Type.Null(),
+      ],
+      { description: 'the write the entry’s move was part of; null when the entry records no move' },
+    ),
+  ),
 });
 
-const UndoResult = Type.Object({
-  batchId: Type.String({ format: 'uuid', description: 'the undo’s own batch (it can be undone in turn)' }),
-  undoes: Type.String({ format: 'uuid' }),
-  dealId: Type.String(),
-  events: Type.Array(WorkflowEvent, { description: 'the new events, one per investor moved back' }),
-}, { title: 'UndoResult' });
+const UndoResult = Type.Object(
+  {
+    batchId: Type.String({ format: 'uuid', description: 'the undo’s own batch (it can be undone in turn)' }),
+    undoes: Type.String({ format: 'uuid' }),
+    dealId: Type.String(),
+    events: Type.Array(WorkflowEvent, { description: 'the new events, one per investor moved back' }),
+  },
+  { title: 'UndoResult' },
+);
 
 export function activityRoutes(app: Api, ctx: AppContext) {
   app.get(
@@ -51,7 +65,9 @@ export function activityRoutes(app: Api, ctx: AppContext) {
           'Reads only the page asked for, however long the feed. A `before` that names no entry of this feed is a 400.',
         params: Type.Object({ dealId: ExternalId }),
         querystring: Type.Object({
-          before: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_AFTER, description: 'the sequence of the last entry of the previous page; left out: the newest entries' })),
+          before: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: MAX_AFTER, description: 'the sequence of the last entry of the previous page; left out: the newest entries' }),
+          ),
           limit: Type.Optional(Limit),
         }),
         response: { 200: Type.Object({ output: Type.Array(ActivityEntry), hasMore: Type.Boolean({ description: 'older entries follow' }) }) },

@@ -2,6 +2,7 @@
 // our extension, in the style of the interface. The console also calls the interface's own
 // endpoints for everything they already answer.
 import { Type } from 'typebox';
+import { PaymentProgress } from '../schemas/payment-progress.ts';
 import { getBoard, getBoardCards, getInvestorSummary, listDeals } from '../../operations/console.ts';
 import type { Api, AppContext } from '../context.ts';
 import { ExternalId, PageQuery, Timestamp } from '../schemas/common.ts';
@@ -43,15 +44,21 @@ const Card = Type.Object({
   stepId: Type.String({ description: 'The step the investor stands on' }),
   enteredStepAt: Timestamp,
   committedAmount: Type.Union([Type.String(), Type.Null()], {
-    description: "Latest value of the deal's amount field (the first amount-kind field; committed_amount preferred)",
+    description:
+      "Captured value of the deal's commitment field (the payment settings' commitment field, else committed_amount); what an undo reversed does not count",
   }),
-  currency: Type.Union([Type.String(), Type.Null()], { description: "Latest value of the deal's currency field, else the deal's currency" }),
+  currency: Type.Union([Type.String(), Type.Null()], { description: "Captured value of the deal's currency field, else the deal's currency" }),
+  ...PaymentProgress.properties,
 });
 
 const InvestorSummary = Type.Object({
   ...Card.properties,
   paymentReference: Type.String(),
   pendingEditRequests: Type.Integer(),
+  captured: Type.Record(Type.String(), Type.String(), {
+    description: "What the journey captured that still counts: its events' data, later events winning, less what an undo reversed",
+  }),
+  undoneEventIds: Type.Array(Type.String(), { description: 'Events of the journey that an undo reversed (their data no longer counts)' }),
 });
 
 const DealParams = Type.Object({ dealId: ExternalId });

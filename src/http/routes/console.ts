@@ -1,11 +1,12 @@
 // Read models of the console (admin only, tag `console`): the investor directory,
 // the inbox of pending edit requests across deals, and names for the ids recorded as actors.
 import { Type } from 'typebox';
+import { PaymentProgress } from '../schemas/payment-progress.ts';
 import { checkWorkflow, listDealRows, listDirectory, listPendingEditRequests, namePeople } from '../../operations/console.ts';
 import { workflowChangeKinds } from '../../domain/workflow-changes.ts';
-import { rowSorts } from '../../domain/console.ts';
+import { paidStates, rowSorts } from '../../domain/console.ts';
 import { WorkflowBody } from '../schemas/workflow.ts';
-import { toDocument } from './workflows.ts';
+import { toDocument, triggersOf } from './workflows.ts';
 import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { ExternalId, PageQuery, Timestamp } from '../schemas/common.ts';
@@ -54,9 +55,11 @@ const DealRow = Type.Object({
   enteredStepAt: Timestamp,
   committedAmount: Nullable(Type.String()),
   currency: Nullable(Type.String()),
+  ...PaymentProgress.properties,
   kycCheckLevel: Nullable(Type.Integer()),
   classifications: Type.Array(Type.String()),
   pendingEditRequests: Type.Integer(),
+  paymentReference: Type.String({ description: 'The reference the investor pays with (structured creditor reference)' }),
 });
 
 const pageOf = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
@@ -78,7 +81,14 @@ export function consoleRoutes(app: Api, ctx: AppContext) {
         response: {
           200: Type.Object({
             valid: Type.Boolean(),
-            problems: Type.Array(Type.Object({ in: Type.String(), field: Type.String({ description: 'e.g. steps.2.stepFields.0.fieldKey, links.3.toStepId' }), detail: Type.String() })),
+            investors: Type.Integer({ description: 'investors with a journey in the deal: the changes concern them only when there are some' }),
+            problems: Type.Array(
+              Type.Object({
+                in: Type.String(),
+                field: Type.String({ description: 'e.g. steps.2.stepFields.0.fieldKey, links.3.toStepId' }),
+                detail: Type.String(),
+              }),
+            ),
             changes: Type.Array(
               Type.Object({
                 kind: Type.String({ description: workflowChangeKinds.join(', ') }),
@@ -92,13 +102,7 @@ export function consoleRoutes(app: Api, ctx: AppContext) {
         },
       },
     },
-    async (request) =>
-      checkWorkflow(
-        ctx,
-        request.params.dealId,
-        toDocument(request.body),
-        request.body.steps.map((step) => ({ id: step.id, triggers: step.triggers })),
-      ),
+    async ({ params, body }) => checkWorkflow(ctx, params.dealId, toDocument(body), triggersOf(body)),
   );
 
   app.get(
@@ -123,12 +127,28 @@ export function consoleRoutes(app: Api, ctx: AppContext) {
           minKycLevel: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
           classification: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'An investor class name (case-insensitive)' })),
           pending: Type.Optional(Type.Boolean({ description: 'true: only investors with a pending edit request; false: only those without' })),
-          sort: Type.Optional(Type.Union(rowSorts.map((s) => Type.Literal(s)), { default: 'name' })),
+          paid: Type.Optional(
+            Type.Union(
+              paidStates.map((s) => Type.Literal(s)),
+              {
+                description: 'none: nothing received; partly: something received, less than the commitment; full: at least the commitment received',
+              },
+            ),
+          ),
+          sort: Type.Optional(
+            Type.Union(
+              rowSorts.map((s) => Type.Literal(s)),
+              { default: 'name' },
+            ),
+          ),
           order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' })),
           ...PageQuery,
         }),
         response: {
-          200: Type.Object({ ...pageOf(DealRow).properties, committed: Type.Array(Money, { description: 'Committed totals of the filtered investors, per currency' }) }),
+          200: Type.Object({
+            ...pageOf(DealRow).properties,
+            committed: Type.Array(Money, { description: 'Committed totals of the filtered investors, per currency' }),
+          }),
         },
       },
     },
@@ -160,7 +180,8 @@ export function consoleRoutes(app: Api, ctx: AppContext) {
         operationId: 'listPendingEditRequests',
         tags,
         summary: 'Every pending edit request across deals (or of one deal), oldest first',
-        description: 'The inbox of the console: each request with its deal, investor and the event it is about, including the event’s current data (the values an approval would replace).',
+        description:
+          'The inbox of the console: each request with its deal, investor and the event it is about, including the event’s current data (the values an approval would replace).',
         querystring: Type.Object({ dealId: Type.Optional(ExternalId), ...PageQuery }),
         response: { 200: pageOf(PendingRequest) },
       },
@@ -182,6 +203,14 @@ export function consoleRoutes(app: Api, ctx: AppContext) {
         response: { 200: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })) },
       },
     },
-    async (request) => namePeople(ctx, principalOf(request), request.query.ids.split(',').map((id) => id.trim()).filter(Boolean)),
+    async (request) =>
+      namePeople(
+        ctx,
+        principalOf(request),
+        request.query.ids
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean),
+      ),
   );
 }

@@ -41,7 +41,16 @@ export function dealRoutes(app: Api, ctx: AppContext) {
 
   app.get(
     '/deals/deal/:dealId',
-    { schema: { tags: ['management'], summary: 'Read a deal', description: CONDITIONAL, params: DealParams, headers: ConditionalHeaders, response: { 200: Deal, 304: NotModified } } },
+    {
+      schema: {
+        tags: ['management'],
+        summary: 'Read a deal',
+        description: CONDITIONAL,
+        params: DealParams,
+        headers: ConditionalHeaders,
+        response: { 200: Deal, 304: NotModified },
+      },
+    },
     async (request, reply) => sendDigested(request, reply, 'd', await getDeal(ctx, request.params.dealId)),
   );
 }

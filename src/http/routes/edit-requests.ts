@@ -4,7 +4,10 @@ import { Type } from 'typebox';
 import { authorizeEditRequest, createEditRequest, decideEditRequest, getEditRequest, listEditRequests } from '../../operations/edit-requests.ts';
 import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
-import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
+import { IdempotencyHeaders } from '../idempotency.ts';
+import { write } from '../../operations/pipeline.ts';
+import type { Deps } from '../../operations/deps.ts';
+import { answer, writeOf } from '../writes.ts';
 import { ExternalId, StrictObject, Timestamp } from '../schemas/common.ts';
 import { sendDigested } from '../etag.ts';
 import { CONDITIONAL, ConditionalHeaders, NotModified } from '../schemas/conditional.ts';
@@ -15,18 +18,21 @@ const Data = Type.Record(Type.String(), Type.String());
 const RequestType = Type.Union([Type.Literal('Investment Amount'), Type.Literal('Withdraw Investment')]);
 const Status = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]);
 
-const EditRequest = Type.Object({
-  workflowEventId: Type.String(),
-  dateRecieved: Type.String({ format: 'date-time', description: 'when the request was made (spelled as in the interface)' }),
-  reason: Type.String(),
-  type: RequestType,
-  id: Type.String(),
-  status: Status,
-  decidedAt: Nullable(Timestamp),
-  decidedByUserId: Nullable(Type.String()),
-  decisionReason: Nullable(Type.String()),
-  newData: Nullable(Data),
-}, { title: 'EventEditRequest' });
+const EditRequest = Type.Object(
+  {
+    workflowEventId: Type.String(),
+    dateRecieved: Type.String({ format: 'date-time', description: 'when the request was made (spelled as in the interface)' }),
+    reason: Type.String(),
+    type: RequestType,
+    id: Type.String(),
+    status: Status,
+    decidedAt: Nullable(Timestamp),
+    decidedByUserId: Nullable(Type.String()),
+    decisionReason: Nullable(Type.String()),
+    newData: Nullable(Data),
+  },
+  { title: 'EventEditRequest' },
+);
 
 const RequestParams = Type.Object({ requestId: Type.String({ format: 'uuid' }) });
 const DecisionBody = StrictObject({ reason: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))) });
@@ -40,7 +46,7 @@ export function editRequestRoutes(app: Api, ctx: AppContext) {
         tags: ['investor side'],
         summary: 'Request a change to an event: a new investment amount, or withdrawal',
         description:
-          'Investment Amount: newData holds new values of the event\'s amount fields only. Withdraw Investment: no newData. One pending request per event (409).',
+          "Investment Amount: newData holds new values of the event's amount fields only. Withdraw Investment: no newData. One pending request per event (409).",
         body: StrictObject({
           workflowEventId: Type.String({ format: 'uuid' }),
           type: RequestType,
@@ -51,10 +57,11 @@ export function editRequestRoutes(app: Api, ctx: AppContext) {
         response: { 201: EditRequest },
       },
     },
-    async (request, reply) =>
-      idempotent(ctx, request, reply, 201, (deps) => createEditRequest(deps, principalOf(request), request.body), {
-        authorize: (deps) => authorizeEditRequest(deps, principalOf(request), request.body.workflowEventId),
-      }),
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const authorize = (deps: Deps) => authorizeEditRequest(deps, principal, request.body.workflowEventId);
+      return answer(reply, await write(ctx, writeOf(ctx, request), 201, (tx) => createEditRequest(tx, principal, request.body), { authorize }));
+    },
   );
 
   app.get(
@@ -76,8 +83,12 @@ export function editRequestRoutes(app: Api, ctx: AppContext) {
     {
       config: { roles: ['admin', 'investor'] },
       schema: {
-        tags: ['investor side'], summary: 'Read an edit request', description: CONDITIONAL,
-        params: RequestParams, headers: ConditionalHeaders, response: { 200: EditRequest, 304: NotModified },
+        tags: ['investor side'],
+        summary: 'Read an edit request',
+        description: CONDITIONAL,
+        params: RequestParams,
+        headers: ConditionalHeaders,
+        response: { 200: EditRequest, 304: NotModified },
       },
     },
     async (request, reply) => sendDigested(request, reply, 'e', await getEditRequest(ctx, principalOf(request), request.params.requestId)),
@@ -102,8 +113,10 @@ export function editRequestRoutes(app: Api, ctx: AppContext) {
           request.body ??= {};
         },
       },
-      async (request, reply) =>
-        idempotent(ctx, request, reply, 200, (deps) => decideEditRequest(deps, principalOf(request), request.params.requestId, decision, request.body.reason ?? null)),
+      async (request, reply) => {
+        const decide = (tx: Deps) => decideEditRequest(tx, principalOf(request), request.params.requestId, decision, request.body.reason ?? null);
+        return answer(reply, await write(ctx, writeOf(ctx, request), 200, decide));
+      },
     );
   }
 }

@@ -3,7 +3,10 @@ import { Type } from 'typebox';
 import { editEvent, getEventRevisions } from '../../operations/events.ts';
 import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
-import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
+import { IdempotencyHeaders } from '../idempotency.ts';
+import { write } from '../../operations/pipeline.ts';
+import type { Deps } from '../../operations/deps.ts';
+import { answer, writeOf } from '../writes.ts';
 import { EventData, EventRevision, WorkflowEvent } from '../schemas/workflow.ts';
 import { sendDigested } from '../etag.ts';
 import { CONDITIONAL, ConditionalHeaders, NotModified } from '../schemas/conditional.ts';
@@ -29,7 +32,11 @@ export function eventRoutes(app: Api, ctx: AppContext) {
         response: { 200: WorkflowEvent },
       },
     },
-    async (request, reply) => idempotent(ctx, request, reply, 200, (deps) => editEvent(deps, principalOf(request), request.params.eventId, request.body, request.query.reason ? { reason: request.query.reason } : {})),
+    async (request, reply) => {
+      const reason = request.query.reason ? { reason: request.query.reason } : {};
+      const edit = (tx: Deps) => editEvent(tx, principalOf(request), request.params.eventId, request.body, reason);
+      return answer(reply, await write(ctx, writeOf(ctx, request), 200, edit));
+    },
   );
 
   app.get(

@@ -21,7 +21,8 @@ const FilterQuery = {
 };
 const Lag = Type.Number({
   minimum: 0,
-  description: 'seconds since the oldest move or edit the figures do not count yet was made; 0 when they count every committed one (about 1 s at most while the upkeep runs)',
+  description:
+    'seconds since the oldest move or edit the figures do not count yet was made; 0 when they count every committed one (about 1 s at most while the upkeep runs)',
 });
 const Count = Type.Integer({ minimum: 0 });
 const Millis = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]);
@@ -31,7 +32,11 @@ const Funnel = Type.Object(
     dealId: Type.String(),
     workflowVersion: Type.Integer({ description: 'the current version, whose steps are listed in the order of GET /deals/deal/{dealId}/workflow' }),
     lag: Lag,
-    filter: Type.Object({ enteredFrom: Type.Union([Type.String(), Type.Null()]), enteredTo: Type.Union([Type.String(), Type.Null()]), classification: Type.Union([Type.String(), Type.Null()]) }),
+    filter: Type.Object({
+      enteredFrom: Type.Union([Type.String(), Type.Null()]),
+      enteredTo: Type.Union([Type.String(), Type.Null()]),
+      classification: Type.Union([Type.String(), Type.Null()]),
+    }),
     investors: Type.Integer({ description: 'journeys counted (the sum of standing)' }),
     steps: Type.Array(
       Type.Object({
@@ -54,10 +59,9 @@ const Funnel = Type.Object(
           { medianMs: Millis, p90Ms: Millis },
           { description: 'of the stays that ended: nearest-rank median and 90th percentile, in milliseconds; null when none ended' },
         ),
-        committed: Type.Array(
-          Type.Object({ currency: Type.String(), total: Type.String({ description: 'exact decimal' }), investors: Count }),
-          { description: "what the investors standing here committed, per currency (the deal's payment settings name the fields)" },
-        ),
+        committed: Type.Array(Type.Object({ currency: Type.String(), total: Type.String({ description: 'exact decimal' }), investors: Count }), {
+          description: "what the investors standing here committed, per currency (the deal's payment settings name the fields)",
+        }),
         pendingEditRequests: Type.Integer({ description: 'pending edit requests of the investors standing here' }),
       }),
     ),
@@ -108,14 +112,30 @@ export function funnelRoutes(app: Api, ctx: AppContext) {
         params: Type.Object({ dealId: ExternalId }),
         querystring: Type.Object(FilterQuery),
         response: {
-          200: jsonOrCsv(Funnel, 'One row per step: stepId, label, type, current, standing, entered, left, medianMs, p90Ms, pendingEditRequests, committed ("EUR 1000.00 (2); …"), conversions ("step 3 (0.5); …").'),
+          200: jsonOrCsv(
+            Funnel,
+            'One row per step: stepId, label, type, current, standing, entered, left, medianMs, p90Ms, pendingEditRequests, committed ("EUR 1000.00 (2); …"), conversions ("step 3 (0.5); …").',
+          ),
         },
       },
     },
     async (request, reply) => {
       const funnel = await getFunnel(ctx, request.params.dealId, filterOf(request.query), readingOf(request.query));
       if (!wantsCsv(request)) return funnel;
-      const header = ['stepId', 'label', 'type', 'current', 'standing', 'entered', 'left', 'medianMs', 'p90Ms', 'pendingEditRequests', 'committed', 'conversions'];
+      const header = [
+        'stepId',
+        'label',
+        'type',
+        'current',
+        'standing',
+        'entered',
+        'left',
+        'medianMs',
+        'p90Ms',
+        'pendingEditRequests',
+        'committed',
+        'conversions',
+      ];
       const rows = funnel.steps.map((s) => [
         s.stepId,
         s.label,
@@ -141,7 +161,7 @@ export function funnelRoutes(app: Api, ctx: AppContext) {
         tags: ['console'],
         operationId: 'getFunnelDaily',
         summary: 'Per day and step: investors standing there at the end of the day, stays entered and left that day',
-        description: '`from` and `to` (UTC days, at most 366 days apart; default the 30 days to today), with the funnel\'s filters. CSV with Accept: text/csv.',
+        description: "`from` and `to` (UTC days, at most 366 days apart; default the 30 days to today), with the funnel's filters. CSV with Accept: text/csv.",
         params: Type.Object({ dealId: ExternalId }),
         querystring: Type.Object({ from: Type.Optional(Day), to: Type.Optional(Day), ...FilterQuery }),
         response: { 200: jsonOrCsv(FunnelDays, 'One row per day and step: date, stepId, standing, entered, left.') },

@@ -55,7 +55,9 @@ export function jobJson(job: ImportJobView) {
     progress: job.progress,
     ...(outcome && job.kind === 'statement' ? { statementImport: outcome } : {}),
     ...(outcome && job.kind !== 'statement' ? { report: outcome } : {}),
-    ...(job.error ? { problem: problemOf(new AppError(job.error.kind, job.error.detail, { errors: job.error.errors, extensions: job.error.extensions })) } : {}),
+    ...(job.error
+      ? { problem: problemOf(new AppError(job.error.kind, job.error.detail, { errors: job.error.errors, extensions: job.error.extensions })) }
+      : {}),
     createdAt: job.createdAt,
     finishedAt: job.finishedAt,
   };

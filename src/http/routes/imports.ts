@@ -14,19 +14,21 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../domain/errors.ts';
 import { importRowsJob, startImportJob } from '../../operations/import-jobs.ts';
-import { MAX_RECORD_BYTES, spool, type Spooled } from '../../operations/import-readers/limits.ts';
+import { MAX_RECORD_BYTES, type Spooled } from '../../operations/import-readers/limits.ts';
+import { spoolUpload } from '../spool-upload.ts';
 import type { Principal } from '../../domain/principal.ts';
 import { errorOf } from '../../operations/bulk-moves.ts';
 import { count, emptySummary, importInvestors, importMoves, type RowReport } from '../../operations/imports.ts';
 import type { Api, AppContext } from '../context.ts';
-import type { Readable as ReadableType } from 'node:stream';
 import { principalOf } from '../auth.ts';
 import { errorToProblem } from '../errors.ts';
 import { type ImportFormat, investorRows, moveRows } from '../../operations/import-readers/rows.ts';
 import { problemOf } from '../problems.ts';
 import { ExternalId } from '../schemas/common.ts';
-import { DryRunQuery } from './bulk-moves.ts';
-import { parseColumnMap } from '../../operations/import-readers/column-map.ts';
+import { DryRunQuery } from '../schemas/moves.ts';
+import { type InvestorImportQuery, investorImportOptions } from '../../operations/investor-import-options.ts';
+import { duplicatePolicies } from '../../operations/import-readers/duplicates.ts';
+import { dateStyles, numberStyles, separatorNames } from '../../domain/written-forms.ts';
 import { Accepted, acceptJob, holdConnection, prefersAsync } from './import-jobs.ts';
 import { ImportReport } from './import-report.ts';
 
@@ -34,7 +36,10 @@ const CSV = 'text/csv';
 const NDJSON = 'application/x-ndjson';
 
 const formatOf = (request: FastifyRequest, allowed: string[]): ImportFormat => {
-  const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = String(request.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
   if (!allowed.includes(type) || !(request.body instanceof Readable)) {
     throw new AppError('unsupported-media-type', `Send the file as ${allowed.join(' or ')}`);
   }
@@ -49,7 +54,25 @@ const reportJson = (r: RowReport) =>
     ...(r.errors ? { errors: r.errors } : {}),
     ...(r.refusal ? { problem: problemOf(errorOf(r.refusal)) } : {}),
     ...(r.eventId ? { eventId: r.eventId } : {}),
+    ...(r.placement ? { placement: r.placement } : {}),
+    ...(r.duplicateRows ? { duplicateRows: r.duplicateRows } : {}),
   });
+
+/**
+ * What an investor import asks for, checked before the file is read: its format, how to read it and
+ * where to place its rows (a CSV's options only), the dry run, and who asks.
+ */
+async function investorImportOf(ctx: AppContext, request: FastifyRequest<{ Querystring: { dryRun?: boolean } & InvestorImportQuery }>) {
+  const format = formatOf(request, [CSV, NDJSON]);
+  const { dryRun, ...query } = request.query;
+  if (format !== 'csv' && Object.keys(query).length > 0)
+    throw new AppError('validation', 'A column map, forms and a placement apply to a CSV file only', {
+      errors: Object.keys(query).map((field) => ({ in: 'query', field, detail: 'applies to text/csv only' })),
+    });
+  const principal = principalOf(request);
+  const { reader, placement } = await investorImportOptions(ctx, principal, query);
+  return { format, reader, principal, options: { dryRun: dryRun === true, ...(placement ? { placement } : {}) } };
+}
 
 /** Sends the report as it is produced; the first row is awaited first so early problems are 4xx. */
 async function sendReport(reply: FastifyReply, reports: AsyncGenerator<RowReport>, dryRun: boolean, done: () => Promise<void>) {
@@ -85,32 +108,36 @@ async function sendReport(reply: FastifyReply, reports: AsyncGenerator<RowReport
   return reply.code(200).type('application/json; charset=utf-8').send(Readable.from(body()));
 }
 
-/**
- * The body held in a file (limits.ts). A refusal closes the connection: the rest of the upload is
- * not read, and a client still sending learns of the refusal instead of waiting for its end.
- */
-async function spoolBody(request: FastifyRequest, reply: FastifyReply, ctx: AppContext, format: ImportFormat): Promise<Spooled> {
-  try {
-    return await spool(request.body as ReadableType, {
-      quoted: format === 'csv', header: format === 'csv', maxRecordBytes: MAX_RECORD_BYTES, maxBytes: ctx.config.importBodyLimit,
-      what: format === 'csv' ? 'The CSV' : 'The NDJSON file',
-    });
-  } catch (err) {
-    reply.header('Connection', 'close');
-    throw err;
-  }
+/** The body held in a file (http/spool-upload.ts): CSV or NDJSON, within the import's limits. */
+function spoolBody(request: FastifyRequest, reply: FastifyReply, ctx: AppContext, format: ImportFormat): Promise<Spooled> {
+  return spoolUpload(request, reply, {
+    quoted: format === 'csv',
+    header: format === 'csv',
+    maxRecordBytes: MAX_RECORD_BYTES,
+    maxBytes: ctx.config.importBodyLimit,
+    what: format === 'csv' ? 'The CSV' : 'The NDJSON file',
+  });
 }
 
 /**
  * Runs an import from its spooled file: as a job (202) when the file is above the threshold or the
  * client asked for one, else with the streamed report.
  */
+/** A move import's request read: CSV only, and what the import is (deal, dry run, who). */
+function moveImportOf(request: FastifyRequest<{ Params: { dealId: string }; Querystring: { dryRun?: boolean } }>) {
+  formatOf(request, [CSV]);
+  return { kind: 'moves' as const, dealId: request.params.dealId, dryRun: request.query.dryRun === true, principal: principalOf(request) };
+}
+
 async function runImport(
-  request: FastifyRequest, reply: FastifyReply, ctx: AppContext, file: Spooled,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: AppContext,
+  file: Spooled,
   spec: { kind: 'investors' | 'moves'; dealId?: string; dryRun: boolean; principal: Principal },
-  start: (input: ReadableType) => AsyncGenerator<RowReport>,
+  start: (file: Spooled) => AsyncGenerator<RowReport>,
 ) {
-  const reports = start(file.open());
+  const reports = start(file);
   holdConnection(request);
   if (file.bytes <= ctx.config.importJobThreshold && !prefersAsync(request)) {
     return sendReport(reply, reports, spec.dryRun, file.remove);
@@ -126,8 +153,13 @@ async function runImport(
   const rest = async function* () {
     for (let next = first; !next.done; next = await reports.next()) yield next.value;
   };
-  const job = await startImportJob(ctx, spec.principal, { kind: spec.kind, dealId: spec.dealId, dryRun: spec.dryRun, bytes: file.bytes }, (progress) =>
-    importRowsJob(rest(), progress, { dryRun: spec.dryRun, keep: (r) => JSON.parse(reportJson(r)) }), file.remove);
+  const job = await startImportJob(
+    ctx,
+    spec.principal,
+    { kind: spec.kind, dealId: spec.dealId, dryRun: spec.dryRun, bytes: file.bytes },
+    (progress) => importRowsJob(rest(), progress, { dryRun: spec.dryRun, keep: (r) => JSON.parse(reportJson(r)) }),
+    file.remove,
+  );
   return acceptJob(request, reply, ctx, job);
 }
 
@@ -150,28 +182,64 @@ export function importRoutes(app: Api, ctx: AppContext) {
             'refused (errors name the fields). ?dryRun=true: the same report, nothing written. ' +
             '?columns=: a CSV of another shape (a CRM export), read through a JSON object from each of its headers to a column of the ' +
             'investor import or null (read past); ids are then derived from the CRM id or the e-mail when no column gives them, a ' +
-            'fullName is split into forename and surname, and rows with the same e-mail are one investor (docs/reference/imports.md).',
+            'fullName is split into forename and surname, and rows with the same e-mail are one investor, the row that counts chosen by ?duplicates= ' +
+            '(docs/reference/imports.md). ?separator=, ?numbers=, ?dates=: how the file is written (a European export: semicolon, 1.234,56, dd.mm.yyyy). ' +
+            '?dealId=&stepId=: every row is also moved to that step with the data.* columns as its fields, created and placed together or not at all ' +
+            '(a refused move refuses the row, nothing of it written); the dry run runs the same checks.',
           querystring: Type.Object({
             ...DryRunQuery.properties,
             columns: Type.Optional(
               Type.String({
                 maxLength: 10_000,
-                description: 'JSON object: header of the file → column of the investor import (e.g. "fullName", "contact.email", "remoteId") or null',
+                description:
+                  'JSON object: header of the file → column of the investor import (e.g. "fullName", "contact.email", "remoteId"), data.<field key> of the step the rows are placed in (with dealId and stepId), or null',
                 examples: ['{"name":"fullName","email":"contact.email","amount":null}'],
               }),
             ),
+            separator: Type.Optional(
+              Type.Union(
+                Object.keys(separatorNames).map((s) => Type.Literal(s)),
+                { description: 'CSV column separator; unless given, the one the header line uses (comma, semicolon or tab)' },
+              ),
+            ),
+            numbers: Type.Optional(
+              Type.Union(
+                numberStyles.map((s) => Type.Literal(s)),
+                { description: 'how the file writes amounts and numbers of data.* columns (default 1234.56)' },
+              ),
+            ),
+            dates: Type.Optional(
+              Type.Union(
+                dateStyles.map((s) => Type.Literal(s)),
+                {
+                  description:
+                    'how the file writes dates of data.* columns and contact.dateOfBirth (default yyyy-mm-dd; day- and month-first dates may use . / or -)',
+                },
+              ),
+            ),
+            duplicates: Type.Optional(
+              Type.Union(
+                duplicatePolicies.map((s) => Type.Literal(s)),
+                { description: 'rows of a column-mapped file with the same e-mail: last (default), first, sum (amounts added up) or skip (none imported)' },
+              ),
+            ),
+            dealId: Type.Optional(
+              Type.String({
+                minLength: 1,
+                maxLength: 128,
+                pattern: '^[A-Za-z0-9._:@-]+$',
+                description: 'place every row in a step of this deal: created and placed together or not at all',
+              }),
+            ),
+            stepId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'the step of dealId the rows are placed in' })),
           }),
           response: { 200: ImportReport, 202: Accepted },
         },
       },
       async (request, reply) => {
-        const format = formatOf(request, [CSV, NDJSON]);
-        const dryRun = request.query.dryRun === true;
-        const columns = request.query.columns === undefined ? undefined : parseColumnMap(request.query.columns);
-        if (columns !== undefined && format !== 'csv') throw new AppError('validation', 'A column map applies to a CSV file only', { errors: [{ in: 'query', field: 'columns', detail: 'applies to text/csv only' }] });
-        const principal = principalOf(request);
-        const file = await spoolBody(request, reply, ctx, format);
-        return runImport(request, reply, ctx, file, { kind: 'investors', dryRun, principal }, (input) => importInvestors(ctx, principal, investorRows(input, format, columns), { dryRun }));
+        const { format, reader, principal, options } = await investorImportOf(ctx, request);
+        const run = (input: Spooled) => importInvestors(ctx, principal, investorRows(input.open, format, reader), options);
+        return runImport(request, reply, ctx, await spoolBody(request, reply, ctx, format), { kind: 'investors', dryRun: options.dryRun, principal }, run);
       },
     );
 
@@ -192,12 +260,9 @@ export function importRoutes(app: Api, ctx: AppContext) {
         },
       },
       async (request, reply) => {
-        formatOf(request, [CSV]);
-        const dryRun = request.query.dryRun === true;
-        const principal = principalOf(request);
-        const file = await spoolBody(request, reply, ctx, 'csv');
-        const { dealId } = request.params;
-        return runImport(request, reply, ctx, file, { kind: 'moves', dealId, dryRun, principal }, (input) => importMoves(ctx, principal, dealId, moveRows(input), { dryRun }));
+        const spec = moveImportOf(request);
+        const run = (input: Spooled) => importMoves(ctx, spec.principal, spec.dealId, moveRows(input.open()), { dryRun: spec.dryRun });
+        return runImport(request, reply, ctx, await spoolBody(request, reply, ctx, 'csv'), spec, run);
       },
     );
   });

@@ -21,6 +21,7 @@ import { paymentReferenceRoutes } from './payment-references.ts';
 import { paymentRoutes } from './payments.ts';
 import { portalInvitationRoutes } from './portal-invitations.ts';
 import { portfolioRoutes } from './portfolio.ts';
+import { sanctionsRoutes } from './sanctions.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { whoamiRoutes } from './whoami.ts';
 import { workflowMigrationRoutes } from './workflow-migration.ts';
@@ -54,4 +55,5 @@ export const routes: RouteModule[] = [
   activityRoutes,
   auditRoutes,
   liveRoutes,
+  sanctionsRoutes,
 ];

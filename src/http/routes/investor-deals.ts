@@ -28,39 +28,60 @@ export const InvestorDeal = Type.Object(
         id: Type.String(),
         label: Type.String(),
         type: StepType,
-        investorMay: Type.Boolean({ description: 'the investor may move there themselves now: the link is open to investors and the workflow has investorEngagementEnabled' }),
-        stepFields: Type.Array(Type.Object({ fieldKey: Type.String(), label: Nullable(Type.String()), kind: FieldKind, required: Type.Boolean(), options: Nullable(Type.Array(Type.String())) })),
+        investorMay: Type.Boolean({
+          description: 'the investor may move there themselves now: the link is open to investors and the workflow has investorEngagementEnabled',
+        }),
+        stepFields: Type.Array(
+          Type.Object({
+            fieldKey: Type.String(),
+            label: Nullable(Type.String()),
+            kind: FieldKind,
+            required: Type.Boolean(),
+            options: Nullable(Type.Array(Type.String())),
+          }),
+        ),
       }),
       { description: 'the steps the links from the current step lead to, with the fields a move there captures' },
     ),
-    commitment: Nullable(Type.Object({
-      eventId: Type.String({ description: 'the event that holds it: the one an edit request about the amount names' }),
-      fieldKey: Type.String({ description: "the field that holds it (the payment settings' commitmentFieldKey): the key of an edit request's newData" }),
-      amount: Money('the latest committed amount'),
-      currency: Nullable(Type.String()),
-    })),
+    commitment: Nullable(
+      Type.Object({
+        eventId: Type.String({ description: 'the event that holds it: the one an edit request about the amount names' }),
+        fieldKey: Type.String({ description: "the field that holds it (the payment settings' commitmentFieldKey): the key of an edit request's newData" }),
+        amount: Money('the latest committed amount'),
+        currency: Nullable(Type.String()),
+      }),
+    ),
     commitmentHistory: Type.Array(
       Type.Object({
         eventId: Type.String(),
         amount: Type.String(),
         currency: Nullable(Type.String()),
         at: Timestamp,
-        changedBy: Type.Union([Type.Literal('investor'), Type.Literal('staff')], { description: 'investor: the investor (or one of their tokens) set it; staff: anyone else, such as an approved edit request' }),
+        changedBy: Type.Union([Type.Literal('investor'), Type.Literal('staff')], {
+          description: 'investor: the investor (or one of their tokens) set it; staff: anyone else, such as an approved edit request',
+        }),
         revision: Type.Integer({ description: 'the revision of the event (1 is what the move captured)' }),
       }),
       { description: 'every value the commitment has had, oldest first' },
     ),
-    payment: Nullable(Type.Object({
-      reference: Type.String({ description: "the investor's RF creditor reference for this deal (ISO 11649), to quote when paying" }),
-      currency: Nullable(Type.String()),
-      amountDue: Money('the commitment'),
-      received: Money('money reconciled to the investor so far'),
-      remaining: Money('what is still due, never below zero'),
-      beneficiaryName: Nullable(Type.String()),
-      iban: Nullable(Type.String()),
-      bic: Nullable(Type.String()),
-      epcQr: Nullable(Type.String({ description: 'EPC069-12 QR code payload (version 002, UTF-8) for the remaining amount; only in EUR with a beneficiary and IBAN' })),
-    }, { description: 'null until the investor has committed an amount' })),
+    payment: Nullable(
+      Type.Object(
+        {
+          reference: Type.String({ description: "the investor's RF creditor reference for this deal (ISO 11649), to quote when paying" }),
+          currency: Nullable(Type.String()),
+          amountDue: Money('the commitment'),
+          received: Money('money reconciled to the investor so far'),
+          remaining: Money('what is still due, never below zero'),
+          beneficiaryName: Nullable(Type.String()),
+          iban: Nullable(Type.String()),
+          bic: Nullable(Type.String()),
+          epcQr: Nullable(
+            Type.String({ description: 'EPC069-12 QR code payload (version 002, UTF-8) for the remaining amount; only in EUR with a beneficiary and IBAN' }),
+          ),
+        },
+        { description: 'null until the investor has committed an amount' },
+      ),
+    ),
     editRequests: Type.Array(
       Type.Object({
         requestId: Type.String(),
@@ -90,7 +111,8 @@ export function investorDealRoutes(app: Api, ctx: AppContext) {
         operationId: 'listInvestorDeals',
         tags,
         summary: "An investor's deals: where they stand, what they committed, how to pay",
-        description: "Every deal the investor has a journey in, by deal name. An investor token reads only its own (another investor's id: 404 as an unknown one).",
+        description:
+          "Every deal the investor has a journey in, by deal name. An investor token reads only its own (another investor's id: 404 as an unknown one).",
         params: Type.Object({ investorUserId: ExternalId }),
         response: { 200: Type.Object({ deals: Type.Array(InvestorDeal) }, { title: 'InvestorDeals' }) },
       },

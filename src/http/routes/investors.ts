@@ -36,8 +36,12 @@ export function investorRoutes(app: Api, ctx: AppContext) {
     {
       config: { roles: ['admin', 'investor'] },
       schema: {
-        tags: ['management'], summary: "Read an investor's directory entry", description: CONDITIONAL,
-        params: Params, headers: ConditionalHeaders, response: { 200: Investor, 304: NotModified },
+        tags: ['management'],
+        summary: "Read an investor's directory entry",
+        description: CONDITIONAL,
+        params: Params,
+        headers: ConditionalHeaders,
+        response: { 200: Investor, 304: NotModified },
       },
     },
     async (request, reply) => sendDigested(request, reply, 'i', await getInvestor(ctx, principalOf(request), request.params.investorUserId)),

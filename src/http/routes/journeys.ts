@@ -1,26 +1,24 @@
 // Endpoints 2, 3 and 5: move an investor, read one journey, list the journeys of a deal.
 import { Type } from 'typebox';
-import { getInvestorJourney, jumpToStep, listInvestorJourneys } from '../../operations/journeys.ts';
-import { MoveGroups } from '../../operations/move-groups.ts';
+import { getInvestorJourney, listInvestorJourneys } from '../../operations/journeys.ts';
+import { moveInvestor } from '../../operations/moves.ts';
 import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { jsonOrCsv, wantsCsv } from '../csv.ts';
 import { sendJourneysCsv } from '../exports.ts';
-import { DryRunMoveResult, DryRunQuery, sendMoveDryRun } from './bulk-moves.ts';
-import { IdempotencyHeaders, idempotentInGroup } from '../idempotency.ts';
-import { sendJsonText } from '../json-text.ts';
+import { DryRunMoveResult, DryRunQuery } from '../schemas/moves.ts';
+import { IdempotencyHeaders } from '../idempotency.ts';
+import { answer, writeOf } from '../writes.ts';
 import { etagOf, sendVersioned, versionsNamed } from '../etag.ts';
 import { ConditionalHeaders, NotModified } from '../schemas/conditional.ts';
 import { ExternalId, Page, PageQuery, StrictObject } from '../schemas/common.ts';
 import { AbbreviatedEvent, EventData, StepId, WorkflowEvent } from '../schemas/workflow.ts';
 
 const DealParams = Type.Object({ dealId: ExternalId });
-/** ETags of investor-data: `"j<version>"`. */
+/** ETags of a journey (GET …/investor-data/…): `"j<version>"`. */
 const JOURNEY_TAG = 'j';
 
 export function journeyRoutes(app: Api, ctx: AppContext) {
-  // Moves of one deal that arrive together commit together (operations/move-groups.ts).
-  const groups = new MoveGroups(ctx);
   app.post(
     '/deals/deal/:dealId/jump-to-step',
     {
@@ -34,7 +32,7 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
           'or unmet requirements (failedRequirements) 422. 201 with the new Workflow Event. ?dryRun=true: 200 with the event the move would ' +
           'record and its intermediary steps, or the problem it would get; nothing is written. An investor token moves only its own investor, ' +
           'from where they stand, along a link with investorMay, when the workflow has investorEngagementEnabled (else 403, with the reason in ' +
-          'plain words), under every rule above; a deal they have no journey in, or another investor\'s id, 404 as for an unknown one.',
+          "plain words), under every rule above; a deal they have no journey in, or another investor's id, 404 as for an unknown one.",
         params: DealParams,
         querystring: DryRunQuery,
         headers: IdempotencyHeaders,
@@ -47,12 +45,9 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
         response: { 200: DryRunMoveResult, 201: WorkflowEvent },
       },
     },
+    // Moves of one deal that arrive together commit together (operations/moves.ts, move-groups.ts).
     async (request, reply) =>
-      request.query.dryRun === true
-        ? sendMoveDryRun(ctx, request, reply, request.params.dealId, request.body)
-        : idempotentInGroup(ctx, request, reply, 201,
-          (key) => groups.move(principalOf(request), request.params.dealId, request.body, key),
-          (deps) => jumpToStep(deps, principalOf(request), request.params.dealId, request.body)),
+      answer(reply, await moveInvestor(ctx, writeOf(ctx, request, undefined, { dryRun: request.query.dryRun === true }), request.params.dealId, request.body)),
   );
 
   app.get(
@@ -63,7 +58,7 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
         tags: ['journeys'],
         summary: 'Load Investor Journey: events oldest first',
         description:
-          'Answers with an ETag, the journey\'s version (every move and edit makes a new one); with If-None-Match naming it, 304 and no body ' +
+          "Answers with an ETag, the journey's version (every move and edit makes a new one); with If-None-Match naming it, 304 and no body " +
           '(docs/reference/http-api.md, "Conditional reads").',
         params: Type.Object({ dealId: ExternalId, investorUserId: ExternalId }),
         headers: ConditionalHeaders,
@@ -94,17 +89,22 @@ export function journeyRoutes(app: Api, ctx: AppContext) {
         }),
         response: {
           200: jsonOrCsv(
-            Page(Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(AbbreviatedEvent) }, { title: 'InvestorJourneySummary' }), 'InvestorJourneyPage'),
+            Page(
+              Type.Object({ investor: Type.Object({ id: Type.String() }), journey: Type.Array(AbbreviatedEvent) }, { title: 'InvestorJourneySummary' }),
+              'InvestorJourneyPage',
+            ),
             'Every investor of the deal matching query (no paging): investorUserId, fullName, email, currentStepId, movedAt, paymentReference, then one column per field key of the workflow holding the latest captured value.',
           ),
         },
       },
     },
     async (request, reply) =>
-      wantsCsv(request) ? sendJourneysCsv(ctx, reply, request.params.dealId, request.query.query) : listInvestorJourneys(ctx, request.params.dealId, {
-        limit: request.query.limit ?? 20,
-        page: request.query.page ?? 1,
-        query: request.query.query,
-      }),
+      wantsCsv(request)
+        ? sendJourneysCsv(ctx, reply, request.params.dealId, request.query.query)
+        : listInvestorJourneys(ctx, request.params.dealId, {
+            limit: request.query.limit ?? 20,
+            page: request.query.page ?? 1,
+            query: request.query.query,
+          }),
   );
 }

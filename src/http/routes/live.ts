@@ -5,19 +5,17 @@
 // then on, each with its feed sequence as the event `id`; a reconnect that sends `Last-Event-ID`
 // (or `after`) goes on after that entry, with no gap and no repeat. Comments every 15 s keep
 // proxies from closing it.
-import { PassThrough } from 'node:stream';
 import { type TSchema, Type } from 'typebox';
-import { AppError } from '../../domain/errors.ts';
 import { createLiveFeed, type LiveFeed } from '../../operations/live-feed.ts';
 import { checkLiveTicket, issueLiveTicket, TICKET_LIFETIME_MS } from '../../operations/live-tickets.ts';
-import type { OutboxEntry } from '../../operations/list-deal-events.ts';
+import type { OutboxEntry } from '../../domain/feed-entry.ts';
 import { principalOf } from '../auth.ts';
 import type { Api, AppContext } from '../context.ts';
 import { ExternalId, StrictObject, Timestamp } from '../schemas/common.ts';
 import { problemSchemas } from '../schemas/problems.ts';
-import { holdConnection } from './import-jobs.ts';
+import { sendEventStream } from '../event-stream.ts';
+import { investorDealLiveRoutes } from './investor-deal-live.ts';
 
-export const HEARTBEAT_MS = 15_000;
 /** What a stream may hold unsent before the feed stops reading for it (it reads on once the client has caught up). */
 const STREAM_BUFFER_BYTES = 64 * 1024;
 const MAX_AFTER = Number.MAX_SAFE_INTEGER;
@@ -25,10 +23,15 @@ const MAX_AFTER = Number.MAX_SAFE_INTEGER;
 const problem = (kind: keyof typeof problemSchemas, description: string) =>
   ({ description, content: { 'application/problem+json': { schema: problemSchemas[kind] } } }) as unknown as TSchema;
 
-const LiveTicket = Type.Object({
-  ticket: Type.String({ description: 'Put it in the stream URL as `ticket`; for 60 s it opens the stream it was asked for: this deal only, or every deal’s edit requests' }),
-  expiresAt: Timestamp,
-}, { title: 'LiveTicket' });
+const LiveTicket = Type.Object(
+  {
+    ticket: Type.String({
+      description: 'Put it in the stream URL as `ticket`; for 60 s it opens the stream it was asked for: this deal only, or every deal’s edit requests',
+    }),
+    expiresAt: Timestamp,
+  },
+  { title: 'LiveTicket' },
+);
 
 /**
  * One server-sent event: the entry as the pull feed shows it, under its sequence as `id`. No
@@ -42,6 +45,8 @@ export async function liveRoutes(app: Api, ctx: AppContext) {
   const feed: LiveFeed = await createLiveFeed(ctx, ctx.listen ? { listen: ctx.listen } : {});
   // Before the server stops accepting: open streams end (clients reconnect to another instance).
   app.addHook('preClose', async () => feed.close());
+  // The investor's own journey, read from the same feed (one LISTEN connection for both).
+  investorDealLiveRoutes(app, ctx, feed);
 
   app.post(
     '/console/live/tickets',
@@ -77,7 +82,9 @@ export async function liveRoutes(app: Api, ctx: AppContext) {
           'A cursor that names no entry of what the stream follows is a 400; an expired, forged or revoked ticket a 401. Comment lines every 15 s keep the connection open.',
         querystring: Type.Object({
           ticket: Type.String({ minLength: 1, maxLength: 2000 }),
-          after: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AFTER, description: 'the sequence of the last entry received; 0 for every entry from the start' })),
+          after: Type.Optional(
+            Type.Integer({ minimum: 0, maximum: MAX_AFTER, description: 'the sequence of the last entry received; 0 for every entry from the start' }),
+          ),
         }),
         headers: Type.Object({
           'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'the `id` of the last event received; wins over `after`' })),
@@ -100,36 +107,15 @@ export async function liveRoutes(app: Api, ctx: AppContext) {
       const follow = await checkLiveTicket(ctx, request.query.ticket, ctx.config.jwt?.secret);
       const header = request.headers['last-event-id'];
       const cursor = await feed.startCursor(follow, header !== undefined ? Number(header) : request.query.after);
-      holdConnection(request);
-      const body = new PassThrough({ highWaterMark: STREAM_BUFFER_BYTES });
-      let stop = () => {};
-      const heartbeat = setInterval(() => body.write(': keep-alive\n\n'), HEARTBEAT_MS);
-      const finish = () => {
-        clearInterval(heartbeat);
-        stop();
-        if (!body.writableEnded) body.end();
-      };
-      reply.raw.once('close', finish); // the client went away (or the response ended)
       const following = follow.kind === 'deal' ? `deal ${JSON.stringify(follow.dealId)}` : 'the edit requests of every deal';
-      body.write(`retry: 2000\n: following ${following} after ${cursor}\n\n`);
-      stop = feed.subscribe(
-        {
-          follow,
-          deliver: async (entries) => {
-            if (body.writableEnded) throw new AppError('conflict', 'the stream has ended');
-            // One write per page; wait for the client to take it before the next (bounded memory).
-            if (!body.write(entries.map(sseEvent).join(''))) await new Promise<void>((resolve) => body.once('drain', resolve).once('close', resolve));
-          },
-          end: finish,
-        },
+      // One write per page; the feed reads on once the client has taken it (bounded memory).
+      return sendEventStream(request, reply, feed, {
+        follow,
         cursor,
-      );
-      return reply
-        .code(200)
-        .header('Content-Type', 'text/event-stream; charset=utf-8')
-        .header('Cache-Control', 'no-cache, no-transform')
-        .header('X-Accel-Buffering', 'no')
-        .send(body as unknown as string); // a stream: Fastify pipes it, with no serialisation
+        greeting: `retry: 2000\n: following ${following} after ${cursor}\n\n`,
+        render: (entries) => entries.map(sseEvent).join(''),
+        bufferBytes: STREAM_BUFFER_BYTES,
+      });
     },
   );
 }

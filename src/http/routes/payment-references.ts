@@ -20,11 +20,15 @@ export function paymentReferenceRoutes(app: Api, ctx: AppContext) {
         summary: "Every investor's payment reference in the deal, by investor id",
         params: Type.Object({ dealId: ExternalId }),
         response: {
-          200: jsonOrCsv(Type.Array(Type.Object({ investorUserId: Type.String(), paymentReference: Reference }, { title: 'PaymentReference' })), 'Columns investorUserId, paymentReference.'),
+          200: jsonOrCsv(
+            Type.Array(Type.Object({ investorUserId: Type.String(), paymentReference: Reference }, { title: 'PaymentReference' })),
+            'Columns investorUserId, paymentReference.',
+          ),
         },
       },
     },
-    async (request, reply) => (wantsCsv(request) ? sendPaymentReferencesCsv(ctx, reply, request.params.dealId) : listPaymentReferences(ctx, request.params.dealId)),
+    async (request, reply) =>
+      wantsCsv(request) ? sendPaymentReferencesCsv(ctx, reply, request.params.dealId) : listPaymentReferences(ctx, request.params.dealId),
   );
 
   app.get(
@@ -33,7 +37,7 @@ export function paymentReferenceRoutes(app: Api, ctx: AppContext) {
       schema: {
         tags: ['investor side'],
         summary: 'Resolve a payment reference to its deal and investor (spaces and case ignored)',
-        description: '400 when the reference is malformed or its check digits are wrong (mistyped); 404 when it is well-formed but unknown. ' + CONDITIONAL,
+        description: `400 when the reference is malformed or its check digits are wrong (mistyped); 404 when it is well-formed but unknown. ${CONDITIONAL}`,
         params: Type.Object({ reference: Type.String({ minLength: 1, maxLength: 100 }) }),
         headers: ConditionalHeaders,
         response: { 304: NotModified, 200: Type.Object({ dealId: Type.String(), investorUserId: Type.String(), paymentReference: Reference }) },

@@ -1,12 +1,14 @@
 // Reconciliation (admin): deal payment settings, statement imports, the queue of lines and staff
 // decisions on them, and the bookings made (or queued) on completion.
-import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Static, Type } from 'typebox';
 import { AppError } from '../../domain/errors.ts';
 import { paymentLineStatuses, paymentOutcomes } from '../../domain/payment-line.ts';
 import { defaultCsvColumns } from '../../domain/statement-csv.ts';
 import { listJourneyBookings } from '../../operations/journey-bookings.ts';
 import { getPaymentSettings, putPaymentSettings } from '../../operations/payment-settings.ts';
-import { allocateLine, dismissLine, getPaymentLine, listPaymentLines } from '../../operations/payment-queue.ts';
+import { allocateLine, assignLine, dismissLine, getPaymentLine, listPaymentLines } from '../../operations/payment-queue.ts';
+import { findLineCandidates } from '../../operations/payment-proposals.ts';
 import { importStatement, type StatementInput } from '../../operations/statement-import.ts';
 import { startImportJob } from '../../operations/import-jobs.ts';
 import { InputCheck, MAX_RECORD_BYTES } from '../../operations/import-readers/limits.ts';
@@ -15,7 +17,15 @@ import { Accepted, acceptJob, holdConnection, prefersAsync } from './import-jobs
 import { principalOf } from '../auth.ts';
 import { ExternalId, Page, PageQuery, StrictObject } from '../schemas/common.ts';
 import {
-  JourneyBooking, PaymentLine, PaymentLineWithDecisions, PaymentSettings, PaymentSettingsBody, Share, StatementImport, StatementQuery,
+  JourneyBooking,
+  PaymentLine,
+  PaymentLineWithDecisions,
+  PaymentSettings,
+  PaymentSettingsBody,
+  Proposal,
+  Share,
+  StatementImport,
+  StatementQuery,
 } from '../schemas/payments.ts';
 
 const DealParams = Type.Object({ dealId: ExternalId });
@@ -44,7 +54,14 @@ export async function paymentRoutes(app: Api, ctx: AppContext) {
 
   app.get(
     '/deals/deal/:dealId/payment-settings',
-    { schema: { tags: ['reconciliation'], summary: "A deal's payment settings (defaults when never set)", params: DealParams, response: { 200: PaymentSettings } } },
+    {
+      schema: {
+        tags: ['reconciliation'],
+        summary: "A deal's payment settings (defaults when never set)",
+        params: DealParams,
+        response: { 200: PaymentSettings },
+      },
+    },
     async (request) => getPaymentSettings(ctx, request.params.dealId),
   );
 
@@ -54,13 +71,16 @@ export async function paymentRoutes(app: Api, ctx: AppContext) {
       schema: {
         tags: ['reconciliation'],
         summary: 'Statement lines (the reconciliation queue with status=queued), in import order',
-        querystring: Type.Object({
-          status: Type.Optional(literals([...paymentLineStatuses, 'pending'] as const)),
-          outcome: Type.Optional(literals(paymentOutcomes)),
-          dealId: Type.Optional(ExternalId),
-          statementId: Type.Optional(Type.String({ format: 'uuid' })),
-          ...PageQuery,
-        }, { additionalProperties: false }),
+        querystring: Type.Object(
+          {
+            status: Type.Optional(literals([...paymentLineStatuses, 'pending'] as const)),
+            outcome: Type.Optional(literals(paymentOutcomes)),
+            dealId: Type.Optional(ExternalId),
+            statementId: Type.Optional(Type.String({ format: 'uuid' })),
+            ...PageQuery,
+          },
+          { additionalProperties: false },
+        ),
         response: { 200: Page(PaymentLine) },
       },
     },
@@ -76,6 +96,31 @@ export async function paymentRoutes(app: Api, ctx: AppContext) {
     async (request) => getPaymentLine(ctx, request.params.lineId),
   );
 
+  app.get(
+    '/payments/lines/:lineId/candidates',
+    {
+      schema: {
+        tags: ['reconciliation'],
+        summary: 'The investors a queued line may be given to, likeliest first, with the reasons (by name, e-mail or organisation with query)',
+        description:
+          'Without `query`: the proposals of the line (investors who still owe in its deal, else in the deals of its statement, else in every deal ' +
+          'with payment settings), each with at least one reason: the amount equals what they still owe, the payer name is close to theirs or their ' +
+          "organisation's, the reference quoted is one or two characters from theirs. With `query`: investors of any deal whose name, e-mail or " +
+          'organisation contains it, ranked by the same reasons (possibly none).',
+        params: LineParams,
+        querystring: Type.Object(
+          {
+            query: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ output: Type.Array(Proposal) }, { title: 'PaymentLineCandidates' }) },
+      },
+    },
+    async (request) => findLineCandidates(ctx, request.params.lineId, request.query.query, request.query.limit ?? 10),
+  );
+
   app.post(
     '/payments/lines/:lineId/assign',
     {
@@ -87,10 +132,7 @@ export async function paymentRoutes(app: Api, ctx: AppContext) {
         response: { 200: PaymentLineWithDecisions },
       },
     },
-    async (request) => {
-      const line = await getPaymentLine(ctx, request.params.lineId);
-      return allocateLine(ctx, principalOf(request), request.params.lineId, [{ ...request.body, amount: line.amount }], 'assigned');
-    },
+    async (request) => assignLine(ctx, principalOf(request), request.params.lineId, request.body),
   );
 
   app.post(
@@ -127,7 +169,10 @@ export async function paymentRoutes(app: Api, ctx: AppContext) {
       schema: {
         tags: ['reconciliation'],
         summary: 'Subscriptions booked on completion, and bookings queued for staff (with the reason)',
-        querystring: Type.Object({ status: Type.Optional(literals(['booked', 'queued'] as const)), dealId: Type.Optional(ExternalId), ...PageQuery }, { additionalProperties: false }),
+        querystring: Type.Object(
+          { status: Type.Optional(literals(['booked', 'queued'] as const)), dealId: Type.Optional(ExternalId), ...PageQuery },
+          { additionalProperties: false },
+        ),
         response: { 200: Page(JourneyBooking) },
       },
     },
@@ -159,7 +204,9 @@ export async function paymentRoutes(app: Api, ctx: AppContext) {
           summary: 'Import a bank statement: ISO 20022 camt.053/camt.054 (application/xml) or CSV (text/csv, columns named in the query)',
           description:
             'camt.053 and camt.054, versions 001.02 to 001.08 (read from the namespace). CSV columns default to ' +
-            `${Object.entries(defaultCsvColumns).map(([k, v]) => `${k}=${v}`).join(', ')}. 201 with the import, or 200 when this file was imported ` +
+            `${Object.entries(defaultCsvColumns)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(', ')}. 201 with the import, or 200 when this file was imported ` +
             'before (nothing changes). Above IMPORT_JOB_THRESHOLD bytes (8 MiB by default), or with Prefer: respond-async: 202 with the Location of an ' +
             'import job (GET /imports/jobs/{jobId}) that reports progress, then this outcome. Malformed XML, a DOCTYPE or entity declaration, bytes ' +
             'that are not UTF-8, or a bad line: 400; a CSV record over 1 MiB or a body larger than STATEMENT_BODY_LIMIT: 413.',
@@ -168,48 +215,64 @@ export async function paymentRoutes(app: Api, ctx: AppContext) {
         },
       },
       async (request, reply) => {
-        const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-        if (!Buffer.isBuffer(request.body)) throw new AppError('unsupported-media-type', 'Send the statement as application/xml (camt.053/camt.054) or text/csv');
-        const bytes = request.body;
-        const csv = type === 'text/csv';
-        // UTF-8 only, and a CSV record at most MAX_RECORD_BYTES (a whole camt document may be one line).
-        const check = new InputCheck({ quoted: csv, header: csv, ...(csv ? { maxRecordBytes: MAX_RECORD_BYTES } : {}), what: 'The statement' });
-        check.push(bytes);
-        check.end();
-        const text = bytes.toString('utf8');
-        const q = request.query;
-        const input: StatementInput = csv
-          ? {
-              kind: 'csv',
-              text,
-              csv: {
-                columns: {
-                  date: q.dateColumn ?? defaultCsvColumns.date,
-                  amount: q.amountColumn ?? defaultCsvColumns.amount,
-                  currency: q.currencyColumn ?? defaultCsvColumns.currency,
-                  reference: q.referenceColumn ?? defaultCsvColumns.reference,
-                  counterparty: q.counterpartyColumn,
-                  counterpartyAccount: q.counterpartyAccountColumn,
-                  bankReference: q.bankReferenceColumn,
-                  valueDate: q.valueDateColumn,
-                },
-                delimiter: q.delimiter === 'semicolon' ? ';' : q.delimiter === 'tab' ? '\t' : ',',
-                decimalSeparator: q.decimalSeparator === 'comma' ? ',' : '.',
-                account: q.account,
-              },
-            }
-          : { kind: 'xml', text };
-        const principal = principalOf(request);
-        if (bytes.length > ctx.config.importJobThreshold || prefersAsync(request)) {
-          const job = await startImportJob(ctx, principal, { kind: 'statement', dryRun: false, bytes: bytes.length }, async (progress) => ({
-            outcome: await importStatement(ctx, principal, input, { onProgress: progress }),
-          }));
-          return acceptJob(request, reply, ctx, job);
-        }
-        holdConnection(request);
-        const result = await importStatement(ctx, principal, input);
-        return reply.code(result.duplicate ? 200 : 201).send(result);
+        const { input, bytes } = statementOf(request);
+        return sendStatementImport(ctx, request, reply, input, bytes);
       },
     );
   });
+}
+
+type StatementRequest = FastifyRequest<{ Querystring: Static<typeof StatementQuery> }>;
+
+/** The statement a request sends: its bytes checked (UTF-8, a CSV record at most MAX_RECORD_BYTES) and read as the query says. */
+function statementOf(request: StatementRequest): { input: StatementInput; bytes: Buffer } {
+  const type = String(request.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if (!Buffer.isBuffer(request.body)) throw new AppError('unsupported-media-type', 'Send the statement as application/xml (camt.053/camt.054) or text/csv');
+  const bytes = request.body;
+  const csv = type === 'text/csv';
+  // UTF-8 only, and a CSV record at most MAX_RECORD_BYTES (a whole camt document may be one line).
+  const check = new InputCheck({ quoted: csv, header: csv, ...(csv ? { maxRecordBytes: MAX_RECORD_BYTES } : {}), what: 'The statement' });
+  check.push(bytes);
+  check.end();
+  const text = bytes.toString('utf8');
+  const q = request.query;
+  const input: StatementInput = csv
+    ? {
+        kind: 'csv',
+        text,
+        csv: {
+          columns: {
+            date: q.dateColumn ?? defaultCsvColumns.date,
+            amount: q.amountColumn ?? defaultCsvColumns.amount,
+            currency: q.currencyColumn ?? defaultCsvColumns.currency,
+            reference: q.referenceColumn ?? defaultCsvColumns.reference,
+            counterparty: q.counterpartyColumn,
+            counterpartyAccount: q.counterpartyAccountColumn,
+            bankReference: q.bankReferenceColumn,
+            valueDate: q.valueDateColumn,
+          },
+          delimiter: q.delimiter === 'semicolon' ? ';' : q.delimiter === 'tab' ? '\t' : ',',
+          decimalSeparator: q.decimalSeparator === 'comma' ? ',' : '.',
+          account: q.account,
+        },
+      }
+    : { kind: 'xml', text };
+  return { input, bytes };
+}
+
+/** Imports the statement: as an import job (202) when large or asked for, else at once (201, or 200 for a file seen before). */
+async function sendStatementImport(ctx: AppContext, request: StatementRequest, reply: FastifyReply, input: StatementInput, bytes: Buffer) {
+  const principal = principalOf(request);
+  if (bytes.length > ctx.config.importJobThreshold || prefersAsync(request)) {
+    const job = await startImportJob(ctx, principal, { kind: 'statement', dryRun: false, bytes: bytes.length }, async (progress) => ({
+      outcome: await importStatement(ctx, principal, input, { onProgress: progress }),
+    }));
+    return acceptJob(request, reply, ctx, job);
+  }
+  holdConnection(request);
+  const result = await importStatement(ctx, principal, input);
+  return reply.code(result.duplicate ? 200 : 201).send(result);
 }

@@ -1,20 +1,31 @@
 // Portfolio: assets (management API, admin) and subscription transactions (createSubscription, admin).
-// POST is idempotent with an Idempotency-Key header (src/http/idempotency.ts).
+// POST is idempotent with an Idempotency-Key header (operations/subscriptions.ts bookSubscription).
 import { Type } from 'typebox';
 import { getAsset, putAsset } from '../../operations/assets.ts';
-import { createSubscription, createSubscriptionKeepingResponse, getSubscription, listSubscriptions } from '../../operations/subscriptions.ts';
+import { bookSubscription, getSubscription, listSubscriptions } from '../../operations/subscriptions.ts';
 import type { Api, AppContext } from '../context.ts';
 import { jsonOrCsv, wantsCsv } from '../csv.ts';
 import { sendSubscriptionsCsv } from '../exports.ts';
-import { principalOf } from '../auth.ts';
-import { IdempotencyHeaders, idempotentInOneStatement, serializeAround } from '../idempotency.ts';
+import type { Subscription } from '../../domain/subscription.ts';
+import { IdempotencyHeaders } from '../idempotency.ts';
+import { answer, writeOf } from '../writes.ts';
 import { ExternalId, Page, PageQuery } from '../schemas/common.ts';
-import { Asset, AssetBody, AssetIdText, assetIdOf, SubscriptionBody, SubscriptionRecord, toSubscriptionInput, toSubscriptionRecord } from '../schemas/portfolio.ts';
+import {
+  Asset,
+  AssetBody,
+  AssetIdText,
+  assetIdOf,
+  SubscriptionBody,
+  SubscriptionRecord,
+  toSubscriptionInput,
+  toSubscriptionRecord,
+} from '../schemas/portfolio.ts';
 import { sendDigested } from '../etag.ts';
 import { CONDITIONAL, ConditionalHeaders, NotModified } from '../schemas/conditional.ts';
 
 const AssetParams = Type.Object({ assetId: AssetIdText });
 const SUBSCRIPTIONS = '/portfolio/transactions/subscriptions';
+const presentSubscription = (_status: number, s: unknown) => toSubscriptionRecord(s as Subscription);
 
 export function portfolioRoutes(app: Api, ctx: AppContext) {
   app.put(
@@ -36,7 +47,16 @@ export function portfolioRoutes(app: Api, ctx: AppContext) {
 
   app.get(
     '/portfolio/assets/:assetId',
-    { schema: { tags: ['portfolio'], summary: 'Read an asset', description: CONDITIONAL, params: AssetParams, headers: ConditionalHeaders, response: { 200: Asset, 304: NotModified } } },
+    {
+      schema: {
+        tags: ['portfolio'],
+        summary: 'Read an asset',
+        description: CONDITIONAL,
+        params: AssetParams,
+        headers: ConditionalHeaders,
+        response: { 200: Asset, 304: NotModified },
+      },
+    },
     async (request, reply) => sendDigested(request, reply, 'a', await getAsset(ctx, assetIdOf(request.params.assetId))),
   );
 
@@ -54,22 +74,7 @@ export function portfolioRoutes(app: Api, ctx: AppContext) {
         response: { 201: SubscriptionRecord },
       },
     },
-    async (request, reply) => {
-      const principal = principalOf(request);
-      const input = toSubscriptionInput(request.body);
-      return idempotentInOneStatement(
-        ctx,
-        request,
-        reply,
-        201,
-        async () => toSubscriptionRecord(await createSubscription(ctx, principal, input)),
-        (key) =>
-          createSubscriptionKeepingResponse(ctx, principal, input, {
-            key,
-            bodyAround: (subscription) => serializeAround(reply, toSubscriptionRecord(subscription), 'currency'),
-          }),
-      );
-    },
+    async (request, reply) => answer(reply, await bookSubscription(ctx, writeOf(ctx, request, presentSubscription), toSubscriptionInput(request.body))),
   );
 
   app.get(
@@ -101,7 +106,12 @@ export function portfolioRoutes(app: Api, ctx: AppContext) {
           },
           { additionalProperties: false },
         ),
-        response: { 200: jsonOrCsv(Page(SubscriptionRecord, 'SubscriptionTransactionPage'), 'Every matching subscription (no paging), the columns of the JSON record; amounts exactly as stored.') },
+        response: {
+          200: jsonOrCsv(
+            Page(SubscriptionRecord, 'SubscriptionTransactionPage'),
+            'Every matching subscription (no paging), the columns of the JSON record; amounts exactly as stored.',
+          ),
+        },
       },
     },
     async (request, reply) => {

@@ -1,7 +1,7 @@
 // Webhooks and the event feed, admin only: the delivery list, a manual retry, and the
 // pull feed of a deal's outbox. Secrets never appear in any response.
 import { Type } from 'typebox';
-import { outboxEventTypes } from '../../domain/outbox-event.ts';
+import { eventTypeSchema } from '../schemas/step-trigger.ts';
 import { listDealEvents, listPlatformEvents } from '../../operations/list-deal-events.ts';
 import { listWebhookDeliveries } from '../../operations/list-webhook-deliveries.ts';
 import { retryWebhookDelivery } from '../../operations/retry-webhook-delivery.ts';
@@ -9,7 +9,9 @@ import type { Api, AppContext } from '../context.ts';
 import { jsonOrCsv, wantsCsv } from '../csv.ts';
 import { sendDealEventsCsv } from '../exports.ts';
 import { ExternalId, Page, PageQuery, Timestamp } from '../schemas/common.ts';
-import { IdempotencyHeaders, idempotent } from '../idempotency.ts';
+import { IdempotencyHeaders } from '../idempotency.ts';
+import { write } from '../../operations/pipeline.ts';
+import { answer, writeOf } from '../writes.ts';
 import { CursorQuery, MAX_AFTER } from '../schemas/paging.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -17,8 +19,8 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 // The literals of domain/outbox-event.ts `deliveryStatuses`, spelled out so the type follows.
 const DeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('dead')]);
 
-/** The closed list of domain event types (domain/outbox-event.ts). */
-const EventType = Type.Unsafe<string>({ type: 'string', enum: [...outboxEventTypes], title: 'WebhookEventType', description: 'the domain event: one of a closed list' });
+/** The closed list of domain event types (domain/outbox-event.ts), as stored (a string to the handlers). */
+const EventType = Type.Unsafe<string>(eventTypeSchema);
 
 const Delivery = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -38,17 +40,20 @@ const Delivery = Type.Object({
 });
 
 /** An outbox entry: the body of a webhook, and an element of the pull feed. */
-export const OutboxEntry = Type.Object({
-  id: Type.String({ format: 'uuid', description: 'the entry: also the Webhook-Id header of every delivery of it' }),
-  type: EventType,
-  timestamp: Timestamp,
-  dealId: Nullable(Type.String()),
-  sequence: Type.Integer({
-    minimum: 1,
-    description: 'the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`)',
-  }),
-  data: Type.Unknown({ description: 'what happened: its members depend on the type (docs/reference/webhooks-and-feed.md)' }),
-}, { title: 'WebhookEvent', description: 'A domain event: the JSON body of a webhook delivery, and an element of the pull feeds' });
+export const OutboxEntry = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'the entry: also the Webhook-Id header of every delivery of it' }),
+    type: EventType,
+    timestamp: Timestamp,
+    dealId: Nullable(Type.String()),
+    sequence: Type.Integer({
+      minimum: 1,
+      description: 'the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`)',
+    }),
+    data: Type.Unknown({ description: 'what happened: its members depend on the type (docs/reference/webhooks-and-feed.md)' }),
+  },
+  { title: 'WebhookEvent', description: 'A domain event: the JSON body of a webhook delivery, and an element of the pull feeds' },
+);
 
 const FeedQuery = Type.Object({
   ...CursorQuery,
@@ -97,7 +102,7 @@ export function webhookRoutes(app: Api, ctx: AppContext) {
         response: { 200: Delivery },
       },
     },
-    async (request, reply) => idempotent(ctx, request, reply, 200, (deps) => retryWebhookDelivery(deps, request.params.deliveryId)),
+    async (request, reply) => answer(reply, await write(ctx, writeOf(ctx, request), 200, (tx) => retryWebhookDelivery(tx, request.params.deliveryId))),
   );
 
   app.get(
@@ -112,7 +117,9 @@ export function webhookRoutes(app: Api, ctx: AppContext) {
       },
     },
     async (request, reply) =>
-      wantsCsv(request) ? sendDealEventsCsv(ctx, reply, request.params.dealId, request.query.after ?? 0) : listDealEvents(ctx, request.params.dealId, request.query),
+      wantsCsv(request)
+        ? sendDealEventsCsv(ctx, reply, request.params.dealId, request.query.after ?? 0)
+        : listDealEvents(ctx, request.params.dealId, request.query),
   );
 
   app.get(

@@ -21,7 +21,9 @@ const MigrationResult = Type.Object(
         workflowVersion: Type.Integer({ description: 'the version the journey stays on' }),
         fromStepId: Type.String(),
         toStepId: Type.Union([Type.String(), Type.Null()], { description: 'where the mapping would put it; null: nowhere' }),
-        reason: Type.Union([Type.Literal(misfitReasons[0]), Type.Literal(misfitReasons[1]), Type.Literal(misfitReasons[2])], { description: misfitReasons.join(', ') }),
+        reason: Type.Union([Type.Literal(misfitReasons[0]), Type.Literal(misfitReasons[1]), Type.Literal(misfitReasons[2])], {
+          description: misfitReasons.join(', '),
+        }),
         fields: Type.Array(Type.String(), { description: 'missing-fields / invalid-data: the field keys' }),
         detail: Type.String(),
       }),
@@ -53,6 +55,7 @@ export function workflowMigrationRoutes(app: Api, ctx: AppContext) {
         request.body ??= {};
       },
     },
-    async (request) => migrateWorkflow(ctx, principalOf(request), request.params.dealId, { stepMapping: request.body.stepMapping }, { dryRun: request.query.dryRun === true }),
+    async (request) =>
+      migrateWorkflow(ctx, principalOf(request), request.params.dealId, { stepMapping: request.body.stepMapping }, { dryRun: request.query.dryRun === true }),
   );
 }

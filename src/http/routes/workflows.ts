@@ -5,6 +5,7 @@ import type { WorkflowDocument } from '../../domain/workflow-graph.ts';
 import { getWorkflowStatus, putWorkflow } from '../../operations/workflows.ts';
 import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
+import { isStaff } from '../../domain/principal.ts';
 import { serialisedBodies } from '../json-text.ts';
 import { etagOf, holdsVersion, sendVersioned } from '../etag.ts';
 import { ConditionalHeaders, NotModified } from '../schemas/conditional.ts';
@@ -19,6 +20,9 @@ function toRequirement(r: { kind: string; minimumLevel?: number; classes?: strin
   if (r.kind === 'classification') return { kind: 'classification', classes: r.classes as string[] };
   return { kind: r.kind } as Requirement;
 }
+
+/** Each step's triggers, which the workflow document does not carry. */
+export const triggersOf = (body: WorkflowBody) => body.steps.map((step) => ({ id: step.id, triggers: step.triggers }));
 
 /** Optional members get their defaults; requirement members are checked by the domain. */
 export const toDocument = (body: WorkflowBody): WorkflowDocument => ({
@@ -58,8 +62,8 @@ export function workflowRoutes(app: Api, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const triggers = request.body.steps.map((step) => ({ id: step.id, triggers: step.triggers }));
-      const { workflow, created } = await putWorkflow(ctx, request.params.dealId, toDocument(request.body), triggers, principalOf(request), request.body.stepMapping);
+      const { params, body } = request;
+      const { workflow, created } = await putWorkflow(ctx, params.dealId, toDocument(body), triggersOf(body), principalOf(request), body.stepMapping);
       return reply.code(created ? 201 : 200).send(workflow);
     },
   );
@@ -85,7 +89,7 @@ export function workflowRoutes(app: Api, ctx: AppContext) {
     async (request, reply) => {
       const principal = principalOf(request);
       const view = await getWorkflowStatus(ctx, principal, request.params.dealId, request.query.version);
-      const prefix = principal.role === 'admin' ? 'wa' : 'w';
+      const prefix = isStaff(principal) ? 'wa' : 'w';
       const held = holdsVersion(request, prefix, view.version);
       return sendVersioned(reply, etagOf(prefix, view.version), held ? undefined : workflowBody(reply, view), held);
     },

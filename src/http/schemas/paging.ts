@@ -12,7 +12,12 @@ export const MAX_PAGE = 10_000_000;
 export const MAX_AFTER = Number.MAX_SAFE_INTEGER;
 
 export const Limit = Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: `results per page, 1 to ${MAX_LIMIT}` });
-export const PageNumber = Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: `page number, from 1 to ${MAX_PAGE}; past the last page the output is empty` });
+export const PageNumber = Type.Integer({
+  minimum: 1,
+  maximum: MAX_PAGE,
+  default: 1,
+  description: `page number, from 1 to ${MAX_PAGE}; past the last page the output is empty`,
+});
 export const After = Type.Integer({ minimum: 0, maximum: MAX_AFTER, default: 0, description: 'the last sequence already seen' });
 
 /** `limit` (1–100, default 20) and `page` (1–10,000,000, default 1): coerced from the query string. */

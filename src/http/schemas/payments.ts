@@ -16,8 +16,18 @@ export const PaymentSettingsBody = StrictObject({
   assetId: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 999_999_999_999_999 }))),
   pricePerUnit: Type.Optional(Nullable(DecimalText)),
   unitDecimals: Type.Optional(Type.Integer({ minimum: 0, maximum: 12 })),
-  beneficiaryName: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 70, description: 'whom investors pay, as on the account (one line, at most 70 characters)' }))),
-  iban: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 50, description: 'the account investors pay into; spaces and case as typed, kept compact and upper case (ISO 13616, check digits verified)' }))),
+  beneficiaryName: Type.Optional(
+    Nullable(Type.String({ minLength: 1, maxLength: 70, description: 'whom investors pay, as on the account (one line, at most 70 characters)' })),
+  ),
+  iban: Type.Optional(
+    Nullable(
+      Type.String({
+        minLength: 1,
+        maxLength: 50,
+        description: 'the account investors pay into; spaces and case as typed, kept compact and upper case (ISO 13616, check digits verified)',
+      }),
+    ),
+  ),
   bic: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 14, description: "the account's bank: 8 or 11 letters and digits (ISO 9362)" }))),
 });
 
@@ -36,6 +46,37 @@ export const PaymentSettings = Type.Object({
   bic: Nullable(Type.String()),
   updatedAt: Timestamp,
 });
+
+export const Advice = Type.Object(
+  {
+    summary: Type.String({ description: 'why the investor was not moved, in plain words' }),
+    action: Type.String({ description: 'the way forward' }),
+    fields: Type.Array(Type.Object({ key: Type.String(), label: Type.String() }), { description: 'fields to fill, with their labels' }),
+  },
+  { title: 'PaymentLineAdvice', description: 'a line whose move was refused: the reason and what to do' },
+);
+
+export const Proposal = Type.Object(
+  {
+    dealId: Type.String(),
+    dealName: Type.String(),
+    investorUserId: Type.String(),
+    fullName: Type.String(),
+    email: Nullable(Type.String()),
+    companies: Type.Array(Type.String(), { description: "the organisations of the investor's classifications" }),
+    paymentReference: Type.String(),
+    stillOwed: Nullable(Type.String({ description: 'commitment minus what was received, decimal text; null when no commitment is captured' })),
+    currency: Nullable(Type.String()),
+    score: Type.Number({ description: 'higher is likelier; compare within one line only' }),
+    reasons: Type.Array(
+      Type.Object({
+        kind: Type.String({ description: 'amount-owed, name, company, reference' }),
+        detail: Type.String(),
+      }),
+    ),
+  },
+  { title: 'PaymentLineProposal' },
+);
 
 export const PaymentLine = Type.Object({
   id: Type.String(),
@@ -64,6 +105,10 @@ export const PaymentLine = Type.Object({
   reversedByLineId: Nullable(Type.String()),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  investorName: Type.Optional(Nullable(Type.String({ description: 'the full name of the investor the line points at' }))),
+  dealName: Type.Optional(Nullable(Type.String({ description: 'the name of the deal the line points at' }))),
+  advice: Type.Optional(Nullable(Advice)),
+  proposals: Type.Optional(Type.Array(Proposal, { description: 'queued credits: the likeliest investors (at most 3), with the reasons' })),
 });
 
 export const Decision = Type.Object({
@@ -96,19 +141,22 @@ export const StatementImport = Type.Object({
   statuses: Type.Record(Type.String(), Type.Integer()),
 });
 
-export const StatementQuery = Type.Object({
-  dateColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  valueDateColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  amountColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  currencyColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  referenceColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  counterpartyColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  counterpartyAccountColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  bankReferenceColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  delimiter: Type.Optional(Type.Union([Type.Literal('comma'), Type.Literal('semicolon'), Type.Literal('tab')])),
-  decimalSeparator: Type.Optional(Type.Union([Type.Literal('point'), Type.Literal('comma')])),
-  account: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-}, { additionalProperties: false });
+export const StatementQuery = Type.Object(
+  {
+    dateColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    valueDateColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    amountColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    currencyColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    referenceColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    counterpartyColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    counterpartyAccountColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    bankReferenceColumn: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    delimiter: Type.Optional(Type.Union([Type.Literal('comma'), Type.Literal('semicolon'), Type.Literal('tab')])),
+    decimalSeparator: Type.Optional(Type.Union([Type.Literal('point'), Type.Literal('comma')])),
+    account: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
 
 export const Share = StrictObject({ dealId: ExternalId, investorUserId: ExternalId, amount: DecimalText });
 

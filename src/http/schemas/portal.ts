@@ -25,7 +25,11 @@ export const PublicKeyCredentialCreationOptionsJSON = Type.Object(
     pubKeyCredParams: Type.Array(Type.Object({ alg: Type.Integer(), type: Type.String() }, open)),
     timeout: Type.Optional(Type.Integer()),
   },
-  { ...open, title: 'PublicKeyCredentialCreationOptionsJSON', description: 'WebAuthn creation options: pass them to navigator.credentials.create (startRegistration of @simplewebauthn/browser)' },
+  {
+    ...open,
+    title: 'PublicKeyCredentialCreationOptionsJSON',
+    description: 'WebAuthn creation options: pass them to navigator.credentials.create (startRegistration of @simplewebauthn/browser)',
+  },
 );
 
 export const PublicKeyCredentialRequestOptionsJSON = Type.Object(
@@ -34,7 +38,11 @@ export const PublicKeyCredentialRequestOptionsJSON = Type.Object(
     timeout: Type.Optional(Type.Integer()),
     rpId: Type.Optional(Type.String()),
   },
-  { ...open, title: 'PublicKeyCredentialRequestOptionsJSON', description: 'WebAuthn request options for a discoverable passkey: pass them to navigator.credentials.get (startAuthentication)' },
+  {
+    ...open,
+    title: 'PublicKeyCredentialRequestOptionsJSON',
+    description: 'WebAuthn request options for a discoverable passkey: pass them to navigator.credentials.get (startAuthentication)',
+  },
 );
 
 export const RegistrationResponseJSON = Type.Object(
@@ -42,7 +50,10 @@ export const RegistrationResponseJSON = Type.Object(
     id: Base64Url,
     rawId: Base64Url,
     type: Type.Literal('public-key'),
-    response: Type.Object({ clientDataJSON: Base64Url, attestationObject: Base64Url, transports: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20 })) }, open),
+    response: Type.Object(
+      { clientDataJSON: Base64Url, attestationObject: Base64Url, transports: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20 })) },
+      open,
+    ),
     clientExtensionResults: Type.Object({}, open),
     authenticatorAttachment: Type.Optional(Type.String({ maxLength: 100 })),
   },

@@ -28,42 +28,48 @@ const Amount = (description: string, positive: boolean) =>
 const Day = (description: string) => Type.String({ format: 'date', description: `${description}: YYYY-MM-DD, a date that exists` });
 const OptionalText = (max: number) => Type.Optional(Type.String({ maxLength: max }));
 
-export const SubscriptionBody = StrictObject({
-  asset_id: AssetId,
-  investor_id: ExternalId,
-  units: Amount('number of units, greater than 0; at most 15 significant digits', true),
-  price_per_unit: Amount('price of one unit in the asset currency, greater than 0', true),
-  total: Amount('units × price_per_unit, to the cent (422 otherwise, stating the expected total)', false),
-  fee: Type.Optional(Amount('charged on top of total; default 0', false)),
-  funding_source: Type.Union(fundingSources.map((f) => Type.Literal(f))),
-  invoice_date: Day('invoice date'),
-  settlement_date: Day('settlement date, not before invoice_date (422 otherwise)'),
-  source: OptionalText(200),
-  source_id: OptionalText(200),
-  description: OptionalText(10_000),
-}, { title: 'Portfolio_CreateSubscriptionRequest' });
+export const SubscriptionBody = StrictObject(
+  {
+    asset_id: AssetId,
+    investor_id: ExternalId,
+    units: Amount('number of units, greater than 0; at most 15 significant digits', true),
+    price_per_unit: Amount('price of one unit in the asset currency, greater than 0', true),
+    total: Amount('units × price_per_unit, to the cent (422 otherwise, stating the expected total)', false),
+    fee: Type.Optional(Amount('charged on top of total; default 0', false)),
+    funding_source: Type.Union(fundingSources.map((f) => Type.Literal(f))),
+    invoice_date: Day('invoice date'),
+    settlement_date: Day('settlement date, not before invoice_date (422 otherwise)'),
+    source: OptionalText(200),
+    source_id: OptionalText(200),
+    description: OptionalText(10_000),
+  },
+  { title: 'Portfolio_CreateSubscriptionRequest' },
+);
 export type SubscriptionBody = Static<typeof SubscriptionBody>;
 
 const Nullable = (max?: number) => Type.Union([Type.String(max ? { maxLength: max } : {}), Type.Null()]);
 
-export const SubscriptionRecord = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  asset_id: Type.Integer(),
-  investor_id: Type.String(),
-  units: Type.Number(),
-  price_per_unit: Type.Number(),
-  total: Type.Number(),
-  fee: Type.Number(),
-  currency: Type.String({ description: "the asset's ISO 4217 currency" }),
-  funding_source: Type.String(),
-  invoice_date: Type.String({ format: 'date' }),
-  settlement_date: Type.String({ format: 'date' }),
-  source: Nullable(),
-  source_id: Nullable(),
-  description: Nullable(),
-  created_by_user_id: Type.String(),
-  created_at: Timestamp,
-}, { title: 'SubscriptionTransaction' });
+export const SubscriptionRecord = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    asset_id: Type.Integer(),
+    investor_id: Type.String(),
+    units: Type.Number(),
+    price_per_unit: Type.Number(),
+    total: Type.Number(),
+    fee: Type.Number(),
+    currency: Type.String({ description: "the asset's ISO 4217 currency" }),
+    funding_source: Type.String(),
+    invoice_date: Type.String({ format: 'date' }),
+    settlement_date: Type.String({ format: 'date' }),
+    source: Nullable(),
+    source_id: Nullable(),
+    description: Nullable(),
+    created_by_user_id: Type.String(),
+    created_at: Timestamp,
+  },
+  { title: 'SubscriptionTransaction' },
+);
 export type SubscriptionRecord = Static<typeof SubscriptionRecord>;
 
 export function toSubscriptionInput(body: SubscriptionBody): SubscriptionInput {
@@ -103,13 +109,16 @@ export const toSubscriptionRecord = (s: Subscription): SubscriptionRecord => ({
   created_at: s.createdAt,
 });
 
-export const Asset = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  currency: Type.String(),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-}, { title: 'Asset' });
+export const Asset = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    currency: Type.String(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'Asset' },
+);
 
 export const AssetBody = StrictObject({
   name: Type.String({ minLength: 1, maxLength: 200 }),

@@ -47,7 +47,8 @@ const coreOf = (kind: ErrorKind) => ({
 const fileLine = Type.Optional(Type.Integer({ description: 'an import file or a statement: the line at fault, from 1' }));
 
 const validationMembers = {
-  errors: Type.Optional(Type.Array(FieldError, { description: 'one entry per offending field' })),
+  errors: Type.Optional(Type.Array(FieldError, { description: 'one entry per offending field, the first 100 of them' })),
+  moreErrors: Type.Optional(Type.Integer({ minimum: 1, description: 'how many offending fields there were past the 100 listed in `errors`' })),
   line: fileLine,
 };
 
@@ -67,20 +68,24 @@ const conflictMembers = {
   deliveredAt: Type.Optional(Nullable(Type.String({ description: 'a retry of a webhook delivery that was delivered: when' }))),
   retryable: Type.Optional(Type.Boolean({ description: 'true: the same request may succeed later (see Retry-After)' })),
   changedSince: Type.Optional(
-    Type.Array(Type.Object({
-      investorUserId: Type.String(),
-      reason: Type.Union([Type.Literal('moved-since'), Type.Literal('entered-with-batch')], { description: 'moved-since: moved again after the batch; entered-with-batch: entered the workflow with it, no step to go back to' }),
-      currentStepId: Nullable(Type.String({ description: 'where the investor stands now' })),
-      eventId: Nullable(Type.String({ description: 'their latest event' })),
-      at: Nullable(Type.String({ description: 'when it was made' })),
-    }), { description: 'an undo refused: the investors of the batch that changed since, and where they stand' }),
+    Type.Array(
+      Type.Object({
+        investorUserId: Type.String(),
+        reason: Type.Union([Type.Literal('moved-since'), Type.Literal('entered-with-batch')], {
+          description: 'moved-since: moved again after the batch; entered-with-batch: entered the workflow with it, no step to go back to',
+        }),
+        currentStepId: Nullable(Type.String({ description: 'where the investor stands now' })),
+        eventId: Nullable(Type.String({ description: 'their latest event' })),
+        at: Nullable(Type.String({ description: 'when it was made' })),
+      }),
+      { description: 'an undo refused: the investors of the batch that changed since, and where they stand' },
+    ),
   ),
   undoneByBatchId: Type.Optional(Type.String({ description: 'an undo of a batch already undone: the undo' })),
   undoWindowSeconds: Type.Optional(Type.Integer({ description: 'an undo of a batch too old: how long a batch can be undone' })),
   batchCreatedAt: Type.Optional(Type.String({ description: 'an undo of a batch too old: when the batch was made' })),
   refusedInvestorUserIds: Type.Optional(Type.Array(Type.String(), { description: 'an undo whose moves back were refused: whose' })),
 };
-
 
 const unprocessableMembers = {
   errors: Type.Optional(Type.Array(FieldError, { description: 'the fields the broken rule concerns' })),
@@ -142,9 +147,15 @@ const family = (kind: ErrorKind, name: string, description: string, members: Rec
 
 export const ValidationProblem = family('validation', 'ValidationProblem', 'Malformed input (400): `errors` names each offending field', validationMembers);
 export const UnauthenticatedProblem = family('unauthenticated', 'UnauthenticatedProblem', 'Missing, malformed, unknown, revoked or expired token (401)');
-export const ForbiddenProblem = family('forbidden', 'ForbiddenProblem', 'The role or the investor may not do this (403)');
+export const ForbiddenProblem = family('forbidden', 'ForbiddenProblem', 'The role or the investor may not do this (403)', {
+  portalOrigin: Type.Optional(Type.String({ description: "a portal write from another origin: PUBLIC_URL's origin, the one address the portal works at" })),
+});
 export const NotFoundProblem = family('not-found', 'NotFoundProblem', 'Unknown resource, or one the investor may not see (404)');
-export const RequestTimeoutProblem = family('request-timeout', 'RequestTimeoutProblem', 'The request did not arrive whole within REQUEST_TIMEOUT_MS (408; the connection is closed)');
+export const RequestTimeoutProblem = family(
+  'request-timeout',
+  'RequestTimeoutProblem',
+  'The request did not arrive whole within REQUEST_TIMEOUT_MS (408; the connection is closed)',
+);
 export const ConflictProblem = family(
   'conflict',
   'ConflictProblem',
@@ -157,7 +168,11 @@ export const TooLargeProblem = family(
   'Request body over its limit, or a line or record of an import file over 1 MiB (413)',
   tooLargeMembers,
 );
-export const UnsupportedMediaTypeProblem = family('unsupported-media-type', 'UnsupportedMediaTypeProblem', 'A body of a media type or charset the route does not take (415)');
+export const UnsupportedMediaTypeProblem = family(
+  'unsupported-media-type',
+  'UnsupportedMediaTypeProblem',
+  'A body of a media type or charset the route does not take (415)',
+);
 export const UnprocessableProblem = family('unprocessable', 'UnprocessableProblem', 'Well-formed, but breaks a business rule (422)', {
   ...unprocessableMembers,
   refusal: Type.Optional(RefusalProblem),
@@ -166,6 +181,29 @@ export const RateLimitedProblem = family('rate-limited', 'RateLimitedProblem', '
 export const HeadersTooLargeProblem = family('headers-too-large', 'HeadersTooLargeProblem', 'Request headers over 16 KiB (431; the connection is closed)');
 export const InternalProblem = family('internal', 'InternalProblem', 'A bug (500): quote the requestId');
 export const DatabaseUnavailableProblem = family('database-unavailable', 'DatabaseUnavailableProblem', 'The database does not answer; retry later (503)');
+export const OutcomeUnknownProblem = family(
+  'outcome-unknown',
+  'OutcomeUnknownProblem',
+  'The database stopped answering while the write was committing, so it may have been applied (503): retry with the same Idempotency-Key, which answers with the true outcome',
+  { retryable: Type.Literal(true, { description: 'always true: the same request with the same Idempotency-Key is safe to send again' }) },
+);
+
+/**
+ * A write's 503: the database does not answer (nothing was applied), or it stopped answering while
+ * the write committed (`outcome-unknown`: it may have been applied; the same Idempotency-Key tells).
+ */
+export const WriteUnavailableProblem = Type.Object(
+  {
+    ...coreOf('database-unavailable'),
+    type: Type.Unsafe<string>({
+      type: 'string',
+      enum: [problemType('database-unavailable'), problemType('outcome-unknown')],
+      description: `${problemType('database-unavailable')}: nothing was applied; ${problemType('outcome-unknown')}: the write may have been applied, send it again with the same Idempotency-Key`,
+    }),
+    retryable: Type.Optional(Type.Boolean({ description: 'outcome-unknown: true, the same request with the same Idempotency-Key is safe to send again' })),
+  },
+  { ...problem, title: 'WriteUnavailableProblem', description: 'The database does not answer, or the outcome of the write is unknown; retry (503)' },
+);
 
 /** The schema of each kind's problem document, by kind. */
 export const problemSchemas: Record<ErrorKind, TSchema> = {
@@ -182,6 +220,7 @@ export const problemSchemas: Record<ErrorKind, TSchema> = {
   'rate-limited': RateLimitedProblem,
   internal: InternalProblem,
   'database-unavailable': DatabaseUnavailableProblem,
+  'outcome-unknown': OutcomeUnknownProblem,
 };
 
 export const ImportJobProblem = Type.Object(
@@ -189,5 +228,9 @@ export const ImportJobProblem = Type.Object(
     ...RefusalProblem.properties,
     interrupted: Type.Optional(Type.Boolean({ description: 'true: the process running the import stopped before it finished; send the file again' })),
   },
-  { ...problem, title: 'ImportJobProblem', description: 'Why an import job failed: the problem the synchronous import would have answered, or its interruption' },
+  {
+    ...problem,
+    title: 'ImportJobProblem',
+    description: 'Why an import job failed: the problem the synchronous import would have answered, or its interruption',
+  },
 );

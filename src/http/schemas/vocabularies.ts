@@ -11,7 +11,11 @@ const Vocabulary = (values: readonly string[], title: string, description: strin
   Type.Unsafe<string>({ type: 'string', enum: [...values], title, description });
 
 export const StepType = Vocabulary(stepTypes, 'StepType', 'default, complete or withdrawn');
-export const FieldKind = Vocabulary(fieldKinds, 'FieldKind', 'the kind of value a field holds (values are strings on the wire); text when absent in a workflow document');
+export const FieldKind = Vocabulary(
+  fieldKinds,
+  'FieldKind',
+  'the kind of value a field holds (values are strings on the wire); text when absent in a workflow document',
+);
 export const RequirementKind = Vocabulary(
   requirementKinds,
   'RequirementKind',

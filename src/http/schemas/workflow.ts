@@ -63,7 +63,9 @@ export const WorkflowBody = StrictObject({
     StrictObject({
       fromStepId: StepId,
       toStepId: StepId,
-      investorMay: Type.Optional(Type.Boolean({ default: false, description: 'the investor may move themselves along this link, when investorEngagementEnabled' })),
+      investorMay: Type.Optional(
+        Type.Boolean({ default: false, description: 'the investor may move themselves along this link, when investorEngagementEnabled' }),
+      ),
     }),
     { maxItems: 1000 },
   ),
@@ -77,56 +79,75 @@ const Link = Type.Object(
     toStepId: Type.String(),
     // Always sent; optional in the schema only because Link is a shared component, where a new
     // required member counts as a breaking change for clients generated from the document.
-    investorMay: Type.Optional(Type.Boolean({ description: 'the investor may move themselves along this link (only when the workflow has investorEngagementEnabled); always present since 2.2.0' })),
+    investorMay: Type.Optional(
+      Type.Boolean({
+        description: 'the investor may move themselves along this link (only when the workflow has investorEngagementEnabled); always present since 2.2.0',
+      }),
+    ),
   },
   { title: 'Link' },
 );
 
-export const Workflow = Type.Object({
-  id: Type.String(),
-  dealId: Type.String(),
-  label: Type.String(),
-  description: Type.String(),
-  investorEngagementEnabled: Type.Boolean(),
-  version: Type.Integer({ description: 'incremented every time the workflow is set' }),
-  steps: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      label: Type.String(),
-      type: StepType,
-      previousStepLinks: Type.Array(Link),
-      nextStepLinks: Type.Array(Link),
-      stepFields: Type.Array(
-        Type.Object({
-          fieldKey: Type.String(),
-          required: Type.Boolean(),
-          kind: FieldKind,
-          label: Nullable(Type.String()),
-          options: Nullable(Type.Array(Type.String())),
-        }, { title: 'StepField' }),
+export const Workflow = Type.Object(
+  {
+    id: Type.String(),
+    dealId: Type.String(),
+    label: Type.String(),
+    description: Type.String(),
+    investorEngagementEnabled: Type.Boolean(),
+    version: Type.Integer({ description: 'incremented every time the workflow is set' }),
+    steps: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          label: Type.String(),
+          type: StepType,
+          previousStepLinks: Type.Array(Link),
+          nextStepLinks: Type.Array(Link),
+          stepFields: Type.Array(
+            Type.Object(
+              {
+                fieldKey: Type.String(),
+                required: Type.Boolean(),
+                kind: FieldKind,
+                label: Nullable(Type.String()),
+                options: Nullable(Type.Array(Type.String())),
+              },
+              { title: 'StepField' },
+            ),
+          ),
+          requirements: Type.Array(Requirement),
+          formId: Nullable(Type.String()),
+          workflowCustomStepTriggers: WorkflowCustomStepTriggers,
+        },
+        { title: 'Step' },
       ),
-      requirements: Type.Array(Requirement),
-      formId: Nullable(Type.String()),
-      workflowCustomStepTriggers: WorkflowCustomStepTriggers,
-    }, { title: 'Step' }),
-  ),
-}, { title: 'Workflow' });
+    ),
+  },
+  { title: 'Workflow' },
+);
 
-export const WorkflowEvent = Type.Object({
-  id: Type.String(),
-  fromStepId: Nullable(Type.String()),
-  toStepId: Type.String(),
-  data: Type.Record(Type.String(), Type.String()),
-  createdByUserId: Type.String(),
-  createdAt: Timestamp,
-}, { title: 'WorkflowEvent' });
+export const WorkflowEvent = Type.Object(
+  {
+    id: Type.String(),
+    fromStepId: Nullable(Type.String()),
+    toStepId: Type.String(),
+    data: Type.Record(Type.String(), Type.String()),
+    createdByUserId: Type.String(),
+    createdAt: Timestamp,
+  },
+  { title: 'WorkflowEvent' },
+);
 
-export const AbbreviatedEvent = Type.Object({
-  id: Type.String(),
-  toStepId: Type.String(),
-  data: Type.Record(Type.String(), Type.String()),
-  createdAt: Timestamp,
-}, { title: 'JourneyEntry' });
+export const AbbreviatedEvent = Type.Object(
+  {
+    id: Type.String(),
+    toStepId: Type.String(),
+    data: Type.Record(Type.String(), Type.String()),
+    createdAt: Timestamp,
+  },
+  { title: 'JourneyEntry' },
+);
 
 export const EventRevision = Type.Object({
   revision: Type.Integer({ description: '1 is the data the move captured' }),

@@ -5,8 +5,9 @@
 // - `fullName` alone is split at its last space into forename and surname (one word: the surname);
 // - the id, when no column maps to `id`, is derived so that the same file imported again updates
 //   the same investors: from the CRM id (`remoteId`) when mapped, else from the e-mail;
-// - rows of one file with the same e-mail are one investor (the id of the first), the later row's
-//   values winning;
+// - rows of one file with the same e-mail are one investor (the id of the first); which row's values
+//   count is the import's duplicate policy (duplicates.ts);
+// - `data.<fieldKey>` maps a column to a field of the step the import places its rows in;
 // - every header must be in the map: a column is never ignored without being named;
 // - an investor already in the directory keeps every member that no mapped column gives (onto).
 import { createHash } from 'node:crypto';
@@ -18,6 +19,11 @@ export type ColumnMap = Record<string, string | null>;
 
 const TARGETS = new Set<string>([...INVESTOR_COLUMNS, ...COMPUTED_COLUMNS]);
 const ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+/** A column for a field of the placement step: `data.` and the field's key. */
+const DATA = /^data\.(.{1,64})$/s;
+
+/** The step field a target names (`data.committed_amount` → `committed_amount`), or undefined. */
+export const dataKeyOf = (target: string | null | undefined): string | undefined => (typeof target === 'string' ? DATA.exec(target)?.[1] : undefined);
 
 /** The `columns` parameter (a JSON object) as a column map; 400 naming what does not fit. */
 export function parseColumnMap(text: string, field = 'columns'): ColumnMap {
@@ -36,13 +42,18 @@ export function parseColumnMap(text: string, field = 'columns'): ColumnMap {
   const targets = new Map<string, string>();
   for (const [header, target] of Object.entries(value as Record<string, unknown>)) {
     if (target === null) continue;
-    if (typeof target !== 'string' || !TARGETS.has(target)) {
-      errors.push({ in: 'query', field: `${field}.${header}`, detail: 'must be a column of the investor import or null' });
+    if (typeof target !== 'string' || (!TARGETS.has(target) && dataKeyOf(target) === undefined)) {
+      errors.push({
+        in: 'query',
+        field: `${field}.${header}`,
+        detail: 'must be a column of the investor import, data.<field key> of the placement step, or null',
+      });
     } else if (targets.has(target)) {
       errors.push({ in: 'query', field: `${field}.${header}`, detail: `maps to ${target}, as ${targets.get(target)} does` });
     } else targets.set(target, header);
   }
-  if (errors.length > 0) throw new AppError('validation', `The column map does not fit the investor import: ${errors.map((e) => e.field).join(', ')}`, { errors });
+  if (errors.length > 0)
+    throw new AppError('validation', `The column map does not fit the investor import: ${errors.map((e) => e.field).join(', ')}`, { errors });
   return value as ColumnMap;
 }
 
@@ -77,7 +88,7 @@ export function mappedRecords(map: ColumnMap) {
     const out: Record<string, string> = {};
     for (const [header, cell] of Object.entries(record)) {
       const target = map[header];
-      if (typeof target === 'string') out[target] = cell.trim();
+      if (typeof target === 'string' && dataKeyOf(target) === undefined) out[target] = cell.trim();
     }
     const text = (name: string) => out[name] ?? '';
     const email = text('contact.email').toLowerCase();
@@ -118,9 +129,11 @@ export function mappedRecords(map: ColumnMap) {
 
 /** Where a column of the investor import sits in an Investor. */
 const pathOf = (column: string): string[] =>
-  column.startsWith('contact.') ? ['contact', 'contact', column.slice('contact.'.length)]
-  : ['remoteId', 'dataSource', 'teamUserId', 'kycCheckLevel'].includes(column) ? [column]
-  : ['contact', column];
+  column.startsWith('contact.')
+    ? ['contact', 'contact', column.slice('contact.'.length)]
+    : ['remoteId', 'dataSource', 'teamUserId', 'kycCheckLevel'].includes(column)
+      ? [column]
+      : ['contact', column];
 
 /**
  * The stored investor with the members the map's columns give taken from the row's entry (a name
@@ -128,7 +141,11 @@ const pathOf = (column: string): string[] =>
  * nothing more than itself).
  */
 export function ontoStored(map: ColumnMap): (stored: Investor, parsed: Investor) => Investor {
-  const given = new Set(Object.values(map).filter((t): t is string => typeof t === 'string' && t !== 'id' && !(COMPUTED_COLUMNS as readonly string[]).includes(t)));
+  const given = new Set(
+    Object.values(map).filter(
+      (t): t is string => typeof t === 'string' && t !== 'id' && dataKeyOf(t) === undefined && !(COMPUTED_COLUMNS as readonly string[]).includes(t),
+    ),
+  );
   if (given.has('fullName') || given.has('name')) for (const c of ['contact.forename', 'contact.surname', 'fullName', 'name']) given.add(c);
   if (given.has('contact.forename') || given.has('contact.surname')) given.add('fullName');
   return (stored, parsed) => {

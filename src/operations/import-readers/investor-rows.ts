@@ -48,10 +48,28 @@ export function investorCells(investor: Investor): Cell[] {
   const c = investor.contact;
   const p = c.contact;
   return [
-    investor.id, investor.remoteId, investor.dataSource, investor.teamUserId, investor.kycCheckLevel,
-    c.guid, c.externalId, c.userType, c.status,
-    p.title, p.forename, p.middleNames, p.surname, p.nickname, p.dateOfBirth, p.email,
-    c.username, c.profilePhotoFileKey, c.name, c.fullName, c.tfaEnabled, c.compliance,
+    investor.id,
+    investor.remoteId,
+    investor.dataSource,
+    investor.teamUserId,
+    investor.kycCheckLevel,
+    c.guid,
+    c.externalId,
+    c.userType,
+    c.status,
+    p.title,
+    p.forename,
+    p.middleNames,
+    p.surname,
+    p.nickname,
+    p.dateOfBirth,
+    p.email,
+    c.username,
+    c.profilePhotoFileKey,
+    c.name,
+    c.fullName,
+    c.tfaEnabled,
+    c.compliance,
     JSON.stringify(c.classifications),
   ];
 }
@@ -63,7 +81,8 @@ export function checkInvestorHeader(header: readonly string[]): void {
   const known = new Set<string>([...INVESTOR_COLUMNS, ...COMPUTED_COLUMNS]);
   const errors: FieldError[] = header.filter((h) => !known.has(h)).map((h) => ({ in: 'body', field: h, detail: 'is not a column of the investor import' }));
   if (!header.includes('id')) errors.push({ in: 'body', field: 'id', detail: 'the header must name an id column' });
-  if (errors.length > 0) throw new AppError('validation', `The CSV header does not fit the investor import: ${errors.map((e) => e.field).join(', ')}`, { errors });
+  if (errors.length > 0)
+    throw new AppError('validation', `The CSV header does not fit the investor import: ${errors.map((e) => e.field).join(', ')}`, { errors });
 }
 
 export type ParsedInvestor = { id: string; investor: Investor } | { id: string | undefined; errors: FieldError[] };
@@ -122,14 +141,19 @@ export function investorFromCsv(record: Record<string, string>): ParsedInvestor 
   if (!('errors' in parsed)) return parsed;
   // Errors name the CSV's columns, once each: contact.contact.email is the column contact.email.
   const column = (field: string) =>
-    field.startsWith('contact.contact.') ? field.slice('contact.'.length) : field.startsWith('contact.classifications') ? 'classifications' : field.replace(/^contact\./, '');
+    field.startsWith('contact.contact.')
+      ? field.slice('contact.'.length)
+      : field.startsWith('contact.classifications')
+        ? 'classifications'
+        : field.replace(/^contact\./, '');
   const seen = new Set<string>();
   return { id: parsed.id, errors: parsed.errors.map((e) => ({ ...e, field: column(e.field) })).filter((e) => !seen.has(e.field) && seen.add(e.field)) };
 }
 
 /** An NDJSON line: `{"id": …, …the PUT /investors body}`. */
 export function investorFromJson(value: unknown): ParsedInvestor {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { id: undefined, errors: [{ in: 'body', field: '', detail: 'must be a JSON object' }] };
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { id: undefined, errors: [{ in: 'body', field: '', detail: 'must be a JSON object' }] };
   const { id, ...body } = value as Record<string, unknown>;
   return withBody(typeof id === 'string' && id !== '' ? id : undefined, body, []);
 }
@@ -183,4 +207,3 @@ export function toInput(body: InvestorBodyType): InvestorInput {
     },
   };
 }
-

@@ -63,7 +63,9 @@ export class InputCheck {
     const { maxRecordBytes, quoted } = this.limits;
     this.bytes += chunk.length;
     if (this.limits.maxBytes !== undefined && this.bytes > this.limits.maxBytes) {
-      throw new AppError('payload-too-large', `${this.limits.what ?? 'The file'} is larger than ${this.limits.maxBytes} bytes`, { extensions: { limit: this.limits.maxBytes } });
+      throw new AppError('payload-too-large', `${this.limits.what ?? 'The file'} is larger than ${this.limits.maxBytes} bytes`, {
+        extensions: { limit: this.limits.maxBytes },
+      });
     }
     let { line, recordBytes, recordHasContent, inQuotes, need, lo, hi } = this;
     for (let i = 0; i < chunk.length; i++) {
@@ -78,13 +80,21 @@ export class InputCheck {
         hi = 0xbf;
       } else if (b >= 0x80) {
         if (b >= 0xc2 && b <= 0xdf) need = 1;
-        else if (b === 0xe0) { need = 2; lo = 0xa0; }
-        else if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) need = 2;
-        else if (b === 0xed) { need = 2; hi = 0x9f; }
-        else if (b === 0xf0) { need = 3; lo = 0x90; }
-        else if (b >= 0xf1 && b <= 0xf3) need = 3;
-        else if (b === 0xf4) { need = 3; hi = 0x8f; }
-        else {
+        else if (b === 0xe0) {
+          need = 2;
+          lo = 0xa0;
+        } else if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) need = 2;
+        else if (b === 0xed) {
+          need = 2;
+          hi = 0x9f;
+        } else if (b === 0xf0) {
+          need = 3;
+          lo = 0x90;
+        } else if (b >= 0xf1 && b <= 0xf3) need = 3;
+        else if (b === 0xf4) {
+          need = 3;
+          hi = 0x8f;
+        } else {
           this.line = line;
           throw this.notUtf8();
         }
@@ -115,7 +125,10 @@ export class InputCheck {
 
   private notUtf8(): AppError {
     const detail = `${this.limits.what ?? 'The file'} is not valid UTF-8 at line ${this.line}`;
-    return new AppError('validation', detail, { errors: [{ in: 'body', field: `line ${this.line}`, detail: 'is not valid UTF-8' }], extensions: { line: this.line } });
+    return new AppError('validation', detail, {
+      errors: [{ in: 'body', field: `line ${this.line}`, detail: 'is not valid UTF-8' }],
+      extensions: { line: this.line },
+    });
   }
 
   private tooLong(): AppError {

@@ -116,7 +116,16 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['edit_requests', 'form_implementations', 'event_revisions', 'workflow_events', 'journeys', 'workflow_links', 'workflow_steps', 'workflows']) {
+  for (const table of [
+    'edit_requests',
+    'form_implementations',
+    'event_revisions',
+    'workflow_events',
+    'journeys',
+    'workflow_links',
+    'workflow_steps',
+    'workflows',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

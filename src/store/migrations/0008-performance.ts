@@ -61,14 +61,18 @@ export async function up(db: Kysely<any>): Promise<void> {
       from new_rows n join old_rows o on o.deal_id = n.deal_id and o.investor_user_id = n.investor_user_id group by n.deal_id`),
   };
   for (const [op, statement] of Object.entries(counters)) {
-    await sql.raw(`create function journeys_count_${op}() returns trigger language plpgsql as $$
+    await sql
+      .raw(`create function journeys_count_${op}() returns trigger language plpgsql as $$
       begin
         ${statement};
         return null;
-      end $$`).execute(db);
+      end $$`)
+      .execute(db);
     const transition = op === 'insert' ? 'new table as new_rows' : op === 'delete' ? 'old table as old_rows' : 'old table as old_rows new table as new_rows';
-    await sql.raw(`create trigger journeys_count_${op} after ${op} on journeys referencing ${transition}
-      for each statement execute function journeys_count_${op}()`).execute(db);
+    await sql
+      .raw(`create trigger journeys_count_${op} after ${op} on journeys referencing ${transition}
+      for each statement execute function journeys_count_${op}()`)
+      .execute(db);
   }
 }
 

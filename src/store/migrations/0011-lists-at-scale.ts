@@ -177,23 +177,29 @@ export async function up(db: Kysely<any>): Promise<void> {
     insert into listed_investor_counts (shard, investors)
     select floor(random() * 16)::smallint, delta from (${rows}) d where delta <> 0
     on conflict (shard) do update set investors = listed_investor_counts.investors + excluded.investors`;
-  await sql.raw(`create function investor_deal_counts_listed_insert() returns trigger language plpgsql as $$
+  await sql
+    .raw(`create function investor_deal_counts_listed_insert() returns trigger language plpgsql as $$
     begin
       ${listed('select count(*) as delta from new_rows where active')};
       return null;
-    end $$`).execute(db);
+    end $$`)
+    .execute(db);
   await sql`create trigger investor_deal_counts_listed_insert after insert on investor_deal_counts referencing new table as new_rows
     for each statement execute function investor_deal_counts_listed_insert()`.execute(db);
-  await sql.raw(`create function investor_deal_counts_listed_update() returns trigger language plpgsql as $$
+  await sql
+    .raw(`create function investor_deal_counts_listed_update() returns trigger language plpgsql as $$
     begin
       ${listed('select new.active::int - old.active::int as delta')};
       return null;
-    end $$`).execute(db);
-  await sql.raw(`create function investor_deal_counts_listed_delete() returns trigger language plpgsql as $$
+    end $$`)
+    .execute(db);
+  await sql
+    .raw(`create function investor_deal_counts_listed_delete() returns trigger language plpgsql as $$
     begin
       ${listed('select -old.active::int as delta')};
       return null;
-    end $$`).execute(db);
+    end $$`)
+    .execute(db);
   await sql`create trigger investor_deal_counts_listed_delete after delete on investor_deal_counts
     for each row execute function investor_deal_counts_listed_delete()`.execute(db);
   await sql`create trigger investor_deal_counts_listed_update after update on investor_deal_counts

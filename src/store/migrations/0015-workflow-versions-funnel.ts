@@ -296,7 +296,16 @@ export async function down(db: Kysely<any>): Promise<void> {
   ] as const) {
     await sql.raw(`drop trigger ${t} on ${on}`).execute(db);
   }
-  for (const t of ['funnel_durations', 'funnel_daily', 'funnel_money', 'funnel_transitions', 'funnel_counts', 'funnel_positions', 'funnel_stays', 'workflow_versions']) {
+  for (const t of [
+    'funnel_durations',
+    'funnel_daily',
+    'funnel_money',
+    'funnel_transitions',
+    'funnel_counts',
+    'funnel_positions',
+    'funnel_stays',
+    'workflow_versions',
+  ]) {
     await sql.raw(`drop table ${t}`).execute(db);
   }
   for (const f of [

@@ -48,7 +48,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   // the duration index alone.
   await sql`alter table funnel_stays add column classes text[] not null default '{}'`.execute(db);
   await sql`drop index funnel_stays_durations`.execute(db);
-  await sql`create index funnel_stays_durations on funnel_stays (deal_id, step_id, bucket, duration_ms) include (classes) where left_at is not null`.execute(db);
+  await sql`create index funnel_stays_durations on funnel_stays (deal_id, step_id, bucket, duration_ms) include (classes) where left_at is not null`.execute(
+    db,
+  );
   // The sums gain the class key; they are recomputed below (funnel_rebuild).
   for (const [table, key] of [
     ['funnel_counts', 'deal_id, class, step_id, slot'],

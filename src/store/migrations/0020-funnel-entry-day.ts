@@ -30,7 +30,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`alter table funnel_positions add column entry_day date not null default '1970-01-01'`.execute(db);
   await sql`alter table funnel_stays add column entry_day date not null default '1970-01-01'`.execute(db);
   await sql`drop index funnel_stays_durations`.execute(db);
-  await sql`create index funnel_stays_durations on funnel_stays (deal_id, step_id, bucket, duration_ms) include (classes, entry_day) where left_at is not null`.execute(db);
+  await sql`create index funnel_stays_durations on funnel_stays (deal_id, step_id, bucket, duration_ms) include (classes, entry_day) where left_at is not null`.execute(
+    db,
+  );
 
   await sql`create table funnel_cohort_counts (
     deal_id text not null, class text not null, span smallint not null, first_day date not null, step_id text not null,

@@ -21,22 +21,26 @@ const listed = {
 
 async function define(db: Kysely<any>, shard: string) {
   for (const [op, rows] of Object.entries(journeyCounts)) {
-    await sql.raw(`create or replace function journeys_count_${op}() returns trigger language plpgsql as $$
+    await sql
+      .raw(`create or replace function journeys_count_${op}() returns trigger language plpgsql as $$
       begin
         insert into deal_journey_counts (deal_id, shard, journeys)
         select deal_id, ${shard}, delta from (${rows}) changes where delta <> 0
         on conflict (deal_id, shard) do update set journeys = deal_journey_counts.journeys + excluded.journeys;
         return null;
-      end $$`).execute(db);
+      end $$`)
+      .execute(db);
   }
   for (const [op, rows] of Object.entries(listed)) {
-    await sql.raw(`create or replace function investor_deal_counts_listed_${op}() returns trigger language plpgsql as $$
+    await sql
+      .raw(`create or replace function investor_deal_counts_listed_${op}() returns trigger language plpgsql as $$
       begin
         insert into listed_investor_counts (shard, investors)
         select ${shard}, delta from (${rows}) d where delta <> 0
         on conflict (shard) do update set investors = listed_investor_counts.investors + excluded.investors;
         return null;
-      end $$`).execute(db);
+      end $$`)
+      .execute(db);
   }
 }
 

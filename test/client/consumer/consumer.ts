@@ -35,11 +35,17 @@ await dealflow.PUT('/deals/deal/{dealId}', { params: { path: { dealId } }, body:
 const workflow = await dealflow.PUT('/deals/deal/{dealId}/workflow', {
   params: { path: { dealId } },
   body: {
-    label: 'Packaged', description: '', investorEngagementEnabled: true,
+    label: 'Packaged',
+    description: '',
+    investorEngagementEnabled: true,
     steps: [
-      { id: step('commitment'), label: 'Commitment', type: 'default',
+      {
+        id: step('commitment'),
+        label: 'Commitment',
+        type: 'default',
         stepFields: [{ fieldKey: 'committed_amount', required: true, kind: 'amount' }],
-        triggers: [{ kind: 'webhook', url: `http://127.0.0.1:${port}/hook`, secret, events: ['journey.step-entered'] }] },
+        triggers: [{ kind: 'webhook', url: `http://127.0.0.1:${port}/hook`, secret, events: ['journey.step-entered'] }],
+      },
       { id: step('complete'), label: 'Complete', type: 'complete', stepFields: [] },
     ],
     links: [{ fromStepId: step('commitment'), toStepId: step('complete') }],

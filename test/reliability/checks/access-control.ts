@@ -1,6 +1,6 @@
 // Check 6, access control: every route of /openapi.json × {no token, malformed, unknown, revoked,
 // expired JWT, investor A on investor B's records, investor on admin routes}. Each must be a 401,
-// 403 or 404 problem document, never data: no 2xx, none of B's secrets in the answer, the database
+// 403 (a route that is not the investor's) or 404 (records not theirs) problem document, never data: no 2xx, none of B's secrets in the answer, the database
 // unchanged. Where an investor asks about records not theirs, the answer must be indistinguishable
 // from the answer about unknown ids (same status, type, title, and detail but for the ids). Last, two
 // JWTs sharing a `sub` but bound to A and B: A replaying B's Idempotency-Key and body must get A's own
@@ -13,6 +13,7 @@ import { changedTables, fingerprint, freshDatabase, requestWrittenTables } from 
 import { newResult, type CheckResult } from '../support/report.ts';
 import { startInstance } from '../support/service.ts';
 import { buildWorld, hintsOf, type Party } from '../support/world.ts';
+import { accessCases } from './hardening-cases.ts';
 
 const JWT_SECRET = 'reliability-suite-secret-that-is-long-enough';
 
@@ -23,6 +24,8 @@ export const investorRoutes = new Set([
   // The portal's view of the investor's own deals.
   'GET /investors/{investorUserId}/deals',
   'GET /investors/{investorUserId}/deals/{dealId}',
+  // Its live stream (server-sent events): the same records, pushed.
+  'GET /investors/{investorUserId}/deals/{dealId}/live',
   // An investor's own move, along a link the workflow opens to investors (investorMay).
   'POST /deals/deal/{dealId}/jump-to-step',
   'GET /deals/deal/{dealId}/workflow-status',
@@ -80,7 +83,9 @@ export async function accessControl(): Promise<CheckResult> {
     // (the deal's, the event's) and not at whose data it returns would answer.
     const hintsAasB = { ...hintsA, ...investorIds(world.b.investorUserId) };
     const namesInvestor = (op: Operation) =>
-      [...op.pathParams.map((p) => p.name), ...op.queryParams.map((q) => q.name), ...Object.keys(op.body?.properties ?? {})].some((n) => /^investor(_?id|UserId)$/i.test(n));
+      [...op.pathParams.map((p) => p.name), ...op.queryParams.map((q) => q.name), ...Object.keys(op.body?.properties ?? {})].some((n) =>
+        /^investor(_?id|UserId)$/i.test(n),
+      );
     const secretsB = [...world.b.secrets, ...world.b.eventIds, ...world.b.requestIds, ...world.b.formImplementationIds, ...world.b.subscriptionIds];
     // Ids of the same shapes that exist nowhere: what an investor asking about B's records must not
     // be able to tell B's from.
@@ -105,7 +110,8 @@ export async function accessControl(): Promise<CheckResult> {
       for (const id of ids.filter(Boolean).sort((x, y) => y.length - x.length)) detail = detail.split(id).join('<id>');
       return JSON.stringify({ status: response.status, type: problem.type, title: problem.title, detail });
     };
-    const namesDealOrStep = (op: Operation) => [...op.pathParams.map((p) => p.name), ...op.queryParams.map((q) => q.name)].some((n) => n === 'dealId' || n === 'stepId');
+    const namesDealOrStep = (op: Operation) =>
+      [...op.pathParams.map((p) => p.name), ...op.queryParams.map((q) => q.name)].some((n) => n === 'dealId' || n === 'stepId');
     const cases: {
       name: string;
       expect: number[];
@@ -123,18 +129,17 @@ export async function accessControl(): Promise<CheckResult> {
       { name: 'expired JWT', expect: [401], token: expired, hints: hintsB, applies: () => true },
       {
         name: "investor A on B's records",
-        expect: [403, 404],
+        expect: [404],
         token: tokenA,
         hints: hintsB,
         applies: (op) => investorRoutes.has(op.key) && !aboutTheCaller.has(op.key),
         twin: { hints: hintsNobody, ids: idsOf(world.b), twinIds: idsOf(nobody) },
       },
       {
-        // 403 (an investor names only themselves) or 404 (another investor reads as an unknown one,
-        // as the investor-deal routes and an investor's own move answer); the twin proves either
+        // 404: another investor reads as an unknown one on every route; the twin proves the answer
         // says nothing about whether B exists.
         name: "investor A naming B on A's records",
-        expect: [403, 404],
+        expect: [404],
         token: tokenA,
         hints: hintsAasB,
         applies: (op) => investorRoutes.has(op.key) && namesInvestor(op),
@@ -159,7 +164,8 @@ export async function accessControl(): Promise<CheckResult> {
       for (const c of cases) {
         if (!c.applies(op)) continue;
         const { method, path, body } = requestOf(op, c.hints);
-        const authorization = c.name === 'malformed' ? malformed[malformedIndex++ % malformed.length]! : c.authorization ?? (c.token ? `Bearer ${c.token}` : undefined);
+        const authorization =
+          c.name === 'malformed' ? malformed[malformedIndex++ % malformed.length]! : (c.authorization ?? (c.token ? `Bearer ${c.token}` : undefined));
         const response: Received = await client.request({
           method,
           path,
@@ -174,7 +180,8 @@ export async function accessControl(): Promise<CheckResult> {
           continue;
         }
         if (!isProblem(response)) result.failures.push(`${where}: not a problem document`);
-        if (response.status === 401 && response.headers['www-authenticate'] !== 'Bearer') result.failures.push(`${where}: 401 without WWW-Authenticate: Bearer`);
+        if (response.status === 401 && response.headers['www-authenticate'] !== 'Bearer')
+          result.failures.push(`${where}: 401 without WWW-Authenticate: Bearer`);
         // An id the request itself carried (in its path or body) may be echoed: "no event <id>" tells
         // A nothing it did not send, and the twin comparison below proves it reads as for an unknown id.
         const sent = path + (body !== undefined ? JSON.stringify(body) : '');
@@ -182,7 +189,12 @@ export async function accessControl(): Promise<CheckResult> {
         if (leaked.length) result.failures.push(`${where}: the answer holds B's data (${leaked.join(', ')})`);
         if (c.twin) {
           const twin = requestOf(op, c.twin.hints);
-          const unknown = await client.request({ method: twin.method, path: twin.path, headers: { authorization: authorization! }, ...(twin.body !== undefined ? { body: twin.body as object } : {}) });
+          const unknown = await client.request({
+            method: twin.method,
+            path: twin.path,
+            headers: { authorization: authorization! },
+            ...(twin.body !== undefined ? { body: twin.body as object } : {}),
+          });
           const seen = visible(response, c.twin.ids);
           const seenUnknown = visible(unknown, c.twin.twinIds);
           if (seen !== seenUnknown) result.failures.push(`${where}: distinguishable from unknown ids (${twin.path}): ${seen} vs ${seenUnknown}`);
@@ -194,12 +206,20 @@ export async function accessControl(): Promise<CheckResult> {
     if (changed.length) result.failures.push(`refused requests changed ${changed.join(', ')}`);
     const replay = await sharedSubReplay(client, key, world.a, world.b);
     result.failures.push(...replay.failures);
+    // An erased investor's credentials, and a JWT whose sub is not its investor (hardening-cases.ts).
+    const targeted = await accessCases(client, db, tables, key, world.a.eventIds[0], world.a.investorUserId);
+    result.failures.push(...targeted.failures);
     // The control: an admin gets past authentication on every route (no 401/403), so the 401s and
     // 403s above are the tokens' doing, not a broken route.
     let controlPassed = 0;
     for (const op of operations) {
       const { method, path, body } = requestOf(op, hintsB);
-      const response = await client.request({ method, path, headers: { authorization: `Bearer ${db.adminToken}` }, ...(body !== undefined ? { body: body as object } : {}) });
+      const response = await client.request({
+        method,
+        path,
+        headers: { authorization: `Bearer ${db.adminToken}` },
+        ...(body !== undefined ? { body: body as object } : {}),
+      });
       if (response.status === 401 || response.status === 403) result.failures.push(`control: admin got ${response.status} on ${op.key}`);
       else controlPassed++;
     }
@@ -212,6 +232,7 @@ export async function accessControl(): Promise<CheckResult> {
       'shared-sub replays refused': replay.refused,
       ...Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v])),
       'admin control passed': controlPassed,
+      ...targeted.figures,
     };
     if (world.notes.length) result.skipped.push(`fixtures incomplete: ${world.notes.join('; ')}`);
     if (world.b.eventIds.length === 0) result.skipped.push("B's events, edit requests, references: workflow routes not served by this build");
@@ -233,9 +254,13 @@ async function sharedSubReplay(client: ReturnType<typeof createClient>, key: Uin
   const failures: string[] = [];
   let refused = 0;
   const eventId = b.eventIds[0];
-  if (!eventId) return { failures: ["shared-sub replay: B has no event (fixtures incomplete)"], refused };
+  if (!eventId) return { failures: ['shared-sub replay: B has no event (fixtures incomplete)'], refused };
   const sign = (investor: string) =>
-    new SignJWT({ sub: 'shared-login', role: 'investor', investor_user_id: investor }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('10m').sign(key);
+    new SignJWT({ sub: 'shared-login', role: 'investor', investor_user_id: investor })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(key);
   const [tokenA, tokenB] = [await sign(a.investorUserId), await sign(b.investorUserId)];
   for (let i = 0; i < 3; i++) {
     const headers = { 'idempotency-key': `shared-${randomUUID()}` };
@@ -249,7 +274,9 @@ async function sharedSubReplay(client: ReturnType<typeof createClient>, key: Uin
     }
     const replayed = await client.post('/deals/request-to-edit', body, tokenA, headers);
     if (replayed.status !== 404 || replayed.headers['idempotent-replayed'] !== undefined || (created.json?.id && replayed.text.includes(created.json.id))) {
-      failures.push(`shared-sub replay: A replaying B's key got ${replayed.status} ${replayed.headers['idempotent-replayed'] ?? ''}: ${replayed.text.slice(0, 200)}`);
+      failures.push(
+        `shared-sub replay: A replaying B's key got ${replayed.status} ${replayed.headers['idempotent-replayed'] ?? ''}: ${replayed.text.slice(0, 200)}`,
+      );
     } else refused++;
   }
   return { failures, refused };

@@ -32,7 +32,12 @@ export async function crashes(): Promise<CheckResult> {
     if (!deal.workflow) result.skipped.push('jumps: PUT /deals/deal/{dealId}/workflow is not served by this build');
     if (assetId === undefined) result.skipped.push('subscriptions: PUT /portfolio/assets/{assetId} is not served by this build');
 
-    const acked = { deals: new Map<string, string>(), investors: new Map<string, string>(), events: new Set<string>(), subscriptions: new Map<string, string>() };
+    const acked = {
+      deals: new Map<string, string>(),
+      investors: new Map<string, string>(),
+      events: new Set<string>(),
+      subscriptions: new Map<string, string>(),
+    };
     const sentKeys: string[] = [];
     let attempts = 0;
     let failedInFlight = 0;

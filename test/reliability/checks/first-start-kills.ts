@@ -34,7 +34,16 @@ function start(dataDir: string, port: number, demo: boolean): Run {
   let output = '';
   const child = spawn(process.execPath, ['src/cli/main.ts', 'serve', ...(demo ? [] : ['--no-demo'])], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEBHOOKS_DISPATCHER: 'off' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      DATABASE_URL: '',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      WEBHOOKS_DISPATCHER: 'off',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -135,7 +144,9 @@ export async function firstStartKills(): Promise<FirstStartFigures> {
         const printedHashes = new Set(printed.map((t) => createHash('sha256').update(t).digest('hex')));
         const unseen = rows.filter((r) => !printedHashes.has(r.token_hash)).length;
         if (unseen > 0) failures.push(`trial ${trial}: ${unseen} live admin token(s) that were never printed`);
-        const { rows: revoked } = await sql<{ n: number }>`select count(*)::int as n from api_tokens where role = 'admin' and revoked_at is not null`.execute(database.db);
+        const { rows: revoked } = await sql<{ n: number }>`select count(*)::int as n from api_tokens where role = 'admin' and revoked_at is not null`.execute(
+          database.db,
+        );
         revokedUnseen += Number(revoked[0]?.n ?? 0);
       } finally {
         await database.close();

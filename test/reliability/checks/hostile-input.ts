@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import type pg from 'pg';
 import { createClient, isProblem } from '../support/http.ts';
 import { hintsOf, buildWorld } from '../support/world.ts';
+import { hostileCases } from './hardening-cases.ts';
 import { boundaryIntegers, type FuzzRequest, isIntegerParam, requestArbitrary } from '../support/hostile.ts';
 import { fillPath, type Hints, loadOperations, type Operation, sampleValid } from '../support/openapi.ts';
 import { changedTables, fingerprint, freshDatabase, requestWrittenTables } from '../support/postgres.ts';
@@ -26,7 +27,10 @@ async function installChangeLog(pool: pg.Pool, tables: string[]) {
     begin insert into rel_changes (table_name, op) values (tg_table_name, tg_op); return null; end $$`);
   for (const table of tables) {
     // Authentication records a token's last use (at most once a minute): not a change of data.
-    const events = table === 'api_tokens' ? 'insert or delete or update of id, name, role, investor_user_id, token_hash, revoked_at' : 'insert or update or delete or truncate';
+    const events =
+      table === 'api_tokens'
+        ? 'insert or delete or update of id, name, role, investor_user_id, token_hash, revoked_at'
+        : 'insert or update or delete or truncate';
     await pool.query(`create trigger rel_log_change after ${events} on "${table}" for each statement execute function rel_log_change()`);
   }
 }
@@ -34,7 +38,14 @@ async function installChangeLog(pool: pg.Pool, tables: string[]) {
 const lastChange = async (pool: pg.Pool) => Number((await pool.query(`select coalesce(max(id), 0) as n from rel_changes`)).rows[0].n);
 
 const summarize = (r: FuzzRequest) => {
-  const body = r.body === undefined ? '' : Buffer.isBuffer(r.body) ? `<${r.body.length} bytes>` : r.body.length > 200 ? `${r.body.slice(0, 200)}… (${r.body.length} chars)` : r.body;
+  const body =
+    r.body === undefined
+      ? ''
+      : Buffer.isBuffer(r.body)
+        ? `<${r.body.length} bytes>`
+        : r.body.length > 200
+          ? `${r.body.slice(0, 200)}… (${r.body.length} chars)`
+          : r.body;
   return `${r.method} ${r.path.slice(0, 200)} [${r.tags.join('; ')}] ${JSON.stringify({ ...r.headers, authorization: r.headers.authorization?.slice(0, 20) })} ${body}`;
 };
 
@@ -44,7 +55,10 @@ export async function hostileInput(): Promise<CheckResult> {
   const db = await freshDatabase('fuzz');
   try {
     // No dispatcher: its background retries would change the database between requests.
-    const service = await startInstance({ databaseUrl: db.url, env: { JWT_SECRET: 'reliability-suite-secret-that-is-long-enough', WEBHOOKS_DISPATCHER: 'off' } });
+    const service = await startInstance({
+      databaseUrl: db.url,
+      env: { JWT_SECRET: 'reliability-suite-secret-that-is-long-enough', WEBHOOKS_DISPATCHER: 'off' },
+    });
     const client = createClient(service.url, { maxSockets: 4 });
     const operations = await loadOperations(client);
     const world = await buildWorld(client, db.adminToken);
@@ -59,7 +73,8 @@ export async function hostileInput(): Promise<CheckResult> {
     const boundary = boundarySweep(operations, hints, db.adminToken);
     for (const request of boundary.requests) {
       const response = await client.request({ ...request, timeoutMs: 20_000 });
-      if (response.status >= 500 || response.status === 0) result.failures.push(`boundary ${response.status || response.error}: ${summarize(request)} → ${response.text.slice(0, 300)}`);
+      if (response.status >= 500 || response.status === 0)
+        result.failures.push(`boundary ${response.status || response.error}: ${summarize(request)} → ${response.text.slice(0, 300)}`);
       else if (response.status >= 400 && !isProblem(response)) result.failures.push(`boundary: not a problem document: ${summarize(request)}`);
     }
     await installChangeLog(db.pool, tables);
@@ -108,7 +123,8 @@ export async function hostileInput(): Promise<CheckResult> {
           }
         } else if (response.status >= 400 && !isProblem(response)) {
           notProblems++;
-          if (notProblems <= 5) result.failures.push(`not a problem document (${response.status} ${response.headers['content-type']}): ${where} → ${response.text.slice(0, 200)}`);
+          if (notProblems <= 5)
+            result.failures.push(`not a problem document (${response.status} ${response.headers['content-type']}): ${where} → ${response.text.slice(0, 200)}`);
         }
         const mark = await lastChange(db.pool);
         if (response.status >= 400) {
@@ -121,7 +137,9 @@ export async function hostileInput(): Promise<CheckResult> {
             const changed = changedTables(baseline, now);
             if (changed.length) {
               const { rows } = await db.pool.query(`select distinct table_name, op from rel_changes where id > $1`, [changeMark]);
-              result.failures.push(`a refused request (${response.status}) changed ${changed.join(', ')} (${rows.map((r) => `${r.table_name} ${r.op}`).join(', ')}): ${where}`);
+              result.failures.push(
+                `a refused request (${response.status}) changed ${changed.join(', ')} (${rows.map((r) => `${r.table_name} ${r.op}`).join(', ')}): ${where}`,
+              );
               baseline = now;
             } else transient++;
           }
@@ -139,6 +157,9 @@ export async function hostileInput(): Promise<CheckResult> {
       }
     }
     await compareFingerprint();
+    // The holes a probe once found, each aimed at on purpose (hardening-cases.ts).
+    const cases = await hostileCases(client, db, tables, service.url);
+    result.failures.push(...cases.failures);
     if (serverErrors > 20) result.failures.push(`… ${serverErrors - 20} more answers ≥ 500 or missing`);
     if (notProblems > 5) result.failures.push(`… ${notProblems - 5} more errors that are not problem documents`);
     result.figures = {
@@ -161,6 +182,7 @@ export async function hostileInput(): Promise<CheckResult> {
         .sort()
         .map(([s, n]) => `${s}×${n}`)
         .join(' '),
+      ...cases.figures,
     };
     client.close();
     await service.stop();
@@ -176,12 +198,15 @@ function boundarySweep(operations: Operation[], hints: Hints, adminToken: string
   const requests: FuzzRequest[] = [];
   let parameters = 0;
   for (const op of operations) {
-    const params = [...op.pathParams.map((p) => ({ ...p, in: 'path' })), ...op.queryParams.map((q) => ({ ...q, in: 'query' }))].filter((p) => isIntegerParam(p.schema));
+    const params = [...op.pathParams.map((p) => ({ ...p, in: 'path' })), ...op.queryParams.map((q) => ({ ...q, in: 'query' }))].filter((p) =>
+      isIntegerParam(p.schema),
+    );
     parameters += params.length;
     for (const param of params) {
       for (const value of boundaryIntegers) {
         const values: Record<string, string> = {};
-        for (const p of op.pathParams) values[p.name] = param.in === 'path' && p.name === param.name ? value : encodeURIComponent(String(sampleValid(p.schema, hints, p.name)));
+        for (const p of op.pathParams)
+          values[p.name] = param.in === 'path' && p.name === param.name ? value : encodeURIComponent(String(sampleValid(p.schema, hints, p.name)));
         const body = op.body ? JSON.stringify(sampleValid(op.body, hints)) : undefined;
         requests.push({
           method: op.method,

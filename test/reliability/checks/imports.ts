@@ -124,7 +124,16 @@ export async function imports(): Promise<CheckResult> {
       ['/investors/import', 'text/csv', bytes('id,remoteId\nu-1,r', [0xff], '\n'), 2],
       ['/investors/import', 'application/x-ndjson', bytes('{"id":"u-2"}\n{"id":"u-3","remoteId":"', [0xc3, 0x28], '"}\n'), 2],
       ['/payments/statements', 'text/csv', bytes('date,amount,currency,reference\n2026-01-02,1.00,EUR,x\n2026-01-03,2.00,EUR,', [0xed, 0xa0, 0x80], '\n'), 3],
-      ['/payments/statements', 'application/xml', bytes('<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><GrpHdr><MsgId>', [0xc0, 0xaf], '</MsgId></GrpHdr></BkToCstmrStmt></Document>'), 2],
+      [
+        '/payments/statements',
+        'application/xml',
+        bytes(
+          '<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><GrpHdr><MsgId>',
+          [0xc0, 0xaf],
+          '</MsgId></GrpHdr></BkToCstmrStmt></Document>',
+        ),
+        2,
+      ],
     ] as const) {
       const response = await client.request({ method: 'POST', path, headers: { authorization: `Bearer ${admin}`, 'content-type': type }, body });
       if (response.status !== 400 || !isProblem(response) || response.json.line !== line) {
@@ -135,8 +144,15 @@ export async function imports(): Promise<CheckResult> {
 
     // A long synchronous import keeps its answer.
     const csv = csvStatement(60_000, `rel-${Date.now()}`);
-    const sync = await client.request({ method: 'POST', path: '/payments/statements', headers: { authorization: `Bearer ${admin}`, 'content-type': 'text/csv' }, body: csv, timeoutMs: 600_000 });
-    if (sync.status !== 201 || sync.json?.statement?.lineCount !== 60_000) result.failures.push(`a 60,000-line CSV statement: ${sync.status} ${sync.error ?? sync.text.slice(0, 200)}`);
+    const sync = await client.request({
+      method: 'POST',
+      path: '/payments/statements',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'text/csv' },
+      body: csv,
+      timeoutMs: 600_000,
+    });
+    if (sync.status !== 201 || sync.json?.statement?.lineCount !== 60_000)
+      result.failures.push(`a 60,000-line CSV statement: ${sync.status} ${sync.error ?? sync.text.slice(0, 200)}`);
 
     // A 30,000-entry camt.053, as a job, while light reads go on.
     const camt = camtStatement(30_000, `rel-${Date.now()}`, { wordy: true });
@@ -155,7 +171,13 @@ export async function imports(): Promise<CheckResult> {
     const jobStarted = performance.now();
     let job: any;
     try {
-      const accepted = await client.request({ method: 'POST', path: '/payments/statements', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/xml' }, body: camt, timeoutMs: 120_000 });
+      const accepted = await client.request({
+        method: 'POST',
+        path: '/payments/statements',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/xml' },
+        body: camt,
+        timeoutMs: 120_000,
+      });
       if (accepted.status !== 202 || typeof accepted.headers.location !== 'string') {
         result.failures.push(`a ${(camt.length / MB).toFixed(1)} MiB camt.053: ${accepted.status} ${accepted.text.slice(0, 200)}, not 202 with a Location`);
       } else {
@@ -177,7 +199,8 @@ export async function imports(): Promise<CheckResult> {
     const jobMs = performance.now() - jobStarted;
     const healthP99 = p99(health);
     const statusP99 = p99(status);
-    if (healthP99 > 1000 || statusP99 > 1000) result.failures.push(`light reads during the camt.053 import: p99 /healthz ${Math.round(healthP99)} ms, workflow-status ${Math.round(statusP99)} ms`);
+    if (healthP99 > 1000 || statusP99 > 1000)
+      result.failures.push(`light reads during the camt.053 import: p99 /healthz ${Math.round(healthP99)} ms, workflow-status ${Math.round(statusP99)} ms`);
 
     client.close();
     await service.stop();

@@ -70,7 +70,8 @@ export async function limits(): Promise<CheckResult> {
           headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json', ...(chunked ? { 'transfer-encoding': 'chunked' } : {}) },
           body: big,
         });
-        if (response.status !== 413 || !isProblem(response)) result.failures.push(`${op.key} with ${chunked ? 'a chunked' : 'an'} oversized body: ${response.status} ${response.text.slice(0, 200)}`);
+        if (response.status !== 413 || !isProblem(response))
+          result.failures.push(`${op.key} with ${chunked ? 'a chunked' : 'an'} oversized body: ${response.status} ${response.text.slice(0, 200)}`);
         else tooLarge++;
       }
     }
@@ -83,7 +84,12 @@ export async function limits(): Promise<CheckResult> {
       const join = path.includes('?') ? '&' : '?';
       const pages = op.queryParams.some((q) => q.name === 'page') ? ['page=0', 'page=-1', 'page=1.5'] : [];
       for (const bad of ['limit=0', 'limit=101', 'limit=-1', 'limit=abc', 'limit=1.5', 'limit=1e3', 'limit=0x10', 'limit=99999999999999999999', ...pages]) {
-        const response = await client.request({ method, path: `${path}${join}${bad}`, headers: { authorization: `Bearer ${admin}` }, ...(body !== undefined ? { body: body as object } : {}) });
+        const response = await client.request({
+          method,
+          path: `${path}${join}${bad}`,
+          headers: { authorization: `Bearer ${admin}` },
+          ...(body !== undefined ? { body: body as object } : {}),
+        });
         const field = bad.split('=')[0];
         if (response.status !== 400 || !isProblem(response) || !response.json.errors?.some((e: any) => e.field === field)) {
           result.failures.push(`${op.key} ?${bad}: ${response.status} ${response.text.slice(0, 200)}`);
@@ -96,7 +102,13 @@ export async function limits(): Promise<CheckResult> {
     const slow = [
       ...Array.from({ length: 40 }, () => slowClient(service.port, 'GET /whoami HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: aaaaaaaa\r\n', 200, giveUp)),
       ...Array.from({ length: 40 }, () =>
-        slowClient(service.port, `PUT /deals/deal/slow HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${admin}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`, '{"name":"', 200, giveUp),
+        slowClient(
+          service.port,
+          `PUT /deals/deal/slow HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${admin}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
+          '{"name":"',
+          200,
+          giveUp,
+        ),
       ),
       ...Array.from({ length: 20 }, () => slowClient(service.port, '', '', 1_000_000, giveUp)),
     ];

@@ -81,7 +81,11 @@ export async function outage(): Promise<CheckResult> {
       }
       await sleep(1500);
     };
-    await outageOf('shutdown', () => cluster!.stop(), () => cluster!.start());
+    await outageOf(
+      'shutdown',
+      () => cluster!.stop(),
+      () => cluster!.start(),
+    );
     await outageOf(
       'freeze',
       () => cluster!.freeze(),
@@ -115,7 +119,8 @@ export async function outage(): Promise<CheckResult> {
     }
     const serverErrors = samples.filter((s) => s.status >= 500 && s.status !== 503);
     const noAnswer = samples.filter((s) => s.status === 0);
-    if (serverErrors.length) result.failures.push(`${serverErrors.length} answers ≥ 500 other than 503, e.g. ${serverErrors[0]!.status} ${serverErrors[0]!.text.slice(0, 200)}`);
+    if (serverErrors.length)
+      result.failures.push(`${serverErrors.length} answers ≥ 500 other than 503, e.g. ${serverErrors[0]!.status} ${serverErrors[0]!.text.slice(0, 200)}`);
     if (noAnswer.length) result.failures.push(`${noAnswer.length} requests got no answer, e.g. ${noAnswer[0]!.error}`);
     if (!service.alive() || service.pid !== pid) result.failures.push(`the service died:\n${service.output()}`);
     const tail = samples.filter((s) => s.at > windows.at(-1)!.to + 1000);
@@ -124,7 +129,7 @@ export async function outage(): Promise<CheckResult> {
       requests: samples.length,
       '503 while down': unavailable,
       'longest request while down ms': Math.round(longest),
-      'DATABASE_TIMEOUT_MS': DATABASE_TIMEOUT_MS,
+      DATABASE_TIMEOUT_MS: DATABASE_TIMEOUT_MS,
       ...result.figures,
     };
     client.close();

@@ -59,7 +59,16 @@ function tally(outcomes: KeyOutcome[], result: CheckResult, label: string) {
 }
 
 /** Keys whose storm got only 409s are retried until they run, as a client would (bounded). */
-async function settle(client: Client, token: string, path: string, outcomes: KeyOutcome[], bodies: unknown[], first: Map<string, any>, result: CheckResult, label: string) {
+async function settle(
+  client: Client,
+  token: string,
+  path: string,
+  outcomes: KeyOutcome[],
+  bodies: unknown[],
+  first: Map<string, any>,
+  result: CheckResult,
+  label: string,
+) {
   let finalReplays = 0;
   for (const [k, { key }] of outcomes.entries()) {
     let response: Received | undefined;
@@ -104,7 +113,9 @@ export async function retries(): Promise<CheckResult> {
       const outcomes = await storm(clients, admin, path, bodies);
       const t = tally(outcomes, result, 'subscriptions');
       const finalReplays = await settle(clients[1]!, admin, path, outcomes, bodies, t.firstBody, result, 'subscriptions');
-      const { rows } = await db.pool.query(`select source_id, count(*)::int as n from ${subscriptions} where source_id = any($1) group by source_id`, [sourceIds]);
+      const { rows } = await db.pool.query(`select source_id, count(*)::int as n from ${subscriptions} where source_id = any($1) group by source_id`, [
+        sourceIds,
+      ]);
       const effects = rows.reduce((n, r) => n + r.n, 0);
       for (const r of rows) if (r.n !== 1) result.failures.push(`subscriptions: ${r.n} effects for one key (source_id ${r.source_id})`);
       if (rows.length !== KEYS) result.failures.push(`subscriptions: ${KEYS - rows.length} keys without their effect`);
@@ -131,7 +142,9 @@ export async function retries(): Promise<CheckResult> {
       const outcomes = await storm(clients, admin, path, bodies);
       const t = tally(outcomes, result, 'jumps');
       const finalReplays = await settle(clients[1]!, admin, path, outcomes, bodies, t.firstBody, result, 'jumps');
-      const { rows } = await db.pool.query(`select investor_user_id, count(*)::int as n from workflow_events where deal_id = $1 group by investor_user_id`, [deal.dealId]);
+      const { rows } = await db.pool.query(`select investor_user_id, count(*)::int as n from workflow_events where deal_id = $1 group by investor_user_id`, [
+        deal.dealId,
+      ]);
       const effects = rows.reduce((n, r) => n + r.n, 0);
       for (const r of rows) if (r.n !== 1) result.failures.push(`jumps: ${r.n} events for one key (investor ${r.investor_user_id})`);
       if (rows.length !== KEYS) result.failures.push(`jumps: ${KEYS - rows.length} keys without their effect`);

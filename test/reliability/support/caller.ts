@@ -13,7 +13,8 @@ export interface Answer {
 export function caller(service: Instance, token: string) {
   const call = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}, contentType = 'application/json'): Promise<Answer> => {
     const response = await fetch(`${service.url}${url}`, {
-      method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': contentType }), ...headers },
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': contentType }), ...headers },
       ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
       signal: AbortSignal.timeout(120_000),
     });

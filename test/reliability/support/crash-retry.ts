@@ -23,7 +23,12 @@ export interface CrashRetryOutcome {
  * Runs the scenario on `service` (restarted in place). `keyStatus` reads the key's row while the
  * service is down. Undefined when every kill came after the batch had committed (nothing caught).
  */
-export async function killMidBulkAndRetry(service: Instance, token: string, keyStatus: (key: string) => Promise<string | undefined>, moves = 1000): Promise<CrashRetryOutcome | undefined> {
+export async function killMidBulkAndRetry(
+  service: Instance,
+  token: string,
+  keyStatus: (key: string) => Promise<string | undefined>,
+  moves = 1000,
+): Promise<CrashRetryOutcome | undefined> {
   const { call, must } = caller(service, token);
 
   // A kill after the batch committed tests nothing: then again with new investors and an earlier kill.

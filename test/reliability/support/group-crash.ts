@@ -17,7 +17,11 @@ export interface GroupCrashOutcome {
   failures: string[];
 }
 
-export async function killDuringGroupsAndRetry(service: Instance, token: string, options: { moves?: number; concurrency?: number } = {}): Promise<GroupCrashOutcome> {
+export async function killDuringGroupsAndRetry(
+  service: Instance,
+  token: string,
+  options: { moves?: number; concurrency?: number } = {},
+): Promise<GroupCrashOutcome> {
   const moves = options.moves ?? 300;
   const concurrency = options.concurrency ?? 30;
   const { call, must } = caller(service, token);
@@ -82,7 +86,8 @@ export async function killDuringGroupsAndRetry(service: Instance, token: string,
       continue;
     }
     const first = acknowledged.get(index);
-    if (first && (answer.text !== first.text || answer.headers.get('idempotent-replayed') !== 'true')) failures.push(`move ${index}: acknowledged before the kill, but the retry did not replay that answer`);
+    if (first && (answer.text !== first.text || answer.headers.get('idempotent-replayed') !== 'true'))
+      failures.push(`move ${index}: acknowledged before the kill, but the retry did not replay that answer`);
   }
   let events = 0;
   for (let page = 1; ; page++) {

@@ -13,16 +13,28 @@ import { fillPath, type Hints, type Operation, type Schema, validArbitrary } fro
  * 1e22 (printed as 1e+22 by JavaScript), each with a neighbour, and their negatives.
  */
 export const boundaryIntegers = [
-  '2147483647', '2147483648', '4294967296',
-  '9007199254740991', '9007199254740992', '9007199254740993',
-  '9223372036854775807', '9223372036854775808', '18446744073709551616',
-  '99999999999999999999', '10000000000000000000000', '1e22',
-  '-2147483649', '-9007199254740993', '-9223372036854775809',
+  '2147483647',
+  '2147483648',
+  '4294967296',
+  '9007199254740991',
+  '9007199254740992',
+  '9007199254740993',
+  '9223372036854775807',
+  '9223372036854775808',
+  '18446744073709551616',
+  '99999999999999999999',
+  '10000000000000000000000',
+  '1e22',
+  '-2147483649',
+  '-9007199254740993',
+  '-9223372036854775809',
 ];
 
 /** An integer parameter: an integer schema, or digits-only text (asset ids). */
 export const isIntegerParam = (schema: Schema | undefined): boolean =>
-  schema?.type === 'integer' || (schema?.type === 'string' && typeof schema.pattern === 'string' && /^\^?\[1-9\]\[0-9\]|^\^\[0-9\]/.test(schema.pattern)) || (Array.isArray(schema?.anyOf) && schema.anyOf.some(isIntegerParam));
+  schema?.type === 'integer' ||
+  (schema?.type === 'string' && typeof schema.pattern === 'string' && /^\^?\[1-9\]\[0-9\]|^\^\[0-9\]/.test(schema.pattern)) ||
+  (Array.isArray(schema?.anyOf) && schema.anyOf.some(isIntegerParam));
 
 export interface FuzzRequest {
   method: string;
@@ -40,7 +52,9 @@ export interface Tokens {
 
 /** Percent-encodes every byte outside the unreserved set (lone surrogates become U+FFFD). */
 const encode = (s: string) =>
-  [...Buffer.from(s, 'utf8')].map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  [...Buffer.from(s, 'utf8')]
+    .map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
 
 const nested = (depth: number, leaf: unknown = 1): unknown => {
   let value: unknown = leaf;
@@ -94,7 +108,32 @@ const oddStrings = [
 /** A JSON value that is wrong, odd or extreme for almost any field. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom<unknown>(...oddStrings) },
-  { weight: 4, arbitrary: fc.constantFrom<unknown>(null, true, false, 0, -0, -1, 1.5, 0.1, 1e21, 1e22, -1e-7, 2 ** 31, 2 ** 53, 2 ** 63, -(2 ** 63), 1e308, [], {}, [null], [[]], { '': '' }) },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom<unknown>(
+      null,
+      true,
+      false,
+      0,
+      -0,
+      -1,
+      1.5,
+      0.1,
+      1e21,
+      1e22,
+      -1e-7,
+      2 ** 31,
+      2 ** 53,
+      2 ** 63,
+      -(2 ** 63),
+      1e308,
+      [],
+      {},
+      [null],
+      [[]],
+      { '': '' },
+    ),
+  },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
   { weight: 2, arbitrary: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })) },
@@ -109,7 +148,36 @@ const hostileParam: fc.Arbitrary<string> = fc.oneof(
   // Invalid UTF-8 once percent-decoded: a lone continuation byte, a truncated sequence, an
   // overlong encoding, a surrogate, bytes that never occur.
   fc.constantFrom('%FF', '%80', '%C3', 'a%C3', '%E2%82', '%C0%AF', '%ED%A0%80', '%F8%88%80%80%80', '%FE%FF'),
-  fc.constantFrom('%00', 'a%00b', '..', '%2e%2e', '%2F', 'a%2Fb', '%', '%zz', '%E0%A4%A', '%ED%A0%80', '%EF%BF%BF', '%C0%AF', '+', '%20', '-1', '0', '1.5', '1e400', '9007199254740993', 'NaN', 'null', '%F0%9F%98%80', "'%20or%201=1--", '__proto__', 'constructor', 'x'.repeat(129), 'x'.repeat(501), '00000000-0000-0000-0000-000000000000'),
+  fc.constantFrom(
+    '%00',
+    'a%00b',
+    '..',
+    '%2e%2e',
+    '%2F',
+    'a%2Fb',
+    '%',
+    '%zz',
+    '%E0%A4%A',
+    '%ED%A0%80',
+    '%EF%BF%BF',
+    '%C0%AF',
+    '+',
+    '%20',
+    '-1',
+    '0',
+    '1.5',
+    '1e400',
+    '9007199254740993',
+    'NaN',
+    'null',
+    '%F0%9F%98%80',
+    "'%20or%201=1--",
+    '__proto__',
+    'constructor',
+    'x'.repeat(129),
+    'x'.repeat(501),
+    '00000000-0000-0000-0000-000000000000',
+  ),
   fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }).map(encode),
   fc.integer({ min: -(2 ** 40), max: 2 ** 40 }).map(String),
 );
@@ -160,7 +228,10 @@ function rawBodies(valid: string): fc.Arbitrary<{ body: string | Buffer; tag: st
       // A real member twice (last one different), and under an escaped spelling a proxy may not unescape.
       { body: duplicateFirstMember(valid, false), tag: 'duplicate member' },
       { body: duplicateFirstMember(valid, true), tag: 'duplicate member (escaped)' },
-      { body: Buffer.concat([Buffer.from(valid.replace(/"[^"]*"\s*}\s*$/, '"')), Buffer.from([0xc3]), Buffer.from('"}')]), tag: 'invalid UTF-8 (truncated sequence)' },
+      {
+        body: Buffer.concat([Buffer.from(valid.replace(/"[^"]*"\s*}\s*$/, '"')), Buffer.from([0xc3]), Buffer.from('"}')]),
+        tag: 'invalid UTF-8 (truncated sequence)',
+      },
       { body: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]), tag: 'invalid UTF-8 (surrogate)' },
       { body: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]), tag: 'invalid UTF-8 (overlong)' },
       { body: Buffer.from(valid, 'latin1'), tag: 'latin-1 bytes' },
@@ -178,7 +249,7 @@ function rawBodies(valid: string): fc.Arbitrary<{ body: string | Buffer; tag: st
       { body: Buffer.from([0x00, 0x01, 0x02, 0x03]), tag: 'binary' },
     ),
     fc.integer({ min: 1000, max: 200_000 }).map((n) => ({ body: '['.repeat(n) + ']'.repeat(n), tag: 'deep nesting (raw)' })),
-    fc.integer({ min: 1000, max: 100_000 }).map((n) => ({ body: '{"a":'.repeat(n) + '1' + '}'.repeat(n), tag: 'deep nesting (raw)' })),
+    fc.integer({ min: 1000, max: 100_000 }).map((n) => ({ body: `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`, tag: 'deep nesting (raw)' })),
     fc.integer({ min: 1000, max: 50_000 }).map((n) => ({ body: withMember(`"data":${'{"a":'.repeat(n)}1${'}'.repeat(n)}`), tag: 'deep nesting in a member' })),
   );
 }
@@ -203,7 +274,7 @@ type Path = (string | number)[];
 function paths(value: unknown, prefix: Path = [], out: Path[] = []): Path[] {
   out.push(prefix);
   if (prefix.length > 6) return out;
-  if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...prefix, i], out));
+  if (Array.isArray(value)) value.forEach((v, i) => void paths(v, [...prefix, i], out));
   else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) paths(v, [...prefix, k], out);
   return out;
 }
@@ -220,22 +291,32 @@ function setAt(root: unknown, path: Path, change: (parent: any, key: string | nu
 /** Replaces, deletes or adds a member somewhere in a valid value. */
 function mutate(valid: unknown): fc.Arbitrary<{ value: unknown; tag: string }> {
   const all = paths(valid);
-  return fc.tuple(fc.nat({ max: all.length - 1 }), fc.constantFrom('replace', 'delete', 'add'), hostileValue, fc.constantFrom('extra', 'id', '__proto__', 'constructor', 'toString', 'hasOwnProperty', '', ' ', 'a'.repeat(300), 'ü')).map(
-    ([index, how, hostile, extraKey]) => {
+  return fc
+    .tuple(
+      fc.nat({ max: all.length - 1 }),
+      fc.constantFrom('replace', 'delete', 'add'),
+      hostileValue,
+      fc.constantFrom('extra', 'id', '__proto__', 'constructor', 'toString', 'hasOwnProperty', '', ' ', 'a'.repeat(300), 'ü'),
+    )
+    .map(([index, how, hostile, extraKey]) => {
       const path = all[index]!;
-      if (how === 'replace') return path.length === 0 ? { value: hostile, tag: 'body replaced' } : { value: setAt(valid, path, (p, k) => (p[k] = hostile)), tag: `${path.join('.')} replaced` };
-      if (how === 'delete' && path.length > 0) return { value: setAt(valid, path, (p, k) => (Array.isArray(p) ? p.splice(Number(k), 1) : delete p[k])), tag: `${path.join('.')} deleted` };
+      if (how === 'replace')
+        return path.length === 0
+          ? { value: hostile, tag: 'body replaced' }
+          : { value: setAt(valid, path, (p, k) => (p[k] = hostile)), tag: `${path.join('.')} replaced` };
+      if (how === 'delete' && path.length > 0)
+        return { value: setAt(valid, path, (p, k) => (Array.isArray(p) ? p.splice(Number(k), 1) : delete p[k])), tag: `${path.join('.')} deleted` };
       // add: a member the schema does not know, on the object at (or holding) this path
       const target = path.filter((_, i) => i < path.length);
       return {
         value: setAt(valid, target, (p, k) => {
           const holder = p[k] && typeof p[k] === 'object' && !Array.isArray(p[k]) ? p[k] : p;
-          if (holder && typeof holder === 'object' && !Array.isArray(holder)) Object.defineProperty(holder, extraKey, { value: hostile, enumerable: true, writable: true, configurable: true });
+          if (holder && typeof holder === 'object' && !Array.isArray(holder))
+            Object.defineProperty(holder, extraKey, { value: hostile, enumerable: true, writable: true, configurable: true });
         }),
         tag: `extra member ${JSON.stringify(extraKey).slice(0, 20)}`,
       };
-    },
-  );
+    });
 }
 
 export function requestArbitrary(operations: Operation[], hints: Hints, tokens: Tokens): fc.Arbitrary<FuzzRequest> {
@@ -260,7 +341,10 @@ export function requestArbitrary(operations: Operation[], hints: Hints, tokens: 
         ),
       ),
     );
-    const extraQuery = fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('zzz=1', '__proto__[x]=1', 'constructor[prototype][x]=1', '%00=%00', 'a'.repeat(3000) + '=1') });
+    const extraQuery = fc.oneof(
+      { weight: 8, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.constantFrom('zzz=1', '__proto__[x]=1', 'constructor[prototype][x]=1', '%00=%00', `${'a'.repeat(3000)}=1`) },
+    );
     const validBody = op.body ? validArbitrary(op.body, hints) : fc.constant(undefined);
     const body = validBody.chain((valid) => {
       const text = valid === undefined ? '' : JSON.stringify(valid);
@@ -272,24 +356,49 @@ export function requestArbitrary(operations: Operation[], hints: Hints, tokens: 
       if (op.body) options.push({ weight: 1, arbitrary: fc.constant({ tag: 'body missing' }) });
       return fc.oneof(...options);
     });
-    const contentType = fc.oneof({ weight: 10, arbitrary: fc.constant('application/json') }, { weight: 2, arbitrary: fc.constantFrom(...contentTypes) }, { weight: 1, arbitrary: fc.constant(undefined) });
+    const contentType = fc.oneof(
+      { weight: 10, arbitrary: fc.constant('application/json') },
+      { weight: 2, arbitrary: fc.constantFrom(...contentTypes) },
+      { weight: 1, arbitrary: fc.constant(undefined) },
+    );
     const token = fc.oneof(
       { weight: 12, arbitrary: fc.constant({ authorization: `Bearer ${tokens.admin}`, tag: '' }) },
       { weight: 2, arbitrary: fc.constant({ authorization: `Bearer ${tokens.investor}`, tag: 'investor token' }) },
-      { weight: 1, arbitrary: fc.constantFrom({ authorization: undefined, tag: 'no token' }, { authorization: 'Bearer a.b.c', tag: 'garbage JWT' }, { authorization: `Bearer ${'A'.repeat(8000)}`, tag: 'huge token' }, { authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4Iiwicm9sZSI6ImFkbWluIn0.', tag: 'alg none JWT' }) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          { authorization: undefined, tag: 'no token' },
+          { authorization: 'Bearer a.b.c', tag: 'garbage JWT' },
+          { authorization: `Bearer ${'A'.repeat(8000)}`, tag: 'huge token' },
+          { authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4Iiwicm9sZSI6ImFkbWluIn0.', tag: 'alg none JWT' },
+        ),
+      },
     );
-    const idempotencyKey = op.method === 'POST'
-      ? fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.uuid() }, { weight: 1, arbitrary: fc.constantFrom('', ' ', 'k'.repeat(256), 'k'.repeat(10_000), 'ü', '\t') })
-      : fc.constant(undefined);
+    const idempotencyKey =
+      op.method === 'POST'
+        ? fc.oneof(
+            { weight: 6, arbitrary: fc.constant(undefined) },
+            { weight: 2, arbitrary: fc.uuid() },
+            { weight: 1, arbitrary: fc.constantFrom('', ' ', 'k'.repeat(256), 'k'.repeat(10_000), 'ü', '\t') },
+          )
+        : fc.constant(undefined);
     return fc.record({ pathValues, queryValues, extraQuery, body, contentType, token, idempotencyKey }).map((r) => {
       const values: Record<string, string> = {};
-      op.pathParams.forEach((p, i) => (values[p.name] = r.pathValues[i]!.v));
+      op.pathParams.forEach((p, i) => {
+        values[p.name] = r.pathValues[i]!.v;
+      });
       const query = [...r.queryValues.filter((q): q is string => q !== undefined), ...(r.extraQuery ? [r.extraQuery] : [])];
       const headers: Record<string, string> = {};
       if (r.token.authorization) headers.authorization = r.token.authorization;
       if (r.body.body !== undefined && r.contentType) headers['content-type'] = r.contentType;
       if (r.idempotencyKey !== undefined) headers['idempotency-key'] = Buffer.from(r.idempotencyKey, 'utf8').toString('latin1');
-      const tags = [op.key, r.body.tag, ...(r.pathValues.some((p) => p.hostile) ? ['hostile path'] : []), ...(r.token.tag ? [r.token.tag] : []), ...(r.contentType !== 'application/json' && r.body.body !== undefined ? [`content-type ${r.contentType ?? 'none'}`] : [])];
+      const tags = [
+        op.key,
+        r.body.tag,
+        ...(r.pathValues.some((p) => p.hostile) ? ['hostile path'] : []),
+        ...(r.token.tag ? [r.token.tag] : []),
+        ...(r.contentType !== 'application/json' && r.body.body !== undefined ? [`content-type ${r.contentType ?? 'none'}`] : []),
+      ];
       return {
         method: op.method,
         path: fillPath(op.path, values) + (query.length ? `?${query.join('&')}` : ''),

@@ -79,28 +79,34 @@ export function createClient(baseUrl: string, options: { maxSockets?: number } =
         checkContract(sent, result);
         resolve({ ...result, ms: performance.now() - started });
       };
-      const req = http.request(
-        { host: url.hostname, port: url.port, method: sent.method, path: prefix + sent.path, headers, agent },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('error', (err) => finish({ status: 0, headers: {}, text: '', json: undefined, error: err.message }));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let json: unknown;
-            try {
-              json = text === '' ? undefined : JSON.parse(text);
-            } catch {
-              json = undefined;
-            }
-            finish({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-          });
-        },
-      );
+      const req = http.request({ host: url.hostname, port: url.port, method: sent.method, path: prefix + sent.path, headers, agent }, (res) => {
+        // An event stream that opened never ends on its own: its status and headers are the
+        // answer, and the connection is closed rather than read for ever.
+        if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream') && (res.statusCode ?? 0) < 300) {
+          finish({ status: res.statusCode ?? 0, headers: res.headers, text: '', json: undefined });
+          req.destroy();
+          return;
+        }
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', (err) => finish({ status: 0, headers: {}, text: '', json: undefined, error: err.message }));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = text === '' ? undefined : JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          finish({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      });
       const timer = setTimeout(() => {
         req.destroy(new Error(`no response within ${sent.timeoutMs ?? 15_000} ms`));
       }, sent.timeoutMs ?? 15_000);
-      req.on('error', (err) => finish({ status: 0, headers: {}, text: '', json: undefined, error: `${(err as NodeJS.ErrnoException).code ?? ''} ${err.message}`.trim() }));
+      req.on('error', (err) =>
+        finish({ status: 0, headers: {}, text: '', json: undefined, error: `${(err as NodeJS.ErrnoException).code ?? ''} ${err.message}`.trim() }),
+      );
       if (body !== undefined) req.end(body);
       else req.end();
     });
@@ -108,8 +114,7 @@ export function createClient(baseUrl: string, options: { maxSockets?: number } =
   return {
     baseUrl,
     request,
-    get: (path: string, token?: string, headers: Record<string, string> = {}) =>
-      request({ method: 'GET', path, headers: { ...bearer(token), ...headers } }),
+    get: (path: string, token?: string, headers: Record<string, string> = {}) => request({ method: 'GET', path, headers: { ...bearer(token), ...headers } }),
     post: (path: string, body: unknown, token?: string, headers: Record<string, string> = {}) =>
       request({ method: 'POST', path, body: body as object, headers: { ...bearer(token), ...headers } }),
     put: (path: string, body: unknown, token?: string, headers: Record<string, string> = {}) =>

@@ -28,7 +28,7 @@ export async function journeys(pool: pg.Pool, dealIds?: string[]): Promise<Map<s
  * Every journey linear (each event's fromStepId is the previous toStepId, the first one null),
  * sequence numbers 1..n, the journey row's position and count agreeing with its events, a payment
  * reference on every journey, the captured data and visited steps on its row agreeing with its
- * events, and revision 1 of every event's data kept.
+ * events, and revision 1 of every event's data kept (stored, or the event itself when never edited).
  */
 export async function journeyFailures(pool: pg.Pool, dealIds?: string[]): Promise<string[]> {
   const failures: string[] = [];
@@ -75,11 +75,15 @@ export async function journeyFailures(pool: pg.Pool, dealIds?: string[]): Promis
     params,
   );
   for (const o of orphans) failures.push(`event ${o.id} has no journey position`);
+  // An event never edited is its own revision 1 (migration 0042); one with revision rows has its
+  // revision 1 row, and its data is its newest revision's.
   const { rows: unrevised } = await pool.query(
     `select e.id::text from workflow_events e
-      where not exists (select 1 from event_revisions r where r.event_id = e.id) ${filter('e')}`,
+      where (exists (select 1 from event_revisions r where r.event_id = e.id)
+          and not exists (select 1 from event_revisions r where r.event_id = e.id and r.revision = 1)
+        or e.data is distinct from (select r.data from all_event_revisions r where r.event_id = e.id order by r.revision desc limit 1)) ${filter('e')}`,
     params,
   );
-  if (unrevised.length > 0) failures.push(`${unrevised.length} event(s) without their first revision, e.g. ${unrevised[0].id}`);
+  if (unrevised.length > 0) failures.push(`${unrevised.length} event(s) without their first revision or off their newest, e.g. ${unrevised[0].id}`);
   return failures;
 }

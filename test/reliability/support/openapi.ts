@@ -155,7 +155,9 @@ function ownArbitrary(schema: Schema, hints: Hints, name: string, depth: number)
       const base = fc.record(record, { requiredKeys: (schema.required ?? []).filter((k: string) => k in properties) });
       const extra = schema.additionalProperties;
       if (extra && typeof extra === 'object') {
-        return fc.tuple(base, fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), validArbitrary(extra, hints, '', depth + 1), { maxKeys: 3 })).map(([a, b]) => ({ ...b, ...a }));
+        return fc
+          .tuple(base, fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), validArbitrary(extra, hints, '', depth + 1), { maxKeys: 3 }))
+          .map(([a, b]) => ({ ...b, ...a }));
       }
       return base;
     }

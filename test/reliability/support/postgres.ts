@@ -67,7 +67,7 @@ export async function freshDatabase(label: string, server = serverUrl): Promise<
   const url = withDatabase(server, name);
   const database = await openDatabase({ ...loadConfig({}), databaseUrl: url });
   let adminToken: string;
-  const tokens: ((role: 'admin' | 'investor', investorUserId?: string) => Promise<{ id: string; token: string }>) = async (role, investorUserId) => {
+  const tokens: (role: 'admin' | 'investor', investorUserId?: string) => Promise<{ id: string; token: string }> = async (role, investorUserId) => {
     const created = await createToken(database.db, { name: `reliability ${role}`, role, ...(investorUserId ? { investorUserId } : {}) });
     return { id: created.id, token: created.token };
   };

@@ -74,7 +74,12 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     c.stdout?.on('data', keep);
     c.stderr?.on('data', keep);
     c.on('exit', () => live.delete(c));
-    await waitReady(`http://127.0.0.1:${port}/${options.waitFor ?? 'readyz'}`, options.readyTimeoutMs ?? 90_000, () => c.exitCode !== null || c.signalCode !== null, () => lines.slice(-20).join('\n'));
+    await waitReady(
+      `http://127.0.0.1:${port}/${options.waitFor ?? 'readyz'}`,
+      options.readyTimeoutMs ?? 90_000,
+      () => c.exitCode !== null || c.signalCode !== null,
+      () => lines.slice(-20).join('\n'),
+    );
   };
   const exited = (c: ChildProcess) =>
     c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => c.once('exit', () => resolve()));

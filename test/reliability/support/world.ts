@@ -45,11 +45,18 @@ async function party(client: Client, admin: string, notes: string[], index: numb
   if (investor?.contact?.contact?.email) p.secrets.push(investor.contact.contact.email, investor.remoteId);
   if (deal.workflow) {
     for (const [i, target] of [deal.chain[0], deal.chain[1]].entries()) {
-      const move = await client.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId, targetStepId: target, data: i === 1 ? { committed_amount: `${1234 + index}.56`, currency: 'EUR' } : {} }, admin);
+      const move = await client.post(
+        `/deals/deal/${deal.dealId}/jump-to-step`,
+        { investorUserId, targetStepId: target, data: i === 1 ? { committed_amount: `${1234 + index}.56`, currency: 'EUR' } : {} },
+        admin,
+      );
       if (move.status === 201 && move.json?.id) p.eventIds.push(move.json.id);
       else notes.push(`jump-to-step: ${move.status}`);
     }
-    const form = await client.get(`/deals/workflow/step/${deal.formStepId}/investor-form-implementation?dealId=${deal.dealId}&investorUserId=${investorUserId}`, admin);
+    const form = await client.get(
+      `/deals/workflow/step/${deal.formStepId}/investor-form-implementation?dealId=${deal.dealId}&investorUserId=${investorUserId}`,
+      admin,
+    );
     if (form.status === 200 && form.json?.id) p.formImplementationIds.push(form.json.id);
     const refs = await client.get(`/deals/deal/${deal.dealId}/all-payment-refernces`, admin);
     if (refs.status === 200 && Array.isArray(refs.json)) {
@@ -57,7 +64,11 @@ async function party(client: Client, admin: string, notes: string[], index: numb
       p.secrets.push(...p.references);
     }
     if (p.eventIds[1]) {
-      const request = await client.post('/deals/request-to-edit', { workflowEventId: p.eventIds[1], type: 'Investment Amount', reason: 'typo', newData: { committed_amount: `${2000 + index}.00` } }, admin);
+      const request = await client.post(
+        '/deals/request-to-edit',
+        { workflowEventId: p.eventIds[1], type: 'Investment Amount', reason: 'typo', newData: { committed_amount: `${2000 + index}.00` } },
+        admin,
+      );
       if (request.status === 201 && request.json?.id) p.requestIds.push(request.json.id);
     }
   }

@@ -1,11 +1,11 @@
 // The shell: the session (checked once with GET /portal/api/session), the hash routes, the top bar.
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { portalApi, setCsrfToken, setUnauthenticatedHandler, type Session } from './lib/api.ts';
-import { href, navigate, useHashRoute } from '../../src/lib/hooks.ts';
+import { href, navigate, useHashRoute } from '../../kit/hooks.ts';
 import { m } from './messages.ts';
 import { Spinner } from './components/ui.tsx';
 import { AccountMenu } from './components/AccountMenu.tsx';
-import { WelcomePage } from './pages/WelcomePage.tsx';
+import { keptInvitation, WelcomePage } from './pages/WelcomePage.tsx';
 import { SignInPage } from './pages/SignInPage.tsx';
 import { DealsPage } from './pages/DealsPage.tsx';
 import { DealPage } from './pages/DealPage.tsx';
@@ -32,11 +32,12 @@ export function App() {
   }, [signedIn, signedOut]);
 
   // An invitation link opens the welcome screen whether or not someone is signed in on this device.
-  if (parts[0] === 'welcome' && parts[1]) {
+  const invitation = parts[0] === 'welcome' ? (parts[1] ?? keptInvitation()) : undefined;
+  if (invitation) {
     return (
       <Frame>
         <WelcomePage
-          invitation={parts[1]}
+          invitation={invitation}
           onSignedIn={(session) => {
             signedIn(session);
             navigate('');
@@ -55,7 +56,7 @@ export function App() {
   }
   const { session } = state;
   const [first, second] = parts;
-  let page;
+  let page: ReactNode;
   if (first === 'deals' && second) page = <DealPage session={session} dealId={second} />;
   else if (!first || first === 'deals' || first === 'sign-in' || first === 'welcome') page = <DealsPage session={session} />;
   else
@@ -66,15 +67,14 @@ export function App() {
       </section>
     );
   return (
-    <Frame menu={<AccountMenu session={session} onSignedOut={(everywhere) => signedOut(everywhere ? m.signedOutEverywhere : m.signedOutHere)} />}>
-      {page}
-    </Frame>
+    <Frame menu={<AccountMenu session={session} onSignedOut={(everywhere) => signedOut(everywhere ? m.signedOutEverywhere : m.signedOutHere)} />}>{page}</Frame>
   );
 }
 
 function Frame({ children, menu }: { children: ReactNode; menu?: ReactNode }) {
   return (
     <div className="shell">
+      {/* biome-ignore lint/a11y/useValidAnchor: a skip link is a link to #main; the click only keeps the hash route from changing and moves focus itself */}
       <a className="skip-link" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
         {m.skipToContent}
       </a>

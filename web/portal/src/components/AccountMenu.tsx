@@ -30,7 +30,7 @@ export function AccountMenu({ session, onSignedOut }: { session: Session; onSign
         <button type="button" className="button button-wide" disabled={busy} onClick={() => signOut(true)}>
           {m.signOutEverywhere}
         </button>
-        <FormStatus error={error} />
+        <FormStatus error={error} persistent />
       </div>
     </details>
   );

@@ -17,5 +17,9 @@ export function QrCode({ payload, label }: { payload: string; label: string }) {
       live = false;
     };
   }, [payload]);
-  return src ? <img className="qr" src={src} alt={label} width={240} height={240} data-testid="epc-qr" /> : <div className="qr qr-pending" aria-hidden="true" />;
+  return src ? (
+    <img className="qr" src={src} alt={label} width={240} height={240} data-testid="epc-qr" />
+  ) : (
+    <div className="qr qr-pending" aria-hidden="true" />
+  );
 }

@@ -3,7 +3,7 @@
 // it is sent; the service's refusal in plain words.
 import { useState, type FormEvent } from 'react';
 import { valueProblem } from '../../../../src/domain/field-value.ts';
-import { useSubmission } from '../../../src/lib/hooks.ts';
+import { useSubmission } from '../../../kit/hooks.ts';
 import { portalApi, type NextStep, type PortalField } from '../lib/api.ts';
 import { currencies, currencyName } from '../lib/format.ts';
 import { m } from '../messages.ts';
@@ -44,7 +44,11 @@ export function StepForm({ dealId, investorUserId, currentStepId, step, defaultC
     event.preventDefault();
     setChecked(true);
     if (Object.values(problems).some(Boolean)) return refuse(m.fixFields);
-    const data = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.trim()]).filter(([, v]) => v !== ''));
+    const data = Object.fromEntries(
+      Object.entries(values)
+        .map(([k, v]) => [k, v.trim()])
+        .filter(([, v]) => v !== ''),
+    );
     await run(async () => {
       await portalApi.jump(dealId, { investorUserId, targetStepId: step.id, data, expectedCurrentStepId: currentStepId });
       onDone();
@@ -120,7 +124,7 @@ export function StepForm({ dealId, investorUserId, currentStepId, step, defaultC
           );
         })}
       </div>
-      <FormStatus error={error} done={done} />
+      <FormStatus error={error} done={done} persistent />
       <button type="submit" className="button button-primary button-wide" disabled={busy}>
         {busy ? m.formSending : m.formSubmit(step.label)}
       </button>

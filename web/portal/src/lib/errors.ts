@@ -1,35 +1,35 @@
 // A refusal or failure in plain words, from the catalogue.
+import type { ErrorWords } from '../../../kit/errors.ts';
 import { m } from '../messages.ts';
 import { ApiError } from './http.ts';
 
-export function describeError(error: unknown): string {
-  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
-  const detail = error.message;
-  switch (error.status) {
-    case 0:
-      return m.errorNetwork;
-    case 401:
-      return m.sessionEnded;
-    case 403:
-      return m.errorNotAllowed(detail);
-    case 404:
-      return m.errorNotFound;
-    case 409:
-      return m.errorConflict(detail);
-    case 400:
-    case 422: {
-      // Unmet requirements and refused fields carry their own words.
-      const facts = [error.problem.failedRequirements, error.problem.errors]
-        .flatMap((list) => (Array.isArray(list) ? (list as { detail?: unknown }[]) : []))
-        .map((f) => f.detail)
-        .filter((d): d is string => typeof d === 'string');
-      return m.errorRefused(facts.length ? `${detail}: ${facts.join('; ')}` : detail);
-    }
-    case 429:
-      return m.errorTooMany;
-    case 503:
-      return m.errorUnavailable;
-    default:
-      return error.status >= 500 ? m.errorFailed(String(error.problem.requestId ?? error.status)) : detail;
-  }
+export { describeError } from '../../../kit/errors.ts';
+
+/**
+ * The address the portal works at, when it was opened at another (passkeys and the portal's writes
+ * are bound to one origin, PUBLIC_URL's, which a refused write names as `portalOrigin`).
+ */
+export function rightAddress(error: unknown, hash = ''): string | undefined {
+  if (!(error instanceof ApiError) || error.status !== 403) return undefined;
+  const origin = error.problem.portalOrigin;
+  return typeof origin === 'string' && origin !== location.origin ? `${origin}${location.pathname}${hash}` : undefined;
 }
+
+/** The portal's words for the shared rules of web/kit/errors.ts, set once at start (main.tsx). */
+export const portalErrorWords: ErrorWords = {
+  network: () => m.errorNetwork,
+  unauthenticated: m.sessionEnded,
+  notAllowed: (detail) => m.errorNotAllowed(detail),
+  notFound: () => m.errorNotFound,
+  conflict: (detail) => m.errorConflict(detail),
+  refused: (text) => m.errorRefused(text),
+  refusedStatuses: [400, 422],
+  tooMany: m.errorTooMany,
+  unavailable: m.errorUnavailable,
+  failed: (_detail, requestId, status) => m.errorFailed(requestId ?? String(status)),
+  first: (error) => {
+    const address = rightAddress(error);
+    return address ? m.wrongAddress(address) : undefined;
+  },
+  listFields: false,
+};

@@ -9,7 +9,7 @@ import {
 } from '@simplewebauthn/browser';
 import { m } from '../messages.ts';
 import { ApiError } from './http.ts';
-import { describeError } from './errors.ts';
+import { describeError, rightAddress } from './errors.ts';
 import { portalApi } from './api.ts';
 import type { Session } from './types.ts';
 
@@ -31,7 +31,9 @@ export async function signInWithPasskey(): Promise<Session> {
 
 /** A passkey failure in plain words: cancelled, refused by the service, or what the service said. */
 export function describePasskeyError(error: unknown): string {
-  if (error instanceof WebAuthnError || (error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError'))) return m.passkeyCancelled;
+  if (error instanceof WebAuthnError || (error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError')))
+    return m.passkeyCancelled;
+  if (rightAddress(error)) return describeError(error);
   if (error instanceof ApiError && (error.status === 400 || error.status === 401 || error.status === 403)) return m.passkeyRefused;
   return describeError(error);
 }

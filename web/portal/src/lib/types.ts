@@ -7,7 +7,11 @@ type Json<R> = R extends { content: { 'application/json': infer T } } ? T : neve
 /** The JSON body an operation takes. */
 export type Body<Op extends keyof operations> = operations[Op] extends { requestBody?: infer B } ? Json<NonNullable<B>> : never;
 /** The JSON an operation answers with on success (200, else 201). */
-export type Ok<Op extends keyof operations> = operations[Op]['responses'] extends { 200: infer R } ? Json<R> : operations[Op]['responses'] extends { 201: infer R } ? Json<R> : never;
+export type Ok<Op extends keyof operations> = operations[Op]['responses'] extends { 200: infer R }
+  ? Json<R>
+  : operations[Op]['responses'] extends { 201: infer R }
+    ? Json<R>
+    : never;
 
 export type Session = Schemas['PortalSession'];
 export type RegistrationOptions = Ok<'createPasskeyRegistrationOptions'>;

@@ -1,17 +1,20 @@
 // One deal: where the investor stands and how they got there, what happens next (the form of a
 // step they may take themselves), how to pay, and asking for a change.
-import { href, useLoad } from '../../../src/lib/hooks.ts';
+import { href, useLoad } from '../../../kit/hooks.ts';
 import { ApiError, portalApi, type InvestorDeal, type Session } from '../lib/api.ts';
-import { formatDateTime, formatMoney } from '../lib/format.ts';
+import { formatDateTime, formatMoneyForReader } from '../../../kit/format.ts';
+import { useFollowDeal } from '../lib/live.ts';
 import { m } from '../messages.ts';
 import { ErrorBox, Spinner } from '../components/ui.tsx';
 import { StepForm } from '../components/StepForm.tsx';
 import { HowToPay } from '../components/HowToPay.tsx';
-import { ChangeRequest } from '../components/ChangeRequest.tsx';
+import { EditRequest } from '../components/EditRequest.tsx';
 import './DealPage.css';
 
 export function DealPage({ session, dealId }: { session: Session; dealId: string }) {
   const [deal, reload] = useLoad(() => portalApi.deal(session.investorUserId, dealId), [session.investorUserId, dealId]);
+  // A payment received or a move by our team shows at once, without a reload.
+  useFollowDeal(session.investorUserId, dealId, reload);
   if (deal.status === 'loading') return <Spinner />;
   if (deal.status === 'error') {
     if (deal.error instanceof ApiError && deal.error.status === 404) {
@@ -44,7 +47,7 @@ export function DealPage({ session, dealId }: { session: Session; dealId: string
             <div>
               <dt>{m.committed}</dt>
               <dd className="money" data-testid="committed">
-                {formatMoney(d.commitment.amount, d.commitment.currency)}
+                {formatMoneyForReader(d.commitment.amount, d.commitment.currency)}
               </dd>
             </div>
           )}
@@ -54,7 +57,7 @@ export function DealPage({ session, dealId }: { session: Session; dealId: string
         <div className="deal-main">
           <Next deal={d} session={session} onDone={reload} />
           {d.payment && <HowToPay payment={d.payment} />}
-          <ChangeRequest deal={d} onFiled={reload} />
+          <EditRequest deal={d} onFiled={reload} />
         </div>
         <Timeline deal={d} />
       </div>
@@ -63,14 +66,19 @@ export function DealPage({ session, dealId }: { session: Session; dealId: string
 }
 
 function Next({ deal, session, onDone }: { deal: InvestorDeal; session: Session; onDone: () => void }) {
-  const open = deal.investorEngagementEnabled ? deal.nextSteps.filter((s) => s.investorMay) : [];
-  const byStaff = deal.nextSteps.filter((s) => !open.includes(s));
+  // A terminal exit (withdrawing) is never a "next step": asking to withdraw is below, under
+  // "Request an edit", and our team decides it.
+  const ahead = deal.nextSteps.filter((s) => s.type !== 'withdrawn');
+  const open = deal.investorEngagementEnabled ? ahead.filter((s) => s.investorMay) : [];
+  const byStaff = ahead.filter((s) => !open.includes(s));
   return (
     <section className="card next" aria-labelledby="next-title">
       <h2 id="next-title">{m.nextTitle}</h2>
       {deal.currentStep && <p>{m.nowAt(deal.currentStep.label)}</p>}
-      {deal.nextSteps.length === 0 && <p className="muted">{m.nextNone}</p>}
-      {open.length === 0 && byStaff.length > 0 && <p className="muted">{m.nextByStaff(new Intl.ListFormat(undefined, { type: 'disjunction' }).format(byStaff.map((s) => s.label)))}</p>}
+      {ahead.length === 0 && <p className="muted">{deal.currentStep?.type === 'withdrawn' ? m.nextWithdrawn : m.nextNone}</p>}
+      {open.length === 0 && byStaff.length > 0 && (
+        <p className="muted">{m.nextByStaff(new Intl.ListFormat(undefined, { type: 'disjunction' }).format(byStaff.map((s) => s.label)))}</p>
+      )}
       {open.length > 0 && <p>{m.nextYou}</p>}
       {open.map((step) => (
         <StepForm

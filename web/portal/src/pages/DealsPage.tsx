@@ -1,7 +1,7 @@
 // My deals: each deal the investor is in, where they stand, their commitment and what is left to pay.
-import { href, useLoad } from '../../../src/lib/hooks.ts';
+import { href, useLoad } from '../../../kit/hooks.ts';
 import { portalApi, type InvestorDeal, type Session } from '../lib/api.ts';
-import { formatMoney } from '../lib/format.ts';
+import { formatMoneyForReader } from '../../../kit/format.ts';
 import { m } from '../messages.ts';
 import { ErrorBox, Spinner } from '../components/ui.tsx';
 import './DealsPage.css';
@@ -34,13 +34,13 @@ export function DealsPage({ session }: { session: Session }) {
                 {deal.commitment && (
                   <div>
                     <dt>{m.committed}</dt>
-                    <dd className="money">{formatMoney(deal.commitment.amount, deal.commitment.currency)}</dd>
+                    <dd className="money">{formatMoneyForReader(deal.commitment.amount, deal.commitment.currency)}</dd>
                   </div>
                 )}
                 {deal.payment?.remaining && (
                   <div>
                     <dt>{m.remaining}</dt>
-                    <dd className="money">{formatMoney(deal.payment.remaining, deal.payment.currency)}</dd>
+                    <dd className="money">{formatMoneyForReader(deal.payment.remaining, deal.payment.currency)}</dd>
                   </div>
                 )}
               </dl>

@@ -29,7 +29,7 @@ export function SignInPage({ note, onSignedIn }: { note?: string | undefined; on
         </p>
       )}
       <p>{m.signInExplain}</p>
-      <FormStatus error={error} />
+      <FormStatus error={error} persistent />
       <button type="button" className="button button-primary button-wide" onClick={signIn} disabled={busy}>
         {busy ? m.signInWaiting : m.signInButton}
       </button>

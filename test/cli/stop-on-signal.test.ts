@@ -1,0 +1,124 @@
+// The documented ways to run the service stop on SIGTERM as a shell, systemd and a container
+// runtime send it: `npm start` (SIGTERM to the npm process itself), the systemd unit's ExecStart
+// command line and the container image's ENTRYPOINT + CMD, both read from
+// docs/operations/README.md (SIGTERM to the main PID). Each must end within 10 s with no process
+// of its tree left, say so in its log line, and leave the data folder's lock free. One data folder
+// for the three, in turn: only the first start pays the first run.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { acquireDataDirLock } from '../../src/store/data-dir-lock.ts';
+
+const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
+const page = readFileSync(join(root, 'docs/operations/README.md'), 'utf8');
+const fenced = (lang: string) =>
+  new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\``).exec(page)?.[1] ?? assert.fail(`no ${lang} block in docs/operations/README.md`);
+const STOP_WITHIN_MS = 10_000;
+
+const dir = mkdtempSync(join(tmpdir(), 'dealflow-stop-'));
+const dataDir = join(dir, 'data');
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Every process below `pid` now (read from /proc), `pid` included. */
+function tree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const all = [pid];
+  for (let i = 0; i < all.length; i++) all.push(...(children.get(all[i]!) ?? []));
+  return all;
+}
+
+/** Running: exists and is not a zombie waiting to be reaped. */
+function running(pid: number): boolean {
+  if (!existsSync(`/proc/${pid}`)) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Starts `argv`, waits for the listening line, sends SIGTERM to the first process, checks it all ended. */
+async function startAndStop(what: string, argv: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
+  const child: ChildProcess = spawn(argv[0]!, argv.slice(1), {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let pids: number[] = [];
+  try {
+    const deadline = Date.now() + 180_000;
+    while (!output.includes('"msg":"dealflow listening"')) {
+      assert.equal(child.exitCode, null, `${what} exited before listening: ${output}`);
+      assert.ok(Date.now() < deadline, `${what} did not start: ${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    pids = tree(child.pid!);
+    child.kill('SIGTERM');
+    const sent = Date.now();
+    while (pids.some(running) && Date.now() - sent < STOP_WITHIN_MS) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(pids.filter(running), [], `${what}: processes left ${STOP_WITHIN_MS} ms after SIGTERM: ${output.slice(-2000)}`);
+    await exited;
+    assert.match(output, /"signal":"SIGTERM".*"msg":"dealflow stopped on SIGTERM: requests in flight answered, database closed"/, `${what}: the stop line`);
+    // The data folder is free again: another process may take it.
+    (await acquireDataDirLock(dataDir))();
+    return Date.now() - sent;
+  } finally {
+    for (const pid of pids) if (running(pid)) process.kill(pid, 'SIGKILL');
+  }
+}
+
+describe('the service stops on SIGTERM, however it was started', { concurrency: false }, () => {
+  test('npm start: SIGTERM to npm', async (t) => {
+    // --no-demo: the first run without seeding 200 investors (the signal handling is the same).
+    const ms = await startAndStop('npm start', ['npm', 'start', '--silent', '--', '--no-demo'], { cwd: root, env: {} });
+    t.diagnostic(`no process left ${ms} ms after SIGTERM`);
+  });
+
+  test("the systemd unit's ExecStart, as systemd runs it: SIGTERM to the main PID", async (t) => {
+    const unit = fenced('ini').replaceAll('/srv/dealflow', root);
+    const values = (key: string) => [...unit.matchAll(new RegExp(`^${key}=(.*)$`, 'gm'))].map((m) => m[1]!);
+    const execStart = values('ExecStart')[0]!.split(' ');
+    const env = Object.fromEntries(
+      values('Environment')
+        .flatMap((line) => line.split(' '))
+        .map((pair) => pair.split('=') as [string, string]),
+    );
+    assert.equal(execStart[0], join(root, 'node_modules/node/bin/node'), 'the unit runs the Node of the checkout');
+    t.diagnostic(`no process left ${await startAndStop('the systemd unit', execStart, { cwd: values('WorkingDirectory')[0]!, env })} ms after SIGTERM`);
+  });
+
+  test("the container image's ENTRYPOINT and CMD: SIGTERM to the main PID", async (t) => {
+    const dockerfile = fenced('dockerfile');
+    const array = (key: string) => JSON.parse(new RegExp(`^${key} (.*)$`, 'm').exec(dockerfile)?.[1] ?? assert.fail(`no ${key}`)) as string[];
+    const argv = [...array('ENTRYPOINT'), ...array('CMD')];
+    assert.equal(argv[0], 'node');
+    const env = Object.fromEntries(
+      /^ENV (.*)$/m
+        .exec(dockerfile)![1]!
+        .split(' ')
+        .map((pair) => pair.split('=') as [string, string]),
+    );
+    // The image's node is Node 24, as this one.
+    t.diagnostic(
+      `no process left ${await startAndStop('the container entrypoint', [process.execPath, ...argv.slice(1)], { cwd: root, env })} ms after SIGTERM`,
+    );
+  });
+});
