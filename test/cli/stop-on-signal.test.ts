@@ -1,11 +1,14 @@
 // The documented ways to run the service stop on SIGTERM as a shell, systemd and a container
 // runtime send it: `npm start` (SIGTERM to the npm process itself), the systemd unit's ExecStart
 // command line and the container image's ENTRYPOINT + CMD, both read from
-// docs/operations/README.md (SIGTERM to the main PID). Each must end within 10 s with no process
-// of its tree left, say so in its log line, and leave the data folder's lock free. One data folder
+// docs/operations/README.md (SIGTERM to the main PID), and `npm start` under a terminal's Ctrl-C
+// (SIGINT to the process group). Each must end within 10 s with no process of its tree left,
+// answer the write in flight at the signal, say so in its log line, and leave the data folder's
+// lock free. One data folder
 // for the three, in turn: only the first start pays the first run.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,12 +54,25 @@ function running(pid: number): boolean {
   }
 }
 
-/** Starts `argv`, waits for the listening line, sends SIGTERM to the first process, checks it all ended. */
-async function startAndStop(what: string, argv: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
+interface StopOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** The signal, SIGTERM unless said. */
+  signal?: 'SIGTERM' | 'SIGINT';
+  /** Sent to the whole process group, as a terminal's Ctrl-C is; else to the first process only. */
+  toGroup?: boolean;
+  /** Runs once the service listens, with what it printed; what it returns is awaited after the signal. */
+  whileListening?: (output: string) => Promise<() => Promise<void>>;
+}
+
+/** Starts `argv`, waits for the listening line, sends the signal, checks it all ended. */
+async function startAndStop(what: string, argv: string[], options: StopOptions) {
+  const signal = options.signal ?? 'SIGTERM';
   const child: ChildProcess = spawn(argv[0]!, argv.slice(1), {
     cwd: options.cwd,
     env: { ...process.env, ...options.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.toGroup === true, // a process group of its own, as a terminal's foreground job
   });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -70,26 +86,66 @@ async function startAndStop(what: string, argv: string[], options: { cwd: string
       assert.ok(Date.now() < deadline, `${what} did not start: ${output}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    const finish = await options.whileListening?.(output);
     pids = tree(child.pid!);
-    child.kill('SIGTERM');
+    if (options.toGroup) process.kill(-child.pid!, signal);
+    else child.kill(signal);
     const sent = Date.now();
+    await finish?.();
     while (pids.some(running) && Date.now() - sent < STOP_WITHIN_MS) await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.deepEqual(pids.filter(running), [], `${what}: processes left ${STOP_WITHIN_MS} ms after SIGTERM: ${output.slice(-2000)}`);
+    assert.deepEqual(pids.filter(running), [], `${what}: processes left ${STOP_WITHIN_MS} ms after ${signal}: ${output.slice(-2000)}`);
     await exited;
-    assert.match(output, /"signal":"SIGTERM".*"msg":"dealflow stopped on SIGTERM: requests in flight answered, database closed"/, `${what}: the stop line`);
+    const line = new RegExp(`"signal":"${signal}".*"msg":"dealflow stopped on ${signal}: requests in flight answered, database closed"`);
+    assert.match(output, line, `${what}: the stop line`);
     // The data folder is free again: another process may take it.
     (await acquireDataDirLock(dataDir))();
     return Date.now() - sent;
   } finally {
-    for (const pid of pids) if (running(pid)) process.kill(pid, 'SIGKILL');
+    // Nothing outlives the test, whether the service stopped, never started or hung.
+    for (const pid of pids.length > 0 ? pids : tree(child.pid!)) if (running(pid)) process.kill(pid, 'SIGKILL');
   }
+}
+
+/**
+ * A write whose body is still arriving when the signal comes: half the body before, the rest
+ * 300 ms after. The service must answer it (201, the deal stored) before it stops.
+ */
+async function writeInFlight(output: string): Promise<() => Promise<void>> {
+  const [, base, token] = /export BASE='([^']+)' TOKEN='([^']+)'/.exec(output) ?? assert.fail(`no "Try it" line: ${output}`);
+  const body = Buffer.from(JSON.stringify({ name: 'Signalled while writing', currency: 'EUR' }));
+  const request = httpRequest(`${base}/deals/deal/deal-in-flight`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length },
+  });
+  const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    request.on('response', (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode!, text }));
+    });
+    request.on('error', reject);
+  });
+  request.write(body.subarray(0, 10));
+  await new Promise((resolve) => setTimeout(resolve, 200)); // the request is in the service's hands
+  return async () => {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    request.end(body.subarray(10));
+    const { status, text } = await answered;
+    assert.equal(status, 201, `the write in flight at the signal is answered: ${text}`);
+  };
 }
 
 describe('the service stops on SIGTERM, however it was started', { concurrency: false }, () => {
   test('npm start: SIGTERM to npm', async (t) => {
     // --no-demo: the first run without seeding 200 investors (the signal handling is the same).
-    const ms = await startAndStop('npm start', ['npm', 'start', '--silent', '--', '--no-demo'], { cwd: root, env: {} });
-    t.diagnostic(`no process left ${ms} ms after SIGTERM`);
+    // The first start prints the "Try it" lines: a write is sent, and still arriving at the signal.
+    const ms = await startAndStop('npm start', ['npm', 'start', '--silent', '--', '--no-demo'], { cwd: root, env: {}, whileListening: writeInFlight });
+    t.diagnostic(`no process left ${ms} ms after SIGTERM, the write in flight answered`);
+  });
+
+  test('npm start: Ctrl-C in a terminal (SIGINT to the whole process group)', async (t) => {
+    const ms = await startAndStop('npm start', ['npm', 'start', '--silent'], { cwd: root, env: {}, signal: 'SIGINT', toGroup: true });
+    t.diagnostic(`no process left ${ms} ms after SIGINT`);
   });
 
   test("the systemd unit's ExecStart, as systemd runs it: SIGTERM to the main PID", async (t) => {
