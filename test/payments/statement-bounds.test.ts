@@ -78,6 +78,37 @@ describe('statement bounds', () => {
     assert.equal(atMost.status, 201, JSON.stringify(atMost.body));
   });
 
+  it('a page of 100 lines, each with every kept text at its maximum in 3-byte characters, stays under 2 MB', async (context) => {
+    const full = (length: number) => '€'.repeat(length);
+    const entries = Array.from({ length: 100 }, (_, i) => {
+      const reference = `MAX-${process.pid}-${n}-${i}`.padEnd(35, 'x');
+      return (
+        '<Ntry><Amt Ccy="EUR">10.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><BookgDt><Dt>2026-11-23</Dt></BookgDt>' +
+        `<AcctSvcrRef>${reference}</AcctSvcrRef><NtryDtls><TxDtls><Refs><EndToEndId>${full(35)}</EndToEndId></Refs>` +
+        `<RltdPties><Dbtr><Pty><Nm>${full(140)}</Nm></Pty></Dbtr><DbtrAcct><Id><Othr><Id>${full(35)}</Id></Othr></Id></DbtrAcct></RltdPties>` +
+        `<RmtInf>${`<Ustrd>${full(140)}</Ustrd>`.repeat(20)}` +
+        `${`<Strd><CdtrRefInf><Tp><CdOrPrtry><Cd>SCOR</Cd></CdOrPrtry></Tp><Ref>${full(35)}</Ref></CdtrRefInf></Strd>`.repeat(20)}</RmtInf>` +
+        '</TxDtls></NtryDtls></Ntry>'
+      );
+    });
+    n += 1;
+    const body =
+      '<?xml version="1.0" encoding="UTF-8"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>' +
+      `<GrpHdr><MsgId>M-MAX-${process.pid}-${n}</MsgId></GrpHdr><Stmt><Acct><Id><IBAN>DE89370400440532013000</IBAN></Id></Acct>${entries.join('')}</Stmt>` +
+      '</BkToCstmrStmt></Document>';
+    const stored = await postStatement(t, body);
+    assert.equal(stored.status, 201, JSON.stringify(stored.body));
+    const page = await t.admin.get(`/payments/lines?statementId=${stored.body.statement.id}&limit=100`);
+    assert.equal(page.status, 200);
+    assert.equal(page.body.output.length, 100);
+    const line = page.body.output[0];
+    assert.ok(line.remittance.length >= 20 * 140, 'every remittance line kept');
+    assert.equal(line.debtorName, full(140));
+    const bytes = Buffer.byteLength(JSON.stringify(page.body));
+    assert.ok(bytes < 2 * 1024 * 1024, `a page of 100 lines is ${bytes} bytes`);
+    context.diagnostic(`a page of 100 maximal lines: ${bytes} bytes`);
+  });
+
   it('a CSV statement: each mapped column held to the same maximum, naming the row and column', async () => {
     const MAPPED = '?counterpartyColumn=counterparty&bankReferenceColumn=bank_reference';
     const csv = (counterparty: string, reference: string, bankReference: string) =>
