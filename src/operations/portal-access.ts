@@ -254,7 +254,10 @@ export async function signIn(deps: Deps, portal: PortalConfig, response: Authent
 
 /**
  * The live session of a cookie's token, renewed (its end moved to PORTAL_SESSION_MINUTES from now,
- * within SESSION_MAX_HOURS of its sign-in); 401 when missing, expired or signed out.
+ * within SESSION_MAX_HOURS of its sign-in); 401 when missing, expired or signed out. The renewal is
+ * written off the request path: started here, not awaited, so no read waits for a commit (a commit
+ * that hangs, as on a database whose synchronous standby is gone, must not hang the portal's
+ * reads). A renewal that fails is tried again on the session's next request, while it is still live.
  */
 export async function authenticatePortalSession(deps: Deps, portal: PortalConfig, token: string | undefined): Promise<PortalSession> {
   if (token === undefined || token === '') throw new AppError('unauthenticated', 'Sign in to the portal: this request has no session cookie');
@@ -264,7 +267,7 @@ export async function authenticatePortalSession(deps: Deps, portal: PortalConfig
   let expiresAt = found.expiresAt;
   const renewed = sessionEnd(portal, found.createdAt, now);
   if (renewed.getTime() - expiresAt.getTime() >= RENEW_STEP_MS) {
-    await store.renewSession(deps.db, found.id, now, renewed);
+    store.renewSession(deps.db, found.id, now, renewed).catch(() => undefined);
     expiresAt = renewed;
   }
   return { sessionId: found.id, investorUserId: found.investorUserId, name: found.name, csrfToken: csrfTokenOf(token), expiresAt: expiresAt.toISOString() };

@@ -6,8 +6,9 @@
 //   never `database-unavailable`, which promises nothing was applied;
 // - its key stays claimed, and once commits go through again its retry replays the committed
 //   result (Idempotent-Replayed: true), with the effect there once;
-// - /readyz answers 503 within its bound (a commit does not complete), and /whoami, a read, answers
-//   at once (a token's use is recorded off the request path).
+// - /readyz answers 503 within its bound (a commit does not complete), and /whoami and the portal's
+//   session, reads, answer at once (a token's use and a session's renewal are written off the
+//   request path).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -21,10 +22,12 @@ import { migrateToLatest } from '../../src/store/migrate.ts';
 import { type Client, client, expectProblem, onPostgres } from '../support/app.ts';
 import { createDeal, createInvestor } from '../support/deals.ts';
 import { subscriptionBody, uniqueAssetId } from '../support/fixtures.ts';
+import { invitationToken, portal } from '../support/portal.ts';
 import { clusterUnavailable, createCluster, type ThrowawayCluster } from '../support/throwaway-cluster.ts';
 
 const skip = !onPostgres ? 'needs PostgreSQL (set TEST_DATABASE_URL); it makes a throwaway cluster of its own' : (clusterUnavailable() ?? false);
 const TIMEOUT_MS = 800;
+let ahead = 0;
 
 describe('a commit whose outcome is unknown', { skip }, () => {
   let cluster: ThrowawayCluster;
@@ -41,7 +44,8 @@ describe('a commit whose outcome is unknown', { skip }, () => {
     const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: cluster.url, DATABASE_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOKS_DISPATCHER: 'off' });
     database = await openDatabase(config);
     await migrateToLatest(database.db);
-    app = await buildApp({ db: database.db, config, clock: systemClock, newId: newUuid });
+    // The clock runs ahead when the test says, so a portal session is due for renewal.
+    app = await buildApp({ db: database.db, config, clock: () => new Date(systemClock().getTime() + ahead), newId: newUuid });
     await app.ready();
     admin = client(app, (await createToken(database.db, { name: 'test admin', role: 'admin' })).token);
   });
@@ -66,6 +70,9 @@ describe('a commit whose outcome is unknown', { skip }, () => {
     const assetId = uniqueAssetId();
     assert.equal((await admin.put(`/portfolio/assets/${assetId}`, { name: 'Outcome Ltd', currency: 'EUR' })).status, 201);
     const reader = client(app, (await createToken(database.db, { name: 'reader', role: 'admin' })).token);
+    const portalSite = portal(app, '', 'http://localhost:3000');
+    const [invitation] = await portalSite.invite(admin, [investor]);
+    const { session } = await portalSite.register(invitationToken(invitation!.url));
 
     await commitsHang(true);
     try {
@@ -82,6 +89,13 @@ describe('a commit whose outcome is unknown', { skip }, () => {
       const whoami = await reader.get('/whoami');
       assert.equal(whoami.status, 200, whoami.text);
       assert.ok(performance.now() - started < TIMEOUT_MS, `/whoami answered in ${Math.round(performance.now() - started)} ms`);
+
+      // Nor does the portal's session, due for renewal five minutes on: the renewal is written after.
+      ahead += 5 * 60_000;
+      started = performance.now();
+      const portalRead = await session.api.get('/portal/api/session');
+      assert.equal(portalRead.status, 200, portalRead.text);
+      assert.ok(performance.now() - started < TIMEOUT_MS, `the portal's session answered in ${Math.round(performance.now() - started)} ms`);
 
       const subscriptionKey = randomUUID();
       const body = subscriptionBody(assetId, investor);

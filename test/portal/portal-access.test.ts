@@ -9,6 +9,7 @@ import { commit, createDeal, createInvestor, jump } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
 import { invitationToken, portal, portalSetCookie } from '../support/portal.ts';
 import { SoftAuthenticator } from '../support/webauthn.ts';
+import { eventually } from '../support/webhooks.ts';
 
 let now = Date.parse('2026-05-04T09:00:00.000Z');
 const clock = () => new Date(now);
@@ -160,7 +161,19 @@ describe('registration and the session cookie', () => {
       const read = await session.api.get('/portal/api/session');
       if (now - signedInAt < 12 * 60 * 60_000) {
         assert.equal(read.status, 200, `after ${i + 1} renewals`);
-        assert.equal(read.body.expiresAt, new Date(Math.min(now + minutes(30), signedInAt + 12 * 60 * 60_000)).toISOString());
+        const renewedTo = new Date(Math.min(now + minutes(30), signedInAt + 12 * 60 * 60_000));
+        assert.equal(read.body.expiresAt, renewedTo.toISOString());
+        // The renewal is written off the request path: it lands on its own, right after the answer.
+        await eventually(
+          async () => {
+            const { rows } = await sql<{
+              expires_at: Date;
+            }>`select expires_at from portal_sessions where investor_user_id = ${investor.investorUserId}`.execute(t.database.db);
+            return rows[0]!.expires_at.getTime() === renewedTo.getTime() || undefined;
+          },
+          5000,
+          'the renewal written',
+        );
       } else {
         expectProblem(read, 401);
       }
