@@ -6,7 +6,7 @@ import { registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-prov
 import { Type } from 'typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AppError } from '../domain/errors.ts';
-import { checkDatabase, READINESS_BOUND_MS, within } from '../operations/readiness.ts';
+import { checkDatabase, READINESS_ANSWER_MS, READINESS_BOUND_MS, within } from '../operations/readiness.ts';
 import type { Api, AppContext } from './context.ts';
 import { registerApiRoutes } from './api-scope.ts';
 import { createAuthenticator } from './auth.ts';
@@ -159,10 +159,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
         '/readyz',
         { schema: probeSchema('The service is ready: a write commits on the database (answered within 1 s)', 'ready'), config: { public: true } },
         async (_request, reply) => {
-          const started = Date.now();
+          // The bound counts from the request's arrival (a busy instance may have queued it), and
+          // leaves room to write the answer: a probe with a 1 s timeout gets a 503, not a timeout.
+          const deadline = Date.now() + READINESS_BOUND_MS - READINESS_ANSWER_MS - reply.elapsedTime;
           // Asked together, each within the bound: the commit, and (several hosts) what each host is.
           const hostsAsked = (ctx.hostStatus?.() ?? Promise.resolve(undefined)).catch(() => undefined);
-          const database = await checkDatabase(ctx);
+          // At least 100 ms for the commit, so a healthy database is not reported down by a busy instance.
+          const database = await checkDatabase(ctx, Math.max(100, deadline - Date.now()));
           if (!database.answers) {
             reply.header('Retry-After', '5');
             return sendProblem(reply, new AppError('database-unavailable', `The database does not answer: ${database.reason}`));
@@ -170,7 +173,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
           // Replicas are reported, not required: reads fall back to the primary.
           const replicas = ctx.replicaStatus?.() ?? [];
           // Several hosts in DATABASE_URL: the one that takes writes now, and what each one is.
-          const hosts = await within(READINESS_BOUND_MS - (Date.now() - started), hostsAsked, undefined);
+          const hosts = await within(deadline - Date.now(), hostsAsked, undefined);
           return {
             status: 'ready' as const,
             ...(hosts ? { primary: hosts.primary, hosts: hosts.hosts } : {}),

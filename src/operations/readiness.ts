@@ -12,8 +12,10 @@ import type { Db } from '../store/schema.ts';
 
 export type DatabaseReadiness = { answers: true } | { answers: false; reason: string };
 
-/** How long /readyz waits for the database before it answers 503. */
+/** How long after its arrival /readyz has answered, 503 when the database has not shown it commits. */
 export const READINESS_BOUND_MS = 1000;
+/** Of that bound, the part kept for writing the answer after the last wait. */
+export const READINESS_ANSWER_MS = 150;
 
 interface Heartbeat {
   startedAt: number;
@@ -38,7 +40,7 @@ export async function checkDatabase(deps: Pick<Deps, 'db'>, boundMs = READINESS_
   }
   let timer: NodeJS.Timeout | undefined;
   const bound = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), boundMs);
+    timer = setTimeout(() => resolve(undefined), Math.max(0, boundMs));
   });
   try {
     const answer = await Promise.race([beat.done, bound]);
