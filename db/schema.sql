@@ -426,6 +426,23 @@ CREATE TABLE import_jobs (
   CONSTRAINT import_jobs_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE investor_category_statements (
+  id uuid NOT NULL,
+  seq bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  investor_id text NOT NULL,
+  category text NOT NULL,
+  statement_text text NOT NULL,
+  evidence text,
+  signed_on date NOT NULL,
+  expires_on date NOT NULL,
+  recorded_by text NOT NULL,
+  recorded_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT investor_category_statements_category_check CHECK ((category = ANY (ARRAY['certified-high-net-worth'::text, 'certified-sophisticated'::text, 'self-certified-sophisticated'::text, 'elective-professional'::text, 'professional'::text]))),
+  CONSTRAINT investor_category_statements_check CHECK ((expires_on > signed_on)),
+  CONSTRAINT investor_category_statements_investor_id_fkey FOREIGN KEY (investor_id) REFERENCES investors(id),
+  CONSTRAINT investor_category_statements_pkey PRIMARY KEY (id)
+);
+
 CREATE TABLE investor_deal_counts (
   investor_user_id text NOT NULL,
   full_name text NOT NULL,
@@ -904,6 +921,7 @@ CREATE INDEX edit_requests_pending_deal ON edit_requests USING btree (deal_id, i
 CREATE INDEX funnel_stays_durations ON funnel_stays USING btree (deal_id, step_id, bucket, duration_ms) INCLUDE (classes, entry_day) WHERE (left_at IS NOT NULL);
 CREATE INDEX idempotency_keys_expires ON idempotency_keys USING btree (expires_at);
 CREATE INDEX import_jobs_running ON import_jobs USING btree (heartbeat_at) WHERE (status = 'running'::text);
+CREATE INDEX investor_category_statements_newest ON investor_category_statements USING btree (investor_id, seq DESC);
 CREATE INDEX investor_deal_counts_page ON investor_deal_counts USING btree (full_name, investor_user_id) WHERE active;
 CREATE INDEX investor_deal_counts_search ON investor_deal_counts USING gin (search gin_trgm_ops) WHERE active;
 CREATE INDEX investors_email_trgm ON investors USING gin (email gin_trgm_ops);
@@ -1437,6 +1455,17 @@ AS $function$
       return null;
     end $function$;
 
+CREATE OR REPLACE FUNCTION investor_category_statements_erase_evidence_only()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      if new.evidence is not null or (to_jsonb(new) - 'evidence') is distinct from (to_jsonb(old) - 'evidence') then
+        raise exception 'history is append-only: a category statement may only have its evidence erased (set to null)' using errcode = '42501';
+      end if;
+      return new;
+    end $function$;
+
 CREATE OR REPLACE FUNCTION investor_deal_counts_add(investor text, d_completed integer, d_in_progress integer, d_total integer)
  RETURNS void
  LANGUAGE plpgsql
@@ -1691,6 +1720,9 @@ CREATE TRIGGER funnel_cohort_stays_update AFTER UPDATE ON funnel_stays REFERENCI
 CREATE TRIGGER funnel_stays_delete AFTER DELETE ON funnel_stays REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_stays_delete();
 CREATE TRIGGER funnel_stays_insert AFTER INSERT ON funnel_stays REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_stays_insert();
 CREATE TRIGGER funnel_stays_update AFTER UPDATE ON funnel_stays REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_stays_update();
+CREATE TRIGGER investor_category_statements_append_only BEFORE UPDATE ON investor_category_statements FOR EACH ROW EXECUTE FUNCTION investor_category_statements_erase_evidence_only();
+CREATE TRIGGER investor_category_statements_no_delete BEFORE DELETE ON investor_category_statements FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER investor_category_statements_no_truncate BEFORE TRUNCATE ON investor_category_statements FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER investor_deal_counts_listed_delete AFTER DELETE ON investor_deal_counts FOR EACH ROW EXECUTE FUNCTION investor_deal_counts_listed_delete();
 CREATE TRIGGER investor_deal_counts_listed_insert AFTER INSERT ON investor_deal_counts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION investor_deal_counts_listed_insert();
 CREATE TRIGGER investor_deal_counts_listed_update AFTER UPDATE ON investor_deal_counts FOR EACH ROW WHEN ((old.active IS DISTINCT FROM new.active)) EXECUTE FUNCTION investor_deal_counts_listed_update();

@@ -23,6 +23,7 @@ export const auditEntryTypes = [
   'portal.signed-out',
   'sanctions.list-loaded',
   'sanctions.hit-decided',
+  'investor.category-recorded',
 ] as const;
 export type AuditEntryType = (typeof auditEntryTypes)[number];
 

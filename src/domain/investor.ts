@@ -43,3 +43,9 @@ export interface Investor {
 
 /** Active investors (listActiveInvestors) are those whose contact status is `active`. */
 export const ACTIVE_STATUS = 'active';
+
+/** What the move rules know of an investor from the directory: their KYC level and their classes. */
+export const ruleFactsOf = (investor: Pick<Investor, 'kycCheckLevel' | 'contact'>) => ({
+  kycCheckLevel: investor.kycCheckLevel,
+  classes: investor.contact.classifications.map((c) => c.investorClass),
+});

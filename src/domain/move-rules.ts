@@ -4,6 +4,7 @@
 import { isCurrencyCode, minorUnitsProblem, withdrawnCurrencyProblem } from './currency.ts';
 import { AppError, conflict, forbidden, invalid, notFound, unprocessable, type FieldError } from './errors.ts';
 import { isPopulated, valueProblem } from './field-value.ts';
+import { type CategoryStatement, holdsCategory } from './investor-category.ts';
 import { ancestors, descendants, type Graph, graphOf } from './workflow-graph.ts';
 import type { Link, Requirement, Step, StepField } from './workflow.ts';
 
@@ -17,7 +18,8 @@ export interface MoveRuleFacts {
   visitedStepIds: readonly string[];
   /** Data captured by the investor's earlier events in this deal, later events winning. */
   captured: ReadonlyMap<string, string>;
-  investor: { kycCheckLevel: number | null; classes: readonly string[] };
+  /** `category`: the investor's newest category statement (absent or null: none); `today`: the UTC date it is judged on. */
+  investor: { kycCheckLevel: number | null; classes: readonly string[]; category?: CategoryStatement | null; today?: string };
   /** Pending edit requests of this investor in this deal. */
   pendingEditRequests: number;
   /** The workflow lets investors move themselves along the links open to them (absent: it does not). */
@@ -266,6 +268,15 @@ function requirementFailure(
       return facts.investor.classes.some((c) => requirement.classes.includes(c))
         ? undefined
         : `the investor holds none of the classes ${requirement.classes.join(', ')}`;
+    case 'investor-category': {
+      const { category = null, today } = facts.investor;
+      if (today !== undefined && holdsCategory(category, requirement.categories, today)) return undefined;
+      const wanted = `a current category statement (${requirement.categories.join(', ')})`;
+      if (category === null) return `the investor has no category statement; ${wanted} is required`;
+      return requirement.categories.includes(category.category)
+        ? `the investor's category statement (${category.category}) expired on ${category.expiresOn}; ${wanted} is required`
+        : `the investor's category is ${category.category}; ${wanted} is required`;
+    }
     case 'no-pending-edit-requests':
       return facts.pendingEditRequests === 0 ? undefined : `the investor has ${facts.pendingEditRequests} pending edit request(s) in this deal`;
     case 'previous-fields-complete': {

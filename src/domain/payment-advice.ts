@@ -58,6 +58,10 @@ export function adviseRefusal(refusal: unknown, labelOf: (key: string) => string
         others.push(String(failure['detail'] ?? 'the investor holds none of the classes required'));
         steps.push('give the investor one of the classes the payment step requires');
         break;
+      case 'investor-category':
+        others.push(String(failure['detail'] ?? 'the investor has no current category statement of those the payment step requires'));
+        steps.push("record the investor's renewed category statement");
+        break;
       case 'no-pending-edit-requests':
         others.push(String(failure['detail'] ?? 'the investor has a pending edit request'));
         steps.push("answer the investor's pending edit request (Inbox)");

@@ -1,6 +1,7 @@
 // The workflow graph: validation of a workflow document (every problem at once), reachability,
 // the steps between two steps, and the stable order in which steps are listed. Pure.
 import type { FieldError } from './errors.ts';
+import { investorCategories, isInvestorCategory } from './investor-category.ts';
 import { fieldKinds, requirementKinds, stepTypes, type Link, type Requirement, type Step } from './workflow.ts';
 
 export const STEP_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -163,6 +164,12 @@ function requirementProblems(requirement: Requirement, at: string, add: (field: 
   }
   if (requirement.kind === 'classification' && !(Array.isArray(requirement.classes) && requirement.classes.length > 0)) {
     add(`${at}.classes`, 'a classification requirement needs at least one class');
+  }
+  if (requirement.kind === 'investor-category') {
+    const categories = requirement.categories;
+    if (!(Array.isArray(categories) && categories.length > 0 && categories.every(isInvestorCategory))) {
+      add(`${at}.categories`, `an investor-category requirement needs at least one of ${investorCategories.join(', ')}`);
+    }
   }
 }
 

@@ -10,7 +10,7 @@ export type StepType = (typeof stepTypes)[number];
 export const fieldKinds = ['text', 'amount', 'currency', 'date', 'email', 'choice', 'number'] as const;
 export type FieldKind = (typeof fieldKinds)[number];
 
-export const requirementKinds = ['kyc-level', 'classification', 'no-pending-edit-requests', 'previous-fields-complete'] as const;
+export const requirementKinds = ['kyc-level', 'classification', 'investor-category', 'no-pending-edit-requests', 'previous-fields-complete'] as const;
 export type RequirementKind = (typeof requirementKinds)[number];
 
 export type Requirement =
@@ -18,6 +18,8 @@ export type Requirement =
   | { kind: 'kyc-level'; minimumLevel: number }
   /** The investor holds one of these investor classes (classification `investorClass`). */
   | { kind: 'classification'; classes: string[] }
+  /** The investor's newest category statement is one of these and has not expired (investor-category.ts). */
+  | { kind: 'investor-category'; categories: string[] }
   /** No edit request of this investor in this deal is pending. */
   | { kind: 'no-pending-edit-requests' }
   /** Every required field of every step on the investor's path so far is captured. */

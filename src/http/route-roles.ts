@@ -34,6 +34,8 @@ export const writeRoles: Readonly<Record<string, StaffRole>> = {
   'POST /sanctions/screen': 'operator',
   'POST /sanctions/hits/{hitId}/confirm': 'approver',
   'POST /sanctions/hits/{hitId}/dismiss': 'approver',
+  // A category statement clears an expired one's block before money: the approver's.
+  'POST /investors/{investorUserId}/category-statements': 'approver',
   // Everything else (workflows and migrations, payment settings and payee, webhooks, erasure, sanctions list loads) is admin's.
 };
 

@@ -5,17 +5,18 @@
 // decides a move), write in one statement.
 import { AppError, notFound } from '../domain/errors.ts';
 import { dataObject, type WorkflowEvent } from '../domain/event.ts';
+import { type CategoryStatement, utcDate } from '../domain/investor-category.ts';
 import { type MovePlan, planMove } from '../domain/move-rules.ts';
 import { actorOf, type Principal } from '../domain/principal.ts';
 import { moveEntry } from '../domain/audit.ts';
 import type { ChainHead } from '../store/audit.ts';
 import { findDeal } from '../store/deals.ts';
-import type { Investor } from '../domain/investor.ts';
+import { type Investor, ruleFactsOf } from '../domain/investor.ts';
 import type { Step, Workflow } from '../domain/workflow.ts';
 import { publicEvent, type StoredEvent } from '../store/events.ts';
 import { countPendingEditRequests, createJourneys, deleteEmptyJourneys, type LockedJourneyRow } from '../store/journeys.ts';
 import { type MoveFacts, moveStatements, type MoveWrite } from '../store/moves.ts';
-import { sanctionsRefusal } from './sanctions-gate.ts';
+import { categoryOf, moneyStepRefusal } from './money-gate.ts';
 import { generatePaymentReference } from '../store/payment-references.ts';
 import type { Db } from '../store/schema.ts';
 import { bookOnCompletion } from './completion-booking.ts';
@@ -57,6 +58,7 @@ interface LoadedMove {
   journey: { currentStepId: string | null; eventCount: number; created: boolean; auditHead: ChainHead; captured: Record<string, string>; visited: string[] };
   pendingEditRequests: number;
   dealCurrency: string | null;
+  category: CategoryStatement | null;
 }
 
 /** This instance's cached structure of the deal's workflow, if any. */
@@ -122,7 +124,7 @@ async function loadMoves(
     if (!workflow) checked.push(await dealNotFound(db, dealId));
     else if (!investor) checked.push(notFound('investor', input.investorUserId));
     else if (!workflow.steps.some((s) => s.id === input.targetStepId)) checked.push(notFound('step', input.targetStepId));
-    else checked.push(sanctionsRefusal(facts, input) ?? { workflow, investor });
+    else checked.push(moneyStepRefusal(facts, input, utcDate(times[i]!)) ?? { workflow, investor });
   }
   // First moves: their journey rows, inserted (and so locked) in one statement, in investor order.
   const firsts = inputs.flatMap((input, i) =>
@@ -157,7 +159,7 @@ async function loadMoves(
         pendingEditRequests =
           counted && current ? (facts.pendingEditRequests.get(input.investorUserId) ?? 0) : await countPendingEditRequests(db, dealId, input.investorUserId);
       }
-      return { ...found, journey, pendingEditRequests, dealCurrency: facts.dealCurrency };
+      return { ...found, journey, pendingEditRequests, dealCurrency: facts.dealCurrency, category: categoryOf(facts, input.investorUserId) };
     }),
   );
   return moves;
@@ -295,7 +297,7 @@ function decideMoves(
           currentStepId: journey.currentStepId,
           visitedStepIds: journey.visited,
           captured: new Map(Object.entries(journey.captured)),
-          investor: { kycCheckLevel: investor.kycCheckLevel, classes: investor.contact.classifications.map((c) => c.investorClass) },
+          investor: { ...ruleFactsOf(investor), category: move.category, today: utcDate(now) },
           pendingEditRequests,
           investorEngagementEnabled: workflow.investorEngagementEnabled,
           dealCurrency,

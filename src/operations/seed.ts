@@ -13,7 +13,7 @@
 // seed of `bench --scale` (bench/scale-seed.ts). Hundreds of thousands of moves through the move
 // path would take minutes where the bulk statements take seconds.
 import { type MoveRuleFacts, planMove } from '../domain/move-rules.ts';
-import type { Investor } from '../domain/investor.ts';
+import { type Investor, ruleFactsOf } from '../domain/investor.ts';
 import { currencies, makeInvestor, type Random, random } from './seed-people.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { WorkflowDocument } from '../domain/workflow-graph.ts';
@@ -189,7 +189,7 @@ function makeJourney(
       currentStepId: previous?.toStepId ?? null,
       visitedStepIds: events.map((e) => e.toStepId),
       captured: new Map(events.flatMap((e) => Object.entries(e.data))),
-      investor: { kycCheckLevel: investor.kycCheckLevel, classes: investor.contact.classifications.map((c) => c.investorClass) },
+      investor: ruleFactsOf(investor),
       pendingEditRequests: 0,
     };
     planMove(facts, { targetStepId, data: new Map(Object.entries(data)) }); // throws on a bug here

@@ -28,7 +28,7 @@ export async function lockForErasure(db: Kysely<DB>, investorUserId: string): Pr
 /**
  * Writes the tombstone: the contact replaced, name and e-mail gone, the erasure's time. A booking's
  * description is free text that may name the investor; no audit entry hashes it, and it is the one
- * field of a booking that may still be cleared (migration 0018).
+ * field of a booking that may still be cleared (migration 0018); a category statement's evidence alike.
  */
 export async function writeErasure(
   db: Kysely<DB>,
@@ -39,6 +39,8 @@ export async function writeErasure(
   await sql`update investors set contact = ${JSON.stringify(tombstone.contact)}::jsonb, full_name = ${tombstone.fullName}, email = null, erased_at = ${now}::timestamptz,
     updated_at = ${now}::timestamptz where id = ${investorUserId}`.execute(db);
   await sql`update subscriptions set description = null where investor_id = ${investorUserId} and description is not null`.execute(db);
+  // A category statement's evidence is free text too, and the one field of it that may be cleared (migration 0043).
+  await sql`update investor_category_statements set evidence = null where investor_id = ${investorUserId} and evidence is not null`.execute(db);
 }
 
 /**

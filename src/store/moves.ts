@@ -12,6 +12,7 @@ import type { StoredEvent } from './events.ts';
 import { toInvestor } from './investors.ts';
 import { dealStream, feedNotify, type OutboxEntryInput } from './outbox.ts';
 import { prepared } from './prepared.ts';
+import { newestStatements } from './investor-categories.ts';
 import { onCurrentList } from './sanctions.ts';
 import type { DB } from './schema.ts';
 
@@ -40,6 +41,8 @@ export interface MoveFacts {
   paymentStepId: string | null;
   /** Investors asked for with an open or confirmed hit on a current sanctions list (store/sanctions.ts). */
   sanctioned: Set<string>;
+  /** The newest category statement of each investor asked for that has one (store/investor-categories.ts). */
+  categories: Map<string, { category: string; expiresOn: string }>;
 }
 
 export interface JourneyFacts {
@@ -129,6 +132,7 @@ async function loadMoveFacts(
     pending: Record<string, number> | null;
     payment_step_id: string | null;
     sanctioned: string[];
+    categories: Record<string, { category: string; expiresOn: string }> | null;
   };
   const ids = [...investorUserIds];
   const plansBefore = (
@@ -149,7 +153,8 @@ async function loadMoveFacts(
         from edit_requests where deal_id = ${dealId} and investor_user_id = any(${ids}::text[]) and status = 'pending' group by 1) p) end) as pending,
       (select payment_step_id from deal_payment_settings where deal_id = ${dealId}) as payment_step_id,
       (select coalesce(json_agg(distinct h.investor_id), '[]') from sanctions_hits h
-        where h.investor_id = any(${ids}::text[]) and h.status <> 'dismissed' and ${onCurrentList}) as sanctioned`.execute(db);
+        where h.investor_id = any(${ids}::text[]) and h.status <> 'dismissed' and ${onCurrentList}) as sanctioned,
+      ${newestStatements(ids)} as categories`.execute(db);
   const row = rows[0]!;
   const journeys = new Map<string, JourneyFacts>();
   const stalePending = new Set<string>();
@@ -174,6 +179,7 @@ async function loadMoveFacts(
       stalePending,
       paymentStepId: row.payment_step_id,
       sanctioned: new Set(row.sanctioned),
+      categories: new Map(Object.entries(row.categories ?? {})),
     },
     plansBefore,
   };

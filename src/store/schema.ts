@@ -285,7 +285,23 @@ export interface MoveBatchEventsTable {
   created_at: Date;
 }
 
+/** Migration 0043: each signed statement of an investor's category; the newest counts. */
+export interface InvestorCategoryStatementsTable {
+  id: string;
+  seq: Generated<string>;
+  investor_id: string;
+  category: string;
+  statement_text: string;
+  evidence: string | null;
+  /** `date` columns: read them cast to text (YYYY-MM-DD), as store/investor-categories.ts does. */
+  signed_on: string;
+  expires_on: string;
+  recorded_by: string;
+  recorded_at: Date;
+}
+
 export interface DB {
+  investor_category_statements: InvestorCategoryStatementsTable;
   document_chunks: DocumentChunksTable;
   document_blobs: DocumentBlobsTable;
   api_tokens: ApiTokensTable;

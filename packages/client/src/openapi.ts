@@ -1405,6 +1405,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/investors/{investorUserId}/category-statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An investor's category statements, newest first, with the standing of the newest
+         * @description Staff, or the investor themself; another investor's id answers 404, as an unknown one does.
+         */
+        get: operations["listInvestorCategoryStatements"];
+        put?: never;
+        /**
+         * Record the category statement an investor signed: from now on their newest, counting for 12 months from its signing
+         * @description Approver. A workflow step may require a current category (`investor-category` requirement), and while the newest statement has expired the steps that take money are blocked. One transaction with its audit entry; an erased investor: 409.
+         */
+        post: operations["createInvestorCategoryStatement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/api/passkeys/registration-options": {
         parameters: {
             query?: never;
@@ -1911,10 +1935,10 @@ export interface components {
         };
         /**
          * RequirementKind
-         * @description kyc-level (minimumLevel), classification (classes), no-pending-edit-requests or previous-fields-complete
+         * @description kyc-level (minimumLevel), classification (classes), investor-category (categories), no-pending-edit-requests or previous-fields-complete
          * @enum {string}
          */
-        RequirementKind: "kyc-level" | "classification" | "no-pending-edit-requests" | "previous-fields-complete";
+        RequirementKind: "kyc-level" | "classification" | "investor-category" | "no-pending-edit-requests" | "previous-fields-complete";
         /**
          * RefusalProblem
          * @description The problem document one request would get, inside a larger answer
@@ -2283,6 +2307,8 @@ export interface components {
                 kind: components["schemas"]["RequirementKind"];
                 minimumLevel?: number;
                 classes?: string[];
+                /** @description investor-category: the categories of which a current statement lets the investor in */
+                categories?: string[];
             }[];
             /** @description the form an investor opens at this Step (GET /deals/workflow/step/{stepId}/investor-form-implementation), if any */
             formId: string | null;
@@ -3054,6 +3080,48 @@ export interface components {
         /** SanctionsScreen */
         SanctionsScreen: {
             newHits: number;
+        };
+        /** InvestorCategoryStatement */
+        InvestorCategoryStatement: {
+            /** Format: uuid */
+            id: string;
+            investorId: string;
+            /**
+             * @description FPO art. 48 certified high net worth; art. 50 certified or art. 50A self-certified sophisticated; COBS 3.5 elective or per se professional
+             * @enum {string}
+             */
+            category: "certified-high-net-worth" | "certified-sophisticated" | "self-certified-sophisticated" | "elective-professional" | "professional";
+            /** @description the statement as the investor signed it */
+            statementText: string;
+            /** @description where the signed statement is kept; cleared by an erasure */
+            evidence: string | null;
+            /**
+             * Format: date
+             * @description the day the investor signed it: YYYY-MM-DD
+             */
+            signedOn: string;
+            /**
+             * Format: date
+             * @description the day it no longer counts: 12 months after signedOn: YYYY-MM-DD
+             */
+            expiresOn: string;
+            recordedBy: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            recordedAt: string;
+        };
+        /** InvestorCategories */
+        InvestorCategories: {
+            investorUserId: string;
+            /** @description the newest statement, the one that counts; null when none was recorded */
+            current: (components["schemas"]["InvestorCategoryStatement"] & {
+                /** @description today (UTC): valid; expiring within 30 days; expired from expiresOn on */
+                standing: "valid" | "expiring" | "expired";
+            }) | null;
+            /** @description every statement recorded, newest first */
+            statements: components["schemas"]["InvestorCategoryStatement"][];
         };
         /**
          * PublicKeyCredentialCreationOptionsJSON
@@ -4867,6 +4935,7 @@ export interface operations {
                             kind: components["schemas"]["RequirementKind"];
                             minimumLevel?: number;
                             classes?: string[];
+                            categories?: string[];
                         }[];
                         formId?: string | null;
                         triggers?: {
@@ -12267,6 +12336,7 @@ export interface operations {
                             kind: components["schemas"]["RequirementKind"];
                             minimumLevel?: number;
                             classes?: string[];
+                            categories?: string[];
                         }[];
                         formId?: string | null;
                         triggers?: {
@@ -14969,6 +15039,303 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SanctionsScreen"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfterWhenRetryable"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
+                };
+            };
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
+                };
+            };
+        };
+    };
+    listInvestorCategoryStatements: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                investorUserId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvestorCategories"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                };
+            };
+        };
+    };
+    createInvestorCategoryStatement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a repeat with the same key and body returns the first response (header Idempotent-Replayed: true) and changes nothing */
+                "idempotency-key"?: string;
+            };
+            path: {
+                investorUserId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description FPO art. 48 certified high net worth; art. 50 certified or art. 50A self-certified sophisticated; COBS 3.5 elective or per se professional
+                     * @enum {string}
+                     */
+                    category: "certified-high-net-worth" | "certified-sophisticated" | "self-certified-sophisticated" | "elective-professional" | "professional";
+                    /** @description the statement as the investor signed it */
+                    statementText: string;
+                    /** @description YYYY-MM-DD, not after today */
+                    signedOn: string;
+                    /** @description where the signed statement is kept (a document, a file reference) */
+                    evidence?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvestorCategoryStatement"];
                 };
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */

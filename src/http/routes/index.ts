@@ -13,6 +13,7 @@ import { formImplementationRoutes } from './form-implementations.ts';
 import { funnelRoutes } from './funnel.ts';
 import { importJobRoutes } from './import-jobs.ts';
 import { importRoutes } from './imports.ts';
+import { investorCategoryRoutes } from './investor-categories.ts';
 import { investorDealRoutes } from './investor-deals.ts';
 import { investorRoutes } from './investors.ts';
 import { journeyRoutes } from './journeys.ts';
@@ -56,4 +57,5 @@ export const routes: RouteModule[] = [
   auditRoutes,
   liveRoutes,
   sanctionsRoutes,
+  investorCategoryRoutes,
 ];

@@ -15,9 +15,10 @@ import { Workflow, WorkflowBody } from '../schemas/workflow.ts';
 const Params = Type.Object({ dealId: ExternalId });
 
 /** Only the members of the requirement's kind are kept; a missing one is reported by the domain. */
-function toRequirement(r: { kind: string; minimumLevel?: number; classes?: string[] }): Requirement {
+function toRequirement(r: { kind: string; minimumLevel?: number; classes?: string[]; categories?: string[] }): Requirement {
   if (r.kind === 'kyc-level') return { kind: 'kyc-level', minimumLevel: r.minimumLevel as number };
   if (r.kind === 'classification') return { kind: 'classification', classes: r.classes as string[] };
+  if (r.kind === 'investor-category') return { kind: 'investor-category', categories: r.categories as string[] };
   return { kind: r.kind } as Requirement;
 }
 

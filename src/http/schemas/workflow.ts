@@ -17,6 +17,7 @@ const Requirement = Type.Object({
   kind: RequirementKind,
   minimumLevel: Type.Optional(Type.Integer()),
   classes: Type.Optional(Type.Array(Type.String())),
+  categories: Type.Optional(Type.Array(Type.String(), { description: 'investor-category: the categories of which a current statement lets the investor in' })),
 });
 
 /** Old step id → new step id: where a migration puts the investors standing on a step. */
@@ -50,6 +51,7 @@ export const WorkflowBody = StrictObject({
             kind: vocabularyText('RequirementKind'),
             minimumLevel: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
             classes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 })),
+            categories: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 10 })),
           }),
           { maxItems: 20 },
         ),

@@ -58,6 +58,10 @@ export function describeRequirement(requirement: RequirementBody): string {
       const classes = requirement.classes;
       return `classification: ${Array.isArray(classes) ? classes.join(' or ') : 'listed classes'}`;
     }
+    case 'investor-category': {
+      const categories = requirement.categories;
+      return `a current category statement: ${Array.isArray(categories) ? categories.join(' or ') : 'listed categories'}`;
+    }
     case 'no-pending-edit-requests':
       return 'no pending edit requests';
     case 'previous-fields-complete':

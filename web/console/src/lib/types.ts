@@ -99,7 +99,13 @@ export const fieldKindLabels: Record<FieldKind, string> = {
   choice: 'Choice',
   number: 'Number',
 };
-export const requirementKinds = every<RequirementKind>()(['kyc-level', 'classification', 'no-pending-edit-requests', 'previous-fields-complete']);
+export const requirementKinds = every<RequirementKind>()([
+  'kyc-level',
+  'classification',
+  'investor-category',
+  'no-pending-edit-requests',
+  'previous-fields-complete',
+]);
 
 /** The value of a closed list that a `<select>` of that list chose (its first value if none matches). */
 export const oneOf = <T extends string>(values: readonly T[], chosen: string): T => values.find((v) => v === chosen) ?? values[0]!;

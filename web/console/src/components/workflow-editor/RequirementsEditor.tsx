@@ -1,4 +1,6 @@
-// What an investor needs to enter a step: a KYC level, a class, no pending request, earlier fields.
+// What an investor needs to enter a step: a KYC level, a class, a current category statement, no
+// pending request, earlier fields.
+import { investorCategories } from '../../../../../src/domain/investor-category.ts';
 import { oneOf, requirementKinds } from '../../lib/api.ts';
 import { list, type DocStep } from '../../lib/workflow-doc.ts';
 
@@ -26,6 +28,7 @@ export function RequirementsEditor({
                           kind: oneOf(requirementKinds, e.target.value),
                           ...(e.target.value === 'kyc-level' ? { minimumLevel: 1 } : {}),
                           ...(e.target.value === 'classification' ? { classes: [] } : {}),
+                          ...(e.target.value === 'investor-category' ? { categories: ['certified-high-net-worth'] } : {}),
                         }
                       : x,
                   ),
@@ -57,6 +60,25 @@ export function RequirementsEditor({
                 onChange={(e) => onChange({ requirements: requirements.map((x, k) => (k === j ? { ...x, classes: list(e.target.value) } : x)) })}
               />
             </label>
+          )}
+          {r.kind === 'investor-category' && (
+            <fieldset className="field">
+              <legend className="field-label">A current statement of</legend>
+              {investorCategories.map((category) => (
+                <label key={category} className="check">
+                  <input
+                    type="checkbox"
+                    checked={(r.categories ?? []).includes(category)}
+                    onChange={(e) => {
+                      const others = (r.categories ?? []).filter((c) => c !== category);
+                      const categories = e.target.checked ? [...others, category] : others;
+                      onChange({ requirements: requirements.map((x, k) => (k === j ? { ...x, categories } : x)) });
+                    }}
+                  />{' '}
+                  {category}
+                </label>
+              ))}
+            </fieldset>
           )}
           <button type="button" className="link-button" onClick={() => onChange({ requirements: requirements.filter((_, k) => k !== j) })}>
             Remove

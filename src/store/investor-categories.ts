@@ -1,0 +1,84 @@
+// Investors' category statements (migration 0043): recorded, listed newest first, and the newest
+// of each investor, which the move path reads with its one load statement (store/moves.ts).
+import { sql } from 'kysely';
+import type { Db } from './schema.ts';
+
+export interface CategoryStatementRow {
+  id: string;
+  investorId: string;
+  category: string;
+  statementText: string;
+  evidence: string | null;
+  signedOn: string;
+  expiresOn: string;
+  recordedBy: string;
+  recordedAt: string;
+}
+
+const COLUMNS = [
+  'id',
+  'investor_id',
+  'category',
+  'statement_text',
+  'evidence',
+  sql<string>`signed_on::text`.as('signed_on'),
+  sql<string>`expires_on::text`.as('expires_on'),
+  'recorded_by',
+  'recorded_at',
+] as const;
+
+const toRow = (r: {
+  id: string;
+  investor_id: string;
+  category: string;
+  statement_text: string;
+  evidence: string | null;
+  signed_on: string;
+  expires_on: string;
+  recorded_by: string;
+  recorded_at: Date;
+}): CategoryStatementRow => ({
+  id: r.id,
+  investorId: r.investor_id,
+  category: r.category,
+  statementText: r.statement_text,
+  evidence: r.evidence,
+  signedOn: r.signed_on,
+  expiresOn: r.expires_on,
+  recordedBy: r.recorded_by,
+  recordedAt: r.recorded_at.toISOString(),
+});
+
+export async function insertStatement(db: Db, row: Omit<CategoryStatementRow, 'recordedAt'> & { recordedAt: Date }): Promise<CategoryStatementRow> {
+  const stored = await db
+    .insertInto('investor_category_statements')
+    .values({
+      id: row.id,
+      investor_id: row.investorId,
+      category: row.category,
+      statement_text: row.statementText,
+      evidence: row.evidence,
+      signed_on: row.signedOn,
+      expires_on: row.expiresOn,
+      recorded_by: row.recordedBy,
+      recorded_at: row.recordedAt,
+    })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  return toRow(stored);
+}
+
+/** An investor's statements, newest first (the first is the one that counts). */
+export async function statementsOf(db: Db, investorId: string): Promise<CategoryStatementRow[]> {
+  const rows = await db.selectFrom('investor_category_statements').select(COLUMNS).where('investor_id', '=', investorId).orderBy('seq', 'desc').execute();
+  return rows.map(toRow);
+}
+
+/**
+ * The newest statement of each investor of `ids`, as a SQL expression yielding a JSON object keyed
+ * by investor id (`{ category, expiresOn }`); for the move's load statement.
+ */
+export const newestStatements = (ids: readonly string[]) => sql<Record<string, { category: string; expiresOn: string }> | null>`(
+  select json_object_agg(s.investor_id, json_build_object('category', s.category, 'expiresOn', s.expires_on::text))
+  from (select distinct on (investor_id) investor_id, category, expires_on from investor_category_statements
+    where investor_id = any(${ids as string[]}::text[]) order by investor_id, seq desc) s)`;
