@@ -121,6 +121,20 @@ CREATE TABLE database_identity (
   CONSTRAINT database_identity_pkey PRIMARY KEY (one)
 );
 
+CREATE TABLE deal_documents (
+  id uuid NOT NULL,
+  deal_id text NOT NULL,
+  title text NOT NULL,
+  file_name text NOT NULL,
+  content_hash text NOT NULL,
+  size bigint NOT NULL,
+  uploaded_by text NOT NULL,
+  uploaded_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT deal_documents_content_hash_fkey FOREIGN KEY (content_hash) REFERENCES document_blobs(content_hash),
+  CONSTRAINT deal_documents_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT deal_documents_pkey PRIMARY KEY (id)
+);
+
 CREATE TABLE deal_investor_search (
   deal_id text NOT NULL,
   investor_user_id text NOT NULL,
@@ -194,6 +208,33 @@ CREATE TABLE document_chunks (
   CONSTRAINT document_chunks_bytes_check CHECK (((length(bytes) >= 1) AND (length(bytes) <= 262144))),
   CONSTRAINT document_chunks_pkey PRIMARY KEY (upload_id, seq),
   CONSTRAINT document_chunks_seq_check CHECK ((seq >= 0))
+);
+
+CREATE TABLE document_reads (
+  id uuid NOT NULL,
+  document_id uuid NOT NULL,
+  deal_id text NOT NULL,
+  reader text NOT NULL,
+  reader_role text NOT NULL,
+  read_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT document_reads_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT document_reads_document_id_fkey FOREIGN KEY (document_id) REFERENCES deal_documents(id),
+  CONSTRAINT document_reads_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE document_releases (
+  id uuid NOT NULL,
+  document_id uuid NOT NULL,
+  deal_id text NOT NULL,
+  step_id text,
+  investor_user_id text,
+  released_by text NOT NULL,
+  released_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT document_releases_check CHECK (((step_id IS NULL) <> (investor_user_id IS NULL))),
+  CONSTRAINT document_releases_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT document_releases_document_id_fkey FOREIGN KEY (document_id) REFERENCES deal_documents(id),
+  CONSTRAINT document_releases_investor_user_id_fkey FOREIGN KEY (investor_user_id) REFERENCES investors(id),
+  CONSTRAINT document_releases_pkey PRIMARY KEY (id)
 );
 
 CREATE TABLE edit_requests (
@@ -913,8 +954,11 @@ CREATE INDEX audit_log_deal ON audit_log USING btree (deal_id, xid, "position") 
 CREATE INDEX audit_log_order ON audit_log USING btree (xid, "position");
 CREATE INDEX audit_tree_leaves_deal ON audit_tree_leaves USING btree (deal_id, "position") WHERE (deal_id IS NOT NULL);
 CREATE UNIQUE INDEX audit_tree_leaves_position ON audit_tree_leaves USING btree ("position");
+CREATE INDEX deal_documents_deal ON deal_documents USING btree (deal_id, uploaded_at, id);
 CREATE INDEX deal_investor_search_investor ON deal_investor_search USING btree (investor_user_id);
 CREATE INDEX deal_investor_search_trgm ON deal_investor_search USING gin (deal_id, search gin_trgm_ops);
+CREATE INDEX document_reads_document ON document_reads USING btree (document_id, read_at, id);
+CREATE UNIQUE INDEX document_releases_once ON document_releases USING btree (document_id, COALESCE(step_id, ''::text), COALESCE(investor_user_id, ''::text));
 CREATE INDEX edit_requests_deal_investor ON edit_requests USING btree (deal_id, investor_user_id, seq);
 CREATE UNIQUE INDEX edit_requests_one_pending ON edit_requests USING btree (workflow_event_id) WHERE (status = 'pending'::text);
 CREATE INDEX edit_requests_pending_deal ON edit_requests USING btree (deal_id, investor_user_id) WHERE (status = 'pending'::text);
@@ -1708,6 +1752,12 @@ CREATE TRIGGER audit_tree_leaves_append_only BEFORE DELETE OR UPDATE ON audit_tr
 CREATE TRIGGER audit_tree_leaves_no_truncate BEFORE TRUNCATE ON audit_tree_leaves FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER audit_tree_nodes_append_only BEFORE DELETE OR UPDATE ON audit_tree_nodes FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER audit_tree_nodes_no_truncate BEFORE TRUNCATE ON audit_tree_nodes FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER deal_documents_append_only BEFORE DELETE OR UPDATE ON deal_documents FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER deal_documents_no_truncate BEFORE TRUNCATE ON deal_documents FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER document_reads_append_only BEFORE DELETE OR UPDATE ON document_reads FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER document_reads_no_truncate BEFORE TRUNCATE ON document_reads FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER document_releases_append_only BEFORE DELETE OR UPDATE ON document_releases FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER document_releases_no_truncate BEFORE TRUNCATE ON document_releases FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER event_revisions_append_only BEFORE DELETE OR UPDATE ON event_revisions FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER event_revisions_no_truncate BEFORE TRUNCATE ON event_revisions FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER funnel_cohort_positions_insert AFTER INSERT ON funnel_positions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_cohort_positions_insert();

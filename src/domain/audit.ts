@@ -24,6 +24,9 @@ export const auditEntryTypes = [
   'sanctions.list-loaded',
   'sanctions.hit-decided',
   'investor.category-recorded',
+  'document.uploaded',
+  'document.released',
+  'document.read',
 ] as const;
 export type AuditEntryType = (typeof auditEntryTypes)[number];
 
@@ -33,6 +36,8 @@ export const GENESIS = '0'.repeat(64);
 /** Chains where writes already take turns: a journey (its row lock), a workflow (its row lock). */
 export const journeyChain = (dealId: string, investorUserId: string) => `journey:${dealId}/${investorUserId}`;
 export const workflowChain = (dealId: string) => `workflow:${dealId}`;
+/** A deal's documents: each upload, release and read (operations/documents.ts). */
+export const documentsChain = (dealId: string) => `documents:${dealId}`;
 /** Chains whose head lives in `audit_heads` (rare writes: one row lock per chain is harmless). */
 export const TOKENS_CHAIN = 'tokens';
 export const DIRECTORY_CHAIN = 'directory';

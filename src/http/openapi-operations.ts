@@ -29,7 +29,9 @@ export const tagDescriptions: Record<string, string> = {
   webhooks: 'Webhook deliveries and the pull feeds of domain events.',
   console: 'Read models of the web console; admin only.',
   reconciliation: 'Bank statements (camt.053, camt.054, CSV), the reconciliation queue, deal payment settings and bookings on completion.',
-  checks: 'Sanctions screening before money: list loads, the review queue of hits and its decisions, screens on demand (docs/reference/checks.md).',
+  checks:
+    "Checks before money: sanctions list loads, the review queue of hits and its decisions, screens on demand; investors' category statements (docs/reference/checks.md).",
+  documents: "A deal's documents: PDFs uploaded, released to a step or an investor, opened, and who opened what (docs/reference/documents.md).",
   portal:
     "The investor portal's sign-in: invitations, passkeys (WebAuthn) and the session cookie. Behind the cookie, every route of the API is also served under /portal/api (docs/reference/portal-access.md).",
   probes: 'Liveness and readiness for load balancers and orchestrators; no token.',
@@ -64,6 +66,10 @@ export const operationDocs: Record<string, OperationDoc> = {
       mediaTypes: ['application/xml', 'text/xml', 'text/csv'],
       description: 'The list file as downloaded: EU FSF XML, UK OFSI CSV, OFAC sdn.xml or the UN consolidated XML',
     },
+  },
+  'POST /deals/deal/{dealId}/documents': {
+    operationId: 'createDealDocument',
+    uploads: { mediaTypes: ['application/pdf'], description: 'The PDF itself' },
   },
   'POST /investors/import': {
     operationId: 'importInvestors',

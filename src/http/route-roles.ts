@@ -26,6 +26,8 @@ export const writeRoles: Readonly<Record<string, StaffRole>> = {
   'POST /portfolio/transactions/subscriptions': 'operator',
   'POST /payments/statements': 'operator',
   'POST /console/batches/{batchId}/undo': 'operator',
+  'POST /deals/deal/{dealId}/documents': 'operator',
+  'POST /deals/deal/{dealId}/documents/{documentId}/releases': 'operator',
   // Payment decisions.
   'POST /payments/lines/{lineId}/assign': 'approver',
   'POST /payments/lines/{lineId}/split': 'approver',

@@ -10,9 +10,11 @@ import type {
   PortalPasskeysTable,
   PortalSessionsTable,
 } from './schema-portal.ts';
+import type { DealDocumentsTable, DocumentReadsTable, DocumentReleasesTable } from './schema-documents.ts';
 
 export type * from './schema-feed.ts';
 export type * from './schema-portal.ts';
+export type * from './schema-documents.ts';
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
 
@@ -301,6 +303,9 @@ export interface InvestorCategoryStatementsTable {
 }
 
 export interface DB {
+  deal_documents: DealDocumentsTable;
+  document_releases: DocumentReleasesTable;
+  document_reads: DocumentReadsTable;
   investor_category_statements: InvestorCategoryStatementsTable;
   document_chunks: DocumentChunksTable;
   document_blobs: DocumentBlobsTable;

@@ -7,6 +7,7 @@ import { consoleBoardRoutes } from './console-board.ts';
 import { bulkMoveRoutes } from './bulk-moves.ts';
 import { consoleRoutes } from './console.ts';
 import { dealRoutes } from './deals.ts';
+import { documentRoutes } from './documents.ts';
 import { editRequestRoutes } from './edit-requests.ts';
 import { eventRoutes } from './events.ts';
 import { formImplementationRoutes } from './form-implementations.ts';
@@ -58,4 +59,5 @@ export const routes: RouteModule[] = [
   liveRoutes,
   sanctionsRoutes,
   investorCategoryRoutes,
+  documentRoutes,
 ];
