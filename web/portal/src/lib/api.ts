@@ -1,5 +1,5 @@
 // The portal's calls: its sign-in routes and the API behind the session cookie.
-import { call } from './http.ts';
+import { call, portalApiBase } from './http.ts';
 import type * as T from './types.ts';
 
 export * from './http.ts';
@@ -18,4 +18,8 @@ export const portalApi = {
   deal: (investorUserId: string, dealId: string) => call<T.InvestorDeal>('GET', `/investors/${enc(investorUserId)}/deals/${enc(dealId)}`),
   jump: (dealId: string, body: T.JumpBody) => call<unknown>('POST', `/deals/deal/${enc(dealId)}/jump-to-step`, body),
   requestEdit: (body: T.EditRequestBody) => call<unknown>('POST', '/deals/request-to-edit', body),
+  documents: (dealId: string) => call<T.DealDocument[]>('GET', `/deals/deal/${enc(dealId)}/documents`),
 };
+
+/** Where a document is downloaded: a plain link, sent with the session cookie (a read needs no CSRF token). */
+export const documentHref = (dealId: string, documentId: string) => `${portalApiBase}/deals/deal/${enc(dealId)}/documents/${enc(documentId)}/content`;

@@ -24,3 +24,4 @@ export type FieldKind = PortalField['kind'];
 export type JumpBody = Body<'jumpToStep'>;
 export type EditRequestBody = Body<'createEditRequest'>;
 export type EditRequestType = EditRequestBody['type'];
+export type DealDocument = Ok<'listDealDocuments'>[number];

@@ -1,7 +1,7 @@
 // One deal: where the investor stands and how they got there, what happens next (the form of a
 // step they may take themselves), how to pay, and asking for a change.
 import { href, useLoad } from '../../../kit/hooks.ts';
-import { ApiError, portalApi, type InvestorDeal, type Session } from '../lib/api.ts';
+import { ApiError, documentHref, portalApi, type InvestorDeal, type Session } from '../lib/api.ts';
 import { formatDateTime, formatMoneyForReader } from '../../../kit/format.ts';
 import { useFollowDeal } from '../lib/live.ts';
 import { m } from '../messages.ts';
@@ -59,7 +59,11 @@ export function DealPage({ session, dealId }: { session: Session; dealId: string
           {d.payment && <HowToPay payment={d.payment} />}
           <EditRequest deal={d} onFiled={reload} />
         </div>
-        <Timeline deal={d} />
+        <div className="deal-side">
+          {/* Reloaded when the investor reaches another step: what is released to them may change. */}
+          <Documents key={d.currentStep?.id ?? 'start'} dealId={d.dealId} />
+          <Timeline deal={d} />
+        </div>
       </div>
     </article>
   );
@@ -121,3 +125,32 @@ function Timeline({ deal }: { deal: InvestorDeal }) {
     </section>
   );
 }
+
+/** The documents our team released to the investor: each a download, with its size and date. */
+function Documents({ dealId }: { dealId: string }) {
+  const [documents, reload] = useLoad(() => portalApi.documents(dealId), [dealId]);
+  if (documents.status === 'loading') return null;
+  if (documents.status === 'error') return <ErrorBox error={documents.error} retry={reload} />;
+  return (
+    <section className="card documents-card" aria-labelledby="documents-title">
+      <h2 id="documents-title">{m.documentsTitle}</h2>
+      {documents.value.length === 0 ? (
+        <p className="muted">{m.documentsEmpty}</p>
+      ) : (
+        <ul className="documents">
+          {documents.value.map((doc) => (
+            <li key={doc.id}>
+              <a href={documentHref(dealId, doc.id)} download={doc.fileName} aria-label={m.documentDownload(doc.title)}>
+                {doc.title}
+              </a>
+              <span className="muted small">{m.documentSize(formatKib(doc.size), formatDateTime(doc.uploadedAt))}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+const formatKib = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / (1024 * 1024)).toLocaleString(undefined, { maximumFractionDigits: 1 })} MB`;
