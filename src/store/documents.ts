@@ -21,6 +21,8 @@ export interface ReleaseRow {
   documentId: string;
   stepId: string | null;
   investorUserId: string | null;
+  /** The investor's name, for a release to one investor (null for a step). */
+  investorName?: string | null;
   releasedBy: string;
   releasedAt: string;
 }
@@ -115,12 +117,21 @@ export async function insertRelease(db: Db, dealId: string, row: Omit<ReleaseRow
 
 /** The releases of the deal's documents, oldest first. */
 export async function releasesOf(db: Db, dealId: string): Promise<ReleaseRow[]> {
-  const rows = await db.selectFrom('document_releases').selectAll().where('deal_id', '=', dealId).orderBy('released_at').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('document_releases as r')
+    .leftJoin('investors as i', 'i.id', 'r.investor_user_id')
+    .selectAll('r')
+    .select('i.full_name')
+    .where('r.deal_id', '=', dealId)
+    .orderBy('r.released_at')
+    .orderBy('r.id')
+    .execute();
   return rows.map((r) => ({
     id: r.id,
     documentId: r.document_id,
     stepId: r.step_id,
     investorUserId: r.investor_user_id,
+    investorName: r.full_name,
     releasedBy: r.released_by,
     releasedAt: r.released_at.toISOString(),
   }));

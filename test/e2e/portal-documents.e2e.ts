@@ -64,7 +64,11 @@ describe(`the investor's documents in the portal (${e2eDatabaseUrl ? 'PostgreSQL
       const shot = (name: string) => checkScreen(page, { prefix: 'portal-documents', name, width: size.width });
 
       before(async () => {
-        await must('PUT', `/investors/${investorUserId}`, investorBody({ forename: 'Lise', surname: size.width < 500 ? 'Meitner' : 'Franklin', dateOfBirth: null, classes: [] }));
+        await must(
+          'PUT',
+          `/investors/${investorUserId}`,
+          investorBody({ forename: 'Lise', surname: size.width < 500 ? 'Meitner' : 'Franklin', dateOfBirth: null, classes: [] }),
+        );
         await must('POST', `/deals/deal/${dealId}/jump-to-step`, { investorUserId, targetStepId: step('invited'), data: {} });
         const invitationUrl = (await must('POST', '/investors/portal-invitations', { investorUserIds: [investorUserId] })).invitations[0].url;
         investor = await e.browser.newContext({ viewport: size, deviceScaleFactor: 1, acceptDownloads: true });

@@ -46,7 +46,8 @@ export const setUnauthenticatedHandler = (handler: () => void) => {
 
 export interface RequestOptions {
   headers?: Record<string, string>;
-  body?: string;
+  /** JSON or CSV text, or a file (an uploaded PDF). */
+  body?: string | Blob;
   credentials?: RequestCredentials;
   /** A 401 that is expected (is anyone signed in?): no call of the unauthenticated handler. */
   quiet401?: boolean;

@@ -3233,6 +3233,8 @@ export interface components {
             stepId: string | null;
             /** @description released to this investor */
             investorUserId: string | null;
+            /** @description staff lists: that investor's name */
+            investorName?: string | null;
             releasedBy: string;
             /**
              * Format: date-time

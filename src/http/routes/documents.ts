@@ -48,6 +48,7 @@ const Release = Type.Object(
     id: Type.String({ format: 'uuid' }),
     stepId: Type.Union([Type.String(), Type.Null()], { description: 'released to every investor whose journey has entered this step' }),
     investorUserId: Type.Union([Type.String(), Type.Null()], { description: 'released to this investor' }),
+    investorName: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "staff lists: that investor's name" })),
     releasedBy: Type.String(),
     releasedAt: Timestamp,
   },
@@ -79,7 +80,7 @@ function pdfBody(request: FastifyRequest): AsyncIterable<Uint8Array> {
 }
 
 // A name for downloads: no path, no quote, no control character (the title may hold any of them).
-const safeName = (name: string) => name.replace(/[\\/"\u0000-\u001f\u007f]/g, '_');
+const safeName = (name: string) => [...name].map((c) => (c < ' ' || c === '\u007f' || c === '/' || c === '\\' || c === '"' ? '_' : c)).join('');
 const documentMeta = (query: { title: string; fileName?: string }) => ({ title: query.title, fileName: safeName(query.fileName ?? `${query.title}.pdf`) });
 
 /** RFC 6266: an ASCII fallback name, and the name itself in UTF-8 (`filename*`). */

@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, consoleApi, setUnauthenticatedHandler, tokenStore, type Whoami } from './lib/api.ts';
 import { ActivityPage } from './pages/ActivityPage.tsx';
+import { DocumentsPage } from './pages/DocumentsPage.tsx';
 import { BoardPage } from './pages/BoardPage.tsx';
 import { DealSettingsPage } from './pages/DealSettingsPage.tsx';
 import { DealsPage } from './pages/DealsPage.tsx';
@@ -82,6 +83,8 @@ function route(parts: string[], who: Whoami) {
         return <FunnelPage dealId={second} />;
       case 'activity':
         return <ActivityPage dealId={second} />;
+      case 'documents':
+        return <DocumentsPage dealId={second} />;
       case 'workflow':
         return <WorkflowEditorPage dealId={second} />;
       case 'settings':

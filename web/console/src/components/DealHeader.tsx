@@ -1,9 +1,9 @@
-// A deal's title and its views: board, table, graph, funnel, activity, workflow editor and settings.
+// A deal's title and its views: board, table, graph, funnel, activity, documents, workflow editor and settings.
 import { useRef } from 'react';
 import { href, useCurrentInView } from '../../../kit/hooks.ts';
 import './DealHeader.css';
 
-export type DealView = 'board' | 'table' | 'graph' | 'funnel' | 'activity' | 'workflow' | 'settings';
+export type DealView = 'board' | 'table' | 'graph' | 'funnel' | 'activity' | 'documents' | 'workflow' | 'settings';
 
 const views: { id: DealView; label: string; path: string[] }[] = [
   { id: 'board', label: 'Board', path: [] },
@@ -11,6 +11,7 @@ const views: { id: DealView; label: string; path: string[] }[] = [
   { id: 'graph', label: 'Workflow graph', path: ['graph'] },
   { id: 'funnel', label: 'Funnel', path: ['funnel'] },
   { id: 'activity', label: 'Activity', path: ['activity'] },
+  { id: 'documents', label: 'Documents', path: ['documents'] },
   { id: 'workflow', label: 'Edit workflow', path: ['workflow'] },
   { id: 'settings', label: 'Settings', path: ['settings'] },
 ];

@@ -1,7 +1,7 @@
 // The service's API as the console uses it: the public routes of the interface and our
 // admin-only /console read models. Every call carries the session's token (lib/http.ts); every
 // shape is generated from openapi.json (lib/types.ts).
-import { ApiError, call, qs, RawBody } from './http.ts';
+import { ApiError, call, download, qs, RawBody } from './http.ts';
 import type * as T from './types.ts';
 
 export * from './errors.ts';
@@ -134,6 +134,15 @@ export const consoleApi = {
   sanctionsHits: (status: string, page: number) => call<T.SanctionsHitPage>('GET', `/sanctions/hits${qs({ status, page, limit: 50 })}`),
   decideHit: (hitId: string, decision: 'confirm' | 'dismiss', reason?: string) =>
     call<T.Ok<'setSanctionsHitConfirmed'>>('POST', `/sanctions/hits/${enc(hitId)}/${decision}`, reason ? { reason } : {}),
+  // A deal's documents: the PDFs, their releases, who opened them.
+  documents: (dealId: string) => call<T.DealDocument[]>('GET', `/deals/deal/${enc(dealId)}/documents`),
+  uploadDocument: (dealId: string, title: string, file: Blob) =>
+    call<T.DealDocument>('POST', `/deals/deal/${enc(dealId)}/documents${qs({ title })}`, new RawBody('application/pdf', file)),
+  releaseDocument: (dealId: string, documentId: string, to: T.DocumentRelease) =>
+    call<unknown>('POST', `/deals/deal/${enc(dealId)}/documents/${enc(documentId)}/releases`, to),
+  documentReads: (dealId: string, documentId: string) => call<T.DocumentRead[]>('GET', `/deals/deal/${enc(dealId)}/documents/${enc(documentId)}/reads`),
+  downloadDocument: (dealId: string, doc: Pick<T.DealDocument, 'id' | 'fileName'>) =>
+    download(`/deals/deal/${enc(dealId)}/documents/${enc(doc.id)}/content`, doc.fileName),
   subscriptions: (params: Omit<T.Query<'listSubscriptions'>, 'limit'>) =>
     call<T.Subscriptions>('GET', `/portfolio/transactions/subscriptions${qs({ ...params, limit: 50 })}`),
   createSubscription: (body: T.SubscriptionBody) => call<T.Subscription>('POST', '/portfolio/transactions/subscriptions', body),

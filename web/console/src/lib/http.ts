@@ -1,5 +1,5 @@
 // Calls to the service with the session's token, through the shared fetch wrapper (web/kit/http.ts).
-import { apiBase, request } from '../../../kit/http.ts';
+import { ApiError, apiBase, request } from '../../../kit/http.ts';
 
 export { ApiError, apiBase, setUnauthenticatedHandler } from '../../../kit/http.ts';
 
@@ -33,9 +33,9 @@ export const tokenStore = {
 /** A body sent as it is, with its media type (a file for an import route), rather than as JSON. */
 export class RawBody {
   readonly type: string;
-  readonly text: string;
+  readonly text: string | Blob;
   readonly headers: Record<string, string>;
-  constructor(type: string, text: string, headers: Record<string, string> = {}) {
+  constructor(type: string, text: string | Blob, headers: Record<string, string> = {}) {
     this.type = type;
     this.text = text;
     this.headers = headers;
@@ -59,3 +59,19 @@ export const qs = (params: Record<string, string | number | boolean | undefined>
   const entries = Object.entries(params).filter(([, v]) => v !== undefined && v !== '') as [string, string | number | boolean][];
   return entries.length ? `?${entries.map(([k, v]) => `${k}=${enc(String(v))}`).join('&')}` : '';
 };
+
+/**
+ * Saves a file the service answers (a deal's document) under `fileName`: fetched with the console's
+ * token, which a plain link would not send, then handed to the browser as a download.
+ */
+export async function download(path: string, fileName: string, token = tokenStore.get()): Promise<void> {
+  const response = await fetch(apiBase + path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  if (!response.ok) {
+    const problem = (await response.json().catch(() => ({ detail: response.statusText }))) as Record<string, unknown>;
+    throw new ApiError(response.status, problem);
+  }
+  const url = URL.createObjectURL(await response.blob());
+  const link = Object.assign(document.createElement('a'), { href: url, download: fileName });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
