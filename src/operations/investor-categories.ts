@@ -6,7 +6,15 @@
 import { DIRECTORY_CHAIN } from '../domain/audit.ts';
 import { isCalendarDate } from '../domain/calendar-date.ts';
 import { conflict, forbidden, invalid, notFound } from '../domain/errors.ts';
-import { type CategoryStanding, categoryExpiry, categoryStanding, investorCategories, isInvestorCategory, utcDate } from '../domain/investor-category.ts';
+import {
+  CATEGORY_WARNING_DAYS,
+  type CategoryStanding,
+  categoryExpiry,
+  categoryStanding,
+  investorCategories,
+  isInvestorCategory,
+  utcDate,
+} from '../domain/investor-category.ts';
 import { actorOf, canActFor, isStaff, type Principal } from '../domain/principal.ts';
 import { appendToChain } from '../store/audit.ts';
 import * as store from '../store/investor-categories.ts';
@@ -79,4 +87,30 @@ export async function categoriesOf(deps: Deps, principal: Principal, investorUse
   const newest = statements[0];
   const current = newest ? { ...newest, standing: categoryStanding(newest.expiresOn, utcDate(deps.clock())) } : null;
   return { investorUserId, current, statements };
+}
+
+/**
+ * Investors whose newest statement has expired or expires within `within` days (30 unless said),
+ * soonest first, each with its standing: the list staff renew from, and (with `dealId`) how many of
+ * a deal's investors an expired statement holds back. Staff only.
+ */
+export async function listExpiringCategories(deps: Deps, principal: Principal, query: { within?: number; dealId?: string; limit?: number; page?: number }) {
+  if (!isStaff(principal)) throw forbidden("Only staff see investors' category statements across investors");
+  const today = utcDate(deps.clock());
+  const within = query.within ?? CATEGORY_WARNING_DAYS;
+  const until = utcDate(new Date(Date.parse(`${today}T00:00:00Z`) + within * 86_400_000));
+  const limit = query.limit ?? 20;
+  const page = query.page ?? 1;
+  const { db } = forReading(deps);
+  const { rows, total } = await store.expiringStatements(
+    db,
+    { until, ...(query.dealId ? { dealId: query.dealId } : {}) },
+    { limit, offset: (page - 1) * limit },
+  );
+  return {
+    output: rows.map((r) => ({ ...r, standing: categoryStanding(r.expiresOn, today) })),
+    page,
+    totalPages: Math.ceil(total / limit),
+    total,
+  };
 }

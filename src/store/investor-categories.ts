@@ -82,3 +82,39 @@ export const newestStatements = (ids: readonly string[]) => sql<Record<string, {
   select json_object_agg(s.investor_id, json_build_object('category', s.category, 'expiresOn', s.expires_on::text))
   from (select distinct on (investor_id) investor_id, category, expires_on from investor_category_statements
     where investor_id = any(${ids as string[]}::text[]) order by investor_id, seq desc) s)`;
+
+export interface ExpiringStatement {
+  investorUserId: string;
+  investorName: string;
+  category: string;
+  signedOn: string;
+  expiresOn: string;
+}
+
+/**
+ * Investors whose newest statement expires on or before `until` (YYYY-MM-DD), soonest first, and
+ * how many there are; with `dealId`, only investors with a journey in that deal.
+ */
+export async function expiringStatements(
+  db: Db,
+  filter: { until: string; dealId?: string },
+  page: { limit: number; offset: number },
+): Promise<{ rows: ExpiringStatement[]; total: number }> {
+  const inDeal =
+    filter.dealId === undefined ? sql`` : sql`and exists (select 1 from journeys j where j.deal_id = ${filter.dealId} and j.investor_user_id = n.investor_id)`;
+  const held = sql`with newest as (
+      select distinct on (investor_id) investor_id, category, signed_on, expires_on from investor_category_statements
+      order by investor_id, seq desc)
+    select n.investor_id, i.full_name, n.category, n.signed_on::text as signed_on, n.expires_on::text as expires_on
+    from newest n join investors i on i.id = n.investor_id
+    where n.expires_on <= ${filter.until}::date and i.erased_at is null ${inDeal}`;
+  const [{ rows }, counted] = await Promise.all([
+    sql<{ investor_id: string; full_name: string; category: string; signed_on: string; expires_on: string }>`${held}
+      order by expires_on, investor_id limit ${page.limit} offset ${page.offset}`.execute(db),
+    sql<{ n: number }>`select count(*)::int as n from (${held}) h`.execute(db),
+  ]);
+  return {
+    rows: rows.map((r) => ({ investorUserId: r.investor_id, investorName: r.full_name, category: r.category, signedOn: r.signed_on, expiresOn: r.expires_on })),
+    total: counted.rows[0]!.n,
+  };
+}

@@ -1,7 +1,8 @@
 // The sanctions review queue in the console, end to end at 1440×900 and 390×844, light and dark: a
 // list loaded, an investor the list names is queued; the approver-level admin dismisses one hit with
 // a reason (a blank reason is refused before sending) and confirms another; the decided hits show
-// who decided and why. axe-core finds nothing, and a phone does not scroll sideways.
+// who decided and why; an investor whose category statement expired is listed to renew. axe-core
+// finds nothing, and a phone does not scroll sideways.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -21,6 +22,11 @@ describe('sanctions checks in the console, end to end', { skip: skipE2e }, () =>
       body: euList,
     });
     assert.equal(loaded.status, 201);
+    // An investor whose category statement expired: listed to renew.
+    assert.equal((await e.api('PUT', '/investors/renew-ada', investorBody({ forename: 'Ada', surname: 'Byron', dateOfBirth: null }))).status, 201);
+    const signedOn = new Date(Date.now() - 400 * 86_400_000).toISOString().slice(0, 10);
+    const statement = { category: 'certified-high-net-worth', statementText: 'I am a certified high net worth individual.', signedOn };
+    assert.equal((await e.api('POST', '/investors/renew-ada/category-statements', statement)).status, 201);
   });
   after(() => e?.close());
 
@@ -75,6 +81,12 @@ describe('sanctions checks in the console, end to end', { skip: skipE2e }, () =>
           .getByText(/by first-run admin/)
           .waitFor();
         await checkScreen(page, { prefix: 'checks', name: 'decided', width });
+
+        const renewals = page.getByRole('region', { name: 'Category statements to renew' });
+        await renewals.getByRole('link', { name: 'Ada Byron' }).waitFor();
+        assert.match(await renewals.innerText(), /Certified high net worth[\s\S]*expired \d{4}-\d{2}-\d{2}/);
+        await renewals.evaluate((s) => s.scrollIntoView({ block: 'start' }));
+        await checkScreen(page, { prefix: 'checks', name: 'renewals', width });
 
         const hits = (await e.api('GET', `/sanctions/hits?status=all&investorId=${dismissed}`)).body.output;
         assert.deepEqual(

@@ -162,4 +162,39 @@ describe('investor categories', () => {
     assert.equal(kept.statements[0].category, 'certified-high-net-worth');
     expectProblem(await t.admin.post(`/investors/${id}/category-statements`, statement()), 409);
   });
+
+  test('the renewals to chase: expired and expiring within 30 days, soonest first; by deal, how many an expired one holds back', async () => {
+    const record = async (signedOn: string) => {
+      const { id } = await createInvestor(t.admin);
+      assert.equal((await t.admin.post(`/investors/${id}/category-statements`, statement({ signedOn }))).status, 201);
+      return id;
+    };
+    const expiring = await record('2025-03-20'); // until 2026-03-20: 5 days left
+    const expired = await record('2025-03-01'); // expired on 2026-03-01
+    const valid = await record('2026-03-01');
+    const renewed = await record('2025-03-02');
+    assert.equal((await t.admin.post(`/investors/${renewed}/category-statements`, statement({ signedOn: '2026-03-02' }))).status, 201);
+
+    const viewer = await staffClient('viewer');
+    const all = await viewer.get('/investor-categories/expiring?limit=100');
+    assert.equal(all.status, 200, all.text);
+    const ids = all.body.output.map((r: { investorUserId: string }) => r.investorUserId);
+    assert.ok(ids.indexOf(expired) !== -1 && ids.indexOf(expired) < ids.indexOf(expiring), 'soonest first');
+    assert.ok(!ids.includes(valid) && !ids.includes(renewed), 'a statement with more than 30 days left, or renewed, is not listed');
+    const row = all.body.output.find((r: { investorUserId: string }) => r.investorUserId === expiring);
+    assert.deepEqual([row.standing, row.expiresOn, row.category], ['expiring', '2026-03-20', 'certified-high-net-worth']);
+
+    const onlyExpired = (await viewer.get('/investor-categories/expiring?within=0&limit=100')).body.output.map(
+      (r: { investorUserId: string }) => r.investorUserId,
+    );
+    assert.ok(onlyExpired.includes(expired) && !onlyExpired.includes(expiring));
+
+    const deal = await createDeal(t.admin);
+    for (const id of [expired, valid]) await jump(t.admin, deal.dealId, id, deal.step('interest'), {});
+    const held = await viewer.get(`/investor-categories/expiring?within=0&dealId=${deal.dealId}`);
+    assert.deepEqual([held.body.total, held.body.output.map((r: { investorUserId: string }) => r.investorUserId)], [1, [expired]]);
+
+    expectProblem(await client(t.app, await t.investorToken(expired)).get('/investor-categories/expiring'), 403);
+    expectProblem(await viewer.get('/investor-categories/expiring?within=400'), 400);
+  });
 });

@@ -1405,6 +1405,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/investor-categories/expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Investors whose newest category statement has expired or expires within `within` days, soonest first
+         * @description Staff. The renewals to chase (30 days ahead unless `within` says otherwise; 0: only the expired). With `dealId`, only that deal's investors: `total` with `within=0` is how many of them an expired statement keeps out of the payment step. Erased investors are left out.
+         */
+        get: operations["listExpiringCategoryStatements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/investors/{investorUserId}/category-statements": {
         parameters: {
             query?: never;
@@ -3164,6 +3184,33 @@ export interface components {
         /** SanctionsScreen */
         SanctionsScreen: {
             newHits: number;
+        };
+        /** ExpiringCategoryStatements */
+        ExpiringCategoryStatements: {
+            output: {
+                investorUserId: string;
+                investorName: string;
+                /**
+                 * @description FPO art. 48 certified high net worth; art. 50 certified or art. 50A self-certified sophisticated; COBS 3.5 elective or per se professional
+                 * @enum {string}
+                 */
+                category: "certified-high-net-worth" | "certified-sophisticated" | "self-certified-sophisticated" | "elective-professional" | "professional";
+                /**
+                 * Format: date
+                 * @description the day the investor signed it: YYYY-MM-DD
+                 */
+                signedOn: string;
+                /**
+                 * Format: date
+                 * @description the day it no longer counts: YYYY-MM-DD
+                 */
+                expiresOn: string;
+                standing: "valid" | "expiring" | "expired";
+            }[];
+            page: number;
+            totalPages: number;
+            /** @description how many investors the filter holds, over every page */
+            total: number;
         };
         /** InvestorCategoryStatement */
         InvestorCategoryStatement: {
@@ -15307,6 +15354,131 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
+                };
+            };
+        };
+    };
+    listExpiringCategoryStatements: {
+        parameters: {
+            query?: {
+                /** @description days ahead of today (UTC); 30 when absent */
+                within?: number;
+                dealId?: string;
+                /** @description results per page, 1 to 100 */
+                limit?: number;
+                /** @description page number, from 1 to 10000000; past the last page the output is empty */
+                page?: number;
+            };
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpiringCategoryStatements"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };

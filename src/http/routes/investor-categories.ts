@@ -4,12 +4,12 @@
 import { Type } from 'typebox';
 import { investorCategories } from '../../domain/investor-category.ts';
 import type { Deps } from '../../operations/deps.ts';
-import { categoriesOf, recordCategoryStatement } from '../../operations/investor-categories.ts';
+import { categoriesOf, listExpiringCategories, recordCategoryStatement } from '../../operations/investor-categories.ts';
 import { write } from '../../operations/pipeline.ts';
 import { principalOf } from '../auth.ts';
 import type { Api, AppContext } from '../context.ts';
 import { IdempotencyHeaders } from '../idempotency.ts';
-import { ExternalId, Timestamp } from '../schemas/common.ts';
+import { ExternalId, PageQuery, Timestamp } from '../schemas/common.ts';
 import { answer, writeOf } from '../writes.ts';
 
 const tags = ['checks'];
@@ -57,7 +57,47 @@ const Categories = Type.Object(
   { title: 'InvestorCategories' },
 );
 
+const Expiring = Type.Object(
+  {
+    output: Type.Array(
+      Type.Object({
+        investorUserId: Type.String(),
+        investorName: Type.String(),
+        category: Category,
+        signedOn: Day('the day the investor signed it'),
+        expiresOn: Day('the day it no longer counts'),
+        standing: Type.Union([Type.Literal('valid'), Type.Literal('expiring'), Type.Literal('expired')]),
+      }),
+    ),
+    page: Type.Integer(),
+    totalPages: Type.Integer(),
+    total: Type.Integer({ description: 'how many investors the filter holds, over every page' }),
+  },
+  { title: 'ExpiringCategoryStatements' },
+);
+
 export function investorCategoryRoutes(app: Api, ctx: AppContext) {
+  app.get(
+    '/investor-categories/expiring',
+    {
+      schema: {
+        tags,
+        operationId: 'listExpiringCategoryStatements',
+        summary: 'Investors whose newest category statement has expired or expires within `within` days, soonest first',
+        description:
+          'Staff. The renewals to chase (30 days ahead unless `within` says otherwise; 0: only the expired). With `dealId`, only that ' +
+          "deal's investors: `total` with `within=0` is how many of them an expired statement keeps out of the payment step. Erased investors are left out.",
+        querystring: Type.Object({
+          within: Type.Optional(Type.Integer({ minimum: 0, maximum: 366, description: 'days ahead of today (UTC); 30 when absent' })),
+          dealId: Type.Optional(ExternalId),
+          ...PageQuery,
+        }),
+        response: { 200: Expiring },
+      },
+    },
+    async (request) => listExpiringCategories(ctx, principalOf(request), request.query),
+  );
+
   app.post(
     '/investors/:investorUserId/category-statements',
     {

@@ -134,6 +134,9 @@ export const consoleApi = {
   sanctionsHits: (status: string, page: number) => call<T.SanctionsHitPage>('GET', `/sanctions/hits${qs({ status, page, limit: 50 })}`),
   decideHit: (hitId: string, decision: 'confirm' | 'dismiss', reason?: string) =>
     call<T.Ok<'setSanctionsHitConfirmed'>>('POST', `/sanctions/hits/${enc(hitId)}/${decision}`, reason ? { reason } : {}),
+  /** Investors whose newest category statement expired or expires within `within` days (30 unless said). */
+  expiringCategories: (params: { within?: number; dealId?: string; page?: number; limit?: number }) =>
+    call<T.ExpiringCategories>('GET', `/investor-categories/expiring${qs({ ...params })}`),
   // A deal's documents: the PDFs, their releases, who opened them.
   documents: (dealId: string) => call<T.DealDocument[]>('GET', `/deals/deal/${enc(dealId)}/documents`),
   uploadDocument: (dealId: string, title: string, file: Blob) =>

@@ -60,6 +60,7 @@ export type SanctionsHitPage = Ok<'listSanctionsHits'>;
 export type SanctionsHit = SanctionsHitPage['output'][number];
 export type SanctionsList = Ok<'listSanctionsLists'>[number];
 export type DealDocument = Ok<'listDealDocuments'>[number];
+export type ExpiringCategories = Ok<'listExpiringCategoryStatements'>;
 export type DocumentRead = Ok<'listDocumentReads'>[number];
 export type DocumentRelease = Body<'createDocumentRelease'>;
 export type Subscriptions = Ok<'listSubscriptions'>;

@@ -1,9 +1,11 @@
-// Sanctions checks: the lists investors are screened against, and the review queue of hits. Someone
+// Checks before money: the sanctions lists investors are screened against, the review queue of hits,
+// and the investors' category statements to renew. Someone
 // with the approver role (or an admin) confirms a hit, which keeps the investor out of the steps that
 // take money, or dismisses it as a false positive with a reason; a decision is final. Others see
 // the queue and who decided what.
 import { type FormEvent, useState } from 'react';
 import { useLoad } from '../../../kit/hooks.ts';
+import { CategoryRenewals } from '../components/CategoryRenewals.tsx';
 import { PagedTable } from '../components/PagedTable.tsx';
 import { Person } from '../components/Person.tsx';
 import { Badge, FormStatus, When } from '../components/ui.tsx';
@@ -133,6 +135,7 @@ export function ChecksPage({ who }: { who: Whoami }) {
           </tr>
         )}
       />
+      <CategoryRenewals />
     </section>
   );
 }

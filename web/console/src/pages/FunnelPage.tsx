@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './FunnelPage.css';
-import { api, type FunnelDays } from '../lib/api.ts';
+import { api, consoleApi, type FunnelDays } from '../lib/api.ts';
 import { DealHeader } from '../components/DealHeader.tsx';
 import { formatDuration, formatMoney, plural } from '../lib/format.ts';
 import { useLoad } from '../../../kit/hooks.ts';
@@ -21,6 +21,8 @@ export function FunnelPage({ dealId }: { dealId: string }) {
   const setClassification = (value: string) => update({ classification: value });
   const filter = classification ? { classification } : {};
   const [data, reload] = useLoad(() => Promise.all([api.deal(dealId), api.funnel(dealId, filter), api.funnelDays(dealId, filter)]), [dealId, classification]);
+  // How many of the deal's investors an expired category statement keeps out of the payment step.
+  const [held] = useLoad(() => consoleApi.expiringCategories({ within: 0, dealId, limit: 1 }), [dealId]);
   // The funnel trails the moves by its upkeep (under a second): read it now and once more after.
   const live = useLiveFeed(dealId, () => {
     reload();
@@ -50,6 +52,11 @@ export function FunnelPage({ dealId }: { dealId: string }) {
           </select>
         </label>
       </div>
+      {held.status === 'ready' && held.value.total > 0 && (
+        <p className="held-note" data-testid="held-by-expired-category">
+          {plural(held.value.total, 'investor')} held before payment by an expired category statement · <a href="#/checks">renew in Checks</a>
+        </p>
+      )}
       <div className="table-wrap" tabIndex={0} role="region" aria-label="Funnel steps">
         <table className="funnel-table">
           <caption className="visually-hidden">Funnel of {deal.name}, one row per step</caption>
