@@ -179,6 +179,29 @@ const testShots = new URL('../../test-results/screenshots/', import.meta.url).pa
  * then a screenshot `<prefix>-<name>-<width>.png` in test-results/, or in SCREENSHOT_DIR when
  * `readme` says the README or docs/ show it.
  */
+/**
+ * An investor's browser: a context of this size whose page has a platform authenticator with user
+ * verification (as a phone's or a laptop's), through the DevTools protocol's virtual WebAuthn.
+ */
+export async function investorBrowser(e: E2e, viewport: { width: number; height: number }, options: { acceptDownloads?: boolean } = {}) {
+  const context = await e.browser.newContext({ viewport, deviceScaleFactor: 1, ...options });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { context, page };
+}
+
 export async function checkScreen(page: Page, shot: { prefix: string; name: string; width: number; readme?: boolean }) {
   const { prefix, name, width } = shot;
   await page.waitForTimeout(250);

@@ -10,7 +10,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { m } from '../../web/portal/src/messages.ts';
 import { checkedFetch } from '../support/contract.ts';
 import { investorBody } from '../support/fixtures.ts';
-import { checkScreen, e2eDatabaseUrl, freePort, skipE2e, startE2e, subscriptionDeal, type E2e } from './harness.ts';
+import { checkScreen, e2eDatabaseUrl, freePort, investorBrowser, skipE2e, startE2e, subscriptionDeal, type E2e } from './harness.ts';
 
 const sizes = [
   { width: 390, height: 844 },
@@ -71,21 +71,7 @@ describe(`the investor's documents in the portal (${e2eDatabaseUrl ? 'PostgreSQL
         );
         await must('POST', `/deals/deal/${dealId}/jump-to-step`, { investorUserId, targetStepId: step('invited'), data: {} });
         const invitationUrl = (await must('POST', '/investors/portal-invitations', { investorUserIds: [investorUserId] })).invitations[0].url;
-        investor = await e.browser.newContext({ viewport: size, deviceScaleFactor: 1, acceptDownloads: true });
-        page = await investor.newPage();
-        page.setDefaultTimeout(15_000);
-        const cdp = await investor.newCDPSession(page);
-        await cdp.send('WebAuthn.enable');
-        await cdp.send('WebAuthn.addVirtualAuthenticator', {
-          options: {
-            protocol: 'ctap2',
-            transport: 'internal',
-            hasResidentKey: true,
-            hasUserVerification: true,
-            isUserVerified: true,
-            automaticPresenceSimulation: true,
-          },
-        });
+        ({ context: investor, page } = await investorBrowser(e, size, { acceptDownloads: true }));
         await page.goto(invitationUrl);
         await page.getByRole('button', { name: m.welcomeCreate }).click();
         await page.getByRole('heading', { name: m.dealsTitle }).waitFor();

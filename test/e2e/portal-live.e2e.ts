@@ -13,7 +13,7 @@ import { PNG } from 'pngjs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { m } from '../../web/portal/src/messages.ts';
 import { checkedFetch } from '../support/contract.ts';
-import { subscriptionDeal, checkScreen, e2eDatabaseUrl, freePort, skipE2e, startE2e, type E2e } from './harness.ts';
+import { subscriptionDeal, checkScreen, e2eDatabaseUrl, freePort, investorBrowser, skipE2e, startE2e, type E2e } from './harness.ts';
 import { investorBody } from '../support/fixtures.ts';
 
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
@@ -65,21 +65,7 @@ describe(`the investor portal follows the deal live (${e2eDatabaseUrl ? 'Postgre
         await must('PUT', `/investors/${investorUserId}`, investorBody({ forename, surname, dateOfBirth: null, classes: [] }));
         await must('POST', `/deals/deal/${dealId}/jump-to-step`, { investorUserId, targetStepId: step('invited'), data: {} });
         invitationUrl = (await must('POST', '/investors/portal-invitations', { investorUserIds: [investorUserId] })).invitations[0].url;
-        investor = await e.browser.newContext({ viewport: size, deviceScaleFactor: 1 });
-        page = await investor.newPage();
-        page.setDefaultTimeout(15_000);
-        const cdp = await investor.newCDPSession(page);
-        await cdp.send('WebAuthn.enable');
-        await cdp.send('WebAuthn.addVirtualAuthenticator', {
-          options: {
-            protocol: 'ctap2',
-            transport: 'internal',
-            hasResidentKey: true,
-            hasUserVerification: true,
-            isUserVerified: true,
-            automaticPresenceSimulation: true,
-          },
-        });
+        ({ context: investor, page } = await investorBrowser(e, size));
       });
       after(() => investor?.close());
 

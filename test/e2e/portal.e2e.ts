@@ -18,7 +18,7 @@ import { PNG } from 'pngjs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { m } from '../../web/portal/src/messages.ts';
 import { checkedFetch } from '../support/contract.ts';
-import { checkScreen as harnessCheckScreen, subscriptionDeal, e2eDatabaseUrl, freePort, skipE2e, startE2e, type E2e } from './harness.ts';
+import { checkScreen as harnessCheckScreen, subscriptionDeal, e2eDatabaseUrl, freePort, investorBrowser, skipE2e, startE2e, type E2e } from './harness.ts';
 import { investorBody } from '../support/fixtures.ts';
 
 // jsqr is CommonJS: its module object is the function (with the same function as `default`).
@@ -88,25 +88,11 @@ describe(`the investor portal, end to end (${e2eDatabaseUrl ? 'PostgreSQL' : 'PG
         await staff.addInitScript((token) => sessionStorage.setItem('dealflow.console.token', token), e.adminToken);
         console_ = await staff.newPage();
         console_.setDefaultTimeout(15_000);
-        investor = await e.browser.newContext({ viewport: size, deviceScaleFactor: 1 });
-        page = await investor.newPage();
-        page.setDefaultTimeout(15_000);
+        // A platform authenticator with user verification, as a phone's or a laptop's.
+        ({ context: investor, page } = await investorBrowser(e, size));
         // Content-Security-Policy violations either page reports (none is allowed).
         cspViolations = [];
         for (const p of [console_, page]) p.on('console', (message) => /Content Security Policy/i.test(message.text()) && cspViolations.push(message.text()));
-        // A platform authenticator with user verification, as a phone's or a laptop's.
-        const cdp = await investor.newCDPSession(page);
-        await cdp.send('WebAuthn.enable');
-        await cdp.send('WebAuthn.addVirtualAuthenticator', {
-          options: {
-            protocol: 'ctap2',
-            transport: 'internal',
-            hasResidentKey: true,
-            hasUserVerification: true,
-            isUserVerified: true,
-            automaticPresenceSimulation: true,
-          },
-        });
       });
       after(async () => {
         await staff?.close();
