@@ -36,6 +36,11 @@ export const investorRoutes = new Set([
   'GET /deals/request-to-edit/filtered',
   'GET /deals/request-to-edit/{requestId}',
   'POST /deals/request-to-edit',
+  // Their own category statements (what they signed, and whether it still counts).
+  'GET /investors/{investorUserId}/category-statements',
+  // The documents of a deal they are in that are released to them, and their content.
+  'GET /deals/deal/{dealId}/documents',
+  'GET /deals/deal/{dealId}/documents/{documentId}/content',
 ]);
 
 /** Investor routes that name nobody's records: asking them as A can only answer about A. */
