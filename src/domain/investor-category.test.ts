@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { categoryExpiry, categoryStanding, holdsCategory, utcDate } from './investor-category.ts';
+import { categoryExpiry, categoryStanding, daysAfter, holdsCategory, utcDate } from './investor-category.ts';
 
 describe('investor categories', () => {
   test('a statement expires 12 months after it was signed, on the same day, clamped to the month', () => {
@@ -27,6 +27,17 @@ describe('investor categories', () => {
       ['2027-03-15', '2030-01-01', 'expired'],
     ];
     for (const [expiresOn, today, standing] of table) assert.equal(categoryStanding(expiresOn, today), standing, `${expiresOn} on ${today}`);
+  });
+
+  test('days after a date: across months, years and 29 February', () => {
+    const table: [string, number, string][] = [
+      ['2026-03-15', 0, '2026-03-15'],
+      ['2026-03-15', 30, '2026-04-14'],
+      ['2026-12-31', 1, '2027-01-01'],
+      ['2024-02-28', 1, '2024-02-29'],
+      ['2024-02-29', 366, '2025-03-01'],
+    ];
+    for (const [date, days, after] of table) assert.equal(daysAfter(date, days), after, `${date} + ${days}`);
   });
 
   test('holding a category: one of those asked for, and not expired', () => {

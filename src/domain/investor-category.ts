@@ -48,6 +48,9 @@ export function categoryStanding(expiresOn: string, today: string): CategoryStan
   return left <= CATEGORY_WARNING_DAYS ? 'expiring' : 'valid';
 }
 
+/** The calendar date `days` after `date` (YYYY-MM-DD). */
+export const daysAfter = (date: string, days: number): string => new Date((dayNumber(date) + days) * 86_400_000).toISOString().slice(0, 10);
+
 /** Today's calendar date in UTC, the date statements are signed and expire in. */
 export const utcDate = (now: Date): string => now.toISOString().slice(0, 10);
 

@@ -11,6 +11,7 @@ import {
   type CategoryStanding,
   categoryExpiry,
   categoryStanding,
+  daysAfter,
   investorCategories,
   isInvestorCategory,
   utcDate,
@@ -98,7 +99,7 @@ export async function listExpiringCategories(deps: Deps, principal: Principal, q
   if (!isStaff(principal)) throw forbidden("Only staff see investors' category statements across investors");
   const today = utcDate(deps.clock());
   const within = query.within ?? CATEGORY_WARNING_DAYS;
-  const until = utcDate(new Date(Date.parse(`${today}T00:00:00Z`) + within * 86_400_000));
+  const until = daysAfter(today, within);
   const limit = query.limit ?? 20;
   const page = query.page ?? 1;
   const { db } = forReading(deps);

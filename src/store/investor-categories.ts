@@ -74,14 +74,18 @@ export async function statementsOf(db: Db, investorId: string): Promise<Category
   return rows.map(toRow);
 }
 
+/** Each investor's newest statement, the one that counts (of these investors only, when given). */
+const newestOf = (ids?: readonly string[]) => sql`select distinct on (investor_id) investor_id, category, signed_on, expires_on
+  from investor_category_statements ${ids === undefined ? sql`` : sql`where investor_id = any(${ids as string[]}::text[])`}
+  order by investor_id, seq desc`;
+
 /**
  * The newest statement of each investor of `ids`, as a SQL expression yielding a JSON object keyed
  * by investor id (`{ category, expiresOn }`); for the move's load statement.
  */
 export const newestStatements = (ids: readonly string[]) => sql<Record<string, { category: string; expiresOn: string }> | null>`(
   select json_object_agg(s.investor_id, json_build_object('category', s.category, 'expiresOn', s.expires_on::text))
-  from (select distinct on (investor_id) investor_id, category, expires_on from investor_category_statements
-    where investor_id = any(${ids as string[]}::text[]) order by investor_id, seq desc) s)`;
+  from (${newestOf(ids)}) s)`;
 
 export interface ExpiringStatement {
   investorUserId: string;
@@ -102,9 +106,7 @@ export async function expiringStatements(
 ): Promise<{ rows: ExpiringStatement[]; total: number }> {
   const inDeal =
     filter.dealId === undefined ? sql`` : sql`and exists (select 1 from journeys j where j.deal_id = ${filter.dealId} and j.investor_user_id = n.investor_id)`;
-  const held = sql`with newest as (
-      select distinct on (investor_id) investor_id, category, signed_on, expires_on from investor_category_statements
-      order by investor_id, seq desc)
+  const held = sql`with newest as (${newestOf()})
     select n.investor_id, i.full_name, n.category, n.signed_on::text as signed_on, n.expires_on::text as expires_on
     from newest n join investors i on i.id = n.investor_id
     where n.expires_on <= ${filter.until}::date and i.erased_at is null ${inDeal}`;

@@ -59,3 +59,7 @@ export const exactUtc = (iso: string) =>
         .toISOString()
         .replace('T', ' ')
         .replace(/\.\d+Z$/, ' UTC')}`;
+
+/** A file's size for a reader: whole KB under a megabyte (at least 1), else MB to one decimal. */
+export const formatFileSize = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / (1024 * 1024)).toLocaleString(undefined, { maximumFractionDigits: 1 })} MB`;

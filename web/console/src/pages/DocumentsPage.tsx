@@ -2,6 +2,7 @@
 // (found by name or e-mail), download it, and see who opened it. Nothing is released on upload, and
 // a release is never withdrawn: a corrected document is a new upload.
 import { type FormEvent, useState } from 'react';
+import { formatFileSize } from '../../../kit/format.ts';
 import { useDebounced, useLoad } from '../../../kit/hooks.ts';
 import { DealHeader } from '../components/DealHeader.tsx';
 import { TableRegion } from '../components/PagedTable.tsx';
@@ -10,8 +11,6 @@ import { StepOptions } from '../components/SelectOptions.tsx';
 import { Empty, FormStatus, Pending, When } from '../components/ui.tsx';
 import { api, consoleApi, type DealDocument, describeError, type Workflow } from '../lib/api.ts';
 import './DocumentsPage.css';
-
-const size = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
 
 export function DocumentsPage({ dealId }: { dealId: string }) {
   const [meta, reloadMeta] = useLoad(() => Promise.all([api.deal(dealId), api.workflow(dealId)]), [dealId]);
@@ -62,7 +61,7 @@ export function DocumentsPage({ dealId }: { dealId: string }) {
                   {doc.title}
                 </button>
                 <div className="muted small">
-                  PDF, {size(doc.size)} · <When iso={doc.uploadedAt} /> by <Person id={doc.uploadedBy} />
+                  PDF, {formatFileSize(doc.size)} · <When iso={doc.uploadedAt} /> by <Person id={doc.uploadedBy} />
                 </div>
               </td>
               <td data-label="Released to">

@@ -2,7 +2,7 @@
 // step they may take themselves), how to pay, and asking for a change.
 import { href, useLoad } from '../../../kit/hooks.ts';
 import { ApiError, documentHref, portalApi, type InvestorDeal, type Session } from '../lib/api.ts';
-import { formatDateTime, formatMoneyForReader } from '../../../kit/format.ts';
+import { formatDateTime, formatFileSize, formatMoneyForReader } from '../../../kit/format.ts';
 import { useFollowDeal } from '../lib/live.ts';
 import { m } from '../messages.ts';
 import { ErrorBox, Spinner } from '../components/ui.tsx';
@@ -143,7 +143,7 @@ function Documents({ dealId }: { dealId: string }) {
               <a href={documentHref(dealId, doc.id)} download={doc.fileName} aria-label={m.documentDownload(doc.title)}>
                 {doc.title}
               </a>
-              <span className="muted small">{m.documentSize(formatKib(doc.size), formatDateTime(doc.uploadedAt))}</span>
+              <span className="muted small">{m.documentSize(formatFileSize(doc.size), formatDateTime(doc.uploadedAt))}</span>
             </li>
           ))}
         </ul>
@@ -151,6 +151,3 @@ function Documents({ dealId }: { dealId: string }) {
     </section>
   );
 }
-
-const formatKib = (bytes: number) =>
-  bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / (1024 * 1024)).toLocaleString(undefined, { maximumFractionDigits: 1 })} MB`;
