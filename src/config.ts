@@ -73,6 +73,8 @@ export interface Config {
   tracing?: TracingConfig;
   /** The investor portal's sign-in (docs/reference/portal-access.md). */
   portal: PortalConfig;
+  /** Staff people's sign-in to the console. */
+  staff: StaffConfig;
 }
 
 export interface PortalConfig {
@@ -89,6 +91,15 @@ export interface PortalConfig {
   rateLimitPerMinute: number;
   /** Unset: no e-mail is sent, the invitation links are only answered. */
   smtp?: { url: string; from: string };
+}
+
+/** The console's sign-in for staff people (docs/reference/staff.md); origin and relying party are the portal's. */
+export interface StaffConfig {
+  /** The idle timeout: a console session unused this long ends (STAFF_SESSION_MINUTES). */
+  sessionMinutes: number;
+  /** The absolute timeout: a console session ends this long after sign-in (STAFF_SESSION_MAX_HOURS). */
+  sessionMaxHours: number;
+  invitationDays: number;
 }
 
 export interface TracingConfig {
@@ -290,5 +301,10 @@ export function loadConfig(env: Env = process.env): Config {
     ...(listen ? { metricsListen: listen } : {}),
     ...(traces ? { tracing: traces } : {}),
     portal: portal(env, port, base),
+    staff: {
+      sessionMinutes: integer(env, 'STAFF_SESSION_MINUTES', 30, 1, 720),
+      sessionMaxHours: integer(env, 'STAFF_SESSION_MAX_HOURS', 12, 1, 168),
+      invitationDays: integer(env, 'STAFF_INVITATION_DAYS', 7, 1, 90),
+    },
   };
 }

@@ -7,6 +7,7 @@ import { importHelp, runImport } from './import.ts';
 import { newUuid, systemClock } from '../operations/deps.ts';
 import { reconcileCommand } from './reconcile.ts';
 import { sanctionsCommand } from './sanctions.ts';
+import { staffCommand } from './staff.ts';
 import type { Database } from '../store/database.ts';
 import { type Command, inService, out, positiveInteger, progressBar, withDatabase } from './command.ts';
 
@@ -217,13 +218,24 @@ Runs every pending migration; running it again changes nothing.`,
   token: {
     summary: 'create, list or revoke API tokens',
     help: `dealflow token create --role admin --name <name>
+dealflow token create --role <staff role> --name <name> [--person <e-mail> | --integration <name>] [--expires <ISO date>]
 dealflow token create --role investor --investor <investorUserId> [--name <name>] [--allow-unknown]
 dealflow token list
 dealflow token revoke <id>
 
-A new token is printed once; only its SHA-256 hash is stored. The investor must be in the directory
-(PUT /investors/{id}); --allow-unknown binds a token to an id not there yet.`,
-    options: { role: { type: 'string' }, name: { type: 'string' }, investor: { type: 'string' }, 'allow-unknown': { type: 'boolean' } },
+A new token is printed once; only its SHA-256 hash is stored. A staff key may belong to a person
+(--person: deactivating them revokes it, and it carries at most their role) or name the
+integration that uses it, and may expire. The investor must be in the directory (PUT
+/investors/{id}); --allow-unknown binds a token to an id not there yet.`,
+    options: {
+      role: { type: 'string' },
+      name: { type: 'string' },
+      investor: { type: 'string' },
+      'allow-unknown': { type: 'boolean' },
+      person: { type: 'string' },
+      integration: { type: 'string' },
+      expires: { type: 'string' },
+    },
     async run(config, values, positionals) {
       const [action, id] = positionals;
       const { createToken, listTokens, revokeToken } = await operations.tokens();
@@ -234,8 +246,15 @@ A new token is printed once; only its SHA-256 hash is stored. The investor must 
           const investor = typeof values.investor === 'string' ? values.investor : undefined;
           const name = typeof values.name === 'string' ? values.name : role === 'investor' ? `investor ${investor ?? ''}` : '';
           if (!name) throw new AppError('validation', '--name is required for a staff token');
+          const expires = typeof values.expires === 'string' ? new Date(values.expires) : undefined;
+          if (expires && Number.isNaN(expires.getTime())) throw new AppError('validation', '--expires must be an ISO 8601 date or time');
+          const owner = {
+            ...(typeof values.person === 'string' ? { personEmail: values.person } : {}),
+            ...(typeof values.integration === 'string' ? { integration: values.integration } : {}),
+            ...(expires ? { expiresAt: expires } : {}),
+          };
           const created = await withDatabase(config, ({ db }) =>
-            createToken(db, { name, role, ...(investor ? { investorUserId: investor } : {}), requireKnownInvestor: !values['allow-unknown'] }),
+            createToken(db, { name, role, ...(investor ? { investorUserId: investor } : {}), requireKnownInvestor: !values['allow-unknown'], ...owner }),
           );
           out(`Created ${created.role} token ${created.id} (${created.name}). Shown once, keep it:`);
           out(created.token);
@@ -244,12 +263,13 @@ A new token is printed once; only its SHA-256 hash is stored. The investor must 
         case 'list': {
           const tokens = await withDatabase(config, ({ db }) => listTokens(db));
           out(['id'.padEnd(36), 'role'.padEnd(8), 'created'.padEnd(24), 'last used'.padEnd(24), 'status'.padEnd(8), 'name'].join('  '));
+          const now = new Date().toISOString();
           for (const t of tokens) {
             // The investor is named once: the default name ("investor <id>") already says it.
             const bound = t.investorUserId && !t.name.includes(t.investorUserId) ? ` (investor ${t.investorUserId})` : '';
-            out(
-              [t.id, t.role.padEnd(8), t.createdAt, (t.lastUsedAt ?? '-').padEnd(24), (t.revokedAt ? 'revoked' : 'live').padEnd(8), t.name + bound].join('  '),
-            );
+            const owner = t.personId ? ` (person ${t.personId})` : t.integration ? ` (integration ${t.integration})` : '';
+            const status = t.revokedAt ? 'revoked' : t.expiresAt && t.expiresAt <= now ? 'expired' : 'live';
+            out([t.id, t.role.padEnd(8), t.createdAt, (t.lastUsedAt ?? '-').padEnd(24), status.padEnd(8), t.name + bound + owner].join('  '));
           }
           return;
         }
@@ -315,6 +335,7 @@ journey in every deal, written in bulk (a progress bar shows on a terminal).`,
   },
   reconcile: reconcileCommand,
   sanctions: sanctionsCommand,
+  staff: staffCommand,
   openapi: {
     summary: 'print the OpenAPI 3.1 document (npm run openapi writes openapi.json)',
     help: `dealflow openapi

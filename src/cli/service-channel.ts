@@ -15,7 +15,7 @@ import type { Database } from '../store/database.ts';
 import { type Command, inService } from './command.ts';
 
 /** The commands that run through a running service on the embedded database. */
-export const THROUGH_SERVICE = ['token', 'verify', 'backup'] as const;
+export const THROUGH_SERVICE = ['token', 'verify', 'backup', 'staff'] as const;
 
 export const runsThroughService = (command: string) => (THROUGH_SERVICE as readonly string[]).includes(command);
 

@@ -21,6 +21,15 @@ export const auditEntryTypes = [
   'portal.passkey-replaced',
   'portal.signed-in',
   'portal.signed-out',
+  'staff.person-added',
+  'staff.role-changed',
+  'staff.deactivated',
+  'staff.invitation-created',
+  'staff.invitation-revoked',
+  'staff.passkey-registered',
+  'staff.passkey-replaced',
+  'staff.signed-in',
+  'staff.signed-out',
   'sanctions.list-loaded',
   'sanctions.hit-decided',
   'investor.category-recorded',
@@ -44,6 +53,8 @@ export const DIRECTORY_CHAIN = 'directory';
 export const SANCTIONS_CHAIN = 'sanctions';
 /** An investor's portal access (invitations, passkeys, sign-ins), head in `audit_heads`. */
 export const portalChain = (investorUserId: string) => `portal:${investorUserId}`;
+/** A staff person: added, role changed, deactivated, and their console access (invitations, passkeys, sign-ins). */
+export const staffChain = (personId: string) => `staff:${personId}`;
 /** One-entry chains: a booking, a reconciliation decision (no head to lock; checkpoints order them). */
 export const subscriptionChain = (subscriptionId: string) => `subscription:${subscriptionId}`;
 export const paymentDecisionChain = (decisionId: string) => `payment-decision:${decisionId}`;

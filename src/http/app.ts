@@ -21,7 +21,8 @@ import { validatorCompiler } from './validation.ts';
 import { documentRoute, finishDocument } from './openapi-document.ts';
 import { apiVersion } from './openapi-operations.ts';
 import { registerConsoleApp, registerPortalApp } from './web-apps.ts';
-import { registerPortalApi } from './portal-api.ts';
+import { registerCookieApi } from './cookie-api.ts';
+import { consoleDoor, portalDoor } from './sign-in-door.ts';
 import { DatabaseUnavailableProblem, Problem } from './schemas/problems.ts';
 
 export type { Api, AppContext } from './context.ts';
@@ -190,8 +191,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     prefix: config.basePath,
   });
 
-  // The investor portal's sign-in, and the API again behind its session cookie.
-  await app.register(async (scope) => registerPortalApi(scope, ctx), { prefix: `${config.basePath}/portal/api` });
+  // The investor portal's and the console's sign-in, and the API again behind each one's session cookie.
+  await app.register(async (scope) => registerCookieApi(scope, ctx, portalDoor), { prefix: `${config.basePath}/portal/api` });
+  await app.register(async (scope) => registerCookieApi(scope, ctx, consoleDoor), { prefix: `${config.basePath}/console/api` });
 
   return app as unknown as Api;
 }

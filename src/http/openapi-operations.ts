@@ -31,6 +31,8 @@ export const tagDescriptions: Record<string, string> = {
   reconciliation: 'Bank statements (camt.053, camt.054, CSV), the reconciliation queue, deal payment settings and bookings on completion.',
   checks:
     "Checks before money: sanctions list loads, the review queue of hits and its decisions, screens on demand; investors' category statements (docs/reference/checks.md).",
+  staff:
+    "Staff people and the console's sign-in: invitations with a role, passkeys (WebAuthn), the session cookie, roles, deactivation. Behind the cookie, every route of the API is also served under /console/api (docs/reference/staff.md).",
   documents: "A deal's documents: PDFs uploaded, released to a step or an investor, opened, and who opened what (docs/reference/documents.md).",
   portal:
     "The investor portal's sign-in: invitations, passkeys (WebAuthn) and the session cookie. Behind the cookie, every route of the API is also served under /portal/api (docs/reference/portal-access.md).",
@@ -45,6 +47,12 @@ export const operationDocs: Record<string, OperationDoc> = {
   'POST /portal/api/sessions': { operationId: 'createPortalSession' },
   'GET /portal/api/session': { operationId: 'getPortalSession' },
   'POST /portal/api/sign-out': { operationId: 'deletePortalSession', optionalBody: true },
+  'POST /console/api/passkeys/registration-options': { operationId: 'createStaffPasskeyRegistrationOptions' },
+  'POST /console/api/passkeys': { operationId: 'createStaffPasskey' },
+  'POST /console/api/sessions/options': { operationId: 'createStaffSignInOptions', optionalBody: true },
+  'POST /console/api/sessions': { operationId: 'createStaffSession' },
+  'GET /console/api/session': { operationId: 'getStaffSession' },
+  'POST /console/api/sign-out': { operationId: 'deleteStaffSession', optionalBody: true },
   'PUT /deals/deal/{dealId}/payment-settings': {
     operationId: 'setPaymentSettings',
     description: 'Payment step, the fields reconciliation fills and reads, and the asset and price booked on completion. 201 the first time, 200 after.',

@@ -38,6 +38,7 @@ export const writeRoles: Readonly<Record<string, StaffRole>> = {
   'POST /sanctions/hits/{hitId}/dismiss': 'approver',
   // A category statement clears an expired one's block before money: the approver's.
   'POST /investors/{investorUserId}/category-statements': 'approver',
+  // Staff people: invited, given another role and deactivated by an admin (the default below).
   // Everything else (workflows and migrations, payment settings and payee, webhooks, erasure, sanctions list loads) is admin's.
 };
 

@@ -2,7 +2,17 @@
 // one write statement: store/moves.ts, store/event-edits.ts). Each runs in the caller's
 // transaction, so the entry commits with its change or not at all. An entry names the change by
 // ids, step ids, amounts and field values, never by directory personal data (names, e-mails).
-import { chainEntry, DIRECTORY_CHAIN, portalChain, type HashedEntry, subscriptionChain, TOKENS_CHAIN, journeyChain, workflowChain } from '../domain/audit.ts';
+import {
+  chainEntry,
+  DIRECTORY_CHAIN,
+  portalChain,
+  type HashedEntry,
+  staffChain,
+  subscriptionChain,
+  TOKENS_CHAIN,
+  journeyChain,
+  workflowChain,
+} from '../domain/audit.ts';
 import type { AuditEntryType } from '../domain/audit.ts';
 import type { SubscriptionInput } from '../domain/subscription.ts';
 import { actorOf, type Principal } from '../domain/principal.ts';
@@ -71,7 +81,7 @@ export async function recordTokenChange(
   db: Db,
   principal: Principal,
   type: 'token.created' | 'token.revoked',
-  token: { id: string; role?: string; investorUserId?: string | null; reason?: 'erased' },
+  token: { id: string; role?: string; investorUserId?: string | null; personId?: string; reason?: 'erased' | 'deactivated' },
   at: Date,
 ) {
   await appendToChain(db, {
@@ -83,6 +93,7 @@ export async function recordTokenChange(
       tokenId: token.id,
       role: token.role ?? null,
       investorUserId: token.investorUserId ?? null,
+      ...(token.personId ? { personId: token.personId } : {}),
       ...(token.reason ? { reason: token.reason } : {}),
     }),
   });
@@ -98,6 +109,18 @@ export async function recordPortalChange(
   at: Date,
 ) {
   await appendToChain(db, { chain: portalChain(investorUserId), type, ...by, at: at.toISOString(), change: plain({ investorUserId, ...change }) });
+}
+
+/** A staff person changed (added, role changed, deactivated) or their console access did, in their chain `staff:<id>`. */
+export async function recordStaffChange(
+  db: Db,
+  by: { principal: string; tokenId: string | null },
+  type: Extract<AuditEntryType, `staff.${string}`>,
+  personId: string,
+  change: Record<string, unknown>,
+  at: Date,
+) {
+  await appendToChain(db, { chain: staffChain(personId), type, ...by, at: at.toISOString(), change: plain({ personId, ...change }) });
 }
 
 export async function recordErasure(

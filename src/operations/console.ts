@@ -78,13 +78,13 @@ export async function listPendingEditRequests(deps: Deps, options: { dealId: str
 }
 
 /**
- * Names for actor ids: API keys by their id; the caller's own JWT `name` claim for the caller's
+ * Names for actor ids: staff people and API keys by their id; the caller's own JWT `name` claim for the caller's
  * id. Ids without a known name are left out (the console shows the id).
  */
 export async function namePeople(deps: Deps, principal: Principal, ids: string[]) {
   const unique = [...new Set(ids)];
   if (unique.length > 100) throw invalid([{ in: 'query', field: 'ids', detail: `at most 100 ids at a time; ${unique.length} were given` }]);
-  const named = new Map((await store.tokenNames(deps.db, unique)).map((p) => [p.id, p.name]));
+  const named = new Map((await store.actorNames(deps.db, unique)).map((p) => [p.id, p.name]));
   if (principal.name && unique.includes(principal.userId) && !named.has(principal.userId)) named.set(principal.userId, principal.name);
   return unique.filter((id) => named.has(id)).map((id) => ({ id, name: named.get(id)! }));
 }

@@ -8,23 +8,25 @@
 // A ticket is stateless, so any instance of the service accepts a ticket another one issued:
 // `base64url(JSON claims) "." base64url(HMAC-SHA256(key, claims))`. For an API key the key is the
 // key's stored hash (in the database every instance reads; revoking the key voids its tickets at
-// once). For a JWT it is derived from JWT_SECRET; with a JWKS URL there is no shared secret, and
+// once); for a staff person's console session, the session's stored hash (signing out voids them). For a JWT it is derived from JWT_SECRET; with a JWKS URL there is no shared secret, and
 // the key is this process's own (a ticket is then good only on the instance that issued it).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError, invalid, notFound } from '../domain/errors.ts';
 import { isStaff, isStaffRole, type Principal } from '../domain/principal.ts';
 import { findDeal } from '../store/deals.ts';
+import { findLiveSessionHash } from '../store/sign-in.ts';
 import { findLiveTokenHashById } from '../store/tokens.ts';
 import type { Deps } from './deps.ts';
 import type { LiveFollow } from './live-feed.ts';
+import { sessionKey } from './sign-in.ts';
 
 export const TICKET_LIFETIME_MS = 60_000;
 
 interface Claims {
   /** Who: the API key's id, or the JWT principal's userId. */
   sub: string;
-  /** `key`: signed with the API key's hash; `jwt`: with the JWT-derived key. */
-  via: 'key' | 'jwt';
+  /** `key`: signed with the API key's hash; `session`: with a console session's; `jwt`: with the JWT-derived key. */
+  via: 'key' | 'session' | 'jwt';
   /** The one deal the ticket opens a stream of; or, instead, */
   deal?: string;
   /** the feed it opens: every deal's edit requests. */
@@ -39,6 +41,7 @@ export interface LiveTicket {
 }
 
 const processKey = randomBytes(32);
+const STAFF_SESSION = sessionKey('staff', '');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function jwtKey(jwtSecret: string | undefined): Buffer {
@@ -48,6 +51,10 @@ function jwtKey(jwtSecret: string | undefined): Buffer {
 async function keyFor(deps: Deps, claims: Pick<Claims, 'sub' | 'via'>, jwtSecret: string | undefined): Promise<Buffer | undefined> {
   if (claims.via === 'jwt') return jwtKey(jwtSecret);
   if (!UUID.test(claims.sub)) return undefined;
+  if (claims.via === 'session') {
+    const session = await findLiveSessionHash(deps.db, 'staff', claims.sub, deps.clock());
+    return session === undefined ? undefined : createHmac('sha256', session).update('dealflow live ticket').digest();
+  }
   const token = await findLiveTokenHashById(deps.db, claims.sub);
   if (!token || !isStaffRole(token.role)) return undefined;
   return createHmac('sha256', token.tokenHash).update('dealflow live ticket').digest();
@@ -70,11 +77,13 @@ export async function issueLiveTicket(deps: Deps, principal: Principal, request:
     throw invalid([{ in: 'body', field: dealId === undefined ? 'dealId' : 'feed', detail }], `A ticket opens one stream: ${detail}`);
   }
   if (dealId !== undefined && !(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
-  // An API key's principal has its key's id as tokenKey and userId; a JWT's has neither equal to a key id.
-  const via: Claims['via'] = UUID.test(principal.tokenKey) && principal.tokenKey === principal.userId ? 'key' : 'jwt';
+  // An API key's principal has its key's id as tokenKey and userId; a console session's tokenKey
+  // names its session; a JWT's has neither.
+  const session = principal.tokenKey.startsWith(STAFF_SESSION) ? principal.tokenKey.slice(STAFF_SESSION.length) : undefined;
+  const via: Claims['via'] = session ? 'session' : UUID.test(principal.tokenKey) && principal.tokenKey === principal.userId ? 'key' : 'jwt';
   const exp = deps.clock().getTime() + TICKET_LIFETIME_MS;
   const claims: Claims = {
-    sub: via === 'key' ? principal.tokenKey : principal.userId,
+    sub: session ?? (via === 'key' ? principal.tokenKey : principal.userId),
     via,
     ...(dealId !== undefined ? { deal: dealId } : { feed: 'edit-requests' }),
     exp,
@@ -100,7 +109,7 @@ export async function checkLiveTicket(deps: Deps, ticket: string, jwtSecret: str
     typeof claims !== 'object' ||
     claims === null ||
     typeof claims.sub !== 'string' ||
-    (claims.via !== 'key' && claims.via !== 'jwt') ||
+    (claims.via !== 'key' && claims.via !== 'session' && claims.via !== 'jwt') ||
     (typeof claims.deal === 'string') === (claims.feed === 'edit-requests') ||
     typeof claims.exp !== 'number'
   )

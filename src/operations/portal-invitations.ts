@@ -1,13 +1,13 @@
 // Invitations to the investor portal: a single-use link that expires, one per investor, e-mailed
-// after the commit when SMTP is configured. Registering a passkey with it is portal-access.ts's.
+// after the commit when SMTP is configured. Registering a passkey with it is sign-in.ts's.
 import type { PortalConfig } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { actorOf, type Principal } from '../domain/principal.ts';
 import { erasedAmong } from '../store/erasure.ts';
-import * as store from '../store/portal-access.ts';
+import * as store from '../store/sign-in.ts';
 import { recordPortalChange } from './audit-entries.ts';
 import { type Deps, inTransaction } from './deps.ts';
-import { newSecret } from './portal-access.ts';
+import { newSecret } from './sign-in.ts';
 import { type InvitationMail, sendInvitationMails } from './portal-mail.ts';
 import { hashToken } from './tokens.ts';
 
@@ -49,13 +49,14 @@ export async function createPortalInvitations(
         `${erased.length === 1 ? 'investor' : 'investors'} ${erased.map((e) => JSON.stringify(e)).join(', ')} ${erased.length === 1 ? 'was' : 'were'} erased; no invitation was created`,
       );
     }
-    const revoked = await store.revokeOpenInvitations(db, ids, now);
+    const revoked = await store.revokeOpenInvitations(db, 'investor', ids, now);
     const invitations = ids.map((investorUserId) => ({ id: deps.newId(), investorUserId, token: newSecret() }));
     await store.insertInvitations(
       db,
       invitations.map((i) => ({
         id: i.id,
-        investorUserId: i.investorUserId,
+        audience: 'investor' as const,
+        subjectId: i.investorUserId,
         tokenHash: hashToken(i.token),
         createdBy: actorOf(principal),
         createdAt: now,
@@ -64,15 +65,8 @@ export async function createPortalInvitations(
     );
     // Chains in one order, so two batches sharing investors take their heads' locks in the same order.
     for (const invitation of [...invitations].sort((a, b) => (a.investorUserId < b.investorUserId ? -1 : 1))) {
-      for (const r of revoked.filter((r) => r.investorUserId === invitation.investorUserId)) {
-        await recordPortalChange(
-          db,
-          by,
-          'portal.invitation-revoked',
-          r.investorUserId,
-          { invitationId: r.id, reason: 'replaced', replacedBy: invitation.id },
-          now,
-        );
+      for (const r of revoked.filter((r) => r.subjectId === invitation.investorUserId)) {
+        await recordPortalChange(db, by, 'portal.invitation-revoked', r.subjectId, { invitationId: r.id, reason: 'replaced', replacedBy: invitation.id }, now);
       }
       await recordPortalChange(
         db,

@@ -1,10 +1,11 @@
 // API keys: created by the CLI (shown once), stored only as a SHA-256 hash, looked up by hash.
 import { hash, randomBytes, randomUUID } from 'node:crypto';
 import { AppError } from '../domain/errors.ts';
-import { isRole, type Principal, type Role } from '../domain/principal.ts';
+import { isRole, type Principal, type Role, roleMeets, type StaffRole } from '../domain/principal.ts';
 import type { Db } from '../store/schema.ts';
 import { isErased, wasErased } from '../store/erasure.ts';
 import { findInvestor } from '../store/investors.ts';
+import { findPersonByEmail } from '../store/staff.ts';
 import * as tokens from '../store/tokens.ts';
 import { recordTokenChange, SYSTEM_PRINCIPAL } from './audit-entries.ts';
 import { type Caches, invalidateLocally, publishInvalidation } from './caches.ts';
@@ -20,6 +21,12 @@ export interface CreateTokenInput {
   investorUserId?: string;
   /** Refuse an investor id that is not in the directory (the CLI's default; --allow-unknown lifts it). */
   requireKnownInvestor?: boolean;
+  /** The staff person the key belongs to, by e-mail: deactivating them revokes it; its role is at most theirs. */
+  personEmail?: string;
+  /** The integration that uses the key (a machine's). */
+  integration?: string;
+  /** When the key stops working. */
+  expiresAt?: Date;
 }
 
 export interface CreatedToken {
@@ -45,6 +52,19 @@ export async function createToken(db: Db, input: CreateTokenInput, now = new Dat
   }
   const name = input.name.trim();
   if (name === '' || name.length > 200) throw new AppError('validation', 'the token name must be 1 to 200 characters');
+  if (input.personEmail !== undefined && input.integration !== undefined)
+    throw new AppError('validation', 'a key belongs to a person or an integration, not both');
+  if (input.integration !== undefined && (input.integration.trim() === '' || input.integration.length > 200))
+    throw new AppError('validation', 'the integration name must be 1 to 200 characters');
+  if (input.expiresAt !== undefined && !(input.expiresAt > now)) throw new AppError('validation', 'a key must expire in the future');
+  let personId: string | null = null;
+  if (input.personEmail !== undefined) {
+    const person = await findPersonByEmail(db, input.personEmail);
+    if (!person || person.deactivated_at !== null) throw new AppError('not-found', `no active staff person with the e-mail ${input.personEmail}`);
+    if (!roleMeets(person.role as Role, input.role as StaffRole))
+      throw new AppError('validation', `a key of ${input.personEmail} carries at most their role, ${person.role}; asked ${input.role}`);
+    personId = person.id;
+  }
   const token = API_KEY_PREFIX + randomBytes(32).toString('base64url');
   const id = randomUUID();
   const investorUserId = input.investorUserId ?? null;
@@ -54,8 +74,18 @@ export async function createToken(db: Db, input: CreateTokenInput, now = new Dat
     if (investorUserId !== null && (await isErased(trx, investorUserId))) {
       throw new AppError('conflict', `investor "${investorUserId}" was erased; no token is made for an erased investor`);
     }
-    await tokens.insertToken(trx, { id, name, role: input.role, investorUserId, tokenHash: hashToken(token), createdAt: now });
-    await recordTokenChange(trx, principal, 'token.created', { id, role: input.role, investorUserId }, now);
+    await tokens.insertToken(trx, {
+      id,
+      name,
+      role: input.role,
+      investorUserId,
+      tokenHash: hashToken(token),
+      createdAt: now,
+      personId,
+      integration: input.integration?.trim() ?? null,
+      expiresAt: input.expiresAt ?? null,
+    });
+    await recordTokenChange(trx, principal, 'token.created', { id, role: input.role, investorUserId, ...(personId ? { personId } : {}) }, now);
   };
   await (db.isTransaction ? write(db) : db.transaction().execute(write));
   return { id, name, role: input.role, investorUserId, token };
@@ -103,7 +133,7 @@ export async function authenticateApiKey(db: Db, token: string, now = new Date()
     return cached.principal as Principal;
   }
   const generation = caches?.tokens.generation ?? 0;
-  const record = await tokens.findLiveTokenByHash(db, hash);
+  const record = await tokens.findLiveTokenByHash(db, hash, now);
   if (!record || !isRole(record.role)) return undefined;
   let lastUsedAt = record.lastUsedAt ? Date.parse(record.lastUsedAt) : null;
   if (lastUsedAt === null || now.getTime() - lastUsedAt > 60_000) {

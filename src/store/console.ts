@@ -131,12 +131,18 @@ export async function listPendingRequests(db: Kysely<DB>, options: { dealId: str
   return { total: Number(counted?.total ?? 0), requests };
 }
 
-/** Names of API keys by the user id they act as (the key's id); ids that are not keys are left out. */
-export async function tokenNames(db: Kysely<DB>, ids: string[]): Promise<{ id: string; name: string }[]> {
-  // Key ids are UUIDs; anything else (a JWT subject) cannot be one, and would not cast.
-  const keyIds = ids.filter((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id));
-  if (keyIds.length === 0) return [];
-  return db.selectFrom('api_tokens').select(['id', 'name']).where('id', 'in', keyIds).orderBy('id').execute();
+/** Names of the staff people and API keys whose ids writes record (a person's id, a key's); other ids are left out. */
+export async function actorNames(db: Kysely<DB>, ids: string[]): Promise<{ id: string; name: string }[]> {
+  // Both are UUIDs; anything else (a JWT subject, an investor id) cannot be one, and would not cast.
+  const uuids = ids.filter((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id));
+  if (uuids.length === 0) return [];
+  return db
+    .selectFrom('staff_people')
+    .select(['id', 'name'])
+    .where('id', 'in', uuids)
+    .unionAll(db.selectFrom('api_tokens').select(['id', 'name']).where('id', 'in', uuids))
+    .orderBy('id')
+    .execute();
 }
 
 export { type RowSort, rowSorts } from '../domain/console.ts';

@@ -2,18 +2,13 @@
 // as strings, timestamptz as Date). Row ↔ domain mapping happens in the store module of each table.
 import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { OutboxTable, StepTriggersTable, WebhookDeliveriesTable, WebhookSecretsTable } from './schema-feed.ts';
-import type {
-  DocumentBlobsTable,
-  DocumentChunksTable,
-  PortalChallengesTable,
-  PortalInvitationsTable,
-  PortalPasskeysTable,
-  PortalSessionsTable,
-} from './schema-portal.ts';
+import type { DocumentBlobsTable, DocumentChunksTable } from './schema-documents-content.ts';
+import type { PasskeysTable, SignInInvitationsTable, SignInSessionsTable, StaffPeopleTable, WebauthnChallengesTable } from './schema-sign-in.ts';
 import type { DealDocumentsTable, DocumentReadsTable, DocumentReleasesTable } from './schema-documents.ts';
 
 export type * from './schema-feed.ts';
-export type * from './schema-portal.ts';
+export type * from './schema-documents-content.ts';
+export type * from './schema-sign-in.ts';
 export type * from './schema-documents.ts';
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -28,6 +23,11 @@ export interface ApiTokensTable {
   created_at: CreatedAt;
   last_used_at: Date | null;
   revoked_at: Date | null;
+  /** The staff person the key belongs to (deactivating them revokes it), or null. */
+  person_id: string | null;
+  /** The integration that uses the key, when it is a machine's. */
+  integration: string | null;
+  expires_at: Date | null;
 }
 
 export interface DealsTable {
@@ -335,10 +335,11 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   deal_journey_counts: DealJourneyCountsTable;
   move_batch_events: MoveBatchEventsTable;
-  portal_invitations: PortalInvitationsTable;
-  portal_passkeys: PortalPasskeysTable;
-  portal_sessions: PortalSessionsTable;
-  portal_challenges: PortalChallengesTable;
+  sign_in_invitations: SignInInvitationsTable;
+  passkeys: PasskeysTable;
+  sign_in_sessions: SignInSessionsTable;
+  webauthn_challenges: WebauthnChallengesTable;
+  staff_people: StaffPeopleTable;
 }
 
 export type { Generated };

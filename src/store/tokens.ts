@@ -9,6 +9,9 @@ export interface TokenRecord {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  personId: string | null;
+  integration: string | null;
+  expiresAt: string | null;
 }
 
 const toRecord = (row: Selectable<ApiTokensTable>): TokenRecord => ({
@@ -19,11 +22,24 @@ const toRecord = (row: Selectable<ApiTokensTable>): TokenRecord => ({
   createdAt: row.created_at.toISOString(),
   lastUsedAt: row.last_used_at?.toISOString() ?? null,
   revokedAt: row.revoked_at?.toISOString() ?? null,
+  personId: row.person_id,
+  integration: row.integration,
+  expiresAt: row.expires_at?.toISOString() ?? null,
 });
 
 export async function insertToken(
   db: Kysely<DB>,
-  token: { id: string; name: string; role: string; investorUserId: string | null; tokenHash: string; createdAt: Date },
+  token: {
+    id: string;
+    name: string;
+    role: string;
+    investorUserId: string | null;
+    tokenHash: string;
+    createdAt: Date;
+    personId?: string | null;
+    integration?: string | null;
+    expiresAt?: Date | null;
+  },
 ): Promise<void> {
   await db
     .insertInto('api_tokens')
@@ -34,13 +50,22 @@ export async function insertToken(
       investor_user_id: token.investorUserId,
       token_hash: token.tokenHash,
       created_at: token.createdAt,
+      person_id: token.personId ?? null,
+      integration: token.integration ?? null,
+      expires_at: token.expiresAt ?? null,
     })
     .execute();
 }
 
-/** The live (not revoked) token with this hash, or undefined. */
-export async function findLiveTokenByHash(db: Kysely<DB>, tokenHash: string) {
-  const row = await db.selectFrom('api_tokens').selectAll().where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).executeTakeFirst();
+/** The live (not revoked, not expired) token with this hash, or undefined. */
+export async function findLiveTokenByHash(db: Kysely<DB>, tokenHash: string, now: Date) {
+  const row = await db
+    .selectFrom('api_tokens')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirst();
   return row ? toRecord(row) : undefined;
 }
 
@@ -76,6 +101,18 @@ export async function hasLiveAdminToken(db: Kysely<DB>): Promise<boolean> {
 export async function findLiveTokenHashById(db: Kysely<DB>, id: string): Promise<{ role: string; tokenHash: string } | undefined> {
   const row = await db.selectFrom('api_tokens').select(['role', 'token_hash']).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
   return row ? { role: row.role, tokenHash: row.token_hash } : undefined;
+}
+
+/** Revokes every live key that belongs to this staff person (a deactivation); the ids revoked. */
+export async function revokePersonTokens(db: Kysely<DB>, personId: string, now: Date): Promise<string[]> {
+  const rows = await db
+    .updateTable('api_tokens')
+    .set({ revoked_at: now })
+    .where('person_id', '=', personId)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id).sort();
 }
 
 /** Revokes every live token bound to this investor (an erasure); the ids revoked. */

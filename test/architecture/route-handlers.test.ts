@@ -10,7 +10,7 @@ import ts from 'typescript5';
 
 const MAX_LINES = 5;
 const http = fileURLToPath(new URL('../../src/http/', import.meta.url));
-const files = [...readdirSync(`${http}routes`).map((f) => `routes/${f}`), 'portal-routes.ts'].filter((f) => f.endsWith('.ts'));
+const files = [...readdirSync(`${http}routes`).map((f) => `routes/${f}`), 'sign-in-routes.ts'].filter((f) => f.endsWith('.ts'));
 
 /** Every `x.post(…)`, `x.put(…)`, `x.patch(…)`, `x.delete(…)` route with the line count of its handler. */
 function writeHandlers(file: string): { route: string; lines: number }[] {

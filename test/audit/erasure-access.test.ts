@@ -66,7 +66,7 @@ test('staff cannot invite an erased investor to the portal again: 409 naming the
   assert.match(problem.detail, new RegExp(`"${investor}".*erased`));
   const { rows } = await sql<{
     n: string;
-  }>`select count(*) as n from portal_invitations where investor_user_id in (${investor}, ${other}) and revoked_at is null and used_at is null`.execute(
+  }>`select count(*) as n from sign_in_invitations where subject_id in (${investor}, ${other}) and revoked_at is null and used_at is null`.execute(
     t.database.db,
   );
   assert.equal(Number(rows[0]!.n), 0);

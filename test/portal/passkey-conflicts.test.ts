@@ -21,7 +21,7 @@ async function invitedInvestor() {
 
 async function passkeyRows() {
   const { rows } = await sql<{ credential_id: string; investor_user_id: string; replaced_at: Date | null }>`
-    select credential_id, investor_user_id, replaced_at from portal_passkeys order by credential_id, investor_user_id`.execute(t.database.db);
+    select credential_id, subject_id as investor_user_id, replaced_at from passkeys order by credential_id, subject_id`.execute(t.database.db);
   return rows;
 }
 

@@ -49,9 +49,7 @@ describe('invitations', () => {
     const response = await t.admin.post('/investors/portal-invitations', { investorUserIds: [known.investorUserId, 'inv-nobody'] });
     const problem = expectProblem(response, 404);
     assert.match(problem.detail, /"inv-nobody"/);
-    const { rows } = await sql<{ n: string }>`select count(*) as n from portal_invitations where investor_user_id = ${known.investorUserId}`.execute(
-      t.database.db,
-    );
+    const { rows } = await sql<{ n: string }>`select count(*) as n from sign_in_invitations where subject_id = ${known.investorUserId}`.execute(t.database.db);
     assert.equal(Number(rows[0]!.n), 1);
     // The earlier invitation still works.
     assert.equal((await p().anonymous.post('/portal/api/passkeys/registration-options', { invitation: known.token })).status, 200);
@@ -168,7 +166,7 @@ describe('registration and the session cookie', () => {
           async () => {
             const { rows } = await sql<{
               expires_at: Date;
-            }>`select expires_at from portal_sessions where investor_user_id = ${investor.investorUserId}`.execute(t.database.db);
+            }>`select expires_at from sign_in_sessions where subject_id = ${investor.investorUserId}`.execute(t.database.db);
             return rows[0]!.expires_at.getTime() === renewedTo.getTime() || undefined;
           },
           5000,
@@ -406,9 +404,9 @@ describe('the audit log', () => {
   test('only hashes of secrets are stored', async () => {
     const investor = await invitedInvestor();
     const { session } = await p().register(investor.token);
-    const { rows } = await sql<{ n: string }>`select count(*) as n from portal_invitations where token_hash = ${investor.token}`.execute(t.database.db);
+    const { rows } = await sql<{ n: string }>`select count(*) as n from sign_in_invitations where token_hash = ${investor.token}`.execute(t.database.db);
     assert.equal(Number(rows[0]!.n), 0);
-    const sessions = await sql<{ n: string }>`select count(*) as n from portal_sessions where token_hash = ${session.cookie}`.execute(t.database.db);
+    const sessions = await sql<{ n: string }>`select count(*) as n from sign_in_sessions where token_hash = ${session.cookie}`.execute(t.database.db);
     assert.equal(Number(sessions.rows[0]!.n), 0);
   });
 });

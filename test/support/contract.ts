@@ -25,8 +25,8 @@ export interface ObservedResponse {
  * and the investor portal's files (the console's API is under /console/ too, and checked), the old addresses that redirect, and the metrics.
  */
 const OUTSIDE_THE_API = /^\/(docs|app|back-office)(\/|$)|^\/(console|portal)(\/(index\.html|assets\/.*)?)?$|^\/(openapi\.json|metrics)$/;
-/** Where every authenticated operation is served again, behind the portal's session cookie. */
-const PORTAL_API = '/portal/api';
+/** Where every authenticated operation is served again, behind a door's session cookie (the portal's, the console's). */
+const COOKIE_API = /^\/(portal|console)\/api(?=\/)/;
 /** Problems the HTTP layer sends before any route runs (connection-level; the socket is closed). */
 const CONNECTION_LEVEL = new Set([400, 408, 413, 431]);
 
@@ -68,9 +68,9 @@ export class ContractChecker {
     const path = response.url.split('?')[0] || '/';
     const where = `${response.method} ${response.url} → ${response.status}`;
     if (OUTSIDE_THE_API.test(path)) return [];
-    // The API behind the portal's session cookie is each operation again under /portal/api, not documented twice.
+    // The API behind a door's session cookie is each operation again under /portal/api or /console/api, not documented twice.
     const operation =
-      this.operationOf(response.method, path) ?? (path.startsWith(PORTAL_API) ? this.operationOf(response.method, path.slice(PORTAL_API.length)) : undefined);
+      this.operationOf(response.method, path) ?? (COOKIE_API.test(path) ? this.operationOf(response.method, path.replace(COOKIE_API, '')) : undefined);
     if (!operation) {
       // An unknown route (404), or a method the route does not have (404 too), or a URL the router refuses (400).
       if (response.status === 404 || response.status === 400) return this.checkProblem(where, response, '#/components/schemas/Problem');

@@ -24,6 +24,7 @@ import { paymentRoutes } from './payments.ts';
 import { portalInvitationRoutes } from './portal-invitations.ts';
 import { portfolioRoutes } from './portfolio.ts';
 import { sanctionsRoutes } from './sanctions.ts';
+import { staffRoutes } from './staff.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { whoamiRoutes } from './whoami.ts';
 import { workflowMigrationRoutes } from './workflow-migration.ts';
@@ -60,4 +61,5 @@ export const routes: RouteModule[] = [
   sanctionsRoutes,
   investorCategoryRoutes,
   documentRoutes,
+  staffRoutes,
 ];

@@ -50,7 +50,7 @@ export async function hostileCases(client: Client, db: FreshDatabase, tables: st
   const first = ownerToken ? await register(ownerToken) : undefined;
   if (first?.status !== 201) result.failures.push(`passkey: the first registration got ${first?.status}: ${first?.text.slice(0, 200)}`);
   else {
-    const taken: string = (await db.pool.query(`select credential_id from portal_passkeys where investor_user_id = $1`, [owner])).rows[0]?.credential_id;
+    const taken: string = (await db.pool.query(`select credential_id from passkeys where subject_id = $1`, [owner])).rows[0]?.credential_id;
     const otherToken = await invitationOf(client, admin, other);
     const againToken = await invitationOf(client, admin, owner);
     if (otherToken) await refusedUnchanged(result, db, tables, "passkey: another investor's credential id (409)", 409, await answer(otherToken, taken));

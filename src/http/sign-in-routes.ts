@@ -1,24 +1,17 @@
-// The portal's sign-in routes under ${BASE_PATH}/portal/api (docs/reference/portal-access.md):
-// registering a passkey with an invitation, signing in with it, the session, signing out. The four
-// routes anyone may call are rate-limited per client address (PORTAL_RATE_LIMIT_PER_MINUTE).
+// A door's sign-in routes under ${BASE_PATH}/<door>/api (sign-in-door.ts; docs/reference/portal-access.md
+// and docs/reference/staff.md): registering a passkey with an invitation, signing in with it, the
+// session, signing out. The four routes anyone may call are rate-limited per client address
+// (PORTAL_RATE_LIMIT_PER_MINUTE).
 import rateLimit from '@fastify/rate-limit';
 import { Type } from 'typebox';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { AppError } from '../domain/errors.ts';
-import { createRegistrationOptions, createSignInOptions, type OpenedSession, registerPasskey, signIn, signOut } from '../operations/portal-access.ts';
+import { createRegistrationOptions, createSignInOptions, type OpenedSession, registerPasskey, signIn, signOut } from '../operations/sign-in.ts';
 import type { Api, AppContext } from './context.ts';
-import { authenticateCookie, clearSessionCookie, setSessionCookie } from './portal-session.ts';
+import { authenticateCookie, clearSessionCookie, setSessionCookie } from './session-cookie.ts';
+import type { Door } from './sign-in-door.ts';
 import { problemSchemas } from './schemas/problems.ts';
-import {
-  PortalSession,
-  RegisterPasskeyBody,
-  RegistrationOptions,
-  RegistrationOptionsBody,
-  SignInBody,
-  SignInOptions,
-  SignInOptionsBody,
-  SignOutBody,
-} from './schemas/portal.ts';
+import { RegisterPasskeyBody, RegistrationOptionsBody, SignInBody, SignInOptions, SignInOptionsBody, SignOutBody } from './schemas/portal.ts';
 
 const problem = (kind: keyof typeof problemSchemas, description: string) => ({
   description,
@@ -36,28 +29,20 @@ const publicProblems = {
 };
 
 /**
- * Authenticated by the session cookie (dealflow_portal), not a bearer token. Declared as no security
+ * Authenticated by the session cookie (the door’s: dealflow_portal or dealflow_console), not a bearer token. Declared as no security
  * scheme: a cookie scheme is a new securitySchemes component, which compatibility checkers count as
  * a breaking change of the whole document; the descriptions say what to send.
  */
 const cookieSecurity: [] = [];
 
-/** The session answer of a sign-in, with the cookie it sets (documented as a response header). */
-const SignedIn = {
-  ...PortalSession,
-  headers: { 'Set-Cookie': Type.String({ description: 'dealflow_portal=<session token>; Path=<BASE_PATH>/portal/; HttpOnly; Secure; SameSite=Strict' }) },
-};
-
-/** The session as answered: its id stays on the server. */
-const shown = ({ session }: OpenedSession) => ({
-  investorUserId: session.investorUserId,
-  name: session.name,
-  csrfToken: session.csrfToken,
-  expiresAt: session.expiresAt,
-});
-
-export async function portalRoutes(app: Api, ctx: AppContext) {
+export async function signInRoutes(app: Api, ctx: AppContext, door: Door) {
   const { portal, basePath } = ctx.config;
+  const who = door.audience(ctx);
+  const cookieHeader = `${door.cookie}=<session token>; Path=<BASE_PATH>/${door.name}/; HttpOnly; Secure; SameSite=Strict`;
+  /** The session answer of a sign-in, with the cookie it sets (documented as a response header). */
+  const SignedIn = { ...door.sessionSchema, headers: { 'Set-Cookie': Type.String({ description: cookieHeader }) } };
+  const shown = (opened: OpenedSession) => door.present(opened.session);
+  const subject = door.name === 'portal' ? 'investor' : 'person';
 
   await app.register(async (scope) => {
     const open = scope as unknown as Api;
@@ -75,16 +60,17 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
       {
         config: { public: true },
         schema: {
-          tags: ['portal'],
+          tags: [door.tag],
           summary: 'Options to register a passkey with an invitation',
           description:
-            'The investor the invitation is for and WebAuthn creation options (a discoverable credential). The invitation stays valid until a passkey is registered with it. ' +
+            `The ${subject} the invitation is for and WebAuthn creation options` +
+            ' (a discoverable credential). The invitation stays valid until a passkey is registered with it. ' +
             'An unknown, used, revoked or expired invitation: 404, whichever it is.',
           body: RegistrationOptionsBody,
-          response: { 200: RegistrationOptions, 404: problem('not-found', 'The invitation is not valid or has expired'), ...publicProblems },
+          response: { 200: door.registrationSchema, 404: problem('not-found', 'The invitation is not valid or has expired'), ...publicProblems },
         },
       },
-      async (request) => createRegistrationOptions(ctx, portal, request.body.invitation),
+      async (request) => door.presentRegistration(await createRegistrationOptions(ctx, who, request.body.invitation)),
     );
 
     open.post(
@@ -92,13 +78,13 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
       {
         config: { public: true },
         schema: {
-          tags: ['portal'],
+          tags: [door.tag],
           summary: 'Register a passkey with an invitation and sign in',
           description:
-            "Verifies the answer to the registration options, uses the invitation, replaces the investor's earlier passkeys and ends their sessions, " +
-            'then opens a session: 201 with the session and its cookie (Set-Cookie: dealflow_portal, HttpOnly, Secure, SameSite=Strict). ' +
+            `Verifies the answer to the registration options, uses the invitation, replaces the ${subject}'s earlier passkeys and ends their sessions, ` +
+            `then opens a session: 201 with the session and its cookie (Set-Cookie: ${door.cookie}, HttpOnly, Secure, SameSite=Strict). ` +
             'An unknown, used, revoked or expired invitation: 404; an answer that does not verify, or to options already answered: 400; ' +
-            "a credential id registered already (any investor's): 409, and nothing changes.",
+            "a credential id registered already (anyone's): 409, and nothing changes.",
           body: RegisterPasskeyBody,
           response: {
             201: SignedIn,
@@ -109,8 +95,8 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
         },
       },
       async ({ body }, reply) => {
-        const opened = await registerPasskey(ctx, portal, { invitation: body.invitation, response: body.response as unknown as RegistrationResponseJSON });
-        setSessionCookie(reply, basePath, opened.token);
+        const opened = await registerPasskey(ctx, who, { invitation: body.invitation, response: body.response as unknown as RegistrationResponseJSON });
+        setSessionCookie(reply, door, basePath, opened.token);
         return reply.code(201).send(shown(opened));
       },
     );
@@ -120,7 +106,7 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
       {
         config: { public: true },
         schema: {
-          tags: ['portal'],
+          tags: [door.tag],
           summary: 'Options to sign in with a passkey',
           description: 'WebAuthn request options for a discoverable passkey (no user name asked); answer them within 5 minutes, once.',
           body: SignInOptionsBody,
@@ -130,7 +116,7 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
           request.body ??= {};
         },
       },
-      async () => createSignInOptions(ctx, portal),
+      async () => createSignInOptions(ctx, who),
     );
 
     open.post(
@@ -138,7 +124,7 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
       {
         config: { public: true },
         schema: {
-          tags: ['portal'],
+          tags: [door.tag],
           summary: 'Sign in with a passkey',
           description:
             "Verifies the answer to sign-in options with the passkey's public key and counter, then opens a session: 201 with the session and its cookie. " +
@@ -155,8 +141,8 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
         },
       },
       async (request, reply) => {
-        const opened = await signIn(ctx, portal, request.body.response as unknown as AuthenticationResponseJSON);
-        setSessionCookie(reply, basePath, opened.token);
+        const opened = await signIn(ctx, who, request.body.response as unknown as AuthenticationResponseJSON);
+        setSessionCookie(reply, door, basePath, opened.token);
         return reply.code(201).send(shown(opened));
       },
     );
@@ -168,40 +154,37 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
       onRequest: async (request, reply) => {
         // The answer holds the session's CSRF token: no cache may keep it (nor a 401 in its place).
         reply.header('Cache-Control', 'no-store');
-        await authenticateCookie(ctx, request);
+        await authenticateCookie(ctx, door, request);
       },
       schema: {
-        tags: ['portal'],
-        summary: "The signed-in investor and the session's CSRF token",
-        description:
-          'Authenticated by the session cookie (dealflow_portal). Renews the session. Without a live session cookie: 401. Answered with `Cache-Control: no-store`.',
+        tags: [door.tag],
+        summary: `The signed-in ${subject} and the session's CSRF token`,
+        description: `Authenticated by the session cookie (${door.cookie}). Renews the session. Without a live session cookie: 401. Answered with \`Cache-Control: no-store\`.`,
         security: cookieSecurity,
-        response: { 200: { ...PortalSession, headers: { 'Cache-Control': Type.String({ description: 'no-store: the answer holds the CSRF token' }) } } },
+        response: { 200: { ...door.sessionSchema, headers: { 'Cache-Control': Type.String({ description: 'no-store: the answer holds the CSRF token' }) } } },
       },
     },
-    async (request) => {
-      const session = request.portalSession!;
-      return { investorUserId: session.investorUserId, name: session.name, csrfToken: session.csrfToken, expiresAt: session.expiresAt };
-    },
+    async (request) => door.present(request.signInSession!),
   );
 
   app.post(
     '/sign-out',
     {
       onRequest: async (request) => {
-        await authenticateCookie(ctx, request);
+        await authenticateCookie(ctx, door, request);
       },
       schema: {
-        tags: ['portal'],
+        tags: [door.tag],
         summary: 'Sign out here, or everywhere',
-        description:
-          "Authenticated by the session cookie (dealflow_portal) and the X-CSRF-Token header with the session's csrfToken. Signs out the browser that sends it (everywhere: the investor on every device) and clears the cookie.",
+        description: `Authenticated by the session cookie (${door.cookie}) and the X-CSRF-Token header with the session's csrfToken. Signs out the browser that sends it (everywhere: the ${subject} on every device) and clears the cookie.`,
         security: cookieSecurity,
         body: SignOutBody,
         response: {
           204: {
             ...Type.Null({ description: 'Signed out; the cookie is cleared' }),
-            headers: { 'Set-Cookie': Type.String({ description: 'dealflow_portal=; Path=<BASE_PATH>/portal/; Expires in the past: the cookie is cleared' }) },
+            headers: {
+              'Set-Cookie': Type.String({ description: `${door.cookie}=; Path=<BASE_PATH>/${door.name}/; Expires in the past: the cookie is cleared` }),
+            },
           },
         },
       },
@@ -210,8 +193,8 @@ export async function portalRoutes(app: Api, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      await signOut(ctx, request.portalSession!, request.body.everywhere === true);
-      clearSessionCookie(reply, basePath);
+      await signOut(ctx, who, request.signInSession!, request.body.everywhere === true);
+      clearSessionCookie(reply, door, basePath);
       return reply.code(204).send(null);
     },
   );
