@@ -1,10 +1,12 @@
 // Check 6, access control: every route of /openapi.json × {no token, malformed, unknown, revoked,
-// expired JWT, investor A on investor B's records, investor on admin routes}. Each must be a 401,
+// expired JWT, investor A on investor B's records, investor on admin routes, each staff role below
+// admin on the routes that need more (403 naming the role needed)}. Each must be a 401,
 // 403 (a route that is not the investor's) or 404 (records not theirs) problem document, never data: no 2xx, none of B's secrets in the answer, the database
 // unchanged. Where an investor asks about records not theirs, the answer must be indistinguishable
 // from the answer about unknown ids (same status, type, title, and detail but for the ids). Last, two
 // JWTs sharing a `sub` but bound to A and B: A replaying B's Idempotency-Key and body must get A's own
-// answer (a 404), never B's stored response.
+// answer (a 404), never B's stored response. The controls: every staff role gets past authorization
+// (no 401, no 403) on every route its role meets, admin on all.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { createClient, isProblem, type Received } from '../support/http.ts';
@@ -14,6 +16,10 @@ import { newResult, type CheckResult } from '../support/report.ts';
 import { startInstance } from '../support/service.ts';
 import { buildWorld, hintsOf, type Party } from '../support/world.ts';
 import { accessCases } from './hardening-cases.ts';
+import { minimumRole } from '../../../src/http/route-roles.ts';
+import { roleMeets, type StaffRole } from '../../../src/domain/principal.ts';
+
+const rolesBelowAdmin: StaffRole[] = ['viewer', 'operator', 'approver'];
 
 const JWT_SECRET = 'reliability-suite-secret-that-is-long-enough';
 
@@ -78,6 +84,8 @@ export async function accessControl(): Promise<CheckResult> {
       .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
       .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
       .sign(key);
+    const staffTokens = Object.fromEntries(await Promise.all(rolesBelowAdmin.map(async (role) => [role, (await db.newToken(role)).token] as const)));
+    const needs = (op: Operation) => minimumRole(op.method, op.path);
     const malformed = ['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer two tokens', 'Token dfk_abc', `Bearer ${'%'.repeat(20)}`];
 
     const tables = await requestWrittenTables(db.pool);
@@ -160,6 +168,13 @@ export async function accessControl(): Promise<CheckResult> {
         twin: { hints: { ...hintsNobody, ...investorIds(world.a.investorUserId) }, ids: idsOf(world.b), twinIds: idsOf(nobody) },
       },
       { name: 'investor on admin route', expect: [403], token: tokenA, hints: hintsA, applies: (op) => !investorRoutes.has(op.key) },
+      ...rolesBelowAdmin.map((role) => ({
+        name: `${role} on a route that needs more`,
+        expect: [403],
+        token: staffTokens[role]!,
+        hints: hintsB,
+        applies: (op: Operation) => !roleMeets(role, needs(op)),
+      })),
     ];
     const counts: Record<string, number> = {};
     let checked = 0;
@@ -185,6 +200,8 @@ export async function accessControl(): Promise<CheckResult> {
           continue;
         }
         if (!isProblem(response)) result.failures.push(`${where}: not a problem document`);
+        if (c.name.endsWith('needs more') && !String(response.json?.detail ?? '').includes(`needs the ${needs(op)} role`))
+          result.failures.push(`${where}: the 403 does not name the ${needs(op)} role: ${response.text.slice(0, 200)}`);
         if (response.status === 401 && response.headers['www-authenticate'] !== 'Bearer')
           result.failures.push(`${where}: 401 without WWW-Authenticate: Bearer`);
         // An id the request itself carried (in its path or body) may be echoed: "no event <id>" tells
@@ -214,19 +231,24 @@ export async function accessControl(): Promise<CheckResult> {
     // An erased investor's credentials, and a JWT whose sub is not its investor (hardening-cases.ts).
     const targeted = await accessCases(client, db, tables, key, world.a.eventIds[0], world.a.investorUserId);
     result.failures.push(...targeted.failures);
-    // The control: an admin gets past authentication on every route (no 401/403), so the 401s and
-    // 403s above are the tokens' doing, not a broken route.
+    // The controls: each staff role gets past authentication and authorization on every route its
+    // role meets, and admin on every route (no 401/403), so the 401s and 403s above are the tokens'
+    // doing, not a broken route. The lesser roles go first: admin's writes may end what they use.
     let controlPassed = 0;
-    for (const op of operations) {
-      const { method, path, body } = requestOf(op, hintsB);
-      const response = await client.request({
-        method,
-        path,
-        headers: { authorization: `Bearer ${db.adminToken}` },
-        ...(body !== undefined ? { body: body as object } : {}),
-      });
-      if (response.status === 401 || response.status === 403) result.failures.push(`control: admin got ${response.status} on ${op.key}`);
-      else controlPassed++;
+    const controls: [string, string][] = [...rolesBelowAdmin.map((role) => [role, staffTokens[role]!] as [string, string]), ['admin', db.adminToken]];
+    for (const [role, token] of controls) {
+      for (const op of operations) {
+        if (role !== 'admin' && !roleMeets(role as StaffRole, needs(op))) continue;
+        const { method, path, body } = requestOf(op, hintsB);
+        const response = await client.request({
+          method,
+          path,
+          headers: { authorization: `Bearer ${token}` },
+          ...(body !== undefined ? { body: body as object } : {}),
+        });
+        if (response.status === 401 || response.status === 403) result.failures.push(`control: ${role} got ${response.status} on ${op.key}`);
+        else controlPassed++;
+      }
     }
 
     result.figures = {
@@ -236,7 +258,7 @@ export async function accessControl(): Promise<CheckResult> {
       'indistinguishable from unknown': indistinguishable,
       'shared-sub replays refused': replay.refused,
       ...Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v])),
-      'admin control passed': controlPassed,
+      'role controls passed (viewer, operator, approver, admin)': controlPassed,
       ...targeted.figures,
     };
     if (world.notes.length) result.skipped.push(`fixtures incomplete: ${world.notes.join('; ')}`);

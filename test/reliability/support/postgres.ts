@@ -1,6 +1,7 @@
 // PostgreSQL for the reliability suite: the shared server (TEST_DATABASE_URL, or 127.0.0.1:5432)
 // only ever gets fresh databases of our own, `dealflow_rel_<ts>_<n>`, dropped at the end. The
 // server itself is never stopped or reconfigured (the outage check starts its own cluster).
+import type { Role } from '../../../src/domain/principal.ts';
 import pg from 'pg';
 import { createToken } from '../../../src/operations/tokens.ts';
 import { openDatabase } from '../../../src/store/database.ts';
@@ -46,7 +47,7 @@ export interface FreshDatabase {
   adminToken: string;
   /** A pool of the harness's own (for checks and checksums). */
   pool: pg.Pool;
-  newToken(role: 'admin' | 'investor', investorUserId?: string): Promise<{ id: string; token: string }>;
+  newToken(role: Role, investorUserId?: string): Promise<{ id: string; token: string }>;
   drop(): Promise<void>;
 }
 
@@ -67,7 +68,7 @@ export async function freshDatabase(label: string, server = serverUrl): Promise<
   const url = withDatabase(server, name);
   const database = await openDatabase({ ...loadConfig({}), databaseUrl: url });
   let adminToken: string;
-  const tokens: (role: 'admin' | 'investor', investorUserId?: string) => Promise<{ id: string; token: string }> = async (role, investorUserId) => {
+  const tokens: (role: Role, investorUserId?: string) => Promise<{ id: string; token: string }> = async (role, investorUserId) => {
     const created = await createToken(database.db, { name: `reliability ${role}`, role, ...(investorUserId ? { investorUserId } : {}) });
     return { id: created.id, token: created.token };
   };
