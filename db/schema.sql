@@ -575,6 +575,16 @@ CREATE TABLE move_batch_events (
   CONSTRAINT move_batch_events_pkey PRIMARY KEY (event_id)
 );
 
+CREATE TABLE oidc_sign_ins (
+  state text NOT NULL,
+  nonce text NOT NULL,
+  code_verifier text NOT NULL,
+  created_at timestamp(3) with time zone NOT NULL,
+  expires_at timestamp(3) with time zone NOT NULL,
+  used_at timestamp(3) with time zone,
+  CONSTRAINT oidc_sign_ins_pkey PRIMARY KEY (state)
+);
+
 CREATE TABLE outbox (
   id uuid NOT NULL,
   stream text NOT NULL,
@@ -753,16 +763,19 @@ CREATE TABLE sign_in_sessions (
   id uuid NOT NULL,
   subject_id text NOT NULL,
   token_hash text NOT NULL,
-  credential_id text NOT NULL,
+  credential_id text,
   created_at timestamp(3) with time zone NOT NULL,
   expires_at timestamp(3) with time zone NOT NULL,
   last_used_at timestamp(3) with time zone NOT NULL,
   revoked_at timestamp(3) with time zone,
   audience text DEFAULT 'investor'::text NOT NULL,
+  method text DEFAULT 'passkey'::text NOT NULL,
   CONSTRAINT portal_sessions_credential_id_fkey FOREIGN KEY (credential_id) REFERENCES passkeys(credential_id),
   CONSTRAINT portal_sessions_pkey PRIMARY KEY (id),
   CONSTRAINT portal_sessions_token_hash_key UNIQUE (token_hash),
-  CONSTRAINT sign_in_sessions_audience_check CHECK ((audience = ANY (ARRAY['investor'::text, 'staff'::text])))
+  CONSTRAINT sign_in_sessions_audience_check CHECK ((audience = ANY (ARRAY['investor'::text, 'staff'::text]))),
+  CONSTRAINT sign_in_sessions_credential CHECK (((method = 'passkey'::text) = (credential_id IS NOT NULL))),
+  CONSTRAINT sign_in_sessions_method_check CHECK ((method = ANY (ARRAY['passkey'::text, 'oidc'::text])))
 );
 
 CREATE TABLE staff_people (
@@ -1004,6 +1017,7 @@ CREATE INDEX journeys_deal_step ON journeys USING btree (deal_id, current_step_i
 CREATE INDEX journeys_investor ON journeys USING btree (investor_user_id);
 CREATE INDEX move_batch_events_batch ON move_batch_events USING btree (batch_id);
 CREATE INDEX move_batch_events_undoes ON move_batch_events USING btree (undoes) WHERE (undoes IS NOT NULL);
+CREATE INDEX oidc_sign_ins_expiry ON oidc_sign_ins USING btree (expires_at);
 CREATE INDEX outbox_edit_request_feed ON outbox USING btree (xid, sequence) WHERE (type = ANY (ARRAY['edit-request.created'::text, 'edit-request.approved'::text, 'edit-request.rejected'::text]));
 CREATE INDEX outbox_edit_request_sequence ON outbox USING btree (sequence) WHERE (type = ANY (ARRAY['edit-request.created'::text, 'edit-request.approved'::text, 'edit-request.rejected'::text]));
 CREATE INDEX outbox_feed ON outbox USING btree (stream, xid, sequence);

@@ -5,8 +5,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, duration, type Env, httpUrl, integer, oneOf } from './config-env.ts';
 import { databaseUrl, replicaUrls } from './config-database.ts';
+import { type OidcConfig, oidcConfig } from './config-oidc.ts';
 
 export { ConfigError } from './config-env.ts';
+export type { OidcConfig } from './config-oidc.ts';
 export { type HostAddress, type ParsedDatabaseUrl, parseDatabaseUrl, type SessionAttrs } from './config-database.ts';
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -75,6 +77,8 @@ export interface Config {
   portal: PortalConfig;
   /** Staff people's sign-in to the console. */
   staff: StaffConfig;
+  /** Single sign-on to the console, when an identity provider is configured. */
+  oidc?: OidcConfig;
 }
 
 export interface PortalConfig {
@@ -269,6 +273,7 @@ export function loadConfig(env: Env = process.env): Config {
   const token = metricsToken(env);
   const listen = metricsListen(env);
   const traces = tracing(env);
+  const oidc = oidcConfig(env);
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const base = basePath(env);
   return {
@@ -306,5 +311,6 @@ export function loadConfig(env: Env = process.env): Config {
       sessionMaxHours: integer(env, 'STAFF_SESSION_MAX_HOURS', 12, 1, 168),
       invitationDays: integer(env, 'STAFF_INVITATION_DAYS', 7, 1, 90),
     },
+    ...(oidc ? { oidc } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { AppError } from '../domain/errors.ts';
 import { createRegistrationOptions, createSignInOptions, type OpenedSession, registerPasskey, signIn, signOut } from '../operations/sign-in.ts';
 import type { Api, AppContext } from './context.ts';
 import { authenticateCookie, clearSessionCookie, setSessionCookie } from './session-cookie.ts';
+import { oidcRoutes } from './oidc-routes.ts';
 import type { Door } from './sign-in-door.ts';
 import { problemSchemas } from './schemas/problems.ts';
 import { RegisterPasskeyBody, RegistrationOptionsBody, SignInBody, SignInOptions, SignInOptionsBody, SignOutBody } from './schemas/portal.ts';
@@ -54,6 +55,9 @@ export async function signInRoutes(app: Api, ctx: AppContext, door: Door) {
       errorResponseBuilder: (_request, context) =>
         new AppError('rate-limited', `More than ${context.max} sign-in requests a minute from this address; retry after ${Math.ceil(context.ttl / 1000)} s`),
     });
+
+    // Single sign-on is the console's alone (investors sign in with passkeys), rate-limited as these are.
+    if (door.name === 'console') oidcRoutes(open, ctx);
 
     open.post(
       '/passkeys/registration-options',

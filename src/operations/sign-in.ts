@@ -142,7 +142,8 @@ export interface OpenedSession {
   token: string;
 }
 
-async function openSession(deps: Deps, who: Audience, subjectId: string, credentialId: string, now: Date): Promise<OpenedSession> {
+/** Opens a session of `subjectId` (with the passkey signed in with, or null for a single sign-on) in the caller's transaction. */
+export async function openSession(deps: Deps, who: Audience, subjectId: string, credentialId: string | null, now: Date): Promise<OpenedSession> {
   const token = newSecret();
   const id = deps.newId();
   const expiresAt = sessionEnd(who.settings, now, now);

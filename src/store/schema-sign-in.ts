@@ -37,7 +37,10 @@ export interface SignInSessionsTable {
   audience: ColumnType<string, string | undefined, never>;
   subject_id: string;
   token_hash: string;
-  credential_id: string;
+  /** The passkey signed in with; null for a single sign-on. */
+  credential_id: string | null;
+  /** 'passkey' or 'oidc'. */
+  method: ColumnType<string, string | undefined, never>;
   created_at: Date;
   expires_at: Date;
   last_used_at: Date;
@@ -65,4 +68,14 @@ export interface StaffPeopleTable {
   created_at: Date;
   deactivated_at: Date | null;
   deactivated_by: string | null;
+}
+
+/** A single sign-on under way: what the identity provider's answer must match (migration 0045). */
+export interface OidcSignInsTable {
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
 }

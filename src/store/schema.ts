@@ -3,7 +3,14 @@
 import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { OutboxTable, StepTriggersTable, WebhookDeliveriesTable, WebhookSecretsTable } from './schema-feed.ts';
 import type { DocumentBlobsTable, DocumentChunksTable } from './schema-documents-content.ts';
-import type { PasskeysTable, SignInInvitationsTable, SignInSessionsTable, StaffPeopleTable, WebauthnChallengesTable } from './schema-sign-in.ts';
+import type {
+  OidcSignInsTable,
+  PasskeysTable,
+  SignInInvitationsTable,
+  SignInSessionsTable,
+  StaffPeopleTable,
+  WebauthnChallengesTable,
+} from './schema-sign-in.ts';
 import type { DealDocumentsTable, DocumentReadsTable, DocumentReleasesTable } from './schema-documents.ts';
 
 export type * from './schema-feed.ts';
@@ -340,6 +347,7 @@ export interface DB {
   sign_in_sessions: SignInSessionsTable;
   webauthn_challenges: WebauthnChallengesTable;
   staff_people: StaffPeopleTable;
+  oidc_sign_ins: OidcSignInsTable;
 }
 
 export type { Generated };

@@ -66,6 +66,12 @@ describe('configuration', () => {
     ['SMTP_FROM', { SMTP_URL: 'smtp://mail.example.com:587', SMTP_FROM: 'nobody' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'the load balancer' }],
     ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
+    ['STAFF_SESSION_MINUTES', { STAFF_SESSION_MINUTES: '0' }],
+    ['STAFF_SESSION_MAX_HOURS', { STAFF_SESSION_MAX_HOURS: '169' }],
+    ['OIDC_CLIENT_SECRET', { OIDC_ISSUER: 'https://login.example.com', OIDC_CLIENT_ID: 'dealflow' }],
+    ['OIDC_ISSUER', { OIDC_CLIENT_ID: 'dealflow', OIDC_CLIENT_SECRET: 's' }],
+    ['OIDC_ISSUER', { OIDC_ISSUER: 'http://login.example.com', OIDC_CLIENT_ID: 'dealflow', OIDC_CLIENT_SECRET: 's' }],
+    ['OIDC_ISSUER', { OIDC_ISSUER: 'login.example.com', OIDC_CLIENT_ID: 'dealflow', OIDC_CLIENT_SECRET: 's' }],
   ];
   for (const [variable, env] of bad) {
     test(`a bad ${variable} (${JSON.stringify(env)}) is refused, naming it`, () => {
@@ -75,6 +81,17 @@ describe('configuration', () => {
       );
     });
   }
+
+  test('single sign-on: off by default; https, or http only for a provider on this machine', () => {
+    assert.equal(loadConfig({}).oidc, undefined);
+    const remote = loadConfig({ OIDC_ISSUER: 'https://login.example.com/realms/fund', OIDC_CLIENT_ID: 'dealflow', OIDC_CLIENT_SECRET: 's' }).oidc!;
+    assert.deepEqual(
+      [remote.issuer.href, remote.allowHttp, remote.name, remote.roleClaim],
+      ['https://login.example.com/realms/fund', false, 'single sign-on', undefined],
+    );
+    const local = loadConfig({ OIDC_ISSUER: 'http://localhost:9000', OIDC_CLIENT_ID: 'd', OIDC_CLIENT_SECRET: 's', OIDC_ROLE_CLAIM: 'role' }).oidc!;
+    assert.deepEqual([local.allowHttp, local.roleClaim], [true, 'role']);
+  });
 
   test('the CLI exits 1 with a message naming the variable', () => {
     const result = spawnSync(process.execPath, ['bin/dealflow.js', 'migrate'], {

@@ -22,9 +22,10 @@ export interface ObservedResponse {
 
 /**
  * Paths the service answers that are not API operations: the docs UI, the document, the console's
- * and the investor portal's files (the console's API is under /console/ too, and checked), the old addresses that redirect, and the metrics.
+ * and the investor portal's files (the console's API is under /console/ too, and checked), the old addresses that redirect, the metrics, and the single sign-on's two browser redirects (a browser's steps, not operations).
  */
-const OUTSIDE_THE_API = /^\/(docs|app|back-office)(\/|$)|^\/(console|portal)(\/(index\.html|assets\/.*)?)?$|^\/(openapi\.json|metrics)$/;
+const OUTSIDE_THE_API =
+  /^\/(docs|app|back-office)(\/|$)|^\/(console|portal)(\/(index\.html|assets\/.*)?)?$|^\/(openapi\.json|metrics)$|^\/console\/api\/oidc\/(start|callback)$/;
 /** Where every authenticated operation is served again, behind a door's session cookie (the portal's, the console's). */
 const COOKIE_API = /^\/(portal|console)\/api(?=\/)/;
 /** Problems the HTTP layer sends before any route runs (connection-level; the socket is closed). */

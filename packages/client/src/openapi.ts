@@ -1753,6 +1753,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/oidc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the console offers single sign-on (OpenID Connect), and what to call it
+         * @description Anyone may ask: the console shows a button for it when `enabled`.
+         */
+        get: operations["getStaffSingleSignOn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/passkeys/registration-options": {
         parameters: {
             query?: never;
@@ -3707,6 +3727,11 @@ export interface components {
             authenticatorAttachment?: string;
         } & {
             [key: string]: unknown;
+        };
+        /** StaffSingleSignOn */
+        StaffSingleSignOn: {
+            enabled: boolean;
+            name: string | null;
         };
         /** StaffPasskeyRegistrationOptions */
         StaffPasskeyRegistrationOptions: {
@@ -18292,6 +18317,47 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
+                };
+            };
+        };
+    };
+    getStaffSingleSignOn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffSingleSignOn"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
                 };
             };
         };

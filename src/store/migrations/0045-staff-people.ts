@@ -2,7 +2,9 @@
 // the console with a passkey, by the same invitations, passkeys, sessions and WebAuthn challenges
 // as investors in the portal: those tables now serve both audiences (`audience`), so they lose the
 // portal's name, and the id of whoever signs in (an investor's id, or a staff person's) is
-// `subject_id`. API keys may belong to a person (deactivating them revokes it) or name the
+// `subject_id`. A console session may also come from single sign-on (OpenID Connect), with no
+// passkey: its `method` says which, and the state of a sign-in under way with the identity provider
+// is kept until its answer comes back (`oidc_sign_ins`, scratch as WebAuthn challenges are). API keys may belong to a person (deactivating them revokes it) or name the
 // integration that uses them, and may expire.
 // Frozen in time: migrations never import application code.
 import { type Kysely, sql } from 'kysely';
@@ -38,6 +40,19 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index sign_in_invitations_open on sign_in_invitations (audience, subject_id) where used_at is null and revoked_at is null`.execute(db);
   await sql`create index passkeys_live on passkeys (audience, subject_id) where replaced_at is null`.execute(db);
   await sql`create index sign_in_sessions_live on sign_in_sessions (audience, subject_id) where revoked_at is null`.execute(db);
+
+  await sql`alter table sign_in_sessions alter column credential_id drop not null`.execute(db);
+  await sql`alter table sign_in_sessions add column method text not null default 'passkey' check (method in ('passkey', 'oidc'))`.execute(db);
+  await sql`alter table sign_in_sessions add constraint sign_in_sessions_credential check ((method = 'passkey') = (credential_id is not null))`.execute(db);
+  await sql`create table oidc_sign_ins (
+    state text primary key,
+    nonce text not null,
+    code_verifier text not null,
+    created_at timestamptz(3) not null,
+    expires_at timestamptz(3) not null,
+    used_at timestamptz(3)
+  )`.execute(db);
+  await sql`create index oidc_sign_ins_expiry on oidc_sign_ins (expires_at)`.execute(db);
 
   await sql`alter table api_tokens add column person_id uuid references staff_people (id)`.execute(db);
   await sql`alter table api_tokens add column integration text check (length(integration) between 1 and 200)`.execute(db);
