@@ -3,7 +3,7 @@
 // the cookie (cookie-api.ts), for the portal and the console alike (sign-in-door.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../domain/errors.ts';
-import { authenticateSession, csrfTokenMatches, type SignInSession } from '../operations/sign-in.ts';
+import { authenticateSession, csrfTokenMatches, type SignInSession } from '../operations/sessions.ts';
 import type { AppContext } from './context.ts';
 import type { Door } from './sign-in-door.ts';
 

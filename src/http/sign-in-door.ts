@@ -5,7 +5,7 @@
 import type { TSchema } from 'typebox';
 import type { Principal } from '../domain/principal.ts';
 import { investorAudience, sessionPrincipal } from '../operations/portal-access.ts';
-import type { Audience, SignInSession } from '../operations/sign-in.ts';
+import type { Audience, SignInSession } from '../operations/sessions.ts';
 import { staffAudience, staffSessionPrincipal } from '../operations/staff.ts';
 import type { AppContext } from './context.ts';
 import { PortalSession, RegistrationOptions } from './schemas/portal.ts';

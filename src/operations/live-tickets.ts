@@ -18,7 +18,7 @@ import { findLiveSessionHash } from '../store/sign-in.ts';
 import { findLiveTokenHashById } from '../store/tokens.ts';
 import type { Deps } from './deps.ts';
 import type { LiveFollow } from './live-feed.ts';
-import { sessionKey } from './sign-in.ts';
+import { sessionKey } from './sessions.ts';
 
 export const TICKET_LIFETIME_MS = 60_000;
 

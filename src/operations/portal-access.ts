@@ -5,7 +5,7 @@ import { actorOf, type Principal } from '../domain/principal.ts';
 import * as store from '../store/sign-in.ts';
 import { recordPortalChange } from './audit-entries.ts';
 import type { Deps } from './deps.ts';
-import { type Audience, changeType, endAccess, sessionKey, type SignInSession } from './sign-in.ts';
+import { type Audience, changeType, endAccess, sessionKey, type SignInSession } from './sessions.ts';
 
 /** A portal session ends at the latest this long after its sign-in, however often it is used. */
 export const SESSION_MAX_HOURS = 12;

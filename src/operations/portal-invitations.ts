@@ -7,7 +7,7 @@ import { erasedAmong } from '../store/erasure.ts';
 import * as store from '../store/sign-in.ts';
 import { recordPortalChange } from './audit-entries.ts';
 import { type Deps, inTransaction } from './deps.ts';
-import { newSecret } from './sign-in.ts';
+import { newSecret } from './sessions.ts';
 import { type InvitationMail, sendInvitationMails } from './portal-mail.ts';
 import { hashToken } from './tokens.ts';
 

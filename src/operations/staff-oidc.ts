@@ -9,11 +9,11 @@ import * as oidc from 'openid-client';
 import type { Config, OidcConfig } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { isStaffRole, type StaffRole } from '../domain/principal.ts';
-import * as signInStore from '../store/sign-in.ts';
+import * as signInStore from '../store/oidc-sign-ins.ts';
 import * as store from '../store/staff.ts';
 import { recordStaffChange } from './audit-entries.ts';
 import { type Deps, inTransaction } from './deps.ts';
-import { type OpenedSession, openSession, sessionKey } from './sign-in.ts';
+import { type OpenedSession, openSession, sessionKey } from './sessions.ts';
 import { staffAudience } from './staff.ts';
 
 const STATE_MINUTES = 10;

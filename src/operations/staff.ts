@@ -12,7 +12,7 @@ import { revokePersonTokens } from '../store/tokens.ts';
 import { recordStaffChange, recordTokenChange } from './audit-entries.ts';
 import { invalidateLocally, publishInvalidation } from './caches.ts';
 import { type Deps, inTransaction } from './deps.ts';
-import { type Audience, changeType, endAccess, newSecret, sessionKey, type SignInSession } from './sign-in.ts';
+import { type Audience, changeType, endAccess, newSecret, sessionKey, type SignInSession } from './sessions.ts';
 import { hashToken } from './tokens.ts';
 
 const DAY = 86_400_000;

@@ -1,6 +1,25 @@
-// Row types of the sign-in tables (investors in the portal, staff in the console), as schema.ts's:
-// the rows as the drivers return them.
+// Row types of the credentials (API keys) and the sign-in tables (investors in the portal, staff in
+// the console), as schema.ts's: the rows as the drivers return them.
 import type { ColumnType } from 'kysely';
+
+type CreatedAt = ColumnType<Date, Date | undefined, never>;
+
+export interface ApiTokensTable {
+  id: string;
+  name: string;
+  role: string;
+  investor_user_id: string | null;
+  /** SHA-256 of the token, hex; the token itself is never stored. */
+  token_hash: string;
+  created_at: CreatedAt;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+  /** The staff person the key belongs to (deactivating them revokes it), or null. */
+  person_id: string | null;
+  /** The integration that uses the key, when it is a machine's. */
+  integration: string | null;
+  expires_at: Date | null;
+}
 
 /** Sign-in invitations (migrations 0026, 0045): single use, expiring; only the token's SHA-256 is kept. */
 export interface SignInInvitationsTable {

@@ -4,6 +4,7 @@ import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { OutboxTable, StepTriggersTable, WebhookDeliveriesTable, WebhookSecretsTable } from './schema-feed.ts';
 import type { DocumentBlobsTable, DocumentChunksTable } from './schema-documents-content.ts';
 import type {
+  ApiTokensTable,
   OidcSignInsTable,
   PasskeysTable,
   SignInInvitationsTable,
@@ -19,23 +20,6 @@ export type * from './schema-sign-in.ts';
 export type * from './schema-documents.ts';
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
-
-export interface ApiTokensTable {
-  id: string;
-  name: string;
-  role: string;
-  investor_user_id: string | null;
-  /** SHA-256 of the token, hex; the token itself is never stored. */
-  token_hash: string;
-  created_at: CreatedAt;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-  /** The staff person the key belongs to (deactivating them revokes it), or null. */
-  person_id: string | null;
-  /** The integration that uses the key, when it is a machine's. */
-  integration: string | null;
-  expires_at: Date | null;
-}
 
 export interface DealsTable {
   id: string;

@@ -329,25 +329,3 @@ export async function findLiveSessionHash(db: Kysely<DB>, audience: Audience, id
     .executeTakeFirst();
   return row?.token_hash;
 }
-
-/** Keeps what the identity provider's answer to a single sign-on must match, for 10 minutes. */
-export async function insertOidcSignIn(db: Kysely<DB>, row: { state: string; nonce: string; codeVerifier: string; createdAt: Date; expiresAt: Date }) {
-  await db.deleteFrom('oidc_sign_ins').where('expires_at', '<', row.createdAt).execute();
-  await db
-    .insertInto('oidc_sign_ins')
-    .values({ state: row.state, nonce: row.nonce, code_verifier: row.codeVerifier, created_at: row.createdAt, expires_at: row.expiresAt })
-    .execute();
-}
-
-/** Spends a single sign-on's state, once: its nonce and PKCE verifier, or undefined when unknown, spent or expired. */
-export async function consumeOidcSignIn(db: Kysely<DB>, state: string, now: Date) {
-  const row = await db
-    .updateTable('oidc_sign_ins')
-    .set({ used_at: now })
-    .where('state', '=', state)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .returning(['nonce', 'code_verifier'])
-    .executeTakeFirst();
-  return row && { nonce: row.nonce, codeVerifier: row.code_verifier };
-}
