@@ -173,6 +173,7 @@ CREATE TABLE deal_payment_settings (
   beneficiary_name text,
   iban text,
   bic text,
+  payee_changed_at timestamp(3) with time zone,
   CONSTRAINT deal_payment_settings_asset_id_fkey FOREIGN KEY (asset_id) REFERENCES assets(id),
   CONSTRAINT deal_payment_settings_beneficiary_name_check CHECK (((char_length(beneficiary_name) >= 1) AND (char_length(beneficiary_name) <= 70))),
   CONSTRAINT deal_payment_settings_bic_check CHECK ((bic ~ '^[A-Z0-9]{8}([A-Z0-9]{3})?$'::text)),

@@ -45,6 +45,7 @@ const facts = (extra: Partial<InvestorDealFacts> = {}): InvestorDealFacts => ({
   beneficiaryName: 'Fund',
   iban: 'DE89370400440532013000',
   bic: null,
+  payeeChangedAt: null,
   received: '0',
   events: [event('e1', 'interest', 't1'), event('e2', 'commit', 't2', { committed_amount: '100.5', currency: 'EUR' })],
   revisions: [{ eventId: 'e2', seq: 2, revision: 1, data: { committed_amount: '100.5', currency: 'EUR' }, at: 't2', byInvestor: true }],

@@ -21,6 +21,8 @@ export interface InvestorDealFacts {
   beneficiaryName: string | null;
   iban: string | null;
   bic: string | null;
+  /** When the deal's bank details last changed after being set first (ISO), or null. */
+  payeeChangedAt: string | null;
   /** Money allocated to the journey by reconciliation, signed, summed (decimal text). */
   received: string;
   /** Every event, oldest first, with the step it entered (label and type as the step has them now). */
@@ -65,6 +67,8 @@ export interface InvestorDeal {
     beneficiaryName: string | null;
     iban: string | null;
     bic: string | null;
+    /** When the bank details last changed after being set first: the portal warns the investor. */
+    payeeChangedAt: string | null;
     epcQr: string | null;
   } | null;
   editRequests: {
@@ -158,6 +162,7 @@ export function investorDealOf(facts: InvestorDealFacts): InvestorDeal {
       beneficiaryName: facts.beneficiaryName,
       iban: facts.iban,
       bic: facts.bic,
+      payeeChangedAt: facts.payeeChangedAt,
       epcQr: epcQrPayload({
         beneficiaryName: facts.beneficiaryName,
         iban: facts.iban,

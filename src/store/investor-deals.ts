@@ -20,6 +20,7 @@ type Row = {
   beneficiary_name: string | null;
   iban: string | null;
   bic: string | null;
+  payee_changed_at: Date | null;
   received: string;
   events: InvestorDealFacts['events'];
   revisions: InvestorDealFacts['revisions'];
@@ -39,12 +40,12 @@ export async function findInvestorDeals(db: Kysely<DB>, investorUserId: string, 
       select j.deal_id, j.investor_user_id, j.current_step_id, j.payment_reference, j.workflow_version,
         ${commitmentKeyOf} as commitment_key,
         ${currencyKeyOf} as currency_key,
-        ps.beneficiary_name, ps.iban, ps.bic
+        ps.beneficiary_name, ps.iban, ps.bic, ps.payee_changed_at
       from journeys j left join deal_payment_settings ps on ps.deal_id = j.deal_id
       where j.investor_user_id = ${investorUserId} and j.event_count > 0 and (${dealId}::text is null or j.deal_id = ${dealId}::text)
     )
     select k.deal_id, d.name as deal_name, d.currency as deal_currency, k.current_step_id, k.payment_reference, v.structure,
-      k.commitment_key, k.currency_key, k.beneficiary_name, k.iban, k.bic,
+      k.commitment_key, k.currency_key, k.beneficiary_name, k.iban, k.bic, k.payee_changed_at,
       (select coalesce(sum(a.amount), 0)::text from payment_allocations a where a.deal_id = k.deal_id and a.investor_user_id = k.investor_user_id) as received,
       (select coalesce(json_agg(json_build_object('eventId', e.id, 'stepId', e.to_step_id, 'label', s.label, 'type', s.type,
           'at', to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', e.data) order by e.seq), '[]'::json)
@@ -77,6 +78,7 @@ export async function findInvestorDeals(db: Kysely<DB>, investorUserId: string, 
     beneficiaryName: r.beneficiary_name,
     iban: r.iban,
     bic: r.bic,
+    payeeChangedAt: r.payee_changed_at?.toISOString() ?? null,
     received: r.received,
     events: r.events,
     revisions: r.revisions,

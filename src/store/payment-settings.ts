@@ -45,6 +45,7 @@ type Row = {
   iban: string | null;
   bic: string | null;
   updated_at: Date;
+  payee_changed_at: Date | null;
 };
 
 const toSettings = (r: Row): PaymentSettings => ({
@@ -83,7 +84,11 @@ export async function upsertPaymentSettings(
       date_field_key = excluded.date_field_key, commitment_field_key = excluded.commitment_field_key,
       currency_field_key = excluded.currency_field_key, asset_id = excluded.asset_id, price_per_unit = excluded.price_per_unit,
       unit_decimals = excluded.unit_decimals, beneficiary_name = excluded.beneficiary_name, iban = excluded.iban, bic = excluded.bic,
-      updated_at = excluded.updated_at
+      updated_at = excluded.updated_at,
+      -- Bank details set before and now different: the portal tells investors the instructions changed.
+      payee_changed_at = case when s.iban is not null
+        and (s.beneficiary_name, s.iban, s.bic) is distinct from (excluded.beneficiary_name, excluded.iban, excluded.bic)
+        then excluded.updated_at else s.payee_changed_at end
     returning s.*, (xmax = 0) as inserted`.execute(db);
   const { inserted, ...row } = rows[0]!;
   return { settings: toSettings(row), created: inserted };

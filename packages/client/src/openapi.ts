@@ -2559,6 +2559,7 @@ export interface components {
                 beneficiaryName: string | null;
                 iban: string | null;
                 bic: string | null;
+                payeeChangedAt: string | null;
                 epcQr: string | null;
             } | null;
             /** @description oldest first */

@@ -75,6 +75,12 @@ export const InvestorDeal = Type.Object(
           beneficiaryName: Nullable(Type.String()),
           iban: Nullable(Type.String()),
           bic: Nullable(Type.String()),
+          payeeChangedAt: Nullable(
+            Type.String({
+              format: 'date-time',
+              description: 'when the bank details last changed after being set first: the portal tells the investor to pay only into the account shown',
+            }),
+          ),
           epcQr: Nullable(
             Type.String({ description: 'EPC069-12 QR code payload (version 002, UTF-8) for the remaining amount; only in EUR with a beneficiary and IBAN' }),
           ),

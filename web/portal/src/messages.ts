@@ -109,6 +109,8 @@ const en = {
   qrExplainPhone: 'On this phone, copy the details above into your banking app. From another device, scan this code with your banking app (SEPA, EUR).',
   qrAlt: (amount: string, reference: string) => `Payment QR code: ${amount}, reference ${reference}`,
   payNotReady: 'The bank details are not published yet. We will show them here as soon as they are.',
+  payeeChanged: (when: string) =>
+    `The bank details changed on ${when}. Pay only into the account shown here. If anyone sent you other bank details, do not pay: tell us.`,
   paidInFull: 'Paid in full. Thank you.',
 
   // Request an edit.

@@ -1,11 +1,14 @@
 // How to pay: the amount due, the bank details and the reference, each with a copy button; the EPC
 // QR code for a euro transfer; what has been received and what remains.
 import type { InvestorDeal } from '../lib/api.ts';
-import { formatMoneyForReader } from '../../../kit/format.ts';
+import { formatDateTime, formatMoneyForReader } from '../../../kit/format.ts';
 import { m } from '../messages.ts';
 import { CopyButton } from './ui.tsx';
 import { QrCode } from './QrCode.tsx';
 import './HowToPay.css';
+
+/** How long the portal warns that the bank details changed: long enough for every payment in flight. */
+const CHANGE_NOTICE_DAYS = 90;
 
 /** An IBAN in groups of four, as it is printed (copied without the spaces). */
 const grouped = (iban: string) => iban.replace(/(.{4})(?=.)/g, '$1 ');
@@ -28,6 +31,11 @@ export function HowToPay({ payment }: { payment: NonNullable<InvestorDeal['payme
       <h2 id="pay-title">{m.payTitle}</h2>
       {paidInFull ? <p className="alert alert-ok">{m.paidInFull}</p> : <p className="muted">{m.payExplain}</p>}
       {!payment.iban && <p className="alert alert-info">{m.payNotReady}</p>}
+      {payment.payeeChangedAt && !paidInFull && Date.now() - Date.parse(payment.payeeChangedAt) < CHANGE_NOTICE_DAYS * 86_400_000 && (
+        <p className="alert alert-warn" role="status" data-testid="payee-changed">
+          {m.payeeChanged(formatDateTime(payment.payeeChangedAt))}
+        </p>
+      )}
       <dl className="pay-sums" data-testid="pay-sums">
         <div>
           <dt>{m.committed}</dt>
