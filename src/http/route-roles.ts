@@ -38,7 +38,10 @@ export const writeRoles: Readonly<Record<string, StaffRole>> = {
   'POST /sanctions/hits/{hitId}/dismiss': 'approver',
   // A category statement clears an expired one's block before money: the approver's.
   'POST /investors/{investorUserId}/category-statements': 'approver',
-  // Everything else (workflows and migrations, payment settings and payee, webhooks, erasure, sanctions list loads) is admin's.
+  // Four-eyes decisions: at least the approver (payment decisions); the operation asks admin for a payee change.
+  'POST /approvals/{proposalId}/approve': 'approver',
+  'POST /approvals/{proposalId}/reject': 'approver',
+  // Everything else (workflows and migrations, payment settings and payee, four-eyes rules, webhooks, erasure, sanctions list loads) is admin's.
 };
 
 const readMethods = new Set(['GET', 'HEAD', 'OPTIONS']);

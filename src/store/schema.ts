@@ -11,10 +11,12 @@ import type {
   PortalSessionsTable,
 } from './schema-portal.ts';
 import type { DealDocumentsTable, DocumentReadsTable, DocumentReleasesTable } from './schema-documents.ts';
+import type { ApprovalTables } from './schema-approvals.ts';
 
 export type * from './schema-feed.ts';
 export type * from './schema-portal.ts';
 export type * from './schema-documents.ts';
+export type * from './schema-approvals.ts';
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
 
@@ -302,7 +304,7 @@ export interface InvestorCategoryStatementsTable {
   recorded_at: Date;
 }
 
-export interface DB {
+export interface DB extends ApprovalTables {
   deal_documents: DealDocumentsTable;
   document_releases: DocumentReleasesTable;
   document_reads: DocumentReadsTable;
