@@ -4,6 +4,7 @@
 // an approval whose basis moved is refused (409, recorded); audit chain and feed carry each step.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import type { StaffRole } from '../../src/domain/principal.ts';
 import { createToken } from '../../src/operations/tokens.ts';
 import { client, expectProblem, startApp } from '../support/app.ts';
@@ -167,6 +168,17 @@ describe('four-eyes approvals', () => {
       expectProblem(await investor.put(`/deals/deal/${paying.dealId}/four-eyes`, { paymentDecisions: false }), 403);
       const checked = await verify(t.database.db);
       assert.equal(checked.code, 0, checked.output);
+    });
+
+    test('history is append-only: a proposal, a decision or a rule cannot be changed nor deleted', async () => {
+      for (const statement of [
+        `update proposals set proposed_by = 'someone else'`,
+        'delete from proposal_decisions',
+        'update four_eyes_rules set enabled = false',
+        'delete from four_eyes_rules',
+      ]) {
+        await assert.rejects(sql.raw(statement).execute(t.database.db), (err: { code?: string }) => err.code === '42501', statement);
+      }
     });
   });
 });
