@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { basisChanges, type Proposal, payeeChangeNeedsSecondPerson, refusalToDecide, roleToDecide } from './four-eyes.ts';
+import { basisChanges, bulkMoveNeedsSecondPerson, type Proposal, payeeChangeNeedsSecondPerson, refusalToDecide, roleToDecide } from './four-eyes.ts';
 import type { Role } from './principal.ts';
 
 describe('payeeChangeNeedsSecondPerson', () => {
@@ -12,6 +12,18 @@ describe('payeeChangeNeedsSecondPerson', () => {
     ['DE89370400440532013000', null, true],
   ] as const) {
     test(`${current} → ${next}: ${expected}`, () => assert.equal(payeeChangeNeedsSecondPerson(current, next), expected));
+  }
+});
+
+describe('bulkMoveNeedsSecondPerson', () => {
+  for (const [count, from, expected] of [
+    [500, null, false],
+    [9, 10, false],
+    [10, 10, true],
+    [11, 10, true],
+    [1, 1, true],
+  ] as const) {
+    test(`${count} investors, from ${from}: ${expected}`, () => assert.equal(bulkMoveNeedsSecondPerson(count, from), expected));
   }
 });
 
@@ -29,6 +41,8 @@ describe('refusalToDecide', () => {
     ['another admin, the payee change', 'payee-change', 'key-b', 'admin', false, null],
     ['an approver, the payee change', 'payee-change', 'key-b', 'approver', false, 'forbidden'],
     ['an operator, a payment decision', 'payment-split', 'key-b', 'operator', false, 'forbidden'],
+    ['another operator, a bulk move', 'bulk-move', 'key-b', 'operator', false, null],
+    ['a viewer, a bulk move', 'bulk-move', 'key-b', 'viewer', false, 'forbidden'],
     ['a viewer', 'payment-assign', 'key-b', 'viewer', false, 'forbidden'],
     ['an investor', 'payment-assign', 'inv-1', 'investor', false, 'forbidden'],
     ['the proposer, even an admin', 'payee-change', 'key-a', 'admin', false, 'forbidden'],
@@ -48,12 +62,13 @@ describe('refusalToDecide', () => {
 });
 
 describe('roleToDecide and basisChanges', () => {
-  test('the payee change is the admin’s, payment decisions the approver’s', () => {
-    assert.deepEqual((['payee-change', 'payment-assign', 'payment-split', 'payment-dismiss'] as const).map(roleToDecide), [
+  test('the payee change is the admin’s, payment decisions the approver’s, a bulk move the operator’s', () => {
+    assert.deepEqual((['payee-change', 'payment-assign', 'payment-split', 'payment-dismiss', 'bulk-move'] as const).map(roleToDecide), [
       'admin',
       'approver',
       'approver',
       'approver',
+      'operator',
     ]);
   });
   for (const [name, basis, now, fields] of [

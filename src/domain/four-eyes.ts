@@ -5,12 +5,12 @@
 // basis moved, when the approval is refused and recorded so.
 import { isStaff, type Role, roleMeets, type StaffRole } from './principal.ts';
 
-/** What a proposal would do: the payee's IBAN replaced or removed, or a payment line decided. */
-export const proposalActions = ['payee-change', 'payment-assign', 'payment-split', 'payment-dismiss'] as const;
+/** What a proposal would do: the payee's IBAN replaced or removed, a payment line decided, or many investors moved at once. */
+export const proposalActions = ['payee-change', 'payment-assign', 'payment-split', 'payment-dismiss', 'bulk-move'] as const;
 export type ProposalAction = (typeof proposalActions)[number];
 
 /** The actions a deal's four-eyes rules switch on or off (the payee change is always four-eyes). */
-export const fourEyesRuleActions = ['payment-decision'] as const;
+export const fourEyesRuleActions = ['payment-decision', 'bulk-move'] as const;
 export type FourEyesRuleAction = (typeof fourEyesRuleActions)[number];
 
 export const decisionOutcomes = ['approved', 'rejected', 'refused'] as const;
@@ -40,7 +40,7 @@ export interface Proposal {
 }
 
 /** The role a decision on a proposal needs: the role its write needs when made directly. */
-export const roleToDecide = (action: ProposalAction): StaffRole => (action === 'payee-change' ? 'admin' : 'approver');
+export const roleToDecide = (action: ProposalAction): StaffRole => (action === 'payee-change' ? 'admin' : action === 'bulk-move' ? 'operator' : 'approver');
 
 export const statusOf = (proposal: Pick<Proposal, 'decision'>): ProposalStatus => proposal.decision?.outcome ?? 'pending';
 
@@ -50,6 +50,9 @@ export const statusOf = (proposal: Pick<Proposal, 'decision'>): ProposalStatus =
  * removing one is four-eyes, so "remove, then set" is no way around it.
  */
 export const payeeChangeNeedsSecondPerson = (current: string | null, next: string | null): boolean => current !== null && current !== next;
+
+/** Whether a bulk move of `count` investors waits for a second person, the deal's rule holding it from `from` investors on (null: never). */
+export const bulkMoveNeedsSecondPerson = (count: number, from: number | null): boolean => from !== null && count >= from;
 
 /** Why `decider` may not decide `proposal` (the problem's kind and detail), or null when they may. */
 export function refusalToDecide(

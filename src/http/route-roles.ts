@@ -38,9 +38,10 @@ export const writeRoles: Readonly<Record<string, StaffRole>> = {
   'POST /sanctions/hits/{hitId}/dismiss': 'approver',
   // A category statement clears an expired one's block before money: the approver's.
   'POST /investors/{investorUserId}/category-statements': 'approver',
-  // Four-eyes decisions: at least the approver (payment decisions); the operation asks admin for a payee change.
-  'POST /approvals/{proposalId}/approve': 'approver',
-  'POST /approvals/{proposalId}/reject': 'approver',
+  // Four-eyes decisions: at least the operator (a bulk move); the operation asks the approver for a
+  // payment decision and the admin for a payee change (domain/four-eyes.ts roleToDecide).
+  'POST /approvals/{proposalId}/approve': 'operator',
+  'POST /approvals/{proposalId}/reject': 'operator',
   // Everything else (workflows and migrations, payment settings and payee, four-eyes rules, webhooks, erasure, sanctions list loads) is admin's.
 };
 

@@ -11,6 +11,8 @@ import { basisChanges, describeChanges, type Proposal, refusalToDecide } from '.
 import { actorOf, type Principal } from '../domain/principal.ts';
 import { findPaymentSettings } from '../store/payment-settings.ts';
 import { findProposal } from '../store/approvals.ts';
+import type { MoveInput } from './apply-moves.ts';
+import { bulkMove, bulkMoveBasis } from './bulk-moves.ts';
 import type { Deps } from './deps.ts';
 import { applyPaymentDecision, lineBasis, type PaymentDecisionInput } from './payment-line-decisions.ts';
 import { applyPaymentSettings, type PaymentSettingsInput } from './payment-settings.ts';
@@ -31,6 +33,10 @@ async function decidable(tx: Deps, principal: Principal, proposalId: string): Pr
 
 /** The basis as it stands now, and what the proposal is about, in words. */
 async function basisNow(tx: Deps, proposal: Proposal): Promise<{ now: Record<string, unknown>; what: string }> {
+  if (proposal.action === 'bulk-move') {
+    const moves = (proposal.input as { moves: MoveInput[] }).moves;
+    return { now: await bulkMoveBasis(tx, proposal.dealId, moves), what: `The investors of the bulk move in deal ${proposal.dealId}` };
+  }
   if (proposal.action === 'payee-change') {
     const current = (await findPaymentSettings(tx.db, [proposal.dealId])).get(proposal.dealId);
     return { now: { iban: current?.iban ?? null, updatedAt: current?.updatedAt ?? null }, what: `The payment settings of deal ${proposal.dealId}` };
@@ -41,6 +47,13 @@ async function basisNow(tx: Deps, proposal: Proposal): Promise<{ now: Record<str
 
 /** The stored input applied, as the direct write would apply it, by the approver. */
 async function apply(tx: Deps, principal: Principal, proposal: Proposal): Promise<unknown> {
+  if (proposal.action === 'bulk-move') {
+    const { moves, atomic } = proposal.input as { moves: MoveInput[]; atomic: boolean };
+    const tag = { id: tx.newId(), kind: 'bulk-move' } as const;
+    const results = await bulkMove(tx, principal, proposal.dealId, moves, atomic ? { atomic, tag } : { joined: true, tag });
+    const refused = results.flatMap((r, i) => (r.ok ? [] : [{ investorUserId: moves[i]!.investorUserId, refusal: r.refusal }]));
+    return { batchId: tag.id, moved: results.length - refused.length, refused };
+  }
   if (proposal.action === 'payee-change') return (await applyPaymentSettings(tx, proposal.dealId, proposal.input as unknown as PaymentSettingsInput)).settings;
   const { lineId, ...input } = proposal.input;
   return applyPaymentDecision(tx, principal, String(lineId), { action: proposal.action, ...input } as PaymentDecisionInput);

@@ -1,5 +1,5 @@
 // A deal's four-eyes rules (docs/reference/approvals.md): whether its payment decisions wait for a
-// second person. The payee's IBAN change always does, whatever the rules say (payment-settings.ts).
+// second person, and from how many investors on its bulk moves do. The payee's IBAN change always does, whatever the rules say (payment-settings.ts).
 // A rule is replaced by a newer row, never changed; the newest counts.
 // Contract: unknown deal 404; PUT admin, GET viewer.
 import { notFound } from '../domain/errors.ts';
@@ -17,6 +17,8 @@ export interface FourEyesRules {
   paymentDecisions: boolean;
   /** Always true: a change of the payee's IBAN waits for a second person. */
   payeeChange: true;
+  /** Bulk moves of at least this many investors wait for a second person (null: none do). */
+  bulkMovesFrom: number | null;
   setBy: string | null;
   setAt: string | null;
 }
@@ -24,19 +26,44 @@ export interface FourEyesRules {
 async function rulesOf(db: Deps['db'], dealId: string): Promise<FourEyesRules> {
   if (!(await findDeal(db, dealId))) throw notFound('deal', dealId);
   const rule = (await currentRules(db, [dealId], 'payment-decision')).get(dealId);
-  return { dealId, paymentDecisions: rule?.enabled ?? false, payeeChange: true, setBy: rule?.createdBy ?? null, setAt: rule?.createdAt ?? null };
+  const bulk = (await currentRules(db, [dealId], 'bulk-move')).get(dealId);
+  const newest = [rule, bulk].filter((r) => r !== undefined).sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))[0];
+  return {
+    dealId,
+    paymentDecisions: rule?.enabled ?? false,
+    payeeChange: true,
+    bulkMovesFrom: bulk?.enabled ? bulk.minInvestors : null,
+    setBy: newest?.createdBy ?? null,
+    setAt: newest?.createdAt ?? null,
+  };
 }
 
 export const getFourEyesRules = (deps: Deps, dealId: string): Promise<FourEyesRules> => rulesOf(forReading(deps).db, dealId);
 
-export function setFourEyesRules(deps: Deps, request: WriteRequest, dealId: string, input: { paymentDecisions: boolean }): Promise<Answer> {
+/** PUT: the whole of the rules (`bulkMovesFrom` left out: null); a rule that changes gets a new row. */
+export function setFourEyesRules(
+  deps: Deps,
+  request: WriteRequest,
+  dealId: string,
+  input: { paymentDecisions: boolean; bulkMovesFrom?: number | null | undefined },
+): Promise<Answer> {
   return write(deps, request, 200, async (tx) => {
     const current = await rulesOf(tx.db, dealId);
+    const by = actorOf(request.principal);
     if (current.paymentDecisions !== input.paymentDecisions || current.setAt === null) {
-      await insertRule(tx.db, { dealId, action: 'payment-decision', enabled: input.paymentDecisions, by: actorOf(request.principal), at: tx.clock() });
+      await insertRule(tx.db, { dealId, action: 'payment-decision', enabled: input.paymentDecisions, by, at: tx.clock() });
     }
+    const from = input.bulkMovesFrom ?? null;
+    if (current.bulkMovesFrom !== from)
+      await insertRule(tx.db, { dealId, action: 'bulk-move', enabled: from !== null, minInvestors: from, by, at: tx.clock() });
     return rulesOf(tx.db, dealId);
   });
+}
+
+/** From how many investors on the deal's bulk moves wait for a second person (null: none do). */
+export async function bulkMovesFrom(deps: Deps, dealId: string): Promise<number | null> {
+  const rule = (await currentRules(deps.db, [dealId], 'bulk-move')).get(dealId);
+  return rule?.enabled ? rule.minInvestors : null;
 }
 
 /** The first of `dealIds` whose rule puts `action` under four-eyes, or undefined when none does. */

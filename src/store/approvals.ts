@@ -8,6 +8,7 @@ export interface FourEyesRule {
   dealId: string;
   action: string;
   enabled: boolean;
+  minInvestors: number | null;
   createdBy: string;
   createdAt: string;
 }
@@ -15,19 +16,39 @@ export interface FourEyesRule {
 /** The rule in force for each deal of `dealIds` and `action` (deals without one are absent). */
 export async function currentRules(db: Kysely<DB>, dealIds: readonly string[], action: string): Promise<Map<string, FourEyesRule>> {
   if (dealIds.length === 0) return new Map();
-  const { rows } = await sql<{ deal_id: string; action: string; enabled: boolean; created_by: string; created_at: Date }>`
-    select distinct on (deal_id) deal_id, action, enabled, created_by, created_at from four_eyes_rules
+  const { rows } = await sql<{ deal_id: string; action: string; enabled: boolean; min_investors: number | null; created_by: string; created_at: Date }>`
+    select distinct on (deal_id) deal_id, action, enabled, min_investors, created_by, created_at from four_eyes_rules
     where deal_id = any(${[...dealIds]}::text[]) and action = ${action}
     order by deal_id, seq desc`.execute(db);
   return new Map(
-    rows.map((r) => [r.deal_id, { dealId: r.deal_id, action: r.action, enabled: r.enabled, createdBy: r.created_by, createdAt: r.created_at.toISOString() }]),
+    rows.map((r) => [
+      r.deal_id,
+      {
+        dealId: r.deal_id,
+        action: r.action,
+        enabled: r.enabled,
+        minInvestors: r.min_investors,
+        createdBy: r.created_by,
+        createdAt: r.created_at.toISOString(),
+      },
+    ]),
   );
 }
 
-export async function insertRule(db: Kysely<DB>, rule: { dealId: string; action: string; enabled: boolean; by: string; at: Date }): Promise<void> {
+export async function insertRule(
+  db: Kysely<DB>,
+  rule: { dealId: string; action: string; enabled: boolean; minInvestors?: number | null; by: string; at: Date },
+): Promise<void> {
   await db
     .insertInto('four_eyes_rules')
-    .values({ deal_id: rule.dealId, action: rule.action, enabled: rule.enabled, min_investors: null, created_by: rule.by, created_at: rule.at })
+    .values({
+      deal_id: rule.dealId,
+      action: rule.action,
+      enabled: rule.enabled,
+      min_investors: rule.minInvestors ?? null,
+      created_by: rule.by,
+      created_at: rule.at,
+    })
     .execute();
 }
 
@@ -109,6 +130,13 @@ export async function insertDecision(db: Kysely<DB>, proposalId: string, d: Prop
       ${d.result === null || d.result === undefined ? null : JSON.stringify(d.result)}::jsonb)
     on conflict (proposal_id) do nothing returning 1`.execute(db);
   return rows.length === 1;
+}
+
+/** Where each of `investorUserIds` stands in the deal (absent: not in its workflow yet). */
+export async function journeyPositions(db: Kysely<DB>, dealId: string, investorUserIds: readonly string[]): Promise<Map<string, string>> {
+  const { rows } = await sql<{ investor_user_id: string; current_step_id: string }>`select investor_user_id, current_step_id from journeys
+    where deal_id = ${dealId} and investor_user_id = any(${[...investorUserIds]}::text[])`.execute(db);
+  return new Map(rows.map((r) => [r.investor_user_id, r.current_step_id]));
 }
 
 /** An API key's name, for showing who proposed or decided (null for a JWT's subject, or a key gone). */

@@ -41,7 +41,8 @@ describe('four-eyes approvals', () => {
     const id = proposed.body.id;
     assert.match(expectProblem(await admin.post(`/approvals/${id}/approve`), 403).detail, /second person/);
     assert.match(expectProblem(await (await as('approver')).post(`/approvals/${id}/approve`), 403).detail, /needs the admin role/);
-    assert.match(expectProblem(await (await as('viewer')).post(`/approvals/${id}/approve`), 403).detail, /needs the approver role/);
+    assert.match(expectProblem(await (await as('viewer')).post(`/approvals/${id}/approve`), 403).detail, /needs the operator role/);
+    assert.match(expectProblem(await (await as('operator')).post(`/approvals/${id}/approve`), 403).detail, /needs the admin role/);
     const pending = (await (await as('viewer')).get(`/approvals?status=pending&dealId=${deal.dealId}`)).body.output;
     assert.deepEqual(
       pending.map((p: { id: string }) => p.id),

@@ -340,7 +340,7 @@ export interface paths {
         put?: never;
         /**
          * Move many investors at once: each move under the rules of jump-to-step
-         * @description 1 to 1000 moves, each investor at most once (400 naming the duplicates). 200 with one result per move in request order: {status: 201, event} or {status, problem} with the problem document a single move would get. Not atomic (default): each move is applied whole or not at all and a refusal stops no other (the moves commit in chunks of 50, the locks of a chunk held only for its own transaction). atomic: true: every move or none; the first refusal answers 422 (its problem document in `refusal`). One Idempotency-Key covers the batch. ?dryRun=true: the same answer, nothing written.
+         * @description 1 to 1000 moves, each investor at most once (400 naming the duplicates). 200 with one result per move in request order: {status: 201, event} or {status, problem} with the problem document a single move would get. Not atomic (default): each move is applied whole or not at all and a refusal stops no other (the moves commit in chunks of 50, the locks of a chunk held only for its own transaction). atomic: true: every move or none; the first refusal answers 422 (its problem document in `refusal`). One Idempotency-Key covers the batch. ?dryRun=true: the same answer, nothing written. A batch of at least the deal's four-eyes number of investors (bulkMovesFrom, PUT /deals/deal/{dealId}/four-eyes) is held for a second person: 202 with the proposal, nothing moved.
          */
         post: operations["jumpToStepInBulk"];
         delete?: never;
@@ -1584,7 +1584,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a proposal: its stored input is applied, unless what it was checked against moved (409, recorded as refused)
-         * @description Needs the role the held write needs (approver for a payment decision, admin for a payee change) and another person than the proposer (403). The stored input is applied by the same operation as the direct write, in one transaction with the decision. When what it was checked against moved meanwhile (the line was decided, the IBAN changed): 409 naming it in `changed`, the decision recorded as refused. Decided already: 409.
+         * @description Needs the role the held write needs (operator for a bulk move, approver for a payment decision, admin for a payee change) and another person than the proposer (403). The stored input is applied by the same operation as the direct write, in one transaction with the decision. When what it was checked against moved meanwhile (the line was decided, the IBAN changed): 409 naming it in `changed`, the decision recorded as refused. Decided already: 409.
          */
         post: operations["approveProposal"];
         delete?: never;
@@ -1626,7 +1626,7 @@ export interface paths {
          */
         get: operations["getFourEyesRules"];
         /**
-         * Set a deal's four-eyes rules: whether its payment decisions wait for a second person
+         * Set a deal's four-eyes rules: whether its payment decisions, and from how many investors its bulk moves, wait for a second person
          * @description Admin. A new rule row replaces the previous one; history is kept.
          */
         put: operations["setFourEyesRules"];
@@ -2752,6 +2752,47 @@ export interface components {
             totalPages: number;
         };
         /**
+         * Approval
+         * @description A write held for a second person (four-eyes), with its decision once made
+         */
+        Approval: {
+            /** Format: uuid */
+            id: string;
+            action: "payee-change" | "payment-assign" | "payment-split" | "payment-dismiss" | "bulk-move";
+            dealId: string;
+            status: "pending" | "approved" | "rejected" | "refused";
+            neededRole: "viewer" | "operator" | "approver" | "admin";
+            /** @description the exact input of the held write; approving applies it as given */
+            input: {
+                [key: string]: unknown;
+            };
+            /** @description what the input was checked against; an approval is refused when it moved */
+            basis: {
+                [key: string]: unknown;
+            };
+            /** @description the actor: JWT sub or API key id */
+            proposedBy: string;
+            proposedByName: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            proposedAt: string;
+            decision: {
+                outcome: "approved" | "rejected" | "refused";
+                decidedBy: string;
+                decidedByName: string | null;
+                reason: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                decidedAt: string;
+                /** @description approved: what the write returned; refused: what changed (`changed`); rejected: null */
+                result: unknown;
+            } | null;
+        };
+        /**
          * ImportJobProblem
          * @description Why an import job failed: the problem the synchronous import would have answered, or its interruption
          */
@@ -3104,47 +3145,6 @@ export interface components {
             data: unknown;
         };
         /**
-         * Approval
-         * @description A write held for a second person (four-eyes), with its decision once made
-         */
-        Approval: {
-            /** Format: uuid */
-            id: string;
-            action: "payee-change" | "payment-assign" | "payment-split" | "payment-dismiss";
-            dealId: string;
-            status: "pending" | "approved" | "rejected" | "refused";
-            neededRole: "viewer" | "operator" | "approver" | "admin";
-            /** @description the exact input of the held write; approving applies it as given */
-            input: {
-                [key: string]: unknown;
-            };
-            /** @description what the input was checked against; an approval is refused when it moved */
-            basis: {
-                [key: string]: unknown;
-            };
-            /** @description the actor: JWT sub or API key id */
-            proposedBy: string;
-            proposedByName: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC with milliseconds
-             */
-            proposedAt: string;
-            decision: {
-                outcome: "approved" | "rejected" | "refused";
-                decidedBy: string;
-                decidedByName: string | null;
-                reason: string | null;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 UTC with milliseconds
-                 */
-                decidedAt: string;
-                /** @description approved: what the write returned; refused: what changed (`changed`); rejected: null */
-                result: unknown;
-            } | null;
-        };
-        /**
          * PaymentLineAdvice
          * @description a line whose move was refused: the reason and what to do
          */
@@ -3489,6 +3489,8 @@ export interface components {
              * @enum {boolean}
              */
             payeeChange: true;
+            /** @description bulk moves of at least this many investors wait for a second person (an operator); null: none do */
+            bulkMovesFrom: number | null;
             setBy: string | null;
             setAt: string | null;
         };
@@ -6627,6 +6629,18 @@ export interface operations {
                          */
                         batchId?: string;
                     };
+                };
+            };
+            /** @description A write held for a second person (four-eyes), with its decision once made */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Approval"];
                 };
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
@@ -17512,6 +17526,8 @@ export interface operations {
             content: {
                 "application/json": {
                     paymentDecisions: boolean;
+                    /** @description bulk moves of at least this many investors wait for a second person; null or left out: none */
+                    bulkMovesFrom?: number | null;
                 };
             };
         };

@@ -82,10 +82,17 @@ export function approvalRoutes(app: Api, ctx: AppContext) {
     {
       schema: {
         tags,
-        summary: "Set a deal's four-eyes rules: whether its payment decisions wait for a second person",
+        summary: "Set a deal's four-eyes rules: whether its payment decisions, and from how many investors its bulk moves, wait for a second person",
         params: DealParams,
         headers: IdempotencyHeaders,
-        body: StrictObject({ paymentDecisions: Type.Boolean() }),
+        body: StrictObject({
+          paymentDecisions: Type.Boolean(),
+          bulkMovesFrom: Type.Optional(
+            Type.Union([Type.Integer({ minimum: 1, maximum: 1000 }), Type.Null()], {
+              description: 'bulk moves of at least this many investors wait for a second person; null or left out: none',
+            }),
+          ),
+        }),
         response: { 200: FourEyesRules },
       },
     },

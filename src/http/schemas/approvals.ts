@@ -41,6 +41,9 @@ export const FourEyesRules = Type.Object(
     dealId: Type.String(),
     paymentDecisions: Type.Boolean({ description: 'assign, split and dismiss on lines of the deal wait for a second person (an approver)' }),
     payeeChange: Type.Literal(true, { description: "always: replacing or removing the payee's IBAN waits for a second admin" }),
+    bulkMovesFrom: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'bulk moves of at least this many investors wait for a second person (an operator); null: none do',
+    }),
     setBy: nullableText,
     setAt: Type.Union([Timestamp, Type.Null()]),
   },
