@@ -10,6 +10,7 @@ import { createToken } from '../../src/operations/tokens.ts';
 import { client, expectProblem, startApp } from '../support/app.ts';
 import { verify } from '../support/audit.ts';
 import { createDeal } from '../support/deals.ts';
+import { feedCaughtUp } from '../support/webhooks.ts';
 import { payingDeal, postStatement, type PayingDeal } from '../support/payments.ts';
 
 const IBAN = { first: 'DE89370400440532013000', second: 'BE71096123456769', third: 'GB82WEST12345698765432' };
@@ -57,6 +58,7 @@ describe('four-eyes approvals', () => {
     expectProblem(await other.post(`/approvals/${id}/approve`), 409);
     expectProblem(await other.post(`/approvals/${id}/reject`, { reason: 'too late' }), 409);
     assert.deepEqual(await auditTypes(deal.dealId), ['approval.proposed', 'approval.approved']);
+    await feedCaughtUp(t.database.db); // the feed shows an entry once every transaction begun before it has ended
     const feed = (await admin.get(`/deals/deal/${deal.dealId}/events`)).body.output.map((e: { type: string }) => e.type);
     assert.deepEqual(
       feed.filter((x: string) => x.startsWith('approval.')),
@@ -81,6 +83,20 @@ describe('four-eyes approvals', () => {
     assert.equal((await admin.get(settingsUrl())).body.iban, IBAN.third, 'the refused one applied nothing');
     expectProblem(await other.post(`/approvals/${b.id}/approve`), 409);
     assert.ok((await auditTypes(deal.dealId)).includes('approval.refused'));
+  });
+
+  test('a held write with an Idempotency-Key: the repeat gets the same proposal, replayed; two approvals at once: one applies, the other 409', async () => {
+    const key = { 'idempotency-key': `payee-${deal.dealId}` };
+    const first = await admin.put(settingsUrl(), settings(IBAN.second), key);
+    assert.equal(first.status, 202, first.text);
+    const again = await admin.put(settingsUrl(), settings(IBAN.second), key);
+    assert.deepEqual([again.status, again.body.id, again.headers['idempotent-replayed']], [202, first.body.id, 'true']);
+    const [x, y] = [await as('admin', 'admin x'), await as('admin', 'admin y')];
+    const answers = await Promise.all([x.post(`/approvals/${first.body.id}/approve`), y.post(`/approvals/${first.body.id}/approve`)]);
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 409], JSON.stringify(answers.map((a) => a.body)));
+    assert.equal((await admin.get(settingsUrl())).body.iban, IBAN.second);
+    const pending = (await admin.get(`/approvals?status=pending&dealId=${deal.dealId}`)).body.output;
+    assert.deepEqual(pending, [], 'one proposal for the two requests, decided');
   });
 
   describe('payment decisions under the rule', () => {
