@@ -3,12 +3,14 @@
 // four-eyes (four-eyes.ts), held for a second person (202 with the proposal): nothing applied.
 // The deals a decision concerns: the line's, the ones its shares go to, and the ones it already
 // gave money to (a decision first takes that back).
-// Contract: as payment-queue.ts (unknown line 404, a line not in the queue 409), checked before
-// either path; the rest of its checks run when the decision is applied.
+// Contract: as payment-queue.ts (unknown line 404, a line not in the queue 409, an investor without
+// a journey 404, shares that do not add up 422, …) on either path: a held decision is tried first
+// and undone, so one that would be refused now is refused, not held.
 import { AppError, notFound } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import { lineAllocations, lineDecisions } from '../store/payment-decisions.ts';
 import { findLine } from '../store/payment-lines.ts';
+import { undoneAfter } from '../store/savepoints.ts';
 import type { Deps } from './deps.ts';
 import { fourEyesDeal } from './four-eyes.ts';
 import { allocateLine, assignLine, dismissLine, type Share } from './payment-queue.ts';
@@ -29,6 +31,9 @@ export function decidePaymentLine(deps: Deps, request: WriteRequest, lineId: str
     const held = await lineAllocations(tx.db, lineId);
     const dealId = await fourEyesDeal(tx, [line.dealId, ...shares.map((s) => s.dealId), ...held.map((a) => a.dealId)], 'payment-decision');
     if (dealId === undefined) return { status: 200, value: await applyPaymentDecision(tx, request.principal, lineId, decision) };
+    // Tried first and undone: a decision that would be refused now (an investor without a journey,
+    // shares that do not add up, a debit) is refused now, not held for someone to approve in vain.
+    await undoneAfter(tx.db, () => applyPaymentDecision(tx, request.principal, lineId, decision));
     const { action, ...input } = decision;
     return { status: 202, value: await propose(tx, request.principal, { action, dealId, input: { lineId, ...input }, basis: await lineBasis(tx, lineId) }) };
   });

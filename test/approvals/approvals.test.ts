@@ -141,6 +141,17 @@ describe('four-eyes approvals', () => {
       assert.deepEqual([now.status, now.investorUserId], ['matched', paying.investors['A']]);
     });
 
+    test('a held decision that would be refused now is refused now, not held: an investor without a journey 404, shares that do not add up 422', async () => {
+      const approver = await as('approver');
+      const before = (await admin.get(`/approvals?status=pending&dealId=${paying.dealId}`)).body.output.length;
+      expectProblem(await approver.post(`/payments/lines/${lines[1]!.id}/assign`, { dealId: paying.dealId, investorUserId: 'nobody-here' }), 404);
+      const short = [{ dealId: paying.dealId, investorUserId: paying.investors['A'], amount: '100.00' }];
+      expectProblem(await approver.post(`/payments/lines/${lines[1]!.id}/split`, { shares: short }), 422);
+      assert.equal((await admin.get(`/approvals?status=pending&dealId=${paying.dealId}`)).body.output.length, before, 'nothing held');
+      const line = (await admin.get(`/payments/lines/${lines[1]!.id}`)).body;
+      assert.deepEqual([line.status, line.decisions.length], ['queued', 1], 'the try left nothing on the line');
+    });
+
     test('a split rejected with a reason: the line stays queued', async () => {
       const [first, second] = [await as('approver'), await as('approver')];
       const shares = [
