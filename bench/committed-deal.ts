@@ -5,7 +5,7 @@ import type { Investor } from '../src/domain/investor.ts';
 import { newPaymentReference } from '../src/domain/payment-reference.ts';
 import { putDeal } from '../src/operations/deals.ts';
 import { type Deps, newUuid } from '../src/operations/deps.ts';
-import { putPaymentSettings } from '../src/operations/payment-settings.ts';
+import { applyPaymentSettings } from '../src/operations/payment-settings.ts';
 import { putWorkflow } from '../src/operations/workflows.ts';
 import { insertInvestors, insertJourneys } from '../src/store/bulk.ts';
 
@@ -58,7 +58,7 @@ export async function seedCommittedDeal(
       ...(deal.withComplete ? [{ fromStepId: s('payment'), toStepId: s('complete'), investorMay: false }] : []),
     ],
   } as Parameters<typeof putWorkflow>[2]);
-  await putPaymentSettings(deps, deal.id, { paymentStepId: s('payment'), amountFieldKey: 'amount_received', dateFieldKey: 'received_on' });
+  await applyPaymentSettings(deps, deal.id, { paymentStepId: s('payment'), amountFieldKey: 'amount_received', dateFieldKey: 'received_on' });
 
   const now = new Date();
   const used = new Set<string>();

@@ -298,6 +298,20 @@ CREATE TABLE form_implementations (
   CONSTRAINT form_implementations_step_investor UNIQUE (step_id, investor_user_id)
 );
 
+CREATE TABLE four_eyes_rules (
+  seq bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  deal_id text NOT NULL,
+  action text NOT NULL,
+  enabled boolean NOT NULL,
+  min_investors integer,
+  created_by text NOT NULL,
+  created_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT four_eyes_rules_action_check CHECK ((action = ANY (ARRAY['payment-decision'::text, 'bulk-move'::text]))),
+  CONSTRAINT four_eyes_rules_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT four_eyes_rules_min_investors_check CHECK (((min_investors IS NULL) OR (min_investors > 0))),
+  CONSTRAINT four_eyes_rules_pkey PRIMARY KEY (seq)
+);
+
 CREATE TABLE funnel_cohort_counts (
   deal_id text NOT NULL,
   class text NOT NULL,
@@ -697,6 +711,33 @@ CREATE TABLE payment_statements (
   CONSTRAINT payment_statements_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE proposal_decisions (
+  proposal_id uuid NOT NULL,
+  outcome text NOT NULL,
+  decided_by text NOT NULL,
+  decided_by_name text,
+  reason text,
+  decided_at timestamp(3) with time zone NOT NULL,
+  result jsonb,
+  CONSTRAINT proposal_decisions_outcome_check CHECK ((outcome = ANY (ARRAY['approved'::text, 'rejected'::text, 'refused'::text]))),
+  CONSTRAINT proposal_decisions_pkey PRIMARY KEY (proposal_id),
+  CONSTRAINT proposal_decisions_proposal_id_fkey FOREIGN KEY (proposal_id) REFERENCES proposals(id)
+);
+
+CREATE TABLE proposals (
+  id uuid NOT NULL,
+  seq bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  action text NOT NULL,
+  deal_id text NOT NULL,
+  input jsonb NOT NULL,
+  basis jsonb NOT NULL,
+  proposed_by text NOT NULL,
+  proposed_by_name text,
+  proposed_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT proposals_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT proposals_pkey PRIMARY KEY (id)
+);
+
 CREATE TABLE sanctions_entries (
   version_id uuid NOT NULL,
   source_id text NOT NULL,
@@ -1004,6 +1045,7 @@ CREATE UNIQUE INDEX document_releases_once ON document_releases USING btree (doc
 CREATE INDEX edit_requests_deal_investor ON edit_requests USING btree (deal_id, investor_user_id, seq);
 CREATE UNIQUE INDEX edit_requests_one_pending ON edit_requests USING btree (workflow_event_id) WHERE (status = 'pending'::text);
 CREATE INDEX edit_requests_pending_deal ON edit_requests USING btree (deal_id, investor_user_id) WHERE (status = 'pending'::text);
+CREATE INDEX four_eyes_rules_newest ON four_eyes_rules USING btree (deal_id, action, seq DESC);
 CREATE INDEX funnel_stays_durations ON funnel_stays USING btree (deal_id, step_id, bucket, duration_ms) INCLUDE (classes, entry_day) WHERE (left_at IS NOT NULL);
 CREATE INDEX idempotency_keys_expires ON idempotency_keys USING btree (expires_at);
 CREATE INDEX import_jobs_running ON import_jobs USING btree (heartbeat_at) WHERE (status = 'running'::text);
@@ -1030,6 +1072,7 @@ CREATE INDEX payment_lines_deal_status ON payment_lines USING btree (deal_id, st
 CREATE INDEX payment_lines_end_to_end ON payment_lines USING btree (end_to_end_id);
 CREATE INDEX payment_lines_statement ON payment_lines USING btree (statement_id, seq);
 CREATE INDEX payment_lines_status ON payment_lines USING btree (status, seq);
+CREATE INDEX proposals_order ON proposals USING btree (seq DESC);
 CREATE INDEX sanctions_hits_blocking ON sanctions_hits USING btree (investor_id) WHERE (status <> 'dismissed'::text);
 CREATE INDEX sanctions_list_versions_source ON sanctions_list_versions USING btree (source, loaded_at DESC);
 CREATE INDEX sign_in_invitations_open ON sign_in_invitations USING btree (audience, subject_id) WHERE ((used_at IS NULL) AND (revoked_at IS NULL));
@@ -1804,6 +1847,8 @@ CREATE TRIGGER document_releases_append_only BEFORE DELETE OR UPDATE ON document
 CREATE TRIGGER document_releases_no_truncate BEFORE TRUNCATE ON document_releases FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER event_revisions_append_only BEFORE DELETE OR UPDATE ON event_revisions FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER event_revisions_no_truncate BEFORE TRUNCATE ON event_revisions FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER four_eyes_rules_append_only BEFORE DELETE OR UPDATE ON four_eyes_rules FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER four_eyes_rules_no_truncate BEFORE TRUNCATE ON four_eyes_rules FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER funnel_cohort_positions_insert AFTER INSERT ON funnel_positions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_cohort_positions_insert();
 CREATE TRIGGER funnel_cohort_positions_update AFTER UPDATE ON funnel_positions REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_cohort_positions_change();
 CREATE TRIGGER funnel_positions_insert AFTER INSERT ON funnel_positions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_positions_insert();
@@ -1834,6 +1879,10 @@ CREATE TRIGGER payment_allocations_append_only BEFORE DELETE OR UPDATE ON paymen
 CREATE TRIGGER payment_allocations_no_truncate BEFORE TRUNCATE ON payment_allocations FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER payment_line_decisions_append_only BEFORE DELETE OR UPDATE ON payment_line_decisions FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER payment_line_decisions_no_truncate BEFORE TRUNCATE ON payment_line_decisions FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER proposal_decisions_append_only BEFORE DELETE OR UPDATE ON proposal_decisions FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER proposal_decisions_no_truncate BEFORE TRUNCATE ON proposal_decisions FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER proposals_append_only BEFORE DELETE OR UPDATE ON proposals FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER proposals_no_truncate BEFORE TRUNCATE ON proposals FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER subscriptions_append_only BEFORE DELETE ON subscriptions FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER subscriptions_append_only_update BEFORE UPDATE ON subscriptions FOR EACH ROW EXECUTE FUNCTION subscriptions_erase_description_only();
 CREATE TRIGGER subscriptions_no_truncate BEFORE TRUNCATE ON subscriptions FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();

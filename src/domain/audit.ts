@@ -36,6 +36,10 @@ export const auditEntryTypes = [
   'document.uploaded',
   'document.released',
   'document.read',
+  'approval.proposed',
+  'approval.approved',
+  'approval.rejected',
+  'approval.refused',
 ] as const;
 export type AuditEntryType = (typeof auditEntryTypes)[number];
 
@@ -47,6 +51,8 @@ export const journeyChain = (dealId: string, investorUserId: string) => `journey
 export const workflowChain = (dealId: string) => `workflow:${dealId}`;
 /** A deal's documents: each upload, release and read (operations/documents.ts). */
 export const documentsChain = (dealId: string) => `documents:${dealId}`;
+/** A deal's four-eyes proposals and their decisions (operations/proposals.ts), head in `audit_heads`. */
+export const approvalsChain = (dealId: string) => `approvals:${dealId}`;
 /** Chains whose head lives in `audit_heads` (rare writes: one row lock per chain is harmless). */
 export const TOKENS_CHAIN = 'tokens';
 export const DIRECTORY_CHAIN = 'directory';

@@ -10,6 +10,8 @@ export const outboxEventTypes = [
   'subscription.created',
   'payment.matched', // a statement line moved an investor to the deal's payment step
   'payment.queued', // a statement line went to the reconciliation queue for staff
+  'approval.proposed', // a write was held for a second person (four-eyes)
+  'approval.decided', // a held write was approved (and applied), rejected, or refused because its basis moved
 ] as const;
 export type OutboxEventType = (typeof outboxEventTypes)[number];
 

@@ -36,10 +36,37 @@ export const tagDescriptions: Record<string, string> = {
   documents: "A deal's documents: PDFs uploaded, released to a step or an investor, opened, and who opened what (docs/reference/documents.md).",
   portal:
     "The investor portal's sign-in: invitations, passkeys (WebAuthn) and the session cookie. Behind the cookie, every route of the API is also served under /portal/api (docs/reference/portal-access.md).",
+  approvals:
+    "Four-eyes: writes held for a second person (a change of the payee's IBAN always; payment decisions and large bulk moves when a deal's rules say so), their approval or rejection, and a deal's rules (docs/reference/approvals.md).",
   probes: 'Liveness and readiness for load balancers and orchestrators; no token.',
 };
 
 export const operationDocs: Record<string, OperationDoc> = {
+  'GET /approvals': {
+    operationId: 'listApprovals',
+    description: 'Staff, viewer and up. `status=pending`: awaiting a second person; `decided`: approved, rejected or refused.',
+  },
+  'GET /approvals/{proposalId}': {
+    operationId: 'getApproval',
+    description: 'The exact input held, the basis it was checked against, who proposed it and its decision.',
+  },
+  'POST /approvals/{proposalId}/approve': {
+    operationId: 'approveProposal',
+    description:
+      'Needs the role the held write needs (operator for a bulk move, approver for a payment decision, admin for a payee change) and another person than the proposer (403). ' +
+      'The stored input is applied by the same operation as the direct write, in one transaction with the decision. When what it was checked against ' +
+      'moved meanwhile (the line was decided, the IBAN changed): 409 naming it in `changed`, the decision recorded as refused. Decided already: 409.',
+    optionalBody: true,
+  },
+  'POST /approvals/{proposalId}/reject': {
+    operationId: 'rejectProposal',
+    description: 'Same roles and second-person rule as approving; records the reason, applies nothing.',
+  },
+  'GET /deals/deal/{dealId}/four-eyes': {
+    operationId: 'getFourEyesRules',
+    description: 'Defaults (payment decisions direct) when never set; the payee change is always four-eyes.',
+  },
+  'PUT /deals/deal/{dealId}/four-eyes': { operationId: 'setFourEyesRules', description: 'Admin. A new rule row replaces the previous one; history is kept.' },
   'POST /investors/portal-invitations': { operationId: 'createPortalInvitations' },
   'POST /portal/api/passkeys/registration-options': { operationId: 'createPasskeyRegistrationOptions' },
   'POST /portal/api/passkeys': { operationId: 'createPasskey' },

@@ -38,8 +38,12 @@ export const writeRoles: Readonly<Record<string, StaffRole>> = {
   'POST /sanctions/hits/{hitId}/dismiss': 'approver',
   // A category statement clears an expired one's block before money: the approver's.
   'POST /investors/{investorUserId}/category-statements': 'approver',
+  // Four-eyes decisions: at least the operator (a bulk move); the operation asks the approver for a
+  // payment decision and the admin for a payee change (domain/four-eyes.ts roleToDecide).
+  'POST /approvals/{proposalId}/approve': 'operator',
+  'POST /approvals/{proposalId}/reject': 'operator',
   // Staff people: invited, given another role and deactivated by an admin (the default below).
-  // Everything else (workflows and migrations, payment settings and payee, webhooks, erasure, sanctions list loads) is admin's.
+  // Everything else (workflows and migrations, payment settings and payee, four-eyes rules, webhooks, erasure, sanctions list loads) is admin's.
 };
 
 const readMethods = new Set(['GET', 'HEAD', 'OPTIONS']);

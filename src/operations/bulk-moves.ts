@@ -20,7 +20,11 @@ import { isDeadlock, retryAborted } from '../store/errors.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { rolledBack } from './dry-run.ts';
 import { applyMoves, type BatchTag, type MoveInput } from './apply-moves.ts';
-import { type Answer, answered, encoded, engineOf, idempotently, isRefusal, type WriteRequest } from './pipeline.ts';
+import { type Answer, answered, encoded, engineOf, idempotently, isRefusal, type WriteRequest, writeOutcome } from './pipeline.ts';
+import { bulkMoveNeedsSecondPerson } from '../domain/four-eyes.ts';
+import { journeyPositions } from '../store/approvals.ts';
+import { bulkMovesFrom } from './four-eyes.ts';
+import { propose } from './proposals.ts';
 
 export const MAX_BULK_MOVES = 1000;
 
@@ -111,12 +115,21 @@ export interface BulkAnswer {
  * has one). Not atomic: chunks of their own, except with a key on an engine of one connection
  * (PGlite), where they join the key's transaction; with a key on PostgreSQL the chunks commit on
  * their own connections, each recording its outcomes for a retry, and the key's transaction
- * stores the answer.
+ * stores the answer. A batch of at least the deal's four-eyes number of investors is held for a
+ * second person instead (202 with the proposal, docs/reference/approvals.md); a dry run never is.
  */
 export async function moveInBulk(deps: Deps, request: WriteRequest, dealId: string, moves: readonly MoveInput[], atomic = false): Promise<Answer> {
   const { principal, key } = request;
   if (request.dryRun)
     return answered(request, 200, { results: await bulkMove(deps, principal, dealId, moves, { atomic, dryRun: true }), dryRun: true } satisfies BulkAnswer);
+  if (bulkMoveNeedsSecondPerson(moves.length, await bulkMovesFrom(deps, dealId))) {
+    checkDistinctInvestors(moves);
+    if (!isStaff(principal)) throw forbidden('Only staff move investors');
+    return writeOutcome(deps, request, async (tx) => ({
+      status: 202,
+      value: await propose(tx, principal, { action: 'bulk-move', dealId, input: { moves, atomic }, basis: await bulkMoveBasis(tx, dealId, moves) }),
+    }));
+  }
   const tag: BatchTag = { id: deps.newId(), kind: 'bulk-move' };
   const run = (tx: Deps): Promise<MoveResult[]> => {
     if (atomic) return bulkMove(tx, principal, dealId, moves, { atomic, tag });
@@ -130,6 +143,16 @@ export async function moveInBulk(deps: Deps, request: WriteRequest, dealId: stri
     request,
     encoded(request, 200, async (tx): Promise<BulkAnswer> => ({ results: await run(tx), batchId: tag.id, dryRun: false })),
   );
+}
+
+/** What a held bulk move was checked against: where each of its investors stood (null: not in the workflow yet). */
+export async function bulkMoveBasis(tx: Deps, dealId: string, moves: readonly Pick<MoveInput, 'investorUserId'>[]): Promise<Record<string, unknown>> {
+  const positions = await journeyPositions(
+    tx.db,
+    dealId,
+    moves.map((m) => m.investorUserId),
+  );
+  return Object.fromEntries(moves.map((m) => [`step of ${m.investorUserId}`, positions.get(m.investorUserId) ?? null]));
 }
 
 /**

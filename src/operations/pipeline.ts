@@ -2,6 +2,7 @@
 // subscription) goes through the same wrappers around its operation, composed the same way:
 //
 //   write(deps, request, status, op)  =  idempotently(encoded(inOneTransaction(op)))
+//   writeOutcome(deps, request, op)   =  the same, the status chosen by the result (four-eyes: 202 when held)
 //
 // - inOneTransaction: the operation in one transaction (deps.ts inTransaction), run again from
 //   the start when PostgreSQL aborts it for a deadlock or a serialization failure (it kept nothing).
@@ -98,6 +99,20 @@ export function write<T>(
   options: { authorize?: Operation<void> } = {},
 ): Promise<Answer> {
   return idempotently(deps, request, encoded(request, status, inOneTransaction(op)), options.authorize);
+}
+
+/** A write's result that says its own status: applied (200, 201) or held for a second person (202, four-eyes). */
+export interface Outcome {
+  status: number;
+  value: unknown;
+}
+
+/** The write whose status depends on what it did: `op` in one transaction, answered with its status and value, idempotent with a key. */
+export function writeOutcome(deps: Deps, request: WriteRequest, op: Operation<Outcome>): Promise<Answer> {
+  return idempotently(deps, request, async (d) => {
+    const { status, value } = await inOneTransaction(op)(d);
+    return { status, body: request.encode(status, value) };
+  });
 }
 
 /** An answer made now, outside any key (a dry run's, a grouped move's). */

@@ -13,11 +13,13 @@ import type {
   WebauthnChallengesTable,
 } from './schema-sign-in.ts';
 import type { DealDocumentsTable, DocumentReadsTable, DocumentReleasesTable } from './schema-documents.ts';
+import type { ApprovalTables } from './schema-approvals.ts';
 
 export type * from './schema-feed.ts';
 export type * from './schema-documents-content.ts';
 export type * from './schema-sign-in.ts';
 export type * from './schema-documents.ts';
+export type * from './schema-approvals.ts';
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
 
@@ -293,7 +295,7 @@ export interface InvestorCategoryStatementsTable {
   recorded_at: Date;
 }
 
-export interface DB {
+export interface DB extends ApprovalTables {
   deal_documents: DealDocumentsTable;
   document_releases: DocumentReleasesTable;
   document_reads: DocumentReadsTable;

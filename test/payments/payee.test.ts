@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { client, expectProblem, startApp } from '../support/app.ts';
 import { createDeal } from '../support/deals.ts';
+import { createToken } from '../../src/operations/tokens.ts';
 
 describe('the payee of payment settings', () => {
   const t = startApp();
@@ -18,14 +19,19 @@ describe('the payee of payment settings', () => {
   const url = () => `/deals/deal/${dealId}/payment-settings`;
   const base = () => ({ paymentStepId: pay, amountFieldKey: 'amount_received', dateFieldKey: 'received_on' });
 
-  test('set, read back compact and upper case; a PUT without them clears them', async () => {
+  test('set, read back compact and upper case; a PUT without them clears them, once a second admin approves', async () => {
     const put = await admin.put(url(), { ...base(), beneficiaryName: ' Harbour Fund I ', iban: 'be71 0961 2345 6769', bic: 'gkccbebb' });
     assert.ok([200, 201].includes(put.status), put.text);
     assert.deepEqual([put.body.beneficiaryName, put.body.iban, put.body.bic], ['Harbour Fund I', 'BE71096123456769', 'GKCCBEBB']);
     const got = (await admin.get(url())).body;
     assert.deepEqual([got.beneficiaryName, got.iban, got.bic], ['Harbour Fund I', 'BE71096123456769', 'GKCCBEBB']);
-    const cleared = await admin.put(url(), base());
-    assert.deepEqual([cleared.body.beneficiaryName, cleared.body.iban, cleared.body.bic], [null, null, null]);
+    // Removing the IBAN is four-eyes (docs/reference/approvals.md): held until a second admin approves.
+    const held = await admin.put(url(), base());
+    assert.equal(held.status, 202, held.text);
+    assert.equal((await admin.get(url())).body.iban, 'BE71096123456769', 'nothing changed yet');
+    const second = client(t.app, (await createToken(t.database.db, { name: 'second admin', role: 'admin' })).token);
+    const cleared = (await second.post(`/approvals/${held.body.id}/approve`)).body.decision.result;
+    assert.deepEqual([cleared.beneficiaryName, cleared.iban, cleared.bic], [null, null, null]);
   });
 
   test('a new deal reads null for each', async () => {

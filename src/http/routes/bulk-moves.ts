@@ -9,6 +9,7 @@ import { DryRunQuery, Move, MoveProblem } from '../schemas/moves.ts';
 import { ExternalId, StrictObject } from '../schemas/common.ts';
 import { WorkflowEvent } from '../schemas/workflow.ts';
 import { answer, writeOf } from '../writes.ts';
+import { Approval } from '../schemas/approvals.ts';
 
 const BulkItem = Type.Object({
   status: Type.Integer({ description: '201 applied (or would be, in a dry run), else the status a single move would get' }),
@@ -24,7 +25,8 @@ function itemOf(result: MoveResult, dryRun: boolean) {
   return { status: problem.status, problem };
 }
 
-const presentBulk = (_status: number, value: unknown) => {
+const presentBulk = (status: number, value: unknown) => {
+  if (status === 202) return value; // held for a second person: the proposal as it is
   const { results, batchId, dryRun } = value as BulkAnswer;
   return { results: results.map((r) => itemOf(r, dryRun)), ...(batchId !== undefined ? { batchId } : {}) };
 };
@@ -41,7 +43,8 @@ export function bulkMoveRoutes(app: Api, ctx: AppContext) {
           `1 to ${MAX_BULK_MOVES} moves, each investor at most once (400 naming the duplicates). 200 with one result per move in request order: ` +
           '{status: 201, event} or {status, problem} with the problem document a single move would get. Not atomic (default): each move is ' +
           'applied whole or not at all and a refusal stops no other (the moves commit in chunks of 50, the locks of a chunk held only for its own transaction). atomic: true: every move or none; the first refusal answers 422 (its problem document in `refusal`). One Idempotency-Key ' +
-          'covers the batch. ?dryRun=true: the same answer, nothing written.',
+          "covers the batch. ?dryRun=true: the same answer, nothing written. A batch of at least the deal's four-eyes number of investors (bulkMovesFrom, " +
+          'PUT /deals/deal/{dealId}/four-eyes) is held for a second person: 202 with the proposal, nothing moved.',
         params: Type.Object({ dealId: ExternalId }),
         querystring: DryRunQuery,
         headers: IdempotencyHeaders,
@@ -59,6 +62,7 @@ export function bulkMoveRoutes(app: Api, ctx: AppContext) {
               }),
             ),
           }),
+          202: Approval,
         },
       },
     },

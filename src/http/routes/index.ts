@@ -7,6 +7,7 @@ import { consoleBoardRoutes } from './console-board.ts';
 import { bulkMoveRoutes } from './bulk-moves.ts';
 import { consoleRoutes } from './console.ts';
 import { dealRoutes } from './deals.ts';
+import { approvalRoutes } from './approvals.ts';
 import { documentRoutes } from './documents.ts';
 import { editRequestRoutes } from './edit-requests.ts';
 import { eventRoutes } from './events.ts';
@@ -62,4 +63,5 @@ export const routes: RouteModule[] = [
   investorCategoryRoutes,
   documentRoutes,
   staffRoutes,
+  approvalRoutes,
 ];

@@ -7,7 +7,8 @@ import { paymentLineStatuses, paymentOutcomes } from '../../domain/payment-line.
 import { defaultCsvColumns } from '../../domain/statement-csv.ts';
 import { listJourneyBookings } from '../../operations/journey-bookings.ts';
 import { getPaymentSettings, putPaymentSettings } from '../../operations/payment-settings.ts';
-import { allocateLine, assignLine, dismissLine, getPaymentLine, listPaymentLines } from '../../operations/payment-queue.ts';
+import { getPaymentLine, listPaymentLines } from '../../operations/payment-queue.ts';
+import { decidePaymentLine } from '../../operations/payment-line-decisions.ts';
 import { findLineCandidates } from '../../operations/payment-proposals.ts';
 import { importStatement, type StatementInput } from '../../operations/statement-import.ts';
 import { startImportJob } from '../../operations/import-jobs.ts';
@@ -15,6 +16,9 @@ import { InputCheck, MAX_RECORD_BYTES } from '../../operations/import-readers/li
 import type { Api, AppContext } from '../context.ts';
 import { Accepted, acceptJob, holdConnection, prefersAsync } from './import-jobs.ts';
 import { principalOf } from '../auth.ts';
+import { IdempotencyHeaders } from '../idempotency.ts';
+import { Approval } from '../schemas/approvals.ts';
+import { answer, writeOf } from '../writes.ts';
 import { ExternalId, Page, PageQuery, StrictObject } from '../schemas/common.ts';
 import {
   JourneyBooking,
@@ -32,6 +36,9 @@ const DealParams = Type.Object({ dealId: ExternalId });
 const LineParams = Type.Object({ lineId: Type.String({ format: 'uuid' }) });
 const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
 
+const HELD =
+  'The line with its decisions. With the four-eyes rule of a deal it concerns on (PUT /deals/deal/{dealId}/four-eyes): 202 with the proposal, nothing applied, until a second person approves it.';
+
 /** Statements use more concurrent connections than a request normally does, never the whole pool. */
 
 export async function paymentRoutes(app: Api, ctx: AppContext) {
@@ -43,13 +50,13 @@ export async function paymentRoutes(app: Api, ctx: AppContext) {
         summary: "Set a deal's payment settings: payment step, fields, asset and price booked on completion",
         params: DealParams,
         body: PaymentSettingsBody,
-        response: { 200: PaymentSettings, 201: PaymentSettings },
+        description:
+          "201 created, 200 replaced. Replacing or removing the payee's IBAN is four-eyes: 202 with the proposal, nothing changed, until a second admin approves it (POST /approvals/{proposalId}/approve).",
+        headers: IdempotencyHeaders,
+        response: { 200: PaymentSettings, 201: PaymentSettings, 202: Approval },
       },
     },
-    async (request, reply) => {
-      const { settings, created } = await putPaymentSettings(ctx, request.params.dealId, request.body);
-      return reply.code(created ? 201 : 200).send(settings);
-    },
+    async (request, reply) => answer(reply, await putPaymentSettings(ctx, writeOf(ctx, request), request.params.dealId, request.body)),
   );
 
   app.get(
@@ -128,11 +135,14 @@ export async function paymentRoutes(app: Api, ctx: AppContext) {
         tags: ['reconciliation'],
         summary: 'Assign a queued credit to an investor of a deal (the investor moves when their total reaches the commitment)',
         params: LineParams,
+        description: HELD,
+        headers: IdempotencyHeaders,
         body: StrictObject({ dealId: ExternalId, investorUserId: ExternalId }),
-        response: { 200: PaymentLineWithDecisions },
+        response: { 200: PaymentLineWithDecisions, 202: Approval },
       },
     },
-    async (request) => assignLine(ctx, principalOf(request), request.params.lineId, request.body),
+    async (request, reply) =>
+      answer(reply, await decidePaymentLine(ctx, writeOf(ctx, request), request.params.lineId, { action: 'payment-assign', ...request.body })),
   );
 
   app.post(
@@ -142,11 +152,14 @@ export async function paymentRoutes(app: Api, ctx: AppContext) {
         tags: ['reconciliation'],
         summary: 'Split a queued credit across investors (shares add up to the line)',
         params: LineParams,
+        description: HELD,
+        headers: IdempotencyHeaders,
         body: StrictObject({ shares: Type.Array(Share, { minItems: 1, maxItems: 100 }) }),
-        response: { 200: PaymentLineWithDecisions },
+        response: { 200: PaymentLineWithDecisions, 202: Approval },
       },
     },
-    async (request) => allocateLine(ctx, principalOf(request), request.params.lineId, request.body.shares, 'split'),
+    async (request, reply) =>
+      answer(reply, await decidePaymentLine(ctx, writeOf(ctx, request), request.params.lineId, { action: 'payment-split', ...request.body })),
   );
 
   app.post(
@@ -156,11 +169,14 @@ export async function paymentRoutes(app: Api, ctx: AppContext) {
         tags: ['reconciliation'],
         summary: 'Take a line out of the queue, with a reason (its money is taken back from any investor)',
         params: LineParams,
+        description: HELD,
+        headers: IdempotencyHeaders,
         body: StrictObject({ reason: Type.String({ minLength: 1, maxLength: 2000 }) }),
-        response: { 200: PaymentLineWithDecisions },
+        response: { 200: PaymentLineWithDecisions, 202: Approval },
       },
     },
-    async (request) => dismissLine(ctx, principalOf(request), request.params.lineId, request.body.reason),
+    async (request, reply) =>
+      answer(reply, await decidePaymentLine(ctx, writeOf(ctx, request), request.params.lineId, { action: 'payment-dismiss', ...request.body })),
   );
 
   app.get(

@@ -67,6 +67,14 @@ const conflictMembers = {
   ),
   deliveredAt: Type.Optional(Nullable(Type.String({ description: 'a retry of a webhook delivery that was delivered: when' }))),
   retryable: Type.Optional(Type.Boolean({ description: 'true: the same request may succeed later (see Retry-After)' })),
+  outcome: Type.Optional(
+    Type.String({ description: 'a decision on a four-eyes proposal: `refused` when its basis moved (recorded so), else the outcome it already has' }),
+  ),
+  changed: Type.Optional(
+    Type.Array(Type.Object({ field: Type.String(), was: Type.Unknown(), now: Type.Unknown() }), {
+      description: 'an approval refused: each member of the basis that moved since the proposal, as it was and as it is',
+    }),
+  ),
   changedSince: Type.Optional(
     Type.Array(
       Type.Object({

@@ -23,6 +23,11 @@ const editRequestData = data(
   ['dealId', 'investorUserId', 'stepId', 'editRequest'],
 );
 
+const approvalData = data({
+  dealId: str,
+  proposal: object('the proposal as GET /approvals/{proposalId} shows it (approval.decided: with its decision)'),
+});
+
 const dataOf: Record<OutboxEventType, Json> = {
   'journey.step-entered': data({
     dealId: str,
@@ -72,6 +77,8 @@ const dataOf: Record<OutboxEventType, Json> = {
     outcome: { ...str, description: 'why it waits (payments reference)' },
     line: object('the statement line (GET /payments/lines/{lineId})'),
   }),
+  'approval.proposed': approvalData,
+  'approval.decided': approvalData,
 };
 
 /** `schema` (the route's WebhookEvent, `data` open) as a union of one variant per type. */

@@ -3,7 +3,7 @@
 // A matched line that still waits says why, in plain words, with the way forward.
 import Big from 'big.js';
 import { useState, type FormEvent } from 'react';
-import { consoleApi, type PaymentLine } from '../lib/api.ts';
+import { consoleApi, isHeld, type PaymentLine } from '../lib/api.ts';
 import { formatMoney } from '../lib/format.ts';
 import { useSubmission } from '../../../kit/hooks.ts';
 import { investorHref, lineDetail } from '../lib/payment-lines.ts';
@@ -55,6 +55,7 @@ export function DecisionForm({ line, onClose, onDecided }: { line: PaymentLine; 
               )
             : await consoleApi.dismissLine(line.id, reason.trim());
       onDecided();
+      if (isHeld(decided)) return 'This deal’s payment decisions need a second person: the decision waits in the Inbox for another approver.';
       const what = action === 'assign' ? `Assigned to ${chosen!.fullName}` : 'Done';
       if (decided.status === 'queued' && decided.advice) return `${what}, but the line still waits: ${decided.advice.summary} ${decided.advice.action}`;
       return `${what}: the line is now ${decided.status}${decided.detail ? ` (${lineDetail(decided)})` : ''}.`;

@@ -6,7 +6,7 @@
 // its workflow lacks), is flagged beside its picker, and the save asks before keeping it.
 import { StepOptions } from './SelectOptions.tsx';
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, consoleApi, type PaymentSettingsBody } from '../lib/api.ts';
+import { api, consoleApi, isHeld, type PaymentSettingsBody } from '../lib/api.ts';
 import { useLoad, useSubmission } from '../../../kit/hooks.ts';
 import { ErrorState, FormStatus, Spinner } from './ui.tsx';
 import { fieldLabel } from '../lib/format.ts';
@@ -107,9 +107,9 @@ export function PaymentSettingsForm({ dealId }: { dealId: string }) {
       bic: values.bic.trim().toUpperCase() || null,
     };
     await run(async () => {
-      await consoleApi.putPaymentSettings(dealId, body);
+      const saved = await consoleApi.putPaymentSettings(dealId, body);
       setConfirming(false);
-      return 'Payment settings saved.';
+      return isHeld(saved) ? 'The IBAN change waits for a second admin: nothing is saved until they approve it in the Inbox.' : 'Payment settings saved.';
     });
   }
 

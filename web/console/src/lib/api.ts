@@ -10,6 +10,9 @@ export * from './types.ts';
 
 const enc = encodeURIComponent;
 
+/** A write's answer that is a proposal held for a second person (202), not the change itself. */
+export const isHeld = (value: object): value is T.Approval => 'neededRole' in value && 'proposedBy' in value;
+
 export const api = {
   whoami: (token: string) => call<T.Whoami>('GET', '/whoami', undefined, token),
   deals: () => call<T.DealSummary[]>('GET', '/console/deals'),
@@ -155,13 +158,19 @@ export const consoleApi = {
   paymentLines: (params: Omit<T.Query<'listPaymentLines'>, 'limit'>) => call<T.PaymentLines>('GET', `/payments/lines${qs({ ...params, limit: 50 })}`),
   lineCandidates: (lineId: string, query: string) =>
     call<T.Ok<'listPaymentLineCandidates'>>('GET', `/payments/lines/${enc(lineId)}/candidates${qs({ ...(query ? { query } : {}), limit: 10 })}`),
+  // A decision or a payee change may be held for a second person: 202 with the proposal (isHeld).
   assignLine: (lineId: string, body: T.Body<'reconcileLineToInvestor'>) =>
-    call<T.PaymentLineWithDecisions>('POST', `/payments/lines/${enc(lineId)}/assign`, body),
+    call<T.PaymentLineWithDecisions | T.Approval>('POST', `/payments/lines/${enc(lineId)}/assign`, body),
   splitLine: (lineId: string, shares: T.Body<'reconcileLineAcrossInvestors'>['shares']) =>
-    call<T.PaymentLineWithDecisions>('POST', `/payments/lines/${enc(lineId)}/split`, { shares }),
-  dismissLine: (lineId: string, reason: string) => call<T.PaymentLineWithDecisions>('POST', `/payments/lines/${enc(lineId)}/dismiss`, { reason }),
+    call<T.PaymentLineWithDecisions | T.Approval>('POST', `/payments/lines/${enc(lineId)}/split`, { shares }),
+  dismissLine: (lineId: string, reason: string) => call<T.PaymentLineWithDecisions | T.Approval>('POST', `/payments/lines/${enc(lineId)}/dismiss`, { reason }),
   paymentSettings: (dealId: string) => call<T.PaymentSettings>('GET', `/deals/deal/${enc(dealId)}/payment-settings`),
-  putPaymentSettings: (dealId: string, body: T.PaymentSettingsBody) => call<T.PaymentSettings>('PUT', `/deals/deal/${enc(dealId)}/payment-settings`, body),
+  putPaymentSettings: (dealId: string, body: T.PaymentSettingsBody) =>
+    call<T.PaymentSettings | T.Approval>('PUT', `/deals/deal/${enc(dealId)}/payment-settings`, body),
+  // Four-eyes: the writes held for a second person, and their decision.
+  approvals: (page: number) => call<T.ApprovalPage>('GET', `/approvals${qs({ status: 'pending', page, limit: 25 })}`),
+  decideApproval: (proposalId: string, decision: 'approve' | 'reject', reason?: string) =>
+    call<T.Approval>('POST', `/approvals/${enc(proposalId)}/${decision}`, decision === 'reject' ? { reason } : undefined),
   /** Single-use links to the investor portal (each revokes the investor's earlier unused one), e-mailed when the service can. */
   invitePortal: (investorUserIds: string[]) => call<T.PortalInvitations>('POST', '/investors/portal-invitations', { investorUserIds }),
 };

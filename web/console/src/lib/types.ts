@@ -30,6 +30,9 @@ export type WorkflowEvent = Schemas['WorkflowEvent'];
 export type Journey = Schemas['InvestorJourney'];
 export type Revision = Ok<'listEventRevisions'>[number];
 export type EditRequest = Schemas['EventEditRequest'];
+/** A write held for a second person (four-eyes): a 202's answer, and the Inbox's approvals. */
+export type Approval = Schemas['Approval'];
+export type ApprovalPage = Ok<'listApprovals'>;
 export type DealSummary = Ok<'listConsoleDeals'>[number];
 export type Money = DealSummary['committed'][number];
 export type Board = Ok<'getDealBoard'>;

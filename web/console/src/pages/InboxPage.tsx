@@ -1,4 +1,5 @@
-// Every pending edit request across deals, oldest first: who asks, in which deal, the old → new
+// The writes held for a second person (four-eyes approvals, components/ApprovalsList.tsx), then
+// every pending edit request across deals, oldest first: who asks, in which deal, the old → new
 // values and the reason; approve or reject after a confirmation, with an optional reason. Live: a
 // request filed or decided in any deal, by anyone, shows within a second.
 import { useRef, useState } from 'react';
@@ -6,6 +7,7 @@ import { api, consoleApi, type PendingRequest } from '../lib/api.ts';
 import { fieldLabel, formatAmount, formatMoney, plural } from '../lib/format.ts';
 import { announceRequestsChanged, href, useLoad, useModal, useSubmission } from '../../../kit/hooks.ts';
 import { useEditRequestFeed } from '../lib/live.ts';
+import { ApprovalsList } from '../components/ApprovalsList.tsx';
 import { Person } from '../components/Person.tsx';
 import { Pager } from '../components/Pager.tsx';
 import { Badge, Empty, FormStatus, Pending, When } from '../components/ui.tsx';
@@ -62,6 +64,7 @@ export function InboxPage() {
           {notice}
         </div>
       )}
+      <ApprovalsList />
       <Pending state={inbox} retry={reload} label="Loading requests…" />
       {inbox.status === 'ready' && inbox.value.total === 0 && <Empty title="Nothing waiting">No edit request is pending.</Empty>}
       {inbox.status === 'ready' && inbox.value.total > 0 && (

@@ -7,7 +7,7 @@
 import { PagedTable } from '../components/PagedTable.tsx';
 import { DealOptions } from '../components/SelectOptions.tsx';
 import { useEffect, useState } from 'react';
-import { api, consoleApi, describeError, type PaymentLine, type Query } from '../lib/api.ts';
+import { api, consoleApi, describeError, isHeld, type PaymentLine, type Query } from '../lib/api.ts';
 import { formatMoney } from '../lib/format.ts';
 import { useLoad } from '../../../kit/hooks.ts';
 import { investorHref, lineDetail, reasonsShort } from '../lib/payment-lines.ts';
@@ -60,8 +60,9 @@ export function PaymentsPage() {
     try {
       const decided = await consoleApi.assignLine(line.id, { dealId: p.dealId, investorUserId: p.investorUserId });
       setOneClick({
-        said:
-          decided.status === 'queued' && decided.advice
+        said: isHeld(decided)
+          ? `Assigning ${formatMoney(line.amount, line.currency)} to ${p.fullName} waits for a second approver (Inbox).`
+          : decided.status === 'queued' && decided.advice
             ? `${formatMoney(line.amount, line.currency)} given to ${p.fullName}, still waiting: ${decided.advice.summary} ${decided.advice.action}`
             : `${formatMoney(line.amount, line.currency)} from ${line.debtorName ?? 'an unknown payer'} assigned to ${p.fullName}: ${decided.status}.`,
       });

@@ -1,0 +1,74 @@
+// A deal's four-eyes rules (docs/reference/approvals.md): whether its payment decisions wait for a
+// second person, and from how many investors on its bulk moves do. The payee's IBAN change always does, whatever the rules say (payment-settings.ts).
+// A rule is replaced by a newer row, never changed; the newest counts.
+// Contract: unknown deal 404; PUT admin, GET viewer.
+import { notFound } from '../domain/errors.ts';
+import type { FourEyesRuleAction } from '../domain/four-eyes.ts';
+import { actorOf } from '../domain/principal.ts';
+import { currentRules, insertRule } from '../store/approvals.ts';
+import { findDeal } from '../store/deals.ts';
+import type { Deps } from './deps.ts';
+import { type Answer, type WriteRequest, write } from './pipeline.ts';
+import { forReading } from './reads.ts';
+
+export interface FourEyesRules {
+  dealId: string;
+  /** Payment decisions (assign, split, dismiss) on lines of the deal wait for a second person. */
+  paymentDecisions: boolean;
+  /** Always true: a change of the payee's IBAN waits for a second person. */
+  payeeChange: true;
+  /** Bulk moves of at least this many investors wait for a second person (null: none do). */
+  bulkMovesFrom: number | null;
+  setBy: string | null;
+  setAt: string | null;
+}
+
+async function rulesOf(db: Deps['db'], dealId: string): Promise<FourEyesRules> {
+  if (!(await findDeal(db, dealId))) throw notFound('deal', dealId);
+  const rule = (await currentRules(db, [dealId], 'payment-decision')).get(dealId);
+  const bulk = (await currentRules(db, [dealId], 'bulk-move')).get(dealId);
+  const newest = [rule, bulk].filter((r) => r !== undefined).sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))[0];
+  return {
+    dealId,
+    paymentDecisions: rule?.enabled ?? false,
+    payeeChange: true,
+    bulkMovesFrom: bulk?.enabled ? bulk.minInvestors : null,
+    setBy: newest?.createdBy ?? null,
+    setAt: newest?.createdAt ?? null,
+  };
+}
+
+export const getFourEyesRules = (deps: Deps, dealId: string): Promise<FourEyesRules> => rulesOf(forReading(deps).db, dealId);
+
+/** PUT: the whole of the rules (`bulkMovesFrom` left out: null); a rule that changes gets a new row. */
+export function setFourEyesRules(
+  deps: Deps,
+  request: WriteRequest,
+  dealId: string,
+  input: { paymentDecisions: boolean; bulkMovesFrom?: number | null | undefined },
+): Promise<Answer> {
+  return write(deps, request, 200, async (tx) => {
+    const current = await rulesOf(tx.db, dealId);
+    const by = actorOf(request.principal);
+    if (current.paymentDecisions !== input.paymentDecisions || current.setAt === null) {
+      await insertRule(tx.db, { dealId, action: 'payment-decision', enabled: input.paymentDecisions, by, at: tx.clock() });
+    }
+    const from = input.bulkMovesFrom ?? null;
+    if (current.bulkMovesFrom !== from)
+      await insertRule(tx.db, { dealId, action: 'bulk-move', enabled: from !== null, minInvestors: from, by, at: tx.clock() });
+    return rulesOf(tx.db, dealId);
+  });
+}
+
+/** From how many investors on the deal's bulk moves wait for a second person (null: none do). */
+export async function bulkMovesFrom(deps: Deps, dealId: string): Promise<number | null> {
+  const rule = (await currentRules(deps.db, [dealId], 'bulk-move')).get(dealId);
+  return rule?.enabled ? rule.minInvestors : null;
+}
+
+/** The first of `dealIds` whose rule puts `action` under four-eyes, or undefined when none does. */
+export async function fourEyesDeal(tx: Deps, dealIds: readonly (string | null)[], action: FourEyesRuleAction): Promise<string | undefined> {
+  const ids = [...new Set(dealIds.filter((d): d is string => d !== null))].sort();
+  const rules = await currentRules(tx.db, ids, action);
+  return ids.find((id) => rules.get(id)?.enabled);
+}
