@@ -3,6 +3,7 @@
 // instructions with the EPC QR payload; and who may read what.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { createToken } from '../../src/operations/tokens.ts';
 import { client, type Client, expectProblem, startApp } from '../support/app.ts';
 import { createInvestor, jump } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
@@ -96,6 +97,7 @@ describe("an investor's deals", () => {
       beneficiaryName: 'Harbour Fund I GmbH & Co. KG',
       iban: 'DE89370400440532013000',
       bic: 'COBADEFFXXX',
+      payeeChangedAt: null,
       epcQr: `BCD\n002\n1\nSCT\nCOBADEFFXXX\nHarbour Fund I GmbH & Co. KG\nDE89370400440532013000\nEUR25000.00\n\n${reference}`,
     });
     assert.equal(view.editRequests.length, 1);
@@ -148,6 +150,27 @@ describe("an investor's deals", () => {
       [payment.currency, payment.amountDue, payment.received, payment.remaining, payment.iban, payment.epcQr],
       ['USD', '1000.00', '0.00', '1000.00', 'DE89370400440532013000', null],
     );
+  });
+
+  test('bank details changed after being set: the investor sees when, once a second admin approved the new IBAN', async () => {
+    const changing = await createOpenDeal(admin);
+    const url = `/deals/deal/${changing.dealId}/payment-settings`;
+    assert.equal((await admin.put(url, { paymentStepId: null, ...PAYEE })).status, 201);
+    const { id, own } = await investorAtInterest(t, admin, changing);
+    await jump(admin, changing.dealId, id, changing.step('commit'), { committed_amount: '1000.00', currency: 'EUR' });
+    const read = async () => (await own.get(`/investors/${id}/deals/${changing.dealId}`)).body.payment;
+    assert.equal((await read()).payeeChangedAt, null, 'the first bank details are no change');
+    const proposed = await admin.put(url, { paymentStepId: null, ...PAYEE, iban: 'BE71096123456769' });
+    assert.equal(proposed.status, 202, proposed.text);
+    assert.equal((await read()).payeeChangedAt, null, 'a proposal changes nothing');
+    const second = client(t.app, (await createToken(t.database.db, { name: 'second admin', role: 'admin' })).token);
+    assert.equal((await second.post(`/approvals/${proposed.body.id}/approve`)).status, 200);
+    const payment = await read();
+    assert.equal(payment.iban, 'BE71096123456769');
+    assert.match(payment.payeeChangedAt, TIMESTAMP);
+    // A change of something else keeps the moment the bank details changed.
+    assert.equal((await admin.put(url, { paymentStepId: changing.step('pay'), ...PAYEE, iban: 'BE71096123456769' })).status, 200);
+    assert.equal((await read()).payeeChangedAt, payment.payeeChangedAt);
   });
 
   test('a deal without a payee: no EPC QR code', async () => {
