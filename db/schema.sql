@@ -1061,6 +1061,8 @@ CREATE INDEX journeys_investor ON journeys USING btree (investor_user_id);
 CREATE INDEX move_batch_events_batch ON move_batch_events USING btree (batch_id);
 CREATE INDEX move_batch_events_undoes ON move_batch_events USING btree (undoes) WHERE (undoes IS NOT NULL);
 CREATE INDEX oidc_sign_ins_expiry ON oidc_sign_ins USING btree (expires_at);
+CREATE INDEX outbox_approval_feed ON outbox USING btree (xid, sequence) WHERE (type = ANY (ARRAY['approval.proposed'::text, 'approval.decided'::text]));
+CREATE INDEX outbox_approval_sequence ON outbox USING btree (sequence) WHERE (type = ANY (ARRAY['approval.proposed'::text, 'approval.decided'::text]));
 CREATE INDEX outbox_edit_request_feed ON outbox USING btree (xid, sequence) WHERE (type = ANY (ARRAY['edit-request.created'::text, 'edit-request.approved'::text, 'edit-request.rejected'::text]));
 CREATE INDEX outbox_edit_request_sequence ON outbox USING btree (sequence) WHERE (type = ANY (ARRAY['edit-request.created'::text, 'edit-request.approved'::text, 'edit-request.rejected'::text]));
 CREATE INDEX outbox_feed ON outbox USING btree (stream, xid, sequence);

@@ -8,3 +8,6 @@ export interface OutboxEntry {
   sequence: number;
   data: unknown;
 }
+
+/** The feeds that cross deals, for the console's Inbox: every deal's edit requests, and every deal's four-eyes approvals. */
+export type CrossDealFeed = 'edit-requests' | 'approvals';

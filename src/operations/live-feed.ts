@@ -13,7 +13,8 @@
 // PGlite without one.
 import { AppError, notFound } from '../domain/errors.ts';
 import { findDeal } from '../store/deals.ts';
-import { FEED_CHANNEL, latestEditRequestSequence, listDealFeed, listDealFeedLatest, listEditRequestFeed, type OutboxEntry } from '../store/outbox.ts';
+import type { CrossDealFeed } from '../domain/feed-entry.ts';
+import { FEED_CHANNEL, latestCrossDealSequence, listCrossDealFeed, listDealFeed, listDealFeedLatest, type OutboxEntry } from '../store/outbox.ts';
 import type { Deps } from './deps.ts';
 import { unknownCursor } from './list-deal-events.ts';
 
@@ -28,14 +29,16 @@ export interface LiveFeedOptions {
   pageSize?: number;
 }
 
-/** What a stream follows: one deal's feed, or the edit requests of every deal (staff's Inbox). */
-export type LiveFollow = { kind: 'deal'; dealId: string } | { kind: 'edit-requests' };
+/** What a stream follows: one deal's feed, or a feed of every deal for staff's Inbox (its edit requests, its approvals). */
+export type LiveFollow = { kind: 'deal'; dealId: string } | { kind: CrossDealFeed };
 
-const keyOf = (follow: LiveFollow) => (follow.kind === 'deal' ? `deal:${follow.dealId}` : 'edit-requests');
+const crossDealFeeds: CrossDealFeed[] = ['edit-requests', 'approvals'];
+
+const keyOf = (follow: LiveFollow) => (follow.kind === 'deal' ? `deal:${follow.dealId}` : follow.kind);
 
 /** One page of what `follow` follows after the entry numbered `after`. */
 const pageOf = (deps: Pick<Deps, 'db'>, follow: LiveFollow, after: number, limit: number) =>
-  follow.kind === 'deal' ? listDealFeed(deps.db, follow.dealId, after, limit) : listEditRequestFeed(deps.db, after, limit);
+  follow.kind === 'deal' ? listDealFeed(deps.db, follow.dealId, after, limit) : listCrossDealFeed(deps.db, follow.kind, after, limit);
 
 /** One open stream, as the feed sees it: where it is, and how it takes entries. */
 export interface LiveSubscriber {
@@ -122,7 +125,7 @@ export async function createLiveFeed(deps: Pick<Deps, 'db'>, options: LiveFeedOp
     attempt();
   };
   const notified = (dealId: string) => {
-    for (const key of [keyOf({ kind: 'deal', dealId }), keyOf({ kind: 'edit-requests' })]) for (const stream of byKey.get(key) ?? []) wake(stream);
+    for (const key of [keyOf({ kind: 'deal', dealId }), ...crossDealFeeds]) for (const stream of byKey.get(key) ?? []) wake(stream);
   };
 
   const unlisten = options.listen ? await options.listen(FEED_CHANNEL, notified) : undefined;
@@ -140,7 +143,7 @@ export async function createLiveFeed(deps: Pick<Deps, 'db'>, options: LiveFeedOp
         return after;
       }
       if (after === 0) return 0;
-      if (follow.kind === 'edit-requests') return latestEditRequestSequence(deps.db);
+      if (follow.kind !== 'deal') return latestCrossDealSequence(deps.db, follow.kind);
       const latest = await listDealFeedLatest(deps.db, follow.dealId, 0, 1);
       return latest.found ? (latest.entries[0]?.sequence ?? 0) : 0;
     },

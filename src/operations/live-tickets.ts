@@ -17,6 +17,7 @@ import { findDeal } from '../store/deals.ts';
 import { findLiveSessionHash } from '../store/sign-in.ts';
 import { findLiveTokenHashById } from '../store/tokens.ts';
 import type { Deps } from './deps.ts';
+import type { CrossDealFeed } from '../domain/feed-entry.ts';
 import type { LiveFollow } from './live-feed.ts';
 import { sessionKey } from './sessions.ts';
 
@@ -29,8 +30,8 @@ interface Claims {
   via: 'key' | 'session' | 'jwt';
   /** The one deal the ticket opens a stream of; or, instead, */
   deal?: string;
-  /** the feed it opens: every deal's edit requests. */
-  feed?: 'edit-requests';
+  /** the feed it opens: every deal's edit requests, or every deal's approvals. */
+  feed?: CrossDealFeed;
   /** Expiry, milliseconds since the epoch. */
   exp: number;
 }
@@ -62,10 +63,10 @@ async function keyFor(deps: Deps, claims: Pick<Claims, 'sub' | 'via'>, jwtSecret
 
 const sign = (key: Buffer, body: string) => createHmac('sha256', key).update(body).digest('base64url');
 
-/** What a ticket request asks to follow: a deal (`dealId`) or every deal's edit requests (`feed`), exactly one. */
+/** What a ticket request asks to follow: a deal (`dealId`) or a feed of every deal (`feed`: its edit requests, its approvals), exactly one. */
 export interface LiveTicketRequest {
   dealId?: string;
-  feed?: 'edit-requests';
+  feed?: CrossDealFeed;
 }
 
 /** A ticket for `principal` (staff only: the route lets no other role in) to follow a deal, or every deal's edit requests. */
@@ -73,7 +74,7 @@ export async function issueLiveTicket(deps: Deps, principal: Principal, request:
   if (!isStaff(principal)) throw new AppError('forbidden', 'The live stream is for staff tokens');
   const { dealId, feed } = request;
   if ((dealId === undefined) === (feed === undefined)) {
-    const detail = "give either dealId (one deal's stream) or feed (every deal's edit requests), not both";
+    const detail = "give either dealId (one deal's stream) or feed (every deal's edit requests or approvals), not both";
     throw invalid([{ in: 'body', field: dealId === undefined ? 'dealId' : 'feed', detail }], `A ticket opens one stream: ${detail}`);
   }
   if (dealId !== undefined && !(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
@@ -85,7 +86,7 @@ export async function issueLiveTicket(deps: Deps, principal: Principal, request:
   const claims: Claims = {
     sub: session ?? (via === 'key' ? principal.tokenKey : principal.userId),
     via,
-    ...(dealId !== undefined ? { deal: dealId } : { feed: 'edit-requests' }),
+    ...(dealId !== undefined ? { deal: dealId } : { feed: feed! }),
     exp,
   };
   const key = await keyFor(deps, claims, jwtSecret);
@@ -110,7 +111,7 @@ export async function checkLiveTicket(deps: Deps, ticket: string, jwtSecret: str
     claims === null ||
     typeof claims.sub !== 'string' ||
     (claims.via !== 'key' && claims.via !== 'session' && claims.via !== 'jwt') ||
-    (typeof claims.deal === 'string') === (claims.feed === 'edit-requests') ||
+    (typeof claims.deal === 'string') === (claims.feed === 'edit-requests' || claims.feed === 'approvals') ||
     typeof claims.exp !== 'number'
   )
     throw refused('The ticket is malformed');
@@ -119,5 +120,5 @@ export async function checkLiveTicket(deps: Deps, ticket: string, jwtSecret: str
   const given = Buffer.from(mac);
   if (!expected || expected.length !== given.length || !timingSafeEqual(expected, given)) throw refused('The ticket is not valid, or its token was revoked');
   if (deps.clock().getTime() > claims.exp) throw refused('The ticket has expired');
-  return typeof claims.deal === 'string' ? { kind: 'deal', dealId: claims.deal } : { kind: 'edit-requests' };
+  return typeof claims.deal === 'string' ? { kind: 'deal', dealId: claims.deal } : { kind: claims.feed! };
 }

@@ -43,7 +43,7 @@ export const FEED_CHANNEL = 'dealflow_feed';
 export const feedNotify = (dealId: RawBuilder<unknown>) =>
   sql`(select count(pg_notify(${FEED_CHANNEL}, d)) from (select ${dealId}::text as d) n where d is not null)::int as notified`;
 
-import type { OutboxEntry } from '../domain/feed-entry.ts';
+import type { CrossDealFeed, OutboxEntry } from '../domain/feed-entry.ts';
 
 export type { OutboxEntry };
 
@@ -193,43 +193,48 @@ async function listStreamFeed(db: Kysely<DB>, stream: string, after: number, lim
 }
 
 /**
- * An entry of an edit request (created, approved, rejected) of any deal, on an outbox row aliased
- * `o`: the predicate of migration 0028's partial indexes, word for word, so the planner uses them.
+ * The entries of each cross-deal feed, on an outbox row aliased `o`: the predicates of the partial
+ * indexes of migrations 0028 (edit requests) and 0048 (approvals), word for word, so the planner
+ * uses them.
  */
-const editRequestEntry = sql`o.type in ('edit-request.created', 'edit-request.approved', 'edit-request.rejected')`;
+const entriesOf: Record<CrossDealFeed, RawBuilder<unknown>> = {
+  'edit-requests': sql`o.type in ('edit-request.created', 'edit-request.approved', 'edit-request.rejected')`,
+  approvals: sql`o.type in ('approval.proposed', 'approval.decided')`,
+};
 
 /**
- * Every deal's edit-request entries after the entry numbered `after` (0: from the start), in feed
+ * Every deal's entries of `feed` after the entry numbered `after` (0: from the start), in feed
  * order: the same (xid, sequence) order and horizon as a deal's feed, so a cursor never misses one
- * nor sees one appear behind it. `after` must be the number of an edit-request entry the feed has
+ * nor sees one appear behind it. `after` must be the number of an entry of that feed the feed has
  * shown (else `found: false`).
  */
-export async function listEditRequestFeed(db: Kysely<DB>, after: number, limit: number): Promise<FeedPage> {
+export async function listCrossDealFeed(db: Kysely<DB>, feed: CrossDealFeed, after: number, limit: number): Promise<FeedPage> {
   type Row = { found: boolean } & { [K in keyof FeedRow]: FeedRow[K] | null };
   const columns = sql`e.id, e.type, e.occurred_at, e.deal_id, e.sequence, e.payload`;
+  const entry = entriesOf[feed];
   const { rows } =
     after === 0
-      ? await sql<Row>`${prepared('edit-request-feed-first')}
+      ? await sql<Row>`${prepared(`${feed}-feed-first`)}
           select true as found, ${columns} from (select 1) one left join lateral (
             select o.id, o.type, o.occurred_at, o.deal_id, o.sequence, o.payload from outbox o
-            where ${editRequestEntry} and ${below}
+            where ${entry} and ${below}
             order by o.xid, o.sequence limit ${limit + 1}) e on true`.execute(db)
-      : await sql<Row>`${prepared('edit-request-feed-after')}
+      : await sql<Row>`${prepared(`${feed}-feed-after`)}
           select (c.sequence is not null) as found, ${columns} from (select 1) one
-          left join (select o.xid, o.sequence from outbox o where ${editRequestEntry} and o.sequence = ${after} and ${below}) c on true
+          left join (select o.xid, o.sequence from outbox o where ${entry} and o.sequence = ${after} and ${below}) c on true
           left join lateral (
             select o.id, o.type, o.occurred_at, o.deal_id, o.sequence, o.payload from outbox o
-            where ${editRequestEntry} and (o.xid, o.sequence) > (c.xid, c.sequence) and ${below}
+            where ${entry} and (o.xid, o.sequence) > (c.xid, c.sequence) and ${below}
             order by o.xid, o.sequence limit ${limit + 1}) e on true`.execute(db);
   if (!rows[0]!.found) return { found: false };
   const entries = rows.filter((r) => r.id !== null).map((r) => toOutboxEntry(r as FeedRow));
   return { found: true, entries: entries.slice(0, limit), hasMore: entries.length > limit };
 }
 
-/** The number of the newest edit-request entry of any deal that the feed shows, 0 when there is none. */
-export async function latestEditRequestSequence(db: Kysely<DB>): Promise<number> {
+/** The number of the newest entry of `feed` (any deal) that the feed shows, 0 when there is none. */
+export async function latestCrossDealSequence(db: Kysely<DB>, feed: CrossDealFeed): Promise<number> {
   const { rows } = await sql<{ sequence: string }>`select o.sequence from outbox o
-    where ${editRequestEntry} and ${below} order by o.xid desc, o.sequence desc limit 1`.execute(db);
+    where ${entriesOf[feed]} and ${below} order by o.xid desc, o.sequence desc limit 1`.execute(db);
   return rows[0] ? Number(rows[0].sequence) : 0;
 }
 

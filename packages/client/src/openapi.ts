@@ -1271,8 +1271,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A short-lived ticket that opens the live stream of a deal, or of every deal’s edit requests (GET /console/live)
-         * @description EventSource cannot send an Authorization header, and a long-lived token in a URL ends up in logs: this exchanges the bearer token for a ticket that opens one stream within 60 s. With `dealId`, the deal’s stream (every entry of its feed); with `feed: "edit-requests"` instead, the entries of every deal’s edit requests (`edit-request.created`, `.approved`, `.rejected`), as the console’s Inbox follows them. Exactly one of the two (else 400). Staff only.
+         * A short-lived ticket that opens the live stream of a deal, or of every deal’s edit requests or approvals (GET /console/live)
+         * @description EventSource cannot send an Authorization header, and a long-lived token in a URL ends up in logs: this exchanges the bearer token for a ticket that opens one stream within 60 s. With `dealId`, the deal’s stream (every entry of its feed); with `feed: "edit-requests"` instead, the entries of every deal’s edit requests (`edit-request.created`, `.approved`, `.rejected`); with `feed: "approvals"`, those of every deal’s four-eyes approvals (`approval.proposed`, `.decided`), as the console’s Inbox follows them. Exactly one of `dealId` and `feed` (else 400). Staff only.
          */
         post: operations["createLiveTicket"];
         delete?: never;
@@ -14862,11 +14862,8 @@ export interface operations {
             content: {
                 "application/json": {
                     dealId?: string;
-                    /**
-                     * @description instead of `dealId`: the edit-request entries of every deal
-                     * @enum {string}
-                     */
-                    feed?: "edit-requests";
+                    /** @description instead of `dealId`: the edit-request entries, or the approval entries, of every deal */
+                    feed?: "edit-requests" | "approvals";
                 };
             };
         };

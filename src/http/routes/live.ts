@@ -53,13 +53,17 @@ export async function liveRoutes(app: Api, ctx: AppContext) {
     {
       schema: {
         tags: ['console'],
-        summary: 'A short-lived ticket that opens the live stream of a deal, or of every deal’s edit requests (GET /console/live)',
+        summary: 'A short-lived ticket that opens the live stream of a deal, or of every deal’s edit requests or approvals (GET /console/live)',
         description:
           `EventSource cannot send an Authorization header, and a long-lived token in a URL ends up in logs: this exchanges the bearer token for a ticket that opens one stream within ${TICKET_LIFETIME_MS / 1000} s. ` +
-          'With `dealId`, the deal’s stream (every entry of its feed); with `feed: "edit-requests"` instead, the entries of every deal’s edit requests (`edit-request.created`, `.approved`, `.rejected`), as the console’s Inbox follows them. Exactly one of the two (else 400). Staff only.',
+          'With `dealId`, the deal’s stream (every entry of its feed); with `feed: "edit-requests"` instead, the entries of every deal’s edit requests (`edit-request.created`, `.approved`, `.rejected`); with `feed: "approvals"`, those of every deal’s four-eyes approvals (`approval.proposed`, `.decided`), as the console’s Inbox follows them. Exactly one of `dealId` and `feed` (else 400). Staff only.',
         body: StrictObject({
           dealId: Type.Optional(ExternalId),
-          feed: Type.Optional(Type.Literal('edit-requests', { description: 'instead of `dealId`: the edit-request entries of every deal' })),
+          feed: Type.Optional(
+            Type.Union([Type.Literal('edit-requests'), Type.Literal('approvals')], {
+              description: 'instead of `dealId`: the edit-request entries, or the approval entries, of every deal',
+            }),
+          ),
         }),
         response: { 201: LiveTicket },
       },

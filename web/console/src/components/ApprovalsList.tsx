@@ -1,8 +1,10 @@
 // The Inbox's approvals: writes held for a second person (four-eyes), newest first, with what each
 // would do; approve it (the write is applied then, or refused if what it was checked against moved)
-// or reject it with a reason. The service refuses the proposer and a role too low, and says so.
+// or reject it with a reason. The service refuses the proposer and a role too low, and says so. The
+// list follows the approvals of every deal live (lib/live.ts).
 import { useState } from 'react';
 import { consoleApi, type Approval } from '../lib/api.ts';
+import { useApprovalFeed } from '../lib/live.ts';
 import { plural } from '../lib/format.ts';
 import { useLoad, useSubmission } from '../../../kit/hooks.ts';
 import { Person } from './Person.tsx';
@@ -37,6 +39,8 @@ export function ApprovalsList() {
   const [page] = useState(1);
   const [version, setVersion] = useState(0);
   const [list, reload] = useLoad(() => consoleApi.approvals(page), [page, version]);
+  // Held or decided by anyone, in any deal: the list follows within a second.
+  useApprovalFeed(() => setVersion((v) => v + 1));
   const [notice, setNotice] = useState<string>();
   if (list.status === 'ready' && list.value.output.length === 0 && !notice) return null;
   return (

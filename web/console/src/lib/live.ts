@@ -29,7 +29,7 @@ export interface LiveMove {
 
 type Listener = (event: LiveEvent) => void;
 
-/** What a stream follows, as the ticket request says it: `{ dealId }` or `{ feed: 'edit-requests' }`. */
+/** What a stream follows, as the ticket request says it: `{ dealId }`, `{ feed: 'edit-requests' }` or `{ feed: 'approvals' }`. */
 type Follow = Body<'createLiveTicket'>;
 const keyOf = (follow: Follow) => (follow.dealId !== undefined ? `deal:${follow.dealId}` : `feed:${follow.feed}`);
 
@@ -154,6 +154,11 @@ export function useLiveFeed(dealId: string | undefined, onChange: (events: LiveE
  */
 export function useEditRequestFeed(onChange: (events: LiveEvent[]) => void): void {
   useFollow({ feed: 'edit-requests' }, onChange);
+}
+
+/** Follows the four-eyes approvals of every deal while mounted: `onChange` runs once per burst of writes held or decided anywhere. */
+export function useApprovalFeed(onChange: (events: LiveEvent[]) => void): void {
+  useFollow({ feed: 'approvals' }, onChange);
 }
 
 function moveOf(event: LiveEvent): LiveMove | undefined {
