@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { basisChanges, bulkMoveNeedsSecondPerson, type Proposal, payeeChangeNeedsSecondPerson, refusalToDecide, roleToDecide } from './four-eyes.ts';
+import {
+  basisChanges,
+  bulkMoveNeedsSecondPerson,
+  type Proposal,
+  proposalActions,
+  payeeChangeNeedsSecondPerson,
+  refusalToDecide,
+  roleToDecide,
+} from './four-eyes.ts';
 import type { Role } from './principal.ts';
 
 describe('payeeChangeNeedsSecondPerson', () => {
@@ -62,14 +70,8 @@ describe('refusalToDecide', () => {
 });
 
 describe('roleToDecide and basisChanges', () => {
-  test('the payee change is the admin’s, payment decisions the approver’s, a bulk move the operator’s', () => {
-    assert.deepEqual((['payee-change', 'payment-assign', 'payment-split', 'payment-dismiss', 'bulk-move'] as const).map(roleToDecide), [
-      'admin',
-      'approver',
-      'approver',
-      'approver',
-      'operator',
-    ]);
+  test('the payee change and workflow changes are the admin’s, payment decisions the approver’s, a bulk move the operator’s', () => {
+    assert.deepEqual(proposalActions.map(roleToDecide), ['admin', 'approver', 'approver', 'approver', 'operator', 'admin', 'admin']);
   });
   for (const [name, basis, now, fields] of [
     ['nothing moved', { status: 'queued', decisions: 0 }, { status: 'queued', decisions: 0 }, []],

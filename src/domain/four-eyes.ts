@@ -5,12 +5,23 @@
 // basis moved, when the approval is refused and recorded so.
 import { isStaff, type Role, roleMeets, type StaffRole } from './principal.ts';
 
-/** What a proposal would do: the payee's IBAN replaced or removed, a payment line decided, or many investors moved at once. */
-export const proposalActions = ['payee-change', 'payment-assign', 'payment-split', 'payment-dismiss', 'bulk-move'] as const;
+/**
+ * What a proposal would do: the payee's IBAN replaced or removed, a payment line decided, many
+ * investors moved at once, a deal's workflow replaced, or its journeys migrated onto the current version.
+ */
+export const proposalActions = [
+  'payee-change',
+  'payment-assign',
+  'payment-split',
+  'payment-dismiss',
+  'bulk-move',
+  'workflow-change',
+  'workflow-migration',
+] as const;
 export type ProposalAction = (typeof proposalActions)[number];
 
 /** The actions a deal's four-eyes rules switch on or off (the payee change is always four-eyes). */
-export const fourEyesRuleActions = ['payment-decision', 'bulk-move'] as const;
+export const fourEyesRuleActions = ['payment-decision', 'bulk-move', 'workflow-change'] as const;
 export type FourEyesRuleAction = (typeof fourEyesRuleActions)[number];
 
 export const decisionOutcomes = ['approved', 'rejected', 'refused'] as const;
@@ -39,8 +50,18 @@ export interface Proposal {
   decision: ProposalDecision | null;
 }
 
+const decidingRoles: Readonly<Record<ProposalAction, StaffRole>> = {
+  'payee-change': 'admin',
+  'payment-assign': 'approver',
+  'payment-split': 'approver',
+  'payment-dismiss': 'approver',
+  'bulk-move': 'operator',
+  'workflow-change': 'admin',
+  'workflow-migration': 'admin',
+};
+
 /** The role a decision on a proposal needs: the role its write needs when made directly. */
-export const roleToDecide = (action: ProposalAction): StaffRole => (action === 'payee-change' ? 'admin' : action === 'bulk-move' ? 'operator' : 'approver');
+export const roleToDecide = (action: ProposalAction): StaffRole => decidingRoles[action];
 
 export const statusOf = (proposal: Pick<Proposal, 'decision'>): ProposalStatus => proposal.decision?.outcome ?? 'pending';
 

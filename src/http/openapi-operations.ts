@@ -37,7 +37,7 @@ export const tagDescriptions: Record<string, string> = {
   portal:
     "The investor portal's sign-in: invitations, passkeys (WebAuthn) and the session cookie. Behind the cookie, every route of the API is also served under /portal/api (docs/reference/portal-access.md).",
   approvals:
-    "Four-eyes: writes held for a second person (a change of the payee's IBAN always; payment decisions and large bulk moves when a deal's rules say so), their approval or rejection, and a deal's rules (docs/reference/approvals.md).",
+    "Four-eyes: writes held for a second person (a change of the payee's IBAN always; payment decisions, large bulk moves and workflow changes when a deal's rules say so), their approval or rejection, and a deal's rules (docs/reference/approvals.md).",
   probes: 'Liveness and readiness for load balancers and orchestrators; no token.',
 };
 
@@ -53,7 +53,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   'POST /approvals/{proposalId}/approve': {
     operationId: 'approveProposal',
     description:
-      'Needs the role the held write needs (operator for a bulk move, approver for a payment decision, admin for a payee change) and another person than the proposer (403). ' +
+      'Needs the role the held write needs (operator for a bulk move, approver for a payment decision, admin for a payee change or a workflow change) and another person than the proposer (403). ' +
       'The stored input is applied by the same operation as the direct write, in one transaction with the decision. When what it was checked against ' +
       'moved meanwhile (the line was decided, the IBAN changed): 409 naming it in `changed`, the decision recorded as refused. Decided already: 409.',
     optionalBody: true,

@@ -1,6 +1,6 @@
 // Deciding a four-eyes proposal (docs/reference/approvals.md). Approving applies exactly the stored
 // input through the same operation code as the direct write (payment-settings.ts,
-// payment-line-decisions.ts), in one transaction with the decision row, unless the basis moved
+// payment-line-decisions.ts, bulk-moves.ts, workflow-changes.ts), in one transaction with the decision row, unless the basis moved
 // since it was proposed: then nothing is applied and the decision is recorded as `refused`, naming
 // what changed (409). Rejecting records the decision with its reason. Either way, never by the
 // proposer (403: a second person must), never twice (409), and only with the role the write needs
@@ -18,6 +18,11 @@ import { applyPaymentDecision, lineBasis, type PaymentDecisionInput } from './pa
 import { applyPaymentSettings, type PaymentSettingsInput } from './payment-settings.ts';
 import { type Answer, inOneTransaction, type WriteRequest, write } from './pipeline.ts';
 import { type ProposalView, recordProposalDecision } from './proposals.ts';
+import { invalidateLocally } from './caches.ts';
+import { applyWorkflowChange, type WorkflowChangeInput, workflowBasis } from './workflow-changes.ts';
+import { type MigrationInput, migrateWorkflow } from './workflow-migration.ts';
+
+const isWorkflowAction = (action: Proposal['action']) => action === 'workflow-change' || action === 'workflow-migration';
 
 /** An approval refused because the proposal's basis moved: its decision is recorded in a transaction of its own. */
 class BasisMoved extends AppError {}
@@ -33,6 +38,7 @@ async function decidable(tx: Deps, principal: Principal, proposalId: string): Pr
 
 /** The basis as it stands now, and what the proposal is about, in words. */
 async function basisNow(tx: Deps, proposal: Proposal): Promise<{ now: Record<string, unknown>; what: string }> {
+  if (isWorkflowAction(proposal.action)) return { now: await workflowBasis(tx, proposal.dealId), what: `The workflow of deal ${proposal.dealId}` };
   if (proposal.action === 'bulk-move') {
     const moves = (proposal.input as { moves: MoveInput[] }).moves;
     return { now: await bulkMoveBasis(tx, proposal.dealId, moves), what: `The investors of the bulk move in deal ${proposal.dealId}` };
@@ -47,6 +53,9 @@ async function basisNow(tx: Deps, proposal: Proposal): Promise<{ now: Record<str
 
 /** The stored input applied, as the direct write would apply it, by the approver. */
 async function apply(tx: Deps, principal: Principal, proposal: Proposal): Promise<unknown> {
+  if (proposal.action === 'workflow-change')
+    return (await applyWorkflowChange(tx, { principal }, proposal.dealId, proposal.input as unknown as WorkflowChangeInput)).workflow;
+  if (proposal.action === 'workflow-migration') return migrateWorkflow(tx, principal, proposal.dealId, proposal.input as MigrationInput, { dryRun: false });
   if (proposal.action === 'bulk-move') {
     const { moves, atomic } = proposal.input as { moves: MoveInput[]; atomic: boolean };
     const tag = { id: tx.newId(), kind: 'bulk-move' } as const;
@@ -60,15 +69,20 @@ async function apply(tx: Deps, principal: Principal, proposal: Proposal): Promis
 }
 
 export async function approveProposal(deps: Deps, request: WriteRequest, proposalId: string): Promise<Answer> {
+  let workflowOf: string | undefined;
   try {
-    return await write(deps, request, 200, async (tx) => {
+    const answer = await write(deps, request, 200, async (tx) => {
       const proposal = await decidable(tx, request.principal, proposalId);
+      if (isWorkflowAction(proposal.action)) workflowOf = proposal.dealId;
       const { now, what } = await basisNow(tx, proposal);
       const changed = basisChanges(proposal.basis, now);
       if (changed.length > 0) throw new BasisMoved('conflict', describeChanges(what, changed), { extensions: { outcome: 'refused', changed } });
       const result = await apply(tx, request.principal, proposal);
       return (await recordProposalDecision(tx, request.principal, proposal, { outcome: 'approved', reason: null, result }))!;
     });
+    // An approved workflow change: this instance's cached workflow dropped once committed (others: by NOTIFY).
+    if (workflowOf !== undefined) invalidateLocally({ kind: 'workflow', dealId: workflowOf });
+    return answer;
   } catch (err) {
     if (!(err instanceof BasisMoved)) throw err;
     // The refusal is kept: it is part of the proposal's history, whatever is asked next.

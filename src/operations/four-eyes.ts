@@ -1,5 +1,6 @@
 // A deal's four-eyes rules (docs/reference/approvals.md): whether its payment decisions wait for a
-// second person, and from how many investors on its bulk moves do. The payee's IBAN change always does, whatever the rules say (payment-settings.ts).
+// second person, from how many investors on its bulk moves do, and whether replacing its workflow
+// and migrating its journeys do. The payee's IBAN change always does, whatever the rules say (payment-settings.ts).
 // A rule is replaced by a newer row, never changed; the newest counts.
 // Contract: unknown deal 404; PUT admin, GET viewer.
 import { notFound } from '../domain/errors.ts';
@@ -19,6 +20,8 @@ export interface FourEyesRules {
   payeeChange: true;
   /** Bulk moves of at least this many investors wait for a second person (null: none do). */
   bulkMovesFrom: number | null;
+  /** Replacing the workflow (PUT, once it has one) and migrating journeys wait for a second admin. */
+  workflowChanges: boolean;
   setBy: string | null;
   setAt: string | null;
 }
@@ -27,12 +30,14 @@ async function rulesOf(db: Deps['db'], dealId: string): Promise<FourEyesRules> {
   if (!(await findDeal(db, dealId))) throw notFound('deal', dealId);
   const rule = (await currentRules(db, [dealId], 'payment-decision')).get(dealId);
   const bulk = (await currentRules(db, [dealId], 'bulk-move')).get(dealId);
-  const newest = [rule, bulk].filter((r) => r !== undefined).sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))[0];
+  const workflow = (await currentRules(db, [dealId], 'workflow-change')).get(dealId);
+  const newest = [rule, bulk, workflow].filter((r) => r !== undefined).sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1))[0];
   return {
     dealId,
     paymentDecisions: rule?.enabled ?? false,
     payeeChange: true,
     bulkMovesFrom: bulk?.enabled ? bulk.minInvestors : null,
+    workflowChanges: workflow?.enabled ?? false,
     setBy: newest?.createdBy ?? null,
     setAt: newest?.createdAt ?? null,
   };
@@ -40,12 +45,12 @@ async function rulesOf(db: Deps['db'], dealId: string): Promise<FourEyesRules> {
 
 export const getFourEyesRules = (deps: Deps, dealId: string): Promise<FourEyesRules> => rulesOf(forReading(deps).db, dealId);
 
-/** PUT: the whole of the rules (`bulkMovesFrom` left out: null); a rule that changes gets a new row. */
+/** PUT: the whole of the rules (`bulkMovesFrom` left out: null, `workflowChanges`: false); a rule that changes gets a new row. */
 export function setFourEyesRules(
   deps: Deps,
   request: WriteRequest,
   dealId: string,
-  input: { paymentDecisions: boolean; bulkMovesFrom?: number | null | undefined },
+  input: { paymentDecisions: boolean; bulkMovesFrom?: number | null | undefined; workflowChanges?: boolean | undefined },
 ): Promise<Answer> {
   return write(deps, request, 200, async (tx) => {
     const current = await rulesOf(tx.db, dealId);
@@ -56,6 +61,9 @@ export function setFourEyesRules(
     const from = input.bulkMovesFrom ?? null;
     if (current.bulkMovesFrom !== from)
       await insertRule(tx.db, { dealId, action: 'bulk-move', enabled: from !== null, minInvestors: from, by, at: tx.clock() });
+    const workflowChanges = input.workflowChanges ?? false;
+    if (current.workflowChanges !== workflowChanges)
+      await insertRule(tx.db, { dealId, action: 'workflow-change', enabled: workflowChanges, by, at: tx.clock() });
     return rulesOf(tx.db, dealId);
   });
 }

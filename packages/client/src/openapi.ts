@@ -178,8 +178,8 @@ export interface paths {
         };
         get?: never;
         /**
-         * Set a deal's workflow (201 the first time, 200 when re-applied)
-         * @description Step ids are chosen by the caller and belong to one deal. Every PUT makes a new version; investors already on the workflow stay on theirs until migrated (POST …/workflow/migrate). Removing a step where investors stand is a 409 naming the step and the count, unless `stepMapping` says where a migration puts them; other removed steps are retired.
+         * Set a deal's workflow (201 the first time, 200 when re-applied, 202 when held for a second admin)
+         * @description Step ids are chosen by the caller and belong to one deal. Every PUT makes a new version; investors already on the workflow stay on theirs until migrated (POST …/workflow/migrate). Removing a step where investors stand is a 409 naming the step and the count, unless `stepMapping` says where a migration puts them; other removed steps are retired. With the deal's four-eyes rule workflowChanges on (PUT /deals/deal/{dealId}/four-eyes), replacing a workflow is held for a second admin: 202 with the proposal, nothing changed (the first workflow of a deal is set at once).
          */
         put: operations["setWorkflow"];
         post?: never;
@@ -220,7 +220,7 @@ export interface paths {
         put?: never;
         /**
          * Move the journeys of older workflow versions onto the current one
-         * @description Each journey on an older version goes to `stepMapping[its step]`, or stays on its step when the current version has it, as one Workflow Event (data empty, from its step to the new one). A journey whose new step requires fields it never captured, or whose captured values no longer fit the fields, stays on its version and is listed in `notFitting`. A step of an older version that the current one lacks, with investors on it and no mapping: 409 naming each step and the count (the dry run lists them). ?dryRun=true: the same answer, nothing written.
+         * @description Each journey on an older version goes to `stepMapping[its step]`, or stays on its step when the current version has it, as one Workflow Event (data empty, from its step to the new one). A journey whose new step requires fields it never captured, or whose captured values no longer fit the fields, stays on its version and is listed in `notFitting`. A step of an older version that the current one lacks, with investors on it and no mapping: 409 naming each step and the count (the dry run lists them). ?dryRun=true: the same answer, nothing written. With the deal's four-eyes rule workflowChanges on (PUT /deals/deal/{dealId}/four-eyes), a migration (not a dry run) is held for a second admin: 202 with the proposal, no journey moved.
          */
         post: operations["migrateWorkflow"];
         delete?: never;
@@ -1684,7 +1684,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a proposal: its stored input is applied, unless what it was checked against moved (409, recorded as refused)
-         * @description Needs the role the held write needs (operator for a bulk move, approver for a payment decision, admin for a payee change) and another person than the proposer (403). The stored input is applied by the same operation as the direct write, in one transaction with the decision. When what it was checked against moved meanwhile (the line was decided, the IBAN changed): 409 naming it in `changed`, the decision recorded as refused. Decided already: 409.
+         * @description Needs the role the held write needs (operator for a bulk move, approver for a payment decision, admin for a payee change or a workflow change) and another person than the proposer (403). The stored input is applied by the same operation as the direct write, in one transaction with the decision. When what it was checked against moved meanwhile (the line was decided, the IBAN changed): 409 naming it in `changed`, the decision recorded as refused. Decided already: 409.
          */
         post: operations["approveProposal"];
         delete?: never;
@@ -1726,7 +1726,7 @@ export interface paths {
          */
         get: operations["getFourEyesRules"];
         /**
-         * Set a deal's four-eyes rules: whether its payment decisions, and from how many investors its bulk moves, wait for a second person
+         * Set a deal's four-eyes rules: whether its payment decisions, from how many investors its bulk moves, and whether its workflow changes wait for a second person
          * @description Admin. A new rule row replaces the previous one; history is kept.
          */
         put: operations["setFourEyesRules"];
@@ -2806,6 +2806,47 @@ export interface components {
             /** @description the Steps, entry steps first, then by depth, then by label */
             steps: components["schemas"]["Step"][];
         };
+        /**
+         * Approval
+         * @description A write held for a second person (four-eyes), with its decision once made
+         */
+        Approval: {
+            /** Format: uuid */
+            id: string;
+            action: "payee-change" | "payment-assign" | "payment-split" | "payment-dismiss" | "bulk-move" | "workflow-change" | "workflow-migration";
+            dealId: string;
+            status: "pending" | "approved" | "rejected" | "refused";
+            neededRole: "viewer" | "operator" | "approver" | "admin";
+            /** @description the exact input of the held write; approving applies it as given */
+            input: {
+                [key: string]: unknown;
+            };
+            /** @description what the input was checked against; an approval is refused when it moved */
+            basis: {
+                [key: string]: unknown;
+            };
+            /** @description the actor: JWT sub or API key id */
+            proposedBy: string;
+            proposedByName: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            proposedAt: string;
+            decision: {
+                outcome: "approved" | "rejected" | "refused";
+                decidedBy: string;
+                decidedByName: string | null;
+                reason: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                decidedAt: string;
+                /** @description approved: what the write returned; refused: what changed (`changed`); rejected: null */
+                result: unknown;
+            } | null;
+        };
         /** WorkflowMigrationResult */
         WorkflowMigrationResult: {
             dryRun: boolean;
@@ -2991,47 +3032,6 @@ export interface components {
             page: number;
             /** @description number of pages */
             totalPages: number;
-        };
-        /**
-         * Approval
-         * @description A write held for a second person (four-eyes), with its decision once made
-         */
-        Approval: {
-            /** Format: uuid */
-            id: string;
-            action: "payee-change" | "payment-assign" | "payment-split" | "payment-dismiss" | "bulk-move";
-            dealId: string;
-            status: "pending" | "approved" | "rejected" | "refused";
-            neededRole: "viewer" | "operator" | "approver" | "admin";
-            /** @description the exact input of the held write; approving applies it as given */
-            input: {
-                [key: string]: unknown;
-            };
-            /** @description what the input was checked against; an approval is refused when it moved */
-            basis: {
-                [key: string]: unknown;
-            };
-            /** @description the actor: JWT sub or API key id */
-            proposedBy: string;
-            proposedByName: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC with milliseconds
-             */
-            proposedAt: string;
-            decision: {
-                outcome: "approved" | "rejected" | "refused";
-                decidedBy: string;
-                decidedByName: string | null;
-                reason: string | null;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 UTC with milliseconds
-                 */
-                decidedAt: string;
-                /** @description approved: what the write returned; refused: what changed (`changed`); rejected: null */
-                result: unknown;
-            } | null;
         };
         /**
          * ImportJobProblem
@@ -3802,6 +3802,8 @@ export interface components {
             payeeChange: true;
             /** @description bulk moves of at least this many investors wait for a second person (an operator); null: none do */
             bulkMovesFrom: number | null;
+            /** @description replacing the workflow (once the deal has one) and migrating its journeys wait for a second person (an admin) */
+            workflowChanges: boolean;
             setBy: string | null;
             setAt: string | null;
         };
@@ -5679,7 +5681,10 @@ export interface operations {
     setWorkflow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a repeat with the same key and body returns the first response (header Idempotent-Replayed: true) and changes nothing */
+                "idempotency-key"?: string;
+            };
             path: {
                 dealId: string;
             };
@@ -5745,6 +5750,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5756,10 +5762,23 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Workflow"];
+                };
+            };
+            /** @description A write held for a second person (four-eyes), with its decision once made */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Approval"];
                 };
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
@@ -5817,6 +5836,7 @@ export interface operations {
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfterWhenRetryable"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6038,7 +6058,10 @@ export interface operations {
                 /** @description true: decide every journey and write nothing */
                 dryRun?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a repeat with the same key and body returns the first response (header Idempotent-Replayed: true) and changes nothing */
+                "idempotency-key"?: string;
+            };
             path: {
                 dealId: string;
             };
@@ -6060,10 +6083,23 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WorkflowMigrationResult"];
+                };
+            };
+            /** @description A write held for a second person (four-eyes), with its decision once made */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Approval"];
                 };
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
@@ -6121,6 +6157,7 @@ export interface operations {
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfterWhenRetryable"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18599,6 +18636,8 @@ export interface operations {
                     paymentDecisions: boolean;
                     /** @description bulk moves of at least this many investors wait for a second person; null or left out: none */
                     bulkMovesFrom?: number | null;
+                    /** @description replacing the workflow and migrating its journeys wait for a second admin; left out: false */
+                    workflowChanges?: boolean;
                 };
             };
         };

@@ -82,7 +82,8 @@ export function approvalRoutes(app: Api, ctx: AppContext) {
     {
       schema: {
         tags,
-        summary: "Set a deal's four-eyes rules: whether its payment decisions, and from how many investors its bulk moves, wait for a second person",
+        summary:
+          "Set a deal's four-eyes rules: whether its payment decisions, from how many investors its bulk moves, and whether its workflow changes wait for a second person",
         params: DealParams,
         headers: IdempotencyHeaders,
         body: StrictObject({
@@ -91,6 +92,9 @@ export function approvalRoutes(app: Api, ctx: AppContext) {
             Type.Union([Type.Integer({ minimum: 1, maximum: 1000 }), Type.Null()], {
               description: 'bulk moves of at least this many investors wait for a second person; null or left out: none',
             }),
+          ),
+          workflowChanges: Type.Optional(
+            Type.Boolean({ description: 'replacing the workflow and migrating its journeys wait for a second admin; left out: false' }),
           ),
         }),
         response: { 200: FourEyesRules },

@@ -2,9 +2,11 @@
 // current one (operations/workflow-migration.ts).
 import { Type } from 'typebox';
 import { misfitReasons } from '../../domain/workflow-migration.ts';
-import { migrateWorkflow } from '../../operations/workflow-migration.ts';
+import { migrateWorkflowHeld } from '../../operations/workflow-changes.ts';
 import type { Api, AppContext } from '../context.ts';
-import { principalOf } from '../auth.ts';
+import { IdempotencyHeaders } from '../idempotency.ts';
+import { Approval } from '../schemas/approvals.ts';
+import { answer, writeOf } from '../writes.ts';
 import { ExternalId, StrictObject } from '../schemas/common.ts';
 import { StepMapping } from '../schemas/workflow.ts';
 
@@ -45,17 +47,22 @@ export function workflowMigrationRoutes(app: Api, ctx: AppContext) {
           'Workflow Event (data empty, from its step to the new one). A journey whose new step requires fields it never captured, or ' +
           'whose captured values no longer fit the fields, stays on its version and is listed in `notFitting`. A step of an older version ' +
           'that the current one lacks, with investors on it and no mapping: 409 naming each step and the count (the dry run lists them). ' +
-          '?dryRun=true: the same answer, nothing written.',
+          "?dryRun=true: the same answer, nothing written. With the deal's four-eyes rule workflowChanges on (PUT /deals/deal/{dealId}/four-eyes), " +
+          'a migration (not a dry run) is held for a second admin: 202 with the proposal, no journey moved.',
         params: Type.Object({ dealId: ExternalId }),
         querystring: Type.Object({ dryRun: Type.Optional(Type.Boolean({ description: 'true: decide every journey and write nothing' })) }),
+        headers: IdempotencyHeaders,
         body: StrictObject({ stepMapping: Type.Optional(StepMapping) }),
-        response: { 200: MigrationResult },
+        response: { 200: MigrationResult, 202: Approval },
       },
       preValidation: async (request) => {
         request.body ??= {};
       },
     },
-    async (request) =>
-      migrateWorkflow(ctx, principalOf(request), request.params.dealId, { stepMapping: request.body.stepMapping }, { dryRun: request.query.dryRun === true }),
+    async (request, reply) =>
+      answer(
+        reply,
+        await migrateWorkflowHeld(ctx, writeOf(ctx, request, undefined, { dryRun: request.query.dryRun === true }), request.params.dealId, request.body),
+      ),
   );
 }

@@ -2,7 +2,9 @@
 import { Type } from 'typebox';
 import type { Requirement } from '../../domain/workflow.ts';
 import type { WorkflowDocument } from '../../domain/workflow-graph.ts';
-import { getWorkflowStatus, putWorkflow } from '../../operations/workflows.ts';
+import { getWorkflowStatus } from '../../operations/workflows.ts';
+import { setWorkflow, type WorkflowChangeInput } from '../../operations/workflow-changes.ts';
+import { IdempotencyHeaders } from '../idempotency.ts';
 import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { isStaff } from '../../domain/principal.ts';
@@ -11,6 +13,8 @@ import { etagOf, holdsVersion, sendVersioned } from '../etag.ts';
 import { ConditionalHeaders, NotModified } from '../schemas/conditional.ts';
 import { ExternalId } from '../schemas/common.ts';
 import { Workflow, WorkflowBody } from '../schemas/workflow.ts';
+import { Approval } from '../schemas/approvals.ts';
+import { answer, writeOf } from '../writes.ts';
 
 const Params = Type.Object({ dealId: ExternalId });
 
@@ -47,6 +51,9 @@ export const toDocument = (body: WorkflowBody): WorkflowDocument => ({
   links: body.links.map((l) => ({ fromStepId: l.fromStepId, toStepId: l.toStepId, investorMay: l.investorMay ?? false })),
 });
 
+/** The PUT's body as the operation takes it. */
+const changeOf = (body: WorkflowBody): WorkflowChangeInput => ({ workflow: toDocument(body), triggers: triggersOf(body), stepMapping: body.stepMapping });
+
 export function workflowRoutes(app: Api, ctx: AppContext) {
   const workflowBody = serialisedBodies();
   app.put(
@@ -54,19 +61,18 @@ export function workflowRoutes(app: Api, ctx: AppContext) {
     {
       schema: {
         tags: ['management'],
-        summary: "Set a deal's workflow (201 the first time, 200 when re-applied)",
+        summary: "Set a deal's workflow (201 the first time, 200 when re-applied, 202 when held for a second admin)",
         description:
-          'Step ids are chosen by the caller and belong to one deal. Every PUT makes a new version; investors already on the workflow stay on theirs until migrated (POST …/workflow/migrate). Removing a step where investors stand is a 409 naming the step and the count, unless `stepMapping` says where a migration puts them; other removed steps are retired.',
+          'Step ids are chosen by the caller and belong to one deal. Every PUT makes a new version; investors already on the workflow stay on theirs until migrated (POST …/workflow/migrate). Removing a step where investors stand is a 409 naming the step and the count, unless `stepMapping` says where a migration puts them; other removed steps are retired. ' +
+          "With the deal's four-eyes rule workflowChanges on (PUT /deals/deal/{dealId}/four-eyes), replacing a workflow is held for a second admin: " +
+          '202 with the proposal, nothing changed (the first workflow of a deal is set at once).',
         params: Params,
+        headers: IdempotencyHeaders,
         body: WorkflowBody,
-        response: { 200: Workflow, 201: Workflow },
+        response: { 200: Workflow, 201: Workflow, 202: Approval },
       },
     },
-    async (request, reply) => {
-      const { params, body } = request;
-      const { workflow, created } = await putWorkflow(ctx, params.dealId, toDocument(body), triggersOf(body), principalOf(request), body.stepMapping);
-      return reply.code(created ? 201 : 200).send(workflow);
-    },
+    async (request, reply) => answer(reply, await setWorkflow(ctx, writeOf(ctx, request), request.params.dealId, changeOf(request.body))),
   );
 
   app.get(

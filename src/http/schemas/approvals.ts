@@ -44,6 +44,9 @@ export const FourEyesRules = Type.Object(
     bulkMovesFrom: Type.Union([Type.Integer(), Type.Null()], {
       description: 'bulk moves of at least this many investors wait for a second person (an operator); null: none do',
     }),
+    workflowChanges: Type.Boolean({
+      description: 'replacing the workflow (once the deal has one) and migrating its journeys wait for a second person (an admin)',
+    }),
     setBy: nullableText,
     setAt: Type.Union([Timestamp, Type.Null()]),
   },

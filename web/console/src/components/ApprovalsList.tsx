@@ -16,6 +16,8 @@ const actionLabel: Record<Approval['action'], string> = {
   'payment-split': 'Payment split',
   'payment-dismiss': 'Payment dismissal',
   'bulk-move': 'Bulk move',
+  'workflow-change': 'Workflow change',
+  'workflow-migration': 'Workflow migration',
 };
 
 /** What the held write would do, in a line. */
@@ -32,6 +34,10 @@ function summary(a: Approval): string {
       return `line ${input.lineId}: “${input.reason}”`;
     case 'bulk-move':
       return plural((input.moves ?? []).length, 'investor') + ' moved';
+    case 'workflow-change':
+      return `version ${a.basis.version} replaced by “${input.workflow?.label ?? ''}” (${plural((input.workflow?.steps ?? []).length, 'step')})`;
+    case 'workflow-migration':
+      return `investors on earlier versions moved onto version ${a.basis.version}`;
   }
 }
 

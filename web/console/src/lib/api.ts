@@ -76,9 +76,10 @@ export const consoleApi = {
   rows: (dealId: string, params: T.RowParams) => call<T.DealRows>('GET', `/console/deals/${enc(dealId)}/rows${qs({ ...params })}`),
   putDeal: (dealId: string, body: T.DealBody) => call<T.Deal>('PUT', `/deals/deal/${enc(dealId)}`, body),
   dealRecord: (dealId: string) => call<T.Deal>('GET', `/deals/deal/${enc(dealId)}`),
-  putWorkflow: (dealId: string, body: T.WorkflowDocument) => call<T.Workflow>('PUT', `/deals/deal/${enc(dealId)}/workflow`, body),
+  // Replacing a workflow, or migrating its journeys, may be held for a second admin: 202 with the proposal (isHeld).
+  putWorkflow: (dealId: string, body: T.WorkflowDocument) => call<T.Workflow | T.Approval>('PUT', `/deals/deal/${enc(dealId)}/workflow`, body),
   migrateWorkflow: (dealId: string, dryRun: boolean) =>
-    call<T.Ok<'migrateWorkflow'>>('POST', `/deals/deal/${enc(dealId)}/workflow/migrate${dryRun ? '?dryRun=true' : ''}`, {}),
+    call<T.Ok<'migrateWorkflow'> | T.Approval>('POST', `/deals/deal/${enc(dealId)}/workflow/migrate${dryRun ? '?dryRun=true' : ''}`, {}),
   checkWorkflow: (dealId: string, body: T.WorkflowDocument) => call<T.WorkflowCheck>('POST', `/console/deals/${enc(dealId)}/workflow/check`, body),
   /**
    * POST /investors/import with one PUT /investors body plus "id" per NDJSON line: the service's

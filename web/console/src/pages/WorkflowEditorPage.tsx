@@ -11,7 +11,7 @@ import { ErrorState, Spinner } from '../components/ui.tsx';
 import { EditorSide } from '../components/workflow-editor/EditorSide.tsx';
 import { MigrationPanel } from '../components/workflow-editor/MigrationPanel.tsx';
 import { StepEditor } from '../components/workflow-editor/StepEditor.tsx';
-import { ApiError, api, consoleApi, describeError, type WorkflowCheck } from '../lib/api.ts';
+import { ApiError, api, consoleApi, describeError, isHeld, type WorkflowCheck } from '../lib/api.ts';
 import { useDebounced, useLoad, useSubmission } from '../../../kit/hooks.ts';
 import { useLeaveGuard } from '../lib/leave-guard.ts';
 import { inferStepType, problemsOf, schemaProblems, slug, subscriptionTemplate, toBody, toDoc, type Doc, type DocStep } from '../lib/workflow-doc.ts';
@@ -110,12 +110,14 @@ function Editor({ dealId, dealName, initial, existedBefore }: { dealId: string; 
       return;
     }
     await run(async () => {
-      await consoleApi.putWorkflow(dealId, toBody(doc)).catch((error: unknown) => {
+      const answer = await consoleApi.putWorkflow(dealId, toBody(doc)).catch((error: unknown) => {
         const problems = schemaProblems(error);
         if (problems) setCheck(problems);
         throw error;
       });
       setConfirming(false);
+      // Four-eyes: the change waits for another admin; nothing is saved until they approve it.
+      if (isHeld(answer)) return 'The workflow change is held for a second person: nothing is saved until another admin approves it in the Inbox.';
       setExisting(true);
       setSaved(JSON.stringify(toBody(doc)));
       setSaves((n) => n + 1);

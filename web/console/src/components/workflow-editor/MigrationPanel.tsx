@@ -3,7 +3,7 @@
 // dry run (who would move, who stays and why) and moves them on request; each keeps the time they
 // entered their step.
 import { useEffect, useState } from 'react';
-import { consoleApi, type Ok } from '../../lib/api.ts';
+import { consoleApi, isHeld, type Ok } from '../../lib/api.ts';
 import { plural } from '../../lib/format.ts';
 import { useSubmission } from '../../../../kit/hooks.ts';
 import { FormStatus } from '../ui.tsx';
@@ -18,7 +18,7 @@ export function MigrationPanel({ dealId, version }: { dealId: string; version: n
   useEffect(() => {
     let stale = false;
     consoleApi.migrateWorkflow(dealId, true).then(
-      (r) => !stale && setDry(r),
+      (r) => !stale && setDry(isHeld(r) ? undefined : r),
       () => !stale && setDry(undefined),
     );
     return () => {
@@ -32,6 +32,7 @@ export function MigrationPanel({ dealId, version }: { dealId: string; version: n
     run(async () => {
       const result = await consoleApi.migrateWorkflow(dealId, false);
       setReads((n) => n + 1);
+      if (isHeld(result)) return 'The migration is held for a second person: no one moves until another admin approves it in the Inbox.';
       return `${plural(result.migrated, 'investor')} moved onto version ${result.toVersion}; each keeps the time they entered their step.`;
     });
   return (
