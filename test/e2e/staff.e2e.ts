@@ -1,5 +1,6 @@
-// Staff people end to end, at 1440×900 and 390×844, in the light theme: the first admin signs in
-// with the key the service printed and, on the People page, invites an operator and a viewer; each
+// Staff people end to end, at 1440×900 and 390×844 (the sign-in, join and People screens in both
+// themes, the others in the light one): the first admin signs in with the key the service printed
+// and, on the People page, invites an operator and a viewer; each
 // opens their link in their own browser (Chromium with a virtual WebAuthn authenticator, as the
 // investor portal's test does), creates a passkey and is signed in with their role. The operator
 // renames the deal and sees no admin action on the People page; the viewer finds the writes
@@ -18,6 +19,13 @@ const sizes = [
 ].filter((s) => !process.env.E2E_WIDTH || String(s.width) === process.env.E2E_WIDTH);
 
 const checkScreen = (page: Page, name: string, width: number) => harnessCheckScreen(page, { prefix: 'staff', name, width });
+/** A screen in the light theme, then the dark one. */
+async function checkBoth(page: Page, name: string, width: number) {
+  await checkScreen(page, name, width);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await checkScreen(page, `${name}-dark`, width);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
 
 describe('staff people: invited, signed in with a passkey, acting with their role', { skip: skipE2e }, () => {
   let e: E2e;
@@ -73,7 +81,7 @@ describe('staff people: invited, signed in with a passkey, acting with their rol
         await adminPage.goto(consoleUrl);
         await adminPage.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
         await adminPage.getByRole('heading', { name: 'First start: paste the admin key printed by the service' }).waitFor();
-        await checkScreen(adminPage, 'sign-in', width);
+        await checkBoth(adminPage, 'sign-in', width);
         await adminPage.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
         await adminPage.getByRole('button', { name: 'Sign in with the key' }).click();
         await adminPage.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
@@ -98,14 +106,14 @@ describe('staff people: invited, signed in with a passkey, acting with their rol
             .inputValue(),
           'viewer',
         );
-        await checkScreen(adminPage, 'people-admin', width);
+        await checkBoth(adminPage, 'people-admin', width);
       });
 
       test('the operator joins with a passkey, renames the deal, and has no admin action among the people', async () => {
         const { page } = operatorBrowser;
         await page.goto(links.operator!);
         await page.getByText(`Welcome, ${operator.name}.`).waitFor();
-        await checkScreen(page, 'join', width);
+        await checkBoth(page, 'join', width);
         await page.getByRole('button', { name: 'Create your passkey' }).click();
         await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
         assert.equal(await page.getByTestId('who').innerText(), `${phone ? 'Signed in as ' : ''}${operator.name} · operator`);
@@ -134,6 +142,7 @@ describe('staff people: invited, signed in with a passkey, acting with their rol
         await page.getByRole('button', { name: 'Create your passkey' }).click();
         await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
         assert.equal(await page.getByTestId('who').innerText(), `${phone ? 'Signed in as ' : ''}${viewer.name} · viewer`);
+        assert.equal(await page.getByRole('link', { name: 'New deal' }).count(), 0);
 
         await page.goto(`${consoleUrl}#/deals/${dealId}/settings`);
         const save = page.getByRole('button', { name: 'Save', exact: true });

@@ -16,8 +16,8 @@ import { AMOUNT, WHOLE, activeFilterCount, viewSummary, type FilteredView, type 
 import { plural } from '../lib/format.ts';
 import { PHONE, useMedia } from '../../../kit/hooks.ts';
 import { SavedViews } from './SavedViews.tsx';
-import './ViewToolbar.css';
 import { useRoleGate } from '../lib/who.ts';
+import './ViewToolbar.css';
 
 /** The filters, the one-step notice, the count of the view and its export (plus the page's own actions). */
 export function ViewToolbar({
