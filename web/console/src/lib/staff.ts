@@ -1,6 +1,7 @@
 // Staff people: the console's passkey sign-in (its door, /console/api), the People page's calls,
 // and what each role may do (viewer < operator < approver < admin, docs/reference/roles.md).
 import { createPasskey, PasskeysUnsupported, passkeyCancelled, passkeySignIn } from '../../../kit/passkeys.ts';
+import { rightAddress } from '../../../kit/errors.ts';
 import { describeError } from './errors.ts';
 import { ApiError, call, doorCall } from './http.ts';
 import type * as T from './types.ts';
@@ -35,6 +36,8 @@ export const signInWithPasskey = () => passkeySignIn(staffApi.signInOptions, sta
 export function describePasskeyError(error: unknown): string {
   if (error instanceof PasskeysUnsupported) return 'This browser cannot use passkeys. Use a current browser, or sign in with a key below.';
   if (passkeyCancelled(error)) return 'The passkey prompt was closed before it finished. Try again.';
+  const address = rightAddress(error);
+  if (address) return `Passkeys work only at the console's own address: open ${address} and sign in there.`;
   if (error instanceof ApiError && (error.status === 400 || error.status === 401))
     return 'That passkey was not accepted: it may belong to a person who was deactivated, or to another site. Ask an admin for a new invitation.';
   return describeError(error);

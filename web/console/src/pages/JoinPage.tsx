@@ -1,6 +1,7 @@
 // An invitation link (#/join/<token>): who it is for, then a passkey is created and the person is
 // signed in, with the role the admin gave them.
 import { type ReactNode, useState } from 'react';
+import { rightAddress } from '../../../kit/errors.ts';
 import { useLoad } from '../../../kit/hooks.ts';
 import { ApiError, type StaffSession } from '../lib/api.ts';
 import { describePasskeyError, registerPasskey, staffApi } from '../lib/staff.ts';
@@ -24,8 +25,21 @@ export function JoinPage({ invitation, onSignedIn }: { invitation: string; onSig
   };
 
   let body: ReactNode;
+  const address = invited.status === 'error' ? rightAddress(invited.error, `#/join/${invitation}`) : undefined;
   if (invited.status === 'loading') body = <Spinner label="Checking your invitation…" />;
-  else if (invited.status === 'error' && invited.error instanceof ApiError && invited.error.status === 404) {
+  else if (address) {
+    // Opened at another address of this host (127.0.0.1 for localhost): passkeys belong to one.
+    body = (
+      <>
+        <p className="alert alert-error" role="alert">
+          This link was opened at another address than the console's: passkeys work only at {new URL(address).origin}.
+        </p>
+        <a className="button button-primary button-block" href={address}>
+          Open the invitation there
+        </a>
+      </>
+    );
+  } else if (invited.status === 'error' && invited.error instanceof ApiError && invited.error.status === 404) {
     body = (
       <>
         <p className="alert alert-error" role="alert">
