@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { checkScreen as harnessCheckScreen, demoDealId, freePort, investorBrowser, skipE2e, startE2e, type E2e } from './harness.ts';
+import { checkScreen as harnessCheckScreen, demoDealId, freePort, investorBrowser, skipE2e, startE2e, waitForExpression, type E2e } from './harness.ts';
 
 const sizes = [
   { width: 1440, height: 900 },
@@ -176,7 +176,7 @@ describe('staff people: invited, signed in with a passkey, acting with their rol
         assert.deepEqual((await e.api('GET', `/deals/deal/${dealId}`)).body, before, 'the viewer changed nothing');
       });
 
-      test('the admin deactivates the operator, whose next step lands on the sign-in screen', async () => {
+      test('the admin makes the viewer an approver and deactivates the operator, whose next step lands on the sign-in screen', async () => {
         await openPeople(adminPage);
         const operatorRow = row(adminPage, operator.name);
         await operatorRow.getByRole('button', { name: 'Deactivate…' }).click();
@@ -187,6 +187,19 @@ describe('staff people: invited, signed in with a passkey, acting with their rol
           .click();
         await operatorRow.getByText('deactivated', { exact: true }).waitFor();
         await checkScreen(adminPage, 'people-deactivated', width);
+
+        // A role changed applies from the person's next request: the viewer, reloaded, is an approver.
+        await row(adminPage, viewer.name)
+          .getByRole('combobox', { name: `Role of ${viewer.name}` })
+          .selectOption('approver');
+        await waitForExpression(
+          adminPage,
+          `document.querySelector('select[aria-label="Role of ${viewer.name}"]').value === 'approver' && !document.querySelector('select[aria-label="Role of ${viewer.name}"]').disabled`,
+        );
+        const people = (await e.api('GET', '/staff')).body.people as { name: string; role: string }[];
+        assert.equal(people.find((p) => p.name === viewer.name)?.role, 'approver');
+        await viewerBrowser.page.reload();
+        await viewerBrowser.page.getByTestId('who').getByText(`${viewer.name} · approver`).waitFor();
 
         const { page } = operatorBrowser;
         await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Investors' }).click();
