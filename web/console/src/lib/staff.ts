@@ -1,10 +1,11 @@
-// Staff people: the console's passkey sign-in (its door, /console/api), the People page's calls,
-// and what each role may do (viewer < operator < approver < admin, docs/reference/roles.md).
+// Staff people: the console's passkey sign-in (its door, /console/api) and the People page's calls.
 import { createPasskey, PasskeysUnsupported, passkeyCancelled, passkeySignIn } from '../../../kit/passkeys.ts';
 import { rightAddress } from '../../../kit/errors.ts';
 import { describeError } from './errors.ts';
 import { ApiError, call, doorCall } from './http.ts';
 import type * as T from './types.ts';
+
+export { ROLES, roleIncludes } from './roles.ts';
 
 const enc = encodeURIComponent;
 
@@ -42,11 +43,3 @@ export function describePasskeyError(error: unknown): string {
     return 'That passkey was not accepted: it may belong to a person who was deactivated, or to another site. Ask an admin for a new invitation.';
   return describeError(error);
 }
-
-export const ROLES: readonly T.StaffRole[] = ['viewer', 'operator', 'approver', 'admin'];
-
-/** Whether `role` includes `needed` (an unknown role, an integration's, includes nothing). */
-export const roleIncludes = (role: string, needed: T.StaffRole) => {
-  const have = ROLES.indexOf(role as T.StaffRole);
-  return have >= 0 && have >= ROLES.indexOf(needed);
-};

@@ -2,7 +2,7 @@
 // page through a React context, and what their role lets the page offer. The page only hides or
 // disables what the role cannot do; the service refuses it anyway (403 naming the role needed).
 import { createContext, useContext } from 'react';
-import { roleIncludes } from './staff.ts';
+import { roleIncludes } from './roles.ts';
 import type { StaffRole } from './types.ts';
 
 export interface Who {
