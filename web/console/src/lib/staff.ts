@@ -2,7 +2,7 @@
 import { createPasskey, PasskeysUnsupported, passkeyCancelled, passkeySignIn } from '../../../kit/passkeys.ts';
 import { rightAddress } from '../../../kit/errors.ts';
 import { describeError } from './errors.ts';
-import { ApiError, call, doorCall } from './http.ts';
+import { ApiError, call, doorBase, doorCall } from './http.ts';
 import type * as T from './types.ts';
 
 export { ROLES, roleIncludes } from './roles.ts';
@@ -17,6 +17,8 @@ export const staffApi = {
   /** The session of this browser's cookie, if any (a 401 here is the expected "no one"). */
   session: () => doorCall<T.StaffSession>('GET', '/session', undefined, { quiet401: true }),
   signOut: (everywhere: boolean) => doorCall<void>('POST', '/sign-out', { everywhere }),
+  /** Whether single sign-on (OpenID Connect) is offered, and what to call it. */
+  singleSignOn: () => doorCall<{ enabled: boolean; name: string | null }>('GET', '/oidc'),
   people: () => call<{ people: T.StaffPerson[] }>('GET', '/staff'),
   invite: (body: { email: string; name: string; role: T.StaffRole }) => call<T.StaffInvitation>('POST', '/staff/invitations', body),
   setRole: (personId: string, role: T.StaffRole) => call<{ personId: string }>('PUT', `/staff/${enc(personId)}`, { role }),
@@ -29,6 +31,9 @@ export const registerPasskey = (invitation: string) =>
     () => staffApi.registrationOptions(invitation),
     (response) => staffApi.register(invitation, response),
   );
+
+/** Where the browser goes to sign in with the identity provider (it comes back signed in, to the console). */
+export const singleSignOnStart = `${doorBase}/oidc/start`;
 
 /** Signs in with a passkey this device has for the console. */
 export const signInWithPasskey = () => passkeySignIn(staffApi.signInOptions, staffApi.signIn);

@@ -1,8 +1,10 @@
-// Sign-in: with a passkey (the browser offers the ones it has for the console), or, below it, the
-// bootstrap way for the first admin, a pasted key (components/KeyForm.tsx).
+// Sign-in: with a passkey (the browser offers the ones it has for the console), with the firm's
+// identity provider when single sign-on is configured, or, below them, the bootstrap way for the
+// first admin, a pasted key (components/KeyForm.tsx).
 import { useState } from 'react';
 import type { StaffSession, Whoami } from '../lib/api.ts';
-import { describePasskeyError, signInWithPasskey } from '../lib/staff.ts';
+import { useLoad } from '../../../kit/hooks.ts';
+import { describePasskeyError, signInWithPasskey, singleSignOnStart, staffApi } from '../lib/staff.ts';
 import { KeyForm } from '../components/KeyForm.tsx';
 import { FormStatus } from '../components/ui.tsx';
 import './SignInScreen.css';
@@ -18,6 +20,7 @@ export function SignInScreen({
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const [sso] = useLoad(() => staffApi.singleSignOn(), []);
   const signIn = async () => {
     setBusy(true);
     setError(undefined);
@@ -47,6 +50,11 @@ export function SignInScreen({
           <button type="button" className="button button-primary button-block" onClick={signIn} disabled={busy}>
             {busy ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
           </button>
+          {sso.status === 'ready' && sso.value.enabled && (
+            <a className="button button-block" href={singleSignOnStart}>
+              Sign in with {sso.value.name}
+            </a>
+          )}
           <p className="muted small">No passkey yet? Ask an admin to invite you: the link creates one.</p>
         </section>
         <KeyForm onSignedIn={onKey} />
