@@ -197,10 +197,10 @@ async function listStreamFeed(db: Kysely<DB>, stream: string, after: number, lim
  * indexes of migrations 0028 (edit requests) and 0048 (approvals), word for word, so the planner
  * uses them.
  */
-const entriesOf: Record<CrossDealFeed, RawBuilder<unknown>> = {
-  'edit-requests': sql`o.type in ('edit-request.created', 'edit-request.approved', 'edit-request.rejected')`,
-  approvals: sql`o.type in ('approval.proposed', 'approval.decided')`,
-};
+const entriesOf = (feed: CrossDealFeed) =>
+  feed === 'approvals'
+    ? sql`o.type in ('approval.proposed', 'approval.decided')`
+    : sql`o.type in ('edit-request.created', 'edit-request.approved', 'edit-request.rejected')`;
 
 /**
  * Every deal's entries of `feed` after the entry numbered `after` (0: from the start), in feed
@@ -211,7 +211,7 @@ const entriesOf: Record<CrossDealFeed, RawBuilder<unknown>> = {
 export async function listCrossDealFeed(db: Kysely<DB>, feed: CrossDealFeed, after: number, limit: number): Promise<FeedPage> {
   type Row = { found: boolean } & { [K in keyof FeedRow]: FeedRow[K] | null };
   const columns = sql`e.id, e.type, e.occurred_at, e.deal_id, e.sequence, e.payload`;
-  const entry = entriesOf[feed];
+  const entry = entriesOf(feed);
   const { rows } =
     after === 0
       ? await sql<Row>`${prepared(`${feed}-feed-first`)}
@@ -234,7 +234,7 @@ export async function listCrossDealFeed(db: Kysely<DB>, feed: CrossDealFeed, aft
 /** The number of the newest entry of `feed` (any deal) that the feed shows, 0 when there is none. */
 export async function latestCrossDealSequence(db: Kysely<DB>, feed: CrossDealFeed): Promise<number> {
   const { rows } = await sql<{ sequence: string }>`select o.sequence from outbox o
-    where ${entriesOf[feed]} and ${below} order by o.xid desc, o.sequence desc limit 1`.execute(db);
+    where ${entriesOf(feed)} and ${below} order by o.xid desc, o.sequence desc limit 1`.execute(db);
   return rows[0] ? Number(rows[0].sequence) : 0;
 }
 

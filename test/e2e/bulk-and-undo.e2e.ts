@@ -41,7 +41,7 @@ describe('bulk move that checks first, and its undo, end to end', { skip: skipE2
         try {
           await page.goto(`${e.url}/console/`);
           await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
-          await page.getByRole('button', { name: 'Sign in' }).click();
+          await page.getByRole('button', { name: 'Sign in with the key' }).click();
           await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
           await page.goto(`${e.url}/console/#/deals/${dealId}/table`);
           for (const name of ['Ada', 'Bo', 'Cy']) await page.getByRole('checkbox', { name: `Select ${name} Bulk${tag}` }).check();

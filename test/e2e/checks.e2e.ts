@@ -44,7 +44,7 @@ describe('sanctions checks in the console, end to end', { skip: skipE2e }, () =>
       try {
         await page.goto(`${e.url}/console/`);
         await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in with the key' }).click();
         await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
         await page.getByRole('link', { name: 'Checks' }).click();
         await page.getByRole('heading', { name: 'Sanctions checks' }).waitFor();

@@ -121,7 +121,7 @@ describe('closing day: a CRM export and a bank statement through the console', {
         });
         await page.goto(`${e.url}/console/`);
         await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in with the key' }).click();
         await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
       });
       after(() => context?.close());

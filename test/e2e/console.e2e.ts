@@ -79,7 +79,7 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await checkScreen(page, 'sign-in', size.width);
         await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
         await page.getByRole('checkbox', { name: /Keep me signed in/ }).check();
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in with the key' }).click();
         await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
         await page.getByText('first-run admin').waitFor();
         const second = await context.newPage();
@@ -87,10 +87,10 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await second.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
         await second.close();
         await page.getByRole('button', { name: 'Sign out' }).click();
-        await page.getByRole('button', { name: 'Sign in' }).waitFor();
+        await page.getByRole('button', { name: 'Sign in with the key' }).waitFor();
         assert.equal(await page.evaluate(() => localStorage.getItem('dealflow.console.token')), null);
         await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in with the key' }).click();
         await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
         await checkScreen(page, 'deals', size.width);
       });
@@ -567,7 +567,7 @@ describe('operations console, end to end', { skip: skipE2e }, () => {
         await visit('subscriptions', (p) => p.getByRole('heading', { name: 'Subscription transactions' }).waitFor(), 'subscriptions');
         await visit('deals/no-such-deal', (p) => p.getByRole('heading', { name: 'Not found' }).waitFor(), 'not-found');
         await page.evaluate(() => sessionStorage.clear());
-        await visit('', (p) => p.getByRole('button', { name: 'Sign in' }).waitFor(), 'sign-in');
+        await visit('', (p) => p.getByRole('button', { name: 'Sign in with the key' }).waitFor(), 'sign-in');
       } finally {
         await context.close();
       }

@@ -98,10 +98,10 @@ describe('the console on the demo deal, end to end', { skip: skipE2e }, () => {
     await page.goto(`${e.url}/console/`);
     const token = page.getByRole('textbox', { name: 'Admin token' });
     await token.fill('dfk_not-a-real-token');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in with the key' }).click();
     await page.getByRole('alert').filter({ hasText: 'not accepted' }).waitFor();
     await token.fill(e.adminToken);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in with the key' }).click();
     await page.getByRole('heading', { name: 'Deals' }).waitFor();
     await page.getByRole('row').filter({ hasText: dealId }).waitFor();
   });

@@ -27,7 +27,7 @@ describe('filters, density and the phone board, end to end', { skip: skipE2e }, 
   const signIn = async (page: Page) => {
     await page.goto(`${e.url}/console/`);
     await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in with the key' }).click();
     await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
   };
   const hashQuery = (page: Page) => new URLSearchParams(new URL(page.url()).hash.split('?')[1] ?? '');

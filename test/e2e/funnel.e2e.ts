@@ -25,7 +25,7 @@ describe('funnel page, end to end', { skip: skipE2e }, () => {
       try {
         await page.goto(`${e.url}/console/`);
         await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in with the key' }).click();
         await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
 
         const funnel = (await e.api('GET', `/deals/deal/${dealId}/funnel?fresh=true`)).body;

@@ -18,7 +18,7 @@ async function signedIn(browser: Browser, e: E2e, width: number): Promise<Page> 
   page.setDefaultTimeout(15_000);
   await page.goto(`${e.url}/console/`);
   await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
   await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
   return page;
 }

@@ -126,7 +126,7 @@ describe('reconciliation in the console, end to end', { skip: skipE2e }, () => {
         }
         await page.goto(`${e.url}/console/`);
         await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in with the key' }).click();
         await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
       });
       after(() => context?.close());

@@ -116,7 +116,7 @@ describe('closing-day truths in the console', { skip: skipE2e }, () => {
       try {
         await page.goto(`${e.url}/console/`);
         await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in with the key' }).click();
         await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
 
         // The table: same names told apart by e-mail; the part payment beside the commitment.

@@ -49,7 +49,7 @@ describe('workflow changes and the investors already on the deal, end to end', {
         page.setDefaultTimeout(15_000);
         await page.goto(`${e.url}/console/`);
         await page.getByRole('textbox', { name: 'Admin token' }).fill(e.adminToken);
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in with the key' }).click();
         await page.getByRole('heading', { name: 'Deals', exact: true }).waitFor();
       });
       after(() => context?.close());

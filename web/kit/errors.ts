@@ -108,3 +108,14 @@ export function refusalOf(error: unknown): Refusal {
   }
   return { message: String(error), fields: [] };
 }
+
+/**
+ * The address an app works at, when it was opened at another (passkeys and the writes through a
+ * session cookie are bound to one origin, PUBLIC_URL's, which a refused write names as
+ * `portalOrigin`): this page at that origin, with `hash`.
+ */
+export function rightAddress(error: unknown, hash = ''): string | undefined {
+  if (!(error instanceof ApiError) || error.status !== 403) return undefined;
+  const origin = error.problem.portalOrigin;
+  return typeof origin === 'string' && origin !== location.origin ? `${origin}${location.pathname}${hash}` : undefined;
+}

@@ -1,8 +1,14 @@
-// The shell: the token gate, the top bar (sections, the signed-in person, sign out) and the pages.
+// The shell: the sign-in gate (a passkey's session cookie, or a pasted key), the join page of an
+// invitation, the top bar (sections, the signed-in person, sign out) and the pages.
 // On a phone the top bar is one row (the brand and the sections), and the signed-in person and
 // Sign out close the page instead, so the page starts higher.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, consoleApi, setUnauthenticatedHandler, tokenStore, type Whoami } from './lib/api.ts';
+import { api, consoleApi, setAuth, setUnauthenticatedHandler, type StaffSession, tokenStore, type Whoami } from './lib/api.ts';
+import { staffApi } from './lib/staff.ts';
+import { type Who, WhoContext } from './lib/who.ts';
+import { Account } from './components/Account.tsx';
+import { JoinPage } from './pages/JoinPage.tsx';
+import { PeoplePage } from './pages/PeoplePage.tsx';
 import { ActivityPage } from './pages/ActivityPage.tsx';
 import { DocumentsPage } from './pages/DocumentsPage.tsx';
 import { BoardPage } from './pages/BoardPage.tsx';
@@ -18,41 +24,83 @@ import { InvestorImportPage } from './pages/InvestorImportPage.tsx';
 import { InvestorsPage } from './pages/InvestorsPage.tsx';
 import { ChecksPage } from './pages/ChecksPage.tsx';
 import { PaymentsPage } from './pages/PaymentsPage.tsx';
-import { usePersonName } from './components/Person.tsx';
 import { SubscriptionsPage } from './pages/SubscriptionsPage.tsx';
 import { TablePage } from './pages/TablePage.tsx';
-import { TokenScreen } from './pages/TokenScreen.tsx';
+import { SignInScreen } from './pages/SignInScreen.tsx';
 import { NotFound, Spinner } from './components/ui.tsx';
 import { WebhooksPage } from './pages/WebhooksPage.tsx';
 import { WorkflowEditorPage } from './pages/WorkflowEditorPage.tsx';
 import './App.css';
 
-type Session = { status: 'checking' } | { status: 'signed-out'; reason?: string } | { status: 'signed-in'; who: Whoami };
+type Session = { status: 'checking' } | { status: 'signed-out'; reason?: string } | { status: 'signed-in'; who: Who };
 
 export function App() {
-  const [session, setSession] = useState<Session>(() => (tokenStore.get() ? { status: 'checking' } : { status: 'signed-out' }));
+  const parts = useHashRoute();
+  const [session, setSession] = useState<Session>({ status: 'checking' });
 
+  // How the person now signed in did (undefined when no one is): the calls still under way when a
+  // session ends are refused too, and only the first refusal speaks.
+  const via = useRef<Who['via']>(undefined);
   const signOut = useCallback((reason?: string) => {
+    via.current = undefined;
     tokenStore.clear();
+    setAuth({ kind: 'token' });
     setSession({ status: 'signed-out', ...(reason ? { reason } : {}) });
+  }, []);
+  const byKey = useCallback((who: Whoami) => {
+    via.current = 'key';
+    setSession({ status: 'signed-in', who: { userId: who.userId, role: who.role, via: 'key' } });
+  }, []);
+  const byPasskey = useCallback((s: StaffSession) => {
+    via.current = 'passkey';
+    setAuth({ kind: 'cookie', csrfToken: s.csrfToken });
+    setSession({ status: 'signed-in', who: { userId: s.personId, name: s.name, role: s.role, via: 'passkey' } });
   }, []);
 
   useEffect(() => {
-    setUnauthenticatedHandler(() => signOut('Your token is no longer accepted (revoked or expired). Enter a valid admin token.'));
+    setUnauthenticatedHandler(() => {
+      if (via.current === undefined) return;
+      signOut(
+        via.current === 'passkey'
+          ? 'Your session has ended (it expired, you signed out elsewhere, or your access was removed). Sign in again.'
+          : 'Your token is no longer accepted (revoked or expired). Enter a valid admin token.',
+      );
+    });
     const token = tokenStore.get();
-    if (!token) return;
+    if (!token) {
+      // No key in this browser: perhaps a passkey's session cookie.
+      staffApi.session().then(byPasskey, () => setSession({ status: 'signed-out' }));
+      return;
+    }
     api.whoami(token).then(
-      (who) =>
-        who.role !== 'investor' ? setSession({ status: 'signed-in', who }) : signOut('That token belongs to an investor. The console needs a staff token.'),
+      (who) => (who.role !== 'investor' ? byKey(who) : signOut('That token belongs to an investor. The console needs a staff token.')),
       () => signOut('The saved token was not accepted. Enter it again.'),
     );
-  }, [signOut]);
+  }, [signOut, byKey, byPasskey]);
 
-  if (session.status === 'checking') return <Spinner label="Checking your token…" />;
-  if (session.status === 'signed-out') {
-    return <TokenScreen reason={session.reason} onSignedIn={(who) => setSession({ status: 'signed-in', who })} />;
+  // An invitation link opens the join page whoever is signed in on this device.
+  if (parts[0] === 'join' && parts[1]) {
+    const invitation = parts[1];
+    return (
+      <JoinPage
+        invitation={invitation}
+        onSignedIn={(s) => {
+          tokenStore.clear();
+          byPasskey(s);
+          // The spent link leaves the history: replaced by the deals, then the route reads it again.
+          history.replaceState(null, '', `${location.pathname}${location.search}#/`);
+          window.dispatchEvent(new HashChangeEvent('hashchange'));
+        }}
+      />
+    );
   }
-  return <Shell who={session.who} onSignOut={() => signOut()} />;
+  if (session.status === 'checking') return <Spinner label="Checking who is signed in…" />;
+  if (session.status === 'signed-out') return <SignInScreen reason={session.reason} onPasskey={byPasskey} onKey={byKey} />;
+  return (
+    <WhoContext.Provider value={session.who}>
+      <Shell who={session.who} onSignOut={signOut} />
+    </WhoContext.Provider>
+  );
 }
 
 const sections = [
@@ -63,9 +111,10 @@ const sections = [
   { id: 'checks', label: 'Checks' },
   { id: 'subscriptions', label: 'Subscriptions' },
   { id: 'webhooks', label: 'Webhooks' },
+  { id: 'people', label: 'People' },
 ] as const;
 
-function route(parts: string[], who: Whoami) {
+function route(parts: string[], who: Who) {
   const [first = 'deals', second, third, fourth] = parts;
   if (first === 'deals') {
     if (!second) return <DealsPage />;
@@ -101,13 +150,13 @@ function route(parts: string[], who: Whoami) {
   if (first === 'webhooks' && !second) return <WebhooksPage />;
   if (first === 'subscriptions' && !second) return <SubscriptionsPage />;
   if (first === 'payments' && !second) return <PaymentsPage />;
-  if (first === 'checks' && !second) return <ChecksPage who={who} />;
+  if (first === 'checks' && !second) return <ChecksPage />;
+  if (first === 'people' && !second) return <PeoplePage />;
   return <NotFound what="There is no page at this address." />;
 }
 
-function Shell({ who, onSignOut }: { who: Whoami; onSignOut: () => void }) {
+function Shell({ who, onSignOut }: { who: Who; onSignOut: (note?: string) => void }) {
   const parts = useHashRoute();
-  const name = usePersonName(who.userId);
   const current = parts[0] ?? 'deals';
   const requestsVersion = useRequestsVersion();
   const [inbox, reloadInbox] = useLoad(() => consoleApi.inbox(1, 1), [parts.join('/'), requestsVersion]);
@@ -117,17 +166,7 @@ function Shell({ who, onSignOut }: { who: Whoami; onSignOut: () => void }) {
   const phone = useMedia(PHONE);
   const sectionsRow = useRef<HTMLElement>(null);
   useCurrentInView(sectionsRow, '.section.active', `${current} ${phone}`);
-  const account = (
-    <div className="topbar-right">
-      <span className="who" title={`Signed in as ${who.userId}`}>
-        {phone && 'Signed in as '}
-        {name ?? who.userId.slice(0, 8)} · {who.role}
-      </span>
-      <button type="button" className="button button-quiet" onClick={onSignOut}>
-        Sign out
-      </button>
-    </div>
-  );
+  const account = <Account who={who} phone={phone} onSignedOut={onSignOut} />;
   return (
     <div className="shell">
       <a className="skip-link" href="#main">

@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import { consoleApi, type Approval } from '../lib/api.ts';
 import { useApprovalFeed } from '../lib/live.ts';
+import { useRoleGate, useWho } from '../lib/who.ts';
 import { plural } from '../lib/format.ts';
 import { useLoad, useSubmission } from '../../../kit/hooks.ts';
 import { Person } from './Person.tsx';
@@ -81,6 +82,10 @@ export function ApprovalsList() {
 
 function ApprovalItem({ approval: a, onDecided }: { approval: Approval; onDecided: (said: string) => void }) {
   const { busy, error, run } = useSubmission();
+  const who = useWho();
+  const roleGate = useRoleGate(a.neededRole);
+  // The service refuses the proposer; the page says so before they try.
+  const gate = who?.userId === a.proposedBy ? { disabled: true as const, title: 'You proposed this: a second person decides it' } : roleGate;
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState('');
   const decide = (decision: 'approve' | 'reject') =>
@@ -108,7 +113,7 @@ function ApprovalItem({ approval: a, onDecided }: { approval: Approval; onDecide
           </label>
         )}
         <div className="row-actions">
-          <button type="button" className="button button-primary" disabled={busy} onClick={() => decide('approve')}>
+          <button type="button" className="button button-primary" disabled={busy || gate.disabled} title={gate.title} onClick={() => decide('approve')}>
             Approve
           </button>
           {rejecting ? (
@@ -116,10 +121,11 @@ function ApprovalItem({ approval: a, onDecided }: { approval: Approval; onDecide
               Reject
             </button>
           ) : (
-            <button type="button" className="button button-danger" onClick={() => setRejecting(true)}>
+            <button type="button" className="button button-danger" disabled={gate.disabled} title={gate.title} onClick={() => setRejecting(true)}>
               Reject…
             </button>
           )}
+          {gate.title && <span className="muted small">{gate.title}</span>}
         </div>
         <FormStatus error={error} />
       </article>

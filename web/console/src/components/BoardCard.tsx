@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Card, DealRow, Step, Workflow } from '../lib/api.ts';
 import { daysSince, exactUtc, formatAmount, formatDays, formatMoney, minorUnits, paidText } from '../lib/format.ts';
+import { useRoleGate } from '../lib/who.ts';
 import './BoardCard.css';
 
 /** The drag data type of a card: another column takes it as a move. */
@@ -21,6 +22,8 @@ interface CardProps {
 
 export function BoardCard({ card, step, style, workflow, selected, onToggle, onOpen, onMove }: CardProps) {
   const [menuOpen, setMenuOpen] = useState(false);
+  // A viewer's menu shows the moves disabled, saying the role they need; nor can they drag the card.
+  const moveGate = useRoleGate('operator');
   const menu = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
   const days = daysSince(card.enteredStepAt);
@@ -32,7 +35,7 @@ export function BoardCard({ card, step, style, workflow, selected, onToggle, onO
 
   useEffect(() => {
     if (!menuOpen) return;
-    menu.current?.querySelector<HTMLButtonElement>('button')?.focus();
+    menu.current?.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus();
     const close = (event: MouseEvent) => {
       if (!menu.current?.contains(event.target as Node) && !trigger.current?.contains(event.target as Node)) setMenuOpen(false);
     };
@@ -41,7 +44,7 @@ export function BoardCard({ card, step, style, workflow, selected, onToggle, onO
   }, [menuOpen]);
 
   const onMenuKey = (event: KeyboardEvent) => {
-    const buttons = [...(menu.current?.querySelectorAll<HTMLButtonElement>('button') ?? [])];
+    const buttons = [...(menu.current?.querySelectorAll<HTMLButtonElement>('button:not(:disabled)') ?? [])];
     const index = buttons.indexOf(document.activeElement as HTMLButtonElement);
     if (event.key === 'Escape') {
       setMenuOpen(false);
@@ -71,7 +74,7 @@ export function BoardCard({ card, step, style, workflow, selected, onToggle, onO
       role="listitem"
       aria-label={card.fullName}
       data-investor-id={card.investorUserId}
-      draggable
+      draggable={!moveGate.disabled}
       onDragStart={(e) => {
         e.dataTransfer.setData(DRAG_TYPE, JSON.stringify(card));
         e.dataTransfer.effectAllowed = 'move';
@@ -119,11 +122,11 @@ export function BoardCard({ card, step, style, workflow, selected, onToggle, onO
         </button>
         {menuOpen && (
           <div className="menu" role="menu" ref={menu} onKeyDown={onMenuKey}>
-            <button type="button" role="menuitem" onClick={() => choose(() => onMove(card))}>
+            <button type="button" role="menuitem" onClick={() => choose(() => onMove(card))} {...moveGate}>
               Move to…
             </button>
             {nextSteps.map((s) => (
-              <button key={s.id} type="button" role="menuitem" onClick={() => choose(() => onMove(card, s.id))}>
+              <button key={s.id} type="button" role="menuitem" onClick={() => choose(() => onMove(card, s.id))} {...moveGate}>
                 Move to {s.label}
               </button>
             ))}

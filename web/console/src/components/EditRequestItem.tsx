@@ -5,6 +5,7 @@ import { announceRequestsChanged, useSubmission } from '../../../kit/hooks.ts';
 import { Person } from './Person.tsx';
 import { Badge, FormStatus, When } from './ui.tsx';
 import { DataList } from './DataList.tsx';
+import { useRoleGate } from '../lib/who.ts';
 import './EditRequestItem.css';
 
 export function EditRequestItem({
@@ -18,6 +19,7 @@ export function EditRequestItem({
   stepLabel: (id: string | null) => string;
   onDecided: () => void;
 }) {
+  const decideGate = useRoleGate('operator');
   const [reason, setReason] = useState('');
   const { busy, error, run } = useSubmission();
   const status = request.status ?? 'pending';
@@ -64,10 +66,10 @@ export function EditRequestItem({
       {status === 'pending' && (
         <div className="request-actions">
           <input type="text" placeholder="Reason (optional)" value={reason} onChange={(e) => setReason(e.target.value)} aria-label="Reason for the decision" />
-          <button type="button" className="button button-primary button-small" disabled={busy} onClick={() => decide('approve')}>
+          <button type="button" className="button button-primary button-small" disabled={busy} onClick={() => decide('approve')} {...decideGate}>
             Approve
           </button>
-          <button type="button" className="button button-danger button-small" disabled={busy} onClick={() => decide('reject')}>
+          <button type="button" className="button button-danger button-small" disabled={busy} onClick={() => decide('reject')} {...decideGate}>
             Reject
           </button>
         </div>

@@ -11,6 +11,7 @@ import { EditRequestItem } from './EditRequestItem.tsx';
 import { StaffRequestForm } from './StaffRequestForm.tsx';
 import { TimelineEvent } from './TimelineEvent.tsx';
 import { PortalInviteDialog } from './PortalInviteDialog.tsx';
+import { useRoleGate } from '../lib/who.ts';
 import './InvestorDrawer.css';
 
 interface Props {
@@ -31,6 +32,7 @@ export function InvestorDrawer({ dealId, investorUserId, workflow, version, onCl
   const [journey, reloadJourney] = useLoad(() => api.journey(dealId, investorUserId), [dealId, investorUserId, version, local]);
   const [requests, reloadRequests] = useLoad(() => api.editRequests(dealId, investorUserId), [dealId, investorUserId, version, local]);
   const panel = useModal();
+  const writeGate = useRoleGate('operator');
   const changed = () => {
     setLocal((v) => v + 1);
     onChanged();
@@ -118,10 +120,10 @@ export function InvestorDrawer({ dealId, investorUserId, workflow, version, onCl
                 </div>
               </dl>
               <div className="drawer-actions">
-                <button type="button" className="button" onClick={() => onMove(investor.value)}>
+                <button type="button" className="button" onClick={() => onMove(investor.value)} {...writeGate}>
                   Move…
                 </button>
-                <button type="button" className="button" onClick={() => setInviting(true)}>
+                <button type="button" className="button" onClick={() => setInviting(true)} {...writeGate}>
                   Invite to the portal…
                 </button>
               </div>

@@ -16,6 +16,7 @@ import { AMOUNT, WHOLE, activeFilterCount, viewSummary, type FilteredView, type 
 import { plural } from '../lib/format.ts';
 import { PHONE, useMedia } from '../../../kit/hooks.ts';
 import { SavedViews } from './SavedViews.tsx';
+import { useRoleGate } from '../lib/who.ts';
 import './ViewToolbar.css';
 
 /** The filters, the one-step notice, the count of the view and its export (plus the page's own actions). */
@@ -99,15 +100,16 @@ export function ViewToolbar({
 
 /** The bar shown while investors are selected (cards or rows): move them together, invite them to the portal, or clear. */
 export function SelectionBar({ count, onMove, onInvite, onClear }: { count: number; onMove: () => void; onInvite?: () => void; onClear: () => void }) {
+  const writeGate = useRoleGate('operator');
   if (count === 0) return null;
   return (
     <div className="bulk-bar" role="region" aria-label="Selection">
       <strong>{plural(count, 'investor')} selected</strong>
-      <button type="button" className="button button-primary" onClick={onMove}>
+      <button type="button" className="button button-primary" onClick={onMove} {...writeGate}>
         Move selected…
       </button>
       {onInvite && (
-        <button type="button" className="button" onClick={onInvite}>
+        <button type="button" className="button" onClick={onInvite} {...writeGate}>
           Invite to the portal…
         </button>
       )}

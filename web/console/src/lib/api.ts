@@ -1,5 +1,5 @@
 // The service's API as the console uses it: the public routes of the interface and our
-// admin-only /console read models. Every call carries the session's token (lib/http.ts); every
+// admin-only /console read models. Every call carries the session's key or cookie (lib/http.ts); every
 // shape is generated from openapi.json (lib/types.ts).
 import { ApiError, call, download, qs, RawBody } from './http.ts';
 import type * as T from './types.ts';
@@ -14,7 +14,7 @@ const enc = encodeURIComponent;
 export const isHeld = (value: object): value is T.Approval => 'neededRole' in value && 'proposedBy' in value;
 
 export const api = {
-  whoami: (token: string) => call<T.Whoami>('GET', '/whoami', undefined, token),
+  whoami: (token?: string) => call<T.Whoami>('GET', '/whoami', undefined, token === undefined ? {} : { token }),
   deals: () => call<T.DealSummary[]>('GET', '/console/deals'),
   deal: (dealId: string) => call<T.Deal>('GET', `/deals/deal/${enc(dealId)}`),
   workflow: (dealId: string) => call<T.Workflow>('GET', `/deals/deal/${enc(dealId)}/workflow-status`),

@@ -116,3 +116,10 @@ export const requirementKinds = every<RequirementKind>()([
 
 /** The value of a closed list that a `<select>` of that list chose (its first value if none matches). */
 export const oneOf = <T extends string>(values: readonly T[], chosen: string): T => values.find((v) => v === chosen) ?? values[0]!;
+// Staff people and the console's sign-in (docs/reference/staff.md).
+export type StaffSession = Schemas['StaffSession'];
+export type StaffRole = StaffSession['role'];
+export type StaffPerson = Schemas['StaffPerson'];
+export type StaffInvitation = Schemas['StaffInvitation'];
+export type StaffRegistrationOptions = Ok<'createStaffPasskeyRegistrationOptions'>;
+export type StaffSignInOptions = Ok<'createStaffSignInOptions'>;

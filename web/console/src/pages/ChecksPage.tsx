@@ -9,14 +9,15 @@ import { CategoryRenewals } from '../components/CategoryRenewals.tsx';
 import { PagedTable } from '../components/PagedTable.tsx';
 import { Person } from '../components/Person.tsx';
 import { Badge, FormStatus, When } from '../components/ui.tsx';
-import { consoleApi, describeError, type SanctionsHit, type Whoami } from '../lib/api.ts';
+import { consoleApi, describeError, type SanctionsHit } from '../lib/api.ts';
+import { useMay } from '../lib/who.ts';
 import './ChecksPage.css';
 
 const sourceNames = { eu: 'EU', uk: 'UK', ofac: 'OFAC', un: 'UN' } as const;
 const statusTone = { open: 'amber', confirmed: 'red', dismissed: 'neutral' } as const;
 
-export function ChecksPage({ who }: { who: Whoami }) {
-  const mayDecide = who.role === 'approver' || who.role === 'admin';
+export function ChecksPage() {
+  const mayDecide = useMay('approver');
   const [status, setStatus] = useState('open');
   const [page, setPage] = useState(1);
   const [version, setVersion] = useState(0);

@@ -8,6 +8,7 @@ import { PaymentSettingsForm } from '../components/PaymentSettingsForm.tsx';
 import { DealPaymentLines } from '../components/DealPaymentLines.tsx';
 import { ErrorState, FormStatus, Spinner } from '../components/ui.tsx';
 import { currencyOptions as currencies } from '../lib/currencies.ts';
+import { useRoleGate } from '../lib/who.ts';
 
 const ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 const slug = (name: string) =>
@@ -26,6 +27,7 @@ export function DealSettingsPage({ dealId }: { dealId: string | undefined }) {
   const [description, setDescription] = useState('');
   const [currency, setCurrency] = useState('');
   const { busy, error, done, run, refuse } = useSubmission();
+  const saveGate = useRoleGate('operator');
 
   useEffect(() => {
     if (deal.status !== 'ready' || !deal.value) return;
@@ -110,7 +112,7 @@ export function DealSettingsPage({ dealId }: { dealId: string | undefined }) {
         </label>
         <FormStatus error={error} done={done} />
         <div className="row-actions">
-          <button type="submit" className="button button-primary" disabled={busy}>
+          <button type="submit" className="button button-primary" disabled={busy} {...saveGate}>
             {busy ? 'Saving…' : creating ? 'Create deal and set up its workflow' : 'Save'}
           </button>
           {!creating && (

@@ -4,10 +4,12 @@ import { api } from '../lib/api.ts';
 import { formatTotals, plural } from '../lib/format.ts';
 import { navigate, useLoad } from '../../../kit/hooks.ts';
 import { Empty, Pending } from '../components/ui.tsx';
+import { useMay } from '../lib/who.ts';
 import './DealsPage.css';
 
 export function DealsPage() {
   const [deals, reload] = useLoad(() => api.deals(), []);
+  const mayCreate = useMay('operator');
   return (
     <section aria-labelledby="deals-title">
       <div className="page-head">
@@ -15,9 +17,11 @@ export function DealsPage() {
           <h1 id="deals-title">Deals</h1>
           <p className="muted">Investors per state and committed amounts. Open a deal to work its board.</p>
         </div>
-        <a className="button button-primary" href="#/deals/new">
-          New deal
-        </a>
+        {mayCreate && (
+          <a className="button button-primary" href="#/deals/new">
+            New deal
+          </a>
+        )}
       </div>
       <Pending state={deals} retry={reload} label="Loading deals…" />
       {deals.status === 'ready' && deals.value.length === 0 && (

@@ -11,6 +11,7 @@ import { ApprovalsList } from '../components/ApprovalsList.tsx';
 import { Person } from '../components/Person.tsx';
 import { Pager } from '../components/Pager.tsx';
 import { Badge, Empty, FormStatus, Pending, When } from '../components/ui.tsx';
+import { useRoleGate } from '../lib/who.ts';
 import './InboxPage.css';
 
 /** The deals of the requests on a page: their currency and their workflow's field labels and kinds. */
@@ -33,6 +34,7 @@ export function InboxPage() {
   useEditRequestFeed(reload);
   const [deciding, setDeciding] = useState<{ request: PendingRequest; decision: 'approve' | 'reject' }>();
   const [notice, setNotice] = useState<string>();
+  const decideGate = useRoleGate('operator');
   const dealIds = inbox.status === 'ready' ? [...new Set(inbox.value.output.map((r) => r.dealId))].sort() : [];
   const [deals] = useLoad(
     async () =>
@@ -101,10 +103,10 @@ export function InboxPage() {
                   )}
                   <blockquote className="reason">“{r.reason}”</blockquote>
                   <div className="row-actions">
-                    <button type="button" className="button button-primary" onClick={() => setDeciding({ request: r, decision: 'approve' })}>
+                    <button type="button" className="button button-primary" onClick={() => setDeciding({ request: r, decision: 'approve' })} {...decideGate}>
                       Approve…
                     </button>
-                    <button type="button" className="button button-danger" onClick={() => setDeciding({ request: r, decision: 'reject' })}>
+                    <button type="button" className="button button-danger" onClick={() => setDeciding({ request: r, decision: 'reject' })} {...decideGate}>
                       Reject…
                     </button>
                   </div>

@@ -15,6 +15,7 @@ import { Badge, When } from '../components/ui.tsx';
 import { DecisionForm } from '../components/DecisionForm.tsx';
 import { StatementDrop, StatementSummary, type StatementOutcome } from '../components/StatementDrop.tsx';
 import { useHashQuery } from '../../../kit/hooks.ts';
+import { useRoleGate } from '../lib/who.ts';
 import './PaymentsPage.css';
 
 type LineStatus = NonNullable<Query<'listPaymentLines'>['status']>;
@@ -54,6 +55,8 @@ export function PaymentsPage() {
   const dealId = deal.trim();
   const [deals] = useLoad(() => api.deals(), []);
   const [oneClick, setOneClick] = useState<{ busy?: string; said?: string; error?: string }>({});
+  // Payment decisions are the approver's (the service refuses them below it).
+  const decideGate = useRoleGate('approver');
   async function assignFirst(line: PaymentLine) {
     const p = line.proposals![0]!;
     setOneClick({ busy: line.id });
@@ -186,7 +189,13 @@ export function PaymentsPage() {
               {line.status === 'queued' ? (
                 <div className="decision-buttons">
                   {!line.investorUserId && line.proposals?.[0] && (
-                    <button type="button" className="button button-primary" disabled={oneClick.busy === line.id} onClick={() => void assignFirst(line)}>
+                    <button
+                      type="button"
+                      className="button button-primary"
+                      disabled={oneClick.busy === line.id}
+                      onClick={() => void assignFirst(line)}
+                      {...decideGate}
+                    >
                       Assign to {line.proposals[0].fullName}
                       <span className="visually-hidden">
                         {' '}
@@ -194,7 +203,7 @@ export function PaymentsPage() {
                       </span>
                     </button>
                   )}
-                  <button type="button" className="button" aria-expanded={selected?.id === line.id} onClick={() => setSelected(line)}>
+                  <button type="button" className="button" aria-expanded={selected?.id === line.id} onClick={() => setSelected(line)} {...decideGate}>
                     Decide
                     <span className="visually-hidden">
                       {' '}

@@ -6,6 +6,7 @@ import { consoleApi, describeError, type Delivery } from '../lib/api.ts';
 import { useLoad } from '../../../kit/hooks.ts';
 import { Pager } from '../components/Pager.tsx';
 import { Badge, Empty, Pending, When } from '../components/ui.tsx';
+import { useRoleGate } from '../lib/who.ts';
 import './WebhooksPage.css';
 
 const tone = (status: Delivery['status']) => (status === 'delivered' ? 'green' : status === 'dead' ? 'red' : 'amber');
@@ -16,6 +17,7 @@ export function WebhooksPage() {
   const [version, setVersion] = useState(0);
   const [deliveries, reload] = useLoad(() => consoleApi.deliveries(status || undefined, page), [status, page, version]);
   const [notice, setNotice] = useState<string>();
+  const retryGate = useRoleGate('admin');
 
   async function retry(delivery: Delivery) {
     try {
@@ -114,7 +116,7 @@ export function WebhooksPage() {
                 <td data-label="Next attempt">{d.nextAttemptAt ? <When iso={d.nextAttemptAt} /> : '—'}</td>
                 <td>
                   {d.status !== 'delivered' && (
-                    <button type="button" className="button button-small" onClick={() => retry(d)}>
+                    <button type="button" className="button button-small" onClick={() => retry(d)} {...retryGate}>
                       Retry now
                     </button>
                   )}
