@@ -7,12 +7,9 @@
 // login and consent forms, and back in the console with the role the provider's claim gives.
 // axe-core on every console screen (the provider's own forms are not ours).
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import Provider from 'oidc-provider';
 import type { Page } from 'playwright-core';
+import { startOidcProvider } from '../support/oidc-provider.ts';
 import { checkScreen as harnessCheckScreen, freePort, investorBrowser, skipE2e, startE2e, type E2e } from './harness.ts';
 
 const sizes = [
@@ -21,54 +18,27 @@ const sizes = [
 ].filter((s) => !process.env.E2E_WIDTH || String(s.width) === process.env.E2E_WIDTH);
 
 const checkScreen = (page: Page, name: string, width: number) => harnessCheckScreen(page, { prefix: 'four-eyes', name, width });
-const SECRET = 'a-client-secret-long-enough-for-e2e';
 
 describe('four-eyes payment decisions and single sign-on in the console', { skip: skipE2e }, () => {
   let e: E2e;
   let consoleUrl: string;
-  let idp: Server;
-  const accounts = new Map<string, { email: string; email_verified: boolean; name: string; dealflow_role: string }>();
+  let idp: Awaited<ReturnType<typeof startOidcProvider>>;
 
   before(async () => {
     const port = await freePort();
-    idp = createServer();
-    idp.listen(0, '127.0.0.1');
-    await once(idp, 'listening');
-    const issuer = `http://localhost:${(idp.address() as AddressInfo).port}`;
-    const provider = new Provider(issuer, {
-      clients: [
-        {
-          client_id: 'dealflow',
-          client_secret: SECRET,
-          redirect_uris: [`http://localhost:${port}/console/api/oidc/callback`],
-          grant_types: ['authorization_code'],
-          response_types: ['code'],
-          token_endpoint_auth_method: 'client_secret_post',
-        },
-      ],
-      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'dealflow_role'] },
-      findAccount: async (_ctx, id) => {
-        const account = accounts.get(id);
-        return account && { accountId: id, claims: async () => ({ sub: id, ...account }) };
-      },
-    });
-    idp.on('request', provider.callback());
+    idp = await startOidcProvider(`http://localhost:${port}`);
     e = await startE2e({
       env: {
         PORT: String(port),
         PUBLIC_URL: `http://localhost:${port}`,
-        OIDC_ISSUER: issuer,
-        OIDC_CLIENT_ID: 'dealflow',
-        OIDC_CLIENT_SECRET: SECRET,
-        OIDC_ROLE_CLAIM: 'dealflow_role',
-        OIDC_NAME: 'Fund login',
+        ...idp.env,
       },
     });
     consoleUrl = `http://localhost:${port}/console/`;
   });
   after(async () => {
     await e?.close();
-    idp?.close();
+    await idp?.close();
   });
 
   const must = async (method: string, path: string, body?: unknown) => {
@@ -209,7 +179,7 @@ describe('four-eyes payment decisions and single sign-on in the console', { skip
 
       test("a person signs in through the firm's identity provider and gets the role its claim gives", async () => {
         const login = `sasha-${width}`;
-        accounts.set(login, { email: `sasha-${width}@example.com`, email_verified: true, name: `Sasha SSO ${width}`, dealflow_role: 'viewer' });
+        idp.accounts.set(login, { email: `sasha-${width}@example.com`, email_verified: true, name: `Sasha SSO ${width}`, dealflow_role: 'viewer' });
         const { context, page } = await investorBrowser(e, size);
         try {
           await page.goto(consoleUrl);

@@ -4,67 +4,25 @@
 // matched by a verified e-mail; a role claim adds or re-roles them; an unverified e-mail, a person
 // not invited, a replayed or forged answer are refused.
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import Provider from 'oidc-provider';
 import { sql } from 'kysely';
 import { client, expectProblem, startTestApp, type TestApp } from '../support/app.ts';
+import { startOidcProvider } from '../support/oidc-provider.ts';
 import { cookieClient, cookieValue, staffDoor } from '../support/portal.ts';
 
-interface Account {
-  email: string;
-  email_verified: boolean;
-  name: string;
-  dealflow_role?: string;
-}
-
-const accounts = new Map<string, Account>();
-let server: Server | undefined;
-let issuer = '';
+let idp: Awaited<ReturnType<typeof startOidcProvider>>;
 let t: TestApp;
 const origin = 'http://localhost:3000';
+const accounts = () => idp.accounts;
 
 before(async () => {
-  server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  issuer = `http://localhost:${(server.address() as AddressInfo).port}`;
-  const oidc = new Provider(issuer, {
-    clients: [
-      {
-        client_id: 'dealflow',
-        client_secret: 'a-client-secret-long-enough-for-tests',
-        redirect_uris: [`${origin}/console/api/oidc/callback`],
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'client_secret_post',
-      },
-    ],
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'dealflow_role'] },
-    findAccount: async (_ctx, id) => {
-      const account = accounts.get(id);
-      return account && { accountId: id, claims: async () => ({ sub: id, ...account }) };
-    },
-    pkce: { required: () => true },
-  });
-  server.on('request', oidc.callback());
-  t = await startTestApp({
-    env: {
-      PUBLIC_URL: origin,
-      OIDC_ISSUER: issuer,
-      OIDC_CLIENT_ID: 'dealflow',
-      OIDC_CLIENT_SECRET: 'a-client-secret-long-enough-for-tests',
-      OIDC_ROLE_CLAIM: 'dealflow_role',
-      OIDC_NAME: 'Fund login',
-    },
-  });
+  idp = await startOidcProvider(origin);
+  t = await startTestApp({ env: { PUBLIC_URL: origin, ...idp.env } });
 });
 
 after(async () => {
   await t?.close();
-  server?.close();
+  await idp?.close();
 });
 
 /** A browser at the provider: follows its redirects, keeps its cookies, fills its login and consent forms. */
@@ -120,7 +78,7 @@ describe('single sign-on with OpenID Connect', () => {
 
   test('an invited person signs in through the provider: the console session cookie, their role, recorded as a single sign-on', async () => {
     const invited = await staffDoor(t.app, '', origin).inviteStaff(client(t.app, t.adminToken), { email: 'olga@example.com', name: 'Olga', role: 'operator' });
-    accounts.set('olga-at-idp', { email: 'olga@example.com', email_verified: true, name: 'Olga P.' });
+    accounts().set('olga-at-idp', { email: 'olga@example.com', email_verified: true, name: 'Olga P.' });
     const back = await signInAs('olga-at-idp');
     assert.equal(back.status, 302, JSON.stringify(back.body));
     assert.equal(back.headers.location, '/console/');
@@ -134,27 +92,27 @@ describe('single sign-on with OpenID Connect', () => {
   });
 
   test('the role claim adds a person not invited yet, and gives an invited one its role', async () => {
-    accounts.set('pia-at-idp', { email: 'pia@example.com', email_verified: true, name: 'Pia', dealflow_role: 'approver' });
+    accounts().set('pia-at-idp', { email: 'pia@example.com', email_verified: true, name: 'Pia', dealflow_role: 'approver' });
     assert.equal((await signInAs('pia-at-idp')).status, 302);
     const people = (await client(t.app, t.adminToken).get('/staff')).body.people as { email: string; role: string; name: string }[];
     assert.deepEqual(
       people.filter((p) => p.email === 'pia@example.com').map((p) => [p.name, p.role]),
       [['Pia', 'approver']],
     );
-    accounts.set('olga-at-idp', { email: 'olga@example.com', email_verified: true, name: 'Olga P.', dealflow_role: 'viewer' });
+    accounts().set('olga-at-idp', { email: 'olga@example.com', email_verified: true, name: 'Olga P.', dealflow_role: 'viewer' });
     assert.equal((await signInAs('olga-at-idp')).status, 302);
     assert.equal((await client(t.app, t.adminToken).get('/staff')).body.people.find((p: { email: string }) => p.email === 'olga@example.com').role, 'viewer');
   });
 
   test('refused: an unverified e-mail, a person who is not staff, a deactivated person, a replayed answer, an unknown state', async () => {
-    accounts.set('eve-at-idp', { email: 'eve@example.com', email_verified: false, name: 'Eve', dealflow_role: 'admin' });
+    accounts().set('eve-at-idp', { email: 'eve@example.com', email_verified: false, name: 'Eve', dealflow_role: 'admin' });
     expectProblem(await signInAs('eve-at-idp'), 403);
-    accounts.set('sam-at-idp', { email: 'sam@example.com', email_verified: true, name: 'Sam' });
+    accounts().set('sam-at-idp', { email: 'sam@example.com', email_verified: true, name: 'Sam' });
     const notStaff = expectProblem(await signInAs('sam-at-idp'), 403);
     assert.match(notStaff.detail, /not staff here/);
 
     const invited = await staffDoor(t.app, '', origin).inviteStaff(client(t.app, t.adminToken), { email: 'leo@example.com', name: 'Leo', role: 'viewer' });
-    accounts.set('leo-at-idp', { email: 'leo@example.com', email_verified: true, name: 'Leo' });
+    accounts().set('leo-at-idp', { email: 'leo@example.com', email_verified: true, name: 'Leo' });
     const start = await client(t.app).get('/console/api/oidc/start');
     const back = await atProvider(start.headers.location as string, 'leo-at-idp');
     assert.equal((await client(t.app).get(back.slice(origin.length))).status, 302);
