@@ -51,7 +51,8 @@ const workflow = await dealflow.PUT('/deals/deal/{dealId}/workflow', {
     links: [{ fromStepId: step('commitment'), toStepId: step('complete') }],
   },
 });
-const stepTypes = workflow.data?.steps.map((s) => s.type) ?? [];
+// A workflow change may be held for a second person (202, a proposal): only the workflow itself has steps.
+const stepTypes = workflow.data && 'steps' in workflow.data ? workflow.data.steps.map((s) => s.type) : [];
 
 // One investor, uploaded three ways: as a string, then the same file as a Blob and as a stream.
 const csv =
