@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startOidcProvider } from '../support/oidc-provider.ts';
-import { checkScreen as harnessCheckScreen, freePort, investorBrowser, skipE2e, startE2e, type E2e } from './harness.ts';
+import { investorBody } from '../support/fixtures.ts';
+import { checkScreen as harnessCheckScreen, freePort, investorBrowser, skipE2e, startE2e, subscriptionDeal, type E2e } from './harness.ts';
 
 const sizes = [
   { width: 1440, height: 900 },
@@ -50,65 +51,13 @@ describe('four-eyes payment decisions and single sign-on in the console', { skip
   /** A deal whose payment decisions need a second person, an investor committed, and their credit queued under their name. */
   async function heldDeal(width: number) {
     const dealId = `four-eyes-${width}`;
-    const step = (name: string) => `${dealId}.${name}`;
-    await must('PUT', `/deals/deal/${dealId}`, { name: `Four eyes ${width}`, currency: 'EUR' });
-    await must('PUT', `/deals/deal/${dealId}/workflow`, {
-      label: 'Pays by transfer',
-      description: 'commitment, funds received',
-      investorEngagementEnabled: false,
-      steps: [
-        { id: step('commitment'), label: 'Commitment', type: 'default', stepFields: [{ fieldKey: 'committed_amount', required: true, kind: 'amount' }] },
-        {
-          id: step('payment'),
-          label: 'Funds received',
-          type: 'default',
-          stepFields: [
-            { fieldKey: 'amount_received', required: true, kind: 'amount' },
-            { fieldKey: 'received_on', required: true, kind: 'date' },
-          ],
-        },
-      ],
-      links: [{ fromStepId: step('commitment'), toStepId: step('payment') }],
-    });
+    await subscriptionDeal(e, dealId, { series: `four eyes ${width}` });
     const investor = `quinn-${width}`;
-    const contact = {
-      title: null,
-      forename: 'Quinn',
-      middleNames: null,
-      surname: `Payer${width}`,
-      nickname: null,
-      dateOfBirth: null,
-      email: `${investor}@example.com`,
-    };
-    await must('PUT', `/investors/${investor}`, {
-      remoteId: investor,
-      dataSource: 'e2e',
-      teamUserId: null,
-      kycCheckLevel: 2,
-      contact: {
-        guid: investor,
-        externalId: null,
-        userType: 1,
-        status: 'active',
-        username: investor,
-        profilePhotoFileKey: null,
-        name: investor,
-        fullName: `Quinn Payer${width}`,
-        contact,
-        classifications: [],
-        tfaEnabled: false,
-        compliance: 'approved',
-      },
-    });
+    await must('PUT', `/investors/${investor}`, investorBody({ forename: 'Quinn', surname: `Payer${width}` }));
     await must('POST', `/deals/deal/${dealId}/jump-to-step`, {
       investorUserId: investor,
-      targetStepId: step('commitment'),
-      data: { committed_amount: '5000.00' },
-    });
-    await must('PUT', `/deals/deal/${dealId}/payment-settings`, {
-      paymentStepId: step('payment'),
-      amountFieldKey: 'amount_received',
-      dateFieldKey: 'received_on',
+      targetStepId: `${dealId}:commitment`,
+      data: { committed_amount: '5000.00', currency: 'EUR' },
     });
     await must('PUT', `/deals/deal/${dealId}/four-eyes`, { paymentDecisions: true });
     const csv = `date,amount,currency,reference,counterparty,bank_reference\n2026-11-23,5000.00,EUR,thanks,QUINN PAYER${width},FE-${width}\n`;
