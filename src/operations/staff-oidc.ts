@@ -14,7 +14,7 @@ import * as store from '../store/staff.ts';
 import { recordStaffChange } from './audit-entries.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { type OpenedSession, openSession, sessionKey } from './sessions.ts';
-import { staffAudience } from './staff.ts';
+import { addPerson, setPersonRole, staffAudience } from './staff.ts';
 
 const STATE_MINUTES = 10;
 
@@ -123,14 +123,10 @@ export async function completeOidcSignIn(deps: Deps, config: Pick<Config, 'porta
     if (person?.deactivated_at) throw new AppError('forbidden', `${email} was deactivated: ask an admin`);
     if (!person) {
       if (!role) throw new AppError('forbidden', `${email} is not staff here: ask an admin to invite you`);
-      const id = deps.newId();
       const name = typeof claims.name === 'string' && claims.name.trim() !== '' ? claims.name.trim().slice(0, 200) : email;
-      await store.insertPerson(db, { id, name, email, role, createdBy: by.principal, createdAt: now });
-      await recordStaffChange(db, by, 'staff.person-added', id, { role, via: 'oidc' }, now);
-      person = await store.findPerson(db, id);
+      person = await addPerson(deps, db, by, { name, email, role }, now, { via: 'oidc' });
     } else if (role && role !== person.role) {
-      await store.setRole(db, person.id, role);
-      await recordStaffChange(db, by, 'staff.role-changed', person.id, { from: person.role, to: role, via: 'oidc' }, now);
+      await setPersonRole(db, by, person, role, now, { via: 'oidc' });
     }
     const opened = await openSession(tx, staffAudience(config), person!.id, null, now);
     await recordStaffChange(

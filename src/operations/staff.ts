@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import { AppError, notFound } from '../domain/errors.ts';
 import { actorOf, isStaffRole, type Principal, type StaffRole } from '../domain/principal.ts';
 import * as signInStore from '../store/sign-in.ts';
+import type { Db } from '../store/schema.ts';
 import * as store from '../store/staff.ts';
 import { revokePersonTokens } from '../store/tokens.ts';
 import { recordStaffChange, recordTokenChange } from './audit-entries.ts';
@@ -48,6 +49,22 @@ export const staffSessionPrincipal = (session: SignInSession): Principal => ({
 
 const by = (principal: Principal) => ({ principal: actorOf(principal), tokenId: principal.tokenKey });
 
+type By = { principal: string; tokenId: string | null };
+
+/** Adds a person, with its audit entry, in the caller's transaction (an invitation, or a single sign-on whose claim gives a role); the row. */
+export async function addPerson(deps: Pick<Deps, 'newId'>, db: Db, by: By, person: { name: string; email: string; role: StaffRole }, now: Date, note = {}) {
+  const id = deps.newId();
+  await store.insertPerson(db, { id, ...person, createdBy: by.principal, createdAt: now });
+  await recordStaffChange(db, by, 'staff.person-added', id, { role: person.role, ...note }, now);
+  return (await store.findPerson(db, id))!;
+}
+
+/** Gives a person another role, with its audit entry, in the caller's transaction. */
+export async function setPersonRole(db: Db, by: By, person: { id: string; role: string }, role: StaffRole, now: Date, note = {}) {
+  await store.setRole(db, person.id, role);
+  await recordStaffChange(db, by, 'staff.role-changed', person.id, { from: person.role, to: role, ...note }, now);
+}
+
 export interface StaffInvitation {
   personId: string;
   email: string;
@@ -81,12 +98,7 @@ export async function invitePerson(
     if (person?.deactivated_at) throw new AppError('conflict', `${email} was deactivated; a deactivated person is not invited again`);
     if (person && person.role !== input.role)
       throw new AppError('conflict', `${email} is already staff with the ${person.role} role; change the role with PUT /staff/${person.id}`);
-    if (!person) {
-      const id = deps.newId();
-      await store.insertPerson(db, { id, name, email, role: input.role, createdBy: actorOf(principal), createdAt: now });
-      await recordStaffChange(db, by(principal), 'staff.person-added', id, { role: input.role }, now);
-      person = await store.findPerson(db, id);
-    }
+    person ??= await addPerson(deps, db, by(principal), { name, email, role: input.role }, now);
     const id = person!.id;
     for (const r of await signInStore.revokeOpenInvitations(db, 'staff', [id], now)) {
       await recordStaffChange(db, by(principal), 'staff.invitation-revoked', id, { invitationId: r.id, reason: 'replaced' }, now);
@@ -123,10 +135,7 @@ export async function changeRole(deps: Deps, principal: Principal, personId: str
   const now = deps.clock();
   return inTransaction(deps, async (tx) => {
     const person = await lockOther(tx, principal, personId, 'change the role of');
-    if (person.role !== role) {
-      await store.setRole(tx.db, person.id, role);
-      await recordStaffChange(tx.db, by(principal), 'staff.role-changed', person.id, { from: person.role, to: role }, now);
-    }
+    if (person.role !== role) await setPersonRole(tx.db, by(principal), person, role, now);
     return person.id;
   });
 }
