@@ -59,9 +59,12 @@ export interface Audience {
   ): Promise<void>;
 }
 
+/** What an audience's audit entry types and credential names start with: `portal` for investors (as before staff signed in), `staff`. */
+export const prefixOf = (audience: store.Audience) => (audience === 'investor' ? 'portal' : 'staff');
+
 /** The audit entry type of a change: `portal.signed-in` for an investor, `staff.signed-in` for staff. */
 export const changeType = (audience: store.Audience, change: SignInChange) =>
-  `${audience === 'investor' ? 'portal' : 'staff'}.${change}` as Extract<AuditEntryType, `${'portal' | 'staff'}.${SignInChange}`>;
+  `${prefixOf(audience)}.${change}` as Extract<AuditEntryType, `${'portal' | 'staff'}.${SignInChange}`>;
 
 export interface SignInSession {
   sessionId: string;
@@ -105,7 +108,7 @@ const sessionEnd = (settings: SignInSettings, createdAt: Date, now: Date) =>
   new Date(Math.min(now.getTime() + settings.idleMinutes * MINUTE, createdAt.getTime() + settings.maxHours * 60 * MINUTE));
 
 /** What rate limits, idempotency keys and audit entries know a session by. */
-export const sessionKey = (audience: store.Audience, sessionId: string) => `${audience === 'investor' ? 'portal' : 'staff'}-session:${sessionId}`;
+export const sessionKey = (audience: store.Audience, sessionId: string) => `${prefixOf(audience)}-session:${sessionId}`;
 
 /**
  * The live session of a cookie's token, renewed (its end moved to the idle timeout from now, within

@@ -13,7 +13,7 @@ import {
 import { AppError } from '../domain/errors.ts';
 import * as store from '../store/sign-in.ts';
 import { type Deps, inTransaction } from './deps.ts';
-import { type Audience, type OpenedSession, openSession, sessionKey } from './sessions.ts';
+import { type Audience, type OpenedSession, openSession, prefixOf, sessionKey } from './sessions.ts';
 import { hashToken } from './tokens.ts';
 
 /** How long the options of a registration or a sign-in may be answered. */
@@ -103,7 +103,7 @@ export async function registerPasskey(deps: Deps, who: Audience, input: { invita
     const { credential } = verified.registrationInfo;
     const { subjectId } = invitation;
     const { audience } = who;
-    const by = { principal: subjectId, tokenId: `${audience === 'investor' ? 'portal' : 'staff'}-invitation:${invitation.id}` };
+    const by = { principal: subjectId, tokenId: `${prefixOf(audience)}-invitation:${invitation.id}` };
     await store.markInvitationUsed(db, invitation.id, now);
     const replaced = await store.replacePasskeys(db, audience, subjectId, now);
     const signedOut = await store.revokeSessions(db, { audience, subjectId }, now);
