@@ -306,8 +306,10 @@ CREATE TABLE four_eyes_rules (
   min_investors integer,
   created_by text NOT NULL,
   created_at timestamp(3) with time zone NOT NULL,
-  CONSTRAINT four_eyes_rules_action_check CHECK ((action = ANY (ARRAY['payment-decision'::text, 'bulk-move'::text, 'workflow-change'::text]))),
+  min_amount numeric,
+  CONSTRAINT four_eyes_rules_action_check CHECK ((action = ANY (ARRAY['payment-decision'::text, 'bulk-move'::text, 'workflow-change'::text, 'erasure'::text]))),
   CONSTRAINT four_eyes_rules_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT four_eyes_rules_min_amount_check CHECK (((min_amount IS NULL) OR (min_amount > (0)::numeric))),
   CONSTRAINT four_eyes_rules_min_investors_check CHECK (((min_investors IS NULL) OR (min_investors > 0))),
   CONSTRAINT four_eyes_rules_pkey PRIMARY KEY (seq)
 );

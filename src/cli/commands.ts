@@ -144,9 +144,9 @@ period runs (ERASURE_RETENTION_YEARS, default 5, after the investor's last event
     async run(config, values, positionals) {
       const [what, id] = positionals;
       if (what !== 'investor' || !id) throw new AppError('validation', 'usage: dealflow erase investor <investorUserId>');
-      const [{ eraseInvestor }, { SYSTEM_PRINCIPAL }] = await Promise.all([operations.erasure(), operations.auditEntries()]);
-      const erased = await withDatabase(config, ({ db }) =>
-        eraseInvestor(
+      const [{ eraseFromCommandLine }, { SYSTEM_PRINCIPAL }] = await Promise.all([operations.erasure(), operations.auditEntries()]);
+      const outcome = await withDatabase(config, ({ db }) =>
+        eraseFromCommandLine(
           { db, clock: systemClock, newId: newUuid },
           SYSTEM_PRINCIPAL,
           id,
@@ -154,6 +154,14 @@ period runs (ERASURE_RETENTION_YEARS, default 5, after the investor's last event
           config.erasureRetentionYears,
         ),
       );
+      if ('proposal' in outcome) {
+        const { proposal } = outcome;
+        out(
+          `Held for a second admin (deal ${proposal.dealId} holds its investors' erasure): proposal ${proposal.id}. Nothing is erased until another admin approves it.`,
+        );
+        return;
+      }
+      const erased = outcome.erasure;
       out(
         `Erased the personal data of investor ${erased.investorUserId} at ${erased.erasedAt}${erased.overrideRetention ? ' (before the end of retention, by override)' : ''}.`,
       );

@@ -8,6 +8,9 @@ import type { PaidState } from './console.ts';
 export const DEFAULT_COMMITMENT_FIELD_KEY = 'committed_amount';
 export const DEFAULT_CURRENCY_FIELD_KEY = 'currency';
 
+/** A captured value as an amount: digits with an optional fraction, else null (a typo, a word). */
+export const amountOf = (text: string | null): Big | null => (text !== null && /^[0-9]+(\.[0-9]+)?$/.test(text.trim()) ? new Big(text.trim()) : null);
+
 /**
  * What is still to pay: the commitment less what was received, never below zero, exact. null
  * without both, or when the commitment is not an amount. The one rule behind the console's cards
@@ -15,8 +18,9 @@ export const DEFAULT_CURRENCY_FIELD_KEY = 'currency';
  * (store/console.ts), and test/payments/paid-state.test.ts keeps the two in step.
  */
 export function remainingOf(committed: string | null, received: string | null): Big | null {
-  if (received === null || committed === null || !/^[0-9]+(\.[0-9]+)?$/.test(committed.trim())) return null;
-  const left = new Big(committed.trim()).minus(received);
+  const commitment = amountOf(committed);
+  if (received === null || commitment === null) return null;
+  const left = commitment.minus(received);
   return left.lt(0) ? new Big(0) : left;
 }
 

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import Big from 'big.js';
+import fc from 'fast-check';
 import {
   basisChanges,
+  batchCommitment,
   bulkMoveNeedsSecondPerson,
   type Proposal,
   proposalActions,
@@ -24,15 +27,52 @@ describe('payeeChangeNeedsSecondPerson', () => {
 });
 
 describe('bulkMoveNeedsSecondPerson', () => {
-  for (const [count, from, expected] of [
-    [500, null, false],
-    [9, 10, false],
-    [10, 10, true],
-    [11, 10, true],
-    [1, 1, true],
+  for (const [count, amount, fromInvestors, fromAmount, expected] of [
+    [500, '0', null, null, false],
+    [9, '0', 10, null, false],
+    [10, '0', 10, null, true],
+    [11, '0', 10, null, true],
+    [1, '0', 1, null, true],
+    [1, '249999.99', null, '250000', false],
+    [1, '250000', null, '250000', true],
+    [1, '250000.01', null, '250000', true],
+    [2, '1000000', 10, '250000', true],
+    [12, '10', 10, '250000', true],
+    [2, '10', 10, '250000', false],
   ] as const) {
-    test(`${count} investors, from ${from}: ${expected}`, () => assert.equal(bulkMoveNeedsSecondPerson(count, from), expected));
+    test(`${count} investors committing ${amount}, from ${fromInvestors} investors or ${fromAmount}: ${expected}`, () =>
+      assert.equal(bulkMoveNeedsSecondPerson({ count, amount: new Big(amount) }, { fromInvestors, fromAmount }), expected));
   }
+});
+
+describe('batchCommitment', () => {
+  const captured = new Map<string, string | null>([
+    ['ann', '1000'],
+    ['bob', '250.50'],
+    ['cy', 'about a million'],
+    ['dee', null],
+  ]);
+  const move = (investorUserId: string, data: Record<string, string> = {}) => ({ investorUserId, data });
+  for (const [name, moves, expected] of [
+    ['the commitments captured before', [move('ann'), move('bob')], '1250.5'],
+    ['a commitment the move captures replaces the one before', [move('ann', { committed_amount: '5000' }), move('bob')], '5250.5'],
+    ['another field of the move does not count', [move('ann', { amount: '5000' })], '1000'],
+    ['a value that is not an amount counts as nothing', [move('cy'), move('dee')], '0'],
+    ['an investor new to the deal with a commitment in the move', [move('eve', { committed_amount: '75.25' })], '75.25'],
+    ['an investor twice counts once, as the last move leaves them', [move('ann', { committed_amount: '1' }), move('ann', { committed_amount: '2' })], '2'],
+  ] as const) {
+    test(name, () => assert.equal(batchCommitment(moves, 'committed_amount', captured).toString(), expected));
+  }
+
+  test('is exact: the sum of many cents is the sum of their integers', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 10_000_000 }), { maxLength: 60 }), (cents) => {
+        const moves = cents.map((c, i) => move(`i${i}`, { committed_amount: (c / 100).toFixed(2) }));
+        const total = cents.reduce((a, b) => a + b, 0);
+        return batchCommitment(moves, 'committed_amount', new Map()).eq(new Big(total).div(100));
+      }),
+    );
+  });
 });
 
 describe('refusalToDecide', () => {
@@ -71,7 +111,7 @@ describe('refusalToDecide', () => {
 
 describe('roleToDecide and basisChanges', () => {
   test('the payee change and workflow changes are the admin’s, payment decisions the approver’s, a bulk move the operator’s', () => {
-    assert.deepEqual(proposalActions.map(roleToDecide), ['admin', 'approver', 'approver', 'approver', 'operator', 'admin', 'admin']);
+    assert.deepEqual(proposalActions.map(roleToDecide), ['admin', 'approver', 'approver', 'approver', 'operator', 'admin', 'admin', 'admin']);
   });
   for (const [name, basis, now, fields] of [
     ['nothing moved', { status: 'queued', decisions: 0 }, { status: 'queued', decisions: 0 }, []],

@@ -3,11 +3,14 @@
 // (the facts it was checked against: a payment line's status and decision count, the payee's
 // IBAN); approving it applies that input through the same operation as the direct write, unless the
 // basis moved, when the approval is refused and recorded so.
+import Big from 'big.js';
+import { amountOf } from './commitment.ts';
 import { isStaff, type Role, roleMeets, type StaffRole } from './principal.ts';
 
 /**
  * What a proposal would do: the payee's IBAN replaced or removed, a payment line decided, many
- * investors moved at once, a deal's workflow replaced, or its journeys migrated onto the current version.
+ * investors moved at once, a deal's workflow replaced, its journeys migrated onto the current
+ * version, or an investor's personal data erased.
  */
 export const proposalActions = [
   'payee-change',
@@ -17,11 +20,12 @@ export const proposalActions = [
   'bulk-move',
   'workflow-change',
   'workflow-migration',
+  'erasure',
 ] as const;
 export type ProposalAction = (typeof proposalActions)[number];
 
 /** The actions a deal's four-eyes rules switch on or off (the payee change is always four-eyes). */
-export const fourEyesRuleActions = ['payment-decision', 'bulk-move', 'workflow-change'] as const;
+export const fourEyesRuleActions = ['payment-decision', 'bulk-move', 'workflow-change', 'erasure'] as const;
 export type FourEyesRuleAction = (typeof fourEyesRuleActions)[number];
 
 export const decisionOutcomes = ['approved', 'rejected', 'refused'] as const;
@@ -58,6 +62,7 @@ const decidingRoles: Readonly<Record<ProposalAction, StaffRole>> = {
   'bulk-move': 'operator',
   'workflow-change': 'admin',
   'workflow-migration': 'admin',
+  erasure: 'admin',
 };
 
 /** The role a decision on a proposal needs: the role its write needs when made directly. */
@@ -72,8 +77,34 @@ export const statusOf = (proposal: Pick<Proposal, 'decision'>): ProposalStatus =
  */
 export const payeeChangeNeedsSecondPerson = (current: string | null, next: string | null): boolean => current !== null && current !== next;
 
-/** Whether a bulk move of `count` investors waits for a second person, the deal's rule holding it from `from` investors on (null: never). */
-export const bulkMoveNeedsSecondPerson = (count: number, from: number | null): boolean => from !== null && count >= from;
+/** A deal's bulk-move rule: a batch waits from this many investors, or from this sum of commitments (null: not by that measure). */
+export interface BulkMoveRule {
+  fromInvestors: number | null;
+  /** A decimal amount in the deal's currency. */
+  fromAmount: string | null;
+}
+
+/** Whether a bulk move of `count` investors whose commitments add up to `amount` waits for a second person under `rule`. */
+export const bulkMoveNeedsSecondPerson = (batch: { count: number; amount: Big }, rule: BulkMoveRule): boolean =>
+  (rule.fromInvestors !== null && batch.count >= rule.fromInvestors) || (rule.fromAmount !== null && batch.amount.gte(rule.fromAmount));
+
+/**
+ * The sum of the commitments a bulk move concerns: each investor's commitment as the move leaves it
+ * (the value the move captures under `commitmentKey`, else the one captured before), counted once
+ * per investor; a value that is not an amount counts as nothing.
+ */
+export function batchCommitment(
+  moves: readonly { investorUserId: string; data: Readonly<Record<string, string>> }[],
+  commitmentKey: string,
+  captured: ReadonlyMap<string, string | null>,
+): Big {
+  const after = new Map<string, string | null>();
+  for (const move of moves)
+    after.set(move.investorUserId, move.data[commitmentKey] ?? after.get(move.investorUserId) ?? captured.get(move.investorUserId) ?? null);
+  let total = new Big(0);
+  for (const value of after.values()) total = total.plus(amountOf(value) ?? 0);
+  return total;
+}
 
 /** Why `decider` may not decide `proposal` (the problem's kind and detail), or null when they may. */
 export function refusalToDecide(

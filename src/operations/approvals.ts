@@ -1,6 +1,6 @@
 // Deciding a four-eyes proposal (docs/reference/approvals.md). Approving applies exactly the stored
 // input through the same operation code as the direct write (payment-settings.ts,
-// payment-line-decisions.ts, bulk-moves.ts, workflow-changes.ts), in one transaction with the decision row, unless the basis moved
+// payment-line-decisions.ts, bulk-moves.ts, workflow-changes.ts, erasure.ts), in one transaction with the decision row, unless the basis moved
 // since it was proposed: then nothing is applied and the decision is recorded as `refused`, naming
 // what changed (409). Rejecting records the decision with its reason. Either way, never by the
 // proposer (403: a second person must), never twice (409), and only with the role the write needs
@@ -14,6 +14,7 @@ import { findProposal } from '../store/approvals.ts';
 import type { MoveInput } from './apply-moves.ts';
 import { bulkMove, bulkMoveBasis } from './bulk-moves.ts';
 import type { Deps } from './deps.ts';
+import { applyHeldErasure, erasureBasis, type HeldErasure } from './erasure.ts';
 import { applyPaymentDecision, lineBasis, type PaymentDecisionInput } from './payment-line-decisions.ts';
 import { applyPaymentSettings, type PaymentSettingsInput } from './payment-settings.ts';
 import { type Answer, inOneTransaction, type WriteRequest, write } from './pipeline.ts';
@@ -43,6 +44,10 @@ async function basisNow(tx: Deps, proposal: Proposal): Promise<{ now: Record<str
     const moves = (proposal.input as { moves: MoveInput[] }).moves;
     return { now: await bulkMoveBasis(tx, proposal.dealId, moves), what: `The investors of the bulk move in deal ${proposal.dealId}` };
   }
+  if (proposal.action === 'erasure') {
+    const investorUserId = String(proposal.input.investorUserId);
+    return { now: await erasureBasis(tx, investorUserId), what: `Investor ${investorUserId}` };
+  }
   if (proposal.action === 'payee-change') {
     const current = (await findPaymentSettings(tx.db, [proposal.dealId])).get(proposal.dealId);
     return { now: { iban: current?.iban ?? null, updatedAt: current?.updatedAt ?? null }, what: `The payment settings of deal ${proposal.dealId}` };
@@ -51,8 +56,13 @@ async function basisNow(tx: Deps, proposal: Proposal): Promise<{ now: Record<str
   return { now: await lineBasis(tx, lineId), what: `Payment line ${lineId}` };
 }
 
-/** The stored input applied, as the direct write would apply it, by the approver. */
-async function apply(tx: Deps, principal: Principal, proposal: Proposal): Promise<unknown> {
+/** The stored input applied, as the direct write would apply it, by the approver; `revoked` collects API keys an erasure revoked. */
+async function apply(tx: Deps, principal: Principal, proposal: Proposal, revoked: string[]): Promise<unknown> {
+  if (proposal.action === 'erasure') {
+    const { erasure, revokedTokens } = await applyHeldErasure(tx, principal, proposal.input as unknown as HeldErasure);
+    revoked.push(...revokedTokens);
+    return erasure;
+  }
   if (proposal.action === 'workflow-change')
     return (await applyWorkflowChange(tx, { principal }, proposal.dealId, proposal.input as unknown as WorkflowChangeInput)).workflow;
   if (proposal.action === 'workflow-migration') return migrateWorkflow(tx, principal, proposal.dealId, proposal.input as MigrationInput, { dryRun: false });
@@ -70,6 +80,7 @@ async function apply(tx: Deps, principal: Principal, proposal: Proposal): Promis
 
 export async function approveProposal(deps: Deps, request: WriteRequest, proposalId: string): Promise<Answer> {
   let workflowOf: string | undefined;
+  const revoked: string[] = [];
   try {
     const answer = await write(deps, request, 200, async (tx) => {
       const proposal = await decidable(tx, request.principal, proposalId);
@@ -77,11 +88,12 @@ export async function approveProposal(deps: Deps, request: WriteRequest, proposa
       const { now, what } = await basisNow(tx, proposal);
       const changed = basisChanges(proposal.basis, now);
       if (changed.length > 0) throw new BasisMoved('conflict', describeChanges(what, changed), { extensions: { outcome: 'refused', changed } });
-      const result = await apply(tx, request.principal, proposal);
+      const result = await apply(tx, request.principal, proposal, revoked);
       return (await recordProposalDecision(tx, request.principal, proposal, { outcome: 'approved', reason: null, result }))!;
     });
     // An approved workflow change: this instance's cached workflow dropped once committed (others: by NOTIFY).
     if (workflowOf !== undefined) invalidateLocally({ kind: 'workflow', dealId: workflowOf });
+    for (const tokenId of revoked) invalidateLocally({ kind: 'token', tokenId });
     return answer;
   } catch (err) {
     if (!(err instanceof BasisMoved)) throw err;

@@ -12,6 +12,7 @@
 //   the batch, and the deal's other moves keep flowing.
 // - Atomic: every move in one transaction; the first refusal rolls back all.
 // - Dry run: the same, in transactions that are always rolled back (dry-run.ts).
+import Big from 'big.js';
 import { AppError, type ErrorKind, type FieldError, forbidden, invalid, unprocessable } from '../domain/errors.ts';
 import type { WorkflowEvent } from '../domain/event.ts';
 import { isStaff, type Principal } from '../domain/principal.ts';
@@ -21,9 +22,9 @@ import { type Deps, inTransaction } from './deps.ts';
 import { rolledBack } from './dry-run.ts';
 import { applyMoves, type BatchTag, type MoveInput } from './apply-moves.ts';
 import { type Answer, answered, encoded, engineOf, idempotently, isRefusal, type WriteRequest, writeOutcome } from './pipeline.ts';
-import { bulkMoveNeedsSecondPerson } from '../domain/four-eyes.ts';
-import { journeyPositions } from '../store/approvals.ts';
-import { bulkMovesFrom } from './four-eyes.ts';
+import { batchCommitment, bulkMoveNeedsSecondPerson } from '../domain/four-eyes.ts';
+import { capturedCommitments, journeyPositions } from '../store/approvals.ts';
+import { bulkMoveRule } from './four-eyes.ts';
 import { propose } from './proposals.ts';
 
 export const MAX_BULK_MOVES = 1000;
@@ -115,14 +116,15 @@ export interface BulkAnswer {
  * has one). Not atomic: chunks of their own, except with a key on an engine of one connection
  * (PGlite), where they join the key's transaction; with a key on PostgreSQL the chunks commit on
  * their own connections, each recording its outcomes for a retry, and the key's transaction
- * stores the answer. A batch of at least the deal's four-eyes number of investors is held for a
- * second person instead (202 with the proposal, docs/reference/approvals.md); a dry run never is.
+ * stores the answer. A batch of at least the deal's four-eyes number of investors, or whose
+ * commitments add up to its four-eyes amount, is held for a second person instead (202 with the
+ * proposal, docs/reference/approvals.md); a dry run never is.
  */
 export async function moveInBulk(deps: Deps, request: WriteRequest, dealId: string, moves: readonly MoveInput[], atomic = false): Promise<Answer> {
   const { principal, key } = request;
   if (request.dryRun)
     return answered(request, 200, { results: await bulkMove(deps, principal, dealId, moves, { atomic, dryRun: true }), dryRun: true } satisfies BulkAnswer);
-  if (bulkMoveNeedsSecondPerson(moves.length, await bulkMovesFrom(deps, dealId))) {
+  if (await heldForSecondPerson(deps, dealId, moves)) {
     checkDistinctInvestors(moves);
     if (!isStaff(principal)) throw forbidden('Only staff move investors');
     return writeOutcome(deps, request, async (tx) => ({
@@ -143,6 +145,15 @@ export async function moveInBulk(deps: Deps, request: WriteRequest, dealId: stri
     request,
     encoded(request, 200, async (tx): Promise<BulkAnswer> => ({ results: await run(tx), batchId: tag.id, dryRun: false })),
   );
+}
+
+/** Whether the deal's bulk-move rule holds this batch for a second person (the commitments read only when the rule has an amount). */
+async function heldForSecondPerson(deps: Deps, dealId: string, moves: readonly MoveInput[]): Promise<boolean> {
+  const rule = await bulkMoveRule(deps, dealId);
+  if (rule.fromInvestors === null && rule.fromAmount === null) return false;
+  const commitments = rule.fromAmount === null ? undefined : await capturedCommitments(deps.db, dealId, [...new Set(moves.map((m) => m.investorUserId))]);
+  const amount = commitments ? batchCommitment(moves, commitments.key, commitments.captured) : new Big(0);
+  return bulkMoveNeedsSecondPerson({ count: moves.length, amount }, rule);
 }
 
 /** What a held bulk move was checked against: where each of its investors stood (null: not in the workflow yet). */

@@ -2,6 +2,7 @@
 // proposals held for a second person, and their one decision each. Rows are only ever inserted.
 import { type Kysely, sql } from 'kysely';
 import type { DecisionOutcome, Proposal, ProposalAction, ProposalDecision } from '../domain/four-eyes.ts';
+import { commitmentKeyOf } from './payment-settings.ts';
 import type { DB } from './schema.ts';
 
 export interface FourEyesRule {
@@ -9,6 +10,8 @@ export interface FourEyesRule {
   action: string;
   enabled: boolean;
   minInvestors: number | null;
+  /** A decimal amount (numeric, read as text). */
+  minAmount: string | null;
   createdBy: string;
   createdAt: string;
 }
@@ -16,8 +19,17 @@ export interface FourEyesRule {
 /** The rule in force for each deal of `dealIds` and `action` (deals without one are absent). */
 export async function currentRules(db: Kysely<DB>, dealIds: readonly string[], action: string): Promise<Map<string, FourEyesRule>> {
   if (dealIds.length === 0) return new Map();
-  const { rows } = await sql<{ deal_id: string; action: string; enabled: boolean; min_investors: number | null; created_by: string; created_at: Date }>`
-    select distinct on (deal_id) deal_id, action, enabled, min_investors, created_by, created_at from four_eyes_rules
+  type RuleRow = {
+    deal_id: string;
+    action: string;
+    enabled: boolean;
+    min_investors: number | null;
+    min_amount: string | null;
+    created_by: string;
+    created_at: Date;
+  };
+  const { rows } = await sql<RuleRow>`
+    select distinct on (deal_id) deal_id, action, enabled, min_investors, min_amount::text, created_by, created_at from four_eyes_rules
     where deal_id = any(${[...dealIds]}::text[]) and action = ${action}
     order by deal_id, seq desc`.execute(db);
   return new Map(
@@ -28,6 +40,7 @@ export async function currentRules(db: Kysely<DB>, dealIds: readonly string[], a
         action: r.action,
         enabled: r.enabled,
         minInvestors: r.min_investors,
+        minAmount: r.min_amount,
         createdBy: r.created_by,
         createdAt: r.created_at.toISOString(),
       },
@@ -37,7 +50,7 @@ export async function currentRules(db: Kysely<DB>, dealIds: readonly string[], a
 
 export async function insertRule(
   db: Kysely<DB>,
-  rule: { dealId: string; action: string; enabled: boolean; minInvestors?: number | null; by: string; at: Date },
+  rule: { dealId: string; action: string; enabled: boolean; minInvestors?: number | null; minAmount?: string | null; by: string; at: Date },
 ): Promise<void> {
   await db
     .insertInto('four_eyes_rules')
@@ -46,6 +59,7 @@ export async function insertRule(
       action: rule.action,
       enabled: rule.enabled,
       min_investors: rule.minInvestors ?? null,
+      min_amount: rule.minAmount ?? null,
       created_by: rule.by,
       created_at: rule.at,
     })
@@ -137,6 +151,30 @@ export async function journeyPositions(db: Kysely<DB>, dealId: string, investorU
   const { rows } = await sql<{ investor_user_id: string; current_step_id: string }>`select investor_user_id, current_step_id from journeys
     where deal_id = ${dealId} and investor_user_id = any(${[...investorUserIds]}::text[])`.execute(db);
   return new Map(rows.map((r) => [r.investor_user_id, r.current_step_id]));
+}
+
+/**
+ * The field that holds a commitment in the deal (its payment settings', else the default) and the
+ * value each of `investorUserIds` has captured there (investors without a journey are absent).
+ */
+export async function capturedCommitments(
+  db: Kysely<DB>,
+  dealId: string,
+  investorUserIds: readonly string[],
+): Promise<{ key: string; captured: Map<string, string | null> }> {
+  const { rows } = await sql<{ key: string; investor_user_id: string | null; amount: string | null }>`
+    select ${commitmentKeyOf} as key, j.investor_user_id, j.captured ->> ${commitmentKeyOf} as amount
+    from (select ${dealId}::text as deal_id) d
+    left join deal_payment_settings ps on ps.deal_id = d.deal_id
+    left join journeys j on j.deal_id = d.deal_id and j.investor_user_id = any(${[...investorUserIds]}::text[])`.execute(db);
+  const captured = new Map(rows.flatMap((r) => (r.investor_user_id === null ? [] : [[r.investor_user_id, r.amount] as const])));
+  return { key: rows[0]!.key, captured };
+}
+
+/** The deals in which the investor has a journey, by id. */
+export async function dealsOfInvestor(db: Kysely<DB>, investorUserId: string): Promise<string[]> {
+  const { rows } = await sql<{ deal_id: string }>`select deal_id from journeys where investor_user_id = ${investorUserId} order by deal_id`.execute(db);
+  return rows.map((r) => r.deal_id);
 }
 
 /** An API key's name, for showing who proposed or decided (null for a JWT's subject, or a key gone). */

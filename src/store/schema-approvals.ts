@@ -9,6 +9,8 @@ export interface FourEyesRulesTable {
   action: string;
   enabled: boolean;
   min_investors: number | null;
+  /** Migration 0054: numeric, read as text. */
+  min_amount: ColumnType<string | null, string | null | undefined, never>;
   created_by: string;
   created_at: Date;
 }

@@ -5,7 +5,9 @@
 // Then a person signs in through the firm's identity provider (an OpenID Connect provider run by
 // this test, the oidc-provider package): the console's "Sign in with …" button, the provider's
 // login and consent forms, and back in the console with the role the provider's claim gives.
-// axe-core on every console screen (the provider's own forms are not ours).
+// An admin sets a deal's four-eyes rules in its settings (a bulk move's amount, erasure among
+// them), and the API answers them so. axe-core on every console screen (the provider's own forms
+// are not ours).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -123,6 +125,30 @@ describe('four-eyes payment decisions and single sign-on in the console', { skip
         } finally {
           await ada.context.close();
           await ben.context.close();
+        }
+      });
+
+      test("an admin sets a deal's four-eyes rules on its settings page", async () => {
+        const dealId = `rules-${width}`;
+        await subscriptionDeal(e, dealId, { series: `rules ${width}` });
+        const ari = await joined(size, `Ari Admin ${width}`, 'admin');
+        try {
+          await ari.page.goto(`${consoleUrl}#/deals/${dealId}/settings`);
+          const form = ari.page.getByRole('form', { name: 'Four-eyes' });
+          await form.waitFor();
+          await form.getByLabel(/at least this many investors/).fill('25');
+          await form.getByLabel(/commitments add up to at least/).fill('0');
+          await form.getByRole('button', { name: 'Save the rules' }).click();
+          await form.getByText('An amount greater than 0, such as 250000.00.').waitFor();
+          await form.getByLabel(/commitments add up to at least/).fill('250000.00');
+          await form.getByLabel(/Erasing an investor/).check();
+          await form.getByRole('button', { name: 'Save the rules' }).click();
+          await form.getByText(/^Saved\./).waitFor();
+          await checkScreen(ari.page, 'rules', width);
+          const rules = await must('GET', `/deals/deal/${dealId}/four-eyes`);
+          assert.deepEqual([rules.bulkMovesFrom, rules.bulkMovesFromAmount, rules.erasure, rules.paymentDecisions], [25, '250000', true, false]);
+        } finally {
+          await ari.context.close();
         }
       });
 

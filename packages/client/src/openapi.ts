@@ -1726,7 +1726,7 @@ export interface paths {
          */
         get: operations["getFourEyesRules"];
         /**
-         * Set a deal's four-eyes rules: whether its payment decisions, from how many investors its bulk moves, and whether its workflow changes wait for a second person
+         * Set a deal's four-eyes rules: whether its payment decisions, from how many investors or what sum of commitments its bulk moves, and whether its workflow changes and the erasure of its investors wait for a second person
          * @description Admin. A new rule row replaces the previous one; history is kept.
          */
         put: operations["setFourEyesRules"];
@@ -2813,7 +2813,7 @@ export interface components {
         Approval: {
             /** Format: uuid */
             id: string;
-            action: "payee-change" | "payment-assign" | "payment-split" | "payment-dismiss" | "bulk-move" | "workflow-change" | "workflow-migration";
+            action: "payee-change" | "payment-assign" | "payment-split" | "payment-dismiss" | "bulk-move" | "workflow-change" | "workflow-migration" | "erasure";
             dealId: string;
             status: "pending" | "approved" | "rejected" | "refused";
             neededRole: "viewer" | "operator" | "approver" | "admin";
@@ -3802,8 +3802,12 @@ export interface components {
             payeeChange: true;
             /** @description bulk moves of at least this many investors wait for a second person (an operator); null: none do */
             bulkMovesFrom: number | null;
+            /** @description bulk moves whose investors' commitments add up to at least this amount (decimal text, the deal's currency) wait for a second person (an operator); null: none do by amount */
+            bulkMovesFromAmount: string | null;
             /** @description replacing the workflow (once the deal has one) and migrating its journeys wait for a second person (an admin) */
             workflowChanges: boolean;
+            /** @description erasing the personal data of an investor with a journey in the deal waits for a second admin */
+            erasure: boolean;
             setBy: string | null;
             setAt: string | null;
         };
@@ -14603,7 +14607,10 @@ export interface operations {
     eraseInvestor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a repeat with the same key and body returns the first response (header Idempotent-Replayed: true) and changes nothing */
+                "idempotency-key"?: string;
+            };
             path: {
                 investorUserId: string;
             };
@@ -14625,10 +14632,23 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Erasure"];
+                };
+            };
+            /** @description A write held for a second person (four-eyes), with its decision once made */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Approval"];
                 };
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
@@ -14686,6 +14706,7 @@ export interface operations {
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfterWhenRetryable"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18636,8 +18657,12 @@ export interface operations {
                     paymentDecisions: boolean;
                     /** @description bulk moves of at least this many investors wait for a second person; null or left out: none */
                     bulkMovesFrom?: number | null;
+                    /** @description bulk moves whose investors' commitments (as the moves leave them) add up to at least this amount wait for a second person; greater than 0; null or left out: none by amount */
+                    bulkMovesFromAmount?: string | null;
                     /** @description replacing the workflow and migrating its journeys wait for a second admin; left out: false */
                     workflowChanges?: boolean;
+                    /** @description erasing the personal data of an investor with a journey in the deal waits for a second admin; left out: false */
+                    erasure?: boolean;
                 };
             };
         };

@@ -9,6 +9,7 @@ import { principalOf } from '../auth.ts';
 import type { Api, AppContext } from '../context.ts';
 import { IdempotencyHeaders } from '../idempotency.ts';
 import { Approval, FourEyesRules } from '../schemas/approvals.ts';
+import { DecimalText } from '../schemas/payments.ts';
 import { ExternalId, Page, PageQuery, StrictObject } from '../schemas/common.ts';
 import { answer, writeOf } from '../writes.ts';
 
@@ -83,7 +84,7 @@ export function approvalRoutes(app: Api, ctx: AppContext) {
       schema: {
         tags,
         summary:
-          "Set a deal's four-eyes rules: whether its payment decisions, from how many investors its bulk moves, and whether its workflow changes wait for a second person",
+          "Set a deal's four-eyes rules: whether its payment decisions, from how many investors or what sum of commitments its bulk moves, and whether its workflow changes and the erasure of its investors wait for a second person",
         params: DealParams,
         headers: IdempotencyHeaders,
         body: StrictObject({
@@ -93,8 +94,17 @@ export function approvalRoutes(app: Api, ctx: AppContext) {
               description: 'bulk moves of at least this many investors wait for a second person; null or left out: none',
             }),
           ),
+          bulkMovesFromAmount: Type.Optional(
+            Type.Union([DecimalText, Type.Null()], {
+              description:
+                "bulk moves whose investors' commitments (as the moves leave them) add up to at least this amount wait for a second person; greater than 0; null or left out: none by amount",
+            }),
+          ),
           workflowChanges: Type.Optional(
             Type.Boolean({ description: 'replacing the workflow and migrating its journeys wait for a second admin; left out: false' }),
+          ),
+          erasure: Type.Optional(
+            Type.Boolean({ description: 'erasing the personal data of an investor with a journey in the deal waits for a second admin; left out: false' }),
           ),
         }),
         response: { 200: FourEyesRules },

@@ -4,8 +4,10 @@ import { Type } from 'typebox';
 import { getDealAudit, listAuditCheckpoints } from '../../operations/audit.ts';
 import { eraseInvestor } from '../../operations/erasure.ts';
 import type { Api, AppContext } from '../context.ts';
-import { principalOf } from '../auth.ts';
+import { IdempotencyHeaders } from '../idempotency.ts';
+import { Approval } from '../schemas/approvals.ts';
 import { ExternalId, Page, PageQuery, StrictObject, Timestamp } from '../schemas/common.ts';
+import { answer, writeOf } from '../writes.ts';
 
 const Hash = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256, hex' });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -99,13 +101,15 @@ export function auditRoutes(app: Api, ctx: AppContext) {
           overrideRetention: Type.Optional(Type.Boolean({ description: 'erase before the retention period ends; needs reason' })),
           reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'the legal basis of an early erasure' })),
         }),
-        response: { 200: Erasure },
+        headers: IdempotencyHeaders,
+        response: { 200: Erasure, 202: Approval },
       },
       // No body: erase under the retention rule.
       preValidation: async (request) => {
         request.body ??= {};
       },
     },
-    async (request) => eraseInvestor(ctx, principalOf(request), request.params.investorUserId, request.body, ctx.config.erasureRetentionYears),
+    async (request, reply) =>
+      answer(reply, await eraseInvestor(ctx, writeOf(ctx, request), request.params.investorUserId, request.body, ctx.config.erasureRetentionYears)),
   );
 }

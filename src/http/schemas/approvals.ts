@@ -44,9 +44,14 @@ export const FourEyesRules = Type.Object(
     bulkMovesFrom: Type.Union([Type.Integer(), Type.Null()], {
       description: 'bulk moves of at least this many investors wait for a second person (an operator); null: none do',
     }),
+    bulkMovesFromAmount: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "bulk moves whose investors' commitments add up to at least this amount (decimal text, the deal's currency) wait for a second person (an operator); null: none do by amount",
+    }),
     workflowChanges: Type.Boolean({
       description: 'replacing the workflow (once the deal has one) and migrating its journeys wait for a second person (an admin)',
     }),
+    erasure: Type.Boolean({ description: 'erasing the personal data of an investor with a journey in the deal waits for a second admin' }),
     setBy: nullableText,
     setAt: Type.Union([Timestamp, Type.Null()]),
   },

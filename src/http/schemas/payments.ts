@@ -4,7 +4,7 @@ import { paymentLineStatuses, paymentOutcomes } from '../../domain/payment-line.
 import { ExternalId, StrictObject, Timestamp } from './common.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
-const DecimalText = Type.String({ pattern: '^\\d{1,15}(\\.\\d{1,10})?$', description: 'decimal amount as text, e.g. "25000.00"' });
+export const DecimalText = Type.String({ pattern: '^\\d{1,15}(\\.\\d{1,10})?$', description: 'decimal amount as text, e.g. "25000.00"' });
 const FieldKey = Type.String({ minLength: 1, maxLength: 64 });
 
 export const PaymentSettingsBody = StrictObject({

@@ -19,6 +19,7 @@ const actionLabel: Record<Approval['action'], string> = {
   'bulk-move': 'Bulk move',
   'workflow-change': 'Workflow change',
   'workflow-migration': 'Workflow migration',
+  erasure: 'Erasure of personal data',
 };
 
 /** What the held write would do, in a line. */
@@ -39,6 +40,8 @@ function summary(a: Approval): string {
       return `version ${a.basis.version} replaced by “${input.workflow?.label ?? ''}” (${plural((input.workflow?.steps ?? []).length, 'step')})`;
     case 'workflow-migration':
       return `investors on earlier versions moved onto version ${a.basis.version}`;
+    case 'erasure':
+      return `investor ${input.investorUserId}${input.overrideRetention ? `, before the end of retention: “${input.reason}”` : ''}`;
   }
 }
 

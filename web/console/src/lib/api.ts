@@ -168,7 +168,9 @@ export const consoleApi = {
   paymentSettings: (dealId: string) => call<T.PaymentSettings>('GET', `/deals/deal/${enc(dealId)}/payment-settings`),
   putPaymentSettings: (dealId: string, body: T.PaymentSettingsBody) =>
     call<T.PaymentSettings | T.Approval>('PUT', `/deals/deal/${enc(dealId)}/payment-settings`, body),
-  // Four-eyes: the writes held for a second person, and their decision.
+  // Four-eyes: a deal's rules, the writes held for a second person, and their decision.
+  fourEyes: (dealId: string) => call<T.Ok<'getFourEyesRules'>>('GET', `/deals/deal/${enc(dealId)}/four-eyes`),
+  putFourEyes: (dealId: string, body: T.Body<'setFourEyesRules'>) => call<T.Ok<'setFourEyesRules'>>('PUT', `/deals/deal/${enc(dealId)}/four-eyes`, body),
   approvals: (page: number) => call<T.ApprovalPage>('GET', `/approvals${qs({ status: 'pending', page, limit: 25 })}`),
   decideApproval: (proposalId: string, decision: 'approve' | 'reject', reason?: string) =>
     call<T.Approval>('POST', `/approvals/${enc(proposalId)}/${decision}`, decision === 'reject' ? { reason } : undefined),

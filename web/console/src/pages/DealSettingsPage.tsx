@@ -1,11 +1,12 @@
-// Create a deal, or edit one's name, description and currency (PUT /deals/deal/{dealId}), and its
-// payment settings (PaymentSettingsForm).
+// Create a deal, or edit one's name, description and currency (PUT /deals/deal/{dealId}), its
+// payment settings (PaymentSettingsForm) and its four-eyes rules (FourEyesForm).
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, consoleApi } from '../lib/api.ts';
 import { DealHeader } from '../components/DealHeader.tsx';
 import { navigate, useLoad, useSubmission } from '../../../kit/hooks.ts';
 import { PaymentSettingsForm } from '../components/PaymentSettingsForm.tsx';
 import { DealPaymentLines } from '../components/DealPaymentLines.tsx';
+import { FourEyesForm } from '../components/FourEyesForm.tsx';
 import { ErrorState, FormStatus, Spinner } from '../components/ui.tsx';
 import { currencyOptions as currencies } from '../lib/currencies.ts';
 import { useRoleGate } from '../lib/who.ts';
@@ -123,6 +124,7 @@ export function DealSettingsPage({ dealId }: { dealId: string | undefined }) {
         </div>
       </form>
       {!creating && <PaymentSettingsForm dealId={dealId} />}
+      {!creating && <FourEyesForm dealId={dealId} />}
       {!creating && <DealPaymentLines dealId={dealId} />}
     </section>
   );
