@@ -6,6 +6,7 @@ import { isRole } from '../domain/principal.ts';
 import { importHelp, runImport } from './import.ts';
 import { newUuid, systemClock } from '../operations/deps.ts';
 import { reconcileCommand } from './reconcile.ts';
+import { eraseCommand } from './erase.ts';
 import { sanctionsCommand } from './sanctions.ts';
 import { staffCommand } from './staff.ts';
 import type { Database } from '../store/database.ts';
@@ -17,8 +18,6 @@ export { inService };
 // the code loads in a few hundred milliseconds that `dealflow --help` has no need of.
 const operations = {
   verify: () => import('./verify.ts'),
-  erasure: () => import('../operations/erasure.ts'),
-  auditEntries: () => import('../operations/audit-entries.ts'),
   seed: () => import('../operations/seed.ts'),
   tokens: () => import('../operations/tokens.ts'),
   migrate: () => import('../store/migrate.ts'),
@@ -132,41 +131,7 @@ dealflow verify (docs/operations/README.md).`,
       return withDatabase({ ...config, dataDir }, ({ db }) => runVerify(db, {}, out));
     },
   },
-  erase: {
-    summary: "erase an investor's personal data from the directory (after retention)",
-    help: `dealflow erase investor <investorUserId> [--override-retention --reason <text>]
-
-Replaces the investor's names, e-mail, username and date of birth in the directory with a tombstone,
-keeping ids, events, amounts and the audit chains (which still verify). Refused while the retention
-period runs (ERASURE_RETENTION_YEARS, default 5, after the investor's last event) unless
---override-retention with --reason (the legal basis).`,
-    options: { 'override-retention': { type: 'boolean' }, reason: { type: 'string' } },
-    async run(config, values, positionals) {
-      const [what, id] = positionals;
-      if (what !== 'investor' || !id) throw new AppError('validation', 'usage: dealflow erase investor <investorUserId>');
-      const [{ eraseFromCommandLine }, { SYSTEM_PRINCIPAL }] = await Promise.all([operations.erasure(), operations.auditEntries()]);
-      const outcome = await withDatabase(config, ({ db }) =>
-        eraseFromCommandLine(
-          { db, clock: systemClock, newId: newUuid },
-          SYSTEM_PRINCIPAL,
-          id,
-          { overrideRetention: values['override-retention'] === true, ...(typeof values.reason === 'string' ? { reason: values.reason } : {}) },
-          config.erasureRetentionYears,
-        ),
-      );
-      if ('proposal' in outcome) {
-        const { proposal } = outcome;
-        out(
-          `Held for a second admin (deal ${proposal.dealId} holds its investors' erasure): proposal ${proposal.id}. Nothing is erased until another admin approves it.`,
-        );
-        return;
-      }
-      const erased = outcome.erasure;
-      out(
-        `Erased the personal data of investor ${erased.investorUserId} at ${erased.erasedAt}${erased.overrideRetention ? ' (before the end of retention, by override)' : ''}.`,
-      );
-    },
-  },
+  erase: eraseCommand,
   serve: {
     summary: 'run the HTTP service (what npm start does)',
     help: `dealflow serve [--no-demo]

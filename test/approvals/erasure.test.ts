@@ -5,6 +5,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { StaffRole } from '../../src/domain/principal.ts';
+import { SYSTEM_PRINCIPAL } from '../../src/operations/audit-entries.ts';
+import { newUuid, systemClock } from '../../src/operations/deps.ts';
+import { eraseFromCommandLine } from '../../src/operations/erasure.ts';
 import { createToken } from '../../src/operations/tokens.ts';
 import { verify } from '../support/audit.ts';
 import { client, expectProblem, startApp } from '../support/app.ts';
@@ -95,5 +98,16 @@ describe('four-eyes erasure', () => {
     expectProblem(await (await as('operator')).post(`/investors/${investor}/erasure`, {}), 403);
     const pending = (await admin.get(`/approvals?status=pending&dealId=${held.dealId}`)).body.output;
     assert.ok(!pending.some((p: { input: { investorUserId?: string } }) => p.input.investorUserId === investor), 'no proposal for a refused erasure');
+  });
+
+  test('the command line (dealflow erase investor) is held the same way, and a second admin approves what it proposed', async () => {
+    const investor = await held.addInvestor();
+    await held.move(investor, 'interest');
+    const outcome = await eraseFromCommandLine({ db: t.database.db, clock: systemClock, newId: newUuid }, SYSTEM_PRINCIPAL, investor, {}, 0);
+    assert.ok('proposal' in outcome, 'held, not erased');
+    assert.equal(outcome.proposal.dealId, held.dealId);
+    assert.notEqual(await nameOf(investor), 'Erased investor');
+    assert.equal((await admin.post(`/approvals/${outcome.proposal.id}/approve`)).status, 200);
+    assert.equal(await nameOf(investor), 'Erased investor');
   });
 });
