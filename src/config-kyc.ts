@@ -23,7 +23,8 @@ export function kycProviderConfig(env: Env): KycProviderConfig | undefined {
   const kind = oneOf(env, 'KYC_PROVIDER', ['none', 'http'] as const, 'none');
   if (kind === 'none') return undefined;
   const raw = env.KYC_PROVIDER_URL || undefined;
-  if (raw === undefined) throw new ConfigError('KYC_PROVIDER_URL', 'is needed with KYC_PROVIDER=http: the provider’s base URL, such as https://kyc.example.com/v1');
+  if (raw === undefined)
+    throw new ConfigError('KYC_PROVIDER_URL', 'is needed with KYC_PROVIDER=http: the provider’s base URL, such as https://kyc.example.com/v1');
   let url: URL;
   try {
     url = new URL(raw);
@@ -36,10 +37,14 @@ export function kycProviderConfig(env: Env): KycProviderConfig | undefined {
     throw new ConfigError('KYC_PROVIDER_URL', 'must be an origin and a path only, without query, fragment or credentials');
   }
   const secret = env.KYC_WEBHOOK_SECRET || undefined;
-  if (secret === undefined) throw new ConfigError('KYC_WEBHOOK_SECRET', 'is needed with KYC_PROVIDER=http: the secret shared with the provider, whsec_ and base64');
+  if (secret === undefined)
+    throw new ConfigError('KYC_WEBHOOK_SECRET', 'is needed with KYC_PROVIDER=http: the secret shared with the provider, whsec_ and base64');
   const key = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : '';
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(key) || Buffer.from(key, 'base64').length < 24) {
-    throw new ConfigError('KYC_WEBHOOK_SECRET', 'must be whsec_ followed by base64 of at least 24 random bytes (echo "whsec_$(openssl rand -base64 32)" makes one)');
+    throw new ConfigError(
+      'KYC_WEBHOOK_SECRET',
+      'must be whsec_ followed by base64 of at least 24 random bytes (echo "whsec_$(openssl rand -base64 32)" makes one)',
+    );
   }
   return {
     url,

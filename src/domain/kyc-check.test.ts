@@ -13,7 +13,12 @@ const verdicts: { name: string; recorded?: RecordedResult; incoming: RecordedRes
   { name: 'a webhook-id used for another check', incoming: { ...clear2, webhookId: 'msg_9' }, idUsedElsewhere: true, verdict: 'replayed-id' },
   { name: 'another outcome for a decided check', recorded: clear2, incoming: { webhookId: 'msg_2', outcome: 'refer', level: null }, verdict: 'contradicts' },
   { name: 'another level for a decided check', recorded: clear2, incoming: { webhookId: 'msg_2', outcome: 'clear', level: 3 }, verdict: 'contradicts' },
-  { name: 'a clear after a refer', recorded: { webhookId: 'msg_1', outcome: 'refer', level: null }, incoming: { ...clear2, webhookId: 'msg_2' }, verdict: 'contradicts' },
+  {
+    name: 'a clear after a refer',
+    recorded: { webhookId: 'msg_1', outcome: 'refer', level: null },
+    incoming: { ...clear2, webhookId: 'msg_2' },
+    verdict: 'contradicts',
+  },
 ];
 
 for (const c of verdicts) {

@@ -37,7 +37,12 @@ const cases: { name: string; message: typeof good | Record<string, string | unde
   { name: 'the body changed by one byte', message: { ...good, body: '{"test": 2432232315}' }, refusal: 'bad-signature' },
   { name: 'the body re-encoded (spaces dropped)', message: { ...good, body: '{"test":2432232314}' }, refusal: 'bad-signature' },
   { name: 'another webhook-id', message: { ...good, id: 'msg_other' }, refusal: 'bad-signature' },
-  { name: 'the timestamp moved by one second, the signature kept', message: { ...good, timestamp: String(SPEC.timestamp + 1) }, now: now + 1, refusal: 'bad-signature' },
+  {
+    name: 'the timestamp moved by one second, the signature kept',
+    message: { ...good, timestamp: String(SPEC.timestamp + 1) },
+    now: now + 1,
+    refusal: 'bad-signature',
+  },
   { name: 'another secret', message: good, secret: other, refusal: 'bad-signature' },
   { name: 'a signature of another version only', message: { ...good, signature: `v1a,${SPEC.signature.slice(3)}` }, refusal: 'bad-signature' },
   { name: 'a truncated signature', message: { ...good, signature: SPEC.signature.slice(0, 20) }, refusal: 'bad-signature' },

@@ -36,7 +36,12 @@ export type SignatureVerdict = { ok: true; id: string; timestampSeconds: number 
  * enough. Compared in constant time. The timestamp is checked first, so a captured message
  * replayed after the window is refused whatever its signature.
  */
-export function verifySignedMessage(secret: string, message: SignedMessage, nowSeconds: number, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS): SignatureVerdict {
+export function verifySignedMessage(
+  secret: string,
+  message: SignedMessage,
+  nowSeconds: number,
+  toleranceSeconds = DEFAULT_TOLERANCE_SECONDS,
+): SignatureVerdict {
   const { id, timestamp, signature, body } = message;
   if (!id || !timestamp || !signature) {
     return { ok: false, refusal: 'missing-headers', detail: 'Send the webhook-id, webhook-timestamp and webhook-signature headers' };

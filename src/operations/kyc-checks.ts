@@ -60,7 +60,12 @@ export async function startKycCheck(
   const started = await kyc.provider.startCheck({
     reference: id,
     level: input.level,
-    investor: { id: investor.id, fullName: investor.contact.fullName, email: investor.contact.contact.email, dateOfBirth: investor.contact.contact.dateOfBirth },
+    investor: {
+      id: investor.id,
+      fullName: investor.contact.fullName,
+      email: investor.contact.contact.email,
+      dateOfBirth: investor.contact.contact.dateOfBirth,
+    },
     dealId: input.dealId ?? null,
     callbackUrl: kyc.callbackUrl,
   });

@@ -103,7 +103,12 @@ export async function kycChecksOf(db: Db, investorId: string): Promise<KycCheckR
 
 /** Whether a result with this webhook-id was recorded for a check other than `checkId`. */
 export async function webhookIdUsedElsewhere(db: Db, webhookId: string, checkId: string): Promise<boolean> {
-  const row = await db.selectFrom('kyc_check_results').select('check_id').where('webhook_id', '=', webhookId).where('check_id', '<>', checkId).executeTakeFirst();
+  const row = await db
+    .selectFrom('kyc_check_results')
+    .select('check_id')
+    .where('webhook_id', '=', webhookId)
+    .where('check_id', '<>', checkId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 

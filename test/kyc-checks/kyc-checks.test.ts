@@ -20,7 +20,9 @@ let t: StartedApp;
 // simulator starts first, the app listens on a port of its own, the simulator is told where.
 before(async () => {
   simulator = await startKycSimulator({ secret, delayMs: 20 });
-  const app = await startTestApp({ env: { KYC_PROVIDER: 'http', KYC_PROVIDER_URL: simulator.url, KYC_WEBHOOK_SECRET: secret, KYC_PROVIDER_NAME: 'simulator' } });
+  const app = await startTestApp({
+    env: { KYC_PROVIDER: 'http', KYC_PROVIDER_URL: simulator.url, KYC_WEBHOOK_SECRET: secret, KYC_PROVIDER_NAME: 'simulator' },
+  });
   t = { ...app, admin: client(app.app, app.adminToken) };
   simulator.callbackUrl = `${await t.app.listen({ port: 0, host: '127.0.0.1' })}/kyc-provider/webhook`;
 });
@@ -32,9 +34,10 @@ after(async () => {
 const staffClient = async (role: 'viewer' | 'operator' | 'approver') => client(t.app, (await createToken(t.database.db, { name: `${role} key`, role })).token);
 const auditTypes = async (checkId: string) =>
   (
-    await sql<{ type: string; principal: string }>`select type, principal from audit_log where chain = 'directory' and change->>'checkId' = ${checkId} order by seq`.execute(
-      t.database.db,
-    )
+    await sql<{
+      type: string;
+      principal: string;
+    }>`select type, principal from audit_log where chain = 'directory' and change->>'checkId' = ${checkId} order by seq`.execute(t.database.db)
   ).rows;
 
 describe('KYC checks by the provider', () => {
@@ -43,8 +46,14 @@ describe('KYC checks by the provider', () => {
     const investor = await deal.addInvestor({ kycCheckLevel: 0 });
     await deal.move(investor, 'interest', { note: 'keen' });
     await deal.move(investor, 'commitment', { committed_amount: '1000.00', currency: 'EUR' });
-    const refused = expectProblem(await t.admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.steps.kyc, data: { kyc_ref: 'K-1' } }), 422);
-    assert.deepEqual((refused.failedRequirements as { kind: string }[]).map((f) => f.kind), ['kyc-level']);
+    const refused = expectProblem(
+      await t.admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: investor, targetStepId: deal.steps.kyc, data: { kyc_ref: 'K-1' } }),
+      422,
+    );
+    assert.deepEqual(
+      (refused.failedRequirements as { kind: string }[]).map((f) => f.kind),
+      ['kyc-level'],
+    );
 
     const operator = await staffClient('operator');
     const started = await operator.post(`/investors/${investor}/kyc-checks`, { level: 2, dealId: deal.dealId });
@@ -116,7 +125,9 @@ describe('KYC checks by the provider', () => {
     assert.deepEqual(await rowCounts(t), before);
 
     const approver = await staffClient('approver');
-    assert.equal((await approver.post(`/investors/${investor}/kyc-checks`, { level: 2 })).status, 201);
+    const started = await approver.post(`/investors/${investor}/kyc-checks`, { level: 2 });
+    assert.equal(started.status, 201);
+    await simulator.settled(started.body.id);
     assert.equal((await viewer.get(`/investors/${investor}/kyc-checks`)).body.checks.length, 1);
     assert.equal((await own.get(`/investors/${investor}/kyc-checks`)).body.checks.length, 1);
     const { id: other } = await createInvestor(t.admin);

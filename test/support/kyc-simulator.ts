@@ -70,7 +70,10 @@ const readBody = (request: IncomingMessage) =>
   new Promise<string>((resolve, reject) => {
     let text = '';
     request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text)).on('error', reject);
+    request
+      .on('data', (chunk: string) => (text += chunk))
+      .on('end', () => resolve(text))
+      .on('error', reject);
   });
 
 export async function startKycSimulator(options: KycSimulatorOptions): Promise<KycSimulator> {
@@ -111,7 +114,12 @@ export async function startKycSimulator(options: KycSimulatorOptions): Promise<K
     const timestamp = timestampSeconds ?? Math.floor(Date.now() / 1000);
     const response = await fetch(simulator.callbackUrl ?? check.request.callbackUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': webhookId, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatureOf(secret, webhookId, timestamp, body) },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': webhookId,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signatureOf(secret, webhookId, timestamp, body),
+      },
       body,
     });
     return { status: response.status, body: await response.text() };
@@ -137,13 +145,19 @@ export async function startKycSimulator(options: KycSimulatorOptions): Promise<K
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     };
     if (request.method === 'GET' && request.url?.startsWith('/verify/')) {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>KYC simulator</title><p>The simulator decides on its own.</p>');
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><title>KYC simulator</title><p>The simulator decides on its own.</p>');
       return;
     }
     if (request.method !== 'POST' || request.url !== '/checks') return answer(404, { error: 'no such route' });
     const body = await readBody(request);
     const header = (name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : undefined);
-    const verdict = verifySignedMessage(secret, { id: header('webhook-id'), timestamp: header('webhook-timestamp'), signature: header('webhook-signature'), body }, Math.floor(Date.now() / 1000));
+    const verdict = verifySignedMessage(
+      secret,
+      { id: header('webhook-id'), timestamp: header('webhook-timestamp'), signature: header('webhook-signature'), body },
+      Math.floor(Date.now() / 1000),
+    );
     if (!verdict.ok) return answer(401, { error: verdict.detail });
     const started = JSON.parse(body) as SimulatedRequest;
     const known = checks.get(started.reference);
@@ -161,7 +175,8 @@ export async function startKycSimulator(options: KycSimulatorOptions): Promise<K
     requests,
     deliveries,
     settled: (reference) => waiterOf(reference).promise,
-    send: (reference, opts = {}) => post(reference, opts.webhookId ?? checks.get(reference)!.webhookId, opts.result ?? checks.get(reference)!.result, opts.timestampSeconds),
+    send: (reference, opts = {}) =>
+      post(reference, opts.webhookId ?? checks.get(reference)!.webhookId, opts.result ?? checks.get(reference)!.result, opts.timestampSeconds),
     async stop() {
       for (const timer of timers) clearTimeout(timer);
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -176,7 +191,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error('KYC_WEBHOOK_SECRET: the secret shared with dealflow (whsec_…) is needed');
     process.exit(1);
   }
-  const simulator = await startKycSimulator({ secret, port: Number(process.env.KYC_SIMULATOR_PORT ?? 4010), delayMs: Number(process.env.KYC_SIMULATOR_DELAY_MS ?? 2000) });
+  const simulator = await startKycSimulator({
+    secret,
+    port: Number(process.env.KYC_SIMULATOR_PORT ?? 4010),
+    delayMs: Number(process.env.KYC_SIMULATOR_DELAY_MS ?? 2000),
+  });
   console.log(`KYC simulator listening on ${simulator.url} (KYC_PROVIDER_URL=${simulator.url})`);
   process.on('SIGINT', () => void simulator.stop().then(() => process.exit(0)));
   process.on('SIGTERM', () => void simulator.stop().then(() => process.exit(0)));

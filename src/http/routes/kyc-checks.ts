@@ -13,13 +13,17 @@ import type { Api, AppContext } from '../context.ts';
 import { IdempotencyHeaders } from '../idempotency.ts';
 import { decodeUtf8Body } from '../json-body.ts';
 import { ExternalId, StrictObject, Timestamp } from '../schemas/common.ts';
+import { problemSchemas } from '../schemas/problems.ts';
 import { answer, writeOf } from '../writes.ts';
 
 const tags = ['checks'];
 const Params = Type.Object({ investorUserId: ExternalId });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description ? { description } : {});
-const Outcome = Type.String({ enum: [...kycOutcomes], description: 'clear: the level is reached; refer: a person must look; failed; expired: never completed' });
+const Outcome = Type.String({
+  enum: [...kycOutcomes],
+  description: 'clear: the level is reached; refer: a person must look; failed; expired: never completed',
+});
 
 const KycCheck = Type.Object(
   {
@@ -70,6 +74,21 @@ const signedMessage = (request: FastifyRequest) => ({
   signature: header(request, 'webhook-signature'),
   body: rawBodies.get(request) ?? '',
 });
+const problem = (kind: keyof typeof problemSchemas, description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: problemSchemas[kind] } },
+});
+/** The webhook's refusals: it is public, so openapi-document.ts adds only the connection-level ones. */
+const webhookProblems = {
+  400: problem('validation', 'A body that is not a result of the contract'),
+  401: problem('unauthenticated', 'No signature, a signature that does not match, or a webhook-timestamp outside KYC_WEBHOOK_TOLERANCE'),
+  404: problem('not-found', 'No check with this reference and provider id, or no provider configured'),
+  409: problem('conflict', 'Another result for a decided check, or a webhook-id already used for another result'),
+  413: problem('payload-too-large', 'Body over BODY_LIMIT'),
+  415: problem('unsupported-media-type', 'A body that is not application/json'),
+  500: problem('internal', 'A bug: quote the requestId'),
+  503: problem('database-unavailable', 'The database does not answer; retry later (the provider retries)'),
+};
 const kycOf = (ctx: AppContext) => ({ provider: kycProviderOf(ctx.config.kycProvider), callbackUrl: `${ctx.config.portal.publicUrl}/kyc-provider/webhook` });
 
 export function kycCheckRoutes(app: Api, ctx: AppContext) {
@@ -87,7 +106,11 @@ export function kycCheckRoutes(app: Api, ctx: AppContext) {
         params: Params,
         headers: IdempotencyHeaders,
         body: StrictObject({
-          level: Type.Integer({ minimum: 1, maximum: MAX_KYC_LEVEL, description: 'the KYC level to check for, as a workflow’s kyc-level requirement names it' }),
+          level: Type.Integer({
+            minimum: 1,
+            maximum: MAX_KYC_LEVEL,
+            description: 'the KYC level to check for, as a workflow’s kyc-level requirement names it',
+          }),
           dealId: Type.Optional(ExternalId),
         }),
         response: { 201: KycCheck },
@@ -139,7 +162,9 @@ export function kycCheckRoutes(app: Api, ctx: AppContext) {
           headers: Type.Object({
             'webhook-id': Type.Optional(Type.String({ maxLength: 200, description: 'the message’s id; the same for each retry of one message' })),
             'webhook-timestamp': Type.Optional(Type.String({ maxLength: 20, description: 'seconds since 1970-01-01T00:00:00Z, when this attempt was signed' })),
-            'webhook-signature': Type.Optional(Type.String({ maxLength: 2000, description: '`v1,` + base64 HMAC-SHA256; several, space-separated, while a secret is rotated' })),
+            'webhook-signature': Type.Optional(
+              Type.String({ maxLength: 2000, description: '`v1,` + base64 HMAC-SHA256; several, space-separated, while a secret is rotated' }),
+            ),
           }),
           body: ResultBody,
           response: {
@@ -151,6 +176,7 @@ export function kycCheckRoutes(app: Api, ctx: AppContext) {
               },
               { title: 'KycResultReceived' },
             ),
+            ...webhookProblems,
           },
         },
       },
