@@ -16,6 +16,7 @@ import { findInvestor } from '../store/investors.ts';
 import * as store from '../store/kyc-checks.ts';
 import type { Deps } from './deps.ts';
 import type { KycProvider } from './kyc-provider.ts';
+import { recordKycCheckDecided } from './outbox-events.ts';
 import { type Answer, inOneTransaction, type WriteRequest, write } from './pipeline.ts';
 import { forReading } from './reads.ts';
 
@@ -160,6 +161,7 @@ export async function receiveKycResult(deps: Deps, config: KycProviderConfig | u
       at: at.toISOString(),
       change: { checkId: check.id, investorUserId: check.investorId, outcome, level, kycCheckLevel: { before, after }, webhookId: verdict.id },
     });
+    await recordKycCheckDecided(tx, { checkId: check.id, investorUserId: check.investorId, dealId: check.dealId, outcome, level, kycCheckLevel: after });
     return { checkId: check.id, state: outcome, duplicate: false };
   })(deps);
 }

@@ -82,6 +82,13 @@ describe('KYC checks by the provider', () => {
       { type: 'kyc.check-decided', principal: 'kyc-provider:simulator' },
     ]);
 
+    // The deal's feed (and its webhooks) carry the decision.
+    const feed = (await t.admin.get(`/deals/deal/${deal.dealId}/events?limit=100`)).body.output as { type: string; data: Record<string, unknown> }[];
+    assert.deepEqual(
+      feed.filter((e) => e.type === 'kyc-check.decided').map((e) => e.data),
+      [{ checkId: started.body.id, investorUserId: investor, dealId: deal.dealId, outcome: 'clear', level: 2, kycCheckLevel: 2 }],
+    );
+
     await deal.move(investor, 'kyc', { kyc_ref: started.body.providerCheckId });
   });
 

@@ -2771,7 +2771,7 @@ export interface components {
          * @description the domain event: one of a closed list
          * @enum {string}
          */
-        WebhookEventType: "journey.step-entered" | "event.edited" | "edit-request.created" | "edit-request.approved" | "edit-request.rejected" | "subscription.created" | "payment.matched" | "payment.queued" | "approval.proposed" | "approval.decided";
+        WebhookEventType: "journey.step-entered" | "event.edited" | "edit-request.created" | "edit-request.approved" | "edit-request.rejected" | "subscription.created" | "payment.matched" | "payment.queued" | "approval.proposed" | "approval.decided" | "kyc-check.decided";
         /**
          * Link
          * @description A link of the Workflow graph, from one Step to another.
@@ -4414,10 +4414,46 @@ export interface components {
             };
         };
         /**
+         * WebhookEvent_KycCheckDecided
+         * @description A kyc-check.decided event
+         */
+        WebhookEvent_KycCheckDecided: {
+            /**
+             * Format: uuid
+             * @description the entry: also the Webhook-Id header of every delivery of it
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "kyc-check.decided";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            dealId: string | null;
+            /** @description the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`) */
+            sequence: number;
+            data: {
+                checkId: string;
+                investorUserId: string;
+                /** @description the deal the check was started for, if any */
+                dealId: string | null;
+                /** @enum {string} */
+                outcome: "clear" | "refer" | "failed" | "expired";
+                /** @description the level reached: clear only */
+                level: number | null;
+                /** @description the investor's KYC level after the result */
+                kycCheckLevel: number | null;
+            };
+        };
+        /**
          * WebhookDelivery
          * @description A domain event: the JSON body of a webhook delivery, and an element of the pull feeds, by type: `type` tells the variant, and with it the members of `data`
          */
-        WebhookDelivery: components["schemas"]["WebhookEvent_JourneyStepEntered"] | components["schemas"]["WebhookEvent_EventEdited"] | components["schemas"]["WebhookEvent_EditRequestCreated"] | components["schemas"]["WebhookEvent_EditRequestApproved"] | components["schemas"]["WebhookEvent_EditRequestRejected"] | components["schemas"]["WebhookEvent_SubscriptionCreated"] | components["schemas"]["WebhookEvent_PaymentMatched"] | components["schemas"]["WebhookEvent_PaymentQueued"] | components["schemas"]["WebhookEvent_ApprovalProposed"] | components["schemas"]["WebhookEvent_ApprovalDecided"];
+        WebhookDelivery: components["schemas"]["WebhookEvent_JourneyStepEntered"] | components["schemas"]["WebhookEvent_EventEdited"] | components["schemas"]["WebhookEvent_EditRequestCreated"] | components["schemas"]["WebhookEvent_EditRequestApproved"] | components["schemas"]["WebhookEvent_EditRequestRejected"] | components["schemas"]["WebhookEvent_SubscriptionCreated"] | components["schemas"]["WebhookEvent_PaymentMatched"] | components["schemas"]["WebhookEvent_PaymentQueued"] | components["schemas"]["WebhookEvent_ApprovalProposed"] | components["schemas"]["WebhookEvent_ApprovalDecided"] | components["schemas"]["WebhookEvent_KycCheckDecided"];
     };
     responses: never;
     parameters: never;
@@ -5854,7 +5890,7 @@ export interface operations {
                             url: string;
                             /** @description whsec_<base64 of 24–64 bytes>: signs deliveries (Standard Webhooks). Left out: the secret already set for this step and URL is kept; none set: deliveries are unsigned. */
                             secret?: string;
-                            /** @description event types that fire it: journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued, approval.proposed, approval.decided (default: journey.step-entered) */
+                            /** @description event types that fire it: journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued, approval.proposed, approval.decided, kyc-check.decided (default: journey.step-entered) */
                             events?: components["schemas"]["WebhookEventType"][];
                         }[];
                     }[];
@@ -13368,7 +13404,7 @@ export interface operations {
                             url: string;
                             /** @description whsec_<base64 of 24–64 bytes>: signs deliveries (Standard Webhooks). Left out: the secret already set for this step and URL is kept; none set: deliveries are unsigned. */
                             secret?: string;
-                            /** @description event types that fire it: journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued, approval.proposed, approval.decided (default: journey.step-entered) */
+                            /** @description event types that fire it: journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued, approval.proposed, approval.decided, kyc-check.decided (default: journey.step-entered) */
                             events?: components["schemas"]["WebhookEventType"][];
                         }[];
                     }[];
@@ -14187,7 +14223,7 @@ export interface operations {
                         output: {
                             /** Format: uuid */
                             id: string;
-                            /** @description journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued, approval.proposed, approval.decided */
+                            /** @description journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued, approval.proposed, approval.decided, kyc-check.decided */
                             type: string;
                             /**
                              * Format: date-time
