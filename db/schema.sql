@@ -572,6 +572,39 @@ CREATE TABLE journeys (
   CONSTRAINT journeys_pk PRIMARY KEY (deal_id, investor_user_id)
 );
 
+CREATE TABLE kyc_check_results (
+  check_id uuid NOT NULL,
+  webhook_id text NOT NULL,
+  outcome text NOT NULL,
+  level integer,
+  decided_at timestamp(3) with time zone NOT NULL,
+  received_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT kyc_check_results_check CHECK (((outcome = 'clear'::text) = (level IS NOT NULL))),
+  CONSTRAINT kyc_check_results_check_id_fkey FOREIGN KEY (check_id) REFERENCES kyc_checks(id),
+  CONSTRAINT kyc_check_results_level_check CHECK (((level >= 1) AND (level <= 100))),
+  CONSTRAINT kyc_check_results_outcome_check CHECK ((outcome = ANY (ARRAY['clear'::text, 'refer'::text, 'failed'::text, 'expired'::text]))),
+  CONSTRAINT kyc_check_results_pkey PRIMARY KEY (check_id),
+  CONSTRAINT kyc_check_results_webhook_id_key UNIQUE (webhook_id)
+);
+
+CREATE TABLE kyc_checks (
+  id uuid NOT NULL,
+  seq bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  investor_id text NOT NULL,
+  deal_id text,
+  level integer NOT NULL,
+  provider text NOT NULL,
+  provider_check_id text NOT NULL,
+  redirect_url text,
+  started_by text NOT NULL,
+  started_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT kyc_checks_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT kyc_checks_investor_id_fkey FOREIGN KEY (investor_id) REFERENCES investors(id),
+  CONSTRAINT kyc_checks_level_check CHECK (((level >= 1) AND (level <= 100))),
+  CONSTRAINT kyc_checks_pkey PRIMARY KEY (id),
+  CONSTRAINT kyc_checks_provider_provider_check_id_key UNIQUE (provider, provider_check_id)
+);
+
 CREATE TABLE listed_investor_counts (
   shard smallint NOT NULL,
   investors bigint NOT NULL,
@@ -1060,6 +1093,7 @@ CREATE INDEX investors_full_name_trgm ON investors USING gin (full_name gin_trgm
 CREATE INDEX journeys_deal_name ON journeys USING btree (deal_id, investor_full_name, investor_user_id) WHERE (event_count > 0);
 CREATE INDEX journeys_deal_step ON journeys USING btree (deal_id, current_step_id);
 CREATE INDEX journeys_investor ON journeys USING btree (investor_user_id);
+CREATE INDEX kyc_checks_investor ON kyc_checks USING btree (investor_id, seq DESC);
 CREATE INDEX move_batch_events_batch ON move_batch_events USING btree (batch_id);
 CREATE INDEX move_batch_events_undoes ON move_batch_events USING btree (undoes) WHERE (undoes IS NOT NULL);
 CREATE INDEX oidc_sign_ins_expiry ON oidc_sign_ins USING btree (expires_at);
@@ -1879,6 +1913,10 @@ CREATE TRIGGER journeys_count_update AFTER UPDATE OF event_count ON journeys FOR
 CREATE TRIGGER journeys_lists_delete BEFORE DELETE ON journeys FOR EACH ROW WHEN ((old.event_count > 0)) EXECUTE FUNCTION journeys_lists_delete();
 CREATE TRIGGER journeys_lists_insert AFTER INSERT ON journeys REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION journeys_lists_insert();
 CREATE TRIGGER journeys_lists_update AFTER UPDATE OF current_step_id, event_count ON journeys FOR EACH ROW WHEN (((old.current_step_id IS DISTINCT FROM new.current_step_id) OR (old.event_count IS DISTINCT FROM new.event_count))) EXECUTE FUNCTION journeys_lists_update();
+CREATE TRIGGER kyc_check_results_no_change BEFORE DELETE OR UPDATE ON kyc_check_results FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER kyc_check_results_no_truncate BEFORE TRUNCATE ON kyc_check_results FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER kyc_checks_no_change BEFORE DELETE OR UPDATE ON kyc_checks FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER kyc_checks_no_truncate BEFORE TRUNCATE ON kyc_checks FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER payment_allocations_append_only BEFORE DELETE OR UPDATE ON payment_allocations FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER payment_allocations_no_truncate BEFORE TRUNCATE ON payment_allocations FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER payment_line_decisions_append_only BEFORE DELETE OR UPDATE ON payment_line_decisions FOR EACH ROW EXECUTE FUNCTION refuse_history_change();

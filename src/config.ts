@@ -5,10 +5,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, duration, type Env, httpUrl, integer, oneOf } from './config-env.ts';
 import { databaseUrl, replicaUrls } from './config-database.ts';
+import { type KycProviderConfig, kycProviderConfig } from './config-kyc.ts';
 import { type OidcConfig, oidcConfig } from './config-oidc.ts';
 
 export { ConfigError } from './config-env.ts';
 export type { OidcConfig } from './config-oidc.ts';
+export type { KycProviderConfig } from './config-kyc.ts';
 export { type HostAddress, type ParsedDatabaseUrl, parseDatabaseUrl, type SessionAttrs } from './config-database.ts';
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -79,6 +81,8 @@ export interface Config {
   staff: StaffConfig;
   /** Single sign-on to the console, when an identity provider is configured. */
   oidc?: OidcConfig;
+  /** An external KYC provider (KYC_PROVIDER=http); unset: none, and checks cannot be started. */
+  kycProvider?: KycProviderConfig;
 }
 
 export interface PortalConfig {
@@ -274,6 +278,7 @@ export function loadConfig(env: Env = process.env): Config {
   const listen = metricsListen(env);
   const traces = tracing(env);
   const oidc = oidcConfig(env);
+  const kyc = kycProviderConfig(env);
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const base = basePath(env);
   return {
@@ -312,5 +317,6 @@ export function loadConfig(env: Env = process.env): Config {
       invitationDays: integer(env, 'STAFF_INVITATION_DAYS', 7, 1, 90),
     },
     ...(oidc ? { oidc } : {}),
+    ...(kyc ? { kycProvider: kyc } : {}),
   };
 }

@@ -33,6 +33,8 @@ export const auditEntryTypes = [
   'sanctions.list-loaded',
   'sanctions.hit-decided',
   'investor.category-recorded',
+  'kyc.check-started',
+  'kyc.check-decided',
   'document.uploaded',
   'document.released',
   'document.read',

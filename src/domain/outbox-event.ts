@@ -12,6 +12,7 @@ export const outboxEventTypes = [
   'payment.queued', // a statement line went to the reconciliation queue for staff
   'approval.proposed', // a write was held for a second person (four-eyes)
   'approval.decided', // a held write was approved (and applied), rejected, or refused because its basis moved
+  'kyc-check.decided', // a KYC provider's result for a check was recorded (clear, refer, failed, expired)
 ] as const;
 export type OutboxEventType = (typeof outboxEventTypes)[number];
 

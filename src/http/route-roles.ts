@@ -36,6 +36,8 @@ export const writeRoles: Readonly<Record<string, StaffRole>> = {
   'POST /sanctions/screen': 'operator',
   'POST /sanctions/hits/{hitId}/confirm': 'approver',
   'POST /sanctions/hits/{hitId}/dismiss': 'approver',
+  // A check by the KYC provider: day-to-day work; only the provider's signed result raises the level.
+  'POST /investors/{investorUserId}/kyc-checks': 'operator',
   // A category statement clears an expired one's block before money: the approver's.
   'POST /investors/{investorUserId}/category-statements': 'approver',
   // Four-eyes decisions: at least the operator (a bulk move); the operation asks the approver for a

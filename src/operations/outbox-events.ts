@@ -121,6 +121,19 @@ export async function recordEditRequest(
 }
 
 /**
+ * `kyc-check.decided`: a KYC provider's result, recorded. In the feed of the deal the check was
+ * started for, else in the platform stream; no step trigger matches it (it concerns no step).
+ */
+export async function recordKycCheckDecided(
+  tx: Deps,
+  input: { checkId: string; investorUserId: string; dealId: string | null; outcome: string; level: number | null; kycCheckLevel: number | null },
+): Promise<string> {
+  const id = tx.newId();
+  await appendOutbox(tx.db, { id, type: 'kyc-check.decided', occurredAt: tx.clock(), dealId: input.dealId, stepIds: [], data: { ...input } });
+  return id;
+}
+
+/**
  * `subscription.created`. A subscription belongs to no deal: without `dealId` the entry is
  * sequenced in the platform stream and no step trigger matches it. When the caller knows the deal
  * (and the investor's step in it), it passes them, and the entry joins that deal's feed and fires

@@ -1,15 +1,13 @@
 // Standard Webhooks signatures (https://www.standardwebhooks.com, "Verifying webhook
-// authenticity"): `v1,` + base64 HMAC-SHA256, keyed with the base64-decoded part of the
-// `whsec_…` secret, over `<webhook-id>.<webhook-timestamp>.<body>`. Receivers can verify with
-// any Standard Webhooks library.
-import { createHmac, randomBytes } from 'node:crypto';
+// authenticity") on our outgoing webhooks: the rule itself is domain/signed-webhook.ts, which
+// also verifies what a KYC provider sends us. Receivers can verify with any Standard Webhooks library.
+import { randomBytes } from 'node:crypto';
+import { SECRET_PREFIX, signatureOf } from '../domain/signed-webhook.ts';
 
-export const SECRET_PREFIX = 'whsec_';
+export { SECRET_PREFIX } from '../domain/signed-webhook.ts';
 
 export function signWebhook(secret: string, id: string, timestampSeconds: number, body: string): string {
-  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
-  const mac = createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
-  return `v1,${mac}`;
+  return signatureOf(secret, id, timestampSeconds, body);
 }
 
 /** A fresh secret in the Standard Webhooks form (32 random bytes). */

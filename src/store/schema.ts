@@ -14,6 +14,7 @@ import type {
 } from './schema-sign-in.ts';
 import type { DealDocumentsTable, DocumentReadsTable, DocumentReleasesTable } from './schema-documents.ts';
 import type { ApprovalTables } from './schema-approvals.ts';
+import type { KycCheckTables } from './schema-kyc-checks.ts';
 
 export type * from './schema-feed.ts';
 export type * from './schema-documents-content.ts';
@@ -295,7 +296,7 @@ export interface InvestorCategoryStatementsTable {
   recorded_at: Date;
 }
 
-export interface DB extends ApprovalTables {
+export interface DB extends ApprovalTables, KycCheckTables {
   deal_documents: DealDocumentsTable;
   document_releases: DocumentReleasesTable;
   document_reads: DocumentReadsTable;

@@ -4,6 +4,8 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
+const KYC_SECRET = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
+
 describe('configuration', () => {
   test('defaults', () => {
     const config = loadConfig({});
@@ -72,6 +74,20 @@ describe('configuration', () => {
     ['OIDC_ISSUER', { OIDC_CLIENT_ID: 'dealflow', OIDC_CLIENT_SECRET: 's' }],
     ['OIDC_ISSUER', { OIDC_ISSUER: 'http://login.example.com', OIDC_CLIENT_ID: 'dealflow', OIDC_CLIENT_SECRET: 's' }],
     ['OIDC_ISSUER', { OIDC_ISSUER: 'login.example.com', OIDC_CLIENT_ID: 'dealflow', OIDC_CLIENT_SECRET: 's' }],
+    ['KYC_PROVIDER', { KYC_PROVIDER: 'simulator' }],
+    ['KYC_PROVIDER_URL', { KYC_PROVIDER: 'http', KYC_WEBHOOK_SECRET: KYC_SECRET }],
+    ['KYC_PROVIDER_URL', { KYC_PROVIDER: 'http', KYC_PROVIDER_URL: 'http://kyc.example.com', KYC_WEBHOOK_SECRET: KYC_SECRET }],
+    ['KYC_PROVIDER_URL', { KYC_PROVIDER: 'http', KYC_PROVIDER_URL: 'https://user:pw@kyc.example.com', KYC_WEBHOOK_SECRET: KYC_SECRET }],
+    ['KYC_WEBHOOK_SECRET', { KYC_PROVIDER: 'http', KYC_PROVIDER_URL: 'https://kyc.example.com' }],
+    ['KYC_WEBHOOK_SECRET', { KYC_PROVIDER: 'http', KYC_PROVIDER_URL: 'https://kyc.example.com', KYC_WEBHOOK_SECRET: 'whsec_c2hvcnQ=' }],
+    [
+      'KYC_WEBHOOK_SECRET',
+      { KYC_PROVIDER: 'http', KYC_PROVIDER_URL: 'https://kyc.example.com', KYC_WEBHOOK_SECRET: 'a plain password of forty characters....' },
+    ],
+    [
+      'KYC_WEBHOOK_TOLERANCE',
+      { KYC_PROVIDER: 'http', KYC_PROVIDER_URL: 'https://kyc.example.com', KYC_WEBHOOK_SECRET: KYC_SECRET, KYC_WEBHOOK_TOLERANCE: '2h' },
+    ],
   ];
   for (const [variable, env] of bad) {
     test(`a bad ${variable} (${JSON.stringify(env)}) is refused, naming it`, () => {
@@ -91,6 +107,20 @@ describe('configuration', () => {
     );
     const local = loadConfig({ OIDC_ISSUER: 'http://localhost:9000', OIDC_CLIENT_ID: 'd', OIDC_CLIENT_SECRET: 's', OIDC_ROLE_CLAIM: 'role' }).oidc!;
     assert.deepEqual([local.allowHttp, local.roleClaim], [true, 'role']);
+  });
+
+  test('a KYC provider: none by default; https, or http on this machine; the secret never in an error', () => {
+    assert.equal(loadConfig({}).kycProvider, undefined);
+    const remote = loadConfig({ KYC_PROVIDER: 'http', KYC_PROVIDER_URL: 'https://kyc.example.com/v1', KYC_WEBHOOK_SECRET: KYC_SECRET }).kycProvider!;
+    assert.deepEqual([remote.url.href, remote.name, remote.toleranceSeconds, remote.timeoutMs], ['https://kyc.example.com/v1', 'kyc.example.com', 300, 10_000]);
+    const local = loadConfig({ KYC_PROVIDER: 'http', KYC_PROVIDER_URL: 'http://127.0.0.1:4010', KYC_WEBHOOK_SECRET: KYC_SECRET, KYC_PROVIDER_NAME: 'sim' })
+      .kycProvider!;
+    assert.equal(local.name, 'sim');
+    const short = 'whsec_c2hvcnQ=';
+    assert.throws(
+      () => loadConfig({ KYC_PROVIDER: 'http', KYC_PROVIDER_URL: 'https://kyc.example.com', KYC_WEBHOOK_SECRET: short }),
+      (err: unknown) => err instanceof ConfigError && !err.message.includes(short),
+    );
   });
 
   test('the CLI exits 1 with a message naming the variable', () => {

@@ -1449,6 +1449,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/investors/{investorUserId}/kyc-checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An investor’s checks by the KYC provider, newest first, each with its state
+         * @description Staff, or the investor themself; another investor's id answers 404, as an unknown one does.
+         */
+        get: operations["listInvestorKycChecks"];
+        put?: never;
+        /**
+         * Start a check of the investor’s identity by the KYC provider, for a level
+         * @description Operator. The provider (KYC_PROVIDER) is asked to check the investor; the check is recorded as `started` with its audit entry, and its `redirectUrl`, when the provider gives one, is where the investor completes it. The provider’s signed result decides it later (POST /kyc-provider/webhook): a clear result raises the investor’s `kycCheckLevel`. No provider configured, or one that refuses or does not answer: 422, nothing recorded.
+         */
+        post: operations["createInvestorKycCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/kyc-provider/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The KYC provider’s result for a check, signed with the shared secret (Standard Webhooks)
+         * @description No token: the `webhook-signature` over `webhook-id.webhook-timestamp.body` with KYC_WEBHOOK_SECRET authenticates it, and a timestamp more than KYC_WEBHOOK_TOLERANCE (5 min) away is refused (401). An unknown check: 404. The same result again: 200 with `duplicate: true`, nothing changes. Another result for a decided check, or a webhook-id reused for another result: 409, nothing changes.
+         */
+        post: operations["createKycProviderResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/deals/deal/{dealId}/documents": {
         parameters: {
             query?: never;
@@ -2727,7 +2771,7 @@ export interface components {
          * @description the domain event: one of a closed list
          * @enum {string}
          */
-        WebhookEventType: "journey.step-entered" | "event.edited" | "edit-request.created" | "edit-request.approved" | "edit-request.rejected" | "subscription.created" | "payment.matched" | "payment.queued" | "approval.proposed" | "approval.decided";
+        WebhookEventType: "journey.step-entered" | "event.edited" | "edit-request.created" | "edit-request.approved" | "edit-request.rejected" | "subscription.created" | "payment.matched" | "payment.queued" | "approval.proposed" | "approval.decided" | "kyc-check.decided";
         /**
          * Link
          * @description A link of the Workflow graph, from one Step to another.
@@ -3664,6 +3708,94 @@ export interface components {
             /** @description every statement recorded, newest first */
             statements: components["schemas"]["InvestorCategoryStatement"][];
         };
+        /** KycCheck */
+        KycCheck: {
+            /**
+             * Format: uuid
+             * @description our id for the check: the `reference` the provider’s result names
+             */
+            id: string;
+            investorUserId: string;
+            /** @description the deal the check was started for, if any */
+            dealId: string | null;
+            /** @description the KYC level asked for */
+            level: number;
+            /** @description KYC_PROVIDER_NAME at the start */
+            provider: string;
+            /** @description the provider’s id for the check */
+            providerCheckId: string;
+            /** @description where the investor completes the check on the provider’s pages, when it has such pages */
+            redirectUrl: string | null;
+            /**
+             * @description started until the result arrives, then its outcome, for good
+             * @enum {string}
+             */
+            state: "started" | "clear" | "refer" | "failed" | "expired";
+            startedBy: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            startedAt: string;
+            /** @description the provider’s result; null while the check is started */
+            result: {
+                /**
+                 * @description clear: the level is reached; refer: a person must look; failed; expired: never completed
+                 * @enum {string}
+                 */
+                outcome: "clear" | "refer" | "failed" | "expired";
+                /** @description the level reached: set for a clear result only */
+                level: number | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                decidedAt: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                receivedAt: string;
+            } | null;
+        };
+        /** KycChecks */
+        KycChecks: {
+            investorUserId: string;
+            checks: components["schemas"]["KycCheck"][];
+        };
+        /** KycCheckResult */
+        KycCheckResult: {
+            /** @enum {string} */
+            type: "kyc.check.decided";
+            /**
+             * Format: uuid
+             * @description our id for the check, as the start request sent it
+             */
+            reference: string;
+            /** @description the provider’s id for the check, as its answer to the start gave it */
+            checkId: string;
+            /**
+             * @description clear: the level is reached; refer: a person must look; failed; expired: never completed
+             * @enum {string}
+             */
+            outcome: "clear" | "refer" | "failed" | "expired";
+            /** @description the level reached: required for clear, absent or null otherwise */
+            level?: number | null;
+            /**
+             * Format: date-time
+             * @description when the provider decided
+             */
+            decidedAt: string;
+        };
+        /** KycResultReceived */
+        KycResultReceived: {
+            /** Format: uuid */
+            checkId: string;
+            /** @enum {string} */
+            state: "started" | "clear" | "refer" | "failed" | "expired";
+            /** @description true: this result was already recorded, nothing changed */
+            duplicate: boolean;
+        };
         /** DealDocument */
         DealDocument: {
             /** Format: uuid */
@@ -4286,10 +4418,46 @@ export interface components {
             };
         };
         /**
+         * WebhookEvent_KycCheckDecided
+         * @description A kyc-check.decided event
+         */
+        WebhookEvent_KycCheckDecided: {
+            /**
+             * Format: uuid
+             * @description the entry: also the Webhook-Id header of every delivery of it
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "kyc-check.decided";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            timestamp: string;
+            dealId: string | null;
+            /** @description the entry’s number in its feed: unique there, with gaps, and not increasing along the feed (pass the last one received as `after`) */
+            sequence: number;
+            data: {
+                checkId: string;
+                investorUserId: string;
+                /** @description the deal the check was started for, if any */
+                dealId: string | null;
+                /** @enum {string} */
+                outcome: "clear" | "refer" | "failed" | "expired";
+                /** @description the level reached: clear only */
+                level: number | null;
+                /** @description the investor's KYC level after the result */
+                kycCheckLevel: number | null;
+            };
+        };
+        /**
          * WebhookDelivery
          * @description A domain event: the JSON body of a webhook delivery, and an element of the pull feeds, by type: `type` tells the variant, and with it the members of `data`
          */
-        WebhookDelivery: components["schemas"]["WebhookEvent_JourneyStepEntered"] | components["schemas"]["WebhookEvent_EventEdited"] | components["schemas"]["WebhookEvent_EditRequestCreated"] | components["schemas"]["WebhookEvent_EditRequestApproved"] | components["schemas"]["WebhookEvent_EditRequestRejected"] | components["schemas"]["WebhookEvent_SubscriptionCreated"] | components["schemas"]["WebhookEvent_PaymentMatched"] | components["schemas"]["WebhookEvent_PaymentQueued"] | components["schemas"]["WebhookEvent_ApprovalProposed"] | components["schemas"]["WebhookEvent_ApprovalDecided"];
+        WebhookDelivery: components["schemas"]["WebhookEvent_JourneyStepEntered"] | components["schemas"]["WebhookEvent_EventEdited"] | components["schemas"]["WebhookEvent_EditRequestCreated"] | components["schemas"]["WebhookEvent_EditRequestApproved"] | components["schemas"]["WebhookEvent_EditRequestRejected"] | components["schemas"]["WebhookEvent_SubscriptionCreated"] | components["schemas"]["WebhookEvent_PaymentMatched"] | components["schemas"]["WebhookEvent_PaymentQueued"] | components["schemas"]["WebhookEvent_ApprovalProposed"] | components["schemas"]["WebhookEvent_ApprovalDecided"] | components["schemas"]["WebhookEvent_KycCheckDecided"];
     };
     responses: never;
     parameters: never;
@@ -5726,7 +5894,7 @@ export interface operations {
                             url: string;
                             /** @description whsec_<base64 of 24–64 bytes>: signs deliveries (Standard Webhooks). Left out: the secret already set for this step and URL is kept; none set: deliveries are unsigned. */
                             secret?: string;
-                            /** @description event types that fire it: journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued, approval.proposed, approval.decided (default: journey.step-entered) */
+                            /** @description event types that fire it: journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued, approval.proposed, approval.decided, kyc-check.decided (default: journey.step-entered) */
                             events?: components["schemas"]["WebhookEventType"][];
                         }[];
                     }[];
@@ -13240,7 +13408,7 @@ export interface operations {
                             url: string;
                             /** @description whsec_<base64 of 24–64 bytes>: signs deliveries (Standard Webhooks). Left out: the secret already set for this step and URL is kept; none set: deliveries are unsigned. */
                             secret?: string;
-                            /** @description event types that fire it: journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued, approval.proposed, approval.decided (default: journey.step-entered) */
+                            /** @description event types that fire it: journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued, approval.proposed, approval.decided, kyc-check.decided (default: journey.step-entered) */
                             events?: components["schemas"]["WebhookEventType"][];
                         }[];
                     }[];
@@ -14059,7 +14227,7 @@ export interface operations {
                         output: {
                             /** Format: uuid */
                             id: string;
-                            /** @description journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued, approval.proposed, approval.decided */
+                            /** @description journey.step-entered, event.edited, edit-request.created, edit-request.approved, edit-request.rejected, subscription.created, payment.matched, payment.queued, approval.proposed, approval.decided, kyc-check.decided */
                             type: string;
                             /**
                              * Format: date-time
@@ -16503,6 +16671,429 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
+                };
+            };
+        };
+    };
+    listInvestorKycChecks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A Consistency-Token a write answered with: the read is served by a replica only once it has replayed that write, else by the primary. */
+                "Consistency-Token"?: string;
+            };
+            path: {
+                investorUserId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycChecks"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
+                };
+            };
+        };
+    };
+    createInvestorKycCheck: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: a repeat with the same key and body returns the first response (header Idempotent-Replayed: true) and changes nothing */
+                "idempotency-key"?: string;
+            };
+            path: {
+                investorUserId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the KYC level to check for, as a workflow’s kyc-level requirement names it */
+                    level: number;
+                    dealId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycCheck"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfterWhenRetryable"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
+                };
+            };
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
+                };
+            };
+        };
+    };
+    createKycProviderResult: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the message’s id; the same for each retry of one message */
+                "webhook-id"?: string;
+                /** @description seconds since 1970-01-01T00:00:00Z, when this attempt was signed */
+                "webhook-timestamp"?: string;
+                /** @description `v1,` + base64 HMAC-SHA256; several, space-separated, while a secret is rotated */
+                "webhook-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KycCheckResult"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KycResultReceived"];
+                };
+            };
+            /** @description A body that is not a result of the contract */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description No signature, a signature that does not match, or a webhook-timestamp outside KYC_WEBHOOK_TOLERANCE */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description No check with this reference and provider id, or no provider configured */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Another result for a decided check, or a webhook-id already used for another result */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            /** @description Body over BODY_LIMIT */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later (the provider retries) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DatabaseUnavailableProblem"];
                 };
             };
         };

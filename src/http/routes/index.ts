@@ -19,6 +19,7 @@ import { investorCategoryRoutes } from './investor-categories.ts';
 import { investorDealRoutes } from './investor-deals.ts';
 import { investorRoutes } from './investors.ts';
 import { journeyRoutes } from './journeys.ts';
+import { kycCheckRoutes } from './kyc-checks.ts';
 import { liveRoutes } from './live.ts';
 import { paymentReferenceRoutes } from './payment-references.ts';
 import { paymentRoutes } from './payments.ts';
@@ -61,6 +62,7 @@ export const routes: RouteModule[] = [
   liveRoutes,
   sanctionsRoutes,
   investorCategoryRoutes,
+  kycCheckRoutes,
   documentRoutes,
   staffRoutes,
   approvalRoutes,

@@ -79,6 +79,14 @@ const dataOf: Record<OutboxEventType, Json> = {
   }),
   'approval.proposed': approvalData,
   'approval.decided': approvalData,
+  'kyc-check.decided': data({
+    checkId: str,
+    investorUserId: str,
+    dealId: { ...nullableStr, description: 'the deal the check was started for, if any' },
+    outcome: { type: 'string', enum: ['clear', 'refer', 'failed', 'expired'] },
+    level: { anyOf: [{ type: 'integer' }, { type: 'null' }], description: 'the level reached: clear only' },
+    kycCheckLevel: { anyOf: [{ type: 'integer' }, { type: 'null' }], description: "the investor's KYC level after the result" },
+  }),
 };
 
 /** `schema` (the route's WebhookEvent, `data` open) as a union of one variant per type. */

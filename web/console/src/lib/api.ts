@@ -141,6 +141,9 @@ export const consoleApi = {
   /** Investors whose newest category statement expired or expires within `within` days (30 unless said). */
   expiringCategories: (params: { within?: number; dealId?: string; page?: number; limit?: number }) =>
     call<T.ExpiringCategories>('GET', `/investor-categories/expiring${qs({ ...params })}`),
+  // Checks by the KYC provider: an investor's, and a new one for a level.
+  kycChecks: (investorUserId: string) => call<T.KycChecks>('GET', `/investors/${enc(investorUserId)}/kyc-checks`),
+  startKycCheck: (investorUserId: string, level: number) => call<T.KycCheck>('POST', `/investors/${enc(investorUserId)}/kyc-checks`, { level }),
   // A deal's documents: the PDFs, their releases, who opened them.
   documents: (dealId: string) => call<T.DealDocument[]>('GET', `/deals/deal/${enc(dealId)}/documents`),
   uploadDocument: (dealId: string, title: string, file: Blob) =>

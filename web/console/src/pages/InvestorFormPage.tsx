@@ -5,14 +5,23 @@ import { navigate, useLoad, useSubmission } from '../../../kit/hooks.ts';
 import { fromRecord, investorProblems, toRecord, type InvestorInput } from '../lib/investor-record.ts';
 import { ErrorState, FormStatus, Spinner } from '../components/ui.tsx';
 import { PortalInviteDialog } from '../components/PortalInviteDialog.tsx';
+import { KycChecks } from '../components/KycChecks.tsx';
+import { useMay } from '../lib/who.ts';
 
 const blank: InvestorInput = { id: '', forename: '', surname: '', email: '', kycCheckLevel: '', classifications: '', status: 'active' };
 
 export function InvestorFormPage({ investorUserId }: { investorUserId: string | undefined }) {
   const [existing, reload] = useLoad(() => (investorUserId ? consoleApi.getInvestor(investorUserId) : Promise.resolve(undefined)), [investorUserId]);
+  const mayStart = useMay('operator');
   if (existing.status === 'loading') return <Spinner />;
   if (existing.status === 'error') return <ErrorState error={existing.error} retry={reload} />;
-  return <InvestorForm key={investorUserId ?? 'new'} investorUserId={investorUserId} existing={existing.value} />;
+  return (
+    <>
+      {/* A KYC result that raised the level starts the form afresh from the record, so a save cannot put the old level back. */}
+      <InvestorForm key={`${investorUserId ?? 'new'}:${existing.value?.kycCheckLevel ?? ''}`} investorUserId={investorUserId} existing={existing.value} />
+      {investorUserId && existing.value && <KycChecks investorUserId={investorUserId} canStart={mayStart} onDecided={reload} />}
+    </>
+  );
 }
 
 function InvestorForm({ investorUserId, existing }: { investorUserId: string | undefined; existing: InvestorRecord | undefined }) {
