@@ -6,9 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, duration, type Env, httpUrl, integer, oneOf } from './config-env.ts';
 import { databaseUrl, replicaUrls } from './config-database.ts';
 import { type OidcConfig, oidcConfig } from './config-oidc.ts';
+import { type MailConfig, mailConfig } from './config-mail.ts';
 
 export { ConfigError } from './config-env.ts';
 export type { OidcConfig } from './config-oidc.ts';
+export type { MailConfig } from './config-mail.ts';
 export { type HostAddress, type ParsedDatabaseUrl, parseDatabaseUrl, type SessionAttrs } from './config-database.ts';
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -79,6 +81,8 @@ export interface Config {
   staff: StaffConfig;
   /** Single sign-on to the console, when an identity provider is configured. */
   oidc?: OidcConfig;
+  /** Transactional e-mails: templates, the staff digest's hour, the dispatcher's pace. */
+  mail: MailConfig;
 }
 
 export interface PortalConfig {
@@ -312,5 +316,6 @@ export function loadConfig(env: Env = process.env): Config {
       invitationDays: integer(env, 'STAFF_INVITATION_DAYS', 7, 1, 90),
     },
     ...(oidc ? { oidc } : {}),
+    mail: mailConfig(env),
   };
 }

@@ -3,6 +3,7 @@
 // deal's seeded history). It and a workflow migration's move of one journey (migrate-journey.ts)
 // go through store/moves.ts moveStatements: load the facts under the locks, decide (planMove alone
 // decides a move), write in one statement.
+import { enqueuePaymentInstructions } from './mail-outbox.ts';
 import { AppError, notFound } from '../domain/errors.ts';
 import { dataObject, type WorkflowEvent } from '../domain/event.ts';
 import { type CategoryStatement, utcDate } from '../domain/investor-category.ts';
@@ -255,6 +256,8 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
   );
   // A complete step books the subscription (when the deal names an asset), in the same transaction.
   for (const e of entered) await bookOnCompletion(tx, e.by, { dealId, investorUserId: e.investorUserId, step: e.step, eventId: e.eventId, at: e.at });
+  // Reaching a step with a commitment to pay: how to pay, once per amount and bank account.
+  for (const e of entered) await enqueuePaymentInstructions(tx, dealId, e.investorUserId);
   return outcomes;
 }
 

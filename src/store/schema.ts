@@ -14,12 +14,14 @@ import type {
 } from './schema-sign-in.ts';
 import type { DealDocumentsTable, DocumentReadsTable, DocumentReleasesTable } from './schema-documents.ts';
 import type { ApprovalTables } from './schema-approvals.ts';
+import type { MailTables } from './schema-mail.ts';
 
 export type * from './schema-feed.ts';
 export type * from './schema-documents-content.ts';
 export type * from './schema-sign-in.ts';
 export type * from './schema-documents.ts';
 export type * from './schema-approvals.ts';
+export type * from './schema-mail.ts';
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
 
@@ -43,6 +45,8 @@ export interface InvestorsTable {
   full_name: string;
   email: string | null;
   status: string;
+  /** The language of the investor's e-mails (migration 0052); null: English. */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Date;
   updated_at: Date;
 }
@@ -295,7 +299,7 @@ export interface InvestorCategoryStatementsTable {
   recorded_at: Date;
 }
 
-export interface DB extends ApprovalTables {
+export interface DB extends ApprovalTables, MailTables {
   deal_documents: DealDocumentsTable;
   document_releases: DocumentReleasesTable;
   document_reads: DocumentReadsTable;
