@@ -131,7 +131,7 @@ export async function enqueueCreditsReceived(tx: Deps, decisions: readonly Decis
       to: await investorRecipient(tx, d.investorUserId),
       senderName: facts?.dealName ?? (await findDeal(tx.db, d.dealId))?.name ?? null,
       variables: {
-        amountReceived: credited.reduce((sum, a) => sum.plus(a.amount), new Big(0)).toFixed(2),
+        amountReceived: credited.length === 1 ? credited[0]!.amount : credited.reduce((sum, a) => sum.plus(a.amount), new Big(0)).toFixed(2),
         totalReceived: payment?.received ?? '',
         amountRemaining: payment?.remaining ?? '',
         currency: payment?.currency ?? credited[0]!.currency,
