@@ -13,6 +13,11 @@ export interface MailConfig {
   digestHourUtc: number;
   /** MAIL_TIMEOUT_MS: the longest wait for the SMTP server at each step of a send. */
   timeoutMs: number;
+  /**
+   * MAIL_LEASE_MS: how long a dispatcher's claim of a mail holds before another may send it (default
+   * ten timeouts and 30 s; at least two timeouts).
+   */
+  leaseMs: number;
   /** MAIL_POLL_MS: the pause of an idle dispatcher between scans for due mails. */
   pollMs: number;
   /** MAIL_MAX_AGE_HOURS: a mail not sent this long after it was enqueued is given up (dead). */
@@ -26,10 +31,12 @@ export function mailConfig(env: Env): MailConfig {
     templateDir = path.resolve(raw);
     if (!existsSync(templateDir) || !statSync(templateDir).isDirectory()) throw new ConfigError('MAIL_TEMPLATE_DIR', `is not a folder: "${raw}"`);
   }
+  const timeoutMs = integer(env, 'MAIL_TIMEOUT_MS', 30_000, 100, 600_000);
   return {
     ...(templateDir ? { templateDir } : {}),
     digestHourUtc: integer(env, 'MAIL_DIGEST_HOUR', 7, 0, 23),
-    timeoutMs: integer(env, 'MAIL_TIMEOUT_MS', 30_000, 100, 600_000),
+    timeoutMs,
+    leaseMs: integer(env, 'MAIL_LEASE_MS', 10 * timeoutMs + 30_000, 2 * timeoutMs, 24 * 3_600_000),
     pollMs: integer(env, 'MAIL_POLL_MS', 1000, 10, 600_000),
     maxAgeHours: integer(env, 'MAIL_MAX_AGE_HOURS', 72, 1, 24 * 365),
   };

@@ -41,16 +41,13 @@ export interface MailDispatcher {
   runOnce(): Promise<number>;
 }
 
-/** The lease: every step of a send is bounded by the timeout; a send has fewer than ten steps. */
-export const leaseOf = (timeoutMs: number) => 10 * timeoutMs + 30_000;
-
 export function createMailDispatcher(options: MailDispatcherOptions): MailDispatcher {
   const { db, smtp, mail: config } = options;
   const clock = options.clock ?? systemClock;
   const batchSize = options.batchSize ?? 10;
   const schedule = options.schedule ?? defaultRetrySchedule;
   const random = options.random ?? Math.random;
-  const leaseMs = leaseOf(config.timeoutMs);
+  const leaseMs = config.leaseMs;
   const render: Renderer = createRenderer(loadTemplateFolder(config.templateDir));
   const from = parseAddress(smtp.from)!;
   const domain = from.address.split('@')[1]!;

@@ -26,8 +26,11 @@ export interface MailCatcher {
   readonly held: number;
   /** From now on, hold the answer to DATA (true) or answer at once (false, the default). */
   hold(on: boolean): void;
-  /** Answers every held DATA with 250. */
-  release(): void;
+  /**
+   * Answers every held DATA with 250, once the close of a connection whose sender was just killed
+   * has reached the server (a killed sender's connection is not answered).
+   */
+  release(): Promise<void>;
   /** Resolves once `n` mails are held (or arrived, when not holding). */
   waitFor(count: () => number, n: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -84,7 +87,8 @@ export async function startMailCatcher(): Promise<MailCatcher> {
     hold(on) {
       holding = on;
     },
-    release() {
+    async release() {
+      await new Promise((resolve) => setTimeout(resolve, 300));
       for (const answer of heldAnswers.splice(0)) answer();
     },
     async waitFor(count, n, timeoutMs = 30_000) {
