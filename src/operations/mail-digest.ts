@@ -1,5 +1,5 @@
 // The staff digest: once a day from MAIL_DIGEST_HOUR (UTC) on, each active person whose digest is
-// on is sent what waits for staff (change requests, queued payments, documents to countersign,
+// on is sent what waits for staff (edit requests, queued payments, documents to countersign,
 // approvals). Every instance checks; the mail's cause is the person and the day, so however many
 // instances check, and however often one restarts, a person gets at most one digest a day.
 // PUT /staff/{personId}/digest turns it off or on (the person, or an admin), audited.

@@ -141,7 +141,7 @@ export async function enqueueCreditsReceived(tx: Deps, decisions: readonly Decis
   }
 }
 
-/** The investor's change request was approved or rejected. */
+/** The investor's edit request was approved or rejected. */
 export async function enqueueEditRequestDecided(
   tx: Deps,
   request: { id: string; dealId: string; investorUserId: string; type: string },

@@ -88,7 +88,7 @@ In all you have paid {{totalReceived}} {{currency}}; {{amountRemaining}} {{curre
 <p><a href="{{portalUrl}}">{{portalUrl}}</a></p>`,
   },
   'edit-request-decided': {
-    subject: '{{dealName}}: your change request was {{decision}}',
+    subject: '{{dealName}}: your edit request was {{decision}}',
     text: `Hello {{recipientName}},
 
 Your request "{{requestType}}" in {{dealName}} was {{decision}}.
@@ -106,7 +106,7 @@ Your request "{{requestType}}" in {{dealName}} was {{decision}}.
 
 Waiting in the console on {{day}}:
 
-Change requests to decide: {{editRequests}}
+Edit requests to decide: {{editRequests}}
 Payments queued for a decision: {{queuedPayments}}
 Documents to countersign: {{documentsToCountersign}}
 Approvals waiting for a second person: {{approvals}}
@@ -117,7 +117,7 @@ You receive this once a day. Turn it off in the console, or with PUT /staff/{you
     html: `<p>Hello {{recipientName}},</p>
 <p>Waiting in the console on {{day}}:</p>
 <table role="presentation">
-<tr><th align="left">Change requests to decide</th><td>{{editRequests}}</td></tr>
+<tr><th align="left">Edit requests to decide</th><td>{{editRequests}}</td></tr>
 <tr><th align="left">Payments queued for a decision</th><td>{{queuedPayments}}</td></tr>
 <tr><th align="left">Documents to countersign</th><td>{{documentsToCountersign}}</td></tr>
 <tr><th align="left">Approvals waiting for a second person</th><td>{{approvals}}</td></tr>

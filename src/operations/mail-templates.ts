@@ -39,8 +39,9 @@ export function loadTemplateFolder(folder: string | undefined): Overrides {
         }
         const unknown = unknownVariables(kind, content);
         if (unknown.length > 0) throw new Error(`${file} uses ${unknown.map((u) => `{{${u}}}`).join(', ')}, which ${kind} mails do not have`);
-        const byKind = (overrides[language] ??= {});
-        (byKind[kind] ??= {})[part] = part === 'subject' ? content.trim() : content;
+        const byKind = overrides[language] ?? {};
+        byKind[kind] = { ...byKind[kind], [part]: part === 'subject' ? content.trim() : content };
+        overrides[language] = byKind;
       }
     }
   }

@@ -81,7 +81,8 @@ export async function createPortalInvitations(
     const url = (token: string) => `${portal.publicUrl}/portal/#/welcome/${token}`;
     const emailed = new Set<string>();
     for (const i of portal.smtp ? invitations : []) {
-      if (await enqueueInvitationMail(tx, { invitationId: i.id, investorUserId: i.investorUserId, url: url(i.token), expiresAt })) emailed.add(i.investorUserId);
+      if (await enqueueInvitationMail(tx, { invitationId: i.id, investorUserId: i.investorUserId, url: url(i.token), expiresAt }))
+        emailed.add(i.investorUserId);
     }
     return invitations.map((i) => ({ ...i, url: url(i.token), emailed: emailed.has(i.investorUserId) }));
   });

@@ -124,10 +124,7 @@ export async function claimDueMails(db: Kysely<DB>, options: { now: Date; leaseM
   });
 }
 
-export type MailOutcome =
-  | { outcome: 'sent'; detail: string }
-  | { outcome: 'failed'; detail: string; retryAt: Date }
-  | { outcome: 'dead'; detail: string };
+export type MailOutcome = { outcome: 'sent'; detail: string } | { outcome: 'failed'; detail: string; retryAt: Date } | { outcome: 'dead'; detail: string };
 
 /** Records how an attempt ended; false when the attempt already has an outcome (it was taken over). */
 export async function recordMailOutcome(db: Kysely<DB>, mail: { id: string; attempt: number }, result: MailOutcome, now: Date): Promise<boolean> {
@@ -167,8 +164,18 @@ export async function listMails(db: Kysely<DB>, filter: { dedupeKeyPrefix?: stri
     .selectFrom('mails as m')
     .select(['m.id', 'm.kind', 'm.dedupe_key', 'm.recipient_address', 'm.language', 'm.enqueued_at'])
     .select((eb) => [
-      eb.selectFrom('mail_attempts as a').whereRef('a.mail_id', '=', 'm.id').select((a) => a.fn.countAll<string>().as('n')).as('attempts'),
-      eb.selectFrom('mail_outcomes as o').whereRef('o.mail_id', '=', 'm.id').where('o.outcome', 'in', ['sent', 'dead']).select('o.outcome').limit(1).as('final'),
+      eb
+        .selectFrom('mail_attempts as a')
+        .whereRef('a.mail_id', '=', 'm.id')
+        .select((a) => a.fn.countAll<string>().as('n'))
+        .as('attempts'),
+      eb
+        .selectFrom('mail_outcomes as o')
+        .whereRef('o.mail_id', '=', 'm.id')
+        .where('o.outcome', 'in', ['sent', 'dead'])
+        .select('o.outcome')
+        .limit(1)
+        .as('final'),
     ]);
   if (filter.dedupeKeyPrefix !== undefined) query = query.where('m.dedupe_key', 'like', `${filter.dedupeKeyPrefix.replace(/[\\%_]/g, '\\$&')}%`);
   const rows = await query.orderBy('m.enqueued_at', 'desc').orderBy('m.id', 'desc').limit(filter.limit).execute();

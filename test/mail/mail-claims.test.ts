@@ -81,9 +81,10 @@ describe('claims and leases', () => {
     assert.equal(more.length, 0);
     assert.equal(mail!.messageId, `<${claimed.id}@example.com>`);
     assert.equal(mail!.fromName, 'Test Fund');
-    const { rows } = await sql<{ attempt: number; outcome: string }>`select attempt, outcome from mail_outcomes where mail_id = ${claimed.id} order by attempt`.execute(
-      t.database.db,
-    );
+    const { rows } = await sql<{
+      attempt: number;
+      outcome: string;
+    }>`select attempt, outcome from mail_outcomes where mail_id = ${claimed.id} order by attempt`.execute(t.database.db);
     assert.deepEqual(
       rows.map((r) => [Number(r.attempt), r.outcome]),
       [
@@ -99,9 +100,9 @@ describe('claims and leases', () => {
     now += 73 * 3_600_000;
     await dispatcher().runOnce();
     assert.equal(to(address).length, 0);
-    const { rows } = await sql<{ outcome: string }>`select o.outcome from mail_outcomes o join mails m on m.id = o.mail_id where m.recipient_address = ${address}`.execute(
-      t.database.db,
-    );
+    const { rows } = await sql<{
+      outcome: string;
+    }>`select o.outcome from mail_outcomes o join mails m on m.id = o.mail_id where m.recipient_address = ${address}`.execute(t.database.db);
     assert.deepEqual(
       rows.map((r) => r.outcome),
       ['dead'],

@@ -60,22 +60,27 @@ describe('transactional e-mails', () => {
     assert.ok(!/<img/i.test(mail!.html), 'no images, no tracking pixels');
   });
 
-  test('a change request decided: the deal name is the sender name, and HTML escapes what investors typed', async () => {
+  test('an edit request decided: the deal name is the sender name, and HTML escapes what investors typed', async () => {
     const ann = address();
     const deal = await createDeal(admin, { workflow: 'subscription', name: 'Harbour & <Sons> Fund' });
     const investor = await createInvestor(admin, { forename: 'Ann', surname: '<b>Bold</b>', email: ann });
     const event = await commit(admin, deal, investor.id);
     const own = client(t.app, await t.investorToken(investor.id));
-    const request = await own.post('/deals/request-to-edit', { workflowEventId: event.id, type: 'Investment Amount', reason: 'More', newData: { committed_amount: '30000.00' } });
+    const request = await own.post('/deals/request-to-edit', {
+      workflowEventId: event.id,
+      type: 'Investment Amount',
+      reason: 'More',
+      newData: { committed_amount: '30000.00' },
+    });
     assert.equal(request.status, 201, JSON.stringify(request.body));
     const rejected = await admin.post(`/deals/request-to-edit/${request.body.id}/reject`, { reason: 'Closing is <full>' });
     assert.equal(rejected.status, 200, JSON.stringify(rejected.body));
     await dispatcher.runOnce();
-    const decided = to(ann).filter((m) => m.subject.includes('change request'));
+    const decided = to(ann).filter((m) => m.subject.includes('edit request'));
     assert.equal(decided.length, 1);
     const [mail] = decided;
     assert.equal(mail!.fromName, 'Harbour & <Sons> Fund');
-    assert.equal(mail!.subject, 'Harbour & <Sons> Fund: your change request was rejected');
+    assert.equal(mail!.subject, 'Harbour & <Sons> Fund: your edit request was rejected');
     assert.match(mail!.text, /Hello Ann <b>Bold<\/b>,/);
     assert.match(mail!.text, /Closing is <full>/);
     assert.match(mail!.html, /Hello Ann &lt;b&gt;Bold&lt;\/b&gt;,/);

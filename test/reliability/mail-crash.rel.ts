@@ -84,7 +84,10 @@ describe('mails across a SIGKILL of the service mid-send', () => {
     for (;;) {
       if (c.exitCode !== null || c.signalCode !== null) throw new Error(`the service exited:\n${output}`);
       if (Date.now() > deadline) throw new Error(`the service was not ready:\n${output}`);
-      const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ready) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -132,12 +135,21 @@ describe('mails across a SIGKILL of the service mid-send', () => {
     const investors = ['ada', 'ben', 'cy'];
     for (const name of investors) {
       await call('PUT', `/investors/${name}-${dealId}`, investorBody({ forename: name, surname: 'Crash', email: `${name}@example.com` }));
-      await call('POST', `/deals/deal/${dealId}/jump-to-step`, { investorUserId: `${name}-${dealId}`, targetStepId: step('commitment'), data: { committed_amount: '1000.00', currency: 'EUR' } });
+      await call('POST', `/deals/deal/${dealId}/jump-to-step`, {
+        investorUserId: `${name}-${dealId}`,
+        targetStepId: step('commitment'),
+        data: { committed_amount: '1000.00', currency: 'EUR' },
+      });
     }
     await call('POST', '/investors/portal-invitations', { investorUserIds: investors.map((n) => `${n}-${dealId}`) });
     const refs = await call('GET', `/deals/deal/${dealId}/all-payment-refernces`);
     const ada = refs.find((r: any) => r.investorUserId === `ada-${dealId}`).paymentReference;
-    await call('POST', '/payments/statements?bankReferenceColumn=bank_reference', `date,amount,currency,reference,bank_reference\n2026-11-24,400.00,EUR,${ada},B-1\n`, 'text/csv');
+    await call(
+      'POST',
+      '/payments/statements?bankReferenceColumn=bank_reference',
+      `date,amount,currency,reference,bank_reference\n2026-11-24,400.00,EUR,${ada},B-1\n`,
+      'text/csv',
+    );
     const events = await call('GET', `/deals/deal/${dealId}/investor-data/ben-${dealId}`);
     const request = await call('POST', '/deals/request-to-edit', {
       workflowEventId: events.journey.at(-1).id,
@@ -171,13 +183,15 @@ describe('mails across a SIGKILL of the service mid-send', () => {
     assert.equal(subjects.filter((s) => s === 'Your invitation to the investor portal').length, 3);
     assert.equal(subjects.filter((s) => s === 'Crash Fund: how to pay 1000.00 EUR').length, 3);
     assert.ok(subjects.includes('Crash Fund: we received 400.00 EUR'));
-    assert.ok(subjects.includes('Crash Fund: your change request was approved'));
+    assert.ok(subjects.includes('Crash Fund: your edit request was approved'));
     assert.ok(subjects.some((s) => s.startsWith('What waits for you on ')));
     await kill();
     // The kills hit sends in flight: their attempts are on record as interrupted, and sent later.
     const db = await openDatabase(loadConfig(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '', DATA_DIR: join(dir, 'data') }));
     try {
-      const { rows } = await sql<{ outcome: string; n: string }>`select outcome, count(*) as n from mail_outcomes group by outcome order by outcome`.execute(db.db);
+      const { rows } = await sql<{ outcome: string; n: string }>`select outcome, count(*) as n from mail_outcomes group by outcome order by outcome`.execute(
+        db.db,
+      );
       const counts = Object.fromEntries(rows.map((r) => [r.outcome, Number(r.n)]));
       // At least the two held at each kill; the rest of each claimed batch was interrupted before its turn.
       assert.ok(counts.interrupted! >= 2, JSON.stringify(counts));

@@ -39,7 +39,8 @@ describe('the daily staff digest', () => {
   const door = () => staffDoor(t.app, t.config.basePath, 'http://localhost:3000');
   const person = (role: string) => ({ email: `${uniqueId('p')}@example.com`, name: `A ${role}`, role });
   const digestsTo = (address: string) => smtp.arrived.filter((m) => m.envelopeTo.includes(address.toLowerCase()));
-  const send = () => createMailDispatcher({ db: t.database.db, smtp: t.config.portal.smtp!, mail: t.config.mail, publicUrl: t.config.portal.publicUrl, clock }).runOnce();
+  const send = () =>
+    createMailDispatcher({ db: t.database.db, smtp: t.config.portal.smtp!, mail: t.config.mail, publicUrl: t.config.portal.publicUrl, clock }).runOnce();
 
   test('once a day per person from the hour on; turned off by the person; an admin for anyone, nobody else', async () => {
     await door().inviteStaff(t.admin, person('admin'));
@@ -50,12 +51,22 @@ describe('the daily staff digest', () => {
     // The first person has it off from the start (an admin set it).
     const first = (await t.admin.get('/staff')).body.people.find((p: { role: string }) => p.role === 'admin').personId;
     assert.equal((await t.admin.put(`/staff/${first}/digest`, { dailyDigest: false })).status, 200);
-    // Something waits: a pending change request.
+    // Something waits: a pending edit request.
     const deal = await createDeal(t.admin, { workflow: 'subscription' });
     const investor = await createInvestor(t.admin);
     const event = await commit(t.admin, deal, investor.id);
     const own = client(t.app, await t.investorToken(investor.id));
-    assert.equal((await own.post('/deals/request-to-edit', { workflowEventId: event.id, type: 'Investment Amount', reason: 'r', newData: { committed_amount: '30000.00' } })).status, 201);
+    assert.equal(
+      (
+        await own.post('/deals/request-to-edit', {
+          workflowEventId: event.id,
+          type: 'Investment Amount',
+          reason: 'r',
+          newData: { committed_amount: '30000.00' },
+        })
+      ).status,
+      201,
+    );
 
     // Two instances checking at the same moment, and one checking again: one digest each.
     const added = await Promise.all([enqueueDueDigests(deps(), { hourUtc: 7 }), enqueueDueDigests(deps(), { hourUtc: 7 })]);
@@ -65,9 +76,9 @@ describe('the daily staff digest', () => {
     const [digest, ...more] = digestsTo(viewer.invitation.email);
     assert.equal(more.length, 0);
     assert.equal(digest!.subject, 'What waits for you on 2026-06-01');
-    assert.match(digest!.text, /Change requests to decide: 1\n/);
+    assert.match(digest!.text, /Edit requests to decide: 1\n/);
     assert.match(digest!.text, /Approvals waiting for a second person: 0\n/);
-    assert.match(digest!.html, /<th align="left">Change requests to decide<\/th><td>1<\/td>/);
+    assert.match(digest!.html, /<th align="left">Edit requests to decide<\/th><td>1<\/td>/);
     assert.equal(digestsTo(other.email).length, 1);
 
     // The person turns theirs off; another person's is not theirs to set; an admin may.

@@ -8,7 +8,18 @@ import { changeRole, deactivatePerson, invitePerson, listPeople, listPersonSessi
 import { principalOf } from '../auth.ts';
 import type { Api, AppContext } from '../context.ts';
 import { IdempotencyHeaders } from '../idempotency.ts';
-import { Deactivated, DigestBody, DigestSetting, PersonChanged, PersonParams, RoleBody, StaffInvitation, StaffInvitationBody, StaffPeople, StaffSessions } from '../schemas/staff.ts';
+import {
+  Deactivated,
+  DigestBody,
+  DigestSetting,
+  PersonChanged,
+  PersonParams,
+  RoleBody,
+  StaffInvitation,
+  StaffInvitationBody,
+  StaffPeople,
+  StaffSessions,
+} from '../schemas/staff.ts';
 import { answer, writeOf } from '../writes.ts';
 
 const tags = ['staff'];
@@ -77,7 +88,7 @@ export function staffRoutes(app: Api, ctx: AppContext) {
         operationId: 'setStaffDigest',
         summary: "Turn a person's daily digest e-mail off or on",
         description:
-          'The person themselves (any role), or an admin for anyone (another person: 403). The digest lists what waits for staff: change requests, queued payments, documents to countersign, approvals. On unless turned off; audited as staff.digest-changed.',
+          'The person themselves (any role), or an admin for anyone (another person: 403). The digest lists what waits for staff: edit requests, queued payments, documents to countersign, approvals. On unless turned off; audited as staff.digest-changed.',
         params: PersonParams,
         body: DigestBody,
         response: { 200: DigestSetting },

@@ -74,10 +74,7 @@ export const DigestBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const DigestSetting = Type.Object(
-  { personId: Type.String({ format: 'uuid' }), dailyDigest: Type.Boolean() },
-  { title: 'StaffDigestSetting' },
-);
+export const DigestSetting = Type.Object({ personId: Type.String({ format: 'uuid' }), dailyDigest: Type.Boolean() }, { title: 'StaffDigestSetting' });
 
 export const PersonChanged = Type.Object({ personId: Type.String({ format: 'uuid' }) }, { title: 'StaffPersonChanged' });
 
