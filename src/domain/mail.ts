@@ -26,7 +26,7 @@ export const mailVariables: Record<MailKind, readonly string[]> = {
   'payment-instructions': [...common, 'amountDue', 'amountRemaining', 'currency', 'reference', 'beneficiaryName', 'iban', 'bic'],
   'payment-received': [...common, 'amountReceived', 'totalReceived', 'amountRemaining', 'currency', 'reference'],
   'edit-request-decided': [...common, 'requestType', 'decision', 'reason'],
-  'staff-digest': [...common, 'day', 'editRequests', 'queuedPayments', 'documentsToCountersign', 'approvals', 'consoleUrl'],
+  'staff-digest': [...common, 'personId', 'day', 'editRequests', 'queuedPayments', 'documentsToCountersign', 'approvals', 'consoleUrl'],
 };
 
 export const isMailLanguage = (value: unknown): value is MailLanguage => (mailLanguages as readonly unknown[]).includes(value);

@@ -27,6 +27,7 @@ export async function enqueueDueDigests(deps: Deps, options: { hourUtc: number }
         to: { address: person.email, name: person.name, language: null },
         senderName: null,
         variables: {
+          personId: person.id,
           day,
           editRequests: String(counts.editRequests),
           queuedPayments: String(counts.queuedPayments),

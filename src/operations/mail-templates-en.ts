@@ -113,7 +113,7 @@ Approvals waiting for a second person: {{approvals}}
 
 {{consoleUrl}}
 
-You receive this once a day. Turn it off in the console, or with PUT /staff/{your id}/digest.`,
+You receive this once a day; to stop it, ask an admin or send PUT {{consoleUrl}}api/staff/{{personId}}/digest with {"dailyDigest": false}.`,
     html: `<p>Hello {{recipientName}},</p>
 <p>Waiting in the console on {{day}}:</p>
 <table role="presentation">
@@ -123,7 +123,7 @@ You receive this once a day. Turn it off in the console, or with PUT /staff/{you
 <tr><th align="left">Approvals waiting for a second person</th><td>{{approvals}}</td></tr>
 </table>
 <p><a href="{{consoleUrl}}">{{consoleUrl}}</a></p>
-<p>You receive this once a day. Turn it off in the console, or with PUT /staff/{your id}/digest.</p>`,
+<p>You receive this once a day; to stop it, ask an admin or send PUT {{consoleUrl}}api/staff/{{personId}}/digest with {"dailyDigest": false}.</p>`,
   },
 };
 
