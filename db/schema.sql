@@ -607,12 +607,14 @@ CREATE TABLE mails (
   kind text NOT NULL,
   dedupe_key text NOT NULL,
   deal_id text,
+  investor_user_id text,
   recipient_address text NOT NULL,
   recipient_name text NOT NULL,
   language text NOT NULL,
   sender_name text,
   variables jsonb NOT NULL,
   enqueued_at timestamp(3) with time zone NOT NULL,
+  erased_at timestamp(3) with time zone,
   CONSTRAINT mails_dedupe_key_check CHECK (((length(dedupe_key) >= 1) AND (length(dedupe_key) <= 500))),
   CONSTRAINT mails_dedupe_key_key UNIQUE (dedupe_key),
   CONSTRAINT mails_kind_check CHECK ((kind = ANY (ARRAY['invitation'::text, 'document-to-sign'::text, 'countersigned-copy'::text, 'payment-instructions'::text, 'payment-received'::text, 'edit-request-decided'::text, 'staff-digest'::text]))),
@@ -1115,6 +1117,7 @@ CREATE INDEX journeys_deal_step ON journeys USING btree (deal_id, current_step_i
 CREATE INDEX journeys_investor ON journeys USING btree (investor_user_id);
 CREATE INDEX mail_outcomes_final ON mail_outcomes USING btree (mail_id) WHERE (outcome = ANY (ARRAY['sent'::text, 'dead'::text]));
 CREATE INDEX mails_enqueued ON mails USING btree (enqueued_at, id);
+CREATE INDEX mails_investor ON mails USING btree (investor_user_id) WHERE (investor_user_id IS NOT NULL);
 CREATE INDEX move_batch_events_batch ON move_batch_events USING btree (batch_id);
 CREATE INDEX move_batch_events_undoes ON move_batch_events USING btree (undoes) WHERE (undoes IS NOT NULL);
 CREATE INDEX oidc_sign_ins_expiry ON oidc_sign_ins USING btree (expires_at);
@@ -1840,6 +1843,20 @@ AS $function$
       return null;
     end $function$;
 
+CREATE OR REPLACE FUNCTION mails_erase_only()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      if old.erased_at is not null or new.erased_at is null or new.recipient_address <> 'erased@invalid' or new.recipient_name <> ''
+        or new.variables <> '{}'::jsonb
+        or (to_jsonb(new) - array['recipient_address', 'recipient_name', 'variables', 'erased_at'])
+          is distinct from (to_jsonb(old) - array['recipient_address', 'recipient_name', 'variables', 'erased_at']) then
+        raise exception 'history is append-only: a mail may only be erased (its recipient and variables blanked, once)' using errcode = '42501';
+      end if;
+      return new;
+    end $function$;
+
 CREATE OR REPLACE FUNCTION refuse_history_change()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -1939,7 +1956,8 @@ CREATE TRIGGER mail_attempts_append_only BEFORE DELETE OR UPDATE ON mail_attempt
 CREATE TRIGGER mail_attempts_no_truncate BEFORE TRUNCATE ON mail_attempts FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER mail_outcomes_append_only BEFORE DELETE OR UPDATE ON mail_outcomes FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER mail_outcomes_no_truncate BEFORE TRUNCATE ON mail_outcomes FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
-CREATE TRIGGER mails_append_only BEFORE DELETE OR UPDATE ON mails FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER mails_append_only BEFORE DELETE ON mails FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER mails_erase_only BEFORE UPDATE ON mails FOR EACH ROW EXECUTE FUNCTION mails_erase_only();
 CREATE TRIGGER mails_no_truncate BEFORE TRUNCATE ON mails FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER payment_allocations_append_only BEFORE DELETE OR UPDATE ON payment_allocations FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER payment_allocations_no_truncate BEFORE TRUNCATE ON payment_allocations FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();

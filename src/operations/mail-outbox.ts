@@ -21,6 +21,8 @@ import type { DecisionInput } from '../store/payment-decisions.ts';
 import type { Deps } from './deps.ts';
 
 interface Recipient {
+  /** Set when the recipient is an investor: their erasure blanks the mail. */
+  investorUserId?: string;
   address: string;
   name: string;
   language: string | null;
@@ -37,6 +39,7 @@ export async function enqueueMail(
     kind: mail.kind,
     dedupeKey: mail.dedupeKey,
     dealId: mail.dealId,
+    investorUserId: mail.to.investorUserId ?? null,
     recipientAddress: mail.to.address,
     recipientName: mail.to.name,
     language: mailLanguageOf(mail.to.language),
@@ -49,7 +52,7 @@ export async function enqueueMail(
 /** The investor as a recipient; null without an address (or when the investor is unknown). */
 export async function investorRecipient(tx: Deps, investorUserId: string): Promise<Recipient | null> {
   const row = await tx.db.selectFrom('investors').select(['full_name', 'email', 'language']).where('id', '=', investorUserId).executeTakeFirst();
-  return row?.email ? { address: row.email, name: row.full_name, language: row.language } : null;
+  return row?.email ? { investorUserId, address: row.email, name: row.full_name, language: row.language } : null;
 }
 
 export async function enqueueInvitationMail(

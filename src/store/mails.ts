@@ -10,6 +10,7 @@ export interface NewMail {
   kind: string;
   dedupeKey: string;
   dealId: string | null;
+  investorUserId: string | null;
   recipientAddress: string;
   recipientName: string;
   language: string;
@@ -27,6 +28,7 @@ export async function insertMail(db: Kysely<DB>, mail: NewMail): Promise<boolean
       kind: mail.kind,
       dedupe_key: mail.dedupeKey,
       deal_id: mail.dealId,
+      investor_user_id: mail.investorUserId,
       recipient_address: mail.recipientAddress,
       recipient_name: mail.recipientName,
       language: mail.language,
@@ -67,7 +69,8 @@ export async function claimDueMails(db: Kysely<DB>, options: { now: Date; leaseM
     const { rows: claimed } = await sql<{ mail_id: string; attempt: number }>`
       with due as (
         select m.id from mails m
-        where not exists (select 1 from mail_outcomes o where o.mail_id = m.id and o.outcome in ('sent', 'dead'))
+        where m.erased_at is null
+          and not exists (select 1 from mail_outcomes o where o.mail_id = m.id and o.outcome in ('sent', 'dead'))
           and not exists (
             select 1 from mail_attempts a
             where a.mail_id = m.id and a.lease_until > ${now}
@@ -189,4 +192,10 @@ export async function listMails(db: Kysely<DB>, filter: { dedupeKeyPrefix?: stri
     attempts: Number(r.attempts ?? 0),
     status: (r.final ?? 'pending') as 'sent' | 'dead' | 'pending',
   }));
+}
+
+/** An investor's erasure: who their mails were for and what they said, blanked (the trigger of migration 0052 allows only this). */
+export async function eraseInvestorMails(db: Kysely<DB>, investorUserId: string, now: Date): Promise<void> {
+  await sql`update mails set recipient_address = 'erased@invalid', recipient_name = '', variables = '{}'::jsonb, erased_at = ${now}
+    where investor_user_id = ${investorUserId} and erased_at is null`.execute(db);
 }

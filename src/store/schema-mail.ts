@@ -10,6 +10,8 @@ export interface MailsTable {
   /** The cause, unique: enqueuing the same cause again adds nothing. */
   dedupe_key: string;
   deal_id: string | null;
+  /** The investor the mail is for; null for staff. */
+  investor_user_id: string | null;
   recipient_address: string;
   recipient_name: string;
   language: string;
@@ -18,6 +20,8 @@ export interface MailsTable {
   /** What the templates render. */
   variables: Json<Record<string, string>>;
   enqueued_at: Date;
+  /** When the investor's erasure blanked it; an erased mail is not sent. */
+  erased_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface MailAttemptsTable {

@@ -137,6 +137,23 @@ describe('transactional e-mails', () => {
     assert.equal(Number(rows[0]!.n), 0);
   });
 
+  test("an investor's erasure blanks their mails, and one not yet sent is never sent", async () => {
+    const gone = address();
+    const investor = await createInvestor(admin, { forename: 'Gone', surname: 'Soon', email: gone });
+    await admin.post('/investors/portal-invitations', { investorUserIds: [investor.id] });
+    await dispatcher.runOnce();
+    await admin.post('/investors/portal-invitations', { investorUserIds: [investor.id] });
+    const erased = await admin.post(`/investors/${investor.id}/erasure`, { overrideRetention: true, reason: 'asked' });
+    assert.equal(erased.status, 200, JSON.stringify(erased.body));
+    await dispatcher.runOnce();
+    assert.equal(to(gone).length, 1, 'the second invitation was not sent');
+    const { rows } = await sql<{ recipient_address: string; recipient_name: string; variables: unknown }>`
+      select recipient_address, recipient_name, variables from mails where investor_user_id = ${investor.id}`.execute(t.database.db);
+    assert.equal(rows.length, 2);
+    for (const row of rows) assert.deepEqual(row, { recipient_address: 'erased@invalid', recipient_name: '', variables: {} });
+    await assert.rejects(sql`update mails set recipient_name = 'back' where investor_user_id = ${investor.id}`.execute(t.database.db), /append-only/);
+  });
+
   test('a refusing server: retried later, then sent once; the history of attempts is kept', async () => {
     const retry = createMailDispatcher({
       db: t.database.db,

@@ -5,7 +5,8 @@
 // lease), `mail_outcomes` how an attempt ended. `dedupe_key` is unique: the same cause enqueued
 // twice (a retried request, two instances writing one day's digest) is one mail.
 // `staff_digest_settings` holds each change of a person's daily digest; the latest one counts.
-// `investors.language`: the language an investor's e-mails are written in where a translation exists.
+// An investor's erasure blanks the recipient and variables of their mails (`erased_at`); an erased
+// mail not yet sent is never sent. `investors.language`: the language an investor's e-mails are written in where a translation exists.
 // Frozen in time: migrations never import application code.
 import { type Kysely, sql } from 'kysely';
 
@@ -15,13 +16,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     kind text not null check (kind in ('invitation', 'document-to-sign', 'countersigned-copy', 'payment-instructions', 'payment-received', 'edit-request-decided', 'staff-digest')),
     dedupe_key text not null unique check (length(dedupe_key) between 1 and 500),
     deal_id text,
+    investor_user_id text,
     recipient_address text not null check (length(recipient_address) between 3 and 254),
     recipient_name text not null,
     language text not null check (language in ('en', 'de', 'fr')),
     sender_name text,
     variables jsonb not null,
-    enqueued_at timestamptz(3) not null
+    enqueued_at timestamptz(3) not null,
+    erased_at timestamptz(3)
   )`.execute(db);
+  await sql`create index mails_investor on mails (investor_user_id) where investor_user_id is not null`.execute(db);
   await sql`create index mails_enqueued on mails (enqueued_at, id)`.execute(db);
   await sql`create table mail_attempts (
     mail_id uuid not null references mails (id),
@@ -52,9 +56,22 @@ export async function up(db: Kysely<any>): Promise<void> {
   )`.execute(db);
   await sql`create index staff_digest_settings_person on staff_digest_settings (person_id, set_at desc, id)`.execute(db);
   for (const table of ['mails', 'mail_attempts', 'mail_outcomes', 'staff_digest_settings']) {
-    await sql.raw(`create trigger ${table}_append_only before update or delete on ${table} for each row execute function refuse_history_change()`).execute(db);
+    const change = table === 'mails' ? 'delete' : 'update or delete';
+    await sql.raw(`create trigger ${table}_append_only before ${change} on ${table} for each row execute function refuse_history_change()`).execute(db);
     await sql.raw(`create trigger ${table}_no_truncate before truncate on ${table} for each statement execute function refuse_history_change()`).execute(db);
   }
+  // An investor's erasure blanks who a mail was for and what it said, once; nothing else changes.
+  await sql`create function mails_erase_only() returns trigger language plpgsql as $$
+    begin
+      if old.erased_at is not null or new.erased_at is null or new.recipient_address <> 'erased@invalid' or new.recipient_name <> ''
+        or new.variables <> '{}'::jsonb
+        or (to_jsonb(new) - array['recipient_address', 'recipient_name', 'variables', 'erased_at'])
+          is distinct from (to_jsonb(old) - array['recipient_address', 'recipient_name', 'variables', 'erased_at']) then
+        raise exception 'history is append-only: a mail may only be erased (its recipient and variables blanked, once)' using errcode = '42501';
+      end if;
+      return new;
+    end $$`.execute(db);
+  await sql`create trigger mails_erase_only before update on mails for each row execute function mails_erase_only()`.execute(db);
   await sql`alter table investors add column language text check (language in ('en', 'de', 'fr'))`.execute(db);
 }
 
