@@ -13,10 +13,12 @@
 // often it is called.
 import Big from 'big.js';
 import { type MailKind, mailLanguageOf } from '../domain/mail.ts';
-import { investorDealOf } from '../domain/investor-deal.ts';
+import { investorDealOf, money } from '../domain/investor-deal.ts';
+import { remainingOf } from '../domain/commitment.ts';
 import { findDeal } from '../store/deals.ts';
 import { findInvestorDeals } from '../store/investor-deals.ts';
-import { insertMail } from '../store/mails.ts';
+import { findCreditMailFacts } from '../store/mail-facts.ts';
+import { insertMail, insertMails } from '../store/mails.ts';
 import type { DecisionInput } from '../store/payment-decisions.ts';
 import type { Deps } from './deps.ts';
 
@@ -119,29 +121,52 @@ export async function enqueuePaymentInstructions(tx: Deps, dealId: string, inves
   });
 }
 
-/** One mail per booked credit (a decision that allocates money to an investor), after it is recorded. */
+/**
+ * One mail per booked credit (a decision that allocates money to an investor), after the decisions
+ * are recorded: two statements for a whole batch (the facts of every investor concerned, then the
+ * mails), so a statement's import does not send more statements the more credits it books.
+ */
 export async function enqueueCreditsReceived(tx: Deps, decisions: readonly DecisionInput[]): Promise<void> {
-  for (const d of decisions) {
-    if (!d.dealId || !d.investorUserId) continue;
+  const credits = decisions.flatMap((d) => {
+    if (!d.dealId || !d.investorUserId) return [];
     const credited = (d.allocations ?? []).filter((a) => a.dealId === d.dealId && a.investorUserId === d.investorUserId && new Big(a.amount).gt(0));
-    if (credited.length === 0) continue;
-    const [facts] = await findInvestorDeals(tx.db, d.investorUserId, d.dealId);
-    const payment = facts ? investorDealOf(facts).payment : null;
-    await enqueueMail(tx, {
-      kind: 'payment-received',
-      dedupeKey: `payment-received:${d.id}`,
-      dealId: d.dealId,
-      to: await investorRecipient(tx, d.investorUserId),
-      senderName: facts?.dealName ?? (await findDeal(tx.db, d.dealId))?.name ?? null,
-      variables: {
-        amountReceived: credited.length === 1 ? credited[0]!.amount : credited.reduce((sum, a) => sum.plus(a.amount), new Big(0)).toFixed(2),
-        totalReceived: payment?.received ?? '',
-        amountRemaining: payment?.remaining ?? '',
-        currency: payment?.currency ?? credited[0]!.currency,
-        reference: payment?.reference ?? facts?.paymentReference ?? '',
+    if (credited.length === 0) return [];
+    const amount = credited.length === 1 ? credited[0]!.amount : credited.reduce((sum, a) => sum.plus(a.amount), new Big(0)).toFixed();
+    return [{ id: d.id, dealId: d.dealId, investorUserId: d.investorUserId, amount, currency: credited[0]!.currency }];
+  });
+  if (credits.length === 0) return;
+  const facts = await findCreditMailFacts(tx.db, credits);
+  const factsOf = new Map(facts.map((f) => [`${f.dealId}\n${f.investorUserId}`, f]));
+  const now = tx.clock();
+  const mails = credits.flatMap((c) => {
+    const f = factsOf.get(`${c.dealId}\n${c.investorUserId}`);
+    if (!f?.email) return [];
+    const remaining = remainingOf(f.commitment, f.received);
+    return [
+      {
+        id: tx.newId(),
+        kind: 'payment-received',
+        dedupeKey: `payment-received:${c.id}`,
+        dealId: c.dealId,
+        investorUserId: c.investorUserId,
+        recipientAddress: f.email,
+        recipientName: f.fullName,
+        language: mailLanguageOf(f.language),
+        senderName: f.dealName,
+        variables: {
+          recipientName: f.fullName,
+          dealName: f.dealName,
+          amountReceived: c.amount,
+          totalReceived: money(new Big(f.received), c.currency),
+          amountRemaining: remaining === null ? '' : money(remaining, c.currency),
+          currency: c.currency,
+          reference: f.paymentReference,
+        },
+        enqueuedAt: now,
       },
-    });
-  }
+    ];
+  });
+  await insertMails(tx.db, mails);
 }
 
 /** The investor's edit request was approved or rejected. */

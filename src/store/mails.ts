@@ -21,24 +21,32 @@ export interface NewMail {
 
 /** Adds the mail unless its cause (`dedupeKey`) was enqueued before; true when it was added. */
 export async function insertMail(db: Kysely<DB>, mail: NewMail): Promise<boolean> {
+  return (await insertMails(db, [mail])) > 0;
+}
+
+/** Adds the mails (one statement) whose causes were not enqueued before; how many were added. */
+export async function insertMails(db: Kysely<DB>, mails: readonly NewMail[]): Promise<number> {
+  if (mails.length === 0) return 0;
   const result = await db
     .insertInto('mails')
-    .values({
-      id: mail.id,
-      kind: mail.kind,
-      dedupe_key: mail.dedupeKey,
-      deal_id: mail.dealId,
-      investor_user_id: mail.investorUserId,
-      recipient_address: mail.recipientAddress,
-      recipient_name: mail.recipientName,
-      language: mail.language,
-      sender_name: mail.senderName,
-      variables: JSON.stringify(mail.variables),
-      enqueued_at: mail.enqueuedAt,
-    })
+    .values(
+      mails.map((mail) => ({
+        id: mail.id,
+        kind: mail.kind,
+        dedupe_key: mail.dedupeKey,
+        deal_id: mail.dealId,
+        investor_user_id: mail.investorUserId,
+        recipient_address: mail.recipientAddress,
+        recipient_name: mail.recipientName,
+        language: mail.language,
+        sender_name: mail.senderName,
+        variables: JSON.stringify(mail.variables),
+        enqueued_at: mail.enqueuedAt,
+      })),
+    )
     .onConflict((oc) => oc.column('dedupe_key').doNothing())
     .executeTakeFirst();
-  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  return Number(result.numInsertedOrUpdatedRows ?? 0n);
 }
 
 export interface ClaimedMail {
