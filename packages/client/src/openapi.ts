@@ -160,7 +160,7 @@ export interface paths {
         put?: never;
         /**
          * Invite investors to the investor portal
-         * @description One single-use link per investor, valid PORTAL_INVITATION_DAYS; a new invitation revokes the investor's earlier unused ones. All or none: an unknown investor id is a 404 naming it, and nothing is created. With SMTP_URL set, each investor with an e-mail address is sent the link.
+         * @description One single-use link per investor, valid PORTAL_INVITATION_DAYS; a new invitation revokes the investor's earlier unused ones. All or none: an unknown investor id is a 404 naming it, and nothing is created. With SMTP_URL set, each investor with an e-mail address is sent the link (enqueued with the invitation, sent by the mail dispatcher).
          */
         post: operations["createPortalInvitations"];
         delete?: never;
@@ -1603,7 +1603,7 @@ export interface paths {
         get?: never;
         /**
          * Turn a person's daily digest e-mail off or on
-         * @description The person themselves (any role), or an admin for anyone (another person: 403). The digest lists what waits for staff: change requests, queued payments, documents to countersign, approvals. On unless turned off; audited as staff.digest-changed.
+         * @description The person themselves (any role), or an admin for anyone (another person: 403). The digest lists what waits for staff: edit requests, queued payments, documents to countersign, approvals. On unless turned off; audited as staff.digest-changed.
          */
         put: operations["setStaffDigest"];
         post?: never;
@@ -2735,7 +2735,7 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             expiresAt: string;
-            /** @description Whether the mail server accepted an e-mail with the link (SMTP_URL set and the investor has an address) */
+            /** @description Whether an e-mail with the link was enqueued, to be sent by the mail dispatcher (SMTP_URL set and the investor has an address) */
             emailed: boolean;
         };
         /** PortalInvitations */
