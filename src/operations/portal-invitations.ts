@@ -1,5 +1,6 @@
 // Invitations to the investor portal: a single-use link that expires, one per investor, its e-mail
-// enqueued in the same transaction (mail-outbox.ts) when SMTP is configured. Registering a passkey with it is sign-in.ts's.
+// enqueued in the same transaction (mail-outbox.ts) when SMTP is configured. Registering a passkey
+// with it is sign-in.ts's.
 import type { PortalConfig } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { actorOf, type Principal } from '../domain/principal.ts';

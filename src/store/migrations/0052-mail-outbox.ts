@@ -1,8 +1,8 @@
 // The mail outbox: a transactional e-mail is enqueued in the transaction of the action that causes
 // it, and dispatchers send it later. Each table holds facts only (append-only, as the audit chain):
 // `mails` what to send (its kind, recipient, language, the variables its templates render, and
-// the mail's id, from which its Message-ID is made, the same on every attempt), `mail_attempts` each claim of a mail by a dispatcher (with a
-// lease), `mail_outcomes` how an attempt ended. `dedupe_key` is unique: the same cause enqueued
+// the mail's id, from which its Message-ID is made, the same on every attempt), `mail_attempts`
+// each claim of a mail by a dispatcher (with a lease), `mail_outcomes` how an attempt ended. `dedupe_key` is unique: the same cause enqueued
 // twice (a retried request, two instances writing one day's digest) is one mail.
 // `staff_digest_settings` holds each change of a person's daily digest; the latest one counts.
 // An investor's erasure blanks the recipient and variables of their mails (`erased_at`); an erased
