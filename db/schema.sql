@@ -534,6 +534,8 @@ CREATE TABLE investors (
   created_at timestamp(3) with time zone NOT NULL,
   updated_at timestamp(3) with time zone NOT NULL,
   erased_at timestamp(3) with time zone,
+  language text,
+  CONSTRAINT investors_language_check CHECK ((language = ANY (ARRAY['en'::text, 'de'::text, 'fr'::text]))),
   CONSTRAINT investors_pkey PRIMARY KEY (id)
 );
 
@@ -609,6 +611,51 @@ CREATE TABLE listed_investor_counts (
   shard smallint NOT NULL,
   investors bigint NOT NULL,
   CONSTRAINT listed_investor_counts_pkey PRIMARY KEY (shard)
+);
+
+CREATE TABLE mail_attempts (
+  mail_id uuid NOT NULL,
+  attempt integer NOT NULL,
+  claim_id uuid NOT NULL,
+  started_at timestamp(3) with time zone NOT NULL,
+  lease_until timestamp(3) with time zone NOT NULL,
+  CONSTRAINT mail_attempts_attempt_check CHECK ((attempt >= 1)),
+  CONSTRAINT mail_attempts_mail_id_fkey FOREIGN KEY (mail_id) REFERENCES mails(id),
+  CONSTRAINT mail_attempts_pkey PRIMARY KEY (mail_id, attempt)
+);
+
+CREATE TABLE mail_outcomes (
+  mail_id uuid NOT NULL,
+  attempt integer NOT NULL,
+  outcome text NOT NULL,
+  at timestamp(3) with time zone NOT NULL,
+  detail text,
+  retry_at timestamp(3) with time zone,
+  CONSTRAINT mail_outcomes_check CHECK (((outcome = ANY (ARRAY['failed'::text, 'interrupted'::text])) = (retry_at IS NOT NULL))),
+  CONSTRAINT mail_outcomes_mail_id_attempt_fkey FOREIGN KEY (mail_id, attempt) REFERENCES mail_attempts(mail_id, attempt),
+  CONSTRAINT mail_outcomes_outcome_check CHECK ((outcome = ANY (ARRAY['sent'::text, 'failed'::text, 'interrupted'::text, 'dead'::text]))),
+  CONSTRAINT mail_outcomes_pkey PRIMARY KEY (mail_id, attempt)
+);
+
+CREATE TABLE mails (
+  id uuid NOT NULL,
+  kind text NOT NULL,
+  dedupe_key text NOT NULL,
+  deal_id text,
+  investor_user_id text,
+  recipient_address text NOT NULL,
+  recipient_name text NOT NULL,
+  language text NOT NULL,
+  sender_name text,
+  variables jsonb NOT NULL,
+  enqueued_at timestamp(3) with time zone NOT NULL,
+  erased_at timestamp(3) with time zone,
+  CONSTRAINT mails_dedupe_key_check CHECK (((length(dedupe_key) >= 1) AND (length(dedupe_key) <= 500))),
+  CONSTRAINT mails_dedupe_key_key UNIQUE (dedupe_key),
+  CONSTRAINT mails_kind_check CHECK ((kind = ANY (ARRAY['invitation'::text, 'document-to-sign'::text, 'countersigned-copy'::text, 'payment-instructions'::text, 'payment-received'::text, 'edit-request-decided'::text, 'staff-digest'::text]))),
+  CONSTRAINT mails_language_check CHECK ((language = ANY (ARRAY['en'::text, 'de'::text, 'fr'::text]))),
+  CONSTRAINT mails_pkey PRIMARY KEY (id),
+  CONSTRAINT mails_recipient_address_check CHECK (((length(recipient_address) >= 3) AND (length(recipient_address) <= 254)))
 );
 
 CREATE TABLE move_batch_events (
@@ -855,6 +902,16 @@ CREATE TABLE sign_in_sessions (
   CONSTRAINT sign_in_sessions_method_check CHECK ((method = ANY (ARRAY['passkey'::text, 'oidc'::text])))
 );
 
+CREATE TABLE staff_digest_settings (
+  id uuid NOT NULL,
+  person_id uuid NOT NULL,
+  daily_digest boolean NOT NULL,
+  set_by text NOT NULL,
+  set_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT staff_digest_settings_person_id_fkey FOREIGN KEY (person_id) REFERENCES staff_people(id),
+  CONSTRAINT staff_digest_settings_pkey PRIMARY KEY (id)
+);
+
 CREATE TABLE staff_people (
   id uuid NOT NULL,
   name text NOT NULL,
@@ -1094,6 +1151,9 @@ CREATE INDEX journeys_deal_name ON journeys USING btree (deal_id, investor_full_
 CREATE INDEX journeys_deal_step ON journeys USING btree (deal_id, current_step_id);
 CREATE INDEX journeys_investor ON journeys USING btree (investor_user_id);
 CREATE INDEX kyc_checks_investor ON kyc_checks USING btree (investor_id, seq DESC);
+CREATE INDEX mail_outcomes_final ON mail_outcomes USING btree (mail_id) WHERE (outcome = ANY (ARRAY['sent'::text, 'dead'::text]));
+CREATE INDEX mails_enqueued ON mails USING btree (enqueued_at, id);
+CREATE INDEX mails_investor ON mails USING btree (investor_user_id) WHERE (investor_user_id IS NOT NULL);
 CREATE INDEX move_batch_events_batch ON move_batch_events USING btree (batch_id);
 CREATE INDEX move_batch_events_undoes ON move_batch_events USING btree (undoes) WHERE (undoes IS NOT NULL);
 CREATE INDEX oidc_sign_ins_expiry ON oidc_sign_ins USING btree (expires_at);
@@ -1115,6 +1175,7 @@ CREATE INDEX sanctions_hits_blocking ON sanctions_hits USING btree (investor_id)
 CREATE INDEX sanctions_list_versions_source ON sanctions_list_versions USING btree (source, loaded_at DESC);
 CREATE INDEX sign_in_invitations_open ON sign_in_invitations USING btree (audience, subject_id) WHERE ((used_at IS NULL) AND (revoked_at IS NULL));
 CREATE INDEX sign_in_sessions_live ON sign_in_sessions USING btree (audience, subject_id) WHERE (revoked_at IS NULL);
+CREATE INDEX staff_digest_settings_person ON staff_digest_settings USING btree (person_id, set_at DESC, id);
 CREATE UNIQUE INDEX staff_people_email_key ON staff_people USING btree (lower(email));
 CREATE INDEX step_triggers_deal_step ON step_triggers USING btree (deal_id, step_id);
 CREATE INDEX subscriptions_asset ON subscriptions USING btree (asset_id, created_at);
@@ -1818,6 +1879,20 @@ AS $function$
       return null;
     end $function$;
 
+CREATE OR REPLACE FUNCTION mails_erase_only()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      if old.erased_at is not null or new.erased_at is null or new.recipient_address <> 'erased@invalid' or new.recipient_name <> ''
+        or new.variables <> '{}'::jsonb
+        or (to_jsonb(new) - array['recipient_address', 'recipient_name', 'variables', 'erased_at'])
+          is distinct from (to_jsonb(old) - array['recipient_address', 'recipient_name', 'variables', 'erased_at']) then
+        raise exception 'history is append-only: a mail may only be erased (its recipient and variables blanked, once)' using errcode = '42501';
+      end if;
+      return new;
+    end $function$;
+
 CREATE OR REPLACE FUNCTION refuse_history_change()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -1917,6 +1992,13 @@ CREATE TRIGGER kyc_check_results_no_change BEFORE DELETE OR UPDATE ON kyc_check_
 CREATE TRIGGER kyc_check_results_no_truncate BEFORE TRUNCATE ON kyc_check_results FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER kyc_checks_no_change BEFORE DELETE OR UPDATE ON kyc_checks FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER kyc_checks_no_truncate BEFORE TRUNCATE ON kyc_checks FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER mail_attempts_append_only BEFORE DELETE OR UPDATE ON mail_attempts FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER mail_attempts_no_truncate BEFORE TRUNCATE ON mail_attempts FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER mail_outcomes_append_only BEFORE DELETE OR UPDATE ON mail_outcomes FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER mail_outcomes_no_truncate BEFORE TRUNCATE ON mail_outcomes FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER mails_append_only BEFORE DELETE ON mails FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER mails_erase_only BEFORE UPDATE ON mails FOR EACH ROW EXECUTE FUNCTION mails_erase_only();
+CREATE TRIGGER mails_no_truncate BEFORE TRUNCATE ON mails FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER payment_allocations_append_only BEFORE DELETE OR UPDATE ON payment_allocations FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER payment_allocations_no_truncate BEFORE TRUNCATE ON payment_allocations FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER payment_line_decisions_append_only BEFORE DELETE OR UPDATE ON payment_line_decisions FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
@@ -1925,6 +2007,8 @@ CREATE TRIGGER proposal_decisions_append_only BEFORE DELETE OR UPDATE ON proposa
 CREATE TRIGGER proposal_decisions_no_truncate BEFORE TRUNCATE ON proposal_decisions FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER proposals_append_only BEFORE DELETE OR UPDATE ON proposals FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER proposals_no_truncate BEFORE TRUNCATE ON proposals FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER staff_digest_settings_append_only BEFORE DELETE OR UPDATE ON staff_digest_settings FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER staff_digest_settings_no_truncate BEFORE TRUNCATE ON staff_digest_settings FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER subscriptions_append_only BEFORE DELETE ON subscriptions FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER subscriptions_append_only_update BEFORE UPDATE ON subscriptions FOR EACH ROW EXECUTE FUNCTION subscriptions_erase_description_only();
 CREATE TRIGGER subscriptions_no_truncate BEFORE TRUNCATE ON subscriptions FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();

@@ -7,10 +7,12 @@ import { ConfigError, duration, type Env, httpUrl, integer, oneOf } from './conf
 import { databaseUrl, replicaUrls } from './config-database.ts';
 import { type KycProviderConfig, kycProviderConfig } from './config-kyc.ts';
 import { type OidcConfig, oidcConfig } from './config-oidc.ts';
+import { type MailConfig, mailConfig } from './config-mail.ts';
 
 export { ConfigError } from './config-env.ts';
 export type { OidcConfig } from './config-oidc.ts';
 export type { KycProviderConfig } from './config-kyc.ts';
+export type { MailConfig } from './config-mail.ts';
 export { type HostAddress, type ParsedDatabaseUrl, parseDatabaseUrl, type SessionAttrs } from './config-database.ts';
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -83,6 +85,8 @@ export interface Config {
   oidc?: OidcConfig;
   /** An external KYC provider (KYC_PROVIDER=http); unset: none, and checks cannot be started. */
   kycProvider?: KycProviderConfig;
+  /** Transactional e-mails: templates, the staff digest's hour, the dispatcher's pace. */
+  mail: MailConfig;
 }
 
 export interface PortalConfig {
@@ -318,5 +322,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     ...(oidc ? { oidc } : {}),
     ...(kyc ? { kycProvider: kyc } : {}),
+    mail: mailConfig(env),
   };
 }

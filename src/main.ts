@@ -12,6 +12,7 @@ import { pino } from 'pino';
 import { createDispatcher, type Dispatcher } from './operations/webhook-dispatcher.ts';
 import { startSealer } from './operations/audit.ts';
 import { startFunnelUpkeep } from './operations/funnel.ts';
+import { startMail } from './operations/mail-service.ts';
 import { type Database, openDatabase } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
 import { failStaleJobs } from './operations/import-jobs.ts';
@@ -113,6 +114,8 @@ async function start(config: Config, options: ServeOptions, print: (line: string
     });
     dispatcher.start();
   }
+  // Transactional e-mails from the outbox, when SMTP_URL is set (operations/mail-service.ts).
+  const mail = await startMail(config, db, database.kind === 'pglite', app.log.child({ component: 'mail' }));
   const closeMetrics = await startMetricsListener(config, db, app.log);
   // Every start says where the service is; the first one adds the demo deal and the Try-it lines
   // with the token it printed (only that start has it).
@@ -152,6 +155,7 @@ async function start(config: Config, options: ServeOptions, print: (line: string
       await closeMetrics();
       await closeChannel();
       await dispatcher?.stop(); // lets attempts in flight finish (each bounded by the webhook timeout)
+      await mail.stop();
       await sealer.stop();
       await funnelUpkeep.stop();
       await unlisten();
@@ -266,7 +270,7 @@ export async function serveUntilSignalled(config: Config, options: ServeOptions 
   await service.close(signal);
 }
 
-/** `dealflow worker`: the webhook dispatcher alone, until SIGTERM or SIGINT. */
+/** `dealflow worker`: the webhook and mail dispatchers alone, until SIGTERM or SIGINT. */
 export async function runWorkerUntilSignalled(config: Config): Promise<void> {
   const database = await openDatabase(config);
   try {
@@ -283,11 +287,13 @@ export async function runWorkerUntilSignalled(config: Config): Promise<void> {
     dispatcher.start();
     const sealer = startSealer({ db: database.db, clock: systemClock }, config.auditSealIntervalMs, log.child({ component: 'audit' }));
     const funnelUpkeep = startFunnelUpkeep({ db: database.db }, config.funnelUpkeepIntervalMs, log.child({ component: 'funnel' }));
+    const mail = await startMail(config, database.db, database.kind === 'pglite', log.child({ component: 'mail' }));
     const closeMetrics = await startMetricsListener(config, database.db, log);
     log.info({ database: database.kind }, 'dealflow worker delivering webhooks');
     await untilSignalled();
     await closeMetrics();
     await dispatcher.stop();
+    await mail.stop();
     await sealer.stop();
     await funnelUpkeep.stop();
   } finally {

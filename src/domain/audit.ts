@@ -24,6 +24,7 @@ export const auditEntryTypes = [
   'staff.person-added',
   'staff.role-changed',
   'staff.deactivated',
+  'staff.digest-changed',
   'staff.invitation-created',
   'staff.invitation-revoked',
   'staff.passkey-registered',

@@ -87,7 +87,7 @@ export interface InvestorDeal {
 const isAmount = (value: string | undefined): value is string => value !== undefined && /^\d+(\.\d+)?$/.test(value.trim());
 
 /** Money in its currency's minor units when it has them exactly, else as it is. */
-function money(value: Big, currency: string | null): string {
+export function money(value: Big, currency: string | null): string {
   const units = currency === null ? null : minorUnitsOf(currency);
   if (units === null) return value.toFixed();
   return value.round(units, Big.roundDown).eq(value) ? value.toFixed(units) : value.toFixed();

@@ -44,6 +44,8 @@ export const writeRoles: Readonly<Record<string, StaffRole>> = {
   // payment decision and the admin for a payee change (domain/four-eyes.ts roleToDecide).
   'POST /approvals/{proposalId}/approve': 'operator',
   'POST /approvals/{proposalId}/reject': 'operator',
+  // A person's own daily digest: any staff person for themselves; the operation lets only an admin set another's.
+  'PUT /staff/{personId}/digest': 'viewer',
   // Staff people: invited, given another role and deactivated by an admin (the default below).
   // Everything else (workflows and migrations, payment settings and payee, four-eyes rules, webhooks, erasure, sanctions list loads) is admin's.
 };

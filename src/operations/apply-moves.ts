@@ -19,7 +19,7 @@ import { type MoveFacts, moveStatements, type MoveWrite } from '../store/moves.t
 import { categoryOf, moneyStepRefusal } from './money-gate.ts';
 import { generatePaymentReference } from '../store/payment-references.ts';
 import type { Db } from '../store/schema.ts';
-import { bookOnCompletion } from './completion-booking.ts';
+import { afterStepsEntered } from './steps-entered.ts';
 import type { Deps } from './deps.ts';
 import { stepEnteredEntry } from './outbox-events.ts';
 import { type CachedWorkflow, loadWorkflow, loadWorkflowVersion } from './workflows.ts';
@@ -253,8 +253,8 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
       return { writes: decided.writes, result: decided };
     },
   );
-  // A complete step books the subscription (when the deal names an asset), in the same transaction.
-  for (const e of entered) await bookOnCompletion(tx, e.by, { dealId, investorUserId: e.investorUserId, step: e.step, eventId: e.eventId, at: e.at });
+  // What entering a step sets off, in the same transaction: a subscription booked, how to pay mailed.
+  await afterStepsEntered(tx, dealId, entered);
   return outcomes;
 }
 

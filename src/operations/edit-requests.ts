@@ -12,6 +12,7 @@
 // 422 an amount change against an event with no amount field. Approval errors of the effect (the
 // edit's or the jump's own 400/409/422) leave the request pending: decision and effect are one
 // transaction.
+import { enqueueEditRequestDecided } from './mail-outbox.ts';
 import { amountFieldsOfEvent, checkRequestData, type EditRequest, type EditRequestType, withdrawalTarget } from '../domain/edit-request.ts';
 import { conflict, invalid, notFound, unprocessable } from '../domain/errors.ts';
 import { actorOf, canActFor, type Principal } from '../domain/principal.ts';
@@ -144,6 +145,7 @@ export async function decideEditRequest(deps: Deps, principal: Principal, reques
       decidedByUserId: actorOf(principal),
     });
     await recordEditRequestDecided(tx.db, principal, request, { status: decided.status, reason }, tx.clock());
+    await enqueueEditRequestDecided(tx, request, { status: decision === 'approve' ? 'approved' : 'rejected', reason });
     if (decision === 'approve') await applyApproval(tx, principal, request, reason);
     return decided;
   });

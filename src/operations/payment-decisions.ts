@@ -3,6 +3,7 @@
 // reaches the commitment (as the principal `reconciliation`, or the staff member deciding), and the
 // investor's queued partial lines settled by the line that completed the payment. Used by the
 // matching of imported lines (payment-matching.ts) and by staff decisions (payment-queue.ts).
+import { enqueueCreditsReceived } from './mail-outbox.ts';
 import { type CreditFacts, type CreditJudgement, creditMoved, judgeCredit } from '../domain/credit.ts';
 import { DEFAULT_COMMITMENT_FIELD_KEY, DEFAULT_CURRENCY_FIELD_KEY } from '../domain/commitment.ts';
 import { AppError } from '../domain/errors.ts';
@@ -220,6 +221,7 @@ export async function applyCredit(tx: Deps, input: CreditInput): Promise<{ recei
   const plan = planCredit(tx, input);
   const result = plan.kind === 'decision' ? plan : await moveCredit(tx, input, plan);
   await recordDecision(tx.db, result.decision);
+  await enqueueCreditsReceived(tx, [result.decision]);
   if (result.settles) await settlePartialLines(tx, [result.settles]);
   return { received: result.received, outcome: result.outcome, eventId: result.eventId, refusal: result.refusal };
 }

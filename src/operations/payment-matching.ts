@@ -8,6 +8,7 @@
 //   and its line's decision commit together (the decisions themselves: payment-decisions.ts);
 // - a reversal puts the credit it reverses back in the queue and takes its money back (no move).
 // A batch that fails leaves its lines `pending`; importing the file again finishes them.
+import { enqueueCreditsReceived } from './mail-outbox.ts';
 import Big from 'big.js';
 import { retryAborted } from '../store/errors.ts';
 import { findPaymentSettings, type PaymentSettings } from '../store/payment-settings.ts';
@@ -145,6 +146,7 @@ async function matchBatch(
       }
     }
     await recordDecisions(tx.db, before);
+    await enqueueCreditsReceived(tx, before);
     // The batch's first moves (one per moving investor) through applyMoves, one load and one write
     // statement per deal whatever their number; a later line of the same investor that asks for a
     // move again (rare) moves on its own.
@@ -188,6 +190,7 @@ async function matchBatch(
       }
     }
     await recordDecisions(tx.db, after);
+    await enqueueCreditsReceived(tx, after);
     await settlePartialLines(tx, settling);
   });
 }

@@ -1,5 +1,6 @@
-// Invitations to the investor portal: a single-use link that expires, one per investor, e-mailed
-// after the commit when SMTP is configured. Registering a passkey with it is sign-in.ts's.
+// Invitations to the investor portal: a single-use link that expires, one per investor, its e-mail
+// enqueued in the same transaction (mail-outbox.ts) when SMTP is configured. Registering a passkey
+// with it is sign-in.ts's.
 import type { PortalConfig } from '../config.ts';
 import { AppError } from '../domain/errors.ts';
 import { actorOf, type Principal } from '../domain/principal.ts';
@@ -8,7 +9,7 @@ import * as store from '../store/sign-in.ts';
 import { recordPortalChange } from './audit-entries.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { newSecret } from './sessions.ts';
-import { type InvitationMail, sendInvitationMails } from './portal-mail.ts';
+import { enqueueInvitationMail } from './mail-outbox.ts';
 import { hashToken } from './tokens.ts';
 
 const MINUTE = 60_000;
@@ -22,8 +23,8 @@ export interface CreatedInvitation {
 
 /**
  * POST /investors/portal-invitations: one invitation per investor, all or none (an unknown id: 404
- * naming it). A new invitation revokes the investor's earlier unused ones. The e-mails go out after
- * the commit, when SMTP_URL is set and the investor has an address.
+ * naming it). A new invitation revokes the investor's earlier unused ones. With SMTP_URL set, each
+ * investor with an address is sent the link: the mail is enqueued in the same transaction.
  */
 export async function createPortalInvitations(
   deps: Deps,
@@ -35,7 +36,8 @@ export async function createPortalInvitations(
   const expiresAt = new Date(now.getTime() + portal.invitationDays * 24 * 60 * MINUTE);
   const ids = [...new Set(investorUserIds)];
   const by = { principal: actorOf(principal), tokenId: principal.tokenKey };
-  const created = await inTransaction(deps, async ({ db }) => {
+  const created = await inTransaction(deps, async (tx) => {
+    const { db } = tx;
     const found = new Map((await store.findInvestorNames(db, ids)).map((i) => [i.id, i]));
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length === 1) throw new AppError('not-found', `investor ${JSON.stringify(missing[0])} does not exist; no invitation was created`);
@@ -77,17 +79,13 @@ export async function createPortalInvitations(
         now,
       );
     }
-    return invitations.map((i) => ({ ...i, investor: found.get(i.investorUserId)! }));
+    const url = (token: string) => `${portal.publicUrl}/portal/#/welcome/${token}`;
+    const emailed = new Set<string>();
+    for (const i of portal.smtp ? invitations : []) {
+      if (await enqueueInvitationMail(tx, { invitationId: i.id, investorUserId: i.investorUserId, url: url(i.token), expiresAt }))
+        emailed.add(i.investorUserId);
+    }
+    return invitations.map((i) => ({ ...i, url: url(i.token), emailed: emailed.has(i.investorUserId) }));
   });
-  const links = created.map((i) => ({
-    investorUserId: i.investorUserId,
-    url: `${portal.publicUrl}/portal/#/welcome/${i.token}`,
-    email: i.investor.email,
-    name: i.investor.name,
-  }));
-  const mails: InvitationMail[] = links
-    .filter((l) => l.email)
-    .map((l) => ({ investorUserId: l.investorUserId, to: l.email!, name: l.name, url: l.url, expiresAt }));
-  const emailed = portal.smtp && mails.length > 0 ? await sendInvitationMails(portal.smtp, mails) : new Set<string>();
-  return links.map((l) => ({ investorUserId: l.investorUserId, url: l.url, expiresAt: expiresAt.toISOString(), emailed: emailed.has(l.investorUserId) }));
+  return created.map((i) => ({ investorUserId: i.investorUserId, url: i.url, expiresAt: expiresAt.toISOString(), emailed: i.emailed }));
 }

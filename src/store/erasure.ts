@@ -1,4 +1,5 @@
 // The statements of an investor's erasure (operations/erasure.ts decides whether and what).
+import { eraseInvestorMails } from './mails.ts';
 import { type Kysely, sql } from 'kysely';
 import type { InvestorContact } from '../domain/investor.ts';
 import type { DB } from './schema.ts';
@@ -41,6 +42,8 @@ export async function writeErasure(
   await sql`update subscriptions set description = null where investor_id = ${investorUserId} and description is not null`.execute(db);
   // A category statement's evidence is free text too, and the one field of it that may be cleared (migration 0043).
   await sql`update investor_category_statements set evidence = null where investor_id = ${investorUserId} and evidence is not null`.execute(db);
+  // Their mails: the address, name and what the mail said (migration 0052); one not yet sent never is.
+  await eraseInvestorMails(db, investorUserId, now);
 }
 
 /**

@@ -15,12 +15,14 @@ import type {
 import type { DealDocumentsTable, DocumentReadsTable, DocumentReleasesTable } from './schema-documents.ts';
 import type { ApprovalTables } from './schema-approvals.ts';
 import type { KycCheckTables } from './schema-kyc-checks.ts';
+import type { MailTables } from './schema-mail.ts';
 
 export type * from './schema-feed.ts';
 export type * from './schema-documents-content.ts';
 export type * from './schema-sign-in.ts';
 export type * from './schema-documents.ts';
 export type * from './schema-approvals.ts';
+export type * from './schema-mail.ts';
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
 
@@ -44,6 +46,8 @@ export interface InvestorsTable {
   full_name: string;
   email: string | null;
   status: string;
+  /** The language of the investor's e-mails (migration 0052); null: English. */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Date;
   updated_at: Date;
 }
@@ -296,7 +300,7 @@ export interface InvestorCategoryStatementsTable {
   recorded_at: Date;
 }
 
-export interface DB extends ApprovalTables, KycCheckTables {
+export interface DB extends ApprovalTables, KycCheckTables, MailTables {
   deal_documents: DealDocumentsTable;
   document_releases: DocumentReleasesTable;
   document_reads: DocumentReadsTable;

@@ -1,9 +1,11 @@
 // The portal's sign-in routes are rate-limited per client address, and invitations are e-mailed
-// through SMTP_URL: here a real SMTP server (smtp-server) listening on a local port for the test.
+// through SMTP_URL (enqueued with the invitation, sent by the mail dispatcher): here a real SMTP
+// server (smtp-server) listening on a local port for the test.
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { SMTPServer } from 'smtp-server';
+import { createMailDispatcher } from '../../src/operations/mail-dispatcher.ts';
 import { client, expectProblem, startApp } from '../support/app.ts';
 import { createInvestor } from '../support/deals.ts';
 import { invitationToken, portal, portalSetCookie } from '../support/portal.ts';
@@ -86,6 +88,7 @@ describe('invitation e-mails', () => {
     assert.equal(mailed.emailed, true);
     assert.equal(notMailed.emailed, false);
     assert.match(mailed.url, /^https:\/\/deals\.example\.com\/gw\/portal\/#\/welcome\//);
+    await createMailDispatcher({ db: t.database.db, smtp: t.config.portal.smtp!, mail: t.config.mail, publicUrl: t.config.portal.publicUrl }).runOnce();
     assert.equal(received.length, 1);
     const [mail] = received;
     assert.equal(mail!.from, 'deals@example.com');

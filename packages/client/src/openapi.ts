@@ -160,7 +160,7 @@ export interface paths {
         put?: never;
         /**
          * Invite investors to the investor portal
-         * @description One single-use link per investor, valid PORTAL_INVITATION_DAYS; a new invitation revokes the investor's earlier unused ones. All or none: an unknown investor id is a 404 naming it, and nothing is created. With SMTP_URL set, each investor with an e-mail address is sent the link.
+         * @description One single-use link per investor, valid PORTAL_INVITATION_DAYS; a new invitation revokes the investor's earlier unused ones. All or none: an unknown investor id is a 404 naming it, and nothing is created. With SMTP_URL set, each investor with an e-mail address is sent the link (enqueued with the invitation, sent by the mail dispatcher).
          */
         post: operations["createPortalInvitations"];
         delete?: never;
@@ -1637,6 +1637,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/staff/{personId}/digest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Turn a person's daily digest e-mail off or on
+         * @description The person themselves (any role), or an admin for anyone (another person: 403). The digest lists what waits for staff: edit requests, queued payments, documents to countersign, approvals. On unless turned off; audited as staff.digest-changed.
+         */
+        put: operations["setStaffDigest"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/staff/{personId}/deactivate": {
         parameters: {
             query?: never;
@@ -2759,7 +2779,7 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             expiresAt: string;
-            /** @description Whether the mail server accepted an e-mail with the link (SMTP_URL set and the investor has an address) */
+            /** @description Whether an e-mail with the link was enqueued, to be sent by the mail dispatcher (SMTP_URL set and the investor has an address) */
             emailed: boolean;
         };
         /** PortalInvitations */
@@ -3886,6 +3906,12 @@ export interface components {
         StaffPersonChanged: {
             /** Format: uuid */
             personId: string;
+        };
+        /** StaffDigestSetting */
+        StaffDigestSetting: {
+            /** Format: uuid */
+            personId: string;
+            dailyDigest: boolean;
         };
         /** StaffDeactivated */
         StaffDeactivated: {
@@ -18120,6 +18146,170 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StaffPersonChanged"];
+                };
+            };
+            /** @description Malformed input: a bad parameter, header or body; `errors` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnauthenticatedProblem"];
+                };
+            };
+            /** @description The role or the investor may not do this */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"];
+                };
+            };
+            /** @description Unknown resource, or one the investor may not see */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The request did not arrive whole within REQUEST_TIMEOUT_MS; the connection is closed */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RequestTimeoutProblem"];
+                };
+            };
+            /** @description Conflict: concurrent change, duplicate, or not allowed from the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ConflictProblem"];
+                };
+            };
+            /** @description Body over BODY_LIMIT (or the route's own limit), or a line of an import file over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["TooLargeProblem"];
+                };
+            };
+            /** @description A body of a media type the route does not take, or a charset other than UTF-8 */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Well-formed, but breaks a business rule */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["UnprocessableProblem"];
+                };
+            };
+            /** @description Over RATE_LIMIT_PER_MINUTE for this token */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Request headers over 16 KiB; the connection is closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["HeadersTooLargeProblem"];
+                };
+            };
+            /** @description A bug: quote the requestId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InternalProblem"];
+                };
+            };
+            /** @description The database does not answer; retry later. `outcome-unknown`: it stopped answering while the write committed, which may have landed; retry with the same Idempotency-Key */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["WriteUnavailableProblem"];
+                };
+            };
+        };
+    };
+    setStaffDigest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                personId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description false: no daily digest e-mail for this person; true: one a day from MAIL_DIGEST_HOUR (UTC) */
+                    dailyDigest: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Consistency-Token": components["headers"]["ConsistencyToken"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffDigestSetting"];
                 };
             };
             /** @description Malformed input: a bad parameter, header or body; `errors` names each field */

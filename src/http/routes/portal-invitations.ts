@@ -1,5 +1,5 @@
-// POST /investors/portal-invitations (admin): invitation links to the investor portal, e-mailed
-// when SMTP_URL is set (docs/reference/portal-access.md).
+// POST /investors/portal-invitations (admin): invitation links to the investor portal, their
+// e-mails enqueued with them when SMTP_URL is set (docs/reference/portal-access.md).
 import { createPortalInvitations } from '../../operations/portal-invitations.ts';
 import { principalOf } from '../auth.ts';
 import type { Api, AppContext } from '../context.ts';
@@ -14,7 +14,7 @@ export function portalInvitationRoutes(app: Api, ctx: AppContext) {
         summary: 'Invite investors to the investor portal',
         description:
           "One single-use link per investor, valid PORTAL_INVITATION_DAYS; a new invitation revokes the investor's earlier unused ones. " +
-          'All or none: an unknown investor id is a 404 naming it, and nothing is created. With SMTP_URL set, each investor with an e-mail address is sent the link.',
+          'All or none: an unknown investor id is a 404 naming it, and nothing is created. With SMTP_URL set, each investor with an e-mail address is sent the link (enqueued with the invitation, sent by the mail dispatcher).',
         body: InvitationsBody,
         response: { 201: PortalInvitations },
       },

@@ -3,11 +3,23 @@
 // (sign-in-door.ts, under /console/api).
 import type { Deps } from '../../operations/deps.ts';
 import { write } from '../../operations/pipeline.ts';
+import { setDigest } from '../../operations/mail-digest.ts';
 import { changeRole, deactivatePerson, invitePerson, listPeople, listPersonSessions } from '../../operations/staff.ts';
 import { principalOf } from '../auth.ts';
 import type { Api, AppContext } from '../context.ts';
 import { IdempotencyHeaders } from '../idempotency.ts';
-import { Deactivated, PersonChanged, PersonParams, RoleBody, StaffInvitation, StaffInvitationBody, StaffPeople, StaffSessions } from '../schemas/staff.ts';
+import {
+  Deactivated,
+  DigestBody,
+  DigestSetting,
+  PersonChanged,
+  PersonParams,
+  RoleBody,
+  StaffInvitation,
+  StaffInvitationBody,
+  StaffPeople,
+  StaffSessions,
+} from '../schemas/staff.ts';
 import { answer, writeOf } from '../writes.ts';
 
 const tags = ['staff'];
@@ -65,6 +77,26 @@ export function staffRoutes(app: Api, ctx: AppContext) {
     async (request, reply) => {
       const change = (tx: Deps) => changeRole(tx, principalOf(request), request.params.personId, request.body.role);
       return answer(reply, await write(ctx, writeOf(ctx, request), 200, async (tx) => ({ personId: await change(tx) })));
+    },
+  );
+
+  app.put(
+    '/staff/:personId/digest',
+    {
+      schema: {
+        tags,
+        operationId: 'setStaffDigest',
+        summary: "Turn a person's daily digest e-mail off or on",
+        description:
+          'The person themselves (any role), or an admin for anyone (another person: 403). The digest lists what waits for staff: edit requests, queued payments, documents to countersign, approvals. On unless turned off; audited as staff.digest-changed.',
+        params: PersonParams,
+        body: DigestBody,
+        response: { 200: DigestSetting },
+      },
+    },
+    async (request, reply) => {
+      const set = (tx: Deps) => setDigest(tx, principalOf(request), request.params.personId, request.body.dailyDigest);
+      return answer(reply, await write(ctx, writeOf(ctx, request), 200, set));
     },
   );
 

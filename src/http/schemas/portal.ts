@@ -103,7 +103,9 @@ export const PortalInvitations = Type.Object(
           investorUserId: Type.String(),
           url: Type.String({ description: 'The link to send the investor: PUBLIC_URL/portal/#/welcome/<token>; works once' }),
           expiresAt: Timestamp,
-          emailed: Type.Boolean({ description: 'Whether the mail server accepted an e-mail with the link (SMTP_URL set and the investor has an address)' }),
+          emailed: Type.Boolean({
+            description: 'Whether an e-mail with the link was enqueued, to be sent by the mail dispatcher (SMTP_URL set and the investor has an address)',
+          }),
         },
         { title: 'PortalInvitation' },
       ),

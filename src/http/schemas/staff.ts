@@ -69,6 +69,13 @@ export const PersonParams = Type.Object({ personId: Type.String({ format: 'uuid'
 
 export const RoleBody = Type.Object({ role: StaffRole }, { additionalProperties: false });
 
+export const DigestBody = Type.Object(
+  { dailyDigest: Type.Boolean({ description: 'false: no daily digest e-mail for this person; true: one a day from MAIL_DIGEST_HOUR (UTC)' }) },
+  { additionalProperties: false },
+);
+
+export const DigestSetting = Type.Object({ personId: Type.String({ format: 'uuid' }), dailyDigest: Type.Boolean() }, { title: 'StaffDigestSetting' });
+
 export const PersonChanged = Type.Object({ personId: Type.String({ format: 'uuid' }) }, { title: 'StaffPersonChanged' });
 
 export const Deactivated = Type.Object(
