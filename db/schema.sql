@@ -117,6 +117,22 @@ CREATE TABLE bulk_move_results (
   CONSTRAINT bulk_move_results_pk PRIMARY KEY (scope, key, fingerprint, item)
 );
 
+CREATE TABLE category_confirmations (
+  id uuid NOT NULL,
+  seq bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  deal_id text NOT NULL,
+  investor_id text NOT NULL,
+  category text NOT NULL,
+  statement_text text NOT NULL,
+  needs_review boolean NOT NULL,
+  confirmed_at timestamp(3) with time zone NOT NULL,
+  ip text NOT NULL,
+  CONSTRAINT category_confirmations_category_check CHECK ((category = ANY (ARRAY['certified-high-net-worth'::text, 'certified-sophisticated'::text, 'self-certified-sophisticated'::text, 'elective-professional'::text, 'professional'::text]))),
+  CONSTRAINT category_confirmations_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT category_confirmations_investor_id_fkey FOREIGN KEY (investor_id) REFERENCES investors(id),
+  CONSTRAINT category_confirmations_pkey PRIMARY KEY (id)
+);
+
 CREATE TABLE database_identity (
   one boolean DEFAULT true NOT NULL,
   instance_id uuid NOT NULL,
@@ -157,6 +173,19 @@ CREATE TABLE deal_journey_counts (
   journeys bigint NOT NULL,
   CONSTRAINT deal_journey_counts_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
   CONSTRAINT deal_journey_counts_pkey PRIMARY KEY (deal_id, shard)
+);
+
+CREATE TABLE deal_kyc_settings (
+  deal_id text NOT NULL,
+  step_id text NOT NULL,
+  level integer NOT NULL,
+  documents text[] NOT NULL,
+  updated_by text NOT NULL,
+  updated_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT deal_kyc_settings_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT deal_kyc_settings_documents_check CHECK ((((cardinality(documents) >= 1) AND (cardinality(documents) <= 4)) AND (documents <@ ARRAY['identity'::text, 'proof-of-address'::text, 'register-extract'::text, 'beneficial-owners'::text]))),
+  CONSTRAINT deal_kyc_settings_level_check CHECK (((level >= 1) AND (level <= 1000))),
+  CONSTRAINT deal_kyc_settings_pkey PRIMARY KEY (deal_id)
 );
 
 CREATE TABLE deal_payment_settings (
@@ -499,8 +528,10 @@ CREATE TABLE investor_category_statements (
   expires_on date NOT NULL,
   recorded_by text NOT NULL,
   recorded_at timestamp(3) with time zone NOT NULL,
+  confirmation_id uuid,
   CONSTRAINT investor_category_statements_category_check CHECK ((category = ANY (ARRAY['certified-high-net-worth'::text, 'certified-sophisticated'::text, 'self-certified-sophisticated'::text, 'elective-professional'::text, 'professional'::text]))),
   CONSTRAINT investor_category_statements_check CHECK ((expires_on > signed_on)),
+  CONSTRAINT investor_category_statements_confirmation_id_fkey FOREIGN KEY (confirmation_id) REFERENCES category_confirmations(id),
   CONSTRAINT investor_category_statements_investor_id_fkey FOREIGN KEY (investor_id) REFERENCES investors(id),
   CONSTRAINT investor_category_statements_pkey PRIMARY KEY (id)
 );
@@ -568,6 +599,56 @@ CREATE TABLE journeys (
   CONSTRAINT journeys_investor_user_id_fkey FOREIGN KEY (investor_user_id) REFERENCES investors(id),
   CONSTRAINT journeys_payment_reference_key UNIQUE (payment_reference),
   CONSTRAINT journeys_pk PRIMARY KEY (deal_id, investor_user_id)
+);
+
+CREATE TABLE kyc_document_reviews (
+  document_id uuid NOT NULL,
+  decision text NOT NULL,
+  reason text,
+  reviewed_by text NOT NULL,
+  reviewed_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT kyc_document_reviews_check CHECK (((decision = 'rejected'::text) = (reason IS NOT NULL))),
+  CONSTRAINT kyc_document_reviews_decision_check CHECK ((decision = ANY (ARRAY['accepted'::text, 'rejected'::text]))),
+  CONSTRAINT kyc_document_reviews_document_id_fkey FOREIGN KEY (document_id) REFERENCES kyc_documents(id),
+  CONSTRAINT kyc_document_reviews_pkey PRIMARY KEY (document_id)
+);
+
+CREATE TABLE kyc_documents (
+  id uuid NOT NULL,
+  seq bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  deal_id text NOT NULL,
+  investor_id text NOT NULL,
+  kind text NOT NULL,
+  file_name text NOT NULL,
+  media_type text NOT NULL,
+  content_hash text NOT NULL,
+  size bigint NOT NULL,
+  uploaded_by text NOT NULL,
+  uploaded_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT kyc_documents_content_hash_fkey FOREIGN KEY (content_hash) REFERENCES document_blobs(content_hash),
+  CONSTRAINT kyc_documents_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT kyc_documents_investor_id_fkey FOREIGN KEY (investor_id) REFERENCES investors(id),
+  CONSTRAINT kyc_documents_kind_check CHECK ((kind = ANY (ARRAY['identity'::text, 'proof-of-address'::text, 'register-extract'::text, 'beneficial-owners'::text, 'category-evidence'::text]))),
+  CONSTRAINT kyc_documents_media_type_check CHECK ((media_type = ANY (ARRAY['application/pdf'::text, 'image/jpeg'::text, 'image/png'::text]))),
+  CONSTRAINT kyc_documents_pkey PRIMARY KEY (id),
+  CONSTRAINT kyc_documents_size_check CHECK ((size > 0))
+);
+
+CREATE TABLE kyc_levels (
+  id uuid NOT NULL,
+  seq bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  investor_id text NOT NULL,
+  deal_id text NOT NULL,
+  level integer NOT NULL,
+  accepted_on date NOT NULL,
+  expires_on date NOT NULL,
+  recorded_by text NOT NULL,
+  recorded_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT kyc_levels_check CHECK ((expires_on > accepted_on)),
+  CONSTRAINT kyc_levels_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT kyc_levels_investor_id_fkey FOREIGN KEY (investor_id) REFERENCES investors(id),
+  CONSTRAINT kyc_levels_level_check CHECK (((level >= 1) AND (level <= 1000))),
+  CONSTRAINT kyc_levels_pkey PRIMARY KEY (id)
 );
 
 CREATE TABLE listed_investor_counts (
@@ -1037,6 +1118,7 @@ CREATE INDEX audit_log_deal ON audit_log USING btree (deal_id, xid, "position") 
 CREATE INDEX audit_log_order ON audit_log USING btree (xid, "position");
 CREATE INDEX audit_tree_leaves_deal ON audit_tree_leaves USING btree (deal_id, "position") WHERE (deal_id IS NOT NULL);
 CREATE UNIQUE INDEX audit_tree_leaves_position ON audit_tree_leaves USING btree ("position");
+CREATE INDEX category_confirmations_investor ON category_confirmations USING btree (investor_id, seq DESC);
 CREATE INDEX deal_documents_deal ON deal_documents USING btree (deal_id, uploaded_at, id);
 CREATE INDEX deal_investor_search_investor ON deal_investor_search USING btree (investor_user_id);
 CREATE INDEX deal_investor_search_trgm ON deal_investor_search USING gin (deal_id, search gin_trgm_ops);
@@ -1058,6 +1140,9 @@ CREATE INDEX investors_full_name_trgm ON investors USING gin (full_name gin_trgm
 CREATE INDEX journeys_deal_name ON journeys USING btree (deal_id, investor_full_name, investor_user_id) WHERE (event_count > 0);
 CREATE INDEX journeys_deal_step ON journeys USING btree (deal_id, current_step_id);
 CREATE INDEX journeys_investor ON journeys USING btree (investor_user_id);
+CREATE INDEX kyc_documents_investor ON kyc_documents USING btree (deal_id, investor_id, seq);
+CREATE INDEX kyc_levels_expiry ON kyc_levels USING btree (expires_on);
+CREATE INDEX kyc_levels_newest ON kyc_levels USING btree (investor_id, seq DESC);
 CREATE INDEX move_batch_events_batch ON move_batch_events USING btree (batch_id);
 CREATE INDEX move_batch_events_undoes ON move_batch_events USING btree (undoes) WHERE (undoes IS NOT NULL);
 CREATE INDEX oidc_sign_ins_expiry ON oidc_sign_ins USING btree (expires_at);
@@ -1841,6 +1926,8 @@ CREATE TRIGGER audit_tree_leaves_append_only BEFORE DELETE OR UPDATE ON audit_tr
 CREATE TRIGGER audit_tree_leaves_no_truncate BEFORE TRUNCATE ON audit_tree_leaves FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER audit_tree_nodes_append_only BEFORE DELETE OR UPDATE ON audit_tree_nodes FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER audit_tree_nodes_no_truncate BEFORE TRUNCATE ON audit_tree_nodes FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER category_confirmations_append_only BEFORE DELETE OR UPDATE ON category_confirmations FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER category_confirmations_no_truncate BEFORE TRUNCATE ON category_confirmations FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER deal_documents_append_only BEFORE DELETE OR UPDATE ON deal_documents FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER deal_documents_no_truncate BEFORE TRUNCATE ON deal_documents FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER document_reads_append_only BEFORE DELETE OR UPDATE ON document_reads FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
@@ -1877,6 +1964,12 @@ CREATE TRIGGER journeys_count_update AFTER UPDATE OF event_count ON journeys FOR
 CREATE TRIGGER journeys_lists_delete BEFORE DELETE ON journeys FOR EACH ROW WHEN ((old.event_count > 0)) EXECUTE FUNCTION journeys_lists_delete();
 CREATE TRIGGER journeys_lists_insert AFTER INSERT ON journeys REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION journeys_lists_insert();
 CREATE TRIGGER journeys_lists_update AFTER UPDATE OF current_step_id, event_count ON journeys FOR EACH ROW WHEN (((old.current_step_id IS DISTINCT FROM new.current_step_id) OR (old.event_count IS DISTINCT FROM new.event_count))) EXECUTE FUNCTION journeys_lists_update();
+CREATE TRIGGER kyc_document_reviews_append_only BEFORE DELETE OR UPDATE ON kyc_document_reviews FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER kyc_document_reviews_no_truncate BEFORE TRUNCATE ON kyc_document_reviews FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER kyc_documents_append_only BEFORE DELETE OR UPDATE ON kyc_documents FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER kyc_documents_no_truncate BEFORE TRUNCATE ON kyc_documents FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER kyc_levels_append_only BEFORE DELETE OR UPDATE ON kyc_levels FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER kyc_levels_no_truncate BEFORE TRUNCATE ON kyc_levels FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER payment_allocations_append_only BEFORE DELETE OR UPDATE ON payment_allocations FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER payment_allocations_no_truncate BEFORE TRUNCATE ON payment_allocations FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER payment_line_decisions_append_only BEFORE DELETE OR UPDATE ON payment_line_decisions FOR EACH ROW EXECUTE FUNCTION refuse_history_change();

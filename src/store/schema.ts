@@ -14,6 +14,7 @@ import type {
 } from './schema-sign-in.ts';
 import type { DealDocumentsTable, DocumentReadsTable, DocumentReleasesTable } from './schema-documents.ts';
 import type { ApprovalTables } from './schema-approvals.ts';
+import type { KycTables } from './schema-kyc.ts';
 
 export type * from './schema-feed.ts';
 export type * from './schema-documents-content.ts';
@@ -293,9 +294,11 @@ export interface InvestorCategoryStatementsTable {
   expires_on: string;
   recorded_by: string;
   recorded_at: Date;
+  /** The investor's confirmation in the portal it records (migration 0050); null: recorded by staff. */
+  confirmation_id: Generated<string | null>;
 }
 
-export interface DB extends ApprovalTables {
+export interface DB extends ApprovalTables, KycTables {
   deal_documents: DealDocumentsTable;
   document_releases: DocumentReleasesTable;
   document_reads: DocumentReadsTable;

@@ -19,6 +19,8 @@ import { investorCategoryRoutes } from './investor-categories.ts';
 import { investorDealRoutes } from './investor-deals.ts';
 import { investorRoutes } from './investors.ts';
 import { journeyRoutes } from './journeys.ts';
+import { kycDocumentRoutes } from './kyc-documents.ts';
+import { kycRoutes } from './kyc.ts';
 import { liveRoutes } from './live.ts';
 import { paymentReferenceRoutes } from './payment-references.ts';
 import { paymentRoutes } from './payments.ts';
@@ -61,6 +63,8 @@ export const routes: RouteModule[] = [
   liveRoutes,
   sanctionsRoutes,
   investorCategoryRoutes,
+  kycRoutes,
+  kycDocumentRoutes,
   documentRoutes,
   staffRoutes,
   approvalRoutes,
