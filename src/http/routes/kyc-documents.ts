@@ -37,6 +37,14 @@ function fileBody(request: FastifyRequest, maxBytes: number): { mediaType: KycMe
 const safeName = (name: string) => [...name].map((c) => (c < ' ' || c === '\u007f' || c === '/' || c === '\\' || c === '"' ? '_' : c)).join('');
 const extension: Record<KycMediaType, string> = { 'application/pdf': 'pdf', 'image/jpeg': 'jpg', 'image/png': 'png' };
 
+/** What an upload names: the investor's KYC, the request it answers, the file's name and type; and its bytes. */
+function uploadOf(request: FastifyRequest, maxBytes: number) {
+  const { mediaType, body } = fileBody(request, maxBytes);
+  const query = request.query as { kind: KycUploadKind; fileName?: string };
+  const fileName = safeName(query.fileName ?? `${query.kind}.${extension[mediaType]}`);
+  return { target: { ...(request.params as { dealId: string; investorUserId: string }), mediaType, kind: query.kind, fileName }, body };
+}
+
 export function kycDocumentRoutes(app: Api, ctx: AppContext) {
   return app.register(async (plain) => {
     const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
@@ -66,13 +74,7 @@ export function kycDocumentRoutes(app: Api, ctx: AppContext) {
         },
       },
       async (request, reply) => {
-        const { mediaType, body } = fileBody(request, maxBytes);
-        const target = {
-          ...request.params,
-          mediaType,
-          kind: request.query.kind as KycUploadKind,
-          fileName: safeName(request.query.fileName ?? `${request.query.kind}.${extension[mediaType]}`),
-        };
+        const { target, body } = uploadOf(request, maxBytes);
         const stored = await storeKycContent(ctx, principalOf(request), { ...target, maxBytes }, body);
         return answer(reply, await write(ctx, writeOf(ctx, request), 201, (tx: Deps) => recordKycDocument(tx, principalOf(request), target, stored)));
       },
