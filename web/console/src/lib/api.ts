@@ -141,6 +141,17 @@ export const consoleApi = {
   /** Investors whose newest category statement expired or expires within `within` days (30 unless said). */
   expiringCategories: (params: { within?: number; dealId?: string; page?: number; limit?: number }) =>
     call<T.ExpiringCategories>('GET', `/investor-categories/expiring${qs({ ...params })}`),
+  // KYC evidence: files waiting for a decision, the decisions, levels about to expire.
+  kycReviews: (page: number) => call<T.KycReviews>('GET', `/kyc/reviews${qs({ page, limit: 20 })}`),
+  decideKycDocument: (doc: Pick<T.KycReview, 'dealId' | 'investorUserId' | 'id'>, decision: 'accept' | 'reject', reason?: string) =>
+    call<unknown>(
+      'POST',
+      `/deals/deal/${enc(doc.dealId)}/kyc/${enc(doc.investorUserId)}/documents/${enc(doc.id)}/${decision}`,
+      decision === 'reject' ? { reason } : {},
+    ),
+  downloadKycDocument: (doc: Pick<T.KycReview, 'dealId' | 'investorUserId' | 'id' | 'fileName'>) =>
+    download(`/deals/deal/${enc(doc.dealId)}/kyc/${enc(doc.investorUserId)}/documents/${enc(doc.id)}/content`, doc.fileName),
+  expiringKyc: (page: number) => call<T.ExpiringKyc>('GET', `/kyc/expiring${qs({ page, limit: 20 })}`),
   // A deal's documents: the PDFs, their releases, who opened them.
   documents: (dealId: string) => call<T.DealDocument[]>('GET', `/deals/deal/${enc(dealId)}/documents`),
   uploadDocument: (dealId: string, title: string, file: Blob) =>
