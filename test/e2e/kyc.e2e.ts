@@ -82,7 +82,10 @@ describe(`KYC evidence in the portal and the console (${e2eDatabaseUrl ? 'Postgr
           await commit.getByRole('button', { name: m.formSubmit('Commitment') }).click();
         };
         await commitNow();
-        await commit.getByRole('alert').getByText(/KYC check level is not set/).waitFor();
+        await commit
+          .getByRole('alert')
+          .getByText(/KYC check level is not set/)
+          .waitFor();
 
         await kyc.getByLabel(m.kycUpload(m.kycKinds.identity!)).setInputFiles(passport);
         await kyc.locator('li[data-kind="identity"]').getByText(m.kycStates.submitted!).waitFor();
@@ -90,7 +93,10 @@ describe(`KYC evidence in the portal and the console (${e2eDatabaseUrl ? 'Postgr
         await kyc.locator('li[data-kind="proof-of-address"]').getByText(m.kycStates.submitted!).waitFor();
 
         await kyc.getByRole('radio', { name: m.categoryNames['self-certified-sophisticated'] }).check();
-        await kyc.getByTestId('category-statement').getByText(/self-certified sophisticated investor/).waitFor();
+        await kyc
+          .getByTestId('category-statement')
+          .getByText(/self-certified sophisticated investor/)
+          .waitFor();
         const confirm = kyc.getByRole('button', { name: m.categoryConfirm });
         assert.equal(await confirm.isDisabled(), true, 'not before the statement is ticked');
         await kyc.evaluate((s) => s.scrollIntoView({ block: 'start' }));
@@ -117,7 +123,10 @@ describe(`KYC evidence in the portal and the console (${e2eDatabaseUrl ? 'Postgr
           await shot(staff, 'console-reviews');
           for (const name of [/^Accept the identity document/, /^Accept the proof of address/]) {
             await reviews.getByRole('button', { name }).first().click();
-            await staff.getByRole('status').getByText(/accepted\./).waitFor();
+            await staff
+              .getByRole('status')
+              .getByText(/accepted\./)
+              .waitFor();
           }
           await rows.first().waitFor({ state: 'detached' });
         } finally {

@@ -27,7 +27,11 @@ export function KycReviews() {
   async function decide(doc: KycReview, decision: 'accept' | 'reject', reason?: string) {
     try {
       await consoleApi.decideKycDocument(doc, decision, reason);
-      setNotice(decision === 'accept' ? `${kycKindNames[doc.kind]} of ${doc.investorName} accepted.` : `${doc.investorName} is asked for another ${kycKindNames[doc.kind]?.toLowerCase()}.`);
+      setNotice(
+        decision === 'accept'
+          ? `${kycKindNames[doc.kind]} of ${doc.investorName} accepted.`
+          : `${doc.investorName} is asked for another ${kycKindNames[doc.kind]?.toLowerCase()}.`,
+      );
       setRejecting(undefined);
       setVersion((v) => v + 1);
     } catch (error) {
@@ -81,10 +85,18 @@ export function KycReviews() {
               ) : (
                 <div className="decision-buttons">
                   <button type="button" className="button" onClick={() => void decide(doc, 'accept')}>
-                    Accept<span className="visually-hidden"> the {kycKindNames[doc.kind]?.toLowerCase()} of {doc.investorName}</span>
+                    Accept
+                    <span className="visually-hidden">
+                      {' '}
+                      the {kycKindNames[doc.kind]?.toLowerCase()} of {doc.investorName}
+                    </span>
                   </button>
                   <button type="button" className="button" onClick={() => setRejecting(doc.id)}>
-                    Ask for another<span className="visually-hidden"> {kycKindNames[doc.kind]?.toLowerCase()} of {doc.investorName}</span>
+                    Ask for another
+                    <span className="visually-hidden">
+                      {' '}
+                      {kycKindNames[doc.kind]?.toLowerCase()} of {doc.investorName}
+                    </span>
                   </button>
                 </div>
               )}

@@ -21,7 +21,10 @@ export const portalApi = {
   documents: (dealId: string) => call<T.DealDocument[]>('GET', `/deals/deal/${enc(dealId)}/documents`),
   kyc: (dealId: string, investorUserId: string) => call<T.KycStatus>('GET', `/deals/deal/${enc(dealId)}/kyc/${enc(investorUserId)}`),
   uploadKyc: (dealId: string, investorUserId: string, kind: string, file: File) =>
-    callFile<T.KycDocument>(`/deals/deal/${enc(dealId)}/kyc/${enc(investorUserId)}/documents?kind=${enc(kind)}&fileName=${enc(file.name.replace(/[/\\"\r\n]/g, '_') || kind)}`, file),
+    callFile<T.KycDocument>(
+      `/deals/deal/${enc(dealId)}/kyc/${enc(investorUserId)}/documents?kind=${enc(kind)}&fileName=${enc(file.name.replace(/[/\\"\r\n]/g, '_') || kind)}`,
+      file,
+    ),
   confirmCategory: (dealId: string, investorUserId: string, category: T.KycStatus['categories'][number]['category']) =>
     call<unknown>('POST', `/deals/deal/${enc(dealId)}/kyc/${enc(investorUserId)}/category-confirmations`, { category, confirmed: true }),
 };
