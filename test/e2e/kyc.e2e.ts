@@ -87,6 +87,8 @@ describe(`KYC evidence in the portal and the console (${e2eDatabaseUrl ? 'Postgr
           .getByText(/KYC check level is not set/)
           .waitFor();
 
+        await kyc.evaluate((s) => s.scrollIntoView({ block: 'start' }));
+        await shot(page, 'portal-asked');
         await kyc.getByLabel(m.kycUpload(m.kycKinds.identity!)).setInputFiles(passport);
         await kyc.locator('li[data-kind="identity"]').getByText(m.kycStates.submitted!).waitFor();
         await kyc.getByLabel(m.kycUpload(m.kycKinds['proof-of-address']!)).setInputFiles(bill);
