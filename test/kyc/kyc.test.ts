@@ -11,6 +11,7 @@ import { createToken } from '../../src/operations/tokens.ts';
 import { client, expectProblem, startApp } from '../support/app.ts';
 import { createInvestor, jump } from '../support/deals.ts';
 import { files, kycDeal, uploadKyc } from '../support/kyc.ts';
+import { payingDeal } from '../support/payments.ts';
 import { rowCounts } from '../support/row-counts.ts';
 
 let now = Date.parse('2026-03-15T10:00:00.000Z');
@@ -165,6 +166,37 @@ describe('KYC settings and status', () => {
         data: { committed_amount: '1000.00', currency: 'EUR' },
       });
       assert.match(JSON.stringify(expectProblem(commit, 422)), /KYC \(level 2\) expired on 2026-09-15/);
+    } finally {
+      now = saved;
+    }
+  });
+
+  test('an expired level closes the payment step (the checks before money), whatever the workflow requires', async () => {
+    const deal = await payingDeal(t.admin, { letters: [] });
+    assert.equal(
+      (await t.admin.put(`/deals/deal/${deal.dealId}/kyc-settings`, { stepId: deal.step('interest'), level: 1, documents: ['identity'] })).status,
+      200,
+    );
+    const { id } = await createInvestor(t.admin, { kycCheckLevel: null });
+    await jump(t.admin, deal.dealId, id, deal.step('interest'));
+    const token = await t.investorToken(id);
+    const doc = (await uploadKyc(t.app, token, { dealId: deal.dealId, investorUserId: id }, 'identity', files.pdf())).body;
+    assert.equal((await t.admin.post(`/deals/deal/${deal.dealId}/kyc/${id}/documents/${doc.id}/accept`, {})).status, 200);
+    await jump(t.admin, deal.dealId, id, deal.step('commitment'), { committed_amount: '1000.00', currency: 'EUR' });
+    const pay = () =>
+      t.admin.post(`/deals/deal/${deal.dealId}/jump-to-step`, {
+        investorUserId: id,
+        targetStepId: deal.step('payment'),
+        data: { amount_received: '1000.00', received_on: '2026-09-15' },
+      });
+    const saved = now;
+    try {
+      now = Date.parse('2026-09-15T09:00:00.000Z');
+      const before = await rowCounts(t);
+      assert.match(expectProblem(await pay(), 422).detail, /KYC \(level 1\) expired on 2026-09-15; steps that take money are blocked/);
+      assert.deepEqual(await rowCounts(t), before);
+      now = Date.parse('2026-09-14T09:00:00.000Z');
+      assert.equal((await pay()).status, 201, 'on its last day the level still counts');
     } finally {
       now = saved;
     }
