@@ -89,9 +89,9 @@ describe(`KYC evidence in the portal and the console (${e2eDatabaseUrl ? 'Postgr
 
         await kyc.evaluate((s) => s.scrollIntoView({ block: 'start' }));
         await shot(page, 'portal-asked');
-        await kyc.getByLabel(m.kycUpload(m.kycKinds.identity!)).setInputFiles(passport);
+        await kyc.getByLabel(m.kycUpload + m.kycUploadFor(m.kycKinds.identity!)).setInputFiles(passport);
         await kyc.locator('li[data-kind="identity"]').getByText(m.kycStates.submitted!).waitFor();
-        await kyc.getByLabel(m.kycUpload(m.kycKinds['proof-of-address']!)).setInputFiles(bill);
+        await kyc.getByLabel(m.kycUpload + m.kycUploadFor(m.kycKinds['proof-of-address']!)).setInputFiles(bill);
         await kyc.locator('li[data-kind="proof-of-address"]').getByText(m.kycStates.submitted!).waitFor();
 
         await kyc.getByRole('radio', { name: m.categoryNames['self-certified-sophisticated'] }).check();

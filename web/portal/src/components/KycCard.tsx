@@ -61,7 +61,8 @@ function Upload({ status, kind, onUploaded }: { status: KycStatus; kind: string;
   return (
     <div className="kyc-upload">
       <label htmlFor={id} className="field-label">
-        {m.kycUpload(m.kycKinds[kind] ?? kind)}
+        {m.kycUpload}
+        <span className="sr-only">{m.kycUploadFor(m.kycKinds[kind] ?? kind)}</span>
       </label>
       <input
         id={id}
