@@ -117,6 +117,22 @@ CREATE TABLE bulk_move_results (
   CONSTRAINT bulk_move_results_pk PRIMARY KEY (scope, key, fingerprint, item)
 );
 
+CREATE TABLE category_confirmations (
+  id uuid NOT NULL,
+  seq bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  deal_id text NOT NULL,
+  investor_id text NOT NULL,
+  category text NOT NULL,
+  statement_text text NOT NULL,
+  needs_review boolean NOT NULL,
+  confirmed_at timestamp(3) with time zone NOT NULL,
+  ip text NOT NULL,
+  CONSTRAINT category_confirmations_category_check CHECK ((category = ANY (ARRAY['certified-high-net-worth'::text, 'certified-sophisticated'::text, 'self-certified-sophisticated'::text, 'elective-professional'::text, 'professional'::text]))),
+  CONSTRAINT category_confirmations_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT category_confirmations_investor_id_fkey FOREIGN KEY (investor_id) REFERENCES investors(id),
+  CONSTRAINT category_confirmations_pkey PRIMARY KEY (id)
+);
+
 CREATE TABLE database_identity (
   one boolean DEFAULT true NOT NULL,
   instance_id uuid NOT NULL,
@@ -157,6 +173,19 @@ CREATE TABLE deal_journey_counts (
   journeys bigint NOT NULL,
   CONSTRAINT deal_journey_counts_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
   CONSTRAINT deal_journey_counts_pkey PRIMARY KEY (deal_id, shard)
+);
+
+CREATE TABLE deal_kyc_settings (
+  deal_id text NOT NULL,
+  step_id text NOT NULL,
+  level integer NOT NULL,
+  documents text[] NOT NULL,
+  updated_by text NOT NULL,
+  updated_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT deal_kyc_settings_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT deal_kyc_settings_documents_check CHECK ((((cardinality(documents) >= 1) AND (cardinality(documents) <= 4)) AND (documents <@ ARRAY['identity'::text, 'proof-of-address'::text, 'register-extract'::text, 'beneficial-owners'::text]))),
+  CONSTRAINT deal_kyc_settings_level_check CHECK (((level >= 1) AND (level <= 1000))),
+  CONSTRAINT deal_kyc_settings_pkey PRIMARY KEY (deal_id)
 );
 
 CREATE TABLE deal_payment_settings (
@@ -501,8 +530,10 @@ CREATE TABLE investor_category_statements (
   expires_on date NOT NULL,
   recorded_by text NOT NULL,
   recorded_at timestamp(3) with time zone NOT NULL,
+  confirmation_id uuid,
   CONSTRAINT investor_category_statements_category_check CHECK ((category = ANY (ARRAY['certified-high-net-worth'::text, 'certified-sophisticated'::text, 'self-certified-sophisticated'::text, 'elective-professional'::text, 'professional'::text]))),
   CONSTRAINT investor_category_statements_check CHECK ((expires_on > signed_on)),
+  CONSTRAINT investor_category_statements_confirmation_id_fkey FOREIGN KEY (confirmation_id) REFERENCES category_confirmations(id),
   CONSTRAINT investor_category_statements_investor_id_fkey FOREIGN KEY (investor_id) REFERENCES investors(id),
   CONSTRAINT investor_category_statements_pkey PRIMARY KEY (id)
 );
@@ -605,6 +636,56 @@ CREATE TABLE kyc_checks (
   CONSTRAINT kyc_checks_level_check CHECK (((level >= 1) AND (level <= 100))),
   CONSTRAINT kyc_checks_pkey PRIMARY KEY (id),
   CONSTRAINT kyc_checks_provider_provider_check_id_key UNIQUE (provider, provider_check_id)
+);
+
+CREATE TABLE kyc_document_reviews (
+  document_id uuid NOT NULL,
+  decision text NOT NULL,
+  reason text,
+  reviewed_by text NOT NULL,
+  reviewed_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT kyc_document_reviews_check CHECK (((decision = 'rejected'::text) = (reason IS NOT NULL))),
+  CONSTRAINT kyc_document_reviews_decision_check CHECK ((decision = ANY (ARRAY['accepted'::text, 'rejected'::text]))),
+  CONSTRAINT kyc_document_reviews_document_id_fkey FOREIGN KEY (document_id) REFERENCES kyc_documents(id),
+  CONSTRAINT kyc_document_reviews_pkey PRIMARY KEY (document_id)
+);
+
+CREATE TABLE kyc_documents (
+  id uuid NOT NULL,
+  seq bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  deal_id text NOT NULL,
+  investor_id text NOT NULL,
+  kind text NOT NULL,
+  file_name text NOT NULL,
+  media_type text NOT NULL,
+  content_hash text NOT NULL,
+  size bigint NOT NULL,
+  uploaded_by text NOT NULL,
+  uploaded_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT kyc_documents_content_hash_fkey FOREIGN KEY (content_hash) REFERENCES document_blobs(content_hash),
+  CONSTRAINT kyc_documents_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT kyc_documents_investor_id_fkey FOREIGN KEY (investor_id) REFERENCES investors(id),
+  CONSTRAINT kyc_documents_kind_check CHECK ((kind = ANY (ARRAY['identity'::text, 'proof-of-address'::text, 'register-extract'::text, 'beneficial-owners'::text, 'category-evidence'::text]))),
+  CONSTRAINT kyc_documents_media_type_check CHECK ((media_type = ANY (ARRAY['application/pdf'::text, 'image/jpeg'::text, 'image/png'::text]))),
+  CONSTRAINT kyc_documents_pkey PRIMARY KEY (id),
+  CONSTRAINT kyc_documents_size_check CHECK ((size > 0))
+);
+
+CREATE TABLE kyc_levels (
+  id uuid NOT NULL,
+  seq bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  investor_id text NOT NULL,
+  deal_id text NOT NULL,
+  level integer NOT NULL,
+  accepted_on date NOT NULL,
+  expires_on date NOT NULL,
+  recorded_by text NOT NULL,
+  recorded_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT kyc_levels_check CHECK ((expires_on > accepted_on)),
+  CONSTRAINT kyc_levels_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT kyc_levels_investor_id_fkey FOREIGN KEY (investor_id) REFERENCES investors(id),
+  CONSTRAINT kyc_levels_level_check CHECK (((level >= 1) AND (level <= 1000))),
+  CONSTRAINT kyc_levels_pkey PRIMARY KEY (id)
 );
 
 CREATE TABLE listed_investor_counts (
@@ -1129,6 +1210,7 @@ CREATE INDEX audit_log_deal ON audit_log USING btree (deal_id, xid, "position") 
 CREATE INDEX audit_log_order ON audit_log USING btree (xid, "position");
 CREATE INDEX audit_tree_leaves_deal ON audit_tree_leaves USING btree (deal_id, "position") WHERE (deal_id IS NOT NULL);
 CREATE UNIQUE INDEX audit_tree_leaves_position ON audit_tree_leaves USING btree ("position");
+CREATE INDEX category_confirmations_investor ON category_confirmations USING btree (investor_id, seq DESC);
 CREATE INDEX deal_documents_deal ON deal_documents USING btree (deal_id, uploaded_at, id);
 CREATE INDEX deal_investor_search_investor ON deal_investor_search USING btree (investor_user_id);
 CREATE INDEX deal_investor_search_trgm ON deal_investor_search USING gin (deal_id, search gin_trgm_ops);
@@ -1151,6 +1233,9 @@ CREATE INDEX journeys_deal_name ON journeys USING btree (deal_id, investor_full_
 CREATE INDEX journeys_deal_step ON journeys USING btree (deal_id, current_step_id);
 CREATE INDEX journeys_investor ON journeys USING btree (investor_user_id);
 CREATE INDEX kyc_checks_investor ON kyc_checks USING btree (investor_id, seq DESC);
+CREATE INDEX kyc_documents_investor ON kyc_documents USING btree (deal_id, investor_id, seq);
+CREATE INDEX kyc_levels_expiry ON kyc_levels USING btree (expires_on);
+CREATE INDEX kyc_levels_newest ON kyc_levels USING btree (investor_id, seq DESC);
 CREATE INDEX mail_outcomes_final ON mail_outcomes USING btree (mail_id) WHERE (outcome = ANY (ARRAY['sent'::text, 'dead'::text]));
 CREATE INDEX mails_enqueued ON mails USING btree (enqueued_at, id);
 CREATE INDEX mails_investor ON mails USING btree (investor_user_id) WHERE (investor_user_id IS NOT NULL);
@@ -1952,6 +2037,8 @@ CREATE TRIGGER audit_tree_leaves_append_only BEFORE DELETE OR UPDATE ON audit_tr
 CREATE TRIGGER audit_tree_leaves_no_truncate BEFORE TRUNCATE ON audit_tree_leaves FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER audit_tree_nodes_append_only BEFORE DELETE OR UPDATE ON audit_tree_nodes FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER audit_tree_nodes_no_truncate BEFORE TRUNCATE ON audit_tree_nodes FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER category_confirmations_append_only BEFORE DELETE OR UPDATE ON category_confirmations FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER category_confirmations_no_truncate BEFORE TRUNCATE ON category_confirmations FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER deal_documents_append_only BEFORE DELETE OR UPDATE ON deal_documents FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER deal_documents_no_truncate BEFORE TRUNCATE ON deal_documents FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER document_reads_append_only BEFORE DELETE OR UPDATE ON document_reads FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
@@ -1992,6 +2079,12 @@ CREATE TRIGGER kyc_check_results_no_change BEFORE DELETE OR UPDATE ON kyc_check_
 CREATE TRIGGER kyc_check_results_no_truncate BEFORE TRUNCATE ON kyc_check_results FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER kyc_checks_no_change BEFORE DELETE OR UPDATE ON kyc_checks FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER kyc_checks_no_truncate BEFORE TRUNCATE ON kyc_checks FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER kyc_document_reviews_append_only BEFORE DELETE OR UPDATE ON kyc_document_reviews FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER kyc_document_reviews_no_truncate BEFORE TRUNCATE ON kyc_document_reviews FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER kyc_documents_append_only BEFORE DELETE OR UPDATE ON kyc_documents FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER kyc_documents_no_truncate BEFORE TRUNCATE ON kyc_documents FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER kyc_levels_append_only BEFORE DELETE OR UPDATE ON kyc_levels FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER kyc_levels_no_truncate BEFORE TRUNCATE ON kyc_levels FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER mail_attempts_append_only BEFORE DELETE OR UPDATE ON mail_attempts FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER mail_attempts_no_truncate BEFORE TRUNCATE ON mail_attempts FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER mail_outcomes_append_only BEFORE DELETE OR UPDATE ON mail_outcomes FOR EACH ROW EXECUTE FUNCTION refuse_history_change();

@@ -71,6 +71,8 @@ export interface Config {
   funnelUpkeepIntervalMs: number;
   /** Years after an investor's last event before their personal data may be erased. */
   erasureRetentionYears: number;
+  /** KYC evidence: how long an accepted level counts (KYC_VALID_MONTHS) and the largest file taken (KYC_DOCUMENT_MAX_BYTES). */
+  kyc: { validMonths: number; documentMaxBytes: number };
   /** GET /metrics on the service's port needs `Authorization: Bearer <this>`; unset: no /metrics there. */
   metricsToken?: string;
   /** A listener of its own for GET /metrics (METRICS_LISTEN=host:port), apart from the API's port. */
@@ -311,6 +313,10 @@ export function loadConfig(env: Env = process.env): Config {
     auditSealIntervalMs: integer(env, 'AUDIT_SEAL_INTERVAL_MS', 10_000, 100, 86_400_000),
     funnelUpkeepIntervalMs: integer(env, 'FUNNEL_UPKEEP_INTERVAL_MS', 200, 50, 3_600_000),
     erasureRetentionYears: integer(env, 'ERASURE_RETENTION_YEARS', 5, 0, 100),
+    kyc: {
+      validMonths: integer(env, 'KYC_VALID_MONTHS', 12, 1, 120),
+      documentMaxBytes: integer(env, 'KYC_DOCUMENT_MAX_BYTES', 20 * 1024 * 1024, 1024, 64 * 1024 * 1024),
+    },
     ...(token ? { metricsToken: token } : {}),
     ...(listen ? { metricsListen: listen } : {}),
     ...(traces ? { tracing: traces } : {}),

@@ -26,10 +26,13 @@ export const CATEGORY_VALID_MONTHS = 12;
 export const CATEGORY_WARNING_DAYS = 30;
 
 /** The day a statement signed on `signedOn` (YYYY-MM-DD) no longer counts: 12 months on, clamped to the month's end. */
-export function categoryExpiry(signedOn: string): string {
-  if (!isCalendarDate(signedOn)) throw new RangeError(`not a calendar date: ${signedOn}`);
-  const [year, month, day] = signedOn.split('-').map(Number) as [number, number, number];
-  const total = month - 1 + CATEGORY_VALID_MONTHS;
+export const categoryExpiry = (signedOn: string): string => monthsAfter(signedOn, CATEGORY_VALID_MONTHS);
+
+/** The same day of the month `months` later (YYYY-MM-DD), clamped to that month's end (29 February + 12: 28 February). */
+export function monthsAfter(date: string, months: number): string {
+  if (!isCalendarDate(date)) throw new RangeError(`not a calendar date: ${date}`);
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const total = month - 1 + months;
   const y = year + Math.floor(total / 12);
   const m = (total % 12) + 1;
   const last = new Date(Date.UTC(y, m, 0)).getUTCDate();

@@ -5,6 +5,7 @@ import { isCurrencyCode, minorUnitsProblem, withdrawnCurrencyProblem } from './c
 import { AppError, conflict, forbidden, invalid, notFound, unprocessable, type FieldError } from './errors.ts';
 import { isPopulated, valueProblem } from './field-value.ts';
 import { type CategoryStatement, holdsCategory } from './investor-category.ts';
+import { type KycLevelFact, kycExpired } from './kyc.ts';
 import { ancestors, descendants, type Graph, graphOf } from './workflow-graph.ts';
 import type { Link, Requirement, Step, StepField } from './workflow.ts';
 
@@ -18,8 +19,11 @@ export interface MoveRuleFacts {
   visitedStepIds: readonly string[];
   /** Data captured by the investor's earlier events in this deal, later events winning. */
   captured: ReadonlyMap<string, string>;
-  /** `category`: the investor's newest category statement (absent or null: none); `today`: the UTC date it is judged on. */
-  investor: { kycCheckLevel: number | null; classes: readonly string[]; category?: CategoryStatement | null; today?: string };
+  /**
+   * `category`: the investor's newest category statement (absent or null: none); `kyc`: their newest
+   * accepted KYC level (absent or null: none, the level set by hand counts); `today`: the UTC date both are judged on.
+   */
+  investor: { kycCheckLevel: number | null; classes: readonly string[]; category?: CategoryStatement | null; kyc?: KycLevelFact | null; today?: string };
   /** Pending edit requests of this investor in this deal. */
   pendingEditRequests: number;
   /** The workflow lets investors move themselves along the links open to them (absent: it does not). */
@@ -259,7 +263,10 @@ function requirementFailure(
 ): string | undefined {
   switch (requirement.kind) {
     case 'kyc-level': {
-      const level = facts.investor.kycCheckLevel;
+      const { kycCheckLevel: level, kyc, today } = facts.investor;
+      if (today !== undefined && kycExpired(kyc, today)) {
+        return `the investor's KYC (level ${kyc!.level}) expired on ${kyc!.expiresOn}; at least ${requirement.minimumLevel} is required: the documents are asked for again`;
+      }
       return level !== null && level >= requirement.minimumLevel
         ? undefined
         : `the investor's KYC check level is ${level ?? 'not set'}; at least ${requirement.minimumLevel} is required`;

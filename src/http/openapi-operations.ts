@@ -30,7 +30,7 @@ export const tagDescriptions: Record<string, string> = {
   console: 'Read models of the web console; admin only.',
   reconciliation: 'Bank statements (camt.053, camt.054, CSV), the reconciliation queue, deal payment settings and bookings on completion.',
   checks:
-    "Checks before money: sanctions list loads, the review queue of hits and its decisions, screens on demand; investors' category statements (docs/reference/checks.md).",
+    "Checks before money: sanctions list loads, the review queue of hits and its decisions, screens on demand; investors' category statements and their confirmation in the portal; KYC evidence: settings, documents, decisions, expiring levels (docs/reference/checks.md).",
   staff:
     "Staff people and the console's sign-in: invitations with a role, passkeys (WebAuthn), the session cookie, roles, deactivation. Behind the cookie, every route of the API is also served under /console/api (docs/reference/staff.md).",
   documents: "A deal's documents: PDFs uploaded, released to a step or an investor, opened, and who opened what (docs/reference/documents.md).",
@@ -101,6 +101,10 @@ export const operationDocs: Record<string, OperationDoc> = {
       mediaTypes: ['application/xml', 'text/xml', 'text/csv'],
       description: 'The list file as downloaded: EU FSF XML, UK OFSI CSV, OFAC sdn.xml or the UN consolidated XML',
     },
+  },
+  'POST /deals/deal/{dealId}/kyc/{investorUserId}/documents': {
+    operationId: 'createKycDocument',
+    uploads: { mediaTypes: ['application/pdf', 'image/jpeg', 'image/png'], description: 'The file itself: a PDF, JPEG or PNG' },
   },
   'POST /deals/deal/{dealId}/documents': {
     operationId: 'createDealDocument',

@@ -40,6 +40,10 @@ export const writeRoles: Readonly<Record<string, StaffRole>> = {
   'POST /investors/{investorUserId}/kyc-checks': 'operator',
   // A category statement clears an expired one's block before money: the approver's.
   'POST /investors/{investorUserId}/category-statements': 'approver',
+  // KYC evidence: files uploaded for an investor and their decisions are day-to-day work.
+  'POST /deals/deal/{dealId}/kyc/{investorUserId}/documents': 'operator',
+  'POST /deals/deal/{dealId}/kyc/{investorUserId}/documents/{documentId}/accept': 'operator',
+  'POST /deals/deal/{dealId}/kyc/{investorUserId}/documents/{documentId}/reject': 'operator',
   // Four-eyes decisions: at least the operator (a bulk move); the operation asks the approver for a
   // payment decision and the admin for a payee change (domain/four-eyes.ts roleToDecide).
   'POST /approvals/{proposalId}/approve': 'operator',

@@ -5,7 +5,7 @@
 // decides a move), write in one statement.
 import { AppError, notFound } from '../domain/errors.ts';
 import { dataObject, type WorkflowEvent } from '../domain/event.ts';
-import { type CategoryStatement, utcDate } from '../domain/investor-category.ts';
+import { utcDate } from '../domain/investor-category.ts';
 import { type MovePlan, planMove } from '../domain/move-rules.ts';
 import { actorOf, type Principal } from '../domain/principal.ts';
 import { moveEntry } from '../domain/audit.ts';
@@ -16,7 +16,7 @@ import type { Step, Workflow } from '../domain/workflow.ts';
 import { publicEvent, type StoredEvent } from '../store/events.ts';
 import { countPendingEditRequests, createJourneys, deleteEmptyJourneys, type LockedJourneyRow } from '../store/journeys.ts';
 import { type MoveFacts, moveStatements, type MoveWrite } from '../store/moves.ts';
-import { categoryOf, moneyStepRefusal } from './money-gate.ts';
+import { checksOf, type InvestorChecks, moneyStepRefusal } from './money-gate.ts';
 import { generatePaymentReference } from '../store/payment-references.ts';
 import type { Db } from '../store/schema.ts';
 import { afterStepsEntered } from './steps-entered.ts';
@@ -58,7 +58,7 @@ interface LoadedMove {
   journey: { currentStepId: string | null; eventCount: number; created: boolean; auditHead: ChainHead; captured: Record<string, string>; visited: string[] };
   pendingEditRequests: number;
   dealCurrency: string | null;
-  category: CategoryStatement | null;
+  checks: InvestorChecks;
 }
 
 /** This instance's cached structure of the deal's workflow, if any. */
@@ -159,7 +159,7 @@ async function loadMoves(
         pendingEditRequests =
           counted && current ? (facts.pendingEditRequests.get(input.investorUserId) ?? 0) : await countPendingEditRequests(db, dealId, input.investorUserId);
       }
-      return { ...found, journey, pendingEditRequests, dealCurrency: facts.dealCurrency, category: categoryOf(facts, input.investorUserId) };
+      return { ...found, journey, pendingEditRequests, dealCurrency: facts.dealCurrency, checks: checksOf(facts, input.investorUserId) };
     }),
   );
   return moves;
@@ -297,7 +297,7 @@ function decideMoves(
           currentStepId: journey.currentStepId,
           visitedStepIds: journey.visited,
           captured: new Map(Object.entries(journey.captured)),
-          investor: { ...ruleFactsOf(investor), category: move.category, today: utcDate(now) },
+          investor: { ...ruleFactsOf(investor), ...move.checks, today: utcDate(now) },
           pendingEditRequests,
           investorEngagementEnabled: workflow.investorEngagementEnabled,
           dealCurrency,

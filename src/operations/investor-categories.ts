@@ -12,6 +12,7 @@ import {
   categoryExpiry,
   categoryStanding,
   daysAfter,
+  type InvestorCategory,
   investorCategories,
   isInvestorCategory,
   utcDate,
@@ -53,30 +54,52 @@ export async function recordCategoryStatement(deps: Deps, principal: Principal, 
   if (statementText === '') throw invalid([{ in: 'body', field: 'statementText', detail: 'the text the investor signed, not blank' }]);
   return inOneTransaction(async (tx) => {
     if (!(await findInvestor(tx.db, investorUserId))) throw notFound('investor', investorUserId);
-    if (await isErased(tx.db, investorUserId)) throw conflict('The investor was erased: nothing more is recorded of them');
-    const at = tx.clock();
-    const recorded = await store.insertStatement(tx.db, {
-      id: tx.newId(),
-      investorId: investorUserId,
-      category: input.category,
-      statementText,
-      evidence: input.evidence?.trim() || null,
-      signedOn: input.signedOn,
-      expiresOn: categoryExpiry(input.signedOn),
-      recordedBy: actorOf(principal),
-      recordedAt: at,
-    });
-    // The evidence stays out of the hash: it is free text an erasure clears.
-    await appendToChain(tx.db, {
-      chain: DIRECTORY_CHAIN,
-      type: 'investor.category-recorded',
-      principal: actorOf(principal),
-      tokenId: principal.tokenKey,
-      at: at.toISOString(),
-      change: { statementId: recorded.id, investorUserId, category: recorded.category, signedOn: recorded.signedOn, expiresOn: recorded.expiresOn },
-    });
-    return recorded;
+    return appendStatement(tx, principal, investorUserId, { ...input, category: input.category as InvestorCategory, statementText });
   })(deps);
+}
+
+/**
+ * Appends a statement and its audit entry in the caller's transaction, for a known investor: staff's
+ * record, or (with `confirmationId`) what the investor confirmed in the portal, recorded when it is
+ * theirs alone to state or when staff accept its certificate (operations/category-confirmations.ts).
+ */
+export async function appendStatement(
+  tx: Deps,
+  principal: Principal,
+  investorUserId: string,
+  input: { category: InvestorCategory; statementText: string; signedOn: string; evidence?: string | undefined; confirmationId?: string },
+): Promise<CategoryStatement> {
+  if (await isErased(tx.db, investorUserId)) throw conflict('The investor was erased: nothing more is recorded of them');
+  const at = tx.clock();
+  const recorded = await store.insertStatement(tx.db, {
+    id: tx.newId(),
+    investorId: investorUserId,
+    category: input.category,
+    statementText: input.statementText,
+    evidence: input.evidence?.trim() || null,
+    signedOn: input.signedOn,
+    expiresOn: categoryExpiry(input.signedOn),
+    recordedBy: actorOf(principal),
+    recordedAt: at,
+    confirmationId: input.confirmationId ?? null,
+  });
+  // The evidence stays out of the hash: it is free text an erasure clears.
+  await appendToChain(tx.db, {
+    chain: DIRECTORY_CHAIN,
+    type: 'investor.category-recorded',
+    principal: actorOf(principal),
+    tokenId: principal.tokenKey,
+    at: at.toISOString(),
+    change: {
+      statementId: recorded.id,
+      investorUserId,
+      category: recorded.category,
+      signedOn: recorded.signedOn,
+      expiresOn: recorded.expiresOn,
+      ...(input.confirmationId ? { confirmationId: input.confirmationId } : {}),
+    },
+  });
+  return recorded;
 }
 
 /** An investor's statements, newest first, and the standing of the newest; staff, or the investor themselves (404 for anyone else). */

@@ -13,6 +13,8 @@ export interface CategoryStatementRow {
   expiresOn: string;
   recordedBy: string;
   recordedAt: string;
+  /** The investor's confirmation in the portal it records; null: recorded by staff. */
+  confirmationId: string | null;
 }
 
 const COLUMNS = [
@@ -25,6 +27,7 @@ const COLUMNS = [
   sql<string>`expires_on::text`.as('expires_on'),
   'recorded_by',
   'recorded_at',
+  'confirmation_id',
 ] as const;
 
 const toRow = (r: {
@@ -37,6 +40,7 @@ const toRow = (r: {
   expires_on: string;
   recorded_by: string;
   recorded_at: Date;
+  confirmation_id: string | null;
 }): CategoryStatementRow => ({
   id: r.id,
   investorId: r.investor_id,
@@ -47,6 +51,7 @@ const toRow = (r: {
   expiresOn: r.expires_on,
   recordedBy: r.recorded_by,
   recordedAt: r.recorded_at.toISOString(),
+  confirmationId: r.confirmation_id,
 });
 
 export async function insertStatement(db: Db, row: Omit<CategoryStatementRow, 'recordedAt'> & { recordedAt: Date }): Promise<CategoryStatementRow> {
@@ -62,6 +67,7 @@ export async function insertStatement(db: Db, row: Omit<CategoryStatementRow, 'r
       expires_on: row.expiresOn,
       recorded_by: row.recordedBy,
       recorded_at: row.recordedAt,
+      confirmation_id: row.confirmationId,
     })
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();

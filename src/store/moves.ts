@@ -13,6 +13,7 @@ import { toInvestor } from './investors.ts';
 import { dealStream, feedNotify, type OutboxEntryInput } from './outbox.ts';
 import { prepared } from './prepared.ts';
 import { newestStatements } from './investor-categories.ts';
+import { newestKycLevels } from './kyc.ts';
 import { onCurrentList } from './sanctions.ts';
 import type { DB } from './schema.ts';
 
@@ -43,6 +44,8 @@ export interface MoveFacts {
   sanctioned: Set<string>;
   /** The newest category statement of each investor asked for that has one (store/investor-categories.ts). */
   categories: Map<string, { category: string; expiresOn: string }>;
+  /** The newest accepted KYC level of each investor asked for that has one (store/kyc.ts). */
+  kycLevels: Map<string, { level: number; expiresOn: string }>;
 }
 
 export interface JourneyFacts {
@@ -133,6 +136,7 @@ async function loadMoveFacts(
     payment_step_id: string | null;
     sanctioned: string[];
     categories: Record<string, { category: string; expiresOn: string }> | null;
+    kyc_levels: Record<string, { level: number; expiresOn: string }> | null;
   };
   const ids = [...investorUserIds];
   const plansBefore = (
@@ -154,7 +158,8 @@ async function loadMoveFacts(
       (select payment_step_id from deal_payment_settings where deal_id = ${dealId}) as payment_step_id,
       (select coalesce(json_agg(distinct h.investor_id), '[]') from sanctions_hits h
         where h.investor_id = any(${ids}::text[]) and h.status <> 'dismissed' and ${onCurrentList}) as sanctioned,
-      ${newestStatements(ids)} as categories`.execute(db);
+      ${newestStatements(ids)} as categories,
+      ${newestKycLevels(ids)} as kyc_levels`.execute(db);
   const row = rows[0]!;
   const journeys = new Map<string, JourneyFacts>();
   const stalePending = new Set<string>();
@@ -180,6 +185,7 @@ async function loadMoveFacts(
       paymentStepId: row.payment_step_id,
       sanctioned: new Set(row.sanctioned),
       categories: new Map(Object.entries(row.categories ?? {})),
+      kycLevels: new Map(Object.entries(row.kyc_levels ?? {})),
     },
     plansBefore,
   };

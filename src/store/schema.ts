@@ -16,6 +16,7 @@ import type { DealDocumentsTable, DocumentReadsTable, DocumentReleasesTable } fr
 import type { ApprovalTables } from './schema-approvals.ts';
 import type { KycCheckTables } from './schema-kyc-checks.ts';
 import type { MailTables } from './schema-mail.ts';
+import type { KycTables } from './schema-kyc.ts';
 
 export type * from './schema-feed.ts';
 export type * from './schema-documents-content.ts';
@@ -298,9 +299,11 @@ export interface InvestorCategoryStatementsTable {
   expires_on: string;
   recorded_by: string;
   recorded_at: Date;
+  /** The investor's confirmation in the portal it records (migration 0050); null: recorded by staff. */
+  confirmation_id: Generated<string | null>;
 }
 
-export interface DB extends ApprovalTables, KycCheckTables, MailTables {
+export interface DB extends ApprovalTables, KycCheckTables, KycTables, MailTables {
   deal_documents: DealDocumentsTable;
   document_releases: DocumentReleasesTable;
   document_reads: DocumentReadsTable;

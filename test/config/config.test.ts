@@ -25,6 +25,14 @@ describe('configuration', () => {
       sessionMinutes: 30,
       rateLimitPerMinute: 30,
     });
+    assert.deepEqual(config.kyc, { validMonths: 12, documentMaxBytes: 20 * 1024 * 1024 });
+  });
+
+  test('KYC: how long a level counts and the largest file, each within its bounds', () => {
+    assert.deepEqual(loadConfig({ KYC_VALID_MONTHS: '24', KYC_DOCUMENT_MAX_BYTES: '1048576' }).kyc, { validMonths: 24, documentMaxBytes: 1048576 });
+    for (const env of [{ KYC_VALID_MONTHS: '0' }, { KYC_VALID_MONTHS: '121' }, { KYC_VALID_MONTHS: 'twelve' }, { KYC_DOCUMENT_MAX_BYTES: '100' }]) {
+      assert.throws(() => loadConfig(env), ConfigError, JSON.stringify(env));
+    }
   });
 
   test('the portal: PUBLIC_URL gives the origin and the relying party id; the default follows PORT and BASE_PATH', () => {

@@ -20,6 +20,8 @@ import { investorDealRoutes } from './investor-deals.ts';
 import { investorRoutes } from './investors.ts';
 import { journeyRoutes } from './journeys.ts';
 import { kycCheckRoutes } from './kyc-checks.ts';
+import { kycDocumentRoutes } from './kyc-documents.ts';
+import { kycRoutes } from './kyc.ts';
 import { liveRoutes } from './live.ts';
 import { paymentReferenceRoutes } from './payment-references.ts';
 import { paymentRoutes } from './payments.ts';
@@ -63,6 +65,8 @@ export const routes: RouteModule[] = [
   sanctionsRoutes,
   investorCategoryRoutes,
   kycCheckRoutes,
+  kycRoutes,
+  kycDocumentRoutes,
   documentRoutes,
   staffRoutes,
   approvalRoutes,

@@ -29,8 +29,11 @@ const Statement = Type.Object(
     evidence: Type.Union([Type.String(), Type.Null()], { description: 'where the signed statement is kept; cleared by an erasure' }),
     signedOn: Day('the day the investor signed it'),
     expiresOn: Day('the day it no longer counts: 12 months after signedOn'),
-    recordedBy: Type.String(),
+    recordedBy: Type.String({ description: 'the staff member who recorded it, or who accepted the certificate of what the investor confirmed' }),
     recordedAt: Timestamp,
+    confirmationId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+      description: "the investor's confirmation in the portal it records (source: the investor); null when staff recorded it",
+    }),
   },
   { title: 'InvestorCategoryStatement' },
 );

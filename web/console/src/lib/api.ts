@@ -144,6 +144,17 @@ export const consoleApi = {
   // Checks by the KYC provider: an investor's, and a new one for a level.
   kycChecks: (investorUserId: string) => call<T.KycChecks>('GET', `/investors/${enc(investorUserId)}/kyc-checks`),
   startKycCheck: (investorUserId: string, level: number) => call<T.KycCheck>('POST', `/investors/${enc(investorUserId)}/kyc-checks`, { level }),
+  // KYC evidence: files waiting for a decision, the decisions, levels about to expire.
+  kycReviews: (page: number) => call<T.KycReviews>('GET', `/kyc/reviews${qs({ page, limit: 20 })}`),
+  decideKycDocument: (doc: Pick<T.KycReview, 'dealId' | 'investorUserId' | 'id'>, decision: 'accept' | 'reject', reason?: string) =>
+    call<unknown>(
+      'POST',
+      `/deals/deal/${enc(doc.dealId)}/kyc/${enc(doc.investorUserId)}/documents/${enc(doc.id)}/${decision}`,
+      decision === 'reject' ? { reason } : {},
+    ),
+  downloadKycDocument: (doc: Pick<T.KycReview, 'dealId' | 'investorUserId' | 'id' | 'fileName'>) =>
+    download(`/deals/deal/${enc(doc.dealId)}/kyc/${enc(doc.investorUserId)}/documents/${enc(doc.id)}/content`, doc.fileName),
+  expiringKyc: (page: number) => call<T.ExpiringKyc>('GET', `/kyc/expiring${qs({ page, limit: 20 })}`),
   // A deal's documents: the PDFs, their releases, who opened them.
   documents: (dealId: string) => call<T.DealDocument[]>('GET', `/deals/deal/${enc(dealId)}/documents`),
   uploadDocument: (dealId: string, title: string, file: Blob) =>

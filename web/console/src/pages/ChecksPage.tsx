@@ -1,11 +1,13 @@
 // Checks before money: the sanctions lists investors are screened against, the review queue of hits,
-// and the investors' category statements to renew. Someone
+// the KYC documents to review, and the investors' category statements and KYC levels to renew. Someone
 // with the approver role (or an admin) confirms a hit, which keeps the investor out of the steps that
 // take money, or dismisses it as a false positive with a reason; a decision is final. Others see
 // the queue and who decided what.
 import { type FormEvent, useState } from 'react';
 import { useLoad } from '../../../kit/hooks.ts';
 import { CategoryRenewals } from '../components/CategoryRenewals.tsx';
+import { KycRenewals } from '../components/KycRenewals.tsx';
+import { KycReviews } from '../components/KycReviews.tsx';
 import { PagedTable } from '../components/PagedTable.tsx';
 import { Person } from '../components/Person.tsx';
 import { Badge, FormStatus, When } from '../components/ui.tsx';
@@ -136,7 +138,9 @@ export function ChecksPage() {
           </tr>
         )}
       />
+      <KycReviews />
       <CategoryRenewals />
+      <KycRenewals />
     </section>
   );
 }

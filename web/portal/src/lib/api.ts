@@ -1,5 +1,5 @@
 // The portal's calls: its sign-in routes and the API behind the session cookie.
-import { call, portalApiBase } from './http.ts';
+import { call, callFile, portalApiBase } from './http.ts';
 import type * as T from './types.ts';
 
 export * from './http.ts';
@@ -19,6 +19,14 @@ export const portalApi = {
   jump: (dealId: string, body: T.JumpBody) => call<unknown>('POST', `/deals/deal/${enc(dealId)}/jump-to-step`, body),
   requestEdit: (body: T.EditRequestBody) => call<unknown>('POST', '/deals/request-to-edit', body),
   documents: (dealId: string) => call<T.DealDocument[]>('GET', `/deals/deal/${enc(dealId)}/documents`),
+  kyc: (dealId: string, investorUserId: string) => call<T.KycStatus>('GET', `/deals/deal/${enc(dealId)}/kyc/${enc(investorUserId)}`),
+  uploadKyc: (dealId: string, investorUserId: string, kind: string, file: File) =>
+    callFile<T.KycDocument>(
+      `/deals/deal/${enc(dealId)}/kyc/${enc(investorUserId)}/documents?kind=${enc(kind)}&fileName=${enc(file.name.replace(/[/\\"\r\n]/g, '_') || kind)}`,
+      file,
+    ),
+  confirmCategory: (dealId: string, investorUserId: string, category: T.KycStatus['categories'][number]['category']) =>
+    call<unknown>('POST', `/deals/deal/${enc(dealId)}/kyc/${enc(investorUserId)}/category-confirmations`, { category, confirmed: true }),
 };
 
 /** Where a document is downloaded: a plain link, sent with the session cookie (a read needs no CSRF token). */

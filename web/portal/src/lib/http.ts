@@ -26,3 +26,12 @@ export function call<T>(method: string, path: string, body?: unknown, options: {
     ...(options.quiet401 ? { quiet401: true } : {}),
   });
 }
+
+/** Sends a file as the body (its own type), with the session's CSRF token. */
+export function callFile<T>(path: string, file: Blob): Promise<T> {
+  return request<T>('POST', portalApiBase + path, {
+    credentials: 'same-origin',
+    headers: { accept: 'application/json', 'content-type': file.type, ...(csrfToken ? { 'x-csrf-token': csrfToken } : {}) },
+    body: file,
+  });
+}

@@ -25,3 +25,5 @@ export type JumpBody = Body<'jumpToStep'>;
 export type EditRequestBody = Body<'createEditRequest'>;
 export type EditRequestType = EditRequestBody['type'];
 export type DealDocument = Ok<'listDealDocuments'>[number];
+export type KycStatus = Ok<'getKycStatus'>;
+export type KycDocument = KycStatus['documents'][number];

@@ -9,6 +9,7 @@ import { ErrorBox, Spinner } from '../components/ui.tsx';
 import { StepForm } from '../components/StepForm.tsx';
 import { HowToPay } from '../components/HowToPay.tsx';
 import { EditRequest } from '../components/EditRequest.tsx';
+import { KycCard } from '../components/KycCard.tsx';
 import './DealPage.css';
 
 export function DealPage({ session, dealId }: { session: Session; dealId: string }) {
@@ -55,6 +56,8 @@ export function DealPage({ session, dealId }: { session: Session; dealId: string
       </header>
       <div className="deal-columns">
         <div className="deal-main">
+          {/* Reloaded when the investor reaches another step: the requests open at the KYC step. */}
+          <KycCard key={d.currentStep?.id ?? 'start'} dealId={d.dealId} investorUserId={session.investorUserId} onChange={reload} />
           <Next deal={d} session={session} onDone={reload} />
           {d.payment && <HowToPay payment={d.payment} />}
           <EditRequest deal={d} onFiled={reload} />
