@@ -6,9 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, duration, type Env, httpUrl, integer, oneOf } from './config-env.ts';
 import { databaseUrl, replicaUrls } from './config-database.ts';
 import { type OidcConfig, oidcConfig } from './config-oidc.ts';
+import { type SealConfig, sealConfig } from './config-seal.ts';
 
 export { ConfigError } from './config-env.ts';
 export type { OidcConfig } from './config-oidc.ts';
+export type { SealConfig } from './config-seal.ts';
 export { type HostAddress, type ParsedDatabaseUrl, parseDatabaseUrl, type SessionAttrs } from './config-database.ts';
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -79,6 +81,8 @@ export interface Config {
   staff: StaffConfig;
   /** Single sign-on to the console, when an identity provider is configured. */
   oidc?: OidcConfig;
+  /** The certificate that seals signed PDFs (SEAL_KEY_FILE, SEAL_CERTIFICATE_FILE); unset: a development seal kept in the database. */
+  seal?: SealConfig;
 }
 
 export interface PortalConfig {
@@ -274,6 +278,7 @@ export function loadConfig(env: Env = process.env): Config {
   const listen = metricsListen(env);
   const traces = tracing(env);
   const oidc = oidcConfig(env);
+  const seal = sealConfig(env);
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const base = basePath(env);
   return {
@@ -312,5 +317,6 @@ export function loadConfig(env: Env = process.env): Config {
       invitationDays: integer(env, 'STAFF_INVITATION_DAYS', 7, 1, 90),
     },
     ...(oidc ? { oidc } : {}),
+    ...(seal ? { seal } : {}),
   };
 }

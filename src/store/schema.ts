@@ -12,7 +12,7 @@ import type {
   StaffPeopleTable,
   WebauthnChallengesTable,
 } from './schema-sign-in.ts';
-import type { DealDocumentsTable, DocumentReadsTable, DocumentReleasesTable } from './schema-documents.ts';
+import type { AgreementTables, DealDocumentsTable, DocumentReadsTable, DocumentReleasesTable } from './schema-documents.ts';
 import type { ApprovalTables } from './schema-approvals.ts';
 
 export type * from './schema-feed.ts';
@@ -295,7 +295,7 @@ export interface InvestorCategoryStatementsTable {
   recorded_at: Date;
 }
 
-export interface DB extends ApprovalTables {
+export interface DB extends ApprovalTables, AgreementTables {
   deal_documents: DealDocumentsTable;
   document_releases: DocumentReleasesTable;
   document_reads: DocumentReadsTable;

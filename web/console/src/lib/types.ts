@@ -112,6 +112,7 @@ export const requirementKinds = every<RequirementKind>()([
   'investor-category',
   'no-pending-edit-requests',
   'previous-fields-complete',
+  'signed-agreement',
 ]);
 
 /** The value of a closed list that a `<select>` of that list chose (its first value if none matches). */
