@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError, type Env } from './config-env.ts';
 
 export interface SealConfig {
-  /** PEM: a PKCS#8 private key (-----BEGIN PRIVATE KEY-----), RSA or EC P-256. */
+  /** PEM: the private key (PKCS#8, or the RSA or EC form), RSA or EC P-256/P-384. */
   keyPem: string;
   /** PEM: the signing certificate, then its chain. */
   certificatePem: string;
@@ -19,7 +19,7 @@ function readPem(name: 'SEAL_KEY_FILE' | 'SEAL_CERTIFICATE_FILE', file: string, 
   } catch (err) {
     throw new ConfigError(name, `cannot be read: ${(err as Error).message}`);
   }
-  if (!label.test(text)) throw new ConfigError(name, `holds no ${label.source.replace(/\\/g, '')} block`);
+  if (!label.test(text)) throw new ConfigError(name, `holds no PEM ${name === 'SEAL_KEY_FILE' ? 'private key' : 'certificate'}`);
   return text;
 }
 
@@ -31,7 +31,7 @@ export function sealConfig(env: Env): SealConfig | undefined {
     throw new ConfigError(keyFile === undefined ? 'SEAL_KEY_FILE' : 'SEAL_CERTIFICATE_FILE', 'is needed with the other: the seal is a key and its certificate');
   }
   return {
-    keyPem: readPem('SEAL_KEY_FILE', keyFile, /-----BEGIN PRIVATE KEY-----/),
+    keyPem: readPem('SEAL_KEY_FILE', keyFile, /-----BEGIN (?:RSA |EC )?PRIVATE KEY-----/),
     certificatePem: readPem('SEAL_CERTIFICATE_FILE', certificateFile, /-----BEGIN CERTIFICATE-----/),
   };
 }

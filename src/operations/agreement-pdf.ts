@@ -4,7 +4,7 @@
 // `currency`, `date`, `deal_name`, or the key of any captured field (`address_line1`, …). Written
 // with a classic cross-reference table and no time of its own, so the same data make the same bytes
 // (the same SHA-256) and sealing can append to it (pdf-seal.ts).
-import { PDFDocument, type PDFFont, PDFTextField, StandardFonts } from 'pdf-lib';
+import { PDFDocument, type PDFFont, PDFName, PDFRef, PDFTextField, StandardFonts } from 'pdf-lib';
 
 export interface AgreementData {
   dealName: string;
@@ -56,6 +56,16 @@ export async function fillTemplate(template: Uint8Array, data: AgreementData): P
   }
   form.updateFieldAppearances(font);
   form.flatten();
+  // Flattening removes the fields' widgets but may leave the pages naming them: those go too.
+  for (const page of doc.getPages()) {
+    const annots = page.node.Annots();
+    if (!annots) continue;
+    for (let i = annots.size() - 1; i >= 0; i--) {
+      const ref = annots.get(i);
+      if (ref instanceof PDFRef && doc.context.lookup(ref) === undefined) annots.remove(i);
+    }
+    if (annots.size() === 0) page.node.delete(PDFName.of('Annots'));
+  }
   return bytesOf(doc);
 }
 

@@ -8,6 +8,7 @@ import { DEFAULT_COMMITMENT_FIELD_KEY, DEFAULT_CURRENCY_FIELD_KEY } from '../dom
 import { documentsChain } from '../domain/audit.ts';
 import { AppError, forbidden, invalid, notFound } from '../domain/errors.ts';
 import { actorOf, isStaff, type Principal } from '../domain/principal.ts';
+import type { AgreementState, Step } from '../domain/workflow.ts';
 import * as store from '../store/agreements.ts';
 import { appendToChain } from '../store/audit.ts';
 import { findDeal } from '../store/deals.ts';
@@ -20,7 +21,7 @@ import type { Deps } from './deps.ts';
 import { inOneTransaction } from './pipeline.ts';
 import { loadWorkflow } from './workflows.ts';
 
-export type AgreementState = 'to-sign' | 'signed' | 'countersigned';
+export type { AgreementState };
 
 export interface Agreement {
   dealId: string;
@@ -31,6 +32,8 @@ export interface Agreement {
   contentHash: string;
   /** The template's hash; null for a page made from the deal's text. */
   templateHash: string | null;
+  /** Whether a step of the deal's workflow requires it signed and countersigned. */
+  required: boolean;
   signatures: Omit<store.SignatureRow, 'dealId' | 'investorUserId'>[];
 }
 
@@ -103,13 +106,12 @@ async function subjectOf(db: Db, principal: Principal, dealId: string, investorU
 }
 
 /** The filled PDF the investor reviews: the deal's template filled, or a page from the deal's text. */
-async function filledAgreement(deps: Deps, dealId: string, subject: { name: string; captured: Record<string, string> }) {
+async function filledAgreement(deps: Deps, dealId: string, subject: { name: string; captured: Record<string, string> }, steps: readonly Step[]) {
   const { db } = deps;
   const deal = (await findDeal(db, dealId))!;
   const settings = (await findPaymentSettings(db, [dealId])).get(dealId);
-  const workflow = await loadWorkflow(deps, dealId);
   const labels = new Map<string, string>();
-  for (const step of workflow?.workflow.steps ?? []) for (const f of step.stepFields) labels.set(f.fieldKey, f.label ?? f.fieldKey);
+  for (const step of steps) for (const f of step.stepFields) labels.set(f.fieldKey, f.label ?? f.fieldKey);
   const currencyKey = settings ? settings.currencyFieldKey : DEFAULT_CURRENCY_FIELD_KEY;
   const data: AgreementData = {
     dealName: deal.name,
@@ -134,15 +136,17 @@ export async function currentAgreement(deps: Deps, principal: Principal, dealId:
   const signatures = await store.signaturesOf(deps.db, dealId, investorUserId);
   const signed = signatures.find((s) => s.role === 'investor');
   const countersigned = signatures.find((s) => s.role === 'countersigner');
+  const steps = (await loadWorkflow(deps, dealId))?.workflow.steps ?? [];
   const base = {
     dealId,
     investorUserId,
     investorName: subject.name,
+    required: steps.some((step) => step.requirements.some((r) => r.kind === 'signed-agreement')),
     signatures: signatures.map(({ dealId: _, investorUserId: __, ...s }) => s),
   };
   if (countersigned) return { ...base, state: 'countersigned', contentHash: countersigned.sealedHash, templateHash: null };
   if (signed) return { ...base, state: 'signed', contentHash: signed.sealedHash, templateHash: null };
-  const { bytes, templateHash } = await filledAgreement(deps, dealId, subject);
+  const { bytes, templateHash } = await filledAgreement(deps, dealId, subject, steps);
   return { ...base, state: 'to-sign', contentHash: await hashOf(bytes), templateHash, filled: bytes };
 }
 

@@ -3881,6 +3881,8 @@ export interface components {
             contentHash: string;
             /** @description the template filled; null for a page made from the deal text, or once signed */
             templateHash: string | null;
+            /** @description whether a step of the deal's workflow requires it signed and countersigned (signed-agreement) */
+            required: boolean;
             signatures: components["schemas"]["AgreementSignature"][];
         };
         /** SigningOptions */

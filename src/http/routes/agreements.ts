@@ -60,6 +60,7 @@ const Agreement = Type.Object(
     state: Type.Union([Type.Literal('to-sign'), Type.Literal('signed'), Type.Literal('countersigned')]),
     contentHash: Type.String({ description: 'SHA-256 of the PDF in its newest form: what the next signature binds' }),
     templateHash: Type.Union([Type.String(), Type.Null()], { description: 'the template filled; null for a page made from the deal text, or once signed' }),
+    required: Type.Boolean({ description: "whether a step of the deal's workflow requires it signed and countersigned (signed-agreement)" }),
     signatures: Type.Array(Signature),
   },
   { title: 'SubscriptionAgreement' },
