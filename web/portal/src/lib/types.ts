@@ -25,3 +25,5 @@ export type JumpBody = Body<'jumpToStep'>;
 export type EditRequestBody = Body<'createEditRequest'>;
 export type EditRequestType = EditRequestBody['type'];
 export type DealDocument = Ok<'listDealDocuments'>[number];
+export type Agreement = Schemas['SubscriptionAgreement'];
+export type SigningOptions = Schemas['SigningOptions'];

@@ -9,6 +9,7 @@ import { ErrorBox, Spinner } from '../components/ui.tsx';
 import { StepForm } from '../components/StepForm.tsx';
 import { HowToPay } from '../components/HowToPay.tsx';
 import { EditRequest } from '../components/EditRequest.tsx';
+import { Agreement } from '../components/Agreement.tsx';
 import './DealPage.css';
 
 export function DealPage({ session, dealId }: { session: Session; dealId: string }) {
@@ -56,6 +57,7 @@ export function DealPage({ session, dealId }: { session: Session; dealId: string
       <div className="deal-columns">
         <div className="deal-main">
           <Next deal={d} session={session} onDone={reload} />
+          <Agreement dealId={d.dealId} investorUserId={session.investorUserId} onSigned={reload} />
           {d.payment && <HowToPay payment={d.payment} />}
           <EditRequest deal={d} onFiled={reload} />
         </div>
