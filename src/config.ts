@@ -81,7 +81,7 @@ export interface Config {
   staff: StaffConfig;
   /** Single sign-on to the console, when an identity provider is configured. */
   oidc?: OidcConfig;
-  /** The certificate that seals signed PDFs (SEAL_KEY_FILE, SEAL_CERTIFICATE_FILE); unset: a development seal kept in the database. */
+  /** The certificate that seals signed PDFs (SEAL_KEY_FILE and SEAL_CERTIFICATE_FILE, or SEAL_PKCS12_FILE); unset: a development seal kept in the database. */
   seal?: SealConfig;
 }
 

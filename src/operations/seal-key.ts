@@ -1,5 +1,5 @@
 // The seal's key and certificate (docs/reference/signature-format.md): the operator's, from
-// SEAL_KEY_FILE and SEAL_CERTIFICATE_FILE (config-seal.ts); without them a self-signed development
+// SEAL_KEY_FILE and SEAL_CERTIFICATE_FILE, or SEAL_PKCS12_FILE (config-seal.ts); without them a self-signed development
 // seal, made the first time one is needed and kept in the database (seal_keys), so every signature
 // of an installation names the same certificate and a restart does not change it.
 import 'reflect-metadata';
@@ -9,6 +9,7 @@ import type { SealConfig } from '../config-seal.ts';
 import { findSealKey, insertSealKey } from '../store/agreements.ts';
 import type { Db } from '../store/schema.ts';
 import type { SealKey } from './pades-signer.ts';
+import { openPkcs12 } from './seal-pkcs12.ts';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
@@ -55,6 +56,10 @@ async function makeDevelopmentSeal(now: Date): Promise<{ privateKey: Uint8Array;
 
 /** The seal to sign with: the configured one, else the kept development seal (made now when there is none). */
 export async function sealKeyOf(db: Db, config: SealConfig | undefined, now: Date): Promise<SealKey> {
+  if (config && 'pkcs12' in config) {
+    const opened = await openPkcs12(config.pkcs12, config.passphrase);
+    return { privateKey: await signingKey(opened.pkcs8), certificates: opened.certificates };
+  }
   if (config) {
     const pkcs8 = createPrivateKey(config.keyPem).export({ format: 'der', type: 'pkcs8' });
     return { privateKey: await signingKey(new Uint8Array(pkcs8)), certificates: certificatesOf(config.certificatePem) };

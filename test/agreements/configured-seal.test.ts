@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { ConfigError, loadConfig } from '../../src/config.ts';
+import { sealKeyOf } from '../../src/operations/seal-key.ts';
 import { startApp } from '../support/app.ts';
 import { createInvestor, jump } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
@@ -65,6 +66,18 @@ describe("the operator's seal", () => {
     assert.equal(rows[0]!.n, 0);
   });
 
+  test('a PKCS#12 file opens with its passphrase (the signing certificate first), and not without it', async () => {
+    const p12 = path.join(dir, 'seal.p12');
+    const exported = spawnSync('openssl', ['pkcs12', '-export', '-inkey', key, '-in', certificate, '-out', p12, '-passout', 'pass:correct horse']);
+    assert.equal(exported.status, 0, String(exported.stderr));
+    const config = loadConfig({ SEAL_PKCS12_FILE: p12, SEAL_PKCS12_PASSPHRASE: 'correct horse' }).seal!;
+    const sealed = await sealKeyOf(t.database.db, config, new Date());
+    assert.equal(sealed.certificates.length, 1);
+    assert.equal(sealed.privateKey.algorithm.name, 'ECDSA');
+    const wrong = loadConfig({ SEAL_PKCS12_FILE: p12, SEAL_PKCS12_PASSPHRASE: 'wrong' }).seal!;
+    await assert.rejects(sealKeyOf(t.database.db, wrong, new Date()), /SEAL_PKCS12_FILE cannot be opened with SEAL_PKCS12_PASSPHRASE/);
+  });
+
   test('half a configuration, an unreadable file or a file of the wrong kind is a ConfigError naming the variable', () => {
     const text = path.join(dir, 'not-pem.txt');
     writeFileSync(text, 'hello');
@@ -82,6 +95,11 @@ describe("the operator's seal", () => {
         JSON.stringify(env),
       );
     }
-    assert.ok(loadConfig({ SEAL_KEY_FILE: key, SEAL_CERTIFICATE_FILE: certificate }).seal?.certificatePem.includes('BEGIN CERTIFICATE'));
+    const seal = loadConfig({ SEAL_KEY_FILE: key, SEAL_CERTIFICATE_FILE: certificate }).seal;
+    assert.ok(seal && 'certificatePem' in seal && seal.certificatePem.includes('BEGIN CERTIFICATE'));
+    assert.throws(
+      () => loadConfig({ SEAL_PKCS12_FILE: key, SEAL_KEY_FILE: key }),
+      (err: unknown) => err instanceof ConfigError && err.variable === 'SEAL_PKCS12_FILE',
+    );
   });
 });
