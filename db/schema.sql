@@ -11,6 +11,55 @@ CREATE SEQUENCE audit_position START 1 INCREMENT 1 MINVALUE 1 MAXVALUE 922337203
 CREATE SEQUENCE outbox_position START 1 INCREMENT 1 MINVALUE 1 MAXVALUE 9223372036854775807;
 
 -- Tables (columns in table order; constraints by name)
+CREATE TABLE agreement_challenges (
+  challenge text NOT NULL,
+  deal_id text NOT NULL,
+  investor_user_id text NOT NULL,
+  role text NOT NULL,
+  signer text NOT NULL,
+  content_hash text NOT NULL,
+  created_at timestamp(3) with time zone NOT NULL,
+  expires_at timestamp(3) with time zone NOT NULL,
+  answered_at timestamp(3) with time zone,
+  CONSTRAINT agreement_challenges_content_hash_fkey FOREIGN KEY (content_hash) REFERENCES document_blobs(content_hash),
+  CONSTRAINT agreement_challenges_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT agreement_challenges_investor_user_id_fkey FOREIGN KEY (investor_user_id) REFERENCES investors(id),
+  CONSTRAINT agreement_challenges_pkey PRIMARY KEY (challenge),
+  CONSTRAINT agreement_challenges_role_check CHECK ((role = ANY (ARRAY['investor'::text, 'countersigner'::text])))
+);
+
+CREATE TABLE agreement_signatures (
+  id uuid NOT NULL,
+  deal_id text NOT NULL,
+  investor_user_id text NOT NULL,
+  role text NOT NULL,
+  signer text NOT NULL,
+  signed_hash text NOT NULL,
+  sealed_hash text NOT NULL,
+  credential_id text NOT NULL,
+  assertion jsonb NOT NULL,
+  ip text NOT NULL,
+  signed_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT agreement_signatures_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT agreement_signatures_deal_id_investor_user_id_role_key UNIQUE (deal_id, investor_user_id, role),
+  CONSTRAINT agreement_signatures_investor_user_id_fkey FOREIGN KEY (investor_user_id) REFERENCES investors(id),
+  CONSTRAINT agreement_signatures_pkey PRIMARY KEY (id),
+  CONSTRAINT agreement_signatures_role_check CHECK ((role = ANY (ARRAY['investor'::text, 'countersigner'::text]))),
+  CONSTRAINT agreement_signatures_sealed_hash_fkey FOREIGN KEY (sealed_hash) REFERENCES document_blobs(content_hash),
+  CONSTRAINT agreement_signatures_signed_hash_fkey FOREIGN KEY (signed_hash) REFERENCES document_blobs(content_hash)
+);
+
+CREATE TABLE agreement_templates (
+  id uuid NOT NULL,
+  deal_id text NOT NULL,
+  content_hash text NOT NULL,
+  uploaded_by text NOT NULL,
+  uploaded_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT agreement_templates_content_hash_fkey FOREIGN KEY (content_hash) REFERENCES document_blobs(content_hash),
+  CONSTRAINT agreement_templates_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
+  CONSTRAINT agreement_templates_pkey PRIMARY KEY (id)
+);
+
 CREATE TABLE api_tokens (
   id uuid NOT NULL,
   name text NOT NULL,
@@ -947,6 +996,14 @@ CREATE TABLE sanctions_list_versions (
   CONSTRAINT sanctions_list_versions_source_check CHECK ((source = ANY (ARRAY['eu'::text, 'uk'::text, 'ofac'::text, 'un'::text])))
 );
 
+CREATE TABLE seal_keys (
+  name text NOT NULL,
+  private_key bytea NOT NULL,
+  certificate bytea NOT NULL,
+  created_at timestamp(3) with time zone NOT NULL,
+  CONSTRAINT seal_keys_pkey PRIMARY KEY (name)
+);
+
 CREATE TABLE sign_in_invitations (
   id uuid NOT NULL,
   subject_id text NOT NULL,
@@ -1205,6 +1262,7 @@ CREATE VIEW counted_events AS
   WHERE r.event_id IS NULL;
 
 -- Indexes (by table, then name)
+CREATE INDEX agreement_templates_deal ON agreement_templates USING btree (deal_id, uploaded_at DESC, id DESC);
 CREATE INDEX api_tokens_person ON api_tokens USING btree (person_id) WHERE ((person_id IS NOT NULL) AND (revoked_at IS NULL));
 CREATE INDEX audit_log_deal ON audit_log USING btree (deal_id, xid, "position") WHERE (deal_id IS NOT NULL);
 CREATE INDEX audit_log_order ON audit_log USING btree (xid, "position");
@@ -2029,6 +2087,10 @@ AS $function$
     end $function$;
 
 -- Triggers (by table, then name)
+CREATE TRIGGER agreement_signatures_append_only BEFORE DELETE OR UPDATE ON agreement_signatures FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER agreement_signatures_no_truncate BEFORE TRUNCATE ON agreement_signatures FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER agreement_templates_append_only BEFORE DELETE OR UPDATE ON agreement_templates FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER agreement_templates_no_truncate BEFORE TRUNCATE ON agreement_templates FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER audit_checkpoints_append_only BEFORE DELETE OR UPDATE ON audit_checkpoints FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER audit_checkpoints_no_truncate BEFORE TRUNCATE ON audit_checkpoints FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER audit_log_append_only BEFORE DELETE OR UPDATE ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_history_change();

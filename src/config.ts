@@ -8,11 +8,13 @@ import { databaseUrl, replicaUrls } from './config-database.ts';
 import { type KycProviderConfig, kycProviderConfig } from './config-kyc.ts';
 import { type OidcConfig, oidcConfig } from './config-oidc.ts';
 import { type MailConfig, mailConfig } from './config-mail.ts';
+import { type SealConfig, sealConfig } from './config-seal.ts';
 
 export { ConfigError } from './config-env.ts';
 export type { OidcConfig } from './config-oidc.ts';
 export type { KycProviderConfig } from './config-kyc.ts';
 export type { MailConfig } from './config-mail.ts';
+export type { SealConfig } from './config-seal.ts';
 export { type HostAddress, type ParsedDatabaseUrl, parseDatabaseUrl, type SessionAttrs } from './config-database.ts';
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -89,6 +91,8 @@ export interface Config {
   kycProvider?: KycProviderConfig;
   /** Transactional e-mails: templates, the staff digest's hour, the dispatcher's pace. */
   mail: MailConfig;
+  /** The certificate that seals signed PDFs (SEAL_KEY_FILE and SEAL_CERTIFICATE_FILE, or SEAL_PKCS12_FILE); unset: a development seal kept in the database. */
+  seal?: SealConfig;
 }
 
 export interface PortalConfig {
@@ -285,6 +289,7 @@ export function loadConfig(env: Env = process.env): Config {
   const traces = tracing(env);
   const oidc = oidcConfig(env);
   const kyc = kycProviderConfig(env);
+  const seal = sealConfig(env);
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const base = basePath(env);
   return {
@@ -329,5 +334,6 @@ export function loadConfig(env: Env = process.env): Config {
     ...(oidc ? { oidc } : {}),
     ...(kyc ? { kycProvider: kyc } : {}),
     mail: mailConfig(env),
+    ...(seal ? { seal } : {}),
   };
 }

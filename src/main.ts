@@ -7,6 +7,7 @@ import { Caches, connectCaches } from './operations/caches.ts';
 import { newUuid, systemClock } from './operations/deps.ts';
 import { purgeExpiredKeys, releaseOrphanedKeys } from './operations/idempotency.ts';
 import { completeFirstRun } from './operations/first-run.ts';
+import { sealKeyOf } from './operations/seal-key.ts';
 import { startLines } from './try-lines.ts';
 import { pino } from 'pino';
 import { createDispatcher, type Dispatcher } from './operations/webhook-dispatcher.ts';
@@ -66,6 +67,9 @@ async function start(config: Config, options: ServeOptions, print: (line: string
   await migrateToLatest(db);
   // Import jobs left running by a process that stopped are reported failed (operations/import-jobs.ts).
   await failStaleJobs({ db, clock: systemClock, newId: newUuid }, { all: database.kind === 'pglite' });
+  // The seal of signed PDFs: the configured key is read now (a bad one stops the start), or the
+  // development seal is made at the first start and kept (operations/seal-key.ts).
+  await sealKeyOf(db, config.seal, systemClock());
 
   // The first start of the embedded database: the admin token is printed the moment it exists,
   // and a start cut short is finished by the next one (operations/first-run.ts).

@@ -7,7 +7,7 @@ import { isPopulated, valueProblem } from './field-value.ts';
 import { type CategoryStatement, holdsCategory } from './investor-category.ts';
 import { type KycLevelFact, kycExpired } from './kyc.ts';
 import { ancestors, descendants, type Graph, graphOf } from './workflow-graph.ts';
-import type { Link, Requirement, Step, StepField } from './workflow.ts';
+import type { AgreementState, Link, Requirement, Step, StepField } from './workflow.ts';
 
 export interface MoveRuleFacts {
   /** The deal's live steps and links. */
@@ -23,7 +23,14 @@ export interface MoveRuleFacts {
    * `category`: the investor's newest category statement (absent or null: none); `kyc`: their newest
    * accepted KYC level (absent or null: none, the level set by hand counts); `today`: the UTC date both are judged on.
    */
-  investor: { kycCheckLevel: number | null; classes: readonly string[]; category?: CategoryStatement | null; kyc?: KycLevelFact | null; today?: string };
+  investor: {
+    kycCheckLevel: number | null;
+    classes: readonly string[];
+    category?: CategoryStatement | null;
+    kyc?: KycLevelFact | null;
+    today?: string;
+    agreement?: AgreementState;
+  };
   /** Pending edit requests of this investor in this deal. */
   pendingEditRequests: number;
   /** The workflow lets investors move themselves along the links open to them (absent: it does not). */
@@ -286,6 +293,13 @@ function requirementFailure(
     }
     case 'no-pending-edit-requests':
       return facts.pendingEditRequests === 0 ? undefined : `the investor has ${facts.pendingEditRequests} pending edit request(s) in this deal`;
+    case 'signed-agreement': {
+      const state = facts.investor.agreement ?? 'to-sign';
+      if (state === 'countersigned') return undefined;
+      return state === 'signed'
+        ? 'the subscription agreement is signed by the investor but not countersigned yet'
+        : 'the subscription agreement is not signed yet: the investor signs it, then an approver countersigns it';
+    }
     case 'previous-fields-complete': {
       const missing = new Set<string>();
       for (const id of pathStepIds) {

@@ -66,6 +66,10 @@ export function adviseRefusal(refusal: unknown, labelOf: (key: string) => string
         others.push(String(failure['detail'] ?? 'the investor has a pending edit request'));
         steps.push("answer the investor's pending edit request (Inbox)");
         break;
+      case 'signed-agreement':
+        others.push(String(failure['detail'] ?? 'the subscription agreement is not signed and countersigned'));
+        steps.push('have the investor sign the subscription agreement in the portal, then countersign it');
+        break;
       default:
         others.push(String(failure['detail'] ?? failure['kind']));
     }

@@ -10,7 +10,14 @@ export type StepType = (typeof stepTypes)[number];
 export const fieldKinds = ['text', 'amount', 'currency', 'date', 'email', 'choice', 'number'] as const;
 export type FieldKind = (typeof fieldKinds)[number];
 
-export const requirementKinds = ['kyc-level', 'classification', 'investor-category', 'no-pending-edit-requests', 'previous-fields-complete'] as const;
+export const requirementKinds = [
+  'kyc-level',
+  'classification',
+  'investor-category',
+  'no-pending-edit-requests',
+  'previous-fields-complete',
+  'signed-agreement',
+] as const;
 export type RequirementKind = (typeof requirementKinds)[number];
 
 export type Requirement =
@@ -23,7 +30,12 @@ export type Requirement =
   /** No edit request of this investor in this deal is pending. */
   | { kind: 'no-pending-edit-requests' }
   /** Every required field of every step on the investor's path so far is captured. */
-  | { kind: 'previous-fields-complete' };
+  | { kind: 'previous-fields-complete' }
+  /** The investor's subscription agreement in the deal is signed by them and countersigned (docs/reference/signature-format.md). */
+  | { kind: 'signed-agreement' };
+
+/** Where an investor's subscription agreement stands: to sign, signed by the investor, countersigned. */
+export type AgreementState = 'to-sign' | 'signed' | 'countersigned';
 
 export interface StepField {
   fieldKey: string;

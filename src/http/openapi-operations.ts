@@ -110,6 +110,10 @@ export const operationDocs: Record<string, OperationDoc> = {
     operationId: 'createDealDocument',
     uploads: { mediaTypes: ['application/pdf'], description: 'The PDF itself' },
   },
+  'POST /deals/deal/{dealId}/agreement-template': {
+    operationId: 'createAgreementTemplate',
+    uploads: { mediaTypes: ['application/pdf'], description: 'The template PDF, with form fields named after the data they take' },
+  },
   'POST /investors/import': {
     operationId: 'importInvestors',
     uploads: { mediaTypes: ['text/csv', 'application/x-ndjson'], description: 'The investor file: CSV with a header row, or one JSON investor per line' },

@@ -28,10 +28,14 @@ export const writeRoles: Readonly<Record<string, StaffRole>> = {
   'POST /console/batches/{batchId}/undo': 'operator',
   'POST /deals/deal/{dealId}/documents': 'operator',
   'POST /deals/deal/{dealId}/documents/{documentId}/releases': 'operator',
+  'POST /deals/deal/{dealId}/agreement-template': 'operator',
   // Payment decisions.
   'POST /payments/lines/{lineId}/assign': 'approver',
   'POST /payments/lines/{lineId}/split': 'approver',
   'POST /payments/lines/{lineId}/dismiss': 'approver',
+  // Countersigning a subscription agreement (the investor signs it themselves in the portal).
+  'POST /deals/deal/{dealId}/agreements/{investorUserId}/signing-options': 'approver',
+  'POST /deals/deal/{dealId}/agreements/{investorUserId}/signatures': 'approver',
   // Checks before money: a screen is day-to-day work, a hit's decision the approver's.
   'POST /sanctions/screen': 'operator',
   'POST /sanctions/hits/{hitId}/confirm': 'approver',

@@ -1,18 +1,18 @@
-// applyMoves: the one code path of every move (a single jump-to-step, a group of them, a chunk of a
-// bulk request, an import's batch, a reconciled payment, an approved withdrawal, an undo, the demo
-// deal's seeded history). It and a workflow migration's move of one journey (migrate-journey.ts)
-// go through store/moves.ts moveStatements: load the facts under the locks, decide (planMove alone
-// decides a move), write in one statement.
+// applyMoves: the one code path of every move (a single jump-to-step, a group of them, a chunk of a bulk request,
+// an import's batch, a reconciled payment, an approved withdrawal, an undo, the demo deal's seeded history). It
+// and a workflow migration's move of one journey (migrate-journey.ts) go through store/moves.ts moveStatements:
+// load the facts under the locks, decide (planMove alone decides a move), write in one statement.
 import { AppError, notFound } from '../domain/errors.ts';
 import { dataObject, type WorkflowEvent } from '../domain/event.ts';
 import { utcDate } from '../domain/investor-category.ts';
 import { type MovePlan, planMove } from '../domain/move-rules.ts';
 import { actorOf, type Principal } from '../domain/principal.ts';
 import { moveEntry } from '../domain/audit.ts';
+import { agreementStateOf } from '../store/agreements.ts';
 import type { ChainHead } from '../store/audit.ts';
 import { findDeal } from '../store/deals.ts';
 import { type Investor, ruleFactsOf } from '../domain/investor.ts';
-import type { Step, Workflow } from '../domain/workflow.ts';
+import type { AgreementState, RequirementKind, Step, Workflow } from '../domain/workflow.ts';
 import { publicEvent, type StoredEvent } from '../store/events.ts';
 import { countPendingEditRequests, createJourneys, deleteEmptyJourneys, type LockedJourneyRow } from '../store/journeys.ts';
 import { type MoveFacts, moveStatements, type MoveWrite } from '../store/moves.ts';
@@ -59,14 +59,15 @@ interface LoadedMove {
   pendingEditRequests: number;
   dealCurrency: string | null;
   checks: InvestorChecks;
+  agreement?: AgreementState;
 }
 
 /** This instance's cached structure of the deal's workflow, if any. */
 const cachedWorkflowOf = (tx: Deps, dealId: string) => tx.caches?.workflows.get(dealId, tx.clock().getTime()) as CachedWorkflow | undefined;
 
-/** Whether the pending edit requests must be counted for a move (unknown without the structure: yes). */
-const needsCount = (workflow: Workflow | undefined, input: MoveInput) =>
-  workflow?.steps.find((s) => s.id === input.targetStepId)?.requirements.some((r) => r.kind === 'no-pending-edit-requests') ?? true;
+/** Whether the move's target step has a requirement of this kind (unknown without the structure: yes): pending edit requests are counted, the agreement read. */
+const requires = (workflow: Workflow | undefined, input: MoveInput, kind: RequirementKind) =>
+  workflow?.steps.find((s) => s.id === input.targetStepId)?.requirements.some((r) => r.kind === kind) ?? true;
 
 /**
  * The load step of moves of distinct investors of one deal, from `facts`, the statement
@@ -76,9 +77,8 @@ const needsCount = (workflow: Workflow | undefined, input: MoveInput) =>
  * this instance's cache does not hold, the journey rows of first moves (one insert for all), and a
  * pending count again where a journey lock waited for a change made after the statement's snapshot.
  * Returns, per move in order, its facts or the refusal of what it names (investor, step, deal).
- * `byInvestor`: per move, whether the investor asks for it themselves (no journey of theirs: the
- * deal is unknown to them, and none is created). `times`: per move, when it happens (a first move's
- * journey starts then).
+ * `byInvestor`: per move, whether the investor asks for it themselves (no journey of theirs: the deal
+ * is unknown to them, and none is created). `times`: per move, when it happens (a first move's starts then).
  */
 async function loadMoves(
   tx: Deps,
@@ -154,12 +154,13 @@ async function loadMoves(
           };
       // The statement's count is good when it was asked for and its snapshot is current.
       let pendingEditRequests = 0;
-      if (needsCount(found.workflow, input)) {
+      if (requires(found.workflow, input, 'no-pending-edit-requests')) {
         const current = kept ? !facts.stalePending.has(input.investorUserId) : made!.created;
         pendingEditRequests =
           counted && current ? (facts.pendingEditRequests.get(input.investorUserId) ?? 0) : await countPendingEditRequests(db, dealId, input.investorUserId);
       }
-      return { ...found, journey, pendingEditRequests, dealCurrency: facts.dealCurrency, checks: checksOf(facts, input.investorUserId) };
+      const agreement = requires(found.workflow, input, 'signed-agreement') ? await agreementStateOf(db, dealId, input.investorUserId) : undefined;
+      return { ...found, journey, pendingEditRequests, dealCurrency: facts.dealCurrency, checks: checksOf(facts, input.investorUserId), agreement };
     }),
   );
   return moves;
@@ -224,7 +225,7 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
   const inputs = loadable.map((l) => l.input);
   const cached = cachedWorkflowOf(tx, dealId);
   // Counted only when a target step asks (or the structure is not at hand to tell).
-  const counted = inputs.some((input) => needsCount(cached?.workflow, input));
+  const counted = inputs.some((input) => requires(cached?.workflow, input, 'no-pending-edit-requests'));
   const { outcomes, entered } = await moveStatements(
     tx.db,
     dealId,
@@ -297,7 +298,7 @@ function decideMoves(
           currentStepId: journey.currentStepId,
           visitedStepIds: journey.visited,
           captured: new Map(Object.entries(journey.captured)),
-          investor: { ...ruleFactsOf(investor), ...move.checks, today: utcDate(now) },
+          investor: { ...ruleFactsOf(investor), ...move.checks, today: utcDate(now), agreement: move.agreement },
           pendingEditRequests,
           investorEngagementEnabled: workflow.investorEngagementEnabled,
           dealCurrency,

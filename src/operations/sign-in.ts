@@ -57,7 +57,7 @@ export async function createRegistrationOptions(deps: Deps, who: Audience, invit
 }
 
 /** The challenge a WebAuthn response answers (from its client data), or a validation problem. */
-function challengeOf(response: { response: { clientDataJSON: string } }): string {
+export function challengeOf(response: { response: { clientDataJSON: string } }): string {
   try {
     const clientData = JSON.parse(Buffer.from(response.response.clientDataJSON, 'base64url').toString('utf8')) as { challenge?: unknown };
     if (typeof clientData.challenge === 'string' && clientData.challenge !== '') return clientData.challenge;

@@ -31,3 +31,56 @@ export interface DocumentReadsTable {
   reader_role: string;
   read_at: Date;
 }
+
+/** Migration 0053: a deal's subscription agreement templates; history, never changed. */
+export interface AgreementTemplatesTable {
+  id: string;
+  deal_id: string;
+  content_hash: string;
+  uploaded_by: string;
+  uploaded_at: Date;
+}
+
+/** The passkey challenges of signings: each binds one document's hash; answered once. */
+export interface AgreementChallengesTable {
+  challenge: string;
+  deal_id: string;
+  investor_user_id: string;
+  role: 'investor' | 'countersigner';
+  signer: string;
+  content_hash: string;
+  created_at: Date;
+  expires_at: Date;
+  answered_at: Date | null;
+}
+
+/** Every signature of an agreement: the investor's and the countersignature; history, never changed. */
+export interface AgreementSignaturesTable {
+  id: string;
+  deal_id: string;
+  investor_user_id: string;
+  role: 'investor' | 'countersigner';
+  signer: string;
+  signed_hash: string;
+  sealed_hash: string;
+  credential_id: string;
+  assertion: unknown;
+  ip: string;
+  signed_at: Date;
+}
+
+/** The development seal made at first start when no certificate is configured. */
+export interface SealKeysTable {
+  name: string;
+  private_key: Uint8Array;
+  certificate: Uint8Array;
+  created_at: Date;
+}
+
+/** The tables of migration 0053, as DB (schema.ts) names them. */
+export interface AgreementTables {
+  agreement_templates: AgreementTemplatesTable;
+  agreement_challenges: AgreementChallengesTable;
+  agreement_signatures: AgreementSignaturesTable;
+  seal_keys: SealKeysTable;
+}

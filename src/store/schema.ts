@@ -12,7 +12,7 @@ import type {
   StaffPeopleTable,
   WebauthnChallengesTable,
 } from './schema-sign-in.ts';
-import type { DealDocumentsTable, DocumentReadsTable, DocumentReleasesTable } from './schema-documents.ts';
+import type { AgreementTables, DealDocumentsTable, DocumentReadsTable, DocumentReleasesTable } from './schema-documents.ts';
 import type { ApprovalTables } from './schema-approvals.ts';
 import type { KycCheckTables } from './schema-kyc-checks.ts';
 import type { MailTables } from './schema-mail.ts';
@@ -303,7 +303,7 @@ export interface InvestorCategoryStatementsTable {
   confirmation_id: Generated<string | null>;
 }
 
-export interface DB extends ApprovalTables, KycCheckTables, KycTables, MailTables {
+export interface DB extends ApprovalTables, KycCheckTables, KycTables, MailTables, AgreementTables {
   deal_documents: DealDocumentsTable;
   document_releases: DocumentReleasesTable;
   document_reads: DocumentReadsTable;

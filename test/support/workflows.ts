@@ -147,3 +147,39 @@ export const workflows = {
 
 export type WorkflowName = keyof typeof workflows;
 export type StepName<W extends WorkflowName> = (typeof workflows)[W]['steps'][number];
+
+/**
+ * interest → commitment (committed_amount, currency, address_line1; investors may move on) →
+ * signing (the agreement is signed there) → closing (requires the signed and countersigned
+ * subscription agreement; investors may move there themselves) → complete.
+ */
+export function agreementWorkflow(prefix: string, { requirement = true } = {}) {
+  const s = (name: string) => `${prefix}.${name}`;
+  return {
+    label: 'Closing with documents',
+    description: 'Commit, sign the subscription agreement, close',
+    investorEngagementEnabled: true,
+    steps: [
+      { id: s('interest'), label: 'Interest', type: 'default', stepFields: [] },
+      {
+        id: s('commitment'),
+        label: 'Commitment',
+        type: 'default',
+        stepFields: [
+          { fieldKey: 'committed_amount', required: true, kind: 'amount', label: 'Committed amount' },
+          { fieldKey: 'currency', required: true, kind: 'currency' },
+          { fieldKey: 'address_line1', required: true, label: 'Address line 1' },
+        ],
+      },
+      { id: s('signing'), label: 'Signing', type: 'default', stepFields: [] },
+      { id: s('closing'), label: 'Closing', type: 'default', stepFields: [], requirements: requirement ? [{ kind: 'signed-agreement' }] : [] },
+      { id: s('complete'), label: 'Complete', type: 'complete', stepFields: [] },
+    ],
+    links: [
+      { fromStepId: s('interest'), toStepId: s('commitment') },
+      { fromStepId: s('commitment'), toStepId: s('signing'), investorMay: true },
+      { fromStepId: s('signing'), toStepId: s('closing'), investorMay: true },
+      { fromStepId: s('closing'), toStepId: s('complete') },
+    ],
+  };
+}

@@ -2,6 +2,7 @@
 import type { Api, AppContext } from '../context.ts';
 import { activeInvestorRoutes } from './active-investors.ts';
 import { activityRoutes } from './activity.ts';
+import { agreementRoutes } from './agreements.ts';
 import { auditRoutes } from './audit.ts';
 import { consoleBoardRoutes } from './console-board.ts';
 import { bulkMoveRoutes } from './bulk-moves.ts';
@@ -68,6 +69,7 @@ export const routes: RouteModule[] = [
   kycRoutes,
   kycDocumentRoutes,
   documentRoutes,
+  agreementRoutes,
   staffRoutes,
   approvalRoutes,
 ];

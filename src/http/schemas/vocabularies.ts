@@ -19,7 +19,7 @@ export const FieldKind = Vocabulary(
 export const RequirementKind = Vocabulary(
   requirementKinds,
   'RequirementKind',
-  'kyc-level (minimumLevel), classification (classes), investor-category (categories), no-pending-edit-requests or previous-fields-complete',
+  'kyc-level (minimumLevel), classification (classes), investor-category (categories), no-pending-edit-requests, previous-fields-complete or signed-agreement',
 );
 
 /** A request member of a vocabulary: validated by the domain, shown as the enum in the document. */

@@ -164,6 +164,16 @@ export const consoleApi = {
   documentReads: (dealId: string, documentId: string) => call<T.DocumentRead[]>('GET', `/deals/deal/${enc(dealId)}/documents/${enc(documentId)}/reads`),
   downloadDocument: (dealId: string, doc: Pick<T.DealDocument, 'id' | 'fileName'>) =>
     download(`/deals/deal/${enc(dealId)}/documents/${enc(doc.id)}/content`, doc.fileName),
+  // Subscription agreements: the template, the agreements signed, the countersignature.
+  uploadAgreementTemplate: (dealId: string, file: Blob) =>
+    call<T.AgreementTemplate>('POST', `/deals/deal/${enc(dealId)}/agreement-template`, new RawBody('application/pdf', file)),
+  agreements: (dealId: string) => call<T.Agreement[]>('GET', `/deals/deal/${enc(dealId)}/agreements`),
+  countersigningOptions: (dealId: string, investorUserId: string, contentHash: string) =>
+    call<T.SigningOptions>('POST', `/deals/deal/${enc(dealId)}/agreements/${enc(investorUserId)}/signing-options`, { contentHash }),
+  countersign: (dealId: string, investorUserId: string, response: unknown) =>
+    call<T.Agreement>('POST', `/deals/deal/${enc(dealId)}/agreements/${enc(investorUserId)}/signatures`, { response }),
+  downloadAgreement: (dealId: string, a: Pick<T.Agreement, 'investorUserId' | 'state'>) =>
+    download(`/deals/deal/${enc(dealId)}/agreements/${enc(a.investorUserId)}/content`, `subscription-agreement-${a.investorUserId}-${a.state}.pdf`),
   subscriptions: (params: Omit<T.Query<'listSubscriptions'>, 'limit'>) =>
     call<T.Subscriptions>('GET', `/portfolio/transactions/subscriptions${qs({ ...params, limit: 50 })}`),
   createSubscription: (body: T.SubscriptionBody) => call<T.Subscription>('POST', '/portfolio/transactions/subscriptions', body),

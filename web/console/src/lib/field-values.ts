@@ -66,6 +66,8 @@ export function describeRequirement(requirement: RequirementBody): string {
       return 'no pending edit requests';
     case 'previous-fields-complete':
       return 'earlier fields complete';
+    case 'signed-agreement':
+      return 'subscription agreement signed and countersigned';
     default:
       return requirement.kind;
   }

@@ -63,6 +63,9 @@ export type SanctionsHitPage = Ok<'listSanctionsHits'>;
 export type SanctionsHit = SanctionsHitPage['output'][number];
 export type SanctionsList = Ok<'listSanctionsLists'>[number];
 export type DealDocument = Ok<'listDealDocuments'>[number];
+export type Agreement = Schemas['SubscriptionAgreement'];
+export type AgreementTemplate = Schemas['AgreementTemplate'];
+export type SigningOptions = Schemas['SigningOptions'];
 export type ExpiringCategories = Ok<'listExpiringCategoryStatements'>;
 export type KycChecks = Ok<'listInvestorKycChecks'>;
 export type KycCheck = KycChecks['checks'][number];
@@ -117,6 +120,7 @@ export const requirementKinds = every<RequirementKind>()([
   'investor-category',
   'no-pending-edit-requests',
   'previous-fields-complete',
+  'signed-agreement',
 ]);
 
 /** The value of a closed list that a `<select>` of that list chose (its first value if none matches). */

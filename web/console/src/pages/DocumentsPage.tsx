@@ -4,6 +4,7 @@
 import { type FormEvent, useState } from 'react';
 import { formatFileSize } from '../../../kit/format.ts';
 import { useDebounced, useLoad } from '../../../kit/hooks.ts';
+import { Agreements } from '../components/Agreements.tsx';
 import { DealHeader } from '../components/DealHeader.tsx';
 import { TableRegion } from '../components/PagedTable.tsx';
 import { Person } from '../components/Person.tsx';
@@ -85,6 +86,7 @@ export function DocumentsPage({ dealId }: { dealId: string }) {
           ))}
         </TableRegion>
       )}
+      <Agreements dealId={dealId} onNotice={setNotice} />
     </section>
   );
 }

@@ -27,7 +27,17 @@ export const portalApi = {
     ),
   confirmCategory: (dealId: string, investorUserId: string, category: T.KycStatus['categories'][number]['category']) =>
     call<unknown>('POST', `/deals/deal/${enc(dealId)}/kyc/${enc(investorUserId)}/category-confirmations`, { category, confirmed: true }),
+  agreement: (dealId: string, investorUserId: string) => call<T.Agreement>('GET', agreementPath(dealId, investorUserId)),
+  signingOptions: (dealId: string, investorUserId: string, contentHash: string) =>
+    call<T.SigningOptions>('POST', `${agreementPath(dealId, investorUserId)}/signing-options`, { contentHash }),
+  sign: (dealId: string, investorUserId: string, response: unknown) =>
+    call<T.Agreement>('POST', `${agreementPath(dealId, investorUserId)}/signatures`, { response }),
 };
+
+/** The investor's subscription agreement in a deal. */
+const agreementPath = (dealId: string, investorUserId: string) => `/deals/deal/${enc(dealId)}/agreements/${enc(investorUserId)}`;
+/** Where the agreement's PDF is downloaded, in its newest form (filled, signed or countersigned). */
+export const agreementHref = (dealId: string, investorUserId: string) => `${portalApiBase}${agreementPath(dealId, investorUserId)}/content`;
 
 /** Where a document is downloaded: a plain link, sent with the session cookie (a read needs no CSRF token). */
 export const documentHref = (dealId: string, documentId: string) => `${portalApiBase}/deals/deal/${enc(dealId)}/documents/${enc(documentId)}/content`;

@@ -27,3 +27,5 @@ export type EditRequestType = EditRequestBody['type'];
 export type DealDocument = Ok<'listDealDocuments'>[number];
 export type KycStatus = Ok<'getKycStatus'>;
 export type KycDocument = KycStatus['documents'][number];
+export type Agreement = Schemas['SubscriptionAgreement'];
+export type SigningOptions = Schemas['SigningOptions'];

@@ -10,6 +10,7 @@ import { StepForm } from '../components/StepForm.tsx';
 import { HowToPay } from '../components/HowToPay.tsx';
 import { EditRequest } from '../components/EditRequest.tsx';
 import { KycCard } from '../components/KycCard.tsx';
+import { Agreement } from '../components/Agreement.tsx';
 import './DealPage.css';
 
 export function DealPage({ session, dealId }: { session: Session; dealId: string }) {
@@ -59,6 +60,7 @@ export function DealPage({ session, dealId }: { session: Session; dealId: string
           {/* Reloaded when the investor reaches another step: the requests open at the KYC step. */}
           <KycCard key={d.currentStep?.id ?? 'start'} dealId={d.dealId} investorUserId={session.investorUserId} onChange={reload} />
           <Next deal={d} session={session} onDone={reload} />
+          <Agreement dealId={d.dealId} investorUserId={session.investorUserId} onSigned={reload} />
           {d.payment && <HowToPay payment={d.payment} />}
           <EditRequest deal={d} onFiled={reload} />
         </div>
