@@ -1261,6 +1261,16 @@ CREATE VIEW counted_events AS
              JOIN move_batch_events u ON u.undoes = b.batch_id AND u.investor_user_id = b.investor_user_id) r ON r.event_id = e.id
   WHERE r.event_id IS NULL;
 
+CREATE VIEW documents_to_countersign AS
+ SELECT deal_id,
+    investor_user_id,
+    id AS signature_id,
+    signed_at
+   FROM agreement_signatures s
+  WHERE role = 'investor'::text AND NOT (EXISTS ( SELECT 1
+           FROM agreement_signatures c
+          WHERE c.deal_id = s.deal_id AND c.investor_user_id = s.investor_user_id AND c.role = 'countersigner'::text));
+
 -- Indexes (by table, then name)
 CREATE INDEX agreement_templates_deal ON agreement_templates USING btree (deal_id, uploaded_at DESC, id DESC);
 CREATE INDEX api_tokens_person ON api_tokens USING btree (person_id) WHERE ((person_id IS NOT NULL) AND (revoked_at IS NULL));

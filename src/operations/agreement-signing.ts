@@ -4,7 +4,8 @@
 // answer is checked against the signer's own passkey, then the PDF is sealed (pdf-seal.ts) and the
 // signature, the sealed PDF's hash and the assertion are recorded with the time and the client's
 // address, and appended to the deal's documents audit chain, in one transaction. The investor
-// signs first (in the portal); an approver countersigns the investor's sealed PDF (in the console).
+// signs first (in the portal); an approver countersigns the investor's sealed PDF (in the console),
+// and the investor is mailed that the countersigned copy is ready (in the same transaction).
 import { randomBytes } from 'node:crypto';
 import { type AuthenticationResponseJSON, generateAuthenticationOptions, verifyAuthenticationResponse } from '@simplewebauthn/server';
 import type { SealConfig } from '../config-seal.ts';
@@ -16,6 +17,7 @@ import { appendToChain } from '../store/audit.ts';
 import { findLivePasskeyForUpdate, recordPasskeyUse } from '../store/sign-in.ts';
 import { type Agreement, bytesOfContent, currentAgreement, getAgreement, storeBytes } from './agreements.ts';
 import type { Deps } from './deps.ts';
+import { AGREEMENT_TITLE, enqueueCountersignedCopy } from './mail-outbox.ts';
 import { sealPdf } from './pdf-seal.ts';
 import { inOneTransaction } from './pipeline.ts';
 import { sealKeyOf } from './seal-key.ts';
@@ -165,6 +167,11 @@ export async function signAgreement(
       at: now.toISOString(),
       change: { ...signature, userVerified: verified.authenticationInfo.userVerified, assertion: input.response },
     });
+    if (input.role === 'countersigner') {
+      // One per agreement and investor: a deal has one countersigned agreement per investor.
+      const documentId = `agreement:${input.dealId}`;
+      await enqueueCountersignedCopy(tx, { dealId: input.dealId, investorUserId: input.investorUserId, documentId, documentTitle: AGREEMENT_TITLE });
+    }
     return { done: true };
   })(deps);
   if ('refused' in outcome) throw refused(outcome.refused);

@@ -89,6 +89,9 @@ const documentMail = async (tx: Deps, kind: 'document-to-sign' | 'countersigned-
     variables: { documentTitle: d.documentTitle, documentUrl: `#/deals/${encodeURIComponent(d.dealId)}` },
   });
 
+/** The title of the subscription agreement in its mails. */
+export const AGREEMENT_TITLE = 'Subscription agreement';
+
 /** A document waits for the investor's signature. */
 export const enqueueDocumentToSign = (tx: Deps, d: DocumentMail) => documentMail(tx, 'document-to-sign', d);
 

@@ -11,29 +11,23 @@ export interface DigestCounts {
 }
 
 /**
- * What waits for staff now. Documents to countersign are counted from a `documents_to_countersign`
- * view when one exists (the signing of documents provides it: one row per document waiting for
- * staff's countersignature); without it they are 0.
+ * What waits for staff now. Documents to countersign are the rows of the `documents_to_countersign`
+ * view (migration 0055: one per subscription agreement the investor signed and no approver
+ * countersigned yet).
  */
 export async function digestCounts(db: Kysely<DB>, personId: string): Promise<DigestCounts> {
-  const { rows } = await sql<{ edit_requests: string; queued_payments: string; approvals: string; countersign_view: boolean }>`
+  const { rows } = await sql<{ edit_requests: string; queued_payments: string; approvals: string; documents_to_countersign: string }>`
     select
       (select count(*) from edit_requests where status = 'pending') as edit_requests,
       (select count(*) from payment_lines where status = 'queued') as queued_payments,
       (select count(*) from proposals p where p.proposed_by <> ${personId}
          and not exists (select 1 from proposal_decisions d where d.proposal_id = p.id)) as approvals,
-      to_regclass(quote_ident(current_schema()) || '.documents_to_countersign') is not null as countersign_view`.execute(db);
+      (select count(*) from documents_to_countersign) as documents_to_countersign`.execute(db);
   const row = rows[0]!;
-  let documentsToCountersign = 0;
-  if (row.countersign_view) {
-    // Untyped: the view is not part of this schema's migrations, so no row type can be checked against it.
-    const { rows: docs } = await sql`select count(*) as n from documents_to_countersign`.execute(db);
-    documentsToCountersign = Number((docs[0] as { n: string }).n);
-  }
   return {
     editRequests: Number(row.edit_requests),
     queuedPayments: Number(row.queued_payments),
-    documentsToCountersign,
+    documentsToCountersign: Number(row.documents_to_countersign),
     approvals: Number(row.approvals),
   };
 }

@@ -77,10 +77,19 @@ export interface SealKeysTable {
   created_at: Date;
 }
 
-/** The tables of migration 0053, as DB (schema.ts) names them. */
+/** The view of migration 0055: an agreement the investor signed and nobody countersigned yet (read only). */
+export interface DocumentsToCountersignView {
+  deal_id: string;
+  investor_user_id: string;
+  signature_id: string;
+  signed_at: Date;
+}
+
+/** The tables of migration 0053 and the view of 0055, as DB (schema.ts) names them. */
 export interface AgreementTables {
   agreement_templates: AgreementTemplatesTable;
   agreement_challenges: AgreementChallengesTable;
   agreement_signatures: AgreementSignaturesTable;
   seal_keys: SealKeysTable;
+  documents_to_countersign: DocumentsToCountersignView;
 }
