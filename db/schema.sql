@@ -1262,14 +1262,13 @@ CREATE VIEW counted_events AS
   WHERE r.event_id IS NULL;
 
 CREATE VIEW documents_to_countersign AS
- SELECT deal_id,
-    investor_user_id,
-    id AS signature_id,
-    signed_at
+ SELECT s.deal_id,
+    s.investor_user_id,
+    s.id AS signature_id,
+    s.signed_at
    FROM agreement_signatures s
-  WHERE role = 'investor'::text AND NOT (EXISTS ( SELECT 1
-           FROM agreement_signatures c
-          WHERE c.deal_id = s.deal_id AND c.investor_user_id = s.investor_user_id AND c.role = 'countersigner'::text));
+     LEFT JOIN agreement_signatures c ON c.deal_id = s.deal_id AND c.investor_user_id = s.investor_user_id AND c.role = 'countersigner'::text
+  WHERE s.role = 'investor'::text AND c.id IS NULL;
 
 -- Indexes (by table, then name)
 CREATE INDEX agreement_templates_deal ON agreement_templates USING btree (deal_id, uploaded_at DESC, id DESC);

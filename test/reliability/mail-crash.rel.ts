@@ -20,7 +20,7 @@ import { testDatabaseUrl } from '../support/app.ts';
 import { type MailCatcher, startMailCatcher } from '../support/smtp.ts';
 import { freePort } from '../support/pg-server.ts';
 import { investorBody } from '../support/fixtures.ts';
-import { payingWorkflow } from '../support/workflows.ts';
+import { agreementWorkflow, payingWorkflow } from '../support/workflows.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const TOKEN = /Admin token \(shown once, keep it\): (dfk_[A-Za-z0-9_-]+)/;
@@ -159,6 +159,19 @@ describe('mails across a SIGKILL of the service mid-send', () => {
     });
     await call('POST', `/deals/request-to-edit/${request.id}/approve`, { reason: 'fine' });
     await call('POST', '/staff/invitations', { email: 'staff@example.com', name: 'Sam Staff', role: 'approver' });
+    // A document to sign: an investor enters the step from which a link leads to the signing's.
+    const signingDeal = `${dealId}-signing`;
+    await call('PUT', `/deals/deal/${signingDeal}`, { name: 'Crash Fund II', currency: 'EUR' });
+    await call('PUT', `/deals/deal/${signingDeal}/workflow`, agreementWorkflow(signingDeal));
+    await call('PUT', `/investors/dee-${dealId}`, investorBody({ forename: 'dee', surname: 'Crash', email: 'dee@example.com' }));
+    const moves: [string, Record<string, string>][] = [
+      ['interest', {}],
+      ['commitment', { committed_amount: '1000.00', currency: 'EUR', address_line1: '1 Quay' }],
+      ['signing', {}],
+    ];
+    for (const [to, data] of moves) {
+      await call('POST', `/deals/deal/${signingDeal}/jump-to-step`, { investorUserId: `dee-${dealId}`, targetStepId: `${signingDeal}.${to}`, data });
+    }
 
     // Two kills while a mail waits for the server's answer to DATA.
     for (let round = 0; round < 2; round++) {
@@ -170,8 +183,8 @@ describe('mails across a SIGKILL of the service mid-send', () => {
     }
     smtp.hold(false);
     await start();
-    // 3 invitations, 3 payment instructions, 1 payment received, 1 change decided, 1 staff digest.
-    const expected = 9;
+    // 3 invitations, 3 payment instructions, 1 payment received, 1 change decided, 1 document to sign, 1 staff digest.
+    const expected = 10;
     await smtp.waitFor(() => smtp.arrived.length, expected, 120_000);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const ids = smtp.arrived.map((m) => m.messageId);
@@ -184,6 +197,7 @@ describe('mails across a SIGKILL of the service mid-send', () => {
     assert.equal(subjects.filter((s) => s === 'Crash Fund: how to pay 1000.00 EUR').length, 3);
     assert.ok(subjects.includes('Crash Fund: we received 400.00 EUR'));
     assert.ok(subjects.includes('Crash Fund: your edit request was approved'));
+    assert.ok(subjects.includes('Crash Fund II: a document to sign'));
     assert.ok(subjects.some((s) => s.startsWith('What waits for you on ')));
     await kill();
     // The kills hit sends in flight: their attempts are on record as interrupted, and sent later.

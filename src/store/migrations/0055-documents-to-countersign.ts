@@ -5,13 +5,14 @@
 import { type Kysely, sql } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  // The anti-join uses agreement_signatures' unique (deal_id, investor_user_id, role).
+  // An anti-join of two relations (as counted_events), so that PostgreSQL 15 and 16+ print the
+  // definition alike, qualified (db/schema.sql is compared on both); it reads the unique index of
+  // agreement_signatures (deal_id, investor_user_id, role).
   await sql`create view documents_to_countersign as
     select s.deal_id, s.investor_user_id, s.id as signature_id, s.signed_at
     from agreement_signatures s
-    where s.role = 'investor'
-      and not exists (select 1 from agreement_signatures c
-        where c.deal_id = s.deal_id and c.investor_user_id = s.investor_user_id and c.role = 'countersigner')`.execute(db);
+    left join agreement_signatures c on c.deal_id = s.deal_id and c.investor_user_id = s.investor_user_id and c.role = 'countersigner'
+    where s.role = 'investor' and c.id is null`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
