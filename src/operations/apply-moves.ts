@@ -226,7 +226,7 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
   const cached = cachedWorkflowOf(tx, dealId);
   // Counted only when a target step asks (or the structure is not at hand to tell).
   const counted = inputs.some((input) => requires(cached?.workflow, input, 'no-pending-edit-requests'));
-  const { outcomes, entered } = await moveStatements(
+  const { outcomes, entered, payable } = await moveStatements(
     tx.db,
     dealId,
     inputs.map((i) => i.investorUserId),
@@ -251,11 +251,11 @@ export async function applyMoves(tx: Deps, principal: Principal, dealId: string,
       );
       // A refused first move leaves no journey behind, even when the caller's transaction commits.
       if (decided.refusedFirsts.length > 0) await deleteEmptyJourneys(tx.db, dealId, decided.refusedFirsts);
-      return { writes: decided.writes, result: decided };
+      return { writes: decided.writes, result: { ...decided, payable: facts.payable } };
     },
   );
   // What entering a step sets off, in the same transaction: a subscription booked, how to pay mailed.
-  await afterStepsEntered(tx, dealId, entered);
+  await afterStepsEntered(tx, dealId, entered, payable);
   return outcomes;
 }
 

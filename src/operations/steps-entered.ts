@@ -7,7 +7,6 @@
 import type { Principal } from '../domain/principal.ts';
 import type { Step, Workflow } from '../domain/workflow.ts';
 import { agreementStateOf, currentTemplate } from '../store/agreements.ts';
-import { findPaymentSettings } from '../store/payment-settings.ts';
 import { bookOnCompletion } from './completion-booking.ts';
 import type { Deps } from './deps.ts';
 import { AGREEMENT_TITLE, enqueueDocumentToSign, enqueuePaymentInstructions } from './mail-outbox.ts';
@@ -17,10 +16,10 @@ export async function afterStepsEntered(
   tx: Deps,
   dealId: string,
   entered: readonly { investorUserId: string; step: Step | undefined; eventId: string; by: Principal; at: Date }[],
+  /** The deal has a bank account to pay into (read with the moves' facts): without one, there is nothing to tell how to pay. */
+  payable: boolean,
 ): Promise<void> {
   if (entered.length === 0) return;
-  // Without a bank account there is nothing to tell how to pay: one look per batch, not per move.
-  const payable = (await findPaymentSettings(tx.db, [dealId])).get(dealId)?.iban != null;
   for (const e of entered) {
     await bookOnCompletion(tx, e.by, { dealId, investorUserId: e.investorUserId, step: e.step, eventId: e.eventId, at: e.at });
     if (payable) await enqueuePaymentInstructions(tx, dealId, e.investorUserId);

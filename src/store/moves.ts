@@ -40,6 +40,8 @@ export interface MoveFacts {
   stalePending: Set<string>;
   /** The step the deal's payment settings name as where money is received (null: none). */
   paymentStepId: string | null;
+  /** The deal's payment settings name a bank account to pay into (investors can be told how to pay). */
+  payable: boolean;
   /** Investors asked for with an open or confirmed hit on a current sanctions list (store/sanctions.ts). */
   sanctioned: Set<string>;
   /** The newest category statement of each investor asked for that has one (store/investor-categories.ts). */
@@ -134,6 +136,7 @@ async function loadMoveFacts(
     seen: Record<string, string> | null;
     pending: Record<string, number> | null;
     payment_step_id: string | null;
+    payable: boolean | null;
     sanctioned: string[];
     categories: Record<string, { category: string; expiresOn: string }> | null;
     kyc_levels: Record<string, { level: number; expiresOn: string }> | null;
@@ -156,6 +159,7 @@ async function loadMoveFacts(
       (case when ${options.countPendingEditRequests}::boolean then (select json_object_agg(investor_user_id, n) from (select investor_user_id, count(*)::int as n
         from edit_requests where deal_id = ${dealId} and investor_user_id = any(${ids}::text[]) and status = 'pending' group by 1) p) end) as pending,
       (select payment_step_id from deal_payment_settings where deal_id = ${dealId}) as payment_step_id,
+      (select iban is not null from deal_payment_settings where deal_id = ${dealId}) as payable,
       (select coalesce(json_agg(distinct h.investor_id), '[]') from sanctions_hits h
         where h.investor_id = any(${ids}::text[]) and h.status <> 'dismissed' and ${onCurrentList}) as sanctioned,
       ${newestStatements(ids)} as categories,
@@ -183,6 +187,7 @@ async function loadMoveFacts(
       pendingEditRequests: new Map(Object.entries(row.pending ?? {})),
       stalePending,
       paymentStepId: row.payment_step_id,
+      payable: row.payable === true,
       sanctioned: new Set(row.sanctioned),
       categories: new Map(Object.entries(row.categories ?? {})),
       kycLevels: new Map(Object.entries(row.kyc_levels ?? {})),
