@@ -13,28 +13,17 @@ import { createMailDispatcher } from '../../src/operations/mail-dispatcher.ts';
 import { enqueueMail } from '../../src/operations/mail-outbox.ts';
 import { createRenderer, loadTemplateFolder } from '../../src/operations/mail-templates.ts';
 import { claimDueMails } from '../../src/store/mails.ts';
-import { startApp } from '../support/app.ts';
+
 import { uniqueId } from '../support/fixtures.ts';
-import { type MailCatcher, startMailCatcher } from '../support/smtp.ts';
+import { startAppWithMail } from '../support/smtp.ts';
 
 let now = Date.parse('2026-06-01T08:00:00.000Z');
 const clock = () => new Date(now);
 
 describe('claims and leases', () => {
-  let smtp: MailCatcher;
-  before(async () => {
-    smtp = await startMailCatcher();
-  });
-  after(async () => {
-    await smtp.close();
-  });
-  const t = startApp({
+  const { t, smtp } = startAppWithMail({
     clock,
     env: {
-      get SMTP_URL() {
-        return smtp.url;
-      },
-      SMTP_FROM: 'Deals <deals@example.com>',
       MAIL_LEASE_MS: '60000',
       MAIL_TIMEOUT_MS: '5000',
     } as Record<string, string>,
@@ -56,7 +45,7 @@ describe('claims and leases', () => {
         },
       ),
     );
-  const to = (address: string) => smtp.arrived.filter((m) => m.envelopeTo.includes(address));
+  const to = (address: string) => smtp().arrived.filter((m) => m.envelopeTo.includes(address));
 
   test('four dispatchers at once: every mail once', async () => {
     const addresses = Array.from({ length: 20 }, () => `${uniqueId('c')}@example.com`);

@@ -6,27 +6,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { createMailDispatcher, type MailDispatcher } from '../../src/operations/mail-dispatcher.ts';
-import { client, startApp } from '../support/app.ts';
+import { client } from '../support/app.ts';
 import { commit, createDeal, createInvestor, jump } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
 import { postStatement } from '../support/payments.ts';
-import { type MailCatcher, startMailCatcher } from '../support/smtp.ts';
+import { startAppWithMail } from '../support/smtp.ts';
 
 describe('transactional e-mails', () => {
-  let smtp: MailCatcher;
   let dispatcher: MailDispatcher;
-  before(async () => {
-    smtp = await startMailCatcher();
-  });
-  after(async () => {
-    await smtp.close();
-  });
-  const t = startApp({
+  const { t, smtp } = startAppWithMail({
     env: {
-      get SMTP_URL() {
-        return smtp.url;
-      },
-      SMTP_FROM: 'Deals <deals@example.com>',
       PUBLIC_URL: 'https://deals.example.com',
     } as Record<string, string>,
   });
@@ -34,7 +23,7 @@ describe('transactional e-mails', () => {
   before(() => {
     dispatcher = createMailDispatcher({ db: t.database.db, smtp: t.config.portal.smtp!, mail: t.config.mail, publicUrl: t.config.portal.publicUrl });
   });
-  const to = (address: string) => smtp.arrived.filter((m) => m.envelopeTo.includes(address));
+  const to = (address: string) => smtp().arrived.filter((m) => m.envelopeTo.includes(address));
   const address = () => `${uniqueId('mail')}@example.com`;
 
   test('an invitation arrives once, in plain text and HTML, with a fixed Message-ID; none without an address', async () => {

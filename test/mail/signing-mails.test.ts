@@ -8,11 +8,11 @@ import { after, before, describe, test } from 'node:test';
 import { enqueueDueDigests } from '../../src/operations/mail-digest.ts';
 import { createMailDispatcher, type MailDispatcher } from '../../src/operations/mail-dispatcher.ts';
 import { createInvestor, jump } from '../support/deals.ts';
-import { startApp } from '../support/app.ts';
+
 import { uniqueId } from '../support/fixtures.ts';
 import { invitationToken, portal, staffDoor } from '../support/portal.ts';
 import { agreementPath, sign } from '../support/signing.ts';
-import { type MailCatcher, startMailCatcher } from '../support/smtp.ts';
+import { startAppWithMail } from '../support/smtp.ts';
 import { agreementWorkflow } from '../support/workflows.ts';
 
 const origin = 'http://localhost:3000';
@@ -20,28 +20,17 @@ let now = Date.parse('2026-06-01T08:00:00.000Z');
 const clock = () => new Date(now);
 
 describe('the mails of signing an agreement', () => {
-  let smtp: MailCatcher;
   let dispatcher: MailDispatcher;
-  before(async () => {
-    smtp = await startMailCatcher();
-  });
-  after(async () => {
-    await smtp.close();
-  });
-  const t = startApp({
+  const { t, smtp } = startAppWithMail({
     clock,
     env: {
-      get SMTP_URL() {
-        return smtp.url;
-      },
-      SMTP_FROM: 'Deals <deals@example.com>',
       PORTAL_RATE_LIMIT_PER_MINUTE: '100000',
     } as Record<string, string>,
   });
   before(() => {
     dispatcher = createMailDispatcher({ db: t.database.db, smtp: t.config.portal.smtp!, mail: t.config.mail, publicUrl: t.config.portal.publicUrl, clock });
   });
-  const to = (address: string, subject: RegExp) => smtp.arrived.filter((m) => m.envelopeTo.includes(address.toLowerCase()) && subject.test(m.subject));
+  const to = (address: string, subject: RegExp) => smtp().arrived.filter((m) => m.envelopeTo.includes(address.toLowerCase()) && subject.test(m.subject));
   const digest = async (address: string) => {
     await enqueueDueDigests({ db: t.database.db, clock, newId: () => crypto.randomUUID() }, { hourUtc: 7 });
     await dispatcher.runOnce();

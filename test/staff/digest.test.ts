@@ -7,30 +7,19 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { enqueueDueDigests } from '../../src/operations/mail-digest.ts';
 import { createMailDispatcher } from '../../src/operations/mail-dispatcher.ts';
-import { client, expectProblem, startApp } from '../support/app.ts';
+import { client, expectProblem } from '../support/app.ts';
 import { commit, createDeal, createInvestor } from '../support/deals.ts';
 import { uniqueId } from '../support/fixtures.ts';
 import { staffDoor } from '../support/portal.ts';
-import { type MailCatcher, startMailCatcher } from '../support/smtp.ts';
+import { startAppWithMail } from '../support/smtp.ts';
 
 let now = Date.parse('2026-06-01T06:30:00.000Z');
 const clock = () => new Date(now);
 
 describe('the daily staff digest', () => {
-  let smtp: MailCatcher;
-  before(async () => {
-    smtp = await startMailCatcher();
-  });
-  after(async () => {
-    await smtp.close();
-  });
-  const t = startApp({
+  const { t, smtp } = startAppWithMail({
     clock,
     env: {
-      get SMTP_URL() {
-        return smtp.url;
-      },
-      SMTP_FROM: 'Deals <deals@example.com>',
       MAIL_DIGEST_HOUR: '7',
       PORTAL_RATE_LIMIT_PER_MINUTE: '100000',
     } as Record<string, string>,
@@ -38,7 +27,7 @@ describe('the daily staff digest', () => {
   const deps = () => ({ db: t.database.db, clock, newId: () => crypto.randomUUID() });
   const door = () => staffDoor(t.app, t.config.basePath, 'http://localhost:3000');
   const person = (role: string) => ({ email: `${uniqueId('p')}@example.com`, name: `A ${role}`, role });
-  const digestsTo = (address: string) => smtp.arrived.filter((m) => m.envelopeTo.includes(address.toLowerCase()));
+  const digestsTo = (address: string) => smtp().arrived.filter((m) => m.envelopeTo.includes(address.toLowerCase()));
   const send = () =>
     createMailDispatcher({ db: t.database.db, smtp: t.config.portal.smtp!, mail: t.config.mail, publicUrl: t.config.portal.publicUrl, clock }).runOnce();
 

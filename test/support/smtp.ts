@@ -3,8 +3,10 @@
 // connection that was still open: with `hold`, that answer waits until `release()`, and a
 // connection that closes meanwhile (the sender killed) delivered nothing, as with a real server.
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { type StartAppOptions, type StartedApp, startApp } from './app.ts';
 
 export interface ArrivedMail {
   envelopeFrom: string;
@@ -100,4 +102,29 @@ export async function startMailCatcher(): Promise<MailCatcher> {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * The app of a test file that sends mail: a MailCatcher started before it (in a before() hook)
+ * and closed after it, and the app (startApp) sending to it from `SMTP_FROM` "Deals
+ * <deals@example.com>", with the options' clock and further settings. `smtp()` is the catcher
+ * once the hooks ran.
+ */
+export function startAppWithMail(options: StartAppOptions = {}): { t: StartedApp; smtp: () => MailCatcher } {
+  let catcher: MailCatcher | undefined;
+  before(async () => {
+    catcher = await startMailCatcher();
+  });
+  after(async () => {
+    await catcher?.close();
+  });
+  const env: Record<string, string> = {
+    // Read when the app starts, after the catcher has its port.
+    get SMTP_URL() {
+      return catcher!.url;
+    },
+    SMTP_FROM: 'Deals <deals@example.com>',
+  } as Record<string, string>;
+  const t = startApp({ ...options, env: Object.defineProperties(env, Object.getOwnPropertyDescriptors(options.env ?? {})) });
+  return { t, smtp: () => catcher! };
 }
