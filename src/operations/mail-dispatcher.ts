@@ -11,6 +11,7 @@
 // dying between the server's 250 and our commit of `sent` (a few milliseconds). That mail is sent
 // again, with the same Message-ID (`<mail id@sender's domain>`), which receivers use to drop the
 // second copy. No protocol closes this window: SMTP has no way to ask whether a message arrived.
+import { pollingLoop } from './polling-loop.ts';
 import { randomUUID } from 'node:crypto';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { MailConfig } from '../config-mail.ts';
@@ -53,9 +54,6 @@ export function createMailDispatcher(options: MailDispatcherOptions): MailDispat
   const domain = from.address.split('@')[1]!;
   const portalUrl = `${options.publicUrl}/portal/`;
   const consoleUrl = `${options.publicUrl}/console/`;
-  let running = false;
-  let loop: Promise<void> | undefined;
-  let wakeUp: (() => void) | undefined;
 
   function message(mail: ClaimedMail) {
     const variables: Record<string, string> = { portalUrl, consoleUrl, ...mail.variables };
@@ -114,39 +112,14 @@ export function createMailDispatcher(options: MailDispatcherOptions): MailDispat
     return claimed.length;
   }
 
-  async function run(): Promise<void> {
-    while (running) {
-      let tried = 0;
-      try {
-        tried = await runOnce();
-      } catch (err) {
-        options.log?.warn({ err }, 'mail dispatcher could not claim mails');
-      }
-      if (running && tried < batchSize) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, config.pollMs);
-          wakeUp = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        wakeUp = undefined;
-      }
-    }
-  }
-
+  const loop = pollingLoop(runOnce, {
+    batchSize,
+    pollMs: config.pollMs,
+    onError: (err) => options.log?.warn({ err }, 'mail dispatcher could not claim mails'),
+  });
   return {
-    start() {
-      if (running) return;
-      running = true;
-      loop = run();
-    },
-    async stop() {
-      running = false;
-      wakeUp?.();
-      await loop;
-      loop = undefined;
-    },
+    start: loop.start,
+    stop: loop.stop,
     runOnce,
   };
 }

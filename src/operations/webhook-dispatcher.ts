@@ -4,6 +4,7 @@
 // then dead. Runs in the service (src/main.ts) and as `dealflow worker`; any number of instances
 // may run against one PostgreSQL. Delivery is at least once: a dispatcher that dies after the POST
 // but before recording it lets the lease expire, and the entry is sent again (same Webhook-Id).
+import { pollingLoop } from './polling-loop.ts';
 import { randomUUID } from 'node:crypto';
 import { defaultRetrySchedule, retryDelay } from '../domain/webhook-retry.ts';
 import type { Db } from '../store/schema.ts';
@@ -59,10 +60,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const random = options.random ?? Math.random;
   const log = options.log;
 
-  let running = false;
-  let loop: Promise<void> | undefined;
-  let wakeUp: (() => void) | undefined;
-
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     const body = JSON.stringify(delivery.entry);
     const timestamp = Math.floor(clock().getTime() / 1000);
@@ -110,44 +107,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return claimed.length;
   }
 
-  async function pause(ms: number): Promise<void> {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-    wakeUp = undefined;
-  }
-
-  async function run(): Promise<void> {
-    while (running) {
-      let tried = 0;
-      try {
-        tried = await runOnce();
-      } catch (err) {
-        log?.warn({ err }, 'webhook dispatcher could not claim deliveries');
-      }
-      // A full batch means more may be due: go again at once.
-      if (running && tried < batchSize) await pause(pollMs);
-    }
-  }
-
+  const loop = pollingLoop(runOnce, { batchSize, pollMs, onError: (err) => log?.warn({ err }, 'webhook dispatcher could not claim deliveries') });
   return {
-    start() {
-      if (running) return;
-      running = true;
-      loop = run();
-    },
-    async stop() {
-      running = false;
-      wakeUp?.();
-      await loop;
-      loop = undefined;
-    },
+    start: loop.start,
+    stop: loop.stop,
     runOnce,
-    wake: () => wakeUp?.(),
+    wake: loop.wake,
   };
 }
 
