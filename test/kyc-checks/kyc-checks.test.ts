@@ -12,6 +12,7 @@ import { client, expectProblem, type StartedApp, startTestApp } from '../support
 import { createDeal, createInvestor } from '../support/deals.ts';
 import { type KycSimulator, startKycSimulator } from '../support/kyc-simulator.ts';
 import { rowCounts } from '../support/row-counts.ts';
+import { feedCaughtUp } from '../support/webhooks.ts';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 let simulator: KycSimulator;
@@ -83,6 +84,7 @@ describe('KYC checks by the provider', () => {
     ]);
 
     // The deal's feed (and its webhooks) carry the decision.
+    await feedCaughtUp(t.database.db);
     const feed = (await t.admin.get(`/deals/deal/${deal.dealId}/events?limit=100`)).body.output as { type: string; data: Record<string, unknown> }[];
     assert.deepEqual(
       feed.filter((e) => e.type === 'kyc-check.decided').map((e) => e.data),
