@@ -24,7 +24,7 @@ test('the dealflow command runs the built CLI with the same flags, and serve wit
 test('npm test runs its files with the same WebAssembly flags (the test runner passes them to each file)', async () => {
   const { readFile } = await import('node:fs/promises');
   const script: string = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')).scripts.test;
-  for (const flag of WASM_FLAGS) assert.match(script, new RegExp(`^node (\\S+ )*${flag} `), script);
+  for (const flag of WASM_FLAGS) assert.match(script, new RegExp(`^(\\S+=\\S+ )*node (\\S+ )*${flag} `), script);
   assert.ok(
     process.execArgv.some((arg) => (WASM_FLAGS as readonly string[]).includes(arg)) || !process.env.npm_lifecycle_event?.startsWith('test'),
     'this file runs with them under npm test',
