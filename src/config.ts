@@ -9,12 +9,14 @@ import { type KycProviderConfig, kycProviderConfig } from './config-kyc.ts';
 import { type OidcConfig, oidcConfig } from './config-oidc.ts';
 import { type MailConfig, mailConfig } from './config-mail.ts';
 import { type SealConfig, sealConfig } from './config-seal.ts';
+import { type DocumentStoreConfig, documentStoreConfig } from './config-document-store.ts';
 
 export { ConfigError } from './config-env.ts';
 export type { OidcConfig } from './config-oidc.ts';
 export type { KycProviderConfig } from './config-kyc.ts';
 export type { MailConfig } from './config-mail.ts';
 export type { SealConfig } from './config-seal.ts';
+export type { DocumentStoreConfig, S3Config } from './config-document-store.ts';
 export { type HostAddress, type ParsedDatabaseUrl, parseDatabaseUrl, type SessionAttrs } from './config-database.ts';
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -93,6 +95,8 @@ export interface Config {
   mail: MailConfig;
   /** The certificate that seals signed PDFs (SEAL_KEY_FILE and SEAL_CERTIFICATE_FILE, or SEAL_PKCS12_FILE); unset: a development seal kept in the database. */
   seal?: SealConfig;
+  /** Where the contents of documents are kept: the database, or an S3 bucket (DOCUMENT_STORE). */
+  documentStore: DocumentStoreConfig;
 }
 
 export interface PortalConfig {
@@ -335,5 +339,6 @@ export function loadConfig(env: Env = process.env): Config {
     ...(kyc ? { kycProvider: kyc } : {}),
     mail: mailConfig(env),
     ...(seal ? { seal } : {}),
+    documentStore: documentStoreConfig(env),
   };
 }

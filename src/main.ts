@@ -14,6 +14,7 @@ import { createDispatcher, type Dispatcher } from './operations/webhook-dispatch
 import { startSealer } from './operations/audit.ts';
 import { startFunnelUpkeep } from './operations/funnel.ts';
 import { startMail } from './operations/mail-service.ts';
+import { openContentStore } from './store/content-store.ts';
 import { type Database, openDatabase } from './store/database.ts';
 import { migrateToLatest } from './store/migrate.ts';
 import { failStaleJobs } from './operations/import-jobs.ts';
@@ -87,14 +88,16 @@ async function start(config: Config, options: ServeOptions, print: (line: string
     config.databaseReplicaUrls.length > 0
       ? { reader: database.reader, consistencyToken: database.consistencyToken, replicaStatus: database.replicaStatus }
       : {};
+  // Where the contents of documents are kept (DOCUMENT_STORE): the database, or an S3 bucket.
+  const contentStore = await openContentStore(config.documentStore);
   const app = await buildApp(
-    { db, config, clock: systemClock, newId: newUuid, caches, ...replicas, hostStatus: database.hostStatus, listen: database.listen },
+    { db, config, clock: systemClock, newId: newUuid, caches, ...replicas, hostStatus: database.hostStatus, listen: database.listen, contentStore },
     { logger },
   );
   log = app.log;
   const address = await app.listen({ port: config.port, host: config.host });
   const url = `${address}${config.basePath}`;
-  app.log.info({ url, console: `${url}/console/`, database: database.kind }, 'dealflow listening');
+  app.log.info({ url, console: `${url}/console/`, database: database.kind, documents: config.documentStore.kind }, 'dealflow listening');
   // On the embedded database, `dealflow token`, `verify` and `backup` run here while the service
   // holds the folder (cli/service-channel.ts). Open before the start lines, so the token command
   // works as soon as they are printed; without it the service still serves.
@@ -164,6 +167,7 @@ async function start(config: Config, options: ServeOptions, print: (line: string
       await funnelUpkeep.stop();
       await unlisten();
       caches.close();
+      contentStore.close();
       await database.close();
       app.log.info(
         { ...(signal ? { signal } : {}), ms: Date.now() - started },

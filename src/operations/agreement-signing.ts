@@ -71,7 +71,7 @@ export async function createSigningOptions(
       throw conflict('The agreement is not the one reviewed: it changed since; open it again and review it');
     }
     // The filled PDF is fixed now: stored by its hash, the one the passkey will bind.
-    if (agreement.filled) await storeBytes(tx.db, agreement.filled);
+    if (agreement.filled) await storeBytes(tx, agreement.filled);
     const now = tx.clock();
     const challenge = Buffer.concat([Buffer.from(agreement.contentHash, 'hex'), randomBytes(16)]);
     const options = await generateAuthenticationOptions({
@@ -138,7 +138,7 @@ export async function signAgreement(
     const agreement = await documentToSign(tx, principal, input.dealId, input.investorUserId, input.role);
     if (agreement.contentHash !== bound.contentHash) throw conflict('The agreement changed after the options were given; ask for new options');
     const key = await sealKeyOf(tx.db, seal, now);
-    const sealed = await sealPdf(await bytesOfContent(tx.db, bound.contentHash), key, {
+    const sealed = await sealPdf(await bytesOfContent(tx, bound.contentHash), key, {
       field: input.role === 'investor' ? 'Investor signature' : 'Countersignature',
       name: input.role === 'investor' ? agreement.investorName : signer,
       reason: input.role === 'investor' ? 'Subscription agreement signed by the investor' : 'Subscription agreement countersigned',
@@ -146,7 +146,7 @@ export async function signAgreement(
       contactInfo: signer,
       signingTime: now,
     });
-    const stored = await storeBytes(tx.db, sealed);
+    const stored = await storeBytes(tx, sealed);
     const signature = {
       id: tx.newId(),
       dealId: input.dealId,

@@ -12,12 +12,12 @@ import type { AgreementState, Step } from '../domain/workflow.ts';
 import * as store from '../store/agreements.ts';
 import { appendToChain } from '../store/audit.ts';
 import { findDeal } from '../store/deals.ts';
-import { type ContentReader, databaseContents, type StoredContent } from '../store/document-contents.ts';
+import type { ContentReader, StoredContent } from '../store/document-contents.ts';
 import { findInvestor } from '../store/investors.ts';
 import { findPaymentSettings } from '../store/payment-settings.ts';
 import type { Db } from '../store/schema.ts';
 import { type AgreementData, fillTemplate, generateAgreement } from './agreement-pdf.ts';
-import type { Deps } from './deps.ts';
+import { contentsOf, type Deps } from './deps.ts';
 import { inOneTransaction } from './pipeline.ts';
 import { loadWorkflow } from './workflows.ts';
 
@@ -43,8 +43,8 @@ export interface AgreementTemplate extends store.TemplateRow {
 }
 
 /** Every byte of a stored content (agreements are a few pages: they are signed whole). */
-export async function bytesOfContent(db: Db, contentHash: string): Promise<Buffer> {
-  const content = await databaseContents(db).get(contentHash);
+export async function bytesOfContent(deps: Deps, contentHash: string): Promise<Buffer> {
+  const content = await contentsOf(deps).get(contentHash);
   if (!content) throw new AppError('internal', `the content ${contentHash} is missing`);
   const chunks: Uint8Array[] = [];
   for await (const chunk of content.chunks) chunks.push(chunk);
@@ -52,8 +52,8 @@ export async function bytesOfContent(db: Db, contentHash: string): Promise<Buffe
 }
 
 /** Stores server-made bytes (a filled or sealed PDF) by their hash. */
-export async function storeBytes(db: Db, bytes: Buffer): Promise<StoredContent> {
-  return databaseContents(db).put(
+export async function storeBytes(deps: Deps, bytes: Buffer): Promise<StoredContent> {
+  return contentsOf(deps).put(
     (async function* () {
       yield bytes;
     })(),
@@ -69,7 +69,7 @@ export async function recordAgreementTemplate(deps: Deps, principal: Principal, 
   return inOneTransaction(async (tx) => {
     let fields: string[];
     try {
-      const doc = await PDFDocument.load(await bytesOfContent(tx.db, stored.contentHash), { updateMetadata: false });
+      const doc = await PDFDocument.load(await bytesOfContent(tx, stored.contentHash), { updateMetadata: false });
       fields = doc
         .getForm()
         .getFields()
@@ -124,7 +124,7 @@ async function filledAgreement(deps: Deps, dealId: string, subject: { name: stri
     date: deps.clock().toISOString().slice(0, 10),
   };
   const template = await store.currentTemplate(db, dealId);
-  const bytes = template ? await fillTemplate(await bytesOfContent(db, template.contentHash), data) : await generateAgreement(data);
+  const bytes = template ? await fillTemplate(await bytesOfContent(deps, template.contentHash), data) : await generateAgreement(data);
   return { bytes, templateHash: template?.contentHash ?? null };
 }
 
@@ -194,7 +194,7 @@ export async function openAgreement(
       },
     };
   }
-  const content = await databaseContents(deps.db).get(agreement.contentHash);
+  const content = await contentsOf(deps).get(agreement.contentHash);
   if (!content) throw new AppError('internal', `the content ${agreement.contentHash} is missing`);
   return { agreement, content };
 }

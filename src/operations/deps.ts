@@ -1,6 +1,7 @@
 // What every operation needs from outside: the database, the time, new ids. Injected so tests can
 // fix them; nothing else reaches for globals.
 import { randomUUID } from 'node:crypto';
+import type { ContentStore, DocumentContents } from '../store/document-contents.ts';
 import type { Db } from '../store/schema.ts';
 import type { Caches } from './caches.ts';
 
@@ -14,6 +15,14 @@ export interface Deps {
   caches?: Caches;
   /** Picks the database of a list read for a consistency token (reads.ts); absent: always `db`. */
   reader?: (token: string | undefined) => Db;
+  /** Where the contents of documents are kept (DOCUMENT_STORE), opened at start; absent in the CLI, which stores and reads none. */
+  contentStore?: ContentStore;
+}
+
+/** The contents of documents in the store opened at start, seen through `deps.db` (its transaction, if any). */
+export function contentsOf(deps: Pick<Deps, 'db' | 'contentStore'>): DocumentContents {
+  if (!deps.contentStore) throw new Error('no store of document contents was given (Deps.contentStore)');
+  return deps.contentStore.contents(deps.db);
 }
 
 export const systemClock: Clock = () => new Date();

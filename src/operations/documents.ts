@@ -9,11 +9,11 @@ import { AppError, conflict, forbidden, invalid, notFound } from '../domain/erro
 import { actorOf, isStaff, type Principal } from '../domain/principal.ts';
 import { appendToChain } from '../store/audit.ts';
 import { findDeal } from '../store/deals.ts';
-import { ContentTooLarge, type ContentReader, databaseContents, EmptyContent, type StoredContent } from '../store/document-contents.ts';
+import { ContentTooLarge, type ContentReader, EmptyContent, type StoredContent } from '../store/document-contents.ts';
 import * as store from '../store/documents.ts';
 import { findInvestor } from '../store/investors.ts';
 import { findJourney } from '../store/journeys.ts';
-import type { Deps } from './deps.ts';
+import { contentsOf, type Deps } from './deps.ts';
 import { inOneTransaction } from './pipeline.ts';
 import { forReading } from './reads.ts';
 import { loadWorkflow } from './workflows.ts';
@@ -60,7 +60,7 @@ export async function storeDocumentContent(deps: Deps, principal: Principal, dea
   assertStaff(principal, 'upload documents');
   if (!(await findDeal(deps.db, dealId))) throw notFound('deal', dealId);
   try {
-    return await databaseContents(deps.db).put(onlyPdf(body), DOCUMENT_MAX_BYTES);
+    return await contentsOf(deps).put(onlyPdf(body), DOCUMENT_MAX_BYTES);
   } catch (err) {
     if (err instanceof ContentTooLarge) throw tooLarge();
     if (err instanceof EmptyContent) throw invalid([{ in: 'body', field: 'body', detail: 'is empty: send the PDF itself' }]);
@@ -192,7 +192,7 @@ export async function openDocument(
     });
     return found;
   })(deps);
-  const content = await databaseContents(deps.db).get(document.contentHash);
+  const content = await contentsOf(deps).get(document.contentHash);
   if (!content) throw new AppError('internal', `the content ${document.contentHash} of document ${documentId} is missing`);
   return { document, content };
 }

@@ -12,9 +12,9 @@ import { allAccepted, type KycMediaType, type KycUploadKind, kycExpiry, MAGIC_BY
 import { actorOf, isStaff, type Principal } from '../domain/principal.ts';
 import { appendToChain } from '../store/audit.ts';
 import { newestConfirmation } from '../store/category-confirmations.ts';
-import { ContentTooLarge, type ContentReader, databaseContents, EmptyContent, type StoredContent } from '../store/document-contents.ts';
+import { ContentTooLarge, type ContentReader, EmptyContent, type StoredContent } from '../store/document-contents.ts';
 import * as store from '../store/kyc.ts';
-import type { Deps } from './deps.ts';
+import { contentsOf, type Deps } from './deps.ts';
 import { appendStatement } from './investor-categories.ts';
 import { assertKycAccess, type KycDocument, requestsOf } from './kyc.ts';
 import { inOneTransaction } from './pipeline.ts';
@@ -57,7 +57,7 @@ export async function storeKycContent(
 ): Promise<StoredContent> {
   await assertKycAccess(deps.db, principal, target.dealId, target.investorUserId);
   try {
-    return await databaseContents(deps.db).put(onlyType(body, target.mediaType), target.maxBytes);
+    return await contentsOf(deps).put(onlyType(body, target.mediaType), target.maxBytes);
   } catch (err) {
     if (err instanceof ContentTooLarge) throw kycTooLarge(target.maxBytes);
     if (err instanceof EmptyContent) throw invalid([{ in: 'body', field: 'body', detail: 'is empty: send the file itself' }]);
@@ -107,7 +107,7 @@ export async function openKycDocument(
   await assertKycAccess(deps.db, principal, dealId, investorUserId);
   const document = await store.findDocument(deps.db, dealId, investorUserId, documentId);
   if (!document) throw notFound('KYC document', documentId);
-  const content = await databaseContents(deps.db).get(document.contentHash);
+  const content = await contentsOf(deps).get(document.contentHash);
   if (!content) throw new AppError('internal', `the content ${document.contentHash} of KYC document ${documentId} is missing`);
   return { document, content };
 }

@@ -1,8 +1,9 @@
 // Where the bytes of documents live (docs/reference/documents.md, "Storage"). One small interface,
-// DocumentContents, so that an S3-compatible object store can take the database's place; the
-// database's own (the default) keeps each distinct content once, named by its SHA-256, in chunks of
-// at most 256 KiB (migration 0037): a file goes in and comes out a chunk at a time and is never
-// whole in memory.
+// DocumentContents, with two stores behind it (content-store.ts picks one at start): an
+// S3-compatible object store (s3-contents.ts, DOCUMENT_STORE=s3) and the database's own, the
+// default, below. It keeps each distinct content once, named by its SHA-256, in chunks of at most
+// 256 KiB (migration 0037): a file goes in and comes out a chunk at a time and is never whole in
+// memory.
 //
 // Writing chunks is storage, not a change of the record: each chunk is its own statement, outside
 // any transaction, so a slow upload holds no transaction open (the embedded database has one
@@ -39,6 +40,18 @@ export interface DocumentContents {
   get(contentHash: string): Promise<ContentReader | undefined>;
 }
 
+/**
+ * The store of contents chosen at start (content-store.ts), handed to operations in their Deps.
+ * Both stores write the content's row in document_blobs, which the records' foreign keys name, so
+ * they are used through the caller's handle: inside a transaction, its connection (the embedded
+ * database has only one) and its view of what is written.
+ */
+export interface ContentStore {
+  contents(db: Kysely<DB>): DocumentContents;
+  /** Lets go of what the store holds open (an object store's connections). */
+  close(): void;
+}
+
 export class ContentTooLarge extends Error {
   readonly maxBytes: number;
   constructor(maxBytes: number) {
@@ -61,10 +74,12 @@ export async function* rechunk(source: AsyncIterable<Uint8Array>, size: number):
     let rest = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
     while (pendingBytes + rest.length >= size) {
       const take = size - pendingBytes;
-      yield Buffer.concat([...pending, rest.subarray(0, take)]);
+      const whole = Buffer.concat([...pending, rest.subarray(0, take)]);
+      // Let go of the pieces before handing on the whole: only one copy is held while it is used.
       pending = [];
       pendingBytes = 0;
       rest = rest.subarray(take);
+      yield whole;
     }
     if (rest.length) {
       pending.push(Buffer.from(rest));
@@ -116,6 +131,19 @@ export function databaseContents(db: Kysely<DB>): DocumentContents {
       return { size: Number(blob.size), chunks: readChunks(db, blob.upload_id, blob.chunk_count) };
     },
   };
+}
+
+/**
+ * The row of a content whose bytes are kept elsewhere (an object store): the row this store would
+ * write, its chunks never written (the column's check wants a count; this is the count they would
+ * have). The records' foreign keys name it. Nothing when the row is there already.
+ */
+export async function recordContent(db: Kysely<DB>, contentHash: string, size: number): Promise<void> {
+  await db
+    .insertInto('document_blobs')
+    .values({ content_hash: contentHash, upload_id: randomUUID(), size: String(size), chunk_count: Math.ceil(size / chunkBytes) })
+    .onConflict((oc) => oc.column('content_hash').doNothing())
+    .execute();
 }
 
 // One statement per chunk: at most one chunk in memory, however large the document.

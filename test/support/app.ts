@@ -10,6 +10,7 @@ import { type Api, buildApp } from '../../src/http/app.ts';
 import { Caches, connectCaches } from '../../src/operations/caches.ts';
 import { type Clock, newUuid, systemClock } from '../../src/operations/deps.ts';
 import { createToken } from '../../src/operations/tokens.ts';
+import { openContentStore } from '../../src/store/content-store.ts';
 import { type Database, openDatabase } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 import { assertMatchesContract } from './contract.ts';
@@ -79,7 +80,8 @@ export async function startTestApp(options: { env?: Record<string, string>; cloc
   const config = loadConfig({ LOG_LEVEL: 'silent', ...options.env });
   const caches = new Caches();
   const unlisten = await connectCaches(database, caches);
-  const app = await buildApp({ db: database.db, config, clock: options.clock ?? systemClock, newId: newUuid, caches, listen: database.listen });
+  const contentStore = await openContentStore(config.documentStore);
+  const app = await buildApp({ db: database.db, config, clock: options.clock ?? systemClock, newId: newUuid, caches, listen: database.listen, contentStore });
   await app.ready();
   checkResponses(app, config.basePath);
   const admin = await createToken(database.db, { name: 'test admin', role: 'admin' });
@@ -94,6 +96,7 @@ export async function startTestApp(options: { env?: Record<string, string>; cloc
       await app.close();
       await unlisten();
       caches.close();
+      contentStore.close();
       await database.close();
     },
   };
@@ -107,8 +110,12 @@ export interface StartedApp extends TestApp {
 export interface StartAppOptions {
   env?: Record<string, string>;
   clock?: Clock;
+  /** Runs in the before() hook before the app starts: for a service it needs that `env` names (an S3 bucket). */
+  beforeStart?: () => Promise<void> | void;
   /** Runs in the after() hook before the app closes: for what the tests opened on its database. */
   beforeClose?: () => Promise<void> | void;
+  /** Runs in the after() hook once the app has closed: for what beforeStart started. */
+  afterClose?: () => Promise<void> | void;
 }
 
 /**
@@ -131,14 +138,19 @@ export function startApp(options: StartAppOptions = {}): StartedApp {
     raw: (...args) => client(running().app, running().adminToken).raw(...args),
   };
   before(async () => {
+    await options.beforeStart?.();
     started = await startTestApp(options);
   });
   after(async () => {
-    if (!started) return;
     try {
-      await options.beforeClose?.();
+      if (!started) return;
+      try {
+        await options.beforeClose?.();
+      } finally {
+        await started.close();
+      }
     } finally {
-      await started.close();
+      await options.afterClose?.();
     }
   });
   return new Proxy({ admin } as StartedApp, {
