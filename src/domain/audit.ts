@@ -37,6 +37,7 @@ export const auditEntryTypes = [
   'kyc.check-started',
   'kyc.check-decided',
   'investor.category-confirmed',
+  'investor.language-changed',
   'deal.kyc-settings-changed',
   'kyc.document-uploaded',
   'kyc.document-accepted',

@@ -14,6 +14,7 @@ export const writeRoles: Readonly<Record<string, StaffRole>> = {
   'PUT /deals/deal/{dealId}': 'operator',
   'PUT /investors/{investorUserId}': 'operator',
   'POST /investors/portal-invitations': 'operator',
+  'PUT /investors/{investorUserId}/language': 'operator',
   'POST /deals/deal/{dealId}/jump-to-step': 'operator',
   'POST /deals/deal/{dealId}/jump-to-step/bulk': 'operator',
   'POST /deals/deal/{dealId}/jump-to-step/import': 'operator',

@@ -44,3 +44,21 @@ export async function upsertInvestor(db: Kysely<DB>, investor: Investor, now: Da
     .executeTakeFirstOrThrow();
   return { investor: toInvestor(row), created: row.inserted };
 }
+
+/** An investor's mail language (null: never chosen) and whether they were erased; locked FOR UPDATE with `lock`. */
+export async function investorLanguage(
+  db: Kysely<DB>,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<{ language: string | null; erased: boolean } | undefined> {
+  let query = db
+    .selectFrom('investors')
+    .select(['language', sql<boolean>`erased_at is not null`.as('erased')])
+    .where('id', '=', id);
+  if (options.lock) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export async function setInvestorLanguageRow(db: Kysely<DB>, id: string, language: string): Promise<void> {
+  await db.updateTable('investors').set({ language }).where('id', '=', id).execute();
+}

@@ -287,6 +287,18 @@ describe(`the investor portal, end to end (${e2eDatabaseUrl ? 'PostgreSQL' : 'PG
         assert.equal(journey.journey.at(-1).toStepId, step('payment'), 'the matched payment moved the investor to the payment step');
       });
 
+      test('the investor chooses the language of their e-mails in the account menu', async () => {
+        await page.locator('.account summary').click();
+        const language = page.getByLabel(m.mailLanguage);
+        await page.locator('.account select:enabled').waitFor();
+        assert.equal(await language.inputValue(), 'en', 'English until chosen');
+        await language.selectOption('de');
+        await page.getByText(m.mailLanguageSaved).waitFor();
+        await checkBoth(page, 'account-language', size.width);
+        assert.deepEqual(await must('GET', `/investors/${investorUserId}/language`), { investorUserId, language: 'de', chosen: true });
+        await page.locator('.account summary').click(); // closed again
+      });
+
       test('sign out everywhere ends the session; the API then answers 401', async () => {
         await page.locator('.account summary').click();
         await page.getByRole('button', { name: m.signOutEverywhere }).click();

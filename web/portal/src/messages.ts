@@ -47,6 +47,8 @@ const en = {
   signOutHere: 'Sign out on this device',
   signOutEverywhere: 'Sign out on every device',
   accountMenu: 'Account',
+  mailLanguage: 'Language of your e-mails',
+  mailLanguageSaved: 'Saved: your next e-mails come in this language where a translation exists, otherwise in English.',
 
   // My deals.
   dealsTitle: 'My deals',

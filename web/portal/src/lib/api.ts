@@ -14,6 +14,9 @@ export const portalApi = {
   signIn: (response: unknown) => call<T.Session>('POST', '/sessions', { response }),
   session: () => call<T.Session>('GET', '/session', undefined, { quiet401: true }),
   signOut: (everywhere: boolean) => call<void>('POST', '/sign-out', { everywhere }),
+  language: (investorUserId: string) => call<T.InvestorLanguage>('GET', `/investors/${enc(investorUserId)}/language`),
+  setLanguage: (investorUserId: string, language: T.InvestorLanguage['language']) =>
+    call<T.InvestorLanguage>('PUT', `/investors/${enc(investorUserId)}/language`, { language }),
   deals: (investorUserId: string) => call<T.InvestorDeals>('GET', `/investors/${enc(investorUserId)}/deals`),
   deal: (investorUserId: string, dealId: string) => call<T.InvestorDeal>('GET', `/investors/${enc(investorUserId)}/deals/${enc(dealId)}`),
   jump: (dealId: string, body: T.JumpBody) => call<unknown>('POST', `/deals/deal/${enc(dealId)}/jump-to-step`, body),

@@ -14,6 +14,7 @@ export type Ok<Op extends keyof operations> = operations[Op]['responses'] extend
     : never;
 
 export type Session = Schemas['PortalSession'];
+export type InvestorLanguage = Schemas['InvestorLanguage'];
 export type RegistrationOptions = Ok<'createPasskeyRegistrationOptions'>;
 export type AuthenticationOptions = Ok<'createSignInOptions'>;
 export type InvestorDeal = Schemas['InvestorDeal'];
