@@ -66,6 +66,33 @@ test('where they stand, where they were, where they may go', () => {
   );
 });
 
+test('a step that requires the signed agreement waits for the signature, then the countersignature; other steps wait for nothing', () => {
+  const signing = workflow();
+  signing.steps = signing.steps.map((s) => (s.id === 'pay' ? { ...s, requirements: [{ kind: 'signed-agreement' as const }] } : s));
+  const cases: [InvestorDealFacts['agreement'], string[]][] = [
+    [undefined, ['investor-signature', 'countersignature']],
+    ['to-sign', ['investor-signature', 'countersignature']],
+    ['signed', ['countersignature']],
+    ['countersigned', []],
+  ];
+  for (const [agreement, waits] of cases) {
+    const view = investorDealOf(facts({ workflow: signing, ...(agreement ? { agreement } : {}) }));
+    assert.deepEqual(
+      view.nextSteps.map((s) => [s.id, s.waitingFor]),
+      [
+        ['pay', waits],
+        ['out', []],
+      ],
+      String(agreement),
+    );
+  }
+  assert.deepEqual(
+    investorDealOf(facts({ agreement: 'to-sign' })).nextSteps.map((s) => s.waitingFor),
+    [[], []],
+    'no step requires it: nothing waits',
+  );
+});
+
 test('engagement off: no next step is theirs to take', () => {
   assert.deepEqual(
     investorDealOf(facts({ workflow: workflow(false) })).nextSteps.map((s) => s.investorMay),

@@ -6,7 +6,7 @@ import Big from 'big.js';
 import { remainingOf } from './commitment.ts';
 import { minorUnitsOf } from './currency.ts';
 import { epcQrPayload } from './epc-qr.ts';
-import type { StepField, StepType, Workflow } from './workflow.ts';
+import type { AgreementState, StepField, StepType, Workflow } from './workflow.ts';
 
 export interface InvestorDealFacts {
   dealId: string;
@@ -40,7 +40,13 @@ export interface InvestorDealFacts {
     decidedAt: string | null;
     decisionNote: string | null;
   }[];
+  /** Where the investor's subscription agreement stands; read only when a step of the workflow requires it signed. */
+  agreement?: AgreementState;
 }
+
+/** What a next step waits for before the investor's move there is accepted, and who is to act. */
+export type StepWait = 'investor-signature' | 'countersignature';
+export const stepWaits: readonly StepWait[] = ['investor-signature', 'countersignature'];
 
 export interface InvestorDeal {
   dealId: string;
@@ -54,6 +60,7 @@ export interface InvestorDeal {
     label: string;
     type: StepType;
     investorMay: boolean;
+    waitingFor: StepWait[];
     stepFields: Pick<StepField, 'fieldKey' | 'label' | 'kind' | 'required' | 'options'>[];
   }[];
   commitment: { eventId: string; fieldKey: string; amount: string; currency: string | null } | null;
@@ -122,6 +129,7 @@ export function investorDealOf(facts: InvestorDealFacts): InvestorDeal {
               label: step.label,
               type: step.type,
               investorMay: engagement && l.investorMay,
+              waitingFor: step.requirements.some((r) => r.kind === 'signed-agreement') ? agreementWaits(facts.agreement ?? 'to-sign') : [],
               stepFields: step.stepFields.map(({ fieldKey, label, kind, required, options }) => ({ fieldKey, label, kind, required, options })),
             },
           ]
@@ -198,3 +206,7 @@ export function investorDealOf(facts: InvestorDealFacts): InvestorDeal {
     })),
   };
 }
+
+/** A step that requires the signed agreement waits for the investor's signature, then the countersignature. */
+const agreementWaits = (state: AgreementState): StepWait[] =>
+  state === 'countersigned' ? [] : state === 'signed' ? ['countersignature'] : ['investor-signature', 'countersignature'];

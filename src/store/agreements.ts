@@ -163,6 +163,10 @@ export async function capturedOf(db: Db, dealId: string, investorUserId: string)
   return r?.captured;
 }
 
+/** Where an agreement stands, from the roles of its signatures. */
+const stateOfRoles = (roles: readonly string[]): AgreementState =>
+  roles.includes('countersigner') ? 'countersigned' : roles.length > 0 ? 'signed' : 'to-sign';
+
 /** Where the investor's agreement in the deal stands, from its signatures. */
 export async function agreementStateOf(db: Db, dealId: string, investorUserId: string): Promise<AgreementState> {
   const roles = await db
@@ -171,5 +175,19 @@ export async function agreementStateOf(db: Db, dealId: string, investorUserId: s
     .where('deal_id', '=', dealId)
     .where('investor_user_id', '=', investorUserId)
     .execute();
-  return roles.some((r) => r.role === 'countersigner') ? 'countersigned' : roles.length > 0 ? 'signed' : 'to-sign';
+  return stateOfRoles(roles.map((r) => r.role));
+}
+
+/** Where the investor's agreement stands in each of these deals, in one read. */
+export async function agreementStatesOf(db: Db, investorUserId: string, dealIds: readonly string[]): Promise<Map<string, AgreementState>> {
+  const rows =
+    dealIds.length === 0
+      ? []
+      : await db
+          .selectFrom('agreement_signatures')
+          .select(['deal_id', 'role'])
+          .where('investor_user_id', '=', investorUserId)
+          .where('deal_id', 'in', dealIds)
+          .execute();
+  return new Map(dealIds.map((dealId) => [dealId, stateOfRoles(rows.filter((r) => r.deal_id === dealId).map((r) => r.role))]));
 }

@@ -30,6 +30,10 @@ describe('a step that requires the signed agreement', () => {
       return { id: investor.id, ...signedIn, url: agreementPath('portal', dealId, investor.id) };
     };
     const ada = await enter();
+    // What the portal shows of the step ahead: what it waits for, and who is to act.
+    const waits = async () =>
+      (await ada.session.api.get(`/portal/api/investors/${ada.id}/deals/${dealId}`)).body.nextSteps.find((s: { id: string }) => s.id === step('closing'))
+        .waitingFor;
     const ownMove = () =>
       ada.session.api.post(`/portal/api/deals/deal/${dealId}/jump-to-step`, { investorUserId: ada.id, targetStepId: step('closing'), data: {} });
     const staffMove = () => t.admin.post(`/deals/deal/${dealId}/jump-to-step`, { investorUserId: ada.id, targetStepId: step('closing'), data: {} });
@@ -40,6 +44,7 @@ describe('a step that requires the signed agreement', () => {
         { kind: 'signed-agreement', detail: 'the subscription agreement is not signed yet: the investor signs it, then an approver countersigns it' },
       ]);
     }
+    assert.deepEqual(await waits(), ['investor-signature', 'countersignature']);
     const { contentHash } = (await ada.session.api.get(ada.url)).body;
     const signed = await sign(ada.session, ada.authenticator, ada.url, contentHash);
     assert.equal(signed.status, 201, signed.text);
@@ -47,10 +52,12 @@ describe('a step that requires the signed agreement', () => {
     assert.deepEqual(expectProblem(await staffMove(), 422).failedRequirements, [
       { kind: 'signed-agreement', detail: 'the subscription agreement is signed by the investor but not countersigned yet' },
     ]);
+    assert.deepEqual(await waits(), ['countersignature']);
 
     const bea = await staffDoor(t.app, t.config.basePath, origin).signedUp(t.admin, { email: `${uniqueId('b')}@example.com`, name: 'Bea', role: 'approver' });
     const countersigned = await sign(bea.session, bea.authenticator, agreementPath('console', dealId, ada.id), signed.body.contentHash);
     assert.equal(countersigned.status, 201, countersigned.text);
+    assert.deepEqual(await waits(), []);
     const moved = await ownMove();
     assert.equal(moved.status, 201, moved.text);
     assert.equal(moved.body.toStepId, step('closing'));

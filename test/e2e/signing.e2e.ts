@@ -84,11 +84,16 @@ describe(`subscription agreements signed in the portal and countersigned in the 
         await investor.page.goto(`${origin}/portal/#/deals/${dealId}`);
         const card = investor.page.getByTestId('agreement');
         await card.getByRole('link', { name: m.agreementOpen }).waitFor();
+        // The step ahead says what it waits for, instead of offering a move that would be refused.
+        const waits = investor.page.getByTestId('step-waits');
+        await waits.getByText(m.waitsForSignature('Closing')).waitFor();
+        assert.equal(await investor.page.getByRole('heading', { name: m.formTitle('Closing') }).count(), 0);
         await card.scrollIntoViewIfNeeded();
         await shot(investor.page, 'to-sign');
         await card.getByRole('checkbox', { name: m.agreementConfirm }).check();
         await card.getByRole('button', { name: m.agreementSign }).click();
         await card.getByText(/You signed on/).waitFor();
+        await waits.getByText(m.waitsForCountersignature('Closing')).waitFor();
         await shot(investor.page, 'signed');
         assert.equal((await moveToClosing()).status, 422, 'still closed before the countersignature');
 
@@ -106,6 +111,8 @@ describe(`subscription agreements signed in the portal and countersigned in the 
         await download.waitFor();
         await card.scrollIntoViewIfNeeded();
         await shot(investor.page, 'countersigned');
+        await investor.page.getByRole('heading', { name: m.formTitle('Closing') }).waitFor();
+        assert.equal(await waits.count(), 0, 'nothing holds the step back any more');
         const [file] = await Promise.all([investor.page.waitForEvent('download'), download.click()]);
         const verdict = pdfsig(readFileSync((await file.path())!));
         assert.deepEqual(

@@ -77,6 +77,7 @@ describe("an investor's deals", () => {
       label: 'Payment',
       type: 'default',
       investorMay: false,
+      waitingFor: [],
       stepFields: [{ fieldKey: 'paid_on', label: null, kind: 'date', required: false, options: null }],
     });
     assert.deepEqual(view.commitment, { eventId: commitEventId, fieldKey: 'committed_amount', amount: '30000.00', currency: 'EUR' });

@@ -3037,6 +3037,8 @@ export interface components {
                 type: components["schemas"]["StepType"];
                 /** @description the investor may move there themselves now: the link is open to investors and the workflow has investorEngagementEnabled */
                 investorMay: boolean;
+                /** @description what a move there waits for, and who is to act: investor-signature (the investor signs the subscription agreement), countersignature (an approver countersigns it); empty when nothing known holds it back */
+                waitingFor: ("investor-signature" | "countersignature")[];
                 stepFields: {
                     fieldKey: string;
                     label: string | null;

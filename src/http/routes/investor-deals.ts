@@ -3,6 +3,7 @@
 // journey, 404 as an unknown one).
 import { Type } from 'typebox';
 import { getInvestorDeal, listInvestorDeals } from '../../operations/investor-deals.ts';
+import { stepWaits } from '../../domain/investor-deal.ts';
 import type { Api, AppContext } from '../context.ts';
 import { principalOf } from '../auth.ts';
 import { sendDigested } from '../etag.ts';
@@ -30,6 +31,10 @@ export const InvestorDeal = Type.Object(
         type: StepType,
         investorMay: Type.Boolean({
           description: 'the investor may move there themselves now: the link is open to investors and the workflow has investorEngagementEnabled',
+        }),
+        waitingFor: Type.Array(Type.String({ enum: [...stepWaits] }), {
+          description:
+            'what a move there waits for, and who is to act: investor-signature (the investor signs the subscription agreement), countersignature (an approver countersigns it); empty when nothing known holds it back',
         }),
         stepFields: Type.Array(
           Type.Object({

@@ -86,6 +86,8 @@ const en = {
   nextNone: 'This is the last step. There is nothing more to do.',
   nextWithdrawn: 'You have withdrawn from this deal. There is nothing more to do.',
   nextYou: 'You can take the next step yourself:',
+  waitsForSignature: (step: string) => `${step}: sign your subscription agreement below first. Our team then countersigns it, and you can take this step here.`,
+  waitsForCountersignature: (step: string) => `${step}: your agreement is signed. Once our team has countersigned it, you can take this step here.`,
   stepKindComplete: 'complete',
   stepKindWithdrawn: 'withdrawn',
 

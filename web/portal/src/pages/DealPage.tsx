@@ -89,17 +89,23 @@ function Next({ deal, session, onDone }: { deal: InvestorDeal; session: Session;
         <p className="muted">{m.nextByStaff(new Intl.ListFormat(undefined, { type: 'disjunction' }).format(byStaff.map((s) => s.label)))}</p>
       )}
       {open.length > 0 && <p>{m.nextYou}</p>}
-      {open.map((step) => (
-        <StepForm
-          key={`${deal.currentStep?.id ?? 'start'}-${step.id}`}
-          dealId={deal.dealId}
-          investorUserId={session.investorUserId}
-          currentStepId={deal.currentStep?.id ?? null}
-          step={step}
-          defaultCurrency={deal.commitment?.currency ?? deal.payment?.currency ?? null}
-          onDone={onDone}
-        />
-      ))}
+      {open.map((step) =>
+        step.waitingFor.length > 0 ? (
+          <p key={step.id} className="notice" data-testid="step-waits">
+            {step.waitingFor.includes('investor-signature') ? m.waitsForSignature(step.label) : m.waitsForCountersignature(step.label)}
+          </p>
+        ) : (
+          <StepForm
+            key={`${deal.currentStep?.id ?? 'start'}-${step.id}`}
+            dealId={deal.dealId}
+            investorUserId={session.investorUserId}
+            currentStepId={deal.currentStep?.id ?? null}
+            step={step}
+            defaultCurrency={deal.commitment?.currency ?? deal.payment?.currency ?? null}
+            onDone={onDone}
+          />
+        ),
+      )}
     </section>
   );
 }
