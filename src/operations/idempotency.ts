@@ -59,6 +59,12 @@ export interface IdempotencyOptions {
   leaseMs?: number;
   /** How often the lease is renewed while the work runs; default IDEMPOTENCY_HEARTBEAT_MS, or a third of a shorter lease. */
   heartbeatMs?: number;
+  /**
+   * Runs once the key is claimed, before the work's transaction and outside it (a call to another
+   * service, which no transaction should wait on): a repeat answered from the key never runs it.
+   * When it throws, the key is released as when the work throws.
+   */
+  beforeWork?: () => Promise<void>;
 }
 
 /**
@@ -92,6 +98,7 @@ export async function runIdempotently(
   const ref = { scope: request.scope, key: request.key, leaseId };
   const heartbeat = startHeartbeat(deps, ref, leaseMs, options.heartbeatMs ?? Math.min(IDEMPOTENCY_HEARTBEAT_MS, leaseMs / 3));
   try {
+    await options.beforeWork?.();
     // A transaction PostgreSQL aborted (deadlock, serialization failure) kept nothing: run it again.
     return await retryAborted(() =>
       deps.db.transaction().execute(async (trx) => {

@@ -57,21 +57,28 @@ export async function startKycCheck(
   if (await isErased(deps.db, investorUserId)) throw conflict('The investor was erased: nothing more is recorded of them');
   if (input.dealId !== undefined && !(await findDeal(deps.db, input.dealId))) throw notFound('deal', input.dealId);
   if (!kyc.provider) throw unprocessable('No KYC provider is configured (KYC_PROVIDER): a check cannot be started');
+  const { provider: asked } = kyc;
+  const provider = asked.name;
   const id = deps.newId();
-  const started = await kyc.provider.startCheck({
-    reference: id,
-    level: input.level,
-    investor: {
-      id: investor.id,
-      fullName: investor.contact.fullName,
-      email: investor.contact.contact.email,
-      dateOfBirth: investor.contact.contact.dateOfBirth,
-    },
-    dealId: input.dealId ?? null,
-    callbackUrl: kyc.callbackUrl,
-  });
-  const provider = kyc.provider.name;
-  return write(deps, request, 201, async (tx) => {
+  let started: Awaited<ReturnType<KycProvider['startCheck']>> | undefined;
+  // Asked before the transaction and outside it, once the Idempotency-Key (if any) is claimed: a
+  // repeat answered from the key does not ask the provider for a second check.
+  const ask = async () => {
+    started = await asked.startCheck({
+      reference: id,
+      level: input.level,
+      investor: {
+        id: investor.id,
+        fullName: investor.contact.fullName,
+        email: investor.contact.contact.email,
+        dateOfBirth: investor.contact.contact.dateOfBirth,
+      },
+      dealId: input.dealId ?? null,
+      callbackUrl: kyc.callbackUrl,
+    });
+  };
+  const record = async (tx: Deps) => {
+    if (!started) throw new Error('the provider was not asked before the check is recorded');
     const at = tx.clock();
     const check = await store.insertKycCheck(tx.db, {
       id,
@@ -93,7 +100,8 @@ export async function startKycCheck(
       change: { checkId: id, investorUserId, dealId: input.dealId ?? null, level: input.level, provider, providerCheckId: started.providerCheckId },
     });
     return toCheck(check);
-  });
+  };
+  return write(deps, request, 201, record, { beforeWork: ask });
 }
 
 /** An investor's checks, newest first: staff, or the investor themself (404 for anyone else). */

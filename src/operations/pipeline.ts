@@ -12,6 +12,8 @@
 //   that stores its bytes, and a repeat gets those bytes again (idempotency.ts). The stored answer
 //   commits with the write or not at all, and a replay is the same bytes as the first answer,
 //   whatever a later version of the service would make of the same value.
+// - beforeWork: what must happen outside any transaction before it (asking another service), run
+//   after the key is claimed, so a repeat answered from the key never asks again.
 // - a dry run: dry-run.ts rolledBack in place of the transaction.
 // - grouping (single moves only): move-groups.ts, which claims and answers the keys of a group in
 //   its one transaction and hands back a key a row already holds to `write`.
@@ -83,11 +85,21 @@ export const encoded =
  * answer (`authorize` first, so a replay is never served to a caller the work would refuse).
  * Without: `work` on `deps` as given. `deps.db` must not be a transaction.
  */
-export async function idempotently(deps: Deps, request: WriteRequest, work: Operation<StoredResponse>, authorize?: Operation<void>): Promise<Answer> {
-  if (request.key === undefined) return { ...(await work(deps)), replayed: false };
-  if (authorize) await authorize(deps);
+export async function idempotently(deps: Deps, request: WriteRequest, work: Operation<StoredResponse>, options: WriteOptions = {}): Promise<Answer> {
+  if (request.key === undefined) {
+    await options.beforeWork?.();
+    return { ...(await work(deps)), replayed: false };
+  }
+  if (options.authorize) await options.authorize(deps);
   const { ttlMs, ...key } = request.key;
-  return runIdempotently(deps, key, { ttlMs }, work);
+  return runIdempotently(deps, key, { ttlMs, ...(options.beforeWork ? { beforeWork: options.beforeWork } : {}) }, work);
+}
+
+export interface WriteOptions {
+  /** Checked before a repeat is answered from its key, so a replay is never served to a caller the work would refuse. */
+  authorize?: Operation<void>;
+  /** Runs before the transaction, outside it, and never for a repeat answered from its key (idempotency.ts). */
+  beforeWork?: () => Promise<void>;
 }
 
 /** The ordinary write: `op` in one transaction, answered with `status`, idempotent with a key. */
@@ -96,9 +108,9 @@ export function write<T>(
   request: WriteRequest,
   status: number | ((result: T) => number),
   op: Operation<T>,
-  options: { authorize?: Operation<void> } = {},
+  options: WriteOptions = {},
 ): Promise<Answer> {
-  return idempotently(deps, request, encoded(request, status, inOneTransaction(op)), options.authorize);
+  return idempotently(deps, request, encoded(request, status, inOneTransaction(op)), options);
 }
 
 /** A write's result that says its own status: applied (200, 201) or held for a second person (202, four-eyes). */

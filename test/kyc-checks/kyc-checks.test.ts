@@ -146,6 +146,20 @@ describe('KYC checks by the provider', () => {
     assert.equal(theirs.title, unknown.title);
   });
 
+  test('a start sent again with its Idempotency-Key is answered as the first, and the provider is asked once', async () => {
+    const { id: investor } = await createInvestor(t.admin);
+    const key = `kyc-${investor}`;
+    const first = await t.admin.post(`/investors/${investor}/kyc-checks`, { level: 2 }, { 'idempotency-key': key });
+    assert.equal(first.status, 201, first.text);
+    const again = await t.admin.post(`/investors/${investor}/kyc-checks`, { level: 2 }, { 'idempotency-key': key });
+    assert.equal(again.status, 201);
+    assert.equal(again.text, first.text, 'the same bytes');
+    assert.equal(simulator.requests.filter((r) => r.investor.id === investor).length, 1, 'one check asked of the provider');
+    assert.equal((await t.admin.get(`/investors/${investor}/kyc-checks`)).body.checks.length, 1);
+    expectProblem(await t.admin.post(`/investors/${investor}/kyc-checks`, { level: 3 }, { 'idempotency-key': key }), 422);
+    assert.equal(simulator.requests.filter((r) => r.investor.id === investor).length, 1, 'nor for another body under the key');
+  });
+
   test('an unknown investor or deal, or a level out of range: 4xx, nothing recorded, the provider not asked', async () => {
     const { id: investor } = await createInvestor(t.admin);
     const asked = simulator.requests.length;
