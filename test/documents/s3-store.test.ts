@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { createToken } from '../../src/operations/tokens.ts';
 import { client, expectProblem } from '../support/app.ts';
 import { createDeal, createInvestor, jump } from '../support/deals.ts';
-import { files, kycDeal, uploadKyc } from '../support/kyc.ts';
+import { files, investorAtKyc, kycDeal, uploadKyc } from '../support/kyc.ts';
 import { rowCounts } from '../support/row-counts.ts';
 import { startAppWithS3 } from '../support/s3.ts';
 import { templatePdf } from '../support/signing.ts';
@@ -74,13 +74,7 @@ describe('document contents in an S3 bucket', () => {
   });
 
   test('a KYC document: uploaded by the investor, kept in the bucket, opened by staff byte for byte; the same file twice is one object', async () => {
-    const deal = await kycDeal(t.admin);
-    const { id } = await createInvestor(t.admin, { kycCheckLevel: null });
-    await jump(t.admin, deal.dealId, id, deal.step('interest'));
-    const token = await t.investorToken(id);
-    const moved = await client(t.app, token).post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: id, targetStepId: deal.step('kyc'), data: {} });
-    assert.equal(moved.status, 201, moved.text);
-    const target = { dealId: deal.dealId, investorUserId: id };
+    const { deal, id, token, target } = await investorAtKyc(t);
 
     const passport = pdf('passport', KYC_MAX - 1024); // just under the limit: two parts
     const identity = await uploadKyc(t.app, token, target, 'identity', passport, 'application/pdf', 'passport.pdf');

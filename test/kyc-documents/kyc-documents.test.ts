@@ -10,23 +10,14 @@ import { sql } from 'kysely';
 import { createToken } from '../../src/operations/tokens.ts';
 import { client, expectProblem, startApp } from '../support/app.ts';
 import { createInvestor, jump } from '../support/deals.ts';
-import { files, kycDeal, uploadKyc } from '../support/kyc.ts';
+import { files, investorAtKyc, uploadKyc } from '../support/kyc.ts';
 import { rowCounts } from '../support/row-counts.ts';
 
 const t = startApp({ env: { KYC_DOCUMENT_MAX_BYTES: '4096' } });
 const staff = async (role: 'viewer' | 'operator') => (await createToken(t.database.db, { name: `${role} key`, role })).token;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-/** A deal, an investor at its KYC step, and the investor's token. */
-async function atKyc() {
-  const deal = await kycDeal(t.admin);
-  const { id } = await createInvestor(t.admin, { kycCheckLevel: null });
-  await jump(t.admin, deal.dealId, id, deal.step('interest'));
-  const token = await t.investorToken(id);
-  const moved = await client(t.app, token).post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: id, targetStepId: deal.step('kyc'), data: {} });
-  assert.equal(moved.status, 201, moved.text);
-  return { deal, id, token, target: { dealId: deal.dealId, investorUserId: id } };
-}
+const atKyc = () => investorAtKyc(t);
 
 describe('KYC documents', () => {
   test('the investor uploads, an operator accepts both: the level is set, recorded and audited, and the commitment opens', async () => {

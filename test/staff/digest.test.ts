@@ -3,7 +3,7 @@
 // theirs off with PUT /staff/{personId}/digest (an admin may for anyone, nobody else). Sent to a real
 // SMTP server (smtp-server) and read back.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { enqueueDueDigests } from '../../src/operations/mail-digest.ts';
 import { createMailDispatcher } from '../../src/operations/mail-dispatcher.ts';

@@ -2,7 +2,8 @@
 // KYC settings, small files of each type taken (PDF, JPEG, PNG) and an upload as a client sends one.
 import assert from 'node:assert/strict';
 import type { Api } from '../../src/http/context.ts';
-import type { Client } from './app.ts';
+import { type Client, client, type StartedApp } from './app.ts';
+import { createInvestor, jump } from './deals.ts';
 import { uniqueId } from './fixtures.ts';
 import { commitmentStep } from './workflows.ts';
 
@@ -48,6 +49,17 @@ export async function kycDeal(admin: Client, documents: string[] = ['identity', 
   const settings = await admin.put(`/deals/deal/${dealId}/kyc-settings`, { stepId: step('kyc'), level: 2, documents });
   assert.equal(settings.status, 200, JSON.stringify(settings.body));
   return { dealId, step };
+}
+
+/** A new kycDeal, and a new investor who moved themselves into its KYC step (its requests open), with their token. */
+export async function investorAtKyc(t: StartedApp) {
+  const deal = await kycDeal(t.admin);
+  const { id } = await createInvestor(t.admin, { kycCheckLevel: null });
+  await jump(t.admin, deal.dealId, id, deal.step('interest'));
+  const token = await t.investorToken(id);
+  const moved = await client(t.app, token).post(`/deals/deal/${deal.dealId}/jump-to-step`, { investorUserId: id, targetStepId: deal.step('kyc'), data: {} });
+  assert.equal(moved.status, 201, moved.text);
+  return { deal, id, token, target: { dealId: deal.dealId, investorUserId: id } };
 }
 
 export const files = {
