@@ -44,9 +44,7 @@ CREATE TABLE agreement_signatures (
   CONSTRAINT agreement_signatures_deal_id_investor_user_id_role_key UNIQUE (deal_id, investor_user_id, role),
   CONSTRAINT agreement_signatures_investor_user_id_fkey FOREIGN KEY (investor_user_id) REFERENCES investors(id),
   CONSTRAINT agreement_signatures_pkey PRIMARY KEY (id),
-  CONSTRAINT agreement_signatures_role_check CHECK ((role = ANY (ARRAY['investor'::text, 'countersigner'::text]))),
-  CONSTRAINT agreement_signatures_sealed_hash_fkey FOREIGN KEY (sealed_hash) REFERENCES document_blobs(content_hash),
-  CONSTRAINT agreement_signatures_signed_hash_fkey FOREIGN KEY (signed_hash) REFERENCES document_blobs(content_hash)
+  CONSTRAINT agreement_signatures_role_check CHECK ((role = ANY (ARRAY['investor'::text, 'countersigner'::text])))
 );
 
 CREATE TABLE agreement_templates (
@@ -711,7 +709,6 @@ CREATE TABLE kyc_documents (
   size bigint NOT NULL,
   uploaded_by text NOT NULL,
   uploaded_at timestamp(3) with time zone NOT NULL,
-  CONSTRAINT kyc_documents_content_hash_fkey FOREIGN KEY (content_hash) REFERENCES document_blobs(content_hash),
   CONSTRAINT kyc_documents_deal_id_fkey FOREIGN KEY (deal_id) REFERENCES deals(id),
   CONSTRAINT kyc_documents_investor_id_fkey FOREIGN KEY (investor_id) REFERENCES investors(id),
   CONSTRAINT kyc_documents_kind_check CHECK ((kind = ANY (ARRAY['identity'::text, 'proof-of-address'::text, 'register-extract'::text, 'beneficial-owners'::text, 'category-evidence'::text]))),
@@ -1340,6 +1337,62 @@ CREATE INDEX webhook_deliveries_listing ON webhook_deliveries USING btree (creat
 CREATE INDEX workflow_steps_deal ON workflow_steps USING btree (deal_id, "position");
 
 -- Functions (by name): the definition in force, whichever migration wrote it last
+CREATE OR REPLACE FUNCTION agreement_signatures_erase_only()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      if new.ip is distinct from (case when old.ip is null then null else '' end)
+        or (to_jsonb(new) - 'ip') is distinct from (to_jsonb(old) - 'ip')
+        or not exists (select 1 from investors i where i.id = new.investor_user_id and i.erased_at is not null) then
+        raise exception 'history is append-only: % of an erased investor may only be blanked', 'agreement_signatures.ip' using errcode = '42501';
+      end if;
+      return new;
+    end $function$;
+
+CREATE OR REPLACE FUNCTION category_confirmations_erase_only()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      if new.ip is distinct from (case when old.ip is null then null else '' end)
+        or (to_jsonb(new) - 'ip') is distinct from (to_jsonb(old) - 'ip')
+        or not exists (select 1 from investors i where i.id = new.investor_id and i.erased_at is not null) then
+        raise exception 'history is append-only: % of an erased investor may only be blanked', 'category_confirmations.ip' using errcode = '42501';
+      end if;
+      return new;
+    end $function$;
+
+CREATE OR REPLACE FUNCTION content_is_stored()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    declare
+      hash text;
+    begin
+      foreach hash in array tg_argv loop
+        perform 1 from document_blobs b where b.content_hash = to_jsonb(new) ->> hash for key share;
+        if not found then
+          raise exception 'no stored content % for %.%', to_jsonb(new) ->> hash, tg_table_name, hash using errcode = '23503';
+        end if;
+      end loop;
+      return new;
+    end $function$;
+
+CREATE OR REPLACE FUNCTION document_blobs_delete_unnamed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      if exists (select 1 from kyc_documents d join investors i on i.id = d.investor_id
+                 where d.content_hash = old.content_hash and i.erased_at is null)
+        or exists (select 1 from agreement_signatures s join investors i on i.id = s.investor_user_id
+                 where old.content_hash in (s.signed_hash, s.sealed_hash) and i.erased_at is null) then
+        raise exception 'content % is named by a live record; it is kept', old.content_hash using errcode = '40001';
+      end if;
+      return old;
+    end $function$;
+
 CREATE OR REPLACE FUNCTION funnel_apply(max_rows integer)
  RETURNS integer
  LANGUAGE plpgsql
@@ -2031,6 +2084,32 @@ AS $function$
       return null;
     end $function$;
 
+CREATE OR REPLACE FUNCTION kyc_document_reviews_erase_only()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      if new.reason is distinct from (case when old.reason is null then null else '' end)
+        or (to_jsonb(new) - 'reason') is distinct from (to_jsonb(old) - 'reason')
+        or not exists (select 1 from investors i where i.id = (select d.investor_id from kyc_documents d where d.id = new.document_id) and i.erased_at is not null) then
+        raise exception 'history is append-only: % of an erased investor may only be blanked', 'kyc_document_reviews.reason' using errcode = '42501';
+      end if;
+      return new;
+    end $function$;
+
+CREATE OR REPLACE FUNCTION kyc_documents_erase_only()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      if new.file_name is distinct from (case when old.file_name is null then null else '' end)
+        or (to_jsonb(new) - 'file_name') is distinct from (to_jsonb(old) - 'file_name')
+        or not exists (select 1 from investors i where i.id = new.investor_id and i.erased_at is not null) then
+        raise exception 'history is append-only: % of an erased investor may only be blanked', 'kyc_documents.file_name' using errcode = '42501';
+      end if;
+      return new;
+    end $function$;
+
 CREATE OR REPLACE FUNCTION mails_erase_only()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -2096,7 +2175,9 @@ AS $function$
     end $function$;
 
 -- Triggers (by table, then name)
-CREATE TRIGGER agreement_signatures_append_only BEFORE DELETE OR UPDATE ON agreement_signatures FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER agreement_signatures_append_only BEFORE DELETE ON agreement_signatures FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER agreement_signatures_content_is_stored BEFORE INSERT ON agreement_signatures FOR EACH ROW EXECUTE FUNCTION content_is_stored('signed_hash', 'sealed_hash');
+CREATE TRIGGER agreement_signatures_erase_only BEFORE UPDATE ON agreement_signatures FOR EACH ROW EXECUTE FUNCTION agreement_signatures_erase_only();
 CREATE TRIGGER agreement_signatures_no_truncate BEFORE TRUNCATE ON agreement_signatures FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER agreement_templates_append_only BEFORE DELETE OR UPDATE ON agreement_templates FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER agreement_templates_no_truncate BEFORE TRUNCATE ON agreement_templates FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
@@ -2108,10 +2189,12 @@ CREATE TRIGGER audit_tree_leaves_append_only BEFORE DELETE OR UPDATE ON audit_tr
 CREATE TRIGGER audit_tree_leaves_no_truncate BEFORE TRUNCATE ON audit_tree_leaves FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER audit_tree_nodes_append_only BEFORE DELETE OR UPDATE ON audit_tree_nodes FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER audit_tree_nodes_no_truncate BEFORE TRUNCATE ON audit_tree_nodes FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
-CREATE TRIGGER category_confirmations_append_only BEFORE DELETE OR UPDATE ON category_confirmations FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER category_confirmations_append_only BEFORE DELETE ON category_confirmations FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER category_confirmations_erase_only BEFORE UPDATE ON category_confirmations FOR EACH ROW EXECUTE FUNCTION category_confirmations_erase_only();
 CREATE TRIGGER category_confirmations_no_truncate BEFORE TRUNCATE ON category_confirmations FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER deal_documents_append_only BEFORE DELETE OR UPDATE ON deal_documents FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER deal_documents_no_truncate BEFORE TRUNCATE ON deal_documents FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER document_blobs_delete_unnamed BEFORE DELETE ON document_blobs FOR EACH ROW EXECUTE FUNCTION document_blobs_delete_unnamed();
 CREATE TRIGGER document_reads_append_only BEFORE DELETE OR UPDATE ON document_reads FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER document_reads_no_truncate BEFORE TRUNCATE ON document_reads FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER document_releases_append_only BEFORE DELETE OR UPDATE ON document_releases FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
@@ -2150,9 +2233,12 @@ CREATE TRIGGER kyc_check_results_no_change BEFORE DELETE OR UPDATE ON kyc_check_
 CREATE TRIGGER kyc_check_results_no_truncate BEFORE TRUNCATE ON kyc_check_results FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER kyc_checks_no_change BEFORE DELETE OR UPDATE ON kyc_checks FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER kyc_checks_no_truncate BEFORE TRUNCATE ON kyc_checks FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
-CREATE TRIGGER kyc_document_reviews_append_only BEFORE DELETE OR UPDATE ON kyc_document_reviews FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER kyc_document_reviews_append_only BEFORE DELETE ON kyc_document_reviews FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER kyc_document_reviews_erase_only BEFORE UPDATE ON kyc_document_reviews FOR EACH ROW EXECUTE FUNCTION kyc_document_reviews_erase_only();
 CREATE TRIGGER kyc_document_reviews_no_truncate BEFORE TRUNCATE ON kyc_document_reviews FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
-CREATE TRIGGER kyc_documents_append_only BEFORE DELETE OR UPDATE ON kyc_documents FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER kyc_documents_append_only BEFORE DELETE ON kyc_documents FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
+CREATE TRIGGER kyc_documents_content_is_stored BEFORE INSERT ON kyc_documents FOR EACH ROW EXECUTE FUNCTION content_is_stored('content_hash');
+CREATE TRIGGER kyc_documents_erase_only BEFORE UPDATE ON kyc_documents FOR EACH ROW EXECUTE FUNCTION kyc_documents_erase_only();
 CREATE TRIGGER kyc_documents_no_truncate BEFORE TRUNCATE ON kyc_documents FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER kyc_levels_append_only BEFORE DELETE OR UPDATE ON kyc_levels FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER kyc_levels_no_truncate BEFORE TRUNCATE ON kyc_levels FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();

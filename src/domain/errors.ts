@@ -41,6 +41,8 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string, id: string) => new AppError('not-found', `${what} ${JSON.stringify(id)} does not exist`);
+/** A record of an erased investor whose content went with their personal data (404: the content is as gone as an unknown one). */
+export const erasedContent = (what: string) => new AppError('not-found', `${what}: deleted with the investor's personal data when they were erased`);
 export const forbidden = (detail: string) => new AppError('forbidden', detail);
 export const conflict = (detail: string, extensions?: Record<string, unknown>) => new AppError('conflict', detail, extensions ? { extensions } : {});
 export const invalid = (errors: FieldError[], detail = 'The request is not valid') => new AppError('validation', detail, { errors });

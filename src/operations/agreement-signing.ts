@@ -15,7 +15,7 @@ import { actorOf, type Principal } from '../domain/principal.ts';
 import * as store from '../store/agreements.ts';
 import { appendToChain } from '../store/audit.ts';
 import { findLivePasskeyForUpdate, recordPasskeyUse } from '../store/sign-in.ts';
-import { type Agreement, bytesOfContent, currentAgreement, getAgreement, storeBytes } from './agreements.ts';
+import { type Agreement, assertAgreementKept, bytesOfContent, currentAgreement, getAgreement, storeBytes } from './agreements.ts';
 import type { Deps } from './deps.ts';
 import { AGREEMENT_TITLE, enqueueCountersignedCopy } from './mail-outbox.ts';
 import { sealPdf } from './pdf-seal.ts';
@@ -48,6 +48,7 @@ function assertPasskeySession(principal: Principal, role: SignerRole): void {
 /** Which PDF the next signature of `role` binds; 409 when it is not that role's turn. */
 async function documentToSign(deps: Deps, principal: Principal, dealId: string, investorUserId: string, role: SignerRole) {
   const agreement = await currentAgreement(deps, principal, dealId, investorUserId);
+  await assertAgreementKept(deps.db, investorUserId);
   if (role === 'investor' && agreement.state !== 'to-sign') throw conflict('The agreement is signed already');
   if (role === 'countersigner' && agreement.state === 'to-sign') throw conflict('The investor has not signed the agreement yet');
   if (role === 'countersigner' && agreement.state === 'countersigned') throw conflict('The agreement is countersigned already');

@@ -6,13 +6,14 @@
 import { PDFDocument } from 'pdf-lib';
 import { DEFAULT_COMMITMENT_FIELD_KEY, DEFAULT_CURRENCY_FIELD_KEY } from '../domain/commitment.ts';
 import { documentsChain } from '../domain/audit.ts';
-import { AppError, forbidden, invalid, notFound } from '../domain/errors.ts';
+import { AppError, erasedContent, forbidden, invalid, notFound } from '../domain/errors.ts';
 import { actorOf, isStaff, type Principal } from '../domain/principal.ts';
 import type { AgreementState, Step } from '../domain/workflow.ts';
 import * as store from '../store/agreements.ts';
 import { appendToChain } from '../store/audit.ts';
 import { findDeal } from '../store/deals.ts';
 import type { ContentReader, StoredContent } from '../store/document-contents.ts';
+import { wasErased } from '../store/erasure.ts';
 import { findInvestor } from '../store/investors.ts';
 import { findPaymentSettings } from '../store/payment-settings.ts';
 import type { Db } from '../store/schema.ts';
@@ -164,6 +165,11 @@ export async function listAgreements(deps: Deps, principal: Principal, dealId: s
   return Promise.all(investors.map((id) => getAgreement(deps, principal, dealId, id)));
 }
 
+/** 404 for the PDF of an erased investor's agreement: its contents went with their personal data. */
+export async function assertAgreementKept(db: Db, investorUserId: string): Promise<void> {
+  if (await wasErased(db, investorUserId)) throw erasedContent(`The PDFs of investor ${JSON.stringify(investorUserId)}'s agreement`);
+}
+
 /** The PDF in its newest form, for reading; the read is an audit entry, as a document's is. */
 export async function openAgreement(
   deps: Deps,
@@ -172,6 +178,7 @@ export async function openAgreement(
   investorUserId: string,
 ): Promise<{ agreement: Agreement; content: ContentReader }> {
   const { filled, ...agreement } = await currentAgreement(deps, principal, dealId, investorUserId);
+  await assertAgreementKept(deps.db, investorUserId);
   await inOneTransaction(async (tx) => {
     const at = tx.clock();
     await appendToChain(tx.db, {

@@ -126,7 +126,7 @@ export async function recordStaffChange(
 export async function recordErasure(
   db: Db,
   principal: Principal,
-  change: { investorUserId: string; lastEventAt: string | null; override: boolean; reason: string | null },
+  change: { investorUserId: string; lastEventAt: string | null; override: boolean; reason: string | null; evidence: Record<string, number> },
   at: Date,
 ) {
   await appendToChain(db, { chain: DIRECTORY_CHAIN, type: 'investor.erased', ...who(principal), at: at.toISOString(), change: plain(change) });

@@ -7,7 +7,7 @@ import { AppError, conflict, notFound } from '../domain/errors.ts';
 import type { InvestorContact } from '../domain/investor.ts';
 import type { Principal } from '../domain/principal.ts';
 import { dealsOfInvestor } from '../store/approvals.ts';
-import { lockForErasure, writeErasure } from '../store/erasure.ts';
+import { eraseEvidence, lockForErasure, writeErasure } from '../store/erasure.ts';
 import { revokeInvestorTokens } from '../store/tokens.ts';
 import { recordErasure, recordTokenChange } from './audit-entries.ts';
 import { invalidateLocally, publishInvalidation } from './caches.ts';
@@ -95,7 +95,10 @@ async function applyErasure(
   }
   if (check) return { erasure: result(now, early), revokedTokens: [], before: false };
   await writeErasure(tx.db, investorUserId, { contact: tombstone(row.contact, investorUserId), fullName: ERASED_NAME }, now);
-  await recordErasure(tx.db, principal, { investorUserId, lastEventAt: lastEventAt?.toISOString() ?? null, override: early, reason }, now);
+  // Their evidence: file names and IP addresses blanked, contents no live record names deleted
+  // (after the retention period a signed agreement need not be kept either). The entry counts them.
+  const { removedHashes, ...evidence } = await eraseEvidence(tx.db, investorUserId);
+  await recordErasure(tx.db, principal, { investorUserId, lastEventAt: lastEventAt?.toISOString() ?? null, override: early, reason, evidence }, now);
   // An erased investor keeps no way in: their API keys are revoked, and they no longer sign in
   // to the portal. New credentials for the id are refused (createToken, createPortalInvitations).
   const revokedTokens = await revokeInvestorTokens(tx.db, investorUserId, now);

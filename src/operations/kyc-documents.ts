@@ -6,7 +6,7 @@
 // Accepting a category's evidence records the statement the investor confirmed and that waited for
 // it (category-confirmations.ts). Every upload and decision is an audit entry.
 import { DIRECTORY_CHAIN } from '../domain/audit.ts';
-import { AppError, conflict, forbidden, invalid, notFound } from '../domain/errors.ts';
+import { AppError, conflict, erasedContent, forbidden, invalid, notFound } from '../domain/errors.ts';
 import { type InvestorCategory, utcDate } from '../domain/investor-category.ts';
 import { allAccepted, type KycMediaType, type KycUploadKind, kycExpiry, MAGIC_BYTES, mediaTypeOf } from '../domain/kyc.ts';
 import { actorOf, isStaff, type Principal } from '../domain/principal.ts';
@@ -14,6 +14,7 @@ import { appendToChain } from '../store/audit.ts';
 import { newestConfirmation } from '../store/category-confirmations.ts';
 import { ContentTooLarge, type ContentReader, EmptyContent, type StoredContent } from '../store/document-contents.ts';
 import * as store from '../store/kyc.ts';
+import { wasErased } from '../store/erasure.ts';
 import { contentsOf, type Deps } from './deps.ts';
 import { appendStatement } from './investor-categories.ts';
 import { assertKycAccess, type KycDocument, requestsOf } from './kyc.ts';
@@ -107,6 +108,7 @@ export async function openKycDocument(
   await assertKycAccess(deps.db, principal, dealId, investorUserId);
   const document = await store.findDocument(deps.db, dealId, investorUserId, documentId);
   if (!document) throw notFound('KYC document', documentId);
+  if (await wasErased(deps.db, investorUserId)) throw erasedContent(`The content of KYC document ${JSON.stringify(documentId)}`);
   const content = await contentsOf(deps).get(document.contentHash);
   if (!content) throw new AppError('internal', `the content ${document.contentHash} of KYC document ${documentId} is missing`);
   return { document, content };

@@ -68,3 +68,82 @@ export async function wasErased(db: Kysely<DB>, investorUserId: string): Promise
   const { rows } = await sql<{ erased: boolean }>`select erased_at is not null as erased from investors where id = ${investorUserId}`.execute(db);
   return rows[0]?.erased === true;
 }
+
+/** What an erasure did to the investor's evidence, by count (the audit entry says so; never the data). */
+export interface ErasedEvidence {
+  /** KYC documents whose file name was blanked. */
+  kycFileNames: number;
+  /** Staff's reasons for rejecting one of their files, blanked. */
+  rejectionReasons: number;
+  /** Category confirmations whose IP address was blanked. */
+  confirmationAddresses: number;
+  /** Their signatures of agreements whose IP address was blanked. */
+  signatureAddresses: number;
+  /** Contents of their KYC documents deleted (content another live record names is kept). */
+  kycContents: number;
+  /** Contents of their agreements deleted (filled, signed and countersigned PDFs). */
+  agreementContents: number;
+  /** The hashes of the contents deleted, for an object store to delete once committed (not audited). */
+  removedHashes: string[];
+}
+
+/**
+ * Blanks the erased investor's file names, rejection reasons and IP addresses (the only changes
+ * migration 0056's triggers allow, and only once the directory entry is erased) and deletes the
+ * contents of their KYC documents and agreements that no live record names: not a deal document
+ * or template, nor another investor's document or agreement not erased. Their pending signing
+ * challenges go too (they name the filled PDF).
+ */
+export async function eraseEvidence(db: Kysely<DB>, investorUserId: string): Promise<ErasedEvidence> {
+  const kycFileNames = (
+    await sql<{ id: string }>`update kyc_documents set file_name = '' where investor_id = ${investorUserId} and file_name <> ''
+    returning id`.execute(db)
+  ).rows.length;
+  const rejectionReasons = (
+    await sql<{ document_id: string }>`update kyc_document_reviews set reason = '' where reason <> ''
+    and document_id in (select id from kyc_documents where investor_id = ${investorUserId}) returning document_id`.execute(db)
+  ).rows.length;
+  const confirmationAddresses = (
+    await sql<{ id: string }>`update category_confirmations set ip = '' where investor_id = ${investorUserId} and ip <> ''
+    returning id`.execute(db)
+  ).rows.length;
+  // The countersigner's address is staff's, not the investor's: it stays.
+  const signatureAddresses = (
+    await sql<{ id: string }>`update agreement_signatures set ip = '' where investor_user_id = ${investorUserId}
+    and role = 'investor' and ip <> '' returning id`.execute(db)
+  ).rows.length;
+  const challenged = await sql<{ content_hash: string }>`delete from agreement_challenges where investor_user_id = ${investorUserId}
+    returning content_hash`.execute(db);
+  const kyc = await sql<{ content_hash: string }>`select distinct content_hash from kyc_documents where investor_id = ${investorUserId}`.execute(db);
+  const signed = await sql<{ content_hash: string }>`select signed_hash as content_hash from agreement_signatures where investor_user_id = ${investorUserId}
+    union select sealed_hash from agreement_signatures where investor_user_id = ${investorUserId}`.execute(db);
+  const kycHashes = new Set(kyc.rows.map((r) => r.content_hash));
+  const candidates = [...new Set([...kycHashes, ...signed.rows.map((r) => r.content_hash), ...challenged.rows.map((r) => r.content_hash)])];
+  if (candidates.length === 0) {
+    return { kycFileNames, rejectionReasons, confirmationAddresses, signatureAddresses, kycContents: 0, agreementContents: 0, removedHashes: [] };
+  }
+  // Ordered by hash, so that two erasures sharing contents lock them in the same order.
+  const removed = await sql<{ content_hash: string; upload_id: string }>`delete from document_blobs b
+    where b.content_hash in (select h from unnest(${candidates}::text[]) as h order by h)
+      and not exists (select 1 from deal_documents d where d.content_hash = b.content_hash)
+      and not exists (select 1 from agreement_templates t where t.content_hash = b.content_hash)
+      and not exists (select 1 from agreement_challenges c where c.content_hash = b.content_hash)
+      and not exists (select 1 from kyc_documents k join investors i on i.id = k.investor_id
+                      where k.content_hash = b.content_hash and i.erased_at is null)
+      and not exists (select 1 from agreement_signatures s join investors i on i.id = s.investor_user_id
+                      where b.content_hash in (s.signed_hash, s.sealed_hash) and i.erased_at is null)
+    returning b.content_hash, b.upload_id`.execute(db);
+  const uploads = removed.rows.map((r) => r.upload_id);
+  if (uploads.length > 0) await sql`delete from document_chunks where upload_id = any(${uploads}::uuid[])`.execute(db);
+  const removedHashes = removed.rows.map((r) => r.content_hash).sort();
+  const kycContents = removedHashes.filter((h) => kycHashes.has(h)).length;
+  return {
+    kycFileNames,
+    rejectionReasons,
+    confirmationAddresses,
+    signatureAddresses,
+    kycContents,
+    agreementContents: removedHashes.length - kycContents,
+    removedHashes,
+  };
+}
