@@ -17,16 +17,22 @@ period runs (ERASURE_RETENTION_YEARS, default 5, after the investor's last event
   async run(config, values, positionals) {
     const [what, id] = positionals;
     if (what !== 'investor' || !id) throw new AppError('validation', 'usage: dealflow erase investor <investorUserId>');
-    const [{ eraseFromCommandLine }, { SYSTEM_PRINCIPAL }] = await Promise.all([import('../operations/erasure.ts'), import('../operations/audit-entries.ts')]);
+    const [{ eraseFromCommandLine }, { SYSTEM_PRINCIPAL }, { openContentStore }] = await Promise.all([
+      import('../operations/erasure.ts'),
+      import('../operations/audit-entries.ts'),
+      import('../store/content-store.ts'),
+    ]);
+    // The store of document contents, so that an object store's copies of what is erased go too.
+    const contentStore = await openContentStore(config.documentStore);
     const outcome = await withDatabase(config, ({ db }) =>
       eraseFromCommandLine(
-        { db, clock: systemClock, newId: newUuid },
+        { db, clock: systemClock, newId: newUuid, contentStore },
         SYSTEM_PRINCIPAL,
         id,
         { overrideRetention: values['override-retention'] === true, ...(typeof values.reason === 'string' ? { reason: values.reason } : {}) },
         config.erasureRetentionYears,
       ),
-    );
+    ).finally(() => contentStore.close());
     if ('proposal' in outcome) {
       const { proposal } = outcome;
       out(

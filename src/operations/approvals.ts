@@ -13,7 +13,7 @@ import { findPaymentSettings } from '../store/payment-settings.ts';
 import { findProposal } from '../store/approvals.ts';
 import type { MoveInput } from './apply-moves.ts';
 import { bulkMove, bulkMoveBasis } from './bulk-moves.ts';
-import type { Deps } from './deps.ts';
+import { type Deps, forgetContents } from './deps.ts';
 import { applyHeldErasure, erasureBasis, type HeldErasure } from './erasure.ts';
 import { applyPaymentDecision, lineBasis, type PaymentDecisionInput } from './payment-line-decisions.ts';
 import { applyPaymentSettings, type PaymentSettingsInput } from './payment-settings.ts';
@@ -56,11 +56,18 @@ async function basisNow(tx: Deps, proposal: Proposal): Promise<{ now: Record<str
   return { now: await lineBasis(tx, lineId), what: `Payment line ${lineId}` };
 }
 
-/** The stored input applied, as the direct write would apply it, by the approver; `revoked` collects API keys an erasure revoked. */
-async function apply(tx: Deps, principal: Principal, proposal: Proposal, revoked: string[]): Promise<unknown> {
+/** What an applied erasure leaves for after the commit: the API keys it revoked, the contents it deleted. */
+interface AfterErasure {
+  revoked: string[];
+  removed: string[];
+}
+
+/** The stored input applied, as the direct write would apply it, by the approver; `after` collects what an erasure leaves for after the commit. */
+async function apply(tx: Deps, principal: Principal, proposal: Proposal, after: AfterErasure): Promise<unknown> {
   if (proposal.action === 'erasure') {
-    const { erasure, revokedTokens } = await applyHeldErasure(tx, principal, proposal.input as unknown as HeldErasure);
-    revoked.push(...revokedTokens);
+    const { erasure, revokedTokens, removedContents } = await applyHeldErasure(tx, principal, proposal.input as unknown as HeldErasure);
+    after.revoked.push(...revokedTokens);
+    after.removed.push(...removedContents);
     return erasure;
   }
   if (proposal.action === 'workflow-change')
@@ -80,7 +87,7 @@ async function apply(tx: Deps, principal: Principal, proposal: Proposal, revoked
 
 export async function approveProposal(deps: Deps, request: WriteRequest, proposalId: string): Promise<Answer> {
   let workflowOf: string | undefined;
-  const revoked: string[] = [];
+  const after: AfterErasure = { revoked: [], removed: [] };
   try {
     const answer = await write(deps, request, 200, async (tx) => {
       const proposal = await decidable(tx, request.principal, proposalId);
@@ -88,12 +95,13 @@ export async function approveProposal(deps: Deps, request: WriteRequest, proposa
       const { now, what } = await basisNow(tx, proposal);
       const changed = basisChanges(proposal.basis, now);
       if (changed.length > 0) throw new BasisMoved('conflict', describeChanges(what, changed), { extensions: { outcome: 'refused', changed } });
-      const result = await apply(tx, request.principal, proposal, revoked);
+      const result = await apply(tx, request.principal, proposal, after);
       return (await recordProposalDecision(tx, request.principal, proposal, { outcome: 'approved', reason: null, result }))!;
     });
     // An approved workflow change: this instance's cached workflow dropped once committed (others: by NOTIFY).
     if (workflowOf !== undefined) invalidateLocally({ kind: 'workflow', dealId: workflowOf });
-    for (const tokenId of revoked) invalidateLocally({ kind: 'token', tokenId });
+    for (const tokenId of after.revoked) invalidateLocally({ kind: 'token', tokenId });
+    await forgetContents(deps, after.removed);
     return answer;
   } catch (err) {
     if (!(err instanceof BasisMoved)) throw err;

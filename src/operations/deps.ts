@@ -37,3 +37,23 @@ export async function inTransaction<T>(deps: Deps, work: (tx: Deps) => Promise<T
   if (deps.db.isTransaction) return work(deps);
   return deps.db.transaction().execute((trx) => work({ ...deps, db: trx }));
 }
+
+/**
+ * After an erasure committed: the bytes of the contents it deleted, removed from an object store
+ * (DOCUMENT_STORE=s3); nothing to do for the database's own. A store that fails does not fail the
+ * erasure (it has committed): a process warning names the objects left, for the operator to delete.
+ */
+export async function forgetContents(deps: Pick<Deps, 'db' | 'contentStore'>, contentHashes: readonly string[]): Promise<number> {
+  const store = deps.contentStore;
+  if (!store?.forget || contentHashes.length === 0) return 0;
+  try {
+    return await store.forget(deps.db, contentHashes);
+  } catch (err) {
+    process.emitWarning(
+      `an erased investor's contents could not be removed from the object store (${err instanceof Error ? err.message : String(err)}): ` +
+        `delete the objects sha256/<first two>/<hash> of ${contentHashes.join(', ')} unless a document names them again`,
+      { code: 'DEALFLOW_CONTENTS_LEFT' },
+    );
+    return 0;
+  }
+}

@@ -12,7 +12,7 @@ import { revokeInvestorTokens } from '../store/tokens.ts';
 import { recordErasure, recordTokenChange } from './audit-entries.ts';
 import { invalidateLocally, publishInvalidation } from './caches.ts';
 import { endPortalAccess } from './portal-access.ts';
-import type { Deps } from './deps.ts';
+import { type Deps, forgetContents } from './deps.ts';
 import { fourEyesDeal } from './four-eyes.ts';
 import { type Answer, inOneTransaction, type Outcome, type WriteRequest, writeOutcome } from './pipeline.ts';
 import { type ProposalView, propose } from './proposals.ts';
@@ -57,6 +57,8 @@ interface Erased {
   revokedTokens: string[];
   /** The investor was erased before: the erasure answered is that one. */
   before: boolean;
+  /** The contents it deleted (their rows): their bytes go from an object store once committed (forgetContents). */
+  removedContents: string[];
 }
 
 /**
@@ -85,7 +87,7 @@ async function applyErasure(
     retainedUntil: retainedUntil?.toISOString() ?? null,
     overrideRetention: overridden,
   });
-  if (row.erasedAt) return { erasure: result(row.erasedAt, false), revokedTokens: [], before: true };
+  if (row.erasedAt) return { erasure: result(row.erasedAt, false), revokedTokens: [], before: true, removedContents: [] };
   const now = tx.clock();
   const early = retainedUntil !== null && now < retainedUntil;
   if (early && !input.overrideRetention) {
@@ -93,7 +95,7 @@ async function applyErasure(
       `Investor ${investorUserId} is retained until ${retainedUntil.toISOString()} (${retentionYears} years after their last event, ${lastEventAt!.toISOString()}); erase earlier only with overrideRetention and a reason`,
     );
   }
-  if (check) return { erasure: result(now, early), revokedTokens: [], before: false };
+  if (check) return { erasure: result(now, early), revokedTokens: [], before: false, removedContents: [] };
   await writeErasure(tx.db, investorUserId, { contact: tombstone(row.contact, investorUserId), fullName: ERASED_NAME }, now);
   // Their evidence: file names and IP addresses blanked, contents no live record names deleted
   // (after the retention period a signed agreement need not be kept either). The entry counts them.
@@ -107,7 +109,7 @@ async function applyErasure(
     await publishInvalidation(tx.db, { kind: 'token', tokenId: id });
   }
   await endPortalAccess(tx.db, principal, investorUserId, now);
-  return { erasure: result(now, early), revokedTokens, before: false };
+  return { erasure: result(now, early), revokedTokens, before: false, removedContents: removedHashes };
 }
 
 function reasonOf(input: ErasureInput): string | null {
@@ -146,12 +148,15 @@ async function eraseOrPropose(tx: Deps, principal: Principal, investorUserId: st
 /** The erasure as the API's write (POST /investors/{id}/erasure): applied (200) or held for a second admin (202). */
 export async function eraseInvestor(deps: Deps, request: WriteRequest, investorUserId: string, input: ErasureInput, retentionYears: number): Promise<Answer> {
   let revoked: string[] = [];
+  let removed: string[] = [];
   const answer = await writeOutcome(deps, request, async (tx) => {
-    const { status, value, revokedTokens } = await eraseOrPropose(tx, request.principal, investorUserId, input, retentionYears);
+    const { status, value, revokedTokens, removedContents } = await eraseOrPropose(tx, request.principal, investorUserId, input, retentionYears);
     revoked = revokedTokens;
+    removed = removedContents;
     return { status, value };
   });
   for (const tokenId of revoked) invalidateLocally({ kind: 'token', tokenId });
+  await forgetContents(deps, removed);
   return answer;
 }
 
@@ -164,6 +169,7 @@ export async function eraseFromCommandLine(
   retentionYears: number,
 ): Promise<{ erasure: Erasure } | { proposal: ProposalView }> {
   const outcome = await inOneTransaction((tx) => eraseOrPropose(tx, principal, investorUserId, input, retentionYears))(deps);
+  await forgetContents(deps, outcome.removedContents);
   return outcome.status === 202 ? { proposal: outcome.value as ProposalView } : { erasure: outcome.erasure };
 }
 

@@ -48,6 +48,12 @@ export interface DocumentContents {
  */
 export interface ContentStore {
   contents(db: Kysely<DB>): DocumentContents;
+  /**
+   * After an erasure has committed, whose transaction deleted these contents' rows: removes their
+   * bytes where they live outside the database (an object store), each only while no row names it
+   * again. The database's own store has nothing left to remove. Returns how many were removed.
+   */
+  forget?(db: Kysely<DB>, contentHashes: readonly string[]): Promise<number>;
   /** Lets go of what the store holds open (an object store's connections). */
   close(): void;
 }
@@ -192,4 +198,16 @@ export const noScan: ContentScanner = async () => ({ clean: true });
 export async function scanContent(contents: DocumentContents, contentHash: string, scanner: ContentScanner): Promise<ScanVerdict | undefined> {
   const reader = await contents.get(contentHash);
   return reader && scanner(contentHash, reader);
+}
+
+/** Of these contents, the ones no document_blobs row names (deleted, and not stored again since). */
+export async function unrecordedAmong(db: Kysely<DB>, contentHashes: readonly string[]): Promise<string[]> {
+  if (contentHashes.length === 0) return [];
+  const kept = await db
+    .selectFrom('document_blobs')
+    .select('content_hash')
+    .where('content_hash', 'in', [...contentHashes])
+    .execute();
+  const named = new Set(kept.map((r) => r.content_hash));
+  return contentHashes.filter((h) => !named.has(h));
 }

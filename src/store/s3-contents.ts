@@ -37,7 +37,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.ts';
-import { type ContentStore, ContentTooLarge, type DocumentContents, EmptyContent, recordContent, rechunk } from './document-contents.ts';
+import { type ContentStore, ContentTooLarge, type DocumentContents, EmptyContent, recordContent, rechunk, unrecordedAmong } from './document-contents.ts';
 import type { Db } from './schema.ts';
 
 /** Every part of a multipart upload but the last (S3's smallest), and so the most bytes of one upload held in memory. */
@@ -161,5 +161,13 @@ export function s3Contents(config: S3Config): ContentStore {
     },
   });
 
-  return { contents, close: () => client.destroy() };
+  // An erased investor's contents: the erasure deleted their rows; their objects go now, each only
+  // while no row names it again (the same bytes uploaded since keep theirs).
+  async function forget(db: Db, contentHashes: readonly string[]): Promise<number> {
+    const gone = await unrecordedAmong(db, contentHashes);
+    for (const contentHash of gone) await client.send(new DeleteObjectCommand({ Bucket, Key: contentKey(contentHash) }));
+    return gone.length;
+  }
+
+  return { contents, forget, close: () => client.destroy() };
 }

@@ -100,6 +100,29 @@ describe('document contents in an S3 bucket', () => {
     }
   });
 
+  test("an erased investor's KYC files leave the bucket once the erasure committed; the same bytes another investor uploaded stay", async () => {
+    const ada = await investorAtKyc(t);
+    const bea = await investorAtKyc(t);
+    const passport = pdf('ada passport');
+    const bill = pdf('shared bill');
+    for (const [who, kind, bytes] of [
+      [ada, 'identity', passport],
+      [ada, 'proof-of-address', bill],
+      [bea, 'proof-of-address', bill],
+    ] as const)
+      assert.equal((await uploadKyc(t.app, who.token, who.target, kind, bytes)).status, 201);
+    assert.ok((await s3().keys()).includes(keyOf(passport)));
+
+    const erased = await t.admin.post(`/investors/${ada.id}/erasure`, { overrideRetention: true, reason: 'the investor asked' });
+    assert.equal(erased.status, 200, erased.text);
+    const keys = await s3().keys();
+    assert.ok(!keys.includes(keyOf(passport)), 'the passport is gone from the bucket');
+    assert.ok(keys.includes(keyOf(bill)), 'the bill another investor uploaded stays');
+    const [theirs] = (await t.admin.get(`/deals/deal/${bea.deal.dealId}/kyc/${bea.id}`)).body.documents;
+    const read = await send('GET', `/deals/deal/${bea.deal.dealId}/kyc/${bea.id}/documents/${theirs.id}/content`, t.adminToken);
+    assert.ok(read.bytes.equals(bill), 'and reads byte for byte');
+  });
+
   test('refused uploads leave nothing in the bucket: too large (after a part was sent), empty, not what they say', async () => {
     const deal = await kycDeal(t.admin);
     const { id } = await createInvestor(t.admin, { kycCheckLevel: null });
