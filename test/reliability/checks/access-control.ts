@@ -47,21 +47,50 @@ export const investorRoutes = new Set([
   // The documents of a deal they are in that are released to them, and their content.
   'GET /deals/deal/{dealId}/documents',
   'GET /deals/deal/{dealId}/documents/{documentId}/content',
+  // Their subscription agreement in a deal, and its PDF (they sign it in the portal: sessionOnly).
+  'GET /deals/deal/{dealId}/agreements/{investorUserId}',
+  'GET /deals/deal/{dealId}/agreements/{investorUserId}/content',
+  // Their KYC in a deal: what it asks for, the files they upload and their content, their category.
+  'GET /deals/deal/{dealId}/kyc/{investorUserId}',
+  'POST /deals/deal/{dealId}/kyc/{investorUserId}/documents',
+  'GET /deals/deal/{dealId}/kyc/{investorUserId}/documents/{documentId}/content',
+  'POST /deals/deal/{dealId}/kyc/{investorUserId}/category-confirmations',
+  // The checks the KYC provider made of them.
+  'GET /investors/{investorUserId}/kyc-checks',
+  // The language of their e-mails.
+  'GET /investors/{investorUserId}/language',
+  'PUT /investors/{investorUserId}/language',
+]);
+
+/** Routes only an investor calls: staff, whatever their role, get 403 (a statement is the investor's own to confirm). */
+export const investorOnly = new Set(['POST /deals/deal/{dealId}/kyc/{investorUserId}/category-confirmations']);
+
+/**
+ * Routes only a person signed in with a passkey calls (its answer is the signature): every API key,
+ * staff or investor, gets 403 before anything is read; test/agreements signs through real sessions.
+ */
+const sessionOnly = new Set([
+  'POST /deals/deal/{dealId}/agreements/{investorUserId}/signing-options',
+  'POST /deals/deal/{dealId}/agreements/{investorUserId}/signatures',
 ]);
 
 /** Investor routes that name nobody's records: asking them as A can only answer about A. */
 const aboutTheCaller = new Set(['GET /whoami']);
 
-/** The request of `op` with parameters and body filled from these hints. */
-export function requestOf(op: Operation, hints: Hints) {
+/**
+ * The request of `op` with parameters and body filled from these hints; a file upload gets a few
+ * bytes of its media type (`headers` says which), so that it reaches the route's access checks.
+ */
+export function requestOf(op: Operation, hints: Hints): { method: string; path: string; body: unknown; headers: Record<string, string> } {
   const params: Record<string, string> = {};
   for (const p of op.pathParams) params[p.name] = encodeURIComponent(String(sampleValid(p.schema, hints, p.name)));
   const query = op.queryParams
     .filter((q) => q.required || hintFor(hints, q.name))
     .map((q) => `${encodeURIComponent(q.name)}=${encodeURIComponent(String(sampleValid(q.schema, hints, q.name)))}`);
   const path = fillPath(op.path, params) + (query.length ? `?${query.join('&')}` : '');
+  if (op.rawType) return { method: op.method, path, body: Buffer.from('%PDF-1.7\n%%EOF\n'), headers: { 'content-type': op.rawType } };
   const body = op.body ? sampleValid(op.body, hints) : undefined;
-  return { method: op.method, path, body };
+  return { method: op.method, path, body, headers: {} };
 }
 
 export async function accessControl(): Promise<CheckResult> {
@@ -173,7 +202,7 @@ export async function accessControl(): Promise<CheckResult> {
         expect: [403],
         token: staffTokens[role]!,
         hints: hintsB,
-        applies: (op: Operation) => !roleMeets(role, needs(op)),
+        applies: (op: Operation) => !roleMeets(role, needs(op)) && !investorOnly.has(op.key),
       })),
     ];
     const counts: Record<string, number> = {};
@@ -183,13 +212,13 @@ export async function accessControl(): Promise<CheckResult> {
     for (const op of operations) {
       for (const c of cases) {
         if (!c.applies(op)) continue;
-        const { method, path, body } = requestOf(op, c.hints);
+        const { method, path, body, headers } = requestOf(op, c.hints);
         const authorization =
           c.name === 'malformed' ? malformed[malformedIndex++ % malformed.length]! : (c.authorization ?? (c.token ? `Bearer ${c.token}` : undefined));
         const response: Received = await client.request({
           method,
           path,
-          headers: authorization ? { authorization } : {},
+          headers: { ...headers, ...(authorization ? { authorization } : {}) },
           ...(body !== undefined ? { body: body as object } : {}),
         });
         checked++;
@@ -214,7 +243,7 @@ export async function accessControl(): Promise<CheckResult> {
           const unknown = await client.request({
             method: twin.method,
             path: twin.path,
-            headers: { authorization: authorization! },
+            headers: { ...twin.headers, authorization: authorization! },
             ...(twin.body !== undefined ? { body: twin.body as object } : {}),
           });
           const seen = visible(response, c.twin.ids);
@@ -238,12 +267,13 @@ export async function accessControl(): Promise<CheckResult> {
     const controls: [string, string][] = [...rolesBelowAdmin.map((role) => [role, staffTokens[role]!] as [string, string]), ['admin', db.adminToken]];
     for (const [role, token] of controls) {
       for (const op of operations) {
+        if (investorOnly.has(op.key) || sessionOnly.has(op.key)) continue;
         if (role !== 'admin' && !roleMeets(role as StaffRole, needs(op))) continue;
-        const { method, path, body } = requestOf(op, hintsB);
+        const { method, path, body, headers } = requestOf(op, hintsB);
         const response = await client.request({
           method,
           path,
-          headers: { authorization: `Bearer ${token}` },
+          headers: { ...headers, authorization: `Bearer ${token}` },
           ...(body !== undefined ? { body: body as object } : {}),
         });
         if (response.status === 401 || response.status === 403) result.failures.push(`control: ${role} got ${response.status} on ${op.key}`);

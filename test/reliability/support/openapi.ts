@@ -14,6 +14,8 @@ export interface Operation {
   pathParams: { name: string; schema: Schema }[];
   queryParams: { name: string; schema: Schema; required: boolean }[];
   body?: Schema;
+  /** The media type of a body that is not JSON (a file upload: a PDF, an image, a bank statement). */
+  rawType?: string;
   bodyRequired: boolean;
 }
 
@@ -37,6 +39,7 @@ export async function loadOperations(client: Client): Promise<Operation[]> {
       if (Array.isArray(op.security) && op.security.length === 0) continue;
       const params: any[] = [...(item.parameters ?? []), ...(op.parameters ?? [])];
       const body = resolve(op.requestBody?.content?.['application/json']?.schema);
+      const rawType = body ? undefined : Object.keys(op.requestBody?.content ?? {})[0];
       operations.push({
         method: method.toUpperCase(),
         path,
@@ -44,6 +47,7 @@ export async function loadOperations(client: Client): Promise<Operation[]> {
         pathParams: params.filter((p) => p.in === 'path').map((p) => ({ name: p.name, schema: resolve(p.schema) ?? {} })),
         queryParams: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: resolve(p.schema) ?? {}, required: !!p.required })),
         ...(body ? { body } : {}),
+        ...(rawType ? { rawType } : {}),
         bodyRequired: !!op.requestBody?.required,
       });
     }
