@@ -6,7 +6,7 @@ import Big from 'big.js';
 import { remainingOf } from './commitment.ts';
 import { minorUnitsOf } from './currency.ts';
 import { epcQrPayload } from './epc-qr.ts';
-import type { AgreementState, StepField, StepType, Workflow } from './workflow.ts';
+import { type AgreementState, requiresSignedAgreement, type StepField, type StepType, type Workflow } from './workflow.ts';
 
 export interface InvestorDealFacts {
   dealId: string;
@@ -129,7 +129,7 @@ export function investorDealOf(facts: InvestorDealFacts): InvestorDeal {
               label: step.label,
               type: step.type,
               investorMay: engagement && l.investorMay,
-              waitingFor: step.requirements.some((r) => r.kind === 'signed-agreement') ? agreementWaits(facts.agreement ?? 'to-sign') : [],
+              waitingFor: requiresSignedAgreement(step) ? agreementWaits(facts.agreement ?? 'to-sign') : [],
               stepFields: step.stepFields.map(({ fieldKey, label, kind, required, options }) => ({ fieldKey, label, kind, required, options })),
             },
           ]

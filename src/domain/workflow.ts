@@ -37,6 +37,9 @@ export type Requirement =
 /** Where an investor's subscription agreement stands: to sign, signed by the investor, countersigned. */
 export type AgreementState = 'to-sign' | 'signed' | 'countersigned';
 
+/** Whether a move into the step needs the subscription agreement signed and countersigned. */
+export const requiresSignedAgreement = (step: Pick<Step, 'requirements'>): boolean => step.requirements.some((r) => r.kind === 'signed-agreement');
+
 export interface StepField {
   fieldKey: string;
   required: boolean;

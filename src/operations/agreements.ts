@@ -8,7 +8,7 @@ import { DEFAULT_COMMITMENT_FIELD_KEY, DEFAULT_CURRENCY_FIELD_KEY } from '../dom
 import { documentsChain } from '../domain/audit.ts';
 import { AppError, erasedContent, forbidden, invalid, notFound } from '../domain/errors.ts';
 import { actorOf, isStaff, type Principal } from '../domain/principal.ts';
-import type { AgreementState, Step } from '../domain/workflow.ts';
+import { type AgreementState, requiresSignedAgreement, type Step } from '../domain/workflow.ts';
 import * as store from '../store/agreements.ts';
 import { appendToChain } from '../store/audit.ts';
 import { findDeal } from '../store/deals.ts';
@@ -142,7 +142,7 @@ export async function currentAgreement(deps: Deps, principal: Principal, dealId:
     dealId,
     investorUserId,
     investorName: subject.name,
-    required: steps.some((step) => step.requirements.some((r) => r.kind === 'signed-agreement')),
+    required: steps.some(requiresSignedAgreement),
     signatures: signatures.map(({ dealId: _, investorUserId: __, ...s }) => s),
   };
   if (countersigned) return { ...base, state: 'countersigned', contentHash: countersigned.sealedHash, templateHash: null };

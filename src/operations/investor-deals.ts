@@ -7,6 +7,7 @@ import { notFound } from '../domain/errors.ts';
 import { type InvestorDeal, type InvestorDealFacts, investorDealOf } from '../domain/investor-deal.ts';
 import { canActFor, isStaff, type Principal } from '../domain/principal.ts';
 import type { Db } from '../store/schema.ts';
+import { requiresSignedAgreement } from '../domain/workflow.ts';
 import { agreementStatesOf } from '../store/agreements.ts';
 import { findDeal } from '../store/deals.ts';
 import { findInvestor } from '../store/investors.ts';
@@ -37,7 +38,7 @@ export async function getInvestorDeal(deps: Deps, principal: Principal, investor
 
 /** The agreement's state in each deal whose workflow requires it signed (one more read, only then). */
 async function withAgreements(db: Db, investorUserId: string, facts: InvestorDealFacts[]): Promise<InvestorDealFacts[]> {
-  const requiring = facts.filter((f) => f.workflow?.steps.some((s) => s.requirements.some((r) => r.kind === 'signed-agreement')));
+  const requiring = facts.filter((f) => f.workflow?.steps.some(requiresSignedAgreement));
   if (requiring.length === 0) return facts;
   const states = await agreementStatesOf(
     db,

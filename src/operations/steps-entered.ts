@@ -5,7 +5,7 @@
 // their subscription agreement waits for their signature (once per agreement template, while it is
 // not signed).
 import type { Principal } from '../domain/principal.ts';
-import type { Step, Workflow } from '../domain/workflow.ts';
+import { requiresSignedAgreement, type Step, type Workflow } from '../domain/workflow.ts';
 import { agreementStateOf, currentTemplate } from '../store/agreements.ts';
 import { bookOnCompletion } from './completion-booking.ts';
 import type { Deps } from './deps.ts';
@@ -33,7 +33,7 @@ export async function afterStepsEntered(
 
 /** The steps from which a link leads to a step that requires the signed agreement (none: an empty set). */
 export function stepsBeforeSigning(workflow: Workflow | undefined): Set<string> {
-  const signing = new Set(workflow?.steps.filter((s) => s.requirements.some((r) => r.kind === 'signed-agreement')).map((s) => s.id));
+  const signing = new Set(workflow?.steps.filter(requiresSignedAgreement).map((s) => s.id));
   return new Set(signing.size === 0 ? [] : workflow!.links.filter((l) => signing.has(l.toStepId)).map((l) => l.fromStepId));
 }
 

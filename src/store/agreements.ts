@@ -169,13 +169,7 @@ const stateOfRoles = (roles: readonly string[]): AgreementState =>
 
 /** Where the investor's agreement in the deal stands, from its signatures. */
 export async function agreementStateOf(db: Db, dealId: string, investorUserId: string): Promise<AgreementState> {
-  const roles = await db
-    .selectFrom('agreement_signatures')
-    .select('role')
-    .where('deal_id', '=', dealId)
-    .where('investor_user_id', '=', investorUserId)
-    .execute();
-  return stateOfRoles(roles.map((r) => r.role));
+  return (await agreementStatesOf(db, investorUserId, [dealId])).get(dealId)!;
 }
 
 /** Where the investor's agreement stands in each of these deals, in one read. */
