@@ -21,3 +21,18 @@ test('every route file has a test folder of its name', () => {
   });
   assert.deepEqual(missing, []);
 });
+
+// npm test loads many test files into one process (scripts/test.ts): a hook or an app started at a
+// file's top level would belong to every file of that process (the runner's root), run before all
+// of them and hold its database to the end. Each file keeps its hooks and apps inside a describe.
+test('no test file registers a hook or starts an app at its top level', () => {
+  const testFiles = ['src', 'test'].flatMap((dir) =>
+    (readdirSync(`${root}${dir}`, { recursive: true }) as string[]).filter((f) => f.endsWith('.test.ts')).map((f) => `${dir}/${f}`),
+  );
+  assert.ok(testFiles.length >= 100, `found only ${testFiles.length} test files`);
+  const topLevel = /^(?:before|after|beforeEach|afterEach)\(|^(?:const|let) \w+ = start\w*\(/m;
+  assert.deepEqual(
+    testFiles.filter((f) => topLevel.test(readFileSync(root + f, 'utf8'))),
+    [],
+  );
+});
