@@ -2084,6 +2084,33 @@ AS $function$
       return null;
     end $function$;
 
+CREATE OR REPLACE FUNCTION journeys_version_notify()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      perform pg_notify('dealflow_feed', new.deal_id);
+      return null;
+    end $function$;
+
+CREATE OR REPLACE FUNCTION journeys_version_notify_delete()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      perform pg_notify('dealflow_feed', d.deal_id) from (select distinct deal_id from old_rows where audit_seq > 0) d;
+      return null;
+    end $function$;
+
+CREATE OR REPLACE FUNCTION journeys_version_notify_insert()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      perform pg_notify('dealflow_feed', d.deal_id) from (select distinct deal_id from new_rows where audit_seq > 0) d;
+      return null;
+    end $function$;
+
 CREATE OR REPLACE FUNCTION kyc_document_reviews_erase_only()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -2229,6 +2256,9 @@ CREATE TRIGGER journeys_count_update AFTER UPDATE OF event_count ON journeys FOR
 CREATE TRIGGER journeys_lists_delete BEFORE DELETE ON journeys FOR EACH ROW WHEN ((old.event_count > 0)) EXECUTE FUNCTION journeys_lists_delete();
 CREATE TRIGGER journeys_lists_insert AFTER INSERT ON journeys REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION journeys_lists_insert();
 CREATE TRIGGER journeys_lists_update AFTER UPDATE OF current_step_id, event_count ON journeys FOR EACH ROW WHEN (((old.current_step_id IS DISTINCT FROM new.current_step_id) OR (old.event_count IS DISTINCT FROM new.event_count))) EXECUTE FUNCTION journeys_lists_update();
+CREATE TRIGGER journeys_version_notify AFTER UPDATE OF audit_seq ON journeys FOR EACH ROW WHEN ((old.audit_seq IS DISTINCT FROM new.audit_seq)) EXECUTE FUNCTION journeys_version_notify();
+CREATE TRIGGER journeys_version_notify_delete AFTER DELETE ON journeys REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION journeys_version_notify_delete();
+CREATE TRIGGER journeys_version_notify_insert AFTER INSERT ON journeys REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION journeys_version_notify_insert();
 CREATE TRIGGER kyc_check_results_no_change BEFORE DELETE OR UPDATE ON kyc_check_results FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER kyc_check_results_no_truncate BEFORE TRUNCATE ON kyc_check_results FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER kyc_checks_no_change BEFORE DELETE OR UPDATE ON kyc_checks FOR EACH ROW EXECUTE FUNCTION refuse_history_change();

@@ -13,10 +13,14 @@
 //   would store the old value after the invalidation arrived) is not stored: every invalidation
 //   bumps a generation, and `set` only stores when the generation is the one the read started in.
 // On PGlite one process holds the database, so the in-process clearing is all there is to it.
+//
+// The journey versions a read has seen (JourneyVersions, below) follow the same rules on another
+// channel: the feed's, which the journeys' triggers notify for every change of a version.
 import { EventEmitter } from 'node:events';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../store/database.ts';
 import { notify } from '../store/notify.ts';
+import { FEED_CHANNEL } from '../store/outbox.ts';
 import type { Db } from '../store/schema.ts';
 
 export const INVALIDATIONS_CHANNEL = 'dealflow_invalidations';
@@ -81,6 +85,84 @@ export class TtlCache<V> {
   }
 }
 
+/** The kept journey versions' bound: journeys (a key and a short version string each, some 100 bytes). */
+export const JOURNEY_VERSIONS = 100_000;
+/** Deals whose last drop is remembered (the guard of reads in flight); past it, everything is dropped. */
+const DROPPED_DEALS = 10_000;
+
+/**
+ * The journey versions (journeys.audit_seq, a journey's ETag) this instance has read, by deal
+ * and investor, so that a request naming the current one is answered 304 without a database read
+ * (operations/journeys.ts). A version is kept until its deal is dropped: by the NOTIFY of any
+ * transaction that changes a version of the deal, from any instance (the journeys' triggers,
+ * migration 0058; `connectCaches`), and, in this process, once the transaction that changed it has
+ * ended, before its answer is sent (store/journey-versions.ts). Off (nothing kept) until the
+ * LISTEN of the feed channel is up, and whenever it is down.
+ *
+ * The guard of a read in flight: `generation` is taken before the read and handed to `set`, which
+ * stores nothing when the deal was dropped (or everything was) since. A drop is O(1): the deal's
+ * drop is numbered, and a kept version read before it is stale (found and deleted by `get`).
+ */
+export class JourneyVersions {
+  readonly #kept: LRUCache<string, { version: string; generation: number }>;
+  /** The generation at each deal's last drop. */
+  readonly #dropped = new Map<string, number>();
+  readonly #maxDroppedDeals: number;
+  #generation = 0;
+  /** Reads that began before it store nothing (set by `clear`). */
+  #floor = 0;
+  #enabled = false;
+
+  constructor(options: { maxEntries?: number; maxDroppedDeals?: number } = {}) {
+    this.#kept = new LRUCache({ max: options.maxEntries ?? JOURNEY_VERSIONS });
+    this.#maxDroppedDeals = options.maxDroppedDeals ?? DROPPED_DEALS;
+  }
+
+  /** Taken before reading the database; hand it back to `set`. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  get(dealId: string, investorUserId: string): string | undefined {
+    const key = `${dealId} ${investorUserId}`;
+    const kept = this.#kept.get(key);
+    if (kept === undefined) return undefined;
+    if (kept.generation < (this.#dropped.get(dealId) ?? 0)) {
+      this.#kept.delete(key);
+      return undefined;
+    }
+    return kept.version;
+  }
+
+  /** Keeps `version`, read by a read that began at `generation`, unless the deal was dropped since. Version 0 (no events) is never kept. */
+  set(dealId: string, investorUserId: string, version: string, generation: number): void {
+    if (!this.#enabled || version === '0' || generation < this.#floor || generation < (this.#dropped.get(dealId) ?? 0)) return;
+    this.#kept.set(`${dealId} ${investorUserId}`, { version, generation });
+  }
+
+  /** Forgets the deal's versions, and those that reads in flight would keep. */
+  drop(dealId: string): void {
+    if (this.#dropped.size >= this.#maxDroppedDeals && !this.#dropped.has(dealId)) {
+      this.clear();
+      return;
+    }
+    this.#dropped.set(dealId, ++this.#generation);
+  }
+
+  clear(): void {
+    this.#floor = ++this.#generation;
+    this.#dropped.clear();
+    this.#kept.clear();
+  }
+
+  /** Off: nothing is kept until switched on again. */
+  setEnabled(enabled: boolean): void {
+    if (enabled === this.#enabled) return;
+    this.#enabled = enabled;
+    this.clear();
+  }
+}
+
 export interface CachedToken {
   tokenId: string;
   /** What authentication returns for it (a Principal). */
@@ -109,7 +191,9 @@ export class Caches {
    * bodies go when the total passes BODIES_BYTES.
    */
   readonly bodies = new LRUCache<string, string>({ maxSize: BODIES_BYTES, sizeCalculation: (body, key) => body.length + key.length });
-  /** Emits 'invalidated' after applying an invalidation (tests wait on it). */
+  /** Journey versions read, for getInvestorJourney's 304 without a database read. */
+  readonly journeyVersions = new JourneyVersions();
+  /** Emits 'invalidated' after applying an invalidation, and 'journeys-dropped' (tests wait on them). */
   readonly events = new EventEmitter();
 
   constructor(options: CacheOptions = {}) {
@@ -130,6 +214,12 @@ export class Caches {
         message satisfies never;
     }
     this.events.emit('invalidated', message);
+  }
+
+  /** Forgets the kept journey versions of these deals: changed by a transaction of this process ('local'), or notified ('feed'). */
+  dropJourneyVersions(dealIds: Iterable<string>, from: 'local' | 'feed'): void {
+    for (const dealId of dealIds) this.journeyVersions.drop(dealId);
+    if (this.events.listenerCount('journeys-dropped') > 0) this.events.emit('journeys-dropped', { dealIds: [...dealIds], from });
   }
 
   setEnabled(enabled: boolean): void {
@@ -157,20 +247,39 @@ export function invalidateLocally(message: Invalidation): void {
   for (const caches of local) caches.apply(message);
 }
 
-/** LISTENs for the invalidations of every instance; returns the unsubscribe. */
-export function connectCaches(database: Database, caches: Caches): Promise<() => Promise<void>> {
-  return database.listen(
-    INVALIDATIONS_CHANNEL,
-    (payload) => {
-      let message: Invalidation;
-      try {
-        message = JSON.parse(payload) as Invalidation;
-      } catch {
-        return; // not ours
-      }
-      caches.apply(message);
-    },
-    // While the connection is down notifications are lost: no caching until it listens again.
-    (listening) => caches.setEnabled(listening),
+/**
+ * LISTENs for the invalidations of every instance, and for the feed's notifications (a deal whose
+ * journey versions changed: `caches.journeyVersions` is on only while that LISTEN is up); returns
+ * the unsubscribe.
+ */
+export async function connectCaches(database: Database, caches: Caches): Promise<() => Promise<void>> {
+  const unlistenFeed = await database.listen(
+    FEED_CHANNEL,
+    (dealId) => caches.dropJourneyVersions([dealId], 'feed'),
+    (listening) => caches.journeyVersions.setEnabled(listening),
   );
+  const unlistenInvalidations = await database
+    .listen(
+      INVALIDATIONS_CHANNEL,
+      (payload) => {
+        let message: Invalidation;
+        try {
+          message = JSON.parse(payload) as Invalidation;
+        } catch {
+          return; // not ours
+        }
+        caches.apply(message);
+      },
+      // While the connection is down notifications are lost: no caching until it listens again.
+      (listening) => caches.setEnabled(listening),
+    )
+    .catch(async (err: unknown) => {
+      await unlistenFeed();
+      throw err;
+    });
+  return async () => {
+    await unlistenInvalidations();
+    await unlistenFeed();
+    caches.journeyVersions.setEnabled(false);
+  };
 }

@@ -2,6 +2,7 @@
 // fix them; nothing else reaches for globals.
 import { randomUUID } from 'node:crypto';
 import type { ContentStore, DocumentContents } from '../store/document-contents.ts';
+import { trackingJourneyVersions } from '../store/journey-versions.ts';
 import type { Db } from '../store/schema.ts';
 import type { Caches } from './caches.ts';
 
@@ -31,11 +32,22 @@ export const newUuid = () => randomUUID();
 /**
  * Runs `work` in one database transaction: a new one, or the caller's when `deps.db` is already a
  * transaction (so an operation can be composed into a larger one, e.g. an idempotent request, or
- * an approval that edits an event).
+ * an approval that edits an event). A new one's changes of journey versions are dropped from this
+ * instance's caches once it has ended (`ownTransaction`).
  */
 export async function inTransaction<T>(deps: Deps, work: (tx: Deps) => Promise<T>): Promise<T> {
   if (deps.db.isTransaction) return work(deps);
-  return deps.db.transaction().execute((trx) => work({ ...deps, db: trx }));
+  return ownTransaction(deps, () => deps.db.transaction().execute((trx) => work({ ...deps, db: trx })));
+}
+
+/**
+ * Runs `transaction`, one that this process opens (inTransaction, an idempotent request's), so that
+ * the journey versions its statements change are dropped from this instance's kept ones once it
+ * has ended, before anything answers from it: a client that got a write's answer never gets a 304
+ * for the version it replaced from this instance (store/journey-versions.ts, caches.ts).
+ */
+export function ownTransaction<T>(deps: Pick<Deps, 'caches'>, transaction: () => Promise<T>): Promise<T> {
+  return trackingJourneyVersions(transaction, (dealIds) => deps.caches?.dropJourneyVersions(dealIds, 'local'));
 }
 
 /**

@@ -26,7 +26,7 @@ import { conflict, unprocessable } from '../domain/errors.ts';
 import { retryAborted } from '../store/errors.ts';
 import * as keys from '../store/idempotency.ts';
 import { isOutcomeUnknown } from '../store/errors.ts';
-import type { Deps } from './deps.ts';
+import { type Deps, ownTransaction } from './deps.ts';
 
 /**
  * How long a claimed key stays 'in-progress' after its last heartbeat before a retry may take it
@@ -101,14 +101,16 @@ export async function runIdempotently(
     await options.beforeWork?.();
     // A transaction PostgreSQL aborted (deadlock, serialization failure) kept nothing: run it again.
     return await retryAborted(() =>
-      deps.db.transaction().execute(async (trx) => {
-        const response = await work({ ...deps, db: trx });
-        const expiresAt = new Date(deps.clock().getTime() + options.ttlMs);
-        if (!(await keys.completeKey(trx, ref, response, expiresAt))) {
-          throw conflict('This request took longer than its idempotency lease and was taken over by a retry; nothing was stored by this one');
-        }
-        return { ...response, replayed: false };
-      }),
+      ownTransaction(deps, () =>
+        deps.db.transaction().execute(async (trx) => {
+          const response = await work({ ...deps, db: trx });
+          const expiresAt = new Date(deps.clock().getTime() + options.ttlMs);
+          if (!(await keys.completeKey(trx, ref, response, expiresAt))) {
+            throw conflict('This request took longer than its idempotency lease and was taken over by a retry; nothing was stored by this one');
+          }
+          return { ...response, replayed: false };
+        }),
+      ),
     );
   } catch (err) {
     await heartbeat.stop();

@@ -48,9 +48,12 @@ export interface VersionedText {
  * getInvestorJourney: an investor's events in a deal, oldest first (empty before their first move), as the
  * response's JSON text (`{ investor: { id }, journey }`) built by the database (store/events.ts), for
  * the HTTP layer to send unchanged, with the journey's version (its audit chain's length: every move
- * and edit lengthens it). After the access check, one primary-key read gives the version: when the
- * caller holds it (`known`) nothing else is read, and the text of a version this instance has built
- * before comes from its kept bodies (a version's text never changes).
+ * and edit lengthens it). After the access check, a caller holding (`known`) the version this
+ * instance keeps for the journey (caches.ts JourneyVersions: read here before, dropped when a
+ * transaction of any instance changes a version of the deal) is answered with no database read at
+ * all. Otherwise one primary-key read gives the version: when the caller holds it nothing else is
+ * read, and the text of a version this instance has built before comes from its kept bodies (a
+ * version's text never changes).
  */
 export async function getInvestorJourney(
   deps: Deps,
@@ -60,10 +63,19 @@ export async function getInvestorJourney(
   known?: readonly string[],
 ): Promise<VersionedText> {
   if (!canActFor(principal, investorUserId)) throw notFound('investor', investorUserId);
+  const versions = deps.caches?.journeyVersions;
+  if (known !== undefined && versions) {
+    // Kept only from a read of a journey with events, which answers anyone canActFor lets ask.
+    const kept = versions.get(dealId, investorUserId);
+    if (kept !== undefined && known.includes(kept)) return { version: kept };
+  }
+  // Taken before the read: a version read before a drop that lands meanwhile is not kept.
+  const generation = versions?.generation ?? 0;
   const key = (version: string) => `journey ${dealId} ${investorUserId} ${version}`;
   const current = await findJourneyVersion(deps.db, dealId, investorUserId);
   // Version 0 is a journey without events: the full read below tells who may know of it.
   if (current !== undefined && current !== '0') {
+    versions?.set(dealId, investorUserId, current, generation);
     if (known?.includes(current)) return { version: current };
     const kept = deps.caches?.bodies.get(key(current));
     if (kept !== undefined) return { version: current, json: kept };
@@ -77,6 +89,7 @@ export async function getInvestorJourney(
     if (!(await findInvestor(deps.db, investorUserId))) throw notFound('investor', investorUserId);
   } else {
     deps.caches?.bodies.set(key(version), json);
+    versions?.set(dealId, investorUserId, version, generation);
   }
   return known?.includes(version) ? { version } : { version, json };
 }

@@ -3,6 +3,7 @@
 // trees are in audit-checkpoints.ts.
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { type AuditEntry, type AuditEntryType, GENESIS, type HashedEntry, chainEntry } from '../domain/audit.ts';
+import { noteJourneyVersionsChanged } from './journey-versions.ts';
 import type { DB } from './schema.ts';
 
 /** A chain's last entry: seq 0 and hash null before the first. */
@@ -61,6 +62,7 @@ export async function appendToJourneyChain(
     select audit_seq, audit_head from journeys where deal_id = ${key.dealId} and investor_user_id = ${key.investorUserId} for update`.execute(db);
   if (!rows[0]) return undefined;
   const hashed = chainEntry(toHead(rows[0].audit_seq, rows[0].audit_head), entry);
+  noteJourneyVersionsChanged(key.dealId);
   await sql`with moved as (
       update journeys set audit_seq = ${hashed.seq}, audit_head = ${hashed.hash}, feed_xid = greatest(pg_current_xact_id(), feed_xid)
       where deal_id = ${key.dealId} and investor_user_id = ${key.investorUserId}

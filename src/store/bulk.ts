@@ -6,6 +6,7 @@ import { type HashedEntry, moveEntry } from '../domain/audit.ts';
 import type { Investor } from '../domain/investor.ts';
 import { listJourneysEvents, type StoredEvent } from './events.ts';
 import { investorColumns } from './investors.ts';
+import { noteJourneyVersionsChanged } from './journey-versions.ts';
 import type { DB } from './schema.ts';
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters at 9 columns. */
@@ -46,6 +47,7 @@ function seededChain(j: SeededJourney): HashedEntry[] {
 export async function insertJourneys(db: Kysely<DB>, journeys: SeededJourney[]): Promise<void> {
   const withEvents = journeys.filter((j) => j.events.length > 0);
   const chains = new Map(withEvents.map((j) => [j, seededChain(j)]));
+  for (const j of withEvents) noteJourneyVersionsChanged(j.dealId);
   await inBatches(withEvents, (batch) =>
     db
       .insertInto('journeys')
@@ -144,6 +146,7 @@ export async function auditSeededJourneys(db: Kysely<DB>, dealId: string, journe
       db,
       chains.flatMap((c) => c.chain),
     );
+    noteJourneyVersionsChanged(dealId);
     await sql`update journeys j set audit_seq = h.seq, audit_head = h.hash
       from unnest(${chains.map((c) => c.id)}::text[], ${chains.map((c) => c.chain.length)}::bigint[], ${chains.map((c) => c.chain.at(-1)?.hash ?? null)}::text[]) as h(investor_user_id, seq, hash)
       where j.deal_id = ${dealId} and j.investor_user_id = h.investor_user_id`.execute(db);

@@ -26,8 +26,8 @@ export interface Database {
   /**
    * LISTENs on `channel`; `onMessage` gets each NOTIFY payload, from this process or any other on
    * the same database. PostgreSQL: one dedicated connection outside the pool, reconnected when lost;
-   * `onState(false)` when it is lost (notifications may be missed until then), `onState(true)` when
-   * it listens again. Returns the unsubscribe.
+   * `onState(true)` once it listens, `onState(false)` when it is lost (notifications may be missed
+   * until then), `onState(true)` when it listens again. Returns the unsubscribe.
    */
   listen(channel: string, onMessage: (payload: string) => void, onState?: (listening: boolean) => void): Promise<() => Promise<void>>;
   /**
@@ -276,8 +276,13 @@ async function openPGlite(dataDir: string, dump?: Blob): Promise<Database> {
       consistencyToken: async () => undefined,
       replicaStatus: () => [],
       hostStatus: async () => undefined,
-      // One process holds the folder, so every NOTIFY comes from this process.
-      listen: (channel, onMessage) => pglite.listen(channel, onMessage).then((unlisten) => () => unlisten()),
+      // One process holds the folder, so every NOTIFY comes from this process (delivered before
+      // the COMMIT's query resolves); the LISTEN is never down.
+      listen: async (channel, onMessage, onState) => {
+        const unlisten = await pglite.listen(channel, onMessage);
+        onState?.(true);
+        return () => unlisten();
+      },
       ...(inMemory ? {} : { backupTo: (file: string) => backupPGlite(pglite, dataDir, file) }),
       close: async () => {
         await db.destroy();

@@ -6,6 +6,7 @@ import type { Step, StepField, Requirement, StepType } from '../domain/workflow.
 import type { HashedEntry } from '../domain/audit.ts';
 import { auditInsertCte, type ChainHead, toHead } from './audit.ts';
 import type { StoredEvent } from './events.ts';
+import { noteJourneyVersionsChanged } from './journey-versions.ts';
 import { type OutboxEntryInput, outboxCtes } from './outbox.ts';
 import { prepared } from './prepared.ts';
 import type { DB } from './schema.ts';
@@ -117,6 +118,7 @@ export async function writeEdit(
   audit: HashedEntry,
 ): Promise<void> {
   const json = JSON.stringify(data);
+  noteJourneyVersionsChanged(event.dealId);
   await sql`${prepared('edit-write')}
     with first as (
       insert into event_revisions (event_id, revision, data, set_by_user_id, set_at, reason)

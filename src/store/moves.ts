@@ -10,6 +10,7 @@ import type { HashedEntry } from '../domain/audit.ts';
 import { type ChainHead, toHead } from './audit.ts';
 import type { StoredEvent } from './events.ts';
 import { toInvestor } from './investors.ts';
+import { noteJourneyVersionsChanged } from './journey-versions.ts';
 import { dealStream, feedNotify, type OutboxEntryInput } from './outbox.ts';
 import { prepared } from './prepared.ts';
 import { newestStatements } from './investor-categories.ts';
@@ -235,6 +236,7 @@ async function writeMoves(db: Kysely<DB>, dealId: string, moves: readonly MoveWr
     return;
   }
   const col = <T>(f: (m: MoveWrite) => T) => moves.map(f);
+  noteJourneyVersionsChanged(dealId);
   await sql`${prepared('move-write')}
     with m as (
       select * from unnest(${col((m) => m.event.investorUserId)}::text[], ${col((m) => m.event.id)}::uuid[], ${col((m) => m.event.seq)}::int[],

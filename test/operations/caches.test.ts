@@ -1,11 +1,13 @@
 // The caches (src/operations/caches.ts): a cached API key stops working as soon as it is
 // revoked, and a re-applied workflow is seen at once; in this instance at once, in the others when
 // the NOTIFY arrives (simulated here by changing rows behind the service's back, then notifying).
+// investor-data's kept journey versions: the class's guards (the HTTP side is in
+// test/journeys/conditional-reads.test.ts).
 import assert from 'node:assert/strict';
 import type { Caches, Invalidation } from '../../src/operations/caches.ts';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { publishInvalidation } from '../../src/operations/caches.ts';
+import { JourneyVersions, publishInvalidation } from '../../src/operations/caches.ts';
 import { createToken, revokeToken } from '../../src/operations/tokens.ts';
 import { client, expectProblem, startApp } from '../support/app.ts';
 import { createDeal } from '../support/deals.ts';
@@ -109,5 +111,86 @@ describe('workflow cache', () => {
     const fresh = await admin.get(`/deals/deal/${deal.dealId}/workflow-status`);
     assert.ok(!labels(fresh.body).includes('KYC'));
     assert.ok(!labels(fresh.body).includes('Withdrawn'));
+  });
+});
+
+describe("investor-data's kept journey versions", () => {
+  const on = (options: ConstructorParameters<typeof JourneyVersions>[0] = {}) => {
+    const versions = new JourneyVersions(options);
+    versions.setEnabled(true);
+    return versions;
+  };
+
+  test('off until its LISTEN is up, and again while it is down: nothing is kept', () => {
+    const versions = new JourneyVersions();
+    versions.set('d', 'i', '3', versions.generation);
+    assert.equal(versions.get('d', 'i'), undefined, 'off when made');
+    versions.setEnabled(true);
+    versions.set('d', 'i', '3', versions.generation);
+    assert.equal(versions.get('d', 'i'), '3');
+    versions.setEnabled(false);
+    assert.equal(versions.get('d', 'i'), undefined, 'forgotten when switched off');
+    versions.set('d', 'i', '3', versions.generation);
+    assert.equal(versions.get('d', 'i'), undefined);
+  });
+
+  test("version 0 (a journey without events) is never kept; a later read's version replaces an earlier one", () => {
+    const versions = on();
+    versions.set('d', 'i', '0', versions.generation);
+    assert.equal(versions.get('d', 'i'), undefined);
+    versions.set('d', 'i', '2', versions.generation);
+    versions.set('d', 'i', '3', versions.generation);
+    assert.equal(versions.get('d', 'i'), '3');
+  });
+
+  test("a drop forgets the deal's versions, not another deal's", () => {
+    const versions = on();
+    versions.set('d1', 'a', '3', versions.generation);
+    versions.set('d1', 'b', '5', versions.generation);
+    versions.set('d2', 'a', '7', versions.generation);
+    versions.drop('d1');
+    assert.equal(versions.get('d1', 'a'), undefined);
+    assert.equal(versions.get('d1', 'b'), undefined);
+    assert.equal(versions.get('d2', 'a'), '7');
+    versions.set('d1', 'a', '4', versions.generation);
+    assert.equal(versions.get('d1', 'a'), '4', 'a read that began after the drop is kept');
+  });
+
+  test('the generation guard: a read that began before a drop of its deal, or before everything was dropped, keeps nothing', () => {
+    const versions = on();
+    const before = versions.generation;
+    versions.drop('d1');
+    versions.set('d1', 'a', '3', before);
+    assert.equal(versions.get('d1', 'a'), undefined, 'read before the drop: maybe the replaced version');
+    versions.set('d2', 'a', '3', before);
+    assert.equal(versions.get('d2', 'a'), '3', 'another deal was not dropped');
+    const beforeClear = versions.generation;
+    versions.clear();
+    versions.set('d2', 'b', '3', beforeClear);
+    assert.equal(versions.get('d2', 'b'), undefined);
+    const beforeOff = versions.generation;
+    versions.setEnabled(false);
+    versions.setEnabled(true);
+    versions.set('d2', 'b', '3', beforeOff);
+    assert.equal(versions.get('d2', 'b'), undefined, 'read while the LISTEN was down');
+  });
+
+  test('bounded: the least recently used versions go past the bound; past the deals whose drops it remembers, a drop forgets everything', () => {
+    const versions = on({ maxEntries: 2, maxDroppedDeals: 2 });
+    versions.set('d', 'a', '1', versions.generation);
+    versions.set('d', 'b', '1', versions.generation);
+    assert.equal(versions.get('d', 'a'), '1');
+    versions.set('d', 'c', '1', versions.generation);
+    assert.equal(versions.get('d', 'b'), undefined, 'the least recently used');
+    assert.equal(versions.get('d', 'a'), '1');
+    const before = versions.generation;
+    versions.drop('x');
+    versions.drop('y');
+    versions.set('d', 'c', '2', versions.generation);
+    versions.drop('z'); // a third deal: everything goes
+    assert.equal(versions.get('d', 'a'), undefined);
+    assert.equal(versions.get('d', 'c'), undefined);
+    versions.set('x', 'a', '1', before);
+    assert.equal(versions.get('x', 'a'), undefined, 'a read in flight across it keeps nothing');
   });
 });
