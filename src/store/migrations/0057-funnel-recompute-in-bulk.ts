@@ -5,11 +5,11 @@
 // positions and the stays and left the sums to the triggers on funnel_positions and funnel_stays,
 // written for the few journeys of an upkeep: each inserted stay probed the stays for the investor's
 // first entry and first transition, with nested loops, once per class and once more for the cohort
-// sums. It now writes a deal in one statement: the positions (the journey's last event found in
-// one ordered pass of the deal's events), the stays (a second pass), and every sum with one
-// GROUP BY from the rows just written; the flags are numbered among the deal's stays, as the
-// delete triggers number them (a stay is its investor's first at its step, or the first of their
-// transitions to its next step). The insert triggers on funnel_stays and funnel_positions are told
+// sums. It now writes a deal in one statement: the positions (each journey's last event from one
+// read of the deal's events), the stays (a second read), and every sum with one GROUP BY from the
+// rows just written; the flags are numbered among the deal's stays, as the delete triggers number
+// them (a stay is its investor's first at its step, or the first of their transitions to its next
+// step). The insert triggers on funnel_stays and funnel_positions are told
 // to skip by the same setting that already skips the delete triggers during a rebuild
 // (dealflow.funnel_rebuilding), as a WHEN of the trigger, so their functions are not even called.
 // The kept rows are the ones the triggers wrote: the same keys, counts, sums and flags.
