@@ -21,7 +21,7 @@ test('the dealflow command runs the built CLI with the same flags, and serve wit
   assert.deepEqual([...launcher.nodeFlags(['serve'])].sort(), [...startFlags].sort(), 'dealflow serve starts as npm start does');
 });
 
-test('npm test runs its files with the same WebAssembly flags (the test runner passes them to each file)', async () => {
+test('npm test runs its files with the same WebAssembly flags (scripts/test.ts passes them to each shard)', async () => {
   const { readFile } = await import('node:fs/promises');
   const script: string = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')).scripts.test;
   for (const flag of WASM_FLAGS) assert.match(script, new RegExp(`^(\\S+=\\S+ )*node (\\S+ )*${flag} `), script);

@@ -164,6 +164,8 @@ describe('kyc checks', () => {
 
     test('an unknown investor or deal, or a level out of range: 4xx, nothing recorded, the provider not asked', async () => {
       const { id: investor } = await createInvestor(t.admin);
+      // The results of the checks started before are posted a moment later: counted before this starts.
+      await simulator.idle();
       const asked = simulator.requests.length;
       const before = await rowCounts(t);
       expectProblem(await t.admin.post('/investors/inv-nobody-at-all/kyc-checks', { level: 2 }), 404);

@@ -54,6 +54,8 @@ export interface KycSimulator {
   deliveries: Delivery[];
   /** Resolves with the delivery that was answered 2xx for this check (or the last attempt's). */
   settled(reference: string): Promise<Delivery>;
+  /** Resolves once every check started so far has had its result delivered (or its last attempt). */
+  idle(): Promise<void>;
   /** Sends a check's result again: by default the same message, signed afresh; or with another webhook-id, timestamp or result. */
   send(reference: string, options?: { webhookId?: string; timestampSeconds?: number; result?: SimulatedResult }): Promise<{ status: number; body: string }>;
   stop(): Promise<void>;
@@ -175,6 +177,9 @@ export async function startKycSimulator(options: KycSimulatorOptions): Promise<K
     requests,
     deliveries,
     settled: (reference) => waiterOf(reference).promise,
+    idle: async () => {
+      await Promise.all([...checks.keys()].map((reference) => waiterOf(reference).promise));
+    },
     send: (reference, opts = {}) =>
       post(reference, opts.webhookId ?? checks.get(reference)!.webhookId, opts.result ?? checks.get(reference)!.result, opts.timestampSeconds),
     async stop() {

@@ -68,12 +68,14 @@ export async function startReceiver(behaviour: Behaviour = () => 200): Promise<R
 }
 
 /** A clock that moves only when the test says so. */
-export function manualClock(start = new Date()) {
-  let now = start.getTime();
-  const clock = () => new Date(now);
+export function manualClock(start?: Date) {
+  // Without a start, the real time of its first reading: a file's tests may run minutes after it
+  // was loaded (npm test loads a shard's files first), and a receiver checks timestamps against now.
+  let now = start?.getTime();
+  const clock = () => new Date((now ??= Date.now()));
   return Object.assign(clock, {
     advance: (ms: number) => {
-      now += ms;
+      now = (now ?? Date.now()) + ms;
     },
     set: (date: Date) => {
       now = date.getTime();
