@@ -7,7 +7,7 @@
 // signs first (in the portal); an approver countersigns the investor's sealed PDF (in the console),
 // and the investor is mailed that the countersigned copy is ready (in the same transaction).
 import { randomBytes } from 'node:crypto';
-import { type AuthenticationResponseJSON, generateAuthenticationOptions, verifyAuthenticationResponse } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, verifyAuthenticationResponse } from '@simplewebauthn/server';
 import type { SealConfig } from '../config-seal.ts';
 import { documentsChain } from '../domain/audit.ts';
 import { AppError, conflict, forbidden } from '../domain/errors.ts';
@@ -18,10 +18,8 @@ import { findLivePasskeyForUpdate, recordPasskeyUse } from '../store/sign-in.ts'
 import { type Agreement, assertAgreementKept, bytesOfContent, currentAgreement, getAgreement, storeBytes } from './agreements.ts';
 import type { Deps } from './deps.ts';
 import { AGREEMENT_TITLE, enqueueCountersignedCopy } from './mail-outbox.ts';
-import { sealPdf } from './pdf-seal.ts';
 import { inOneTransaction } from './pipeline.ts';
-import { sealKeyOf } from './seal-key.ts';
-import { challengeOf } from './sign-in.ts';
+import { challengeOf, webAuthn } from './sign-in.ts';
 
 const CHALLENGE_MINUTES = 5;
 
@@ -75,7 +73,7 @@ export async function createSigningOptions(
     if (agreement.filled) await storeBytes(tx, agreement.filled);
     const now = tx.clock();
     const challenge = Buffer.concat([Buffer.from(agreement.contentHash, 'hex'), randomBytes(16)]);
-    const options = await generateAuthenticationOptions({
+    const options = await (await webAuthn()).generateAuthenticationOptions({
       rpID: rp.rpId,
       challenge: new Uint8Array(challenge),
       userVerification: 'required',
@@ -123,7 +121,7 @@ export async function signAgreement(
     }
     let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
     try {
-      verified = await verifyAuthenticationResponse({
+      verified = await (await webAuthn()).verifyAuthenticationResponse({
         response: input.response,
         expectedChallenge: challenge,
         expectedOrigin: rp.origin,
@@ -138,6 +136,8 @@ export async function signAgreement(
     await recordPasskeyUse(tx.db, passkey.credentialId, verified.authenticationInfo.newCounter, now);
     const agreement = await documentToSign(tx, principal, input.dealId, input.investorUserId, input.role);
     if (agreement.contentHash !== bound.contentHash) throw conflict('The agreement changed after the options were given; ask for new options');
+    // The seal's PDF and certificate libraries load at the first countersignature, not at start.
+    const [{ sealKeyOf }, { sealPdf }] = await Promise.all([import('./seal-key.ts'), import('./pdf-seal.ts')]);
     const key = await sealKeyOf(tx.db, seal, now);
     const sealed = await sealPdf(await bytesOfContent(tx, bound.contentHash), key, {
       field: input.role === 'investor' ? 'Investor signature' : 'Countersignature',

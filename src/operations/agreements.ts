@@ -3,7 +3,6 @@
 // deal's text) filled with their data, which they review, then sign in the portal and staff
 // countersign (agreement-signing.ts). The agreement an investor or staff open is its newest form:
 // countersigned, else signed, else the filled PDF. Another investor's agreement is a 404.
-import { PDFDocument } from 'pdf-lib';
 import { DEFAULT_COMMITMENT_FIELD_KEY, DEFAULT_CURRENCY_FIELD_KEY } from '../domain/commitment.ts';
 import { documentsChain } from '../domain/audit.ts';
 import { AppError, erasedContent, forbidden, invalid, notFound } from '../domain/errors.ts';
@@ -17,7 +16,7 @@ import { wasErased } from '../store/erasure.ts';
 import { findInvestor } from '../store/investors.ts';
 import { findPaymentSettings } from '../store/payment-settings.ts';
 import type { Db } from '../store/schema.ts';
-import { type AgreementData, fillTemplate, generateAgreement } from './agreement-pdf.ts';
+import type { AgreementData } from './agreement-pdf.ts';
 import { contentsOf, type Deps } from './deps.ts';
 import { inOneTransaction } from './pipeline.ts';
 import { loadWorkflow } from './workflows.ts';
@@ -70,6 +69,7 @@ export async function recordAgreementTemplate(deps: Deps, principal: Principal, 
   return inOneTransaction(async (tx) => {
     let fields: string[];
     try {
+      const { PDFDocument } = await import('pdf-lib');
       const doc = await PDFDocument.load(await bytesOfContent(tx, stored.contentHash), { updateMetadata: false });
       fields = doc
         .getForm()
@@ -125,6 +125,8 @@ async function filledAgreement(deps: Deps, dealId: string, subject: { name: stri
     date: deps.clock().toISOString().slice(0, 10),
   };
   const template = await store.currentTemplate(db, dealId);
+  // pdf-lib loads at the first agreement, not at start (sign-in.ts webAuthn says why).
+  const { fillTemplate, generateAgreement } = await import('./agreement-pdf.ts');
   const bytes = template ? await fillTemplate(await bytesOfContent(deps, template.contentHash), data) : await generateAgreement(data);
   return { bytes, templateHash: template?.contentHash ?? null };
 }

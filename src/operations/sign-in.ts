@@ -2,19 +2,19 @@
 // `Audience`, sessions.ts): an invitation (a single-use link that expires) lets its subject register
 // a passkey (WebAuthn), then they sign in with it; either opens a session. Each operation is one
 // transaction, and every change is an entry of the subject's audit chain (the audience's `record`).
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON, verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
 import { AppError } from '../domain/errors.ts';
 import * as store from '../store/sign-in.ts';
 import { type Deps, inTransaction } from './deps.ts';
 import { type Audience, type OpenedSession, openSession, prefixOf, sessionKey } from './sessions.ts';
 import { hashToken } from './tokens.ts';
+
+/**
+ * The WebAuthn library, loaded at the first passkey request rather than at start: with the PDF
+ * and certificate libraries of agreements (agreements.ts) it held about 32 MB of a service's
+ * memory that most instances never use.
+ */
+export const webAuthn = () => import('@simplewebauthn/server');
 
 /** How long the options of a registration or a sign-in may be answered. */
 const CHALLENGE_MINUTES = 5;
@@ -33,7 +33,7 @@ export async function createRegistrationOptions(deps: Deps, who: Audience, invit
     const subject = await who.describe(db, invitation.subjectId);
     if (!subject) throw invitationInvalid();
     const name = subject.name || invitation.subjectId;
-    const options = await generateRegistrationOptions({
+    const options = await (await webAuthn()).generateRegistrationOptions({
       rpName: RP_NAME,
       rpID: who.settings.rpId,
       userID: utf8(invitation.subjectId),
@@ -89,7 +89,7 @@ export async function registerPasskey(deps: Deps, who: Audience, input: { invita
     }
     let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
     try {
-      verified = await verifyRegistrationResponse({
+      verified = await (await webAuthn()).verifyRegistrationResponse({
         response: input.response,
         expectedChallenge: challenge,
         expectedOrigin: who.settings.origin,
@@ -132,7 +132,11 @@ export async function registerPasskey(deps: Deps, who: Audience, input: { invita
 export async function createSignInOptions(deps: Deps, who: Audience) {
   const now = deps.clock();
   return inTransaction(deps, async ({ db }) => {
-    const options = await generateAuthenticationOptions({ rpID: who.settings.rpId, userVerification: 'preferred', timeout: CHALLENGE_MINUTES * MINUTE });
+    const options = await (await webAuthn()).generateAuthenticationOptions({
+      rpID: who.settings.rpId,
+      userVerification: 'preferred',
+      timeout: CHALLENGE_MINUTES * MINUTE,
+    });
     await store.deleteExpiredChallenges(db, now);
     await store.insertChallenge(db, {
       challenge: options.challenge,
@@ -168,7 +172,7 @@ export async function signIn(deps: Deps, who: Audience, response: Authentication
     }
     let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
     try {
-      verified = await verifyAuthenticationResponse({
+      verified = await (await webAuthn()).verifyAuthenticationResponse({
         response,
         expectedChallenge: challenge,
         expectedOrigin: who.settings.origin,
