@@ -48,8 +48,16 @@ export async function openTestDatabase(env: Record<string, string> = {}): Promis
   }
   await admin.query(`create schema ${schema}`);
   await admin.end();
+  // Migrated on a connection of its own with a long timeout: Kysely's migration lock is one for the
+  // whole server, so test files starting together wait for each other's migrations, longer than a
+  // statement may take under the test's own timeout when the machine is busy.
+  const migrating = await openDatabase({ ...base, databaseUrl: testDatabaseUrl, databaseTimeoutMs: 120_000 }, { schema });
+  try {
+    await migrateToLatest(migrating.db);
+  } finally {
+    await migrating.close();
+  }
   const database = await openDatabase({ ...base, databaseUrl: testDatabaseUrl }, { schema });
-  await migrateToLatest(database.db);
   return {
     ...database,
     schema,
