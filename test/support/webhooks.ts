@@ -72,7 +72,10 @@ export function manualClock(start?: Date) {
   // Without a start, the real time of its first reading: a file's tests may run minutes after it
   // was loaded (npm test loads a shard's files first), and a receiver checks timestamps against now.
   let now = start?.getTime();
-  const clock = () => new Date((now ??= Date.now()));
+  const clock = () => {
+    now ??= Date.now();
+    return new Date(now);
+  };
   return Object.assign(clock, {
     advance: (ms: number) => {
       now = (now ?? Date.now()) + ms;
