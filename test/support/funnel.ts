@@ -1,7 +1,7 @@
 // The kept funnel of a deal row by row (the funnel tests): what each kept table holds, emptied,
 // and computed again by the upkeep batch from the deal's events.
 import { type Kysely, sql } from 'kysely';
-import { applyPendingFunnel } from '../../src/store/funnel-upkeep.ts';
+import { applyPendingFunnel, findFunnelMark, hasReachedFunnelMark } from '../../src/store/funnel-upkeep.ts';
 
 /** Every kept table of the funnel, and the columns that are sums (empty: the table holds rows, not sums). */
 const kept: Record<string, string[]> = {
@@ -59,4 +59,21 @@ export async function applyDealByUpkeep(db: Kysely<any>, dealId: string): Promis
   await sql`insert into funnel_pending (deal_id, investor_user_id)
     select deal_id, investor_user_id from journeys where deal_id = ${dealId} and event_count > 0`.execute(db);
   while ((await applyPendingFunnel(db)) > 0) {}
+}
+
+/**
+ * Runs the upkeep until it has taken in every audit entry written before the call. One run takes
+ * entries only below its horizon, the oldest transaction still running that may write the database
+ * (migration 0024): on a shared PostgreSQL server that is any other test file's writing transaction
+ * (each file's schema is in the same database; a schema being migrated holds it for a second or
+ * more, and a fresh read waits five at most). Once this returns, the transactions that wrote those
+ * entries and every one with an older id have ended, so a later upkeep's horizon is past them all.
+ */
+export async function followWholeLog(db: Kysely<any>): Promise<void> {
+  const mark = await findFunnelMark(db);
+  const until = Date.now() + 120_000;
+  while (!(await hasReachedFunnelMark(db, mark))) {
+    if (Date.now() > until) throw new Error('the funnel stayed behind the audit log for two minutes: a long transaction on the server holds its horizon');
+    if ((await applyPendingFunnel(db)) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
