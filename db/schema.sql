@@ -1709,6 +1709,7 @@ CREATE OR REPLACE FUNCTION funnel_rebuild(deal text)
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
+    declare d text;
     begin
       perform set_config('dealflow.funnel_rebuilding', 'on', true);
       delete from funnel_pending where deal is null or deal_id = deal;
@@ -1723,14 +1724,103 @@ AS $function$
       delete from funnel_cohort_transitions where deal is null or deal_id = deal;
       delete from funnel_cohort_money where deal is null or deal_id = deal;
       delete from funnel_cohort_durations where deal is null or deal_id = deal;
+      for d in select distinct j.deal_id from journeys j where (deal is null or j.deal_id = deal) and j.event_count > 0 loop
+        perform funnel_recompute(d);
+      end loop;
       perform set_config('dealflow.funnel_rebuilding', 'off', true);
-      perform funnel_refresh_positions(array_agg(deal_id), array_agg(investor_user_id))
-      from journeys where (deal is null or deal_id = deal) and event_count > 0;
-      insert into funnel_stays (deal_id, investor_user_id, seq, step_id, entered_at, left_at, next_step_id, classes, entry_day)
-      select e.deal_id, e.investor_user_id, e.seq, e.to_step_id, e.created_at, lead(e.created_at) over w, lead(e.to_step_id) over w, p.classes, p.entry_day
-      from workflow_events e join funnel_positions p on p.deal_id = e.deal_id and p.investor_user_id = e.investor_user_id
-      where (deal is null or e.deal_id = deal) and e.from_step_id is distinct from e.to_step_id
-      window w as (partition by e.deal_id, e.investor_user_id order by e.seq);
+    end $function$;
+
+CREATE OR REPLACE FUNCTION funnel_recompute(deal text)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      with latest as (
+        select distinct on (e.investor_user_id) e.investor_user_id, e.to_step_id, e.seq
+        from workflow_events e where e.deal_id = deal order by e.investor_user_id, e.seq desc
+      ), positions as (
+        insert into funnel_positions (deal_id, investor_user_id, step_id, amount, currency, last_seq, classes, entry_day)
+        select j.deal_id, j.investor_user_id, latest.to_step_id,
+          case when a.v ~ '^[0-9]{1,30}(\.[0-9]{1,12})?$' then a.v::numeric end,
+          coalesce(case when c.v ~ '^[A-Z]{3}$' then c.v end, d.currency),
+          latest.seq, coalesce(funnel_classes(inv.contact), '{}'), (j.started_at at time zone 'UTC')::date
+        from journeys j
+        join deals d on d.id = j.deal_id
+        join latest on latest.investor_user_id = j.investor_user_id
+        left join investors inv on inv.id = j.investor_user_id
+        left join deal_payment_settings ps on ps.deal_id = j.deal_id
+        cross join lateral (select j.captured ->> coalesce(ps.commitment_field_key, 'committed_amount') as v) a
+        cross join lateral (select j.captured ->> (case when ps.deal_id is null then 'currency' else ps.currency_field_key end) as v) c
+        where j.deal_id = deal and j.event_count > 0
+        returning deal_id, investor_user_id, step_id, amount, currency, classes, entry_day
+      ), stays as (
+        insert into funnel_stays (deal_id, investor_user_id, seq, step_id, entered_at, left_at, next_step_id, classes, entry_day)
+        select e.deal_id, e.investor_user_id, e.seq, e.to_step_id, e.created_at, lead(e.created_at) over w, lead(e.to_step_id) over w, p.classes, p.entry_day
+        from workflow_events e join positions p on p.investor_user_id = e.investor_user_id
+        where e.deal_id = deal and e.from_step_id is distinct from e.to_step_id
+        window w as (partition by e.investor_user_id order by e.seq)
+        returning investor_user_id, seq, step_id, entered_at, left_at, next_step_id, bucket, classes, entry_day
+      ), flagged as materialized (
+        select s.step_id, s.entered_at, s.left_at, s.next_step_id, s.bucket, s.classes, s.entry_day, funnel_slot(s.investor_user_id) as slot,
+          s.seq = min(s.seq) over (partition by s.investor_user_id, s.step_id) as first_entry,
+          s.next_step_id is not null and row_number() over (partition by s.investor_user_id, s.step_id, s.next_step_id order by s.seq) = 1 as first_transition
+        from stays s
+      ), classed as materialized (
+        select n.*, k.class from flagged n cross join lateral unnest(array[''] || n.classes) as k(class)
+      ), spans as (
+        select g.span from (values (1), (8), (64)) as g(span)
+      ), counts as (
+        insert into funnel_counts (deal_id, class, step_id, slot, standing, entered, left_count)
+        select deal, n.class, n.step_id, n.slot,
+          count(*) filter (where n.left_at is null), count(*) filter (where n.first_entry), count(*) filter (where n.left_at is not null)
+        from classed n group by 2, 3, 4
+      ), daily as (
+        insert into funnel_daily (deal_id, class, day, step_id, slot, entered, left_count)
+        select deal, class, day, step_id, slot, sum(e)::int, sum(l)::int from (
+          select n.class, (n.entered_at at time zone 'UTC')::date as day, n.step_id, n.slot, 1 as e, 0 as l from classed n
+          union all
+          select n.class, (n.left_at at time zone 'UTC')::date, n.step_id, n.slot, 0, 1 from classed n where n.left_at is not null) x
+        group by 2, 3, 4, 5
+      ), durations as (
+        insert into funnel_durations (deal_id, class, step_id, bucket, slot, stays)
+        select deal, n.class, n.step_id, n.bucket, n.slot, count(*) from classed n where n.left_at is not null group by 2, 3, 4, 5
+      ), transitions as (
+        insert into funnel_transitions (deal_id, class, from_step_id, to_step_id, slot, investors)
+        select deal, n.class, n.step_id, n.next_step_id, n.slot, count(*) from classed n where n.first_transition group by 2, 3, 4, 5
+      ), by_day as materialized (
+        select n.class, n.entry_day, n.step_id,
+          count(*) filter (where n.left_at is null) as standing, count(*) filter (where n.first_entry) as entered,
+          count(*) filter (where n.left_at is not null) as left_count
+        from classed n group by 1, 2, 3
+      ), cohort_counts as (
+        insert into funnel_cohort_counts (deal_id, class, span, first_day, step_id, standing, entered, left_count)
+        select deal, b.class, g.span, b.entry_day - ((b.entry_day - date '1970-01-01') % g.span + g.span) % g.span, b.step_id,
+          sum(b.standing)::int, sum(b.entered)::int, sum(b.left_count)::int
+        from by_day b cross join spans g group by 2, 3, 4, 5
+      ), cohort_durations as (
+        insert into funnel_cohort_durations (deal_id, class, width, span, first_day, step_id, bucket, stays)
+        select deal, b.class, w.width, g.span, b.entry_day - ((b.entry_day - date '1970-01-01') % g.span + g.span) % g.span, b.step_id,
+          b.bucket / w.width * w.width, sum(b.stays)::int
+        from (select n.class, n.entry_day, n.step_id, n.bucket, count(*) as stays from classed n where n.left_at is not null group by 1, 2, 3, 4) b
+        cross join spans g cross join (values (1), (32)) as w(width)
+        group by 2, 3, 4, 5, 6, 7
+      ), cohort_transitions as (
+        insert into funnel_cohort_transitions (deal_id, class, span, first_day, from_step_id, to_step_id, investors)
+        select deal, b.class, g.span, b.entry_day - ((b.entry_day - date '1970-01-01') % g.span + g.span) % g.span, b.step_id, b.next_step_id,
+          sum(b.investors)::int
+        from (select n.class, n.entry_day, n.step_id, n.next_step_id, count(*) as investors from classed n where n.first_transition group by 1, 2, 3, 4) b
+        cross join spans g group by 2, 3, 4, 5, 6
+      ), money as (
+        insert into funnel_money (deal_id, class, step_id, currency, slot, total, investors)
+        select deal, k.class, p.step_id, p.currency, funnel_slot(p.investor_user_id), sum(p.amount), count(*)::int
+        from positions p cross join lateral unnest(array[''] || p.classes) as k(class)
+        where p.amount is not null and p.currency is not null group by 2, 3, 4, 5
+      )
+      insert into funnel_cohort_money (deal_id, class, span, first_day, step_id, currency, total, investors)
+      select deal, k.class, g.span, p.entry_day - ((p.entry_day - date '1970-01-01') % g.span + g.span) % g.span, p.step_id, p.currency,
+        sum(p.amount), count(*)::int
+      from positions p cross join lateral unnest(array[''] || p.classes) as k(class) cross join spans g
+      where p.amount is not null and p.currency is not null group by 2, 3, 4, 5, 6;
     end $function$;
 
 CREATE OR REPLACE FUNCTION funnel_refresh_positions(deal_ids text[], investor_ids text[], rekeys boolean[] DEFAULT NULL::boolean[])
@@ -2230,15 +2320,15 @@ CREATE TRIGGER event_revisions_append_only BEFORE DELETE OR UPDATE ON event_revi
 CREATE TRIGGER event_revisions_no_truncate BEFORE TRUNCATE ON event_revisions FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER four_eyes_rules_append_only BEFORE DELETE OR UPDATE ON four_eyes_rules FOR EACH ROW EXECUTE FUNCTION refuse_history_change();
 CREATE TRIGGER four_eyes_rules_no_truncate BEFORE TRUNCATE ON four_eyes_rules FOR EACH STATEMENT EXECUTE FUNCTION refuse_history_change();
-CREATE TRIGGER funnel_cohort_positions_insert AFTER INSERT ON funnel_positions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_cohort_positions_insert();
+CREATE TRIGGER funnel_cohort_positions_insert AFTER INSERT ON funnel_positions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT WHEN ((current_setting('dealflow.funnel_rebuilding'::text, true) IS DISTINCT FROM 'on'::text)) EXECUTE FUNCTION funnel_cohort_positions_insert();
 CREATE TRIGGER funnel_cohort_positions_update AFTER UPDATE ON funnel_positions REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_cohort_positions_change();
-CREATE TRIGGER funnel_positions_insert AFTER INSERT ON funnel_positions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_positions_insert();
+CREATE TRIGGER funnel_positions_insert AFTER INSERT ON funnel_positions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT WHEN ((current_setting('dealflow.funnel_rebuilding'::text, true) IS DISTINCT FROM 'on'::text)) EXECUTE FUNCTION funnel_positions_insert();
 CREATE TRIGGER funnel_positions_update AFTER UPDATE ON funnel_positions REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_positions_change();
 CREATE TRIGGER funnel_cohort_stays_delete AFTER DELETE ON funnel_stays REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_cohort_stays_delete();
-CREATE TRIGGER funnel_cohort_stays_insert AFTER INSERT ON funnel_stays REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_cohort_stays_insert();
+CREATE TRIGGER funnel_cohort_stays_insert AFTER INSERT ON funnel_stays REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT WHEN ((current_setting('dealflow.funnel_rebuilding'::text, true) IS DISTINCT FROM 'on'::text)) EXECUTE FUNCTION funnel_cohort_stays_insert();
 CREATE TRIGGER funnel_cohort_stays_update AFTER UPDATE ON funnel_stays REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_cohort_stays_update();
 CREATE TRIGGER funnel_stays_delete AFTER DELETE ON funnel_stays REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_stays_delete();
-CREATE TRIGGER funnel_stays_insert AFTER INSERT ON funnel_stays REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_stays_insert();
+CREATE TRIGGER funnel_stays_insert AFTER INSERT ON funnel_stays REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT WHEN ((current_setting('dealflow.funnel_rebuilding'::text, true) IS DISTINCT FROM 'on'::text)) EXECUTE FUNCTION funnel_stays_insert();
 CREATE TRIGGER funnel_stays_update AFTER UPDATE ON funnel_stays REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION funnel_stays_update();
 CREATE TRIGGER investor_category_statements_append_only BEFORE UPDATE ON investor_category_statements FOR EACH ROW EXECUTE FUNCTION investor_category_statements_erase_evidence_only();
 CREATE TRIGGER investor_category_statements_no_delete BEFORE DELETE ON investor_category_statements FOR EACH ROW EXECUTE FUNCTION refuse_history_change();

@@ -1,6 +1,7 @@
 // GET /deals/deal/{dealId}/funnel and …/funnel/daily: figures against a fixture computed by hand,
 // filters, CSV, security, the upkeep off the move's transaction (a move only notes its journey;
-// upkeeps racing moves and each other apply every move once), and a property: after random moves
+// upkeeps racing moves and each other apply every move once), the kept tables row by row against
+// a deal recomputed (a rebuild, the catch-up of a long backlog), and a property: after random moves
 // the kept figures sum to the deal's investors and equal a recount from the stays and a rebuild
 // from the events.
 import assert from 'node:assert/strict';
@@ -14,6 +15,8 @@ import { sql } from 'kysely';
 import { client, expectProblem, skipUnlessPostgres, startApp } from '../support/app.ts';
 import { createDeal } from '../support/deals.ts';
 import { investorBody } from '../support/fixtures.ts';
+import { applyDealByUpkeep, emptyKeptFunnel, followWholeLog, keptFunnel } from '../support/funnel.ts';
+import { workflowBody } from '../support/workflows.ts';
 
 const HOUR = 3_600_000;
 const T0 = Date.parse('2026-01-01T08:00:00.000Z');
@@ -181,8 +184,14 @@ describe('funnel', () => {
     const deals = [...dealIds, deal.dealId];
     const figures = async () => Promise.all(deals.map(async (id) => (await admin.get(`/deals/deal/${id}/funnel`)).body.steps));
     assert.equal(await catchUpFunnelByRebuild(t.database.db, 1_000_000), 0, 'fewer entries wait than asked for: nothing done');
-    await applyPendingFunnel(t.database.db, 1_000_000);
+    // The upkeep batch by batch, to the log's end: one run stops below any transaction still running
+    // on the server that may write this database (another test file's, on a shared PostgreSQL), so
+    // it runs until the cursor is past every entry; the catch-up below then has every writer behind
+    // its horizon too, and passes every entry.
+    await followWholeLog(t.database.db);
     const followed = await figures();
+    const rows = async () => Promise.all(deals.map((id) => keptFunnel(t.database.db, id, { asRead: true })));
+    const followedRows = await rows();
     // The same log taken in again from its start, by recomputing.
     await t.database.db.transaction().execute(async (trx) => {
       await sql`select set_config('dealflow.funnel_rebuilding', 'on', true)`.execute(trx);
@@ -205,7 +214,84 @@ describe('funnel', () => {
     assert.ok((await catchUpFunnelByRebuild(t.database.db, 1)) > 0);
     assert.equal((await findFunnelBacklog(t.database.db)).waiting, false, 'the cursor is past every entry');
     assert.deepEqual(await figures(), followed);
+    assert.deepEqual(await rows(), followedRows);
     assert.equal(stepOf({ steps: (await figures())[2] }, deal.step('kyc')).committed[0].total, '250.00', 'the edit counts');
+  });
+
+  test('the kept tables row by row: recomputing a deal (a rebuild, the catch-up) writes what the upkeep writes, move by move or batch by batch', async () => {
+    await catchUpFunnel(t.database, 'now');
+    const db = t.database.db;
+    const deal = await createDeal(admin);
+    const a = await deal.addInvestor({ classes: ['professional'] });
+    const b = await deal.addInvestor({ classes: ['professional', 'sophisticated'] });
+    const c = await deal.addInvestor({ classes: [] });
+    const d = await deal.addInvestor({ classes: ['sophisticated'] });
+    const at = (days: number, hours = 0) => {
+      now = T0 + days * 24 * HOUR + hours * HOUR;
+    };
+    // Forward, back and again to a step already left (a's kyc, c's commitment), on several days and
+    // in entry days of several blocks of 8 and 64 days (d enters 70 days after the others), one
+    // commitment in USD and an edit of another (to fewer decimals); upkeeps of one entry between some.
+    at(0);
+    await deal.move(a, 'interest');
+    const committed = await deal.move(a, 'commitment', { committed_amount: '100.25', currency: 'EUR' });
+    at(0, 5);
+    await deal.move(b, 'commitment', { committed_amount: '300', currency: 'USD' });
+    await applyPendingFunnel(db, 1);
+    at(1);
+    await deal.move(a, 'kyc', { kyc_ref: 'K-1' });
+    await deal.move(c, 'interest');
+    at(3, 2);
+    await deal.move(a, 'commitment', { committed_amount: '100.25', currency: 'EUR' });
+    await deal.move(c, 'commitment', { committed_amount: '50.00', currency: 'EUR' });
+    await applyPendingFunnel(db, 1);
+    at(9);
+    await deal.move(a, 'kyc', { kyc_ref: 'K-2' });
+    await deal.move(c, 'interest');
+    await deal.move(b, 'withdrawn');
+    assert.equal((await admin.post(`/deals/event/${committed.id}/edit`, { committed_amount: '250.5', currency: 'EUR' })).status, 200);
+    at(10);
+    await deal.move(c, 'commitment', { committed_amount: '75.00', currency: 'EUR' });
+    await deal.move(a, 'documents', { signed: 'yes' });
+    await catchUpFunnel(t.database, 'now');
+    // A change of classes (b's journey recounted under its new ones) and a workflow migration (every
+    // journey gets an event that keeps its step: no stay, a new last event).
+    assert.equal((await admin.put(`/investors/${b}`, investorBody({ classes: ['retail'] }))).status, 200);
+    at(70);
+    await deal.move(d, 'interest');
+    at(71);
+    await deal.move(d, 'commitment', { committed_amount: '10', currency: 'EUR' });
+    await applyPendingFunnel(db, 1);
+    const changed = { ...workflowBody(deal.dealId), description: 'Migrated' };
+    assert.equal((await admin.put(`/deals/deal/${deal.dealId}/workflow`, changed)).status, 200);
+    assert.equal((await admin.post(`/deals/deal/${deal.dealId}/workflow/migrate`, {})).body.migrated, 4);
+    // Everything taken in (a fresh read gives up after a few seconds behind another writer), and
+    // the catch-up below finds every writer behind its horizon.
+    await followWholeLog(db);
+
+    // Move by move (the upkeep as it went), against the same deal computed again batch by batch:
+    // the same rows, but for the sums the upkeep took back to zero.
+    const followed = await keptFunnel(db, deal.dealId, { asRead: true });
+    assert.deepEqual(
+      Object.entries(followed).filter(([, rows]) => rows.length === 0),
+      [],
+      'every kept table has rows',
+    );
+    assert.ok((await keptFunnel(db, deal.dealId)).funnel_money!.length > followed.funnel_money!.length, 'the upkeep left sums of zero');
+    await applyDealByUpkeep(db, deal.dealId);
+    const batch = await keptFunnel(db, deal.dealId);
+    assert.deepEqual(await keptFunnel(db, deal.dealId, { asRead: true }), followed);
+    // Recomputed: the rows the upkeep batch writes, every one.
+    await rebuildFunnel(db, deal.dealId);
+    assert.deepEqual(await keptFunnel(db, deal.dealId), batch);
+    // The catch-up of the whole log from its start, this deal's rows emptied first.
+    await emptyKeptFunnel(db, deal.dealId);
+    await sql`update funnel_upkeep set followed_xid = '0', followed_position = 0 where id = 1`.execute(db);
+    assert.ok((await catchUpFunnelByRebuild(db, 1)) > 0);
+    assert.deepEqual(await keptFunnel(db, deal.dealId), batch);
+    const stays = batch.funnel_stays!.map((row) => JSON.parse(row));
+    assert.equal(stays.filter((s) => s.investor_user_id === a).length, 6, "a's stays: interest, commitment, kyc, commitment, kyc, documents");
+    assert.equal(new Set(stays.map((s) => s.entry_day)).size, 3, 'three entry days');
   });
 
   /** What the kept tables hold for a deal, straight from the database (no upkeep first), and what waits for the funnel. */
@@ -217,10 +303,10 @@ describe('funnel', () => {
   };
 
   test('a move (and an edit of its data) writes nothing for the funnel; the upkeep takes it from the audit log, a plain read reports the lag, a fresh read catches up', async () => {
+    now = T0;
     await catchUpFunnel(t.database, 'now');
     const deal = await createDeal(admin);
     const a = await deal.addInvestor();
-    now = T0;
     const event = await deal.move(a, 'commitment', { committed_amount: '100.00', currency: 'EUR' });
     assert.deepEqual(await keptNow(deal.dealId), { standing: 0, pending: 0, waiting: true }, 'the move noted nothing: its audit entry waits');
     // A plain read answers with the figures as kept, and says how far behind they are.
