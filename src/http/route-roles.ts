@@ -64,9 +64,24 @@ const readMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** `/base/deals/deal/:dealId` → `/base/deals/deal/{dealId}`. */
 const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
+/** Each registered route's answer, found once: a scan of the table per write request cost more than the rest of the check. */
+const known = new Map<string, StaffRole>();
+/** More keys than any service registers routes: a caller passing other URLs gets answers, not a growing map. */
+const KNOWN_MAX = 2_000;
+
 /** The least role a staff caller needs for a route, given its method and its registered URL (with any prefix). */
 export function minimumRole(method: string, url: string): StaffRole {
   if (readMethods.has(method)) return 'viewer';
+  const key = `${method} ${url}`;
+  let role = known.get(key);
+  if (role === undefined) {
+    role = findMinimumRole(method, url);
+    if (known.size < KNOWN_MAX) known.set(key, role);
+  }
+  return role;
+}
+
+function findMinimumRole(method: string, url: string): StaffRole {
   const path = openApiPath(url);
   let best: { length: number; role: StaffRole } | undefined;
   for (const [key, role] of Object.entries(writeRoles)) {

@@ -92,10 +92,12 @@ async function loadMoves(
   const { facts, counted, cached } = loaded;
   // An investor's own move: a deal they have no journey in is answered as an unknown deal, whatever
   // else is wrong with the move, and they never start a journey by themselves.
-  const unknownToInvestor = notFound('deal', dealId);
+  // Made when first needed: an error captures a stack trace, which most loads never use.
+  let unknown: AppError | undefined;
+  const unknownToInvestor = () => (unknown ??= notFound('deal', dealId));
   if (facts.workflowVersion === undefined) {
     const missing = await dealNotFound(db, dealId);
-    return inputs.map((_, i) => (byInvestor[i] ? unknownToInvestor : missing));
+    return inputs.map((_, i) => (byInvestor[i] ? unknownToInvestor() : missing));
   }
   // A journey moves on its own version until migrated (docs/guides/change-a-workflow.md).
   // The row is held FOR SHARE: a cached structure of its version is the one in force until we commit.
@@ -116,7 +118,7 @@ async function loadMoves(
   const checked: ({ workflow: Workflow; investor: Investor } | AppError)[] = [];
   for (const [i, input] of inputs.entries()) {
     if (byInvestor[i] && !facts.journeys.has(input.investorUserId)) {
-      checked.push(unknownToInvestor);
+      checked.push(unknownToInvestor());
       continue;
     }
     const workflow = await structureOf(facts.journeys.get(input.investorUserId)?.workflowVersion ?? facts.workflowVersion);
