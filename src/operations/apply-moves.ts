@@ -91,10 +91,8 @@ async function loadMoves(
   const { db } = tx;
   const { facts, counted, cached } = loaded;
   // An investor's own move: a deal they have no journey in is answered as an unknown deal, whatever
-  // else is wrong with the move, and they never start a journey by themselves.
-  // Made when first needed: an error captures a stack trace, which most loads never use.
-  let unknown: AppError | undefined;
-  const unknownToInvestor = () => (unknown ??= notFound('deal', dealId));
+  // else is wrong with the move, and they never start a journey by themselves (made only when answered).
+  const unknownToInvestor = () => notFound('deal', dealId);
   if (facts.workflowVersion === undefined) {
     const missing = await dealNotFound(db, dealId);
     return inputs.map((_, i) => (byInvestor[i] ? unknownToInvestor() : missing));
