@@ -15,7 +15,7 @@ import { sql } from 'kysely';
 import { client, expectProblem, skipUnlessPostgres, startApp } from '../support/app.ts';
 import { createDeal } from '../support/deals.ts';
 import { investorBody } from '../support/fixtures.ts';
-import { applyDealByUpkeep, emptyKeptFunnel, followWholeLog, keptFunnel } from '../support/funnel.ts';
+import { applyDealByUpkeep, emptyKeptFunnel, followWholeLog, keptFunnel, keptTables } from '../support/funnel.ts';
 import { workflowBody } from '../support/workflows.ts';
 
 const HOUR = 3_600_000;
@@ -195,20 +195,7 @@ describe('funnel', () => {
     // The same log taken in again from its start, by recomputing.
     await t.database.db.transaction().execute(async (trx) => {
       await sql`select set_config('dealflow.funnel_rebuilding', 'on', true)`.execute(trx);
-      for (const table of [
-        'funnel_stays',
-        'funnel_positions',
-        'funnel_counts',
-        'funnel_transitions',
-        'funnel_money',
-        'funnel_daily',
-        'funnel_durations',
-        'funnel_cohort_counts',
-        'funnel_cohort_transitions',
-        'funnel_cohort_money',
-        'funnel_cohort_durations',
-      ])
-        await sql`delete from ${sql.table(table)}`.execute(trx);
+      for (const table of keptTables) await sql`delete from ${sql.table(table)}`.execute(trx);
       await sql`update funnel_upkeep set followed_xid = '0', followed_position = 0 where id = 1`.execute(trx);
     });
     assert.ok((await catchUpFunnelByRebuild(t.database.db, 1)) > 0);

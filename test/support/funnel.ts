@@ -18,6 +18,9 @@ const kept: Record<string, string[]> = {
   funnel_cohort_durations: ['stays'],
 };
 
+/** The kept tables' names. */
+export const keptTables = Object.keys(kept);
+
 /**
  * A deal's rows of every kept table, each row as JSON (columns by name), in one order. `asRead`
  * compares them as the reads use them, which sum the rows: sum rows whose sums are all zero are left
@@ -45,7 +48,7 @@ export async function keptFunnel(db: Kysely<any>, dealId: string, { asRead = fal
 export async function emptyKeptFunnel(db: Kysely<any>, dealId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`select set_config('dealflow.funnel_rebuilding', 'on', true)`.execute(trx);
-    for (const table of Object.keys(kept)) await sql`delete from ${sql.table(table)} where deal_id = ${dealId}`.execute(trx);
+    for (const table of keptTables) await sql`delete from ${sql.table(table)} where deal_id = ${dealId}`.execute(trx);
   });
 }
 
