@@ -1,6 +1,7 @@
 // A live stream (GET /console/live) read over a real socket, as a browser's EventSource reads it:
 // the events parsed so far, and a way to wait for the next ones.
 import assert from 'node:assert/strict';
+import { onPostgres } from './app.ts';
 
 /**
  * How soon an entry must reach a stream. On PGlite the test owns its database: the promise of a
@@ -8,7 +9,7 @@ import assert from 'node:assert/strict';
  * transaction on the server has ended, other test files' included, so the delay there is theirs:
  * the entry must still come, within five seconds.
  */
-export const arrivalBoundMs = process.env.TEST_DATABASE_URL ? 5_000 : 1_000;
+export const arrivalBoundMs = onPostgres ? 5_000 : 1_000;
 
 export interface SseEvent {
   id: string;
